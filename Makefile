@@ -1,0 +1,175 @@
+# tracekern - build, run and test.
+#
+#   make            build/tracekern.elf and build/tracekern.iso
+#   make run        boot the ISO in QEMU: console on this terminal, COM2 to build/com2.txt
+#   make test       every test: host unit tests, fuzz replays, in-kernel self-tests, boots
+#   make trace SCRIPT=FILE [DEVICES="edu pci-testdev"] [SMP=N] [OUT=DIR] [QEMU_EXTRA=...]
+#   make debug      QEMU halted with a gdb stub; then `gdb -x build/gdbinit` in another shell
+#   make fuzz       coverage-guided fuzzing with clang's libFuzzer (FUZZ_SECONDS each)
+#
+# The kernel is compiled by the system gcc with -m32 (see README: "Toolchain").
+
+BUILD := build
+CC := gcc
+LD := ld
+NASM := nasm
+QEMU_RUN := $(BUILD)/tools/qemu_run
+
+KERNEL_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin \
+	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
+	-fno-optimize-sibling-calls -fno-asynchronous-unwind-tables -fno-strict-aliasing \
+	-mgeneral-regs-only -mno-red-zone -Wall -Wextra -Werror -I.
+KERNEL_LDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack
+LIBGCC = $(shell $(CC) -m32 -print-libgcc-file-name)
+NASMFLAGS := -f elf32 -g -F dwarf
+
+# Every .c and .asm of the kernel; tests/guest holds the in-kernel self-tests.
+KERNEL_C := $(wildcard arch/x86/*.c kernel/*.c drivers/*/*.c trace/*.c tests/guest/*.c)
+KERNEL_ASM := $(wildcard boot/*.asm arch/x86/*.asm)
+KERNEL_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KERNEL_C)) \
+	$(patsubst %.asm,$(BUILD)/obj/%.asm.o,$(KERNEL_ASM))
+
+HOST_CC := cc
+HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I. \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+.PHONY: all run debug trace test fuzz deps clean run-ready debug-ready trace-ready test-ready
+.SECONDEXPANSION:
+all: $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso
+
+deps:
+	@tools/install-deps.sh
+
+# --- kernel ------------------------------------------------------------------------------
+# Objects depend on the Makefile too: a change of flags rebuilds everything.
+$(BUILD)/obj/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.asm.o: %.asm Makefile
+	@mkdir -p $(dir $@)
+	$(NASM) $(NASMFLAGS) $< -o $@
+
+$(BUILD)/tools/%: tools/%.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -o $@ $<
+
+# Two links: the first gives the addresses for the symbol table; the second adds the table
+# at the end of the image (linker.ld), where it moves nothing. The check proves that.
+$(BUILD)/ksyms-empty.asm: $(BUILD)/tools/mksyms
+	$(BUILD)/tools/mksyms < /dev/null > $@
+
+$(BUILD)/stage1.elf: $(KERNEL_OBJS) $(BUILD)/obj/ksyms-empty.asm.o linker.ld
+	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/obj/ksyms-empty.asm.o $(LIBGCC)
+
+$(BUILD)/ksyms.asm: $(BUILD)/stage1.elf $(BUILD)/tools/mksyms
+	nm -n $< | $(BUILD)/tools/mksyms > $@
+
+$(BUILD)/obj/%.asm.o: $(BUILD)/%.asm
+	@mkdir -p $(dir $@)
+	$(NASM) $(NASMFLAGS) $< -o $@
+
+$(BUILD)/tracekern.elf: $(BUILD)/stage1.elf $(BUILD)/obj/ksyms.asm.o
+	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/obj/ksyms.asm.o $(LIBGCC)
+	@nm -n $(BUILD)/stage1.elf | grep -i ' [tw] ' > $(BUILD)/stage1.syms
+	@nm -n $@ | grep -i ' [tw] ' > $(BUILD)/final.syms
+	@cmp -s $(BUILD)/stage1.syms $(BUILD)/final.syms || \
+		{ echo "symbol table moved code: compare $(BUILD)/stage1.syms $(BUILD)/final.syms"; exit 1; }
+	@grub-file --is-x86-multiboot $@ 2>/dev/null || ! command -v grub-file >/dev/null || \
+		{ echo "$@: no multiboot header in the first 8 KiB"; exit 1; }
+
+$(BUILD)/tracekern.iso: $(BUILD)/tracekern.elf iso/grub.cfg
+	@mkdir -p $(BUILD)/iso/boot/grub
+	cp $(BUILD)/tracekern.elf $(BUILD)/iso/boot/tracekern.elf
+	cp iso/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/iso 2> $(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+-include $(KERNEL_OBJS:.o=.d)
+
+# --- running -----------------------------------------------------------------------------
+DEVICES ?= edu pci-testdev
+SMP ?= 1
+OUT ?= $(BUILD)/trace
+TIMEOUT ?= 300
+
+run: deps
+	@$(MAKE) --no-print-directory run-ready
+
+run-ready: all $(QEMU_RUN)
+	@echo "tracekern on QEMU: console here, COM2 -> $(BUILD)/com2.txt; Ctrl-A x quits, 'poweroff' too"
+	@$(QEMU_RUN) --interactive --iso $(BUILD)/tracekern.iso --devices "$(DEVICES)" --smp $(SMP) \
+		--com2 $(BUILD)/com2.txt --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
+
+debug: deps
+	@$(MAKE) --no-print-directory debug-ready
+
+debug-ready: all $(QEMU_RUN)
+	@sed 's|@KERNEL@|$(abspath $(BUILD)/tracekern.elf)|' tools/gdbinit.in > $(BUILD)/gdbinit
+	@echo "QEMU is waiting for gdb on :1234. In another terminal: gdb -x $(BUILD)/gdbinit"
+	@$(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --devices "$(DEVICES)" \
+		--com2 $(BUILD)/com2.txt --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
+
+trace: deps
+	@$(MAKE) --no-print-directory trace-ready
+
+trace-ready: all $(QEMU_RUN)
+	@test -n "$(SCRIPT)" || { echo "usage: make trace SCRIPT=FILE [DEVICES=...] [SMP=N] [OUT=DIR]"; exit 2; }
+	@test -f "$(SCRIPT)" || { echo "make trace: $(SCRIPT): no such file"; exit 2; }
+	@mkdir -p $(OUT)
+	@$(QEMU_RUN) --kernel $(BUILD)/tracekern.elf --initrd "$(SCRIPT)" --devices "$(DEVICES)" \
+		--smp $(SMP) --timeout $(TIMEOUT) --console $(OUT)/console.log \
+		--com2 $(OUT)/trace_pipe.txt -- $(QEMU_EXTRA) \
+		&& echo "trace: script ran to its end; $(OUT)/console.log $(OUT)/trace_pipe.txt" \
+		|| { echo "trace: the script did not finish cleanly (see $(OUT)/console.log)"; exit 1; }
+
+# --- tests -------------------------------------------------------------------------------
+# Each unit test binary links its test file with the portable modules it tests.
+UNIT_DEPS_format := kernel/format.c
+UNIT_DEPS_cmdline := kernel/cmdline.c
+UNIT_DEPS_shell_parse := kernel/shell_parse.c
+UNIT_DEPS_line_edit := kernel/line_edit.c kernel/shell_parse.c
+UNIT_DEPS_bitmap_alloc := kernel/bitmap_alloc.c
+UNIT_DEPS_heap := kernel/heap.c
+UNIT_DEPS_klog := kernel/klog.c kernel/format.c
+UNIT_DEPS_symbols := kernel/symbols.c
+UNIT_DEPS_time := kernel/time.c
+UNIT_DEPS_tracefs := trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
+UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
+
+$(BUILD)/unit/test_%: tests/unit/test_%.c tests/unit/unit_main.c tests/unit/unit.h $$(UNIT_DEPS_%)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< tests/unit/unit_main.c $(UNIT_DEPS_$*)
+
+FUZZ_DEPS_cmdline := kernel/cmdline.c
+FUZZ_DEPS_format := kernel/format.c
+FUZZ_DEPS_shell_parse := kernel/shell_parse.c
+FUZZ_DEPS_line_edit := kernel/line_edit.c kernel/shell_parse.c
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))
+FUZZ_SECONDS ?= 60
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_driver.c $$(FUZZ_DEPS_%)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< tests/fuzz/fuzz_driver.c $(FUZZ_DEPS_$*)
+
+$(BUILD)/libfuzzer/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_DEPS_%)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -I. -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_DEPS_$*)
+
+test: deps
+	@$(MAKE) --no-print-directory test-ready
+
+test-ready: all $(QEMU_RUN) $(UNIT_BINS) $(FUZZ_BINS)
+	@tests/run_all.sh
+
+fuzz: $(addprefix $(BUILD)/libfuzzer/fuzz_,$(FUZZ_NAMES))
+	@for t in $(FUZZ_NAMES); do \
+		mkdir -p $(BUILD)/corpus/$$t; \
+		echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+		$(BUILD)/libfuzzer/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) $(BUILD)/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+	done
+
+clean:
+	rm -rf $(BUILD)

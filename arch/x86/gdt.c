@@ -1,0 +1,105 @@
+/*
+ * gdt.c - builds the global descriptor table and the main task-state segment.
+ */
+#include "arch/x86/gdt.h"
+
+#include "arch/x86/cpu.h"
+#include "kernel/string.h"
+
+/* Access byte bits. */
+#define DESC_PRESENT 0x80
+#define DESC_DPL3 0x60
+#define DESC_CODE_DATA 0x10 /* S bit: code or data, not a system descriptor */
+#define DESC_CODE_READ 0x0a
+#define DESC_DATA_WRITE 0x02
+#define DESC_TSS_AVAILABLE 0x09
+#define DESC_TSS_BUSY_BIT 0x02
+/* Flags nibble: 4 KiB granularity, 32-bit. */
+#define DESC_FLAT_FLAGS 0xc
+
+static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(8)));
+struct tss main_tss;
+
+/* Encodes one descriptor from its base, 20-bit limit, access byte and flags nibble. */
+static uint64_t make_descriptor(uint32_t base, uint32_t limit, uint8_t access, uint8_t flags)
+{
+    uint64_t d = 0;
+    d |= limit & 0xffff;
+    d |= (uint64_t)(base & 0xffffff) << 16;
+    d |= (uint64_t)access << 40;
+    d |= (uint64_t)((limit >> 16) & 0xf) << 48;
+    d |= (uint64_t)(flags & 0xf) << 52;
+    d |= (uint64_t)(base >> 24) << 56;
+    return d;
+}
+
+/* A TSS descriptor is a system descriptor whose limit covers the 104-byte TSS. */
+void gdt_set_tss(int index, struct tss *tss)
+{
+    gdt[index] = make_descriptor((uint32_t)(uintptr_t)tss, sizeof(struct tss) - 1,
+                                 DESC_PRESENT | DESC_TSS_AVAILABLE, 0);
+}
+
+/* Reads back a descriptor's base; checks the type so a stray selector gives 0. */
+struct tss *gdt_tss_of(uint16_t selector)
+{
+    int index = selector >> 3;
+    if (index <= 0 || index >= GDT_ENTRIES)
+        return 0;
+    uint64_t d = gdt[index];
+    uint8_t type = (d >> 40) & 0x1f;
+    if ((type & ~DESC_TSS_BUSY_BIT) != DESC_TSS_AVAILABLE)
+        return 0;
+    uint32_t base = (uint32_t)((d >> 16) & 0xffffff) | (uint32_t)((d >> 56) << 24);
+    return (struct tss *)(uintptr_t)base;
+}
+
+/* Fills a TSS so that switching to it starts entry in ring 0 with its own stack. */
+void tss_prepare_kernel_task(struct tss *tss, void (*entry)(void), void *stack_top)
+{
+    memset(tss, 0, sizeof *tss);
+    tss->cr3 = read_cr3();
+    tss->eip = (uint32_t)(uintptr_t)entry;
+    tss->eflags = 0x2; /* reserved bit 1 set, interrupts off */
+    tss->esp = (uint32_t)(uintptr_t)stack_top;
+    tss->cs = SEL_KERNEL_CODE;
+    tss->ss = tss->ds = tss->es = tss->fs = tss->gs = SEL_KERNEL_DATA;
+    tss->ss0 = SEL_KERNEL_DATA;
+    tss->esp0 = (uint32_t)(uintptr_t)stack_top;
+    tss->iomap_base = sizeof(struct tss); /* no I/O permission bitmap */
+}
+
+void gdt_init(void)
+{
+    gdt[0] = 0;
+    gdt[SEL_KERNEL_CODE >> 3] = make_descriptor(0, 0xfffff, DESC_PRESENT | DESC_CODE_DATA | DESC_CODE_READ | 0x08, DESC_FLAT_FLAGS);
+    gdt[SEL_KERNEL_DATA >> 3] = make_descriptor(0, 0xfffff, DESC_PRESENT | DESC_CODE_DATA | DESC_DATA_WRITE, DESC_FLAT_FLAGS);
+    gdt[SEL_USER_CODE >> 3] = make_descriptor(0, 0xfffff, DESC_PRESENT | DESC_DPL3 | DESC_CODE_DATA | DESC_CODE_READ | 0x08, DESC_FLAT_FLAGS);
+    gdt[SEL_USER_DATA >> 3] = make_descriptor(0, 0xfffff, DESC_PRESENT | DESC_DPL3 | DESC_CODE_DATA | DESC_DATA_WRITE, DESC_FLAT_FLAGS);
+
+    /* The main TSS: the context the kernel runs in. Its ring-0 stack fields are set when
+     * user mode exists; its register fields are written by the CPU on a task switch away. */
+    memset(&main_tss, 0, sizeof main_tss);
+    main_tss.ss0 = SEL_KERNEL_DATA;
+    main_tss.iomap_base = sizeof(struct tss);
+    gdt_set_tss(SEL_TSS_MAIN >> 3, &main_tss);
+
+    struct {
+        uint16_t limit;
+        uint32_t base;
+    } __attribute__((packed)) gdtr = { sizeof gdt - 1, (uint32_t)(uintptr_t)gdt };
+
+    __asm__ volatile("lgdt %0\n\t"
+                     "ljmp %1, $1f\n"
+                     "1:\n\t"
+                     "mov %2, %%ax\n\t"
+                     "mov %%ax, %%ds\n\t"
+                     "mov %%ax, %%es\n\t"
+                     "mov %%ax, %%fs\n\t"
+                     "mov %%ax, %%gs\n\t"
+                     "mov %%ax, %%ss\n\t"
+                     "ltr %w3"
+                     :
+                     : "m"(gdtr), "i"(SEL_KERNEL_CODE), "i"(SEL_KERNEL_DATA), "r"(SEL_TSS_MAIN)
+                     : "eax", "memory");
+}

@@ -1,0 +1,62 @@
+/*
+ * gdt.h - segment descriptors and task-state segments.
+ *
+ * The GDT holds flat 4 GiB code and data segments for ring 0 and ring 3, and one descriptor
+ * per task-state segment (TSS). x86 needs a TSS even without hardware task switching: it
+ * tells the CPU which stack to use when an interrupt arrives in ring 3. We also use hardware
+ * task switching for real: a task gate in the IDT makes the CPU save every register of the
+ * interrupted code into its TSS and load a fresh context from another TSS, which is how the
+ * double-fault handler gets a good stack when the kernel stack is gone (and how the int3
+ * snapshotter of a later chapter captures CPU state).
+ */
+#ifndef ARCH_X86_GDT_H
+#define ARCH_X86_GDT_H
+
+#include <stdint.h>
+
+/* Selectors (index << 3 | table indicator | requested privilege level). */
+#define SEL_KERNEL_CODE 0x08
+#define SEL_KERNEL_DATA 0x10
+#define SEL_USER_CODE (0x18 | 3)
+#define SEL_USER_DATA (0x20 | 3)
+#define SEL_TSS_MAIN 0x28
+#define SEL_TSS_DOUBLE_FAULT 0x30
+#define GDT_FIRST_FREE_INDEX 7 /* later tasks (per-CPU debug TSSs) go from here */
+#define GDT_ENTRIES 32
+
+/* The 104-byte 32-bit TSS, field for field as the CPU reads and writes it. */
+struct tss {
+    uint16_t back_link, reserved0; /* selector of the task we interrupted (with EFLAGS.NT) */
+    uint32_t esp0;
+    uint16_t ss0, reserved1;
+    uint32_t esp1;
+    uint16_t ss1, reserved2;
+    uint32_t esp2;
+    uint16_t ss2, reserved3;
+    uint32_t cr3, eip, eflags;
+    uint32_t eax, ecx, edx, ebx, esp, ebp, esi, edi;
+    uint16_t es, reserved4, cs, reserved5, ss, reserved6;
+    uint16_t ds, reserved7, fs, reserved8, gs, reserved9;
+    uint16_t ldt, reserved10;
+    uint16_t trap_on_switch, iomap_base;
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct tss) == 104, "the CPU's TSS is 104 bytes");
+
+extern struct tss main_tss;
+
+/* Builds the GDT, reloads every segment register and loads the task register with the
+ * main TSS. Called once, first thing at boot. */
+void gdt_init(void);
+
+/* Puts an available 32-bit TSS descriptor for tss at GDT slot index. */
+void gdt_set_tss(int index, struct tss *tss);
+
+/* The TSS a selector's GDT descriptor points at, or 0 if it is not a TSS descriptor. */
+struct tss *gdt_tss_of(uint16_t selector);
+
+/* Prepares tss to start a kernel task at entry on the given stack, with paging as now and
+ * interrupts off. */
+void tss_prepare_kernel_task(struct tss *tss, void (*entry)(void), void *stack_top);
+
+#endif

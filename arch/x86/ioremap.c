@@ -1,0 +1,97 @@
+/*
+ * ioremap.c - maps device memory into the ioremap window, uncached.
+ */
+#include "kernel/ioremap.h"
+
+#include "arch/x86/paging.h"
+#include "kernel/bitmap_alloc.h"
+#include "kernel/heap.h"
+#include "kernel/page_alloc.h"
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
+
+#define WINDOW_PAGES (IOREMAP_SIZE / PAGE_SIZE)
+
+static uint32_t window_bits[WINDOW_PAGES / 32];
+static struct bitmap_alloc window;
+static struct io_mapping *mappings;
+static uint32_t next_id = 1;
+static struct spinlock ioremap_lock = SPINLOCK_INIT("ioremap");
+
+/* Page-aligned bounds of a mapping, what the window and the page tables deal in. */
+static uintptr_t map_start(const struct io_mapping *m) { return PAGE_ALIGN_DOWN(m->virt); }
+static uint32_t map_pages(const struct io_mapping *m)
+{
+    uintptr_t offset = m->virt - map_start(m);
+    return (uint32_t)(PAGE_ALIGN_UP(offset + m->size) / PAGE_SIZE);
+}
+
+void *ioremap(uint64_t phys, size_t size)
+{
+    if (size == 0 || phys + size > 0x100000000ull || size > IOREMAP_SIZE)
+        return NULL;
+    struct io_mapping *m = kmalloc(sizeof *m);
+    if (!m)
+        return NULL;
+    uintptr_t offset = (uintptr_t)(phys & (PAGE_SIZE - 1));
+    uint32_t pages = (uint32_t)(PAGE_ALIGN_UP(offset + size) / PAGE_SIZE);
+
+    unsigned long flags = spin_lock_irqsave(&ioremap_lock);
+    if (!window.bits) {
+        bitmap_init_all_used(&window, window_bits, WINDOW_PAGES);
+        bitmap_set_free(&window, 0, WINDOW_PAGES);
+    }
+    uint32_t slot = bitmap_alloc_run(&window, pages, 1);
+    if (slot == BITMAP_NONE) {
+        spin_unlock_irqrestore(&ioremap_lock, flags);
+        kfree(m);
+        printk("ioremap: window full, cannot map %u pages at %#llx\n", pages,
+               (unsigned long long)phys);
+        return NULL;
+    }
+    uintptr_t va = IOREMAP_BASE + (uintptr_t)slot * PAGE_SIZE;
+    uintptr_t pa = (uintptr_t)(phys - offset);
+    for (uint32_t i = 0; i < pages; i++)
+        paging_set_pte(va + i * PAGE_SIZE, pa + i * PAGE_SIZE,
+                       PTE_PRESENT | PTE_WRITE | PTE_CACHE_DISABLE | PTE_WRITE_THROUGH);
+    m->virt = va + offset;
+    m->phys = phys;
+    m->size = size;
+    m->id = next_id++;
+    m->next = mappings;
+    mappings = m;
+    spin_unlock_irqrestore(&ioremap_lock, flags);
+    return (void *)m->virt;
+}
+
+void iounmap(void *addr)
+{
+    unsigned long flags = spin_lock_irqsave(&ioremap_lock);
+    struct io_mapping **link = &mappings;
+    while (*link && (*link)->virt != (uintptr_t)addr)
+        link = &(*link)->next;
+    struct io_mapping *m = *link;
+    if (!m) {
+        spin_unlock_irqrestore(&ioremap_lock, flags);
+        printk("iounmap: %p was not returned by ioremap\n", addr);
+        return;
+    }
+    *link = m->next;
+    uintptr_t start = map_start(m);
+    uint32_t pages = map_pages(m);
+    for (uint32_t i = 0; i < pages; i++)
+        paging_set_pte(start + i * PAGE_SIZE, 0, 0);
+    bitmap_set_free(&window, (uint32_t)((start - IOREMAP_BASE) / PAGE_SIZE), pages);
+    spin_unlock_irqrestore(&ioremap_lock, flags);
+    kfree(m);
+}
+
+const struct io_mapping *ioremap_find(uintptr_t va)
+{
+    for (const struct io_mapping *m = mappings; m; m = m->next)
+        if (va >= map_start(m) && va < map_start(m) + map_pages(m) * PAGE_SIZE)
+            return m;
+    return NULL;
+}
+
+const struct io_mapping *ioremap_list(void) { return mappings; }

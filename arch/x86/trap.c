@@ -1,0 +1,173 @@
+/*
+ * trap.c - what happens after trap_entry.asm: route each vector to its handler, and turn
+ * every exception nobody handles into a readable crash report.
+ */
+#include "arch/x86/trap.h"
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/gdt.h"
+#include "arch/x86/paging.h"
+#include "arch/x86/pic.h"
+#include "kernel/arch.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/symbols.h"
+
+static trap_handler_fn trap_handlers[256];
+static irq_handler_fn irq_handlers[IRQ_COUNT];
+static uint64_t irq_counts[IRQ_COUNT];
+
+/* arch_call_catching_faults() state, shared with trap_entry.asm. */
+struct fault_catcher {
+    uint32_t saved_esp; /* must stay first: catch_landing reads it at offset 0 */
+    struct caught_fault fault;
+};
+struct fault_catcher *armed_catcher;
+extern void catch_landing(void);
+extern bool catch_faults_call(struct fault_catcher *c, void (*fn)(void *), void *arg);
+
+static const char *const exception_names[32] = {
+    "divide error", "debug", "NMI", "breakpoint", "overflow", "bound range exceeded",
+    "invalid opcode", "device not available", "double fault", "coprocessor segment overrun",
+    "invalid TSS", "segment not present", "stack-segment fault", "general protection fault",
+    "page fault", "reserved (15)", "x87 floating-point error", "alignment check",
+    "machine check", "SIMD floating-point error", "virtualization exception",
+    "control protection", "reserved (22)", "reserved (23)", "reserved (24)", "reserved (25)",
+    "reserved (26)", "reserved (27)", "hypervisor injection", "VMM communication",
+    "security exception", "reserved (31)",
+};
+
+void trap_set_handler(int vector, trap_handler_fn fn) { trap_handlers[vector] = fn; }
+
+void irq_set_handler(int irq, irq_handler_fn fn)
+{
+    irq_handlers[irq] = fn;
+    pic_unmask(irq);
+}
+
+uint64_t irq_count(int irq) { return irq_counts[irq]; }
+
+bool trap_from_user(const struct trap_frame *tf) { return (tf->cs & 3) == 3; }
+
+uint32_t trap_frame_esp(const struct trap_frame *tf)
+{
+    if (trap_from_user(tf))
+        return tf->user_esp;
+    return (uint32_t)(uintptr_t)&tf->user_esp;
+}
+
+bool arch_call_catching_faults(void (*fn)(void *), void *arg, struct caught_fault *fault)
+{
+    struct fault_catcher catcher = { 0 };
+    struct fault_catcher *outer = armed_catcher; /* nested use restores the outer one */
+    bool faulted = catch_faults_call(&catcher, fn, arg);
+    armed_catcher = outer;
+    if (fault)
+        *fault = catcher.fault;
+    return faulted;
+}
+
+/* Explains a page-fault error code the way a reader wants it: what kind of access, why. */
+static void print_page_fault_reason(uint32_t err)
+{
+    printk(" (%s, %s, %s mode%s)", (err & 2) ? "write" : "read",
+           (err & 1) ? "protection violation" : "page not present",
+           (err & 4) ? "user" : "kernel", (err & 16) ? ", instruction fetch" : "");
+}
+
+void trap_print_frame(const struct trap_frame *tf)
+{
+    printk(" EIP: %04x:%08x EFLAGS: %08x ", tf->cs & 0xffff, tf->eip, tf->eflags);
+    print_symbol(tf->eip);
+    printk("\n EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n", tf->eax, tf->ebx, tf->ecx, tf->edx);
+    printk(" ESI: %08x EDI: %08x EBP: %08x ESP: %08x\n", tf->esi, tf->edi, tf->ebp,
+           trap_frame_esp(tf));
+    printk(" DS: %04x ES: %04x FS: %04x GS: %04x SS: %04x\n", tf->ds & 0xffff, tf->es & 0xffff,
+           tf->fs & 0xffff, tf->gs & 0xffff,
+           trap_from_user(tf) ? tf->user_ss & 0xffff : SEL_KERNEL_DATA);
+    printk(" CR0: %08x CR2: %08x CR3: %08x CR4: %08x\n", read_cr0(), read_cr2(), read_cr3(),
+           read_cr4());
+}
+
+/*
+ * gcc gives a function no frame when it needs none (a leaf that keeps everything in
+ * registers), so the frame-pointer chain skips its caller. Its return address is then the
+ * word on top of the stack; we show it, marked '?' as Linux marks guesses, only when it
+ * really returns from a direct call to the faulting function.
+ */
+static void print_frameless_caller(const struct trap_frame *tf)
+{
+    uint32_t offset;
+    if (trap_from_user(tf) || !symbol_lookup(kernel_symbols(), tf->eip, &offset, 0))
+        return;
+    uint32_t function = tf->eip - offset;
+    uint32_t esp = trap_frame_esp(tf);
+    if (!paging_is_mapped(esp))
+        return;
+    uint32_t ret = *(const uint32_t *)(uintptr_t)esp;
+    if (ret < 5 || !paging_is_mapped(ret - 5) || !paging_is_mapped(ret - 1))
+        return;
+    const uint8_t *call = (const uint8_t *)(uintptr_t)(ret - 5);
+    int32_t rel;
+    memcpy(&rel, call + 1, sizeof rel);
+    if (call[0] != 0xe8 || ret + (uint32_t)rel != function)
+        return;
+    if (paging_is_mapped(tf->ebp + 4) && *(const uint32_t *)(uintptr_t)(tf->ebp + 4) == ret)
+        return; /* the chain has it already */
+    printk("  [<%08x>] ? ", ret);
+    print_symbol(ret);
+    printk("\n");
+}
+
+/* The end of the road for an exception nobody handled: report everything, then panic. */
+static void __attribute__((noreturn)) fatal_exception(struct trap_frame *tf)
+{
+    panic_begin();
+    const char *name = tf->vector < 32 ? exception_names[tf->vector] : "unexpected interrupt";
+    printk("\n*** kernel exception %u: %s, error code %#x", tf->vector, name, tf->error_code);
+    if (tf->vector == VEC_PAGE_FAULT) {
+        printk(" at address %#x", read_cr2());
+        print_page_fault_reason(tf->error_code);
+    }
+    printk("\n");
+    trap_print_frame(tf);
+    printk(" Call Trace:\n");
+    print_call_site(tf->eip);
+    print_frameless_caller(tf);
+    arch_backtrace(tf->ebp);
+    panic_end("fatal exception");
+}
+
+/* Hardware interrupt: count it, run the driver's handler, acknowledge it at the PIC. */
+static void handle_irq(int irq)
+{
+    if (pic_is_spurious(irq))
+        return;
+    irq_counts[irq]++;
+    if (irq_handlers[irq])
+        irq_handlers[irq]();
+    pic_send_eoi(irq);
+}
+
+/* Called by trap_common for every vector with the saved frame; returning resumes it. */
+void trap_dispatch(struct trap_frame *tf)
+{
+    uint32_t v = tf->vector;
+
+    if (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + IRQ_COUNT) {
+        handle_irq((int)(v - VEC_IRQ_BASE));
+        return;
+    }
+    if (trap_handlers[v] && trap_handlers[v](tf))
+        return;
+    if (v < 32 && armed_catcher && !trap_from_user(tf)) {
+        armed_catcher->fault.vector = v;
+        armed_catcher->fault.error_code = tf->error_code;
+        armed_catcher->fault.eip = tf->eip;
+        armed_catcher->fault.cr2 = v == VEC_PAGE_FAULT ? read_cr2() : 0;
+        tf->eip = (uint32_t)(uintptr_t)catch_landing;
+        return;
+    }
+    fatal_exception(tf);
+}

@@ -1,0 +1,54 @@
+/*
+ * trap.h - interrupts and exceptions: the saved register frame and handler registration.
+ */
+#ifndef ARCH_X86_TRAP_H
+#define ARCH_X86_TRAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What trap_entry.asm leaves on the stack, lowest address first. */
+struct trap_frame {
+    uint32_t gs, fs, es, ds;
+    uint32_t edi, esi, ebp, esp_pushad, ebx, edx, ecx, eax; /* pushad */
+    uint32_t vector, error_code;
+    uint32_t eip, cs, eflags; /* pushed by the CPU */
+    uint32_t user_esp, user_ss; /* only when coming from ring 3 */
+};
+
+#define VEC_DIVIDE 0
+#define VEC_DEBUG 1
+#define VEC_NMI 2
+#define VEC_BREAKPOINT 3
+#define VEC_INVALID_OPCODE 6
+#define VEC_DOUBLE_FAULT 8
+#define VEC_GENERAL_PROTECTION 13
+#define VEC_PAGE_FAULT 14
+#define VEC_IRQ_BASE 32
+#define IRQ_COUNT 16
+
+/* The ESP the interrupted code had: for ring 0 the CPU pushed no ESP, so it is just above
+ * the frame's EFLAGS. */
+uint32_t trap_frame_esp(const struct trap_frame *tf);
+bool trap_from_user(const struct trap_frame *tf);
+
+/*
+ * A handler for an exception or software interrupt vector. Returns true when it dealt with
+ * the event (execution resumes at tf->eip); false passes it on to the fatal-exception report.
+ */
+typedef bool (*trap_handler_fn)(struct trap_frame *tf);
+void trap_set_handler(int vector, trap_handler_fn fn);
+
+/* Hardware interrupt lines (0-15, through the PIC). The handler runs with interrupts off,
+ * the end-of-interrupt is sent after it returns. Registering unmasks the line. */
+typedef void (*irq_handler_fn)(void);
+void irq_set_handler(int irq, irq_handler_fn fn);
+uint64_t irq_count(int irq);
+
+/* Installs the IDT (all 256 vectors; vector 8 as a task gate to the double-fault task). */
+void idt_init(void);
+
+/* Writes the full register dump of a fatal exception (or of a frame a test wants to see). */
+void trap_print_frame(const struct trap_frame *tf);
+
+#endif

@@ -1,0 +1,97 @@
+; trap_entry.asm - the first instructions of every interrupt and exception.
+;
+; The CPU pushes EFLAGS, CS, EIP (and, coming from ring 3, ESP and SS), and for some
+; exceptions an error code. Each stub makes the stack look the same for all 256 vectors
+; (a zero error code where the CPU pushes none, then the vector number) and jumps to
+; trap_common, which saves the rest and calls trap_dispatch(struct trap_frame *).
+; The layout pushed here is struct trap_frame in arch/x86/trap.h.
+
+bits 32
+section .text
+
+%macro TRAP_STUB 1
+trap_stub_%1:
+%if !(%1 == 8 || (%1 >= 10 && %1 <= 14) || %1 == 17 || %1 == 21 || %1 == 29 || %1 == 30)
+    push dword 0                ; no CPU error code: push one so the frame is uniform
+%endif
+    push dword %1
+    jmp trap_common
+%endmacro
+
+%assign vector 0
+%rep 256
+    TRAP_STUB vector
+%assign vector vector + 1
+%endrep
+
+extern trap_dispatch
+global trap_common
+trap_common:
+    pushad
+    push ds
+    push es
+    push fs
+    push gs
+    mov ax, 0x10                ; kernel data segment
+    mov ds, ax
+    mov es, ax
+    mov fs, ax
+    mov gs, ax
+    push esp                    ; argument: the struct trap_frame we just built
+    call trap_dispatch
+    add esp, 4
+global trap_return
+trap_return:
+    pop gs
+    pop fs
+    pop es
+    pop ds
+    popad
+    add esp, 8                  ; vector and error code
+    iretd
+
+section .rodata
+global trap_stub_table
+trap_stub_table:
+%assign vector 0
+%rep 256
+    dd trap_stub_ %+ vector
+%assign vector vector + 1
+%endrep
+
+; --- recovering from an expected fault (arch_call_catching_faults) ---------------------
+;
+; bool catch_faults_call(struct fault_catcher *catcher, void (*fn)(void *), void *arg)
+; Saves the callee-saved registers and ESP in *catcher, publishes it as the CPU's armed
+; catcher, and calls fn(arg). If fn returns, result 0. If fn faults, trap_dispatch
+; redirects the interrupted EIP to catch_landing, which restores ESP from the catcher and
+; returns 1 from catch_faults_call as if fn had returned.
+section .text
+extern armed_catcher
+global catch_faults_call
+catch_faults_call:
+    push ebp
+    mov ebp, esp
+    push ebx
+    push esi
+    push edi
+    mov eax, [ebp + 8]
+    mov [eax], esp              ; catcher->saved_esp
+    mov [armed_catcher], eax
+    push dword [ebp + 16]
+    call [ebp + 12]
+    add esp, 4
+    xor eax, eax
+    jmp catch_done
+global catch_landing
+catch_landing:
+    mov eax, [armed_catcher]
+    mov esp, [eax]
+    mov eax, 1
+catch_done:
+    mov dword [armed_catcher], 0
+    pop edi
+    pop esi
+    pop ebx
+    pop ebp
+    ret

@@ -1,0 +1,67 @@
+/*
+ * uart16550.c - programs a 16550 UART and moves bytes through it.
+ */
+#include "drivers/serial/uart16550.h"
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/trap.h"
+
+#define REG_DATA 0        /* receive/transmit holding; divisor low when DLAB=1 */
+#define REG_IER 1         /* interrupt enable; divisor high when DLAB=1 */
+#define REG_FCR 2         /* FIFO control (write) */
+#define REG_LCR 3
+#define REG_MCR 4
+#define REG_LSR 5
+#define REG_SCRATCH 7
+#define LCR_DLAB 0x80
+#define LCR_8N1 0x03
+#define FCR_ENABLE_CLEAR 0x07
+#define MCR_DTR_RTS_OUT2 0x0b /* OUT2 gates the UART's interrupt line on a PC */
+#define LSR_DATA_READY 0x01
+#define LSR_THR_EMPTY 0x20
+#define IER_RX_AVAILABLE 0x01
+#define BAUD_DIVISOR_115200 1
+
+static uint16_t rx_port;
+static void (*rx_callback)(uint8_t);
+
+bool uart_init(uint16_t port)
+{
+    /* The scratch register holds what we write only if a UART is there. */
+    outb(port + REG_SCRATCH, 0x5a);
+    if (inb(port + REG_SCRATCH) != 0x5a)
+        return false;
+    outb(port + REG_IER, 0);
+    outb(port + REG_LCR, LCR_DLAB);
+    outb(port + REG_DATA, BAUD_DIVISOR_115200);
+    outb(port + REG_IER, 0);
+    outb(port + REG_LCR, LCR_8N1);
+    outb(port + REG_FCR, FCR_ENABLE_CLEAR);
+    outb(port + REG_MCR, MCR_DTR_RTS_OUT2);
+    return true;
+}
+
+void uart_write(uint16_t port, const char *data, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        while (!(inb(port + REG_LSR) & LSR_THR_EMPTY))
+            ;
+        outb(port + REG_DATA, (uint8_t)data[i]);
+    }
+}
+
+/* Drains the receive FIFO: one interrupt may stand for several bytes. */
+static void uart_rx_interrupt(void)
+{
+    while (inb(rx_port + REG_LSR) & LSR_DATA_READY)
+        rx_callback(inb(rx_port + REG_DATA));
+}
+
+void uart_enable_rx_interrupt(uint16_t port, int irq, void (*on_byte)(uint8_t))
+{
+    rx_port = port;
+    rx_callback = on_byte;
+    irq_set_handler(irq, uart_rx_interrupt);
+    outb(port + REG_IER, IER_RX_AVAILABLE);
+    uart_rx_interrupt(); /* bytes that arrived before we listened */
+}

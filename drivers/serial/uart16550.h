@@ -1,0 +1,24 @@
+/*
+ * uart16550.h - the PC's 16550 serial ports: COM1 is the console, COM2 the trace stream.
+ */
+#ifndef DRIVERS_SERIAL_UART16550_H
+#define DRIVERS_SERIAL_UART16550_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define COM1 0x3f8
+#define COM2 0x2f8
+#define COM1_IRQ 4
+
+/* 115200 baud, 8N1, FIFOs on, interrupts off. Returns false if no UART answers at port. */
+bool uart_init(uint16_t port);
+
+/* Sends len bytes, waiting for room in the transmitter. Takes no lock: safe in a crash. */
+void uart_write(uint16_t port, const char *data, size_t len);
+
+/* Turns on the received-data interrupt: on_byte(b) runs in the IRQ handler per byte. */
+void uart_enable_rx_interrupt(uint16_t port, int irq, void (*on_byte)(uint8_t byte));
+
+#endif

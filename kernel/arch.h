@@ -1,0 +1,50 @@
+/*
+ * arch.h - what the portable kernel needs from the machine. arch/x86 implements it.
+ */
+#ifndef KERNEL_ARCH_H
+#define KERNEL_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Interrupt flag: disable and return the previous state, or restore it. */
+unsigned long arch_irq_save(void);
+void arch_irq_restore(unsigned long flags);
+void arch_irq_enable(void);
+bool arch_irqs_enabled(void);
+
+/* Spin-wait hint (pause), and wait for the next interrupt with interrupts enabled. */
+void arch_cpu_relax(void);
+void arch_wait_for_interrupt(void);
+
+/* Cycle counter and its rate, measured at boot. */
+uint64_t arch_cycles(void);
+uint32_t arch_cycles_khz(void);
+
+/* Leave QEMU with isa-debug-exit (code 0x10 pass, 0x11 fail); halts forever if not in QEMU. */
+void arch_exit_emulator(uint8_t code) __attribute__((noreturn));
+#define EXIT_PASS 0x10
+#define EXIT_FAIL 0x11
+
+/* Stops this CPU for good with interrupts off. */
+void arch_halt_forever(void) __attribute__((noreturn));
+
+/* Prints the call chain starting at frame pointer fp (0: the caller's own), with symbols. */
+void arch_backtrace(uintptr_t fp);
+
+/*
+ * Runs fn(arg); if it raises a CPU exception, the exception is not fatal: the call is
+ * abandoned, *fault gets its vector, error code, EIP and CR2, and the result is true.
+ * Returns false when fn returned normally. Used by self-tests and by commands that touch
+ * addresses a user typed.
+ */
+struct caught_fault {
+    uint32_t vector;
+    uint32_t error_code;
+    uint32_t eip;
+    uint32_t cr2;
+};
+bool arch_call_catching_faults(void (*fn)(void *), void *arg, struct caught_fault *fault);
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * console.h - the kernel console (COM1): text out, keystrokes in.
+ */
+#ifndef KERNEL_CONSOLE_H
+#define KERNEL_CONSOLE_H
+
+#include <stddef.h>
+
+/* Starts COM1, sends printk there, and starts interrupt-driven input. */
+void console_init(void);
+
+/* Writes text, turning "\n" into "\r\n" for the terminal. */
+void console_write(const char *text, size_t len);
+
+/* The next byte typed, waiting for it (interrupts must be enabled). */
+char console_getc(void);
+/* The next byte typed if there is one, else -1. */
+int console_trygetc(void);
+/* Bytes dropped because the input queue was full. */
+unsigned console_input_overruns(void);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * line_edit.h - console line editing, one received byte at a time.
+ *
+ * The console driver hands each byte from the terminal to line_edit_feed(); the editor keeps
+ * the line, tells what to echo back to the terminal, and says when a line is finished.
+ * Portable: tests/unit/test_line_edit.c and tests/fuzz/fuzz_line_edit.c.
+ */
+#ifndef KERNEL_LINE_EDIT_H
+#define KERNEL_LINE_EDIT_H
+
+#include <stddef.h>
+
+#include "kernel/shell_parse.h"
+
+#define LINE_HISTORY 16
+
+enum line_event {
+    LINE_PENDING,   /* keep feeding */
+    LINE_DONE,      /* Enter: the line is in le->line, NUL-terminated */
+    LINE_CANCELLED, /* ^C: the line was thrown away */
+};
+
+struct line_editor {
+    char line[SHELL_LINE_MAX + 1];
+    size_t len;
+    /* private state */
+    char history[LINE_HISTORY][SHELL_LINE_MAX + 1];
+    int history_count;   /* lines stored so far, at most LINE_HISTORY */
+    int history_next;    /* slot the next finished line goes to */
+    int history_browse;  /* how far back Up has gone, 0 = editing a new line */
+    int escape_state;    /* where we are inside an ESC [ ... sequence */
+    char last_byte;      /* to treat CR LF as one Enter */
+};
+
+/* Sets the editor to an empty line and empty history. */
+void line_edit_init(struct line_editor *le);
+
+/*
+ * Feeds one byte. Appends to echo[0..*echo_len) what the terminal must be sent (the caller
+ * sets *echo_len = 0 before; LINE_ECHO_MAX bytes are always enough for one call).
+ * Handles printable bytes, Backspace/DEL, ^C (cancel, echoes "^C"), ^U (erase line), Enter
+ * (CR, LF or CR LF), Up/Down arrows (history); ignores other control bytes and escape
+ * sequences. A full line rings the bell instead of growing.
+ */
+#define LINE_ECHO_MAX (3 * SHELL_LINE_MAX + 16)
+enum line_event line_edit_feed(struct line_editor *le, char byte, char *echo, size_t *echo_len);
+
+#endif

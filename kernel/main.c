@@ -1,0 +1,144 @@
+/*
+ * main.c - the order in which the kernel brings itself up.
+ *
+ * Each step relies only on the ones before it:
+ *   1. read the boot loader's information before anything can overwrite it;
+ *   2. segments, interrupt table, interrupt controller, console: from here on every fault
+ *      produces a report on COM1;
+ *   3. physical memory, paging (with the stack guard page), the double-fault task, the heap;
+ *   4. the timer and the clock; interrupts on;
+ *   5. subsystems' initcalls (files in the tree, drivers);
+ *   6. self-tests if asked, else boot scripts, else the interactive shell.
+ */
+#include "arch/x86/double_fault.h"
+#include "arch/x86/gdt.h"
+#include "arch/x86/multiboot.h"
+#include "arch/x86/paging.h"
+#include "arch/x86/pic.h"
+#include "arch/x86/timer.h"
+#include "arch/x86/trap.h"
+#include "kernel/arch.h"
+#include "kernel/boot_info.h"
+#include "kernel/cmdline.h"
+#include "kernel/console.h"
+#include "kernel/heap.h"
+#include "kernel/init.h"
+#include "kernel/page_alloc.h"
+#include "kernel/panic.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/selftest.h"
+#include "kernel/shell.h"
+#include "kernel/time.h"
+
+extern char kernel_start[], kernel_end[];
+extern const initcall_fn initcalls_start[], initcalls_end[];
+
+static struct cmdline kernel_cmdline;
+
+const char *kernel_param(const char *key) { return cmdline_get(&kernel_cmdline, key); }
+const char *kernel_cmdline_text(void) { return boot_info.cmdline; }
+
+void run_initcalls(void)
+{
+    for (const initcall_fn *fn = initcalls_start; fn < initcalls_end; fn++)
+        (*fn)();
+}
+
+/* Frees what the firmware calls usable, then takes back what is already in use. */
+static void memory_init(void)
+{
+    for (int i = 0; i < boot_info.region_count; i++)
+        if (boot_info.regions[i].type == MEM_REGION_USABLE)
+            page_alloc_add_free(boot_info.regions[i].base, boot_info.regions[i].length);
+    page_alloc_reserve(0, 0x100000); /* real-mode structures, BIOS, VGA */
+    page_alloc_reserve((uintptr_t)kernel_start, (uintptr_t)(kernel_end - kernel_start));
+    for (int i = 0; i < boot_info.module_count; i++)
+        page_alloc_reserve(boot_info.modules[i].start,
+                           boot_info.modules[i].end - boot_info.modules[i].start);
+    if (page_alloc_free_pages() == 0)
+        panic("no usable memory in the boot loader's memory map");
+}
+
+static void *heap_grow(size_t size)
+{
+    return (void *)page_alloc((uint32_t)(PAGE_ALIGN_UP(size) / PAGE_SIZE));
+}
+
+static void heap_corrupted(const char *message, const void *ptr)
+{
+    panic("heap: %s (%p)", message, ptr);
+}
+
+/* A module is a boot script when it is plain text: printable ASCII, tabs and newlines. */
+static bool is_text(const char *data, size_t len)
+{
+    if (len == 0)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)data[i];
+        if (!(c == '\n' || c == '\r' || c == '\t' || (c >= 0x20 && c < 0x7f)))
+            return false;
+    }
+    return true;
+}
+
+static void run_boot_scripts(void)
+{
+    for (int i = 0; i < boot_info.module_count; i++) {
+        const struct boot_module *m = &boot_info.modules[i];
+        const char *data = (const char *)m->start;
+        size_t len = m->end - m->start;
+        if (is_text(data, len))
+            shell_run_script(m->args, data, len);
+        else
+            printk("boot: module '%s' (%u bytes) is not a text script; ignored\n", m->args,
+                   (unsigned)len);
+    }
+}
+
+/* Prints the options nobody asked for, as Linux does: likely typos. */
+static void warn_unknown_params(void)
+{
+    char unused[256];
+    if (cmdline_unused(&kernel_cmdline, unused, sizeof unused) > 0)
+        printk("Unknown kernel command line parameters \"%s\", ignored.\n", unused);
+    if (kernel_cmdline.truncated)
+        printk("kernel command line too long: the end was dropped\n");
+}
+
+void kmain(uint32_t magic, uint32_t multiboot_info)
+{
+    bool multiboot_ok = multiboot_read(magic, multiboot_info);
+    gdt_init();
+    idt_init();
+    pic_init();
+    console_init();
+    printk("tracekern: booting (%s)\n", boot_info.loader[0] ? boot_info.loader : "unknown loader");
+    if (!multiboot_ok)
+        panic("not started by a multiboot loader (magic %#x)", magic);
+    cmdline_parse(&kernel_cmdline, boot_info.cmdline);
+    printk("Command line: %s\n", boot_info.cmdline);
+
+    memory_init();
+    paging_init(page_alloc_top());
+    double_fault_init();
+    heap_init(heap_grow, heap_corrupted);
+    printk("memory: %u KiB usable, %u KiB free, paging on\n",
+           page_alloc_total_pages() * 4, page_alloc_free_pages() * 4);
+
+    timer_init();
+    time_init(arch_cycles_khz());
+    arch_irq_enable();
+    printk("clock: TSC %u.%03u MHz, tick %d Hz\n", arch_cycles_khz() / 1000,
+           arch_cycles_khz() % 1000, TICK_HZ);
+
+    run_initcalls();
+    const char *selftests = kernel_param("selftest");
+    warn_unknown_params();
+    if (selftests)
+        selftest_run(selftests);
+    run_boot_scripts();
+    printk("tracekern: ready. Type 'help' for commands.\n");
+    shell_loop();
+}

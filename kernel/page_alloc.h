@@ -1,0 +1,34 @@
+/*
+ * page_alloc.h - physical memory in 4 KiB page frames.
+ *
+ * Fed at boot by the firmware's memory map (multiboot). Every frame it hands out lies in the
+ * kernel's identity-mapped low memory, so the returned physical address is also a pointer.
+ */
+#ifndef KERNEL_PAGE_ALLOC_H
+#define KERNEL_PAGE_ALLOC_H
+
+#include <stdint.h>
+
+#define PAGE_SIZE 4096u
+#define PAGE_SHIFT 12
+#define PAGE_ALIGN_UP(x) (((x) + PAGE_SIZE - 1) & ~(uintptr_t)(PAGE_SIZE - 1))
+#define PAGE_ALIGN_DOWN(x) ((x) & ~(uintptr_t)(PAGE_SIZE - 1))
+
+/* The most memory the kernel maps and manages (as Linux's 32-bit lowmem limit). */
+#define LOWMEM_LIMIT (768u << 20)
+
+/* Frames in [base, base+length) become available; frames overlapping it partially do not. */
+void page_alloc_add_free(uint64_t base, uint64_t length);
+/* Frames overlapping [base, base+length) become unavailable (kernel image, modules, ...). */
+void page_alloc_reserve(uint64_t base, uint64_t length);
+
+/* count contiguous zeroed frames, or 0 when memory is exhausted. */
+uintptr_t page_alloc(uint32_t count);
+void page_free(uintptr_t phys, uint32_t count);
+
+uint32_t page_alloc_free_pages(void);
+uint32_t page_alloc_total_pages(void);
+/* One past the highest available frame's address: how much to identity-map. */
+uintptr_t page_alloc_top(void);
+
+#endif

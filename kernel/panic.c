@@ -1,0 +1,42 @@
+/*
+ * panic.c - the kernel's last words.
+ */
+#include "kernel/panic.h"
+
+#include <stdarg.h>
+
+#include "kernel/arch.h"
+#include "kernel/format.h"
+#include "kernel/printk.h"
+
+static int panicking;
+
+void panic_begin(void)
+{
+    arch_irq_save();
+    if (panicking++) {
+        /* A panic inside the panic report: say so once and stop, rather than recurse. */
+        printk("\n*** nested panic, stopping\n");
+        arch_exit_emulator(EXIT_FAIL);
+    }
+    printk_enter_emergency();
+}
+
+void panic_end(const char *reason)
+{
+    printk("Kernel panic - not syncing: %s\n", reason);
+    arch_exit_emulator(EXIT_FAIL);
+}
+
+void panic(const char *fmt, ...)
+{
+    panic_begin();
+    char reason[256];
+    va_list ap;
+    va_start(ap, fmt);
+    kvsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    printk("\n*** kernel panic: %s\n Call Trace:\n", reason);
+    arch_backtrace(0);
+    panic_end(reason);
+}

@@ -1,0 +1,118 @@
+/*
+ * procfs.c - files that show the kernel's own state: /proc and /dev of the tree.
+ *
+ *   /proc/cmdline    the kernel command line
+ *   /proc/meminfo    physical pages and the kernel heap
+ *   /proc/uptime     seconds since boot
+ *   /proc/kallsyms   the symbol table built into the image ("address t name")
+ *   /dev/kmsg        read: the kernel log; write: add a line to it (as on Linux)
+ *   /dev/null        reads nothing, swallows writes
+ */
+#include "kernel/errno.h"
+#include "kernel/heap.h"
+#include "kernel/init.h"
+#include "kernel/klog.h"
+#include "kernel/page_alloc.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/symbols.h"
+#include "kernel/time.h"
+#include "trace/tracefs.h"
+
+static int read_cmdline(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_printf(out, "%s\n", kernel_cmdline_text());
+    return 0;
+}
+
+static int read_meminfo(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    struct heap_stats hs;
+    heap_get_stats(&hs);
+    fs_printf(out, "MemTotal:     %8u kB\n", page_alloc_total_pages() * (PAGE_SIZE / 1024));
+    fs_printf(out, "MemFree:      %8u kB\n", page_alloc_free_pages() * (PAGE_SIZE / 1024));
+    fs_printf(out, "HeapTotal:    %8u kB\n", (unsigned)(hs.chunk_bytes / 1024));
+    fs_printf(out, "HeapUsed:     %8u kB\n", (unsigned)(hs.used_bytes / 1024));
+    fs_printf(out, "HeapAllocs:   %8u\n", (unsigned)hs.allocations);
+    return 0;
+}
+
+static int read_uptime(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    uint64_t ns = time_ns();
+    fs_printf(out, "%u.%02u\n", (unsigned)(ns / 1000000000u),
+              (unsigned)(ns % 1000000000u / 10000000u));
+    return 0;
+}
+
+static int read_kallsyms(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    const struct symbol_table *t = kernel_symbols();
+    for (uint32_t i = 0; i + 1 < t->count; i++) {
+        fs_printf(out, "%08x t %s\n", t->entries[i].address, t->names + t->entries[i].name_offset);
+        if (out->interrupted(out))
+            return -EINTR;
+    }
+    return 0;
+}
+
+static void writer_emit(void *ctx, const char *text, size_t len)
+{
+    struct fs_writer *out = ctx;
+    out->emit(out, text, len);
+}
+
+static int read_kmsg(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    klog_dump(writer_emit, out);
+    return 0;
+}
+
+static int write_kmsg(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    printk("%.*s%s", (int)len, data, len && data[len - 1] == '\n' ? "" : "\n");
+    return 0;
+}
+
+static int read_null(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    (void)out;
+    return 0;
+}
+
+static int write_null(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)data;
+    (void)len;
+    (void)append;
+    return 0;
+}
+
+static const struct fs_file_ops cmdline_ops = { read_cmdline, 0 };
+static const struct fs_file_ops meminfo_ops = { read_meminfo, 0 };
+static const struct fs_file_ops uptime_ops = { read_uptime, 0 };
+static const struct fs_file_ops kallsyms_ops = { read_kallsyms, 0 };
+static const struct fs_file_ops kmsg_ops = { read_kmsg, write_kmsg };
+static const struct fs_file_ops null_ops = { read_null, write_null };
+
+static void procfs_init(void)
+{
+    struct fs_node *proc = fs_mkdir_path("proc");
+    struct fs_node *dev = fs_mkdir_path("dev");
+    fs_create(proc, "cmdline", &cmdline_ops, 0);
+    fs_create(proc, "meminfo", &meminfo_ops, 0);
+    fs_create(proc, "uptime", &uptime_ops, 0);
+    fs_create(proc, "kallsyms", &kallsyms_ops, 0);
+    fs_create(dev, "kmsg", &kmsg_ops, 0);
+    fs_create(dev, "null", &null_ops, 0);
+}
+INITCALL(procfs_init);

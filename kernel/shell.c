@@ -1,0 +1,204 @@
+/*
+ * shell.c - reads lines from the console and runs them as commands.
+ *
+ * A line is parsed by shell_parse() into words and an optional redirection. The first
+ * word names a command from the .shell_commands section. Without a redirection the
+ * command's output goes straight to the console; with one, it is collected and then written
+ * to the file in one write(), the way a file in Linux's tracefs receives `echo ... > file`.
+ */
+#include "kernel/shell.h"
+
+#include "kernel/console.h"
+#include "kernel/errno.h"
+#include "kernel/heap.h"
+#include "kernel/line_edit.h"
+#include "kernel/printk.h"
+#include "kernel/shell_parse.h"
+#include "kernel/string.h"
+
+#define REDIRECT_MAX 4096
+#define CTRL_C 0x03
+
+extern const struct shell_command shell_commands_start[], shell_commands_end[];
+
+static int script_failures;
+
+int shell_script_failures(void) { return script_failures; }
+
+static void console_emit(struct fs_writer *w, const char *text, size_t len)
+{
+    (void)w;
+    console_write(text, len);
+}
+
+/* True once the user typed ^C; other bytes typed meanwhile are dropped. */
+static bool console_interrupted(struct fs_writer *w)
+{
+    (void)w;
+    int c;
+    while ((c = console_trygetc()) >= 0)
+        if (c == CTRL_C)
+            return true;
+    return false;
+}
+
+struct fs_writer *shell_console_writer(void)
+{
+    static struct fs_writer console_writer = { console_emit, console_interrupted, 0 };
+    return &console_writer;
+}
+
+/* Output collected for a redirection: a growing heap buffer, capped at REDIRECT_MAX. */
+struct capture {
+    char *data;
+    size_t len;
+    bool overflow;
+};
+
+static void capture_emit(struct fs_writer *w, const char *text, size_t len)
+{
+    struct capture *c = w->ctx;
+    if (c->overflow || c->len + len > REDIRECT_MAX) {
+        c->overflow = true;
+        return;
+    }
+    memcpy(c->data + c->len, text, len);
+    c->len += len;
+}
+
+static bool never_interrupted(struct fs_writer *w)
+{
+    (void)w;
+    return false;
+}
+
+static const struct shell_command *find_command(const char *name)
+{
+    for (const struct shell_command *c = shell_commands_start; c < shell_commands_end; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return 0;
+}
+
+/* Prints "who: what" for a failed command or file operation. */
+static void report_error(const char *who, const char *what, int err)
+{
+    if (what)
+        printk("%s: %s: %s\n", who, what, error_name(err));
+    else
+        printk("%s: %s\n", who, error_name(err));
+}
+
+/* Runs cmd with its output sent to the file path (see the file comment). */
+static int run_redirected(const struct shell_command *cmd, struct shell_line *pl)
+{
+    int err = 0;
+    struct fs_node *file = fs_lookup(pl->redirect, &err);
+    if (!file) {
+        report_error(pl->argv[0], pl->redirect, err);
+        return err;
+    }
+    if (fs_is_dir(file) || !file->ops->write) {
+        err = fs_is_dir(file) ? -EISDIR : -EACCES;
+        report_error(pl->argv[0], pl->redirect, err);
+        return err;
+    }
+    struct capture cap = { kmalloc(REDIRECT_MAX), 0, false };
+    if (!cap.data) {
+        report_error(pl->argv[0], NULL, -ENOMEM);
+        return -ENOMEM;
+    }
+    struct fs_writer w = { capture_emit, never_interrupted, &cap };
+    int rc = cmd->run(pl->argc, pl->argv, &w);
+    if (rc == 0 && cap.overflow)
+        rc = -EFBIG;
+    if (rc == 0)
+        rc = file->ops->write(file, cap.data, cap.len, pl->append);
+    kfree(cap.data);
+    if (rc < 0)
+        report_error(pl->argv[0], pl->redirect, rc);
+    else if (rc == SHELL_USAGE)
+        printk("usage: %s\n", cmd->usage);
+    return rc;
+}
+
+int shell_run_line(const char *line)
+{
+    struct shell_line *pl = kmalloc(sizeof *pl); /* too big for a 16 KiB stack's comfort */
+    if (!pl) {
+        report_error("shell", NULL, -ENOMEM);
+        return -ENOMEM;
+    }
+    int rc = 0;
+    const char *syntax_error = shell_parse(line, pl);
+    if (syntax_error) {
+        printk("shell: %s\n", syntax_error);
+        rc = -EINVAL;
+    } else if (pl->argc > 0) {
+        const struct shell_command *cmd = find_command(pl->argv[0]);
+        if (!cmd) {
+            printk("%s: command not found (type 'help' for the list)\n", pl->argv[0]);
+            rc = -ENOENT;
+        } else if (pl->redirect) {
+            rc = run_redirected(cmd, pl);
+        } else {
+            rc = cmd->run(pl->argc, pl->argv, shell_console_writer());
+            if (rc < 0)
+                report_error(pl->argv[0], NULL, rc);
+            else if (rc == SHELL_USAGE)
+                printk("usage: %s\n", cmd->usage);
+        }
+    }
+    kfree(pl);
+    return rc;
+}
+
+int shell_run_script(const char *name, const char *text, size_t len)
+{
+    char line[SHELL_LINE_MAX + 2];
+    int failed = 0, lines = 0;
+    printk("script: running %s\n", name);
+    size_t i = 0;
+    while (i < len) {
+        size_t n = 0;
+        bool too_long = false;
+        while (i < len && text[i] != '\n') {
+            if (n < sizeof line - 1)
+                line[n++] = text[i];
+            else
+                too_long = true;
+            i++;
+        }
+        i++; /* the newline */
+        if (n && line[n - 1] == '\r')
+            n--;
+        line[n] = '\0';
+        lines++;
+        printk("%s%s\n", SHELL_PROMPT, line);
+        int rc = too_long ? (printk("shell: line too long\n"), -EINVAL) : shell_run_line(line);
+        if (rc) {
+            failed++;
+            script_failures++;
+        }
+    }
+    printk("script: %s done, %d lines, %d failed\n", name, lines, failed);
+    return failed;
+}
+
+void shell_loop(void)
+{
+    static struct line_editor editor;
+    char echo[LINE_ECHO_MAX];
+    line_edit_init(&editor);
+    console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
+    for (;;) {
+        size_t echo_len = 0;
+        enum line_event ev = line_edit_feed(&editor, console_getc(), echo, &echo_len);
+        console_write(echo, echo_len);
+        if (ev == LINE_PENDING)
+            continue;
+        if (ev == LINE_DONE)
+            shell_run_line(editor.line);
+        console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
+    }
+}

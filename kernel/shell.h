@@ -1,0 +1,51 @@
+/*
+ * shell.h - the console shell: commands over the tracefs tree.
+ */
+#ifndef KERNEL_SHELL_H
+#define KERNEL_SHELL_H
+
+#include "trace/tracefs.h"
+
+/*
+ * A command. run() gets the words (argv[0] is the command's name) and a writer for its
+ * output, and returns 0, a negative errno (the shell prints "name: <error>"), or
+ * SHELL_USAGE (the shell prints the usage line). Output goes to the console, or into the
+ * file named after '>' when the line has a redirection.
+ */
+struct shell_command {
+    const char *name;
+    const char *usage;
+    const char *help;
+    int (*run)(int argc, char **argv, struct fs_writer *out);
+};
+
+#define SHELL_USAGE 1
+#define SHELL_FAILED 2
+
+/* Registers a command at link time: the shell finds every one in the .shell_commands
+ * section, so a subsystem adds commands without the shell knowing it. */
+#define SHELL_COMMAND(cname, cusage, chelp, cfn)                                  \
+    static const struct shell_command shell_command_##cfn                         \
+        __attribute__((used, section(".shell_commands"), aligned(4))) = {         \
+            cname, cusage, chelp, cfn }
+
+/* Runs one line; returns 0 on success, non-zero if the command or the line failed (the
+ * reason has been printed). */
+int shell_run_line(const char *line);
+
+/* Runs a boot script (text of a multiboot module) line by line, echoing each line after
+ * the prompt; returns how many lines failed. */
+int shell_run_script(const char *name, const char *text, size_t len);
+
+/* The interactive loop on the console; never returns. */
+void shell_loop(void) __attribute__((noreturn));
+
+/* A writer that prints to the console; interrupted() is true once ^C was typed. */
+struct fs_writer *shell_console_writer(void);
+
+/* Number of boot-script lines that failed so far (poweroff reports it in QEMU's exit code). */
+int shell_script_failures(void);
+
+#define SHELL_PROMPT "tracekern> "
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * shell_builtins.c - the commands every tracekern shell has: help, ls, cat, echo, dmesg,
+ * poweroff. Subsystems add their own commands next to their code (SHELL_COMMAND).
+ */
+#include "kernel/arch.h"
+#include "kernel/errno.h"
+#include "kernel/klog.h"
+#include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "kernel/string.h"
+
+extern const struct shell_command shell_commands_start[], shell_commands_end[];
+
+/* The command that sorts right after prev by name (NULL: the first), or NULL at the end.
+ * The linker leaves the table in no useful order, and help lists a few dozen at most. */
+static const struct shell_command *next_by_name(const struct shell_command *prev)
+{
+    const struct shell_command *best = 0;
+    for (const struct shell_command *c = shell_commands_start; c < shell_commands_end; c++)
+        if ((!prev || strcmp(c->name, prev->name) > 0) && (!best || strcmp(c->name, best->name) < 0))
+            best = c;
+    return best;
+}
+
+static int cmd_help(int argc, char **argv, struct fs_writer *out)
+{
+    (void)argc;
+    (void)argv;
+    fs_puts(out, "Commands (files: see 'ls'; paths may start with /sys/kernel/tracing):\n");
+    for (const struct shell_command *c = next_by_name(0); c; c = next_by_name(c))
+        fs_printf(out, "  %-28s %s\n", c->usage, c->help);
+    return 0;
+}
+SHELL_COMMAND("help", "help", "list the commands", cmd_help);
+
+/* Lists one directory, directories marked with a trailing '/'. */
+static void list_directory(struct fs_node *dir, struct fs_writer *out)
+{
+    for (struct fs_node *n = dir->children; n; n = n->next)
+        fs_printf(out, "%s%s\n", n->name, fs_is_dir(n) ? "/" : "");
+}
+
+static int cmd_ls(int argc, char **argv, struct fs_writer *out)
+{
+    if (argc > 2)
+        return SHELL_USAGE;
+    int err = 0;
+    struct fs_node *node = fs_lookup(argc == 2 ? argv[1] : "/", &err);
+    if (!node) {
+        printk("ls: %s: %s\n", argv[1], error_name(err));
+        return SHELL_FAILED;
+    }
+    if (fs_is_dir(node))
+        list_directory(node, out);
+    else
+        fs_printf(out, "%s\n", node->name);
+    return 0;
+}
+SHELL_COMMAND("ls", "ls [DIR]", "list a directory of the tree (default: the root)", cmd_ls);
+
+static int cmd_cat(int argc, char **argv, struct fs_writer *out)
+{
+    if (argc < 2)
+        return SHELL_USAGE;
+    int status = 0;
+    for (int i = 1; i < argc; i++) {
+        int err = 0;
+        struct fs_node *node = fs_lookup(argv[i], &err);
+        if (node && fs_is_dir(node))
+            err = -EISDIR;
+        else if (node && !node->ops->read)
+            err = -EACCES;
+        else if (node)
+            err = node->ops->read(node, out);
+        if (err) {
+            printk("cat: %s: %s\n", argv[i], error_name(err));
+            status = SHELL_FAILED;
+        }
+    }
+    return status;
+}
+SHELL_COMMAND("cat", "cat FILE...", "print files", cmd_cat);
+
+static int cmd_echo(int argc, char **argv, struct fs_writer *out)
+{
+    for (int i = 1; i < argc; i++) {
+        if (i > 1)
+            fs_puts(out, " ");
+        fs_puts(out, argv[i]);
+    }
+    fs_puts(out, "\n");
+    return 0;
+}
+SHELL_COMMAND("echo", "echo [WORD...] [> FILE]", "print words, or write them to a file", cmd_echo);
+
+static void writer_emit(void *ctx, const char *text, size_t len)
+{
+    struct fs_writer *out = ctx;
+    out->emit(out, text, len);
+}
+
+static int cmd_dmesg(int argc, char **argv, struct fs_writer *out)
+{
+    bool clear = argc == 2 && strcmp(argv[1], "-c") == 0;
+    if (argc > 2 || (argc == 2 && !clear))
+        return SHELL_USAGE;
+    klog_dump(writer_emit, out);
+    if (clear)
+        klog_clear();
+    return 0;
+}
+SHELL_COMMAND("dmesg", "dmesg [-c]", "print the kernel log (-c: then clear it)", cmd_dmesg);
+
+static int cmd_poweroff(int argc, char **argv, struct fs_writer *out)
+{
+    (void)argc;
+    (void)argv;
+    (void)out;
+    int failures = shell_script_failures();
+    if (failures)
+        printk("poweroff: %d boot-script lines failed; exiting with the failure code\n", failures);
+    printk("poweroff: bye\n");
+    arch_exit_emulator(failures ? EXIT_FAIL : EXIT_PASS);
+}
+SHELL_COMMAND("poweroff", "poweroff", "stop the machine (QEMU exits: 33, or 35 if a boot-script line failed)", cmd_poweroff);

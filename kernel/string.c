@@ -1,0 +1,79 @@
+/*
+ * string.c - the C library's memory and string functions, for the kernel.
+ * The compiler also calls memcpy/memset/memmove/memcmp on its own (structure copies), so
+ * these names must exist. Only the kernel links this file; host tests use their libc.
+ */
+#include "kernel/string.h"
+
+#include <stdint.h>
+
+void *memcpy(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+    while (n--)
+        *d++ = *s++;
+    return dst;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+    if (d < s || d >= s + n)
+        return memcpy(dst, src, n);
+    while (n--)
+        d[n] = s[n];
+    return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+    char *d = dst;
+    while (n--)
+        *d++ = (char)c;
+    return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = a, *y = b;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return x[i] - y[i];
+    return 0;
+}
+
+size_t strlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i] || !a[i])
+            return (unsigned char)a[i] - (unsigned char)b[i];
+    }
+    return 0;
+}
+
+char *strchr(const char *s, int c)
+{
+    for (;; s++) {
+        if (*s == (char)c)
+            return (char *)s;
+        if (!*s)
+            return 0;
+    }
+}

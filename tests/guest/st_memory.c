@@ -1,0 +1,114 @@
+/*
+ * st_memory.c - self-tests of physical pages, the heap, paging and ioremap.
+ */
+#include "arch/x86/paging.h"
+#include "kernel/arch.h"
+#include "kernel/heap.h"
+#include "kernel/ioremap.h"
+#include "kernel/page_alloc.h"
+#include "kernel/selftest.h"
+#include "kernel/string.h"
+
+extern char boot_stack_guard[];
+
+SELFTEST(page_alloc)
+{
+    uint32_t free_before = page_alloc_free_pages();
+    uintptr_t one = page_alloc(1);
+    uintptr_t four = page_alloc(4);
+    ST_CHECK(one && four);
+    ST_CHECK(one % PAGE_SIZE == 0 && four % PAGE_SIZE == 0);
+    ST_CHECK(one != four);
+    ST_CHECK(page_alloc_free_pages() == free_before - 5);
+    /* Pages come zeroed and are ours: fill them, and the other allocation stays intact. */
+    bool zero = true;
+    for (uint32_t i = 0; i < 4 * PAGE_SIZE; i++)
+        zero &= ((uint8_t *)four)[i] == 0;
+    ST_CHECK(zero);
+    memset((void *)one, 0xa5, PAGE_SIZE);
+    memset((void *)four, 0x5a, 4 * PAGE_SIZE);
+    ST_CHECK(((uint8_t *)one)[PAGE_SIZE - 1] == 0xa5);
+    page_free(one, 1);
+    page_free(four, 4);
+    ST_CHECK(page_alloc_free_pages() == free_before);
+    ST_CHECK(page_alloc(page_alloc_free_pages() + 1) == 0); /* more than exists: refused */
+    ST_CHECK(page_alloc_free_pages() == free_before);
+}
+
+SELFTEST(heap)
+{
+    struct heap_stats before, after;
+    heap_get_stats(&before);
+    void *ptrs[64];
+    for (int i = 0; i < 64; i++) {
+        ptrs[i] = kmalloc((size_t)(1 + i * 37));
+        ST_CHECK(ptrs[i] != 0);
+        ST_CHECK(((uintptr_t)ptrs[i] & (HEAP_ALIGN - 1)) == 0);
+        memset(ptrs[i], i, (size_t)(1 + i * 37));
+    }
+    for (int i = 0; i < 64; i++) {
+        bool intact = true;
+        for (int j = 0; j < 1 + i * 37; j++)
+            intact &= ((uint8_t *)ptrs[i])[j] == (uint8_t)i;
+        ST_CHECK(intact);
+    }
+    for (int i = 0; i < 64; i += 2)
+        kfree(ptrs[i]);
+    for (int i = 1; i < 64; i += 2)
+        kfree(ptrs[i]);
+    heap_check();
+    heap_get_stats(&after);
+    ST_CHECK(after.allocations == before.allocations);
+    ST_CHECK(after.used_bytes == before.used_bytes);
+    /* A large allocation grows the heap with a chunk of its own. */
+    void *big = kzalloc(300 * 1024);
+    ST_CHECK(big != 0);
+    kfree(big);
+    ST_CHECK(kmalloc(0) == 0);
+}
+
+/* The layout paging_init promises: NULL and the stack guard unmapped, the kernel mapped. */
+SELFTEST(paging_layout)
+{
+    ST_CHECK(!paging_is_mapped(0));
+    ST_CHECK(!paging_is_mapped((uintptr_t)boot_stack_guard));
+    ST_CHECK(paging_is_mapped((uintptr_t)boot_stack_guard + PAGE_SIZE));
+    ST_CHECK(paging_is_mapped((uintptr_t)&paging_init));
+    ST_CHECK((paging_get_pte((uintptr_t)&paging_init) & PTE_USER) == 0);
+}
+
+static void read_byte(void *addr) { (void)*(volatile uint8_t *)addr; }
+
+SELFTEST(ioremap)
+{
+    /* Map an ordinary RAM page as if it were a device: writes through the uncached mapping
+     * must land in the page, the PTE must say uncached, and after iounmap the address must
+     * fault. */
+    uintptr_t page = page_alloc(1);
+    ST_CHECK(page != 0);
+    volatile uint32_t *regs = ioremap(page + 0x10, 8);
+    ST_CHECK(regs != 0);
+    ST_CHECK(((uintptr_t)regs & (PAGE_SIZE - 1)) == 0x10);
+    ST_CHECK((uintptr_t)regs >= IOREMAP_BASE && (uintptr_t)regs < IOREMAP_BASE + IOREMAP_SIZE);
+    uint32_t pte = paging_get_pte((uintptr_t)regs);
+    ST_CHECK((pte & PTE_CACHE_DISABLE) && (pte & PTE_WRITE_THROUGH) && (pte & PTE_PRESENT));
+    regs[0] = 0x12345678;
+    ST_CHECK(*(uint32_t *)(page + 0x10) == 0x12345678);
+    const struct io_mapping *m = ioremap_find((uintptr_t)regs);
+    ST_CHECK(m && m->phys == page + 0x10 && m->size == 8);
+
+    /* Two mappings get different ids and different pages. */
+    void *second = ioremap(page, PAGE_SIZE);
+    ST_CHECK(second && (PAGE_ALIGN_DOWN((uintptr_t)second) != PAGE_ALIGN_DOWN((uintptr_t)regs)));
+    ST_CHECK(ioremap_find((uintptr_t)second)->id != m->id);
+    iounmap(second);
+
+    iounmap((void *)regs);
+    ST_CHECK(ioremap_find((uintptr_t)regs) == 0);
+    struct caught_fault f;
+    ST_CHECK(arch_call_catching_faults(read_byte, (void *)regs, &f));
+    ST_CHECK(f.vector == 14 && f.cr2 == (uintptr_t)regs);
+    ST_CHECK(ioremap(0, 0) == 0);
+    ST_CHECK(ioremap(0xfffff000ull, 0x2000) == 0); /* beyond 4 GiB */
+    page_free(page, 1);
+}

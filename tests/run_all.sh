@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# run_all.sh - runs every test of tracekern and ends with one line "N passed, N failed".
+#
+# Called by `make test` once everything is built. Each check prints "ok - NAME" or
+# "not ok - NAME"; host unit tests and in-kernel self-tests count one per test case.
+# Console logs of every QEMU run stay in build/test-logs/ for reading afterwards.
+set -u
+cd "$(dirname "$0")/.."
+
+BUILD=build
+LOGS=$BUILD/test-logs
+QEMU_RUN=$BUILD/tools/qemu_run
+KERNEL=$BUILD/tracekern.elf
+ISO=$BUILD/tracekern.iso
+FUZZ_ITERATIONS=${FUZZ_ITERATIONS:-20000}
+mkdir -p "$LOGS"
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); echo "ok - $1"; }
+fail() { failed=$((failed + 1)); echo "not ok - $1"; }
+
+# Shows the end of a log under a failed check.
+show_log() { echo "#   --- last lines of $1:"; tail -n "${2:-25}" "$1" | sed 's/^/#   | /'; }
+
+# Counts the TAP lines of a test program's output; a crash with no "not ok" line counts once.
+count_tap() { # name output-file exit-status
+    local name=$1 file=$2 rc=$3 ok notok
+    ok=$(grep -c '^ok ' "$file")
+    notok=$(grep -c '^not ok ' "$file")
+    passed=$((passed + ok))
+    failed=$((failed + notok))
+    grep '^not ok ' "$file"
+    if [ "$rc" -ne 0 ] && [ "$notok" -eq 0 ]; then
+        fail "$name (exit status $rc, no failing test named)"
+        show_log "$file"
+    elif [ "$notok" -gt 0 ]; then
+        grep '^#   ' "$file" | head -n 20
+    fi
+    echo "# $name: $ok passed, $notok failed"
+}
+
+# Fails the check unless file contains every one of the fixed strings given.
+expect_all() { # name file string...
+    local name=$1 file=$2 missing=""
+    shift 2
+    for s in "$@"; do
+        grep -qF -- "$s" "$file" || missing="$missing [$s]"
+    done
+    if [ -z "$missing" ]; then pass "$name"; else
+        fail "$name: missing$missing"
+        show_log "$file"
+    fi
+}
+
+echo "# host unit tests (AddressSanitizer + UBSan)"
+for bin in "$BUILD"/unit/test_*; do
+    name=$(basename "$bin")
+    "$bin" "$name" > "$LOGS/$name.txt" 2>&1
+    count_tap "$name" "$LOGS/$name.txt" $?
+done
+
+echo "# fuzz targets, replaying their corpus and $FUZZ_ITERATIONS mutations each"
+for bin in "$BUILD"/fuzz/fuzz_*; do
+    name=$(basename "$bin")
+    seeds=(tests/fuzz/corpus/"${name#fuzz_}"/*)
+    [ -e "${seeds[0]}" ] || seeds=()
+    if "$bin" "$FUZZ_ITERATIONS" "${seeds[@]}" > "$LOGS/$name.txt" 2>&1; then
+        pass "$name"
+    else
+        fail "$name"
+        show_log "$LOGS/$name.txt"
+    fi
+done
+
+echo "# in-kernel self-tests (QEMU, -kernel, 'selftest' on the command line)"
+"$QEMU_RUN" --kernel "$KERNEL" --append selftest --devices "edu pci-testdev" --quiet \
+    --timeout 60 --console "$LOGS/selftest.log" > /dev/null 2> "$LOGS/selftest.err"
+rc=$?
+count_tap "selftest" "$LOGS/selftest.log" "$rc"
+if [ "$rc" -eq 0 ] && grep -q '^selftest: [0-9]* passed, 0 failed' "$LOGS/selftest.log"; then
+    pass "selftest run exits QEMU with 33"
+else
+    fail "selftest run exits QEMU with 33 ($(tail -n 1 "$LOGS/selftest.err"))"
+fi
+
+echo "# crash reports"
+"$QEMU_RUN" --kernel "$KERNEL" --append selftest=stack_overflow --expect-exit 35 --quiet \
+    --timeout 30 --console "$LOGS/stack_overflow.log" > /dev/null 2>&1
+if [ $? -eq 0 ]; then
+    expect_all "kernel stack overflow ends in the double-fault task's report" \
+        "$LOGS/stack_overflow.log" "*** double fault (through the task gate" \
+        "kernel stack overflow: ESP" "EIP: 0008:" "EAX: " "Call Trace:" \
+        "recurse_deeply" "repeats" "selftest_stack_overflow" "kmain" \
+        "Kernel panic - not syncing: double fault"
+else
+    fail "kernel stack overflow: QEMU did not exit with 35 (a reset or hang instead?)"
+    show_log "$LOGS/stack_overflow.log"
+fi
+"$QEMU_RUN" --kernel "$KERNEL" --append selftest=page_fault_report --expect-exit 35 --quiet \
+    --timeout 30 --console "$LOGS/page_fault.log" > /dev/null 2>&1
+if [ $? -eq 0 ]; then
+    expect_all "unexpected page fault prints vector, CR2, registers and a symbolic backtrace" \
+        "$LOGS/page_fault.log" "kernel exception 14: page fault" "at address 0xdead0000" \
+        "(write, page not present, kernel mode)" "CR2: dead0000" "EIP: 0008:" \
+        "write_to_bad_address+" "selftest_page_fault_report+" "Kernel panic"
+else
+    fail "page fault report: QEMU did not exit with 35"
+    show_log "$LOGS/page_fault.log"
+fi
+
+echo "# boot tests"
+if "$QEMU_RUN" --iso "$ISO" --devices "edu pci-testdev" --send-on-prompt poweroff --quiet \
+    --timeout 60 --console "$LOGS/boot_iso.log" > /dev/null 2>&1; then
+    expect_all "ISO boots through GRUB to the shell prompt" "$LOGS/boot_iso.log" \
+        "tracekern: booting (GRUB" "tracekern: ready." "tracekern> poweroff"
+else
+    fail "ISO boots through GRUB to the shell prompt and powers off"
+    show_log "$LOGS/boot_iso.log"
+fi
+if "$QEMU_RUN" --kernel "$KERNEL" --send-on-prompt poweroff --quiet --timeout 30 \
+    --console "$LOGS/boot_elf.log" > /dev/null 2>&1; then
+    expect_all "ELF boots with -kernel to the shell prompt" "$LOGS/boot_elf.log" \
+        "tracekern: booting (qemu)" "tracekern: ready." "tracekern> poweroff"
+else
+    fail "ELF boots with -kernel to the shell prompt and powers off"
+    show_log "$LOGS/boot_elf.log"
+fi
+
+echo "# console shell, typed interactively"
+tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" && pass "interactive shell session" \
+    || fail "interactive shell session"
+
+echo "# boot scripts and make trace"
+for script in tests/shell/*.script; do
+    name=$(basename "$script" .script)
+    expected=tests/shell/$name.expect
+    "$QEMU_RUN" --kernel "$KERNEL" --initrd "$script" --append "$(sed -n 's/^# append: //p' "$script")" \
+        --quiet --timeout 30 --console "$LOGS/script_$name.log" > /dev/null 2>&1
+    rc=$?
+    want_rc=$(sed -n 's/^# exit: //p' "$script")
+    if [ "$rc" -ne "${want_rc:-0}" ]; then
+        fail "boot script $name: qemu_run exit $rc, expected ${want_rc:-0}"
+        show_log "$LOGS/script_$name.log"
+        continue
+    fi
+    mapfile -t want < "$expected"
+    expect_all "boot script $name" "$LOGS/script_$name.log" "${want[@]}"
+done
+rm -rf "$BUILD/trace-test"
+if make --no-print-directory trace SCRIPT=tests/shell/basics.script OUT="$BUILD/trace-test" \
+    > "$LOGS/make_trace.log" 2>&1 && [ -s "$BUILD/trace-test/console.log" ] \
+    && [ -e "$BUILD/trace-test/trace_pipe.txt" ]; then
+    pass "make trace leaves console.log and trace_pipe.txt and succeeds"
+else
+    fail "make trace leaves console.log and trace_pipe.txt and succeeds"
+    show_log "$LOGS/make_trace.log"
+fi
+if make --no-print-directory trace SCRIPT=tests/shell/errors.script OUT="$BUILD/trace-test2" \
+    > "$LOGS/make_trace_fail.log" 2>&1; then
+    fail "make trace fails when a script line fails"
+else
+    pass "make trace fails when a script line fails"
+fi
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,11 @@
+/* host_heap.c - kmalloc/kfree for host tests of modules that allocate: the host's malloc. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/heap.h"
+
+void *kmalloc(size_t size) { return size ? malloc(size) : NULL; }
+
+void *kzalloc(size_t size) { return size ? calloc(1, size) : NULL; }
+
+void kfree(void *ptr) { free(ptr); }

@@ -1,0 +1,112 @@
+/* test_tracefs.c - the file tree: creation rules, lookup with mount prefixes, paths. */
+#include "unit.h"
+
+#include "kernel/errno.h"
+#include "trace/tracefs.h"
+
+static int read_hello(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_printf(out, "hello %d\n", 42);
+    return 0;
+}
+static const struct fs_file_ops hello_ops = { read_hello, NULL };
+
+static char buf[4096];
+static size_t buf_len;
+static void collect(struct fs_writer *w, const char *t, size_t n)
+{
+    (void)w;
+    memcpy(buf + buf_len, t, n);
+    buf_len += n;
+    buf[buf_len] = '\0';
+}
+
+TEST(create_and_lookup)
+{
+    struct fs_node *events = fs_mkdir_path("events/user_events");
+    CHECK(events != NULL);
+    struct fs_node *f = fs_create(events, "enable", &hello_ops, NULL);
+    CHECK(f != NULL);
+    int err = 0;
+    CHECK(fs_lookup("events/user_events/enable", &err) == f);
+    CHECK(fs_lookup("/sys/kernel/tracing/events/user_events/enable", &err) == f);
+    CHECK(fs_lookup("/sys/kernel/debug/tracing/events//user_events/./enable", &err) == f);
+    CHECK(fs_lookup("/debug/tracing/events/user_events/../user_events/enable", &err) == f);
+    CHECK(fs_lookup("/sys/kernel/tracing", &err) == fs_root());
+    CHECK(fs_lookup("..", &err) == fs_root());
+}
+
+TEST(lookup_errors)
+{
+    int err = 0;
+    CHECK(fs_lookup("nope", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOENT);
+    struct fs_node *d = fs_mkdir_path("errs");
+    fs_create(d, "file", &hello_ops, NULL);
+    CHECK(fs_lookup("errs/file/more", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOTDIR);
+    char long_path[FS_PATH_MAX + 10];
+    memset(long_path, 'a', sizeof long_path - 1);
+    long_path[sizeof long_path - 1] = '\0';
+    CHECK(fs_lookup(long_path, &err) == NULL);
+    CHECK_EQ_INT(err, -ENAMETOOLONG);
+    /* A prefix only counts as a whole component. */
+    CHECK(fs_lookup("/sys/kernel/tracingx", &err) == NULL);
+}
+
+TEST(bad_names_and_duplicates_refused)
+{
+    struct fs_node *d = fs_mkdir_path("names");
+    CHECK(fs_create(d, "a", &hello_ops, NULL) != NULL);
+    CHECK(fs_create(d, "a", &hello_ops, NULL) == NULL);
+    CHECK(fs_mkdir(d, "") == NULL);
+    CHECK(fs_mkdir(d, ".") == NULL);
+    CHECK(fs_mkdir(d, "..") == NULL);
+    CHECK(fs_mkdir(d, "x/y") == NULL);
+    CHECK(fs_create(d, "noops", NULL, NULL) == NULL);
+    CHECK(fs_mkdir(fs_lookup("names/a", &(int){0}), "sub") == NULL); /* a file has no children */
+}
+
+TEST(children_sorted)
+{
+    struct fs_node *d = fs_mkdir_path("sorted");
+    fs_create(d, "trace_pipe", &hello_ops, NULL);
+    fs_create(d, "available_tracers", &hello_ops, NULL);
+    fs_mkdir(d, "events");
+    CHECK_EQ_STR(d->children->name, "available_tracers");
+    CHECK_EQ_STR(d->children->next->name, "events");
+    CHECK_EQ_STR(d->children->next->next->name, "trace_pipe");
+}
+
+TEST(remove_and_path)
+{
+    struct fs_node *d = fs_mkdir_path("rm/dir");
+    struct fs_node *f = fs_create(d, "file", &hello_ops, NULL);
+    char path[64];
+    fs_path_of(f, path, sizeof path);
+    CHECK_EQ_STR(path, "/rm/dir/file");
+    fs_path_of(fs_root(), path, sizeof path);
+    CHECK_EQ_STR(path, "/");
+    CHECK_EQ_INT(fs_remove(d), -ENOTEMPTY);
+    CHECK_EQ_INT(fs_remove(f), 0);
+    CHECK_EQ_INT(fs_remove(d), 0);
+    CHECK_EQ_INT(fs_remove(fs_root()), -EINVAL);
+    int err;
+    CHECK(fs_lookup("rm/dir", &err) == NULL);
+}
+
+TEST(writer_formats)
+{
+    struct fs_writer w = { collect, NULL, NULL };
+    buf_len = 0;
+    struct fs_node *f = fs_create(fs_mkdir_path("w"), "hello", &hello_ops, NULL);
+    CHECK_EQ_INT(f->ops->read(f, &w), 0);
+    CHECK_EQ_STR(buf, "hello 42\n");
+    buf_len = 0;
+    char big[1000];
+    memset(big, 'z', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    fs_printf(&w, "<%s>", big); /* longer than fs_printf's stack buffer */
+    CHECK_EQ_INT(buf_len, 1001);
+}

@@ -1,0 +1,77 @@
+/*
+ * tracefs.h - the file tree the console shell shows, and that tracers put their files in.
+ *
+ * Its root is the tracing directory: `/sys/kernel/tracing/`, `/sys/kernel/debug/tracing/`
+ * and `/debug/tracing/` all name it, so commands copied from Linux documentation work with
+ * or without the prefix. Other kernel files live in directories of the same tree (`/proc`,
+ * `/dev`). A file is a pair of functions: read produces its whole text through a writer,
+ * write receives what `echo ... > file` sends.
+ * Portable: tests/unit/test_tracefs.c.
+ */
+#ifndef TRACE_TRACEFS_H
+#define TRACE_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define FS_NAME_MAX 64
+#define FS_PATH_MAX 256
+
+/* Where a read sends its text (the console, a buffer in a test, a user program later). */
+struct fs_writer {
+    void (*emit)(struct fs_writer *w, const char *text, size_t len);
+    /* Streaming reads (trace_pipe) poll this: true when the reader wants to stop (^C). */
+    bool (*interrupted)(struct fs_writer *w);
+    void *ctx;
+};
+
+/* Formats into the writer. */
+void fs_printf(struct fs_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fs_puts(struct fs_writer *w, const char *text);
+
+struct fs_node;
+
+struct fs_file_ops {
+    /* Writes the file's text; returns 0 or a negative errno. NULL: not readable. */
+    int (*read)(struct fs_node *file, struct fs_writer *out);
+    /* Receives data (echo's text with its newline); append is true for '>>'. Returns 0 or a
+     * negative errno, and must leave the file unchanged when it rejects the data.
+     * NULL: not writable. */
+    int (*write)(struct fs_node *file, const char *data, size_t len, bool append);
+};
+
+struct fs_node {
+    char name[FS_NAME_MAX];
+    struct fs_node *parent;
+    struct fs_node *children; /* directories only, sorted by name */
+    struct fs_node *next;     /* next sibling */
+    const struct fs_file_ops *ops; /* NULL for a directory */
+    void *data;               /* the owner's */
+};
+
+/* The root directory (created on first use). */
+struct fs_node *fs_root(void);
+
+/* Creates a directory or file in parent. Names may not contain '/' or be "." or "..";
+ * returns NULL (and does nothing) on a bad name, a duplicate, or no memory. */
+struct fs_node *fs_mkdir(struct fs_node *parent, const char *name);
+struct fs_node *fs_create(struct fs_node *parent, const char *name,
+                          const struct fs_file_ops *ops, void *data);
+
+/* Creates every missing directory of a path like "events/user_events"; returns the last. */
+struct fs_node *fs_mkdir_path(const char *path);
+
+/* Removes a file or an empty directory: 0, -ENOTEMPTY or -EINVAL (the root). */
+int fs_remove(struct fs_node *node);
+
+/* Finds a path (absolute or relative to the root; mount prefixes, ".", ".." and repeated
+ * slashes accepted). Returns the node, or NULL with *err = -ENOENT, -ENOTDIR or
+ * -ENAMETOOLONG. */
+struct fs_node *fs_lookup(const char *path, int *err);
+
+static inline bool fs_is_dir(const struct fs_node *n) { return n->ops == NULL; }
+
+/* Writes the node's path from the root ("/", "/proc/meminfo") into buf. */
+void fs_path_of(const struct fs_node *node, char *buf, size_t size);
+
+#endif
