@@ -104,8 +104,11 @@ run-ready: all $(QEMU_RUN)
 debug: deps
 	@$(MAKE) --no-print-directory debug-ready
 
-debug-ready: all $(QEMU_RUN)
-	@sed 's|@KERNEL@|$(abspath $(BUILD)/tracekern.elf)|' tools/gdbinit.in > $(BUILD)/gdbinit
+$(BUILD)/gdbinit: tools/gdbinit.in
+	@mkdir -p $(BUILD)
+	sed 's|@KERNEL@|$(abspath $(BUILD)/tracekern.elf)|' $< > $@
+
+debug-ready: all $(QEMU_RUN) $(BUILD)/gdbinit
 	@echo "QEMU is waiting for gdb on :1234. In another terminal: gdb -x $(BUILD)/gdbinit"
 	@$(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --devices "$(DEVICES)" \
 		--com2 $(BUILD)/com2.txt --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
@@ -161,7 +164,7 @@ $(BUILD)/libfuzzer/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_DEPS_%)
 test: deps
 	@$(MAKE) --no-print-directory test-ready
 
-test-ready: all $(QEMU_RUN) $(UNIT_BINS) $(FUZZ_BINS)
+test-ready: all $(QEMU_RUN) $(BUILD)/gdbinit $(UNIT_BINS) $(FUZZ_BINS)
 	@tests/run_all.sh
 
 fuzz: $(addprefix $(BUILD)/libfuzzer/fuzz_,$(FUZZ_NAMES))

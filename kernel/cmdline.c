@@ -79,7 +79,7 @@ static const char *copy_word(const char *text, char *dst, size_t room, struct wo
 /* Fills cl from text (NULL counts as empty), following the rules at the top of this file. */
 void cmdline_parse(struct cmdline *cl, const char *text)
 {
-    size_t used = 0;
+    size_t filled = 0; /* bytes of storage taken by the words kept so far */
     bool first_word = true;
 
     memset(cl, 0, sizeof *cl);
@@ -91,19 +91,19 @@ void cmdline_parse(struct cmdline *cl, const char *text)
         if (*text == '\0')
             break;
 
-        char *stored = cl->storage + used;
+        char *stored = cl->storage + filled;
         struct word w;
-        text = copy_word(text, stored, CMDLINE_MAX_LEN - used, &w);
+        text = copy_word(text, stored, CMDLINE_MAX_LEN - filled, &w);
         bool is_image = first_word && w.has_slash && !w.has_value;
         first_word = false;
 
         if (w.key_len == 0)
             continue;
-        if (w.size > CMDLINE_MAX_LEN - used || (!is_image && cl->count == CMDLINE_MAX_PARAMS)) {
+        if (w.size > CMDLINE_MAX_LEN - filled || (!is_image && cl->count == CMDLINE_MAX_PARAMS)) {
             cl->truncated = true;
             break;
         }
-        used += w.size;
+        filled += w.size;
         if (is_image) {
             cl->image = stored;
             continue;
@@ -111,7 +111,6 @@ void cmdline_parse(struct cmdline *cl, const char *text)
         struct cmdline_param *param = &cl->params[cl->count++];
         param->key = stored;
         param->value = stored + w.key_len + (w.has_value ? 1 : 0);
-        param->used = false;
     }
 }
 

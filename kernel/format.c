@@ -1,9 +1,9 @@
 /*
  * format.c - printf-style formatting into a caller's buffer (see format.h).
  *
- * Written for a kernel without a C library: it uses nothing but <stdarg.h>, never allocates,
- * and never divides a 64-bit number with '/', which on a 32-bit target would pull in libgcc's
- * __udivdi3 (see divide_small).
+ * Written for a kernel without a C library: it needs only the compiler's own headers, never
+ * allocates, and never divides a 64-bit number with '/', which on a 32-bit target would pull
+ * in libgcc's __udivdi3 (see divide_small).
  *
  * Where C leaves the choice to the implementation, or a case is undefined, this file does:
  *  - %p prints "0x" and the pointer in lower-case hex, zero-padded to 2 * sizeof(void *)
@@ -53,7 +53,7 @@ static void emit(struct sink *out, char c)
 }
 
 /* Counts count characters that no longer fit in buf, without a loop. */
-static void skip(struct sink *out, size_t count)
+static void count_only(struct sink *out, size_t count)
 {
     if (count > FORMAT_INT_MAX - out->len) {
         out->len = FORMAT_INT_MAX;
@@ -69,7 +69,7 @@ static void emit_repeated(struct sink *out, char c, size_t count)
 {
     for (; count > 0 && out->len + 1 < out->size && !out->overflowed; count--)
         emit(out, c);
-    skip(out, count);
+    count_only(out, count);
 }
 
 /* Appends count characters from s, which need not be NUL-terminated. */
@@ -212,14 +212,15 @@ static int64_t fetch_signed(va_list *ap, enum length length)
     return va_arg(*ap, int);
 }
 
-/* Takes an unsigned integer argument of the type the length modifier names. */
+/* Takes an unsigned integer argument of the type the length modifier names. unsigned char
+ * and unsigned short arrive promoted to int. */
 static uint64_t fetch_unsigned(va_list *ap, enum length length)
 {
     switch (length) {
     case LEN_CHAR:
-        return (unsigned char)va_arg(*ap, unsigned);
+        return (unsigned char)va_arg(*ap, int);
     case LEN_SHORT:
-        return (unsigned short)va_arg(*ap, unsigned);
+        return (unsigned short)va_arg(*ap, int);
     case LEN_LONG:
         return va_arg(*ap, unsigned long);
     case LEN_LONG_LONG:
@@ -274,7 +275,10 @@ static void format_integer(struct sink *out, const struct spec *spec, uint64_t v
     while (prefix[prefix_len] != '\0')
         prefix_len++;
 
-    size_t zeros = spec->has_precision && spec->precision > ndigits ? spec->precision - ndigits : 0;
+    size_t zeros = 0; /* between prefix and digits: from the precision, '#' or '0' */
+    if (spec->has_precision && spec->precision > ndigits)
+        zeros = spec->precision - ndigits;
+    /* Octal '#': make the first digit a 0 unless it already is one (value 0). */
     if (spec->alt && base == 8 && zeros == 0 && (ndigits == 0 || digits[ndigits - 1] != '0'))
         zeros = 1;
 
@@ -365,7 +369,8 @@ static bool format_conversion(struct sink *out, const struct spec *spec, va_list
         const char *s = va_arg(*ap, const char *);
         if (s == NULL)
             s = "(null)";
-        format_text(out, spec, s, bounded_length(s, spec->has_precision ? spec->precision : SIZE_MAX));
+        size_t limit = spec->has_precision ? spec->precision : SIZE_MAX;
+        format_text(out, spec, s, bounded_length(s, limit));
         return true;
     }
     case '%':

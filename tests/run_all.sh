@@ -127,6 +127,17 @@ else
     show_log "$LOGS/boot_elf.log"
 fi
 
+echo "# make debug: gdb attaches, loads the symbols and stops at kmain"
+"$QEMU_RUN" --kernel "$KERNEL" --gdb --timeout 60 --quiet --expect-exit 0 > /dev/null 2>&1 &
+qemu_pid=$!
+sleep 1
+timeout 60 gdb -nx -batch -x "$BUILD/gdbinit" -ex continue -ex 'print/x magic' \
+    -ex kill > "$LOGS/gdb.log" 2>&1
+kill "$qemu_pid" 2> /dev/null
+wait "$qemu_pid" 2> /dev/null
+expect_all "gdb stub: breakpoint at kmain hit with symbols" "$LOGS/gdb.log" \
+    "Breakpoint 1, kmain (magic=" '= 0x2badb002'
+
 echo "# console shell, typed interactively"
 tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" && pass "interactive shell session" \
     || fail "interactive shell session"
@@ -150,10 +161,10 @@ done
 rm -rf "$BUILD/trace-test"
 if make --no-print-directory trace SCRIPT=tests/shell/basics.script OUT="$BUILD/trace-test" \
     > "$LOGS/make_trace.log" 2>&1 && [ -s "$BUILD/trace-test/console.log" ] \
-    && [ -e "$BUILD/trace-test/trace_pipe.txt" ]; then
-    pass "make trace leaves console.log and trace_pipe.txt and succeeds"
+    && grep -qx "to the host on COM2" "$BUILD/trace-test/trace_pipe.txt"; then
+    pass "make trace succeeds, leaving console.log and COM2's stream in trace_pipe.txt"
 else
-    fail "make trace leaves console.log and trace_pipe.txt and succeeds"
+    fail "make trace succeeds, leaving console.log and COM2's stream in trace_pipe.txt"
     show_log "$LOGS/make_trace.log"
 fi
 if make --no-print-directory trace SCRIPT=tests/shell/errors.script OUT="$BUILD/trace-test2" \

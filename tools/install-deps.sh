@@ -6,6 +6,7 @@
 #   grub-pc-bin, grub-common, xorriso, mtools   grub-mkrescue and what it needs for a BIOS ISO
 #   qemu-system-x86     the machine we run on
 #   make, binutils      building
+#   gdb                 make debug (and its test)
 #
 # Run by `make run`, `make test` and the other targets that need them; safe to run again.
 set -eu
@@ -23,6 +24,7 @@ have_cmd grub-mkrescue || need="$need grub-common"
 have_cmd xorriso || need="$need xorriso"
 have_cmd mformat || need="$need mtools"
 have_cmd qemu-system-i386 || need="$need qemu-system-x86"
+have_cmd gdb || need="$need gdb"
 
 [ -z "$need" ] && exit 0
 

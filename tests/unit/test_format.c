@@ -123,10 +123,13 @@ TEST(decimal_extremes)
 
 TEST(narrow_length_modifiers_cut_the_value)
 {
-    SAME("%hhd %hhd %hhd %hhu %hhx", 127, 128, 300, 300, -1);
-    SAME("%hd %hd %hu %hx %ho", 32767, 32768, 70000, -1, -1);
-    SAME("%hhd %hd", -129, -32769);
-    SAME("%hhi %hi", CHAR_MIN, SHRT_MIN);
+    /* hh and h arguments arrive as int; handing over ints out of their range is the point,
+     * and the formats are variables so that clang's -Wformat does not object to it. */
+    const char *chars = "%hhd %hhd %hhd %hhu %hhx %hhi";
+    const char *shorts = "%hd %hd %hu %hx %ho %hi";
+    SAME(chars, 127, 128, 300, 300, -1, -129);
+    SAME(shorts, 32767, 32768, 70000, -1, -1, -32769);
+    SAME("%hhi %hi", (signed char)SCHAR_MIN, (short)SHRT_MIN);
 }
 
 TEST(zero_value_and_precision_zero)
@@ -305,8 +308,10 @@ TEST(results_longer_than_int_max_return_minus_one)
 {
     /* Counted only (size 0), so this costs time but no memory. */
 #pragma GCC diagnostic push
+#ifndef __clang__ /* gcc sees the results exceed INT_MAX; clang has no such warnings */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #pragma GCC diagnostic ignored "-Wformat-overflow"
+#endif
     CHECK_EQ_INT(ksnprintf(NULL, 0, "%2147483646d", 1), INT_MAX - 1);
     CHECK_EQ_INT(ksnprintf(NULL, 0, "%2147483646d|", 1), INT_MAX);
     CHECK_EQ_INT(ksnprintf(NULL, 0, "%2147483646d||", 1), -1);

@@ -1,0 +1,51 @@
+/*
+ * com2_stream.c - COM2, the second serial port: a one-way stream to the host.
+ *
+ * The host captures COM2 into a file (make run: build/com2.txt; make trace:
+ * OUT/trace_pipe.txt) while COM1 stays the interactive console. The tracing core streams
+ * trace_pipe here; anything else can reach the file through /dev/ttyS1 (as on Linux, the
+ * second port), e.g. `echo "run 1 starts" > /dev/ttyS1`. Bytes go out unchanged: the file on
+ * the host gets exactly what was written, with Unix newlines.
+ */
+#include "drivers/serial/com2_stream.h"
+
+#include "drivers/serial/uart16550.h"
+#include "kernel/init.h"
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
+#include "trace/tracefs.h"
+
+static bool present;
+static struct spinlock com2_lock = SPINLOCK_INIT("com2");
+
+bool com2_present(void) { return present; }
+
+void com2_write(const char *data, size_t len)
+{
+    if (!present)
+        return;
+    unsigned long flags = spin_lock_irqsave(&com2_lock);
+    uart_write(COM2, data, len);
+    spin_unlock_irqrestore(&com2_lock, flags);
+}
+
+static int write_ttys1(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    com2_write(data, len);
+    return 0;
+}
+
+static const struct fs_file_ops ttys1_ops = { 0, write_ttys1 };
+
+static void com2_init(void)
+{
+    present = uart_init(COM2);
+    if (!present) {
+        printk("serial: no UART at COM2 (%#x): no trace stream to the host\n", COM2);
+        return;
+    }
+    fs_create(fs_mkdir_path("dev"), "ttyS1", &ttys1_ops, 0);
+}
+INITCALL(com2_init);

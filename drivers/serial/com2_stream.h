@@ -1,0 +1,15 @@
+/*
+ * com2_stream.h - the byte stream from the kernel to the host on COM2.
+ */
+#ifndef DRIVERS_SERIAL_COM2_STREAM_H
+#define DRIVERS_SERIAL_COM2_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Sends bytes unchanged; does nothing when the machine has no COM2. Safe from any context
+ * that may take a spinlock with interrupts off. */
+void com2_write(const char *data, size_t len);
+bool com2_present(void);
+
+#endif
