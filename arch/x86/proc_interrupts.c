@@ -7,7 +7,7 @@
 #include "trace/tracefs.h"
 
 static const char *const irq_names[IRQ_COUNT] = {
-    [0] = "timer (PIT)", [3] = "COM2", [4] = "COM1 console",
+    [0] = "timer (PIT)", [4] = "COM1 console",
 };
 
 static int read_interrupts(struct fs_node *f, struct fs_writer *out)
