@@ -3,7 +3,7 @@
 
 #include "kernel/time.h"
 
-uint64_t arch_cycles(void) { return 0; }
+
 
 TEST(exact_rates)
 {

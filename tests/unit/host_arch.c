@@ -1,0 +1,19 @@
+/* host_arch.c - the kernel/arch.h functions portable modules call, for host tests: an
+ * interrupt flag that is only a variable, and a cycle counter that tests set. */
+#include "kernel/arch.h"
+
+static bool irqs_on = true;
+uint64_t host_cycles;
+
+unsigned long arch_irq_save(void)
+{
+    unsigned long was = irqs_on;
+    irqs_on = false;
+    return was;
+}
+
+void arch_irq_restore(unsigned long flags) { irqs_on = flags != 0; }
+void arch_irq_enable(void) { irqs_on = true; }
+bool arch_irqs_enabled(void) { return irqs_on; }
+void arch_cpu_relax(void) {}
+uint64_t arch_cycles(void) { return host_cycles; }

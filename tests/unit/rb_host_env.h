@@ -1,0 +1,36 @@
+/* rb_host_env.h - a ring-buffer environment over host memory with a settable clock and CPU,
+ * shared by the ring buffer's unit tests and its fuzz target. */
+#ifndef TESTS_UNIT_RB_HOST_ENV_H
+#define TESTS_UNIT_RB_HOST_ENV_H
+
+#include <stdlib.h>
+
+#include "trace/ring_buffer.h"
+
+static uint64_t host_now;
+static unsigned host_cpu;
+static long host_pages_live;
+static long host_page_budget = -1; /* >= 0: fail allocations beyond it */
+
+static void *host_alloc_page(void)
+{
+    if (host_page_budget >= 0 && host_pages_live >= host_page_budget)
+        return NULL;
+    host_pages_live++;
+    return aligned_alloc(8, RB_PAGE_SIZE);
+}
+static void host_free_page(void *p)
+{
+    host_pages_live--;
+    free(p);
+}
+static void *host_alloc(size_t n) { return malloc(n); }
+static void host_free(void *p) { free(p); }
+static uint64_t host_clock(void) { return host_now; }
+static unsigned host_cpu_id(void) { return host_cpu; }
+
+static const struct rb_env host_env = {
+    host_alloc_page, host_free_page, host_alloc, host_free, host_clock, host_cpu_id,
+};
+
+#endif

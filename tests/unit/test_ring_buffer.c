@@ -1,0 +1,402 @@
+/* test_ring_buffer.c - the ring buffer: order, timestamps, wrap, both loss modes, nesting,
+ * readers side by side, resizing with data in it. */
+#include "unit.h"
+
+#include <stdint.h>
+
+#include "rb_host_env.h"
+
+/* Writes an event whose payload is its index i repeated, length bytes (>= 4). */
+static bool write_marked(struct ring_buffer *rb, uint32_t i, uint32_t length)
+{
+    uint32_t *p = rb_reserve(rb, length);
+    if (!p)
+        return false;
+    for (uint32_t k = 0; k < length / 4; k++)
+        p[k] = i;
+    rb_commit(rb);
+    return true;
+}
+
+/* True when a payload read back is index i repeated. */
+static bool payload_is(const uint32_t *p, uint32_t i, uint32_t length)
+{
+    for (uint32_t k = 0; k < length / 4; k++)
+        if (p[k] != i)
+            return false;
+    return true;
+}
+
+static struct ring_buffer *make(uint32_t pages)
+{
+    host_now = 1000;
+    host_cpu = 0;
+    host_page_budget = -1;
+    return rb_create(&host_env, 1, pages);
+}
+
+TEST(write_and_consume_sizes)
+{
+    struct ring_buffer *rb = make(4);
+    const uint32_t sizes[] = { 4, 8, 32, 112, 116, 128, 2048 };
+    for (uint32_t i = 0; i < 7; i++) {
+        host_now += 10;
+        CHECK(write_marked(rb, i, sizes[i]));
+    }
+    static uint32_t buf[RB_MAX_EVENT / 4];
+    struct rb_event ev;
+    for (uint32_t i = 0; i < 7; i++) {
+        CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+        CHECK_EQ_INT(ev.length, sizes[i]);
+        CHECK_EQ_INT(ev.ts, 1010 + 10 * i);
+        CHECK_EQ_INT(ev.number, i);
+        CHECK_EQ_INT(ev.lost_before, 0);
+        CHECK(payload_is(buf, i, sizes[i]));
+    }
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev));
+    rb_destroy(rb);
+    CHECK_EQ_INT(host_pages_live, 0);
+}
+
+TEST(odd_lengths_round_up_and_short_buffers_truncate)
+{
+    struct ring_buffer *rb = make(2);
+    CHECK(rb_write(rb, "abcde", 5));
+    char buf[3];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.length, 8);
+    CHECK(memcmp(buf, "abc", 3) == 0);
+    rb_destroy(rb);
+}
+
+TEST(many_pages_in_order)
+{
+    struct ring_buffer *rb = make(8);
+    uint32_t written = 0;
+    uint32_t buf[8];
+    struct rb_event ev;
+    /* Interleave writing and reading so the ring wraps many times without loss. */
+    for (uint32_t round = 0; round < 50; round++) {
+        for (uint32_t k = 0; k < 300; k++) {
+            host_now++;
+            CHECK(write_marked(rb, written++, 32));
+        }
+        uint32_t expect = written - 300;
+        while (rb_consume(rb, 0, buf, sizeof buf, &ev)) {
+            CHECK_EQ_INT(ev.number, expect);
+            CHECK(payload_is(buf, expect, 32));
+            CHECK_EQ_INT(ev.lost_before, 0);
+            expect++;
+        }
+        CHECK_EQ_INT(expect, written);
+    }
+    struct rb_stats st;
+    rb_get_stats(rb, RB_ALL_CPUS, &st);
+    CHECK_EQ_INT(st.entries, 0);
+    CHECK_EQ_INT(st.overrun, 0);
+    CHECK_EQ_INT(st.read, written);
+    rb_destroy(rb);
+}
+
+TEST(overwrite_mode_keeps_newest_and_counts_overrun)
+{
+    struct ring_buffer *rb = make(4);
+    const uint32_t total = 1000; /* ~36 bytes each: far more than 4 pages */
+    for (uint32_t i = 0; i < total; i++)
+        CHECK(write_marked(rb, i, 32));
+    struct rb_stats st;
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.entries + st.overrun, total);
+    CHECK(st.overrun > 0);
+    CHECK_EQ_INT(st.dropped, 0);
+    uint32_t buf[8], read = 0;
+    struct rb_event ev;
+    uint64_t lost = 0, expect = st.overrun;
+    while (rb_consume(rb, 0, buf, sizeof buf, &ev)) {
+        lost += ev.lost_before;
+        CHECK_EQ_INT(ev.number, expect);
+        CHECK(payload_is(buf, (uint32_t)expect, 32));
+        expect++;
+        read++;
+    }
+    CHECK_EQ_INT(lost, st.overrun);
+    CHECK_EQ_INT(read, st.entries);
+    CHECK_EQ_INT(expect, total); /* the newest event is the last one read */
+    rb_destroy(rb);
+}
+
+TEST(producer_consumer_mode_drops_new_and_counts)
+{
+    struct ring_buffer *rb = make(4);
+    rb_set_overwrite(rb, false);
+    uint32_t accepted = 0, refused = 0;
+    for (uint32_t i = 0; i < 1000; i++) {
+        if (write_marked(rb, accepted, 32))
+            accepted++;
+        else
+            refused++;
+    }
+    CHECK(refused > 0);
+    struct rb_stats st;
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.dropped, refused);
+    CHECK_EQ_INT(st.entries, accepted);
+    CHECK_EQ_INT(st.overrun, 0);
+    uint32_t buf[8];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.number, 0); /* the oldest survived */
+    CHECK_EQ_INT(ev.lost_before, refused);
+    uint32_t read = 1;
+    while (rb_consume(rb, 0, buf, sizeof buf, &ev)) {
+        CHECK_EQ_INT(ev.lost_before, 0);
+        read++;
+    }
+    CHECK_EQ_INT(read, accepted);
+    /* With room again, writing works again. */
+    CHECK(write_marked(rb, accepted, 32));
+    rb_destroy(rb);
+}
+
+TEST(time_extend_for_long_gaps)
+{
+    struct ring_buffer *rb = make(2);
+    const uint64_t times[] = { 5, 6, 6 + (1ull << 27), 6 + (1ull << 27) + 3, 90000000000ull };
+    for (int i = 0; i < 5; i++) {
+        host_now = times[i];
+        CHECK(write_marked(rb, (uint32_t)i, 4));
+    }
+    uint32_t buf[1];
+    struct rb_event ev;
+    for (int i = 0; i < 5; i++) {
+        CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+        CHECK_EQ_INT(ev.ts, times[i]);
+        CHECK_EQ_INT(buf[0], i);
+    }
+    rb_destroy(rb);
+}
+
+TEST(clock_going_backwards_is_clamped)
+{
+    struct ring_buffer *rb = make(2);
+    host_now = 100;
+    CHECK(write_marked(rb, 0, 4));
+    host_now = 50;
+    CHECK(write_marked(rb, 1, 4));
+    uint32_t buf[1];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, 4, &ev));
+    CHECK(rb_consume(rb, 0, buf, 4, &ev));
+    CHECK_EQ_INT(ev.ts, 100);
+    rb_destroy(rb);
+}
+
+TEST(nested_writer_commits_with_outer)
+{
+    struct ring_buffer *rb = make(2);
+    uint32_t *outer = rb_reserve(rb, 8);
+    CHECK(outer != NULL);
+    /* An "interrupt" arrives before the outer writer commits and writes its own event. */
+    host_now++;
+    CHECK(write_marked(rb, 7, 8));
+    uint32_t buf[2];
+    struct rb_event ev;
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev)); /* nothing visible yet */
+    outer[0] = outer[1] = 3;
+    rb_commit(rb);
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 3, 8));
+    CHECK_EQ_INT(ev.number, 0);
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 7, 8));
+    CHECK_EQ_INT(ev.number, 1);
+    rb_destroy(rb);
+}
+
+TEST(nested_writer_cannot_recycle_uncommitted_page)
+{
+    struct ring_buffer *rb = make(2);
+    uint32_t *outer = rb_reserve(rb, 8);
+    CHECK(outer != NULL);
+    uint32_t refused = 0;
+    for (uint32_t i = 0; i < 400; i++)
+        refused += !write_marked(rb, i, 32);
+    CHECK(refused > 0); /* would need the outer writer's page */
+    rb_commit(rb);
+    struct rb_stats st;
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.dropped, refused);
+    rb_destroy(rb);
+}
+
+TEST(iterator_does_not_consume_and_sees_snapshot)
+{
+    struct ring_buffer *rb = make(4);
+    for (uint32_t i = 0; i < 10; i++)
+        CHECK(write_marked(rb, i, 16));
+    struct rb_iter it;
+    rb_iter_start(rb, 0, &it);
+    CHECK(write_marked(rb, 10, 16)); /* after the snapshot: not shown */
+    uint32_t buf[4], n = 0;
+    struct rb_event ev;
+    /* Interleave: the consumer takes two events while the iterator walks. */
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    while (rb_iter_next(&it, buf, sizeof buf, &ev)) {
+        CHECK_EQ_INT(ev.number, n);
+        CHECK(payload_is(buf, n, 16));
+        n++;
+    }
+    CHECK_EQ_INT(n, 10);
+    /* A new iterator starts where the consumer is. */
+    rb_iter_start(rb, 0, &it);
+    CHECK(rb_iter_next(&it, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.number, 2);
+    uint64_t ts;
+    CHECK(rb_iter_peek_ts(&it, &ts));
+    struct rb_stats st;
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.entries, 9);
+    CHECK_EQ_INT(st.read, 2);
+    rb_destroy(rb);
+}
+
+TEST(iterator_overtaken_by_writer_reports_skip)
+{
+    struct ring_buffer *rb = make(3);
+    for (uint32_t i = 0; i < 300; i++) /* nearly three pages: nothing recycled yet */
+        CHECK(write_marked(rb, i, 32));
+    struct rb_iter it;
+    rb_iter_start(rb, 0, &it);
+    uint32_t buf[8];
+    struct rb_event ev;
+    CHECK(rb_iter_next(&it, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.number, 0);
+    for (uint32_t i = 300; i < 450; i++) /* recycles the page the iterator is on */
+        CHECK(write_marked(rb, i, 32));
+    CHECK(rb_iter_next(&it, buf, sizeof buf, &ev));
+    CHECK(ev.number > 1);
+    CHECK_EQ_INT(ev.lost_before, ev.number - 1);
+    CHECK(payload_is(buf, (uint32_t)ev.number, 32));
+    uint64_t last = ev.number;
+    while (rb_iter_next(&it, buf, sizeof buf, &ev))
+        last = ev.number;
+    CHECK_EQ_INT(last, 299); /* the snapshot ends where it ended */
+    /* Lapped entirely: the iterator ends, and says how much it skipped. */
+    rb_iter_start(rb, 0, &it);
+    CHECK(rb_iter_next(&it, buf, sizeof buf, &ev));
+    for (uint32_t i = 450; i < 1000; i++)
+        CHECK(write_marked(rb, i, 32));
+    CHECK(!rb_iter_next(&it, buf, sizeof buf, &ev));
+    CHECK(it.skipped > 0);
+    rb_destroy(rb);
+}
+
+TEST(resize_keeps_data_grow_and_shrink)
+{
+    struct ring_buffer *rb = make(3);
+    for (uint32_t i = 0; i < 150; i++)
+        CHECK(write_marked(rb, i, 32));
+    uint32_t buf[8];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev)); /* consumer in the middle */
+    struct rb_stats before;
+    rb_get_stats(rb, 0, &before);
+    CHECK_EQ_INT(rb_resize(rb, 8), 0);
+    CHECK_EQ_INT(rb_pages_per_cpu(rb), 8);
+    struct rb_stats after;
+    rb_get_stats(rb, 0, &after);
+    CHECK_EQ_INT(after.entries, before.entries);
+    CHECK_EQ_INT(after.overrun, before.overrun);
+    for (uint32_t i = 150; i < 400; i++) /* the bigger ring holds more */
+        CHECK(write_marked(rb, i, 32));
+    CHECK_EQ_INT(rb_resize(rb, 2), 0);
+    rb_get_stats(rb, 0, &after);
+    CHECK(after.overrun > before.overrun);
+    uint64_t lost = 0, expect = 0;
+    bool first = true;
+    while (rb_consume(rb, 0, buf, sizeof buf, &ev)) {
+        if (!first)
+            CHECK_EQ_INT(ev.number, expect);
+        first = false;
+        lost += ev.lost_before;
+        CHECK(payload_is(buf, (uint32_t)ev.number, 32));
+        expect = ev.number + 1;
+    }
+    CHECK_EQ_INT(expect, 400); /* the newest events survived the shrink */
+    rb_get_stats(rb, 0, &after);
+    CHECK_EQ_INT(after.read + after.overrun, 400);
+    CHECK_EQ_INT(rb_resize(rb, 1), -22);
+    rb_destroy(rb);
+    CHECK_EQ_INT(host_pages_live, 0);
+}
+
+TEST(resize_out_of_memory_changes_nothing)
+{
+    struct ring_buffer *rb = make(2);
+    CHECK(write_marked(rb, 0, 8));
+    host_page_budget = host_pages_live + 3;
+    CHECK_EQ_INT(rb_resize(rb, 4), -12);
+    host_page_budget = -1;
+    uint32_t buf[2];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 0, 8));
+    rb_destroy(rb);
+    CHECK_EQ_INT(host_pages_live, 0);
+}
+
+TEST(reset_and_disable)
+{
+    struct ring_buffer *rb = make(2);
+    for (uint32_t i = 0; i < 200; i++)
+        write_marked(rb, i, 32);
+    rb_reset(rb);
+    struct rb_stats st;
+    rb_get_stats(rb, 0, &st);
+    CHECK(st.entries == 0 && st.overrun == 0 && st.dropped == 0 && st.read == 0);
+    rb->record_disabled = 1; /* tracing_on = 0: refused, and not a loss */
+    CHECK(!write_marked(rb, 0, 8));
+    rb->record_disabled = 0;
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.dropped, 0);
+    CHECK(!rb_reserve(rb, RB_MAX_EVENT + 1)); /* too big: refused and counted */
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.dropped, 1);
+    rb_destroy(rb);
+}
+
+TEST(per_cpu_rings)
+{
+    host_now = 0;
+    struct ring_buffer *rb = rb_create(&host_env, 2, 2);
+    host_cpu = 1;
+    CHECK(write_marked(rb, 11, 4));
+    host_cpu = 0;
+    CHECK(write_marked(rb, 22, 4));
+    CHECK(write_marked(rb, 23, 4));
+    struct rb_stats st;
+    rb_get_stats(rb, 1, &st);
+    CHECK_EQ_INT(st.entries, 1);
+    rb_get_stats(rb, RB_ALL_CPUS, &st);
+    CHECK_EQ_INT(st.entries, 3);
+    uint32_t v;
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 1, &v, 4, &ev));
+    CHECK_EQ_INT(v, 11);
+    CHECK_EQ_INT(ev.cpu, 1);
+    CHECK(!rb_consume(rb, 1, &v, 4, &ev));
+    rb_destroy(rb);
+}
+
+TEST(create_rejects_bad_sizes_and_survives_no_memory)
+{
+    CHECK(rb_create(&host_env, 1, 1) == NULL);
+    CHECK(rb_create(&host_env, 0, 4) == NULL);
+    CHECK(rb_create(&host_env, RB_MAX_CPUS + 1, 4) == NULL);
+    host_page_budget = host_pages_live + 5;
+    CHECK(rb_create(&host_env, 2, 4) == NULL); /* the second CPU's pages do not fit */
+    host_page_budget = -1;
+    CHECK_EQ_INT(host_pages_live, 0);
+}

@@ -1,0 +1,625 @@
+/*
+ * ring_buffer.c - per-CPU rings of pages holding timestamped events (see ring_buffer.h).
+ *
+ * Positions are (logical page number, byte offset). Logical page numbers only grow; page
+ * number s lives in slot s % npages and records s in its header, so anyone can tell whether
+ * a slot still holds the page they expect. Per CPU, the state moves like this:
+ *
+ *   oldest_seq <= read position <= commit position <= write position
+ *
+ * oldest_seq is the oldest page not yet recycled, the read position is the consuming
+ * reader's, the commit position ends the data readers may see, and the write position is
+ * where the next event is reserved.
+ */
+#include "trace/ring_buffer.h"
+
+#include "kernel/arch.h"
+#include "kernel/errno.h"
+#include "kernel/string.h"
+
+struct rb_page {
+    uint64_t seq;         /* logical page number this slot holds */
+    uint64_t time_stamp;  /* ns of the page's first event; deltas start from it */
+    uint64_t first_entry; /* number of the page's first event */
+    uint32_t size;        /* bytes reserved on the page */
+    uint32_t entries;     /* events reserved on the page */
+    uint8_t data[];
+};
+
+#define PAGE_DATA (RB_PAGE_SIZE - (uint32_t)sizeof(struct rb_page))
+
+/* Event header: type_len in the low 5 bits, time delta in the high 27. */
+#define TYPE_LEN_MASK 0x1fu
+#define DELTA_SHIFT 5
+#define DELTA_LIMIT (1u << 27)
+#define TYPE_DATA_MAX 28  /* type_len 1..28: payload is type_len * 4 bytes */
+#define TYPE_TIME_EXTEND 30 /* the next word holds delta >> 27 */
+#define MAX_RETRIES 100000
+
+_Static_assert(RB_MAX_EVENT + 16 <= PAGE_DATA, "the largest event must fit a page");
+
+static struct rb_page *slot(const struct rb_cpu *c, uint64_t seq)
+{
+    return c->pages[seq % c->npages];
+}
+
+static uint32_t round_up4(uint32_t n) { return (n + 3) & ~3u; }
+
+/* Bytes an event with a payload of length takes, header included (no time extend). */
+static uint32_t event_size(uint32_t length)
+{
+    uint32_t body = round_up4(length);
+    return (body && body <= TYPE_DATA_MAX * 4) ? 4 + body : 8 + body;
+}
+
+/* --- publishing: a seqcount so readers on other CPUs (or interrupted readers) never see a
+ * half-updated position. Writers update with interrupts off, so they never nest here. */
+
+static void publish_begin(struct rb_cpu *c)
+{
+    c->gen++;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void publish_end(struct rb_cpu *c)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    c->gen++;
+}
+
+struct published {
+    uint64_t commit_seq, committed_entries, oldest_seq;
+    uint32_t commit_offset;
+};
+
+/* A consistent copy of the published fields. Gives up waiting after MAX_RETRIES so that a
+ * crash dump taken while a writer was stopped midway still makes progress. */
+static void read_published(const struct rb_cpu *c, struct published *p)
+{
+    for (int tries = 0;; tries++) {
+        uint32_t gen = c->gen;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        p->commit_seq = c->commit_seq;
+        p->commit_offset = c->commit_offset;
+        p->committed_entries = c->committed_entries;
+        p->oldest_seq = c->oldest_seq;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if ((!(gen & 1) && gen == c->gen) || tries == MAX_RETRIES)
+            return;
+    }
+}
+
+static uint64_t oldest_seq_now(const struct rb_cpu *c)
+{
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return __atomic_load_n(&c->oldest_seq, __ATOMIC_RELAXED);
+}
+
+/* --- writing ------------------------------------------------------------------------- */
+
+/* Moves the writer to the next page, recycling the slot's old page if the mode allows.
+ * False: the event cannot be stored (producer/consumer mode and the reader is behind, or
+ * the slot holds an event a nested-over writer has not committed). */
+static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t ts)
+{
+    uint64_t next = c->write_seq + 1;
+    if (next - c->commit_seq >= c->npages)
+        return false;
+    if (!rb->overwrite && next - c->read_seq >= c->npages)
+        return false;
+    slot(c, c->write_seq)->size = c->write_offset;
+    if (next >= c->npages && c->oldest_seq < next + 1 - c->npages) {
+        /* Announce the recycling before touching the page: a reader that copied from it
+         * checks oldest_seq afterwards and sees the copy may be torn. */
+        publish_begin(c);
+        c->oldest_seq = next + 1 - c->npages;
+        publish_end(c);
+    }
+    struct rb_page *p = slot(c, next);
+    p->seq = next;
+    p->time_stamp = ts;
+    p->first_entry = c->next_entry;
+    p->size = 0;
+    p->entries = 0;
+    c->write_seq = next;
+    c->write_offset = 0;
+    return true;
+}
+
+/* Reserves an event at time ts on c; interrupts must be off. NULL: no room (counted). */
+static void *reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length, uint64_t ts)
+{
+    uint32_t size = event_size(length);
+    uint64_t delta = ts > c->last_ts ? ts - c->last_ts : 0;
+    uint32_t extend = (c->write_offset && delta >= DELTA_LIMIT) ? 8 : 0;
+    if (c->write_offset + extend + size > PAGE_DATA) {
+        if (!move_to_next_page(rb, c, ts)) {
+            c->dropped++;
+            return 0;
+        }
+        extend = 0;
+    }
+    struct rb_page *p = slot(c, c->write_seq);
+    if (c->write_offset == 0) {
+        p->time_stamp = ts;
+        delta = 0;
+    }
+    uint32_t *word = (uint32_t *)(p->data + c->write_offset);
+    if (extend) {
+        word[0] = TYPE_TIME_EXTEND | (uint32_t)((delta & (DELTA_LIMIT - 1)) << DELTA_SHIFT);
+        word[1] = (uint32_t)(delta >> 27);
+        word += 2;
+        delta = 0;
+    }
+    uint32_t body = round_up4(length);
+    void *payload;
+    if (body && body <= TYPE_DATA_MAX * 4) {
+        word[0] = (body / 4) | (uint32_t)(delta << DELTA_SHIFT);
+        payload = &word[1];
+    } else {
+        word[0] = (uint32_t)(delta << DELTA_SHIFT); /* type_len 0: length in next word */
+        word[1] = body;
+        payload = &word[2];
+    }
+    c->write_offset += extend + size;
+    p->size = c->write_offset;
+    p->entries++;
+    c->last_ts = ts;
+    c->next_entry++;
+    c->nesting++;
+    return payload;
+}
+
+/* Ends the outermost reservation on c: everything reserved so far becomes visible. */
+static void commit_on(struct rb_cpu *c)
+{
+    if (--c->nesting)
+        return;
+    publish_begin(c);
+    c->commit_seq = c->write_seq;
+    c->commit_offset = c->write_offset;
+    c->committed_entries = c->next_entry;
+    publish_end(c);
+}
+
+void *rb_reserve(struct ring_buffer *rb, uint32_t length)
+{
+    unsigned long flags = arch_irq_save();
+    struct rb_cpu *c = &rb->cpu[rb->env.cpu_id()];
+    void *payload = 0;
+    if (rb->record_disabled) {
+        if (rb->resizing)
+            c->dropped++;
+    } else if (length > RB_MAX_EVENT) {
+        c->dropped++;
+    } else {
+        payload = reserve_on(rb, c, length, rb->env.clock_ns());
+    }
+    arch_irq_restore(flags);
+    return payload;
+}
+
+void rb_commit(struct ring_buffer *rb)
+{
+    unsigned long flags = arch_irq_save();
+    commit_on(&rb->cpu[rb->env.cpu_id()]);
+    arch_irq_restore(flags);
+}
+
+bool rb_write(struct ring_buffer *rb, const void *data, uint32_t length)
+{
+    void *payload = rb_reserve(rb, length);
+    if (!payload)
+        return false;
+    memcpy(payload, data, length);
+    rb_commit(rb);
+    return true;
+}
+
+/* --- reading --------------------------------------------------------------------------- */
+
+/* A reader's position; the consumer keeps one in rb_cpu, an iterator its own. */
+struct read_pos {
+    uint64_t seq, ts, entry;
+    uint32_t offset;
+};
+
+/*
+ * Reads the event at pos without moving: copies up to size payload bytes to buf, fills ev
+ * (not lost_before) and returns the position after it in *next. Returns 1 on success, 0 at
+ * the end of committed data (limit), -1 if the page was recycled meanwhile (retry).
+ * Page-crossing is done here too: an exhausted page moves pos to the next one.
+ */
+static int read_at(const struct rb_cpu *c, struct read_pos *pos, uint64_t limit_seq,
+                   uint32_t limit_offset, void *buf, uint32_t size, struct rb_event *ev,
+                   struct read_pos *next)
+{
+    for (;;) {
+        if (pos->seq > limit_seq || (pos->seq == limit_seq && pos->offset >= limit_offset))
+            return 0;
+        const struct rb_page *p = slot(c, pos->seq);
+        uint64_t page_seq = p->seq, ts = pos->offset ? pos->ts : p->time_stamp;
+        uint32_t end = pos->seq < limit_seq ? p->size : limit_offset;
+        if (end > PAGE_DATA)
+            end = PAGE_DATA;
+        uint32_t off = pos->offset;
+        uint32_t w0 = 0, length = 0, header = 0;
+        bool have_event = false;
+        while (off + 4 <= end) {
+            const uint32_t *word = (const uint32_t *)(p->data + off);
+            w0 = word[0];
+            uint32_t type = w0 & TYPE_LEN_MASK;
+            if (type == TYPE_TIME_EXTEND && off + 8 <= end) {
+                ts += ((uint64_t)word[1] << 27) + (w0 >> DELTA_SHIFT);
+                off += 8;
+                continue;
+            }
+            ts += w0 >> DELTA_SHIFT;
+            if (type >= 1 && type <= TYPE_DATA_MAX) {
+                length = type * 4;
+                header = 4;
+            } else {
+                length = off + 8 <= end ? word[1] : 0;
+                header = 8;
+            }
+            have_event = off + header + length <= end && type != TYPE_TIME_EXTEND;
+            break;
+        }
+        if (have_event)
+            memcpy(buf, p->data + off + header, length < size ? length : size);
+        /* Everything above came from the page: trust it only if the page was not recycled. */
+        if (page_seq != pos->seq || oldest_seq_now(c) > pos->seq)
+            return -1;
+        if (!have_event) {
+            /* This page is exhausted: go on at the start of the next one. */
+            pos->seq++;
+            pos->offset = 0;
+            pos->entry = pos->seq <= limit_seq ? slot(c, pos->seq)->first_entry : pos->entry;
+            if (oldest_seq_now(c) > pos->seq)
+                return -1;
+            continue;
+        }
+        ev->ts = ts;
+        ev->number = pos->entry;
+        ev->length = length;
+        next->seq = pos->seq;
+        next->offset = off + header + length;
+        next->ts = ts;
+        next->entry = pos->entry + 1;
+        return 1;
+    }
+}
+
+/* Moves a reader that fell behind the oldest page to that page; returns events skipped. */
+static uint64_t skip_to_oldest(const struct rb_cpu *c, struct read_pos *pos, uint64_t oldest)
+{
+    const struct rb_page *p = slot(c, oldest);
+    uint64_t first = p->first_entry;
+    uint64_t skipped = first > pos->entry ? first - pos->entry : 0;
+    pos->seq = oldest;
+    pos->offset = 0;
+    pos->entry = first > pos->entry ? first : pos->entry;
+    return skipped;
+}
+
+static struct read_pos consumer_pos(const struct rb_cpu *c)
+{
+    struct read_pos pos = { c->read_seq, c->read_ts, c->read_entry, c->read_offset };
+    return pos;
+}
+
+static void set_consumer_pos(struct rb_cpu *c, const struct read_pos *pos)
+{
+    c->read_seq = pos->seq;
+    c->read_ts = pos->ts;
+    c->read_entry = pos->entry;
+    c->read_offset = pos->offset;
+}
+
+/* Lost events not yet reported to the consumer: overrun and drops since its last read. */
+static uint64_t take_lost(struct rb_cpu *c)
+{
+    uint64_t dropped = c->dropped; /* a writer may add to it meanwhile: read it once */
+    uint64_t lost = (c->overrun - c->reported_overrun) + (dropped - c->reported_dropped);
+    c->reported_overrun = c->overrun;
+    c->reported_dropped = dropped;
+    return lost;
+}
+
+bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size, struct rb_event *ev)
+{
+    struct rb_cpu *c = &rb->cpu[cpu];
+    for (int tries = 0; tries < MAX_RETRIES; tries++) {
+        struct published pub;
+        read_published(c, &pub);
+        struct read_pos pos = consumer_pos(c), next;
+        if (pos.seq < pub.oldest_seq) {
+            c->overrun += skip_to_oldest(c, &pos, pub.oldest_seq);
+            set_consumer_pos(c, &pos);
+            continue;
+        }
+        int r = read_at(c, &pos, pub.commit_seq, pub.commit_offset, buf, size, ev, &next);
+        if (r < 0)
+            continue;
+        if (r == 0) {
+            set_consumer_pos(c, &pos); /* keep page moves */
+            return false;
+        }
+        set_consumer_pos(c, &next);
+        ev->cpu = cpu;
+        ev->lost_before = take_lost(c);
+        return true;
+    }
+    return false;
+}
+
+bool rb_peek_ts(struct ring_buffer *rb, unsigned cpu, uint64_t *ts)
+{
+    struct rb_cpu *c = &rb->cpu[cpu];
+    uint32_t scratch;
+    for (int tries = 0; tries < MAX_RETRIES; tries++) {
+        struct published pub;
+        read_published(c, &pub);
+        struct read_pos pos = consumer_pos(c), next;
+        struct rb_event ev;
+        if (pos.seq < pub.oldest_seq)
+            skip_to_oldest(c, &pos, pub.oldest_seq);
+        int r = read_at(c, &pos, pub.commit_seq, pub.commit_offset, &scratch, 0, &ev, &next);
+        if (r < 0)
+            continue;
+        if (r > 0)
+            *ts = ev.ts;
+        return r > 0;
+    }
+    return false;
+}
+
+void rb_iter_start(struct ring_buffer *rb, unsigned cpu, struct rb_iter *it)
+{
+    struct rb_cpu *c = &rb->cpu[cpu];
+    struct published pub;
+    read_published(c, &pub);
+    struct read_pos pos = consumer_pos(c);
+    it->rb = rb;
+    it->cpu = cpu;
+    it->skipped = 0;
+    if (pos.seq < pub.oldest_seq)
+        skip_to_oldest(c, &pos, pub.oldest_seq);
+    it->seq = pos.seq;
+    it->offset = pos.offset;
+    it->ts = pos.ts;
+    it->entry = pos.entry;
+    it->end_seq = pub.commit_seq;
+    it->end_offset = pub.commit_offset;
+}
+
+/* The iterator's step; peek leaves the iterator where it is. */
+static bool iter_step(struct rb_iter *it, void *buf, uint32_t size, struct rb_event *ev, bool advance)
+{
+    struct rb_cpu *c = &it->rb->cpu[it->cpu];
+    for (int tries = 0; tries < MAX_RETRIES; tries++) {
+        struct read_pos pos = { it->seq, it->ts, it->entry, it->offset }, next;
+        uint64_t oldest = oldest_seq_now(c);
+        if (pos.seq < oldest) {
+            /* Overwritten while we iterated: what we skip is reported as overrun. */
+            it->skipped += skip_to_oldest(c, &pos, oldest);
+            it->seq = pos.seq, it->offset = 0, it->entry = pos.entry;
+            continue;
+        }
+        int r = read_at(c, &pos, it->end_seq, it->end_offset, buf, size, ev, &next);
+        if (r < 0)
+            continue;
+        it->seq = pos.seq, it->offset = pos.offset, it->ts = pos.ts, it->entry = pos.entry;
+        if (r == 0)
+            return false;
+        ev->cpu = it->cpu;
+        ev->lost_before = 0;
+        if (advance) {
+            it->seq = next.seq, it->offset = next.offset, it->ts = next.ts, it->entry = next.entry;
+            ev->lost_before = it->skipped;
+            it->skipped = 0;
+        }
+        return true;
+    }
+    return false;
+}
+
+bool rb_iter_next(struct rb_iter *it, void *buf, uint32_t size, struct rb_event *ev)
+{
+    return iter_step(it, buf, size, ev, true);
+}
+
+bool rb_iter_peek_ts(struct rb_iter *it, uint64_t *ts)
+{
+    struct rb_event ev;
+    uint32_t scratch;
+    if (!iter_step(it, &scratch, 0, &ev, false))
+        return false;
+    *ts = ev.ts;
+    return true;
+}
+
+/* --- bookkeeping ----------------------------------------------------------------------- */
+
+void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    for (unsigned i = 0; i < rb->ncpus; i++) {
+        if (cpu != RB_ALL_CPUS && cpu != i)
+            continue;
+        struct rb_cpu *c = &rb->cpu[i];
+        struct published pub;
+        read_published(c, &pub);
+        uint64_t oldest_entry = slot(c, pub.oldest_seq)->first_entry;
+        uint64_t start = c->read_entry;
+        uint64_t pending_overrun = 0;
+        if (c->read_seq < pub.oldest_seq && oldest_entry > start) {
+            pending_overrun = oldest_entry - start; /* the reader has not noticed yet */
+            start = oldest_entry;
+        }
+        st->entries += pub.committed_entries > start ? pub.committed_entries - start : 0;
+        st->overrun += c->overrun + pending_overrun;
+        st->dropped += c->dropped;
+        st->read += c->read_entry - c->overrun;
+    }
+}
+
+void rb_set_overwrite(struct ring_buffer *rb, bool overwrite) { rb->overwrite = overwrite; }
+
+uint32_t rb_pages_per_cpu(const struct ring_buffer *rb) { return rb->cpu[0].npages; }
+
+uint32_t rb_page_data_size(void) { return PAGE_DATA; }
+
+/* Puts one CPU's ring in its empty state: page 0 being written, nothing read or lost. */
+static void reset_cpu(struct rb_cpu *c)
+{
+    struct rb_page **pages = c->pages;
+    uint32_t npages = c->npages;
+    memset(c, 0, sizeof *c);
+    c->pages = pages;
+    c->npages = npages;
+    for (uint32_t i = 0; i < npages; i++) {
+        memset(pages[i], 0, sizeof(struct rb_page));
+        pages[i]->seq = i; /* never read before written: only page 0 is in range */
+    }
+}
+
+/* Waits until no writer is between reserve and commit on any CPU; with recording disabled
+ * none can start, so afterwards the rings are quiet. */
+static void wait_for_writers(struct ring_buffer *rb)
+{
+    for (unsigned i = 0; i < rb->ncpus; i++)
+        while (__atomic_load_n(&rb->cpu[i].nesting, __ATOMIC_ACQUIRE))
+            arch_cpu_relax();
+}
+
+void rb_reset(struct ring_buffer *rb)
+{
+    __atomic_add_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+    wait_for_writers(rb);
+    for (unsigned i = 0; i < rb->ncpus; i++)
+        reset_cpu(&rb->cpu[i]);
+    __atomic_sub_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+static void free_pages(const struct rb_env *env, struct rb_page **pages, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (pages[i])
+            env->free_page(pages[i]);
+}
+
+/* Allocates n pages into pages[]; on failure frees what it got and returns false. */
+static bool alloc_pages(const struct rb_env *env, struct rb_page **pages, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        pages[i] = env->alloc_page();
+        if (!pages[i]) {
+            free_pages(env, pages, i);
+            return false;
+        }
+    }
+    return true;
+}
+
+struct ring_buffer *rb_create(const struct rb_env *env, unsigned ncpus, uint32_t pages_per_cpu)
+{
+    if (ncpus == 0 || ncpus > RB_MAX_CPUS || pages_per_cpu < 2)
+        return 0;
+    struct ring_buffer *rb = env->alloc(sizeof *rb);
+    if (!rb)
+        return 0;
+    memset(rb, 0, sizeof *rb);
+    rb->env = *env;
+    rb->ncpus = ncpus;
+    rb->overwrite = true;
+    for (unsigned i = 0; i < ncpus; i++) {
+        struct rb_cpu *c = &rb->cpu[i];
+        c->pages = env->alloc(pages_per_cpu * sizeof *c->pages);
+        if (!c->pages || !alloc_pages(env, c->pages, pages_per_cpu)) {
+            env->free(c->pages);
+            c->pages = 0;
+            rb->ncpus = i; /* rb_destroy frees the CPUs set up so far */
+            rb_destroy(rb);
+            return 0;
+        }
+        c->npages = pages_per_cpu;
+        reset_cpu(c);
+    }
+    return rb;
+}
+
+void rb_destroy(struct ring_buffer *rb)
+{
+    for (unsigned i = 0; i < rb->ncpus; i++) {
+        free_pages(&rb->env, rb->cpu[i].pages, rb->cpu[i].npages);
+        rb->env.free(rb->cpu[i].pages);
+    }
+    rb->env.free(rb);
+}
+
+/* Copies the unread events of old into fresh (already reset), keeping numbers, timestamps
+ * and loss counts; writing in overwrite mode, so if fresh is smaller the oldest events are
+ * recycled and later reported as overrun. */
+static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu *fresh)
+{
+    static uint8_t payload[RB_MAX_EVENT + 4];
+    struct published pub;
+    read_published(old, &pub);
+    struct read_pos pos = consumer_pos(old), next;
+    uint64_t skipped = 0;
+    if (pos.seq < pub.oldest_seq)
+        skipped = skip_to_oldest(old, &pos, pub.oldest_seq);
+    fresh->next_entry = fresh->read_entry = fresh->committed_entries = pos.entry;
+    fresh->overrun = old->overrun + skipped;
+    fresh->dropped = old->dropped;
+    bool overwrite = rb->overwrite;
+    rb->overwrite = true;
+    struct rb_event ev;
+    while (read_at(old, &pos, pub.commit_seq, pub.commit_offset, payload, sizeof payload, &ev, &next) > 0) {
+        void *dst = reserve_on(rb, fresh, ev.length, ev.ts);
+        if (dst) {
+            memcpy(dst, payload, ev.length);
+            commit_on(fresh);
+        }
+        pos = next;
+    }
+    rb->overwrite = overwrite;
+}
+
+int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
+{
+    const struct rb_env *env = &rb->env;
+    if (pages_per_cpu < 2)
+        return -EINVAL;
+    struct rb_page **fresh_pages[RB_MAX_CPUS] = { 0 };
+    for (unsigned i = 0; i < rb->ncpus; i++) {
+        fresh_pages[i] = env->alloc(pages_per_cpu * sizeof(struct rb_page *));
+        if (!fresh_pages[i] || !alloc_pages(env, fresh_pages[i], pages_per_cpu)) {
+            env->free(fresh_pages[i]);
+            for (unsigned j = 0; j < i; j++) {
+                free_pages(env, fresh_pages[j], pages_per_cpu);
+                env->free(fresh_pages[j]);
+            }
+            return -ENOMEM;
+        }
+    }
+    rb->resizing = true;
+    __atomic_add_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+    wait_for_writers(rb);
+    for (unsigned i = 0; i < rb->ncpus; i++) {
+        struct rb_cpu *c = &rb->cpu[i];
+        struct rb_cpu fresh = { .pages = fresh_pages[i], .npages = pages_per_cpu };
+        reset_cpu(&fresh);
+        copy_ring(rb, c, &fresh);
+        fresh.reported_overrun = c->reported_overrun;
+        fresh.reported_dropped = c->reported_dropped;
+        free_pages(env, c->pages, c->npages);
+        env->free(c->pages);
+        fresh.gen = c->gen + 2; /* readers that sampled the old generation retry */
+        *c = fresh;
+    }
+    __atomic_sub_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+    rb->resizing = false;
+    return 0;
+}
