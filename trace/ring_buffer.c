@@ -353,6 +353,11 @@ bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size, 
     return false;
 }
 
+uint64_t rb_take_lost(struct ring_buffer *rb, unsigned cpu)
+{
+    return take_lost(&rb->cpu[cpu]);
+}
+
 bool rb_peek_ts(struct ring_buffer *rb, unsigned cpu, uint64_t *ts)
 {
     struct rb_cpu *c = &rb->cpu[cpu];

@@ -103,6 +103,9 @@ bool rb_write(struct ring_buffer *rb, const void *data, uint32_t length);
  * bytes) and fills *ev. Returns false when cpu has nothing to read. */
 bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size,
                 struct rb_event *ev);
+/* Losses on cpu not yet reported through lost_before (drops after the last event read,
+ * typically); reports them now. Call after draining, before a stream ends. */
+uint64_t rb_take_lost(struct ring_buffer *rb, unsigned cpu);
 /* Peeks at the next event's timestamp without consuming it (to merge CPUs in order). */
 bool rb_peek_ts(struct ring_buffer *rb, unsigned cpu, uint64_t *ts);
 

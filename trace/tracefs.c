@@ -30,6 +30,8 @@ void fs_printf(struct fs_writer *w, const char *fmt, ...)
     va_start(ap, fmt);
     int n = kvsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (n < 0) /* over INT_MAX characters: nothing sensible to emit */
+        return;
     if (n < (int)sizeof buf) {
         w->emit(w, buf, (size_t)n);
         return;
