@@ -14,6 +14,13 @@ void arch_irq_restore(unsigned long flags);
 void arch_irq_enable(void);
 bool arch_irqs_enabled(void);
 
+/* True while the CPU runs a hardware interrupt handler (trace flags show 'h'). */
+bool arch_in_hardirq(void);
+/* How many CPUs are running. */
+unsigned arch_cpu_count(void);
+/* The CPU this code runs on, 0 .. arch_cpu_count() - 1. */
+unsigned arch_cpu_id(void);
+
 /* Spin-wait hint (pause), and wait for the next interrupt with interrupts enabled. */
 void arch_cpu_relax(void);
 void arch_wait_for_interrupt(void);

@@ -11,6 +11,7 @@
 
 #include "drivers/serial/uart16550.h"
 #include "kernel/arch.h"
+#include "kernel/background.h"
 #include "kernel/printk.h"
 
 #define INPUT_QUEUE 256 /* a power of two */
@@ -68,6 +69,8 @@ char console_getc(void)
         int c = console_trygetc();
         if (c >= 0)
             return (char)c;
+        if (background_idle())
+            continue; /* did some work: look for input again before sleeping */
         /* Check again with interrupts off, so a byte arriving now cannot be missed. */
         arch_irq_save();
         if (input_head == input_tail)

@@ -42,10 +42,13 @@ static bool console_interrupted(struct fs_writer *w)
     return false;
 }
 
+static struct fs_writer interactive_writer = { console_emit, console_interrupted, 0, true };
+static struct fs_writer script_writer = { console_emit, console_interrupted, 0, false };
+static bool running_script;
+
 struct fs_writer *shell_console_writer(void)
 {
-    static struct fs_writer console_writer = { console_emit, console_interrupted, 0 };
-    return &console_writer;
+    return running_script ? &script_writer : &interactive_writer;
 }
 
 /* Output collected for a redirection: a growing heap buffer, capped at REDIRECT_MAX. */
@@ -108,7 +111,7 @@ static int run_redirected(const struct shell_command *cmd, struct shell_line *pl
         report_error(pl->argv[0], NULL, -ENOMEM);
         return -ENOMEM;
     }
-    struct fs_writer w = { capture_emit, never_interrupted, &cap };
+    struct fs_writer w = { capture_emit, never_interrupted, &cap, false };
     int rc = cmd->run(pl->argc, pl->argv, &w);
     if (rc == 0 && cap.overflow)
         rc = -EFBIG;
@@ -158,6 +161,7 @@ int shell_run_script(const char *name, const char *text, size_t len)
     char line[SHELL_LINE_MAX + 2];
     int failed = 0, lines = 0;
     printk("script: running %s\n", name);
+    running_script = true;
     size_t i = 0;
     while (i < len) {
         size_t n = 0;
@@ -181,6 +185,7 @@ int shell_run_script(const char *name, const char *text, size_t len)
             script_failures++;
         }
     }
+    running_script = false;
     printk("script: %s done, %d lines, %d failed\n", name, lines, failed);
     return failed;
 }

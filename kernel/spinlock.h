@@ -26,6 +26,18 @@ static inline unsigned long spin_lock_irqsave(struct spinlock *l)
     return flags;
 }
 
+/* Takes the lock only if it is free; returns false (interrupts as they were) otherwise.
+ * For code that must not wait: an interrupt handler whose lock holder it interrupted
+ * would wait forever. */
+static inline bool spin_trylock_irqsave(struct spinlock *l, unsigned long *flags)
+{
+    *flags = arch_irq_save();
+    if (!__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+        return true;
+    arch_irq_restore(*flags);
+    return false;
+}
+
 static inline void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 {
     __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);

@@ -89,10 +89,13 @@ static void read_published(const struct rb_cpu *c, struct published *p)
     }
 }
 
+/* oldest_seq as of now (a 64-bit value: read under the seqcount, since a 32-bit CPU
+ * loads it in two halves). */
 static uint64_t oldest_seq_now(const struct rb_cpu *c)
 {
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    return __atomic_load_n(&c->oldest_seq, __ATOMIC_RELAXED);
+    struct published p;
+    read_published(c, &p);
+    return p.oldest_seq;
 }
 
 /* --- writing ------------------------------------------------------------------------- */

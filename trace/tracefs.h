@@ -20,9 +20,12 @@
 /* Where a read sends its text (the console, a buffer in a test, a user program later). */
 struct fs_writer {
     void (*emit)(struct fs_writer *w, const char *text, size_t len);
-    /* Streaming reads (trace_pipe) poll this: true when the reader wants to stop (^C). */
+    /* Long reads poll this: true when the reader wants to stop (^C). */
     bool (*interrupted)(struct fs_writer *w);
     void *ctx;
+    /* Streaming reads (trace_pipe) wait for more data when true (an interactive `cat`), and
+     * return once drained when false (a boot script, a redirection). */
+    bool follow;
 };
 
 /* Formats into the writer. */

@@ -23,6 +23,10 @@ void arch_irq_restore(unsigned long flags)
 }
 
 void arch_irq_enable(void) { sti(); }
+
+/* One CPU until SMP start-up exists. */
+unsigned arch_cpu_count(void) { return 1; }
+unsigned arch_cpu_id(void) { return 0; }
 bool arch_irqs_enabled(void) { return read_eflags() & EFLAGS_IF; }
 void arch_cpu_relax(void) { __asm__ volatile("pause"); }
 

@@ -11,6 +11,7 @@
 #include "arch/x86/timer.h"
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
+#include "kernel/background.h"
 
 #define PIT_HZ 1193182u
 #define PIT_CH0 0x40
@@ -25,7 +26,11 @@
 static volatile uint64_t ticks;
 static uint32_t cycles_khz;
 
-static void timer_tick(void) { ticks++; }
+static void timer_tick(void)
+{
+    ticks++;
+    background_tick();
+}
 
 uint64_t timer_ticks(void) { return ticks; }
 

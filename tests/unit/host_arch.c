@@ -17,3 +17,6 @@ void arch_irq_enable(void) { irqs_on = true; }
 bool arch_irqs_enabled(void) { return irqs_on; }
 void arch_cpu_relax(void) {}
 uint64_t arch_cycles(void) { return host_cycles; }
+bool arch_in_hardirq(void) { return false; }
+unsigned arch_cpu_count(void) { return 1; }
+unsigned arch_cpu_id(void) { return 0; }

@@ -98,7 +98,7 @@ TEST(remove_and_path)
 
 TEST(writer_formats)
 {
-    struct fs_writer w = { collect, NULL, NULL };
+    struct fs_writer w = { collect, NULL, NULL, false };
     buf_len = 0;
     struct fs_node *f = fs_create(fs_mkdir_path("w"), "hello", &hello_ops, NULL);
     CHECK_EQ_INT(f->ops->read(f, &w), 0);

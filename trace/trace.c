@@ -1,0 +1,187 @@
+/*
+ * trace.c - the tracing core: the buffer, the tracer registry, recording, and switching
+ * tracers (see trace.h).
+ */
+#include "trace/trace.h"
+
+#include "kernel/arch.h"
+#include "kernel/errno.h"
+#include "kernel/heap.h"
+#include "kernel/page_alloc.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
+#include "kernel/string.h"
+#include "kernel/time.h"
+#include "trace/trace_internal.h"
+
+/* Linux's default per-CPU buffer: 1441792 bytes (352 pages of 4 KiB). */
+#define DEFAULT_BUFFER_BYTES 1441792u
+
+static struct ring_buffer *buffer;
+static struct tracer *tracers;
+static struct tracer *current_tracer_ptr;
+static volatile bool tracing_on = true;
+struct spinlock trace_reader_lock = SPINLOCK_INIT("trace_reader");
+
+struct ring_buffer *trace_buffer(void) { return buffer; }
+struct tracer *trace_current(void) { return current_tracer_ptr; }
+struct tracer *trace_tracers(void) { return tracers; }
+
+void register_tracer(struct tracer *t)
+{
+    /* Newest first, as Linux lists available_tracers. */
+    t->next = tracers;
+    tracers = t;
+}
+
+bool trace_enabled(void) { return tracing_on && buffer; }
+
+struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
+{
+    if (!tracing_on || !buffer)
+        return 0;
+    struct trace_entry *e = rb_reserve(buffer, length);
+    if (!e)
+        return 0;
+    e->type = type;
+    e->flags = (arch_irqs_enabled() ? 0 : TRACE_FLAG_IRQS_OFF) |
+               (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0);
+    e->preempt_count = 0;
+    e->pid = 0; /* every event comes from the kernel's own context until tasks exist */
+    return e;
+}
+
+void trace_commit(void) { rb_commit(buffer); }
+
+int trace_marker_write(const char *text, uint32_t len)
+{
+    if (len && text[len - 1] == '\n')
+        len--;
+    bool cut = len > TRACE_MARKER_MAX;
+    if (cut)
+        len = TRACE_MARKER_MAX;
+    uint32_t size = (uint32_t)sizeof(struct print_entry) + len + (cut ? 4 : 1);
+    struct print_entry *p = (struct print_entry *)trace_reserve(TRACE_PRINT, size);
+    if (!p)
+        return 0; /* tracing off, or lost and counted: the write itself succeeded */
+    p->ip = 0;
+    memcpy(p->text, text, len);
+    memcpy(p->text + len, cut ? "...\0" : "\0", cut ? 4 : 1);
+    trace_commit();
+    return 0;
+}
+
+void trace_set_on(bool on)
+{
+    if (on == tracing_on)
+        return;
+    struct tracer *t = current_tracer_ptr;
+    if (!on && t->stop)
+        t->stop();
+    tracing_on = on;
+    if (on && t->start)
+        t->start();
+}
+
+bool trace_is_on(void) { return tracing_on; }
+
+struct tracer *trace_find_tracer(const char *name, size_t len)
+{
+    for (struct tracer *t = tracers; t; t = t->next)
+        if (strlen(t->name) == len && strncmp(t->name, name, len) == 0)
+            return t;
+    return 0;
+}
+
+/*
+ * Switches tracers as Linux does: the old one stops and its unread events are streamed to
+ * COM2 before the buffer is emptied for the new one, so a stream captured on the host is
+ * complete. Returns 0 or the new tracer's init error (then the old tracer stays off and nop
+ * is current).
+ */
+int trace_switch(struct tracer *next)
+{
+    struct tracer *old = current_tracer_ptr;
+    if (next == old)
+        return 0;
+    if (old) {
+        if (tracing_on && old->stop)
+            old->stop();
+        trace_stream_flush();
+        if (old->reset)
+            old->reset();
+    }
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    rb_reset(buffer);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    int err = next->init ? next->init() : 0;
+    if (err) {
+        printk("tracing: %s could not start (%s); current tracer is nop\n", next->name,
+               error_name(err));
+        next = trace_find_tracer("nop", 3);
+    }
+    current_tracer_ptr = next;
+    trace_stream_begin();
+    if (tracing_on && next->start)
+        next->start();
+    return err;
+}
+
+void trace_header_info(struct trace_header_info *info)
+{
+    struct rb_stats st;
+    rb_get_stats(buffer, RB_ALL_CPUS, &st);
+    info->entries = st.entries;
+    info->written = st.entries + st.overrun + st.dropped;
+    info->ncpus = arch_cpu_count();
+}
+
+int trace_resize(uint32_t pages_per_cpu)
+{
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    int err = rb_resize(buffer, pages_per_cpu);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    return err;
+}
+
+/* --- setting up ------------------------------------------------------------------------ */
+
+static void *alloc_trace_page(void) { return (void *)page_alloc(1); }
+static void free_trace_page(void *p) { page_free((uintptr_t)p, 1); }
+static uint64_t trace_clock(void) { return time_ns(); }
+
+static const struct rb_env kernel_env = {
+    alloc_trace_page, free_trace_page, kmalloc, kfree, trace_clock, arch_cpu_id,
+};
+
+/* trace_buf_size= takes bytes per CPU, with an optional K or M, as on Linux. */
+static uint32_t boot_buffer_pages(void)
+{
+    uint64_t bytes = DEFAULT_BUFFER_BYTES;
+    const char *arg = kernel_param("trace_buf_size");
+    if (arg && parse_size(arg, strlen(arg), &bytes) != 0) {
+        printk("tracing: trace_buf_size=%s is not a size; using %u bytes\n", arg,
+               DEFAULT_BUFFER_BYTES);
+        bytes = DEFAULT_BUFFER_BYTES;
+    }
+    uint64_t pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+    return pages < 2 ? 2 : (uint32_t)pages;
+}
+
+void trace_init(void)
+{
+    uint32_t pages = boot_buffer_pages();
+    buffer = rb_create(&kernel_env, arch_cpu_count(), pages);
+    if (!buffer) {
+        printk("tracing: no memory for %u buffer pages; tracing is off\n", pages);
+        return;
+    }
+    trace_files_init();
+    trace_stream_init();
+    trace_switch(trace_find_tracer("nop", 3));
+    printk("tracing: %u KiB buffer per CPU, tracers:", pages * 4);
+    for (struct tracer *t = tracers; t; t = t->next)
+        printk(" %s", t->name);
+    printk("\n");
+}

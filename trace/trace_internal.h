@@ -1,0 +1,47 @@
+/*
+ * trace_internal.h - what the parts of the tracing core share (trace.c, trace_files.c,
+ * trace_stream.c, trace_read.c). Tracers use trace.h only.
+ */
+#ifndef TRACE_TRACE_INTERNAL_H
+#define TRACE_TRACE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "kernel/parse.h"
+#include "kernel/spinlock.h"
+#include "trace/trace.h"
+
+/* Held by whoever consumes events or changes the buffer's shape, so that one consumer
+ * reads at a time. Writers never take it. */
+extern struct spinlock trace_reader_lock;
+
+struct tracer *trace_current(void);
+struct tracer *trace_tracers(void);
+struct tracer *trace_find_tracer(const char *name, size_t len);
+int trace_switch(struct tracer *next);
+void trace_set_on(bool on);
+bool trace_is_on(void);
+void trace_header_info(struct trace_header_info *info);
+int trace_resize(uint32_t pages_per_cpu);
+
+/* Prints one event the way the current tracer wants it. */
+void trace_print_event(struct fs_writer *out, const struct trace_event_view *ev);
+/* Prints a loss record the way the current tracer wants it. */
+void trace_print_lost(struct fs_writer *out, unsigned cpu, uint64_t lost);
+
+/* Consumes up to budget events (merged across CPUs by time) and prints them with their loss
+ * records; at_end also reports losses after the last event. Caller holds the reader lock.
+ * Returns the number of events printed. */
+unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end);
+
+/* Prints the whole `trace` file: header and every event in the buffer, not consuming. */
+void trace_print_all(struct fs_writer *out);
+
+void trace_files_init(void);
+void trace_stream_init(void);
+/* A new tracer became current: the stream gets its pipe header. */
+void trace_stream_begin(void);
+/* The COM2 stream is on (options/stream_com2). */
+extern bool trace_stream_enabled;
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * trace_read.c - turning buffered events into text: the `trace` file (a non-consuming walk)
+ * and trace_pipe (consuming, used by the file and by the COM2 stream). Events of all CPUs
+ * come out merged in timestamp order.
+ */
+#include "kernel/arch.h"
+#include "kernel/string.h"
+#include "trace/trace_internal.h"
+
+/* One event's payload, copied out of the ring: aligned so tracers may cast it. */
+union event_copy {
+    uint64_t align;
+    uint8_t bytes[RB_MAX_EVENT];
+};
+
+/* Linux's line for a marker: context, then "tracing_mark_write: text". */
+static void print_marker_default(struct fs_writer *out, const struct trace_event_view *ev,
+                                 const char *text)
+{
+    trace_print_context(out, ev);
+    fs_printf(out, "tracing_mark_write: %s\n", text);
+}
+
+void trace_print_event(struct fs_writer *out, const struct trace_event_view *ev)
+{
+    struct tracer *t = trace_current();
+    if (t->print_event && t->print_event(out, ev))
+        return;
+    if (ev->entry->type == TRACE_PRINT && ev->length > sizeof(struct print_entry)) {
+        const struct print_entry *p = (const struct print_entry *)ev->entry;
+        /* The text is NUL-terminated by the writer; a copy cut short still ends here. */
+        char *last = (char *)ev->entry + ev->length - 1;
+        *last = '\0';
+        (t->print_marker ? t->print_marker : print_marker_default)(out, ev, p->text);
+        return;
+    }
+    trace_print_context(out, ev);
+    fs_printf(out, "Unknown type %u\n", ev->entry->type);
+}
+
+void trace_print_lost(struct fs_writer *out, unsigned cpu, uint64_t lost)
+{
+    struct tracer *t = trace_current();
+    if (t->print_lost)
+        t->print_lost(out, cpu, lost);
+    else
+        fs_printf(out, "CPU:%u [LOST %llu EVENTS]\n", cpu, (unsigned long long)lost);
+}
+
+/* The CPU whose next unread event is oldest, or -1 when all are empty. */
+static int oldest_cpu(struct ring_buffer *rb)
+{
+    int best = -1;
+    uint64_t best_ts = 0, ts;
+    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
+        if (rb_peek_ts(rb, cpu, &ts) && (best < 0 || ts < best_ts)) {
+            best = (int)cpu;
+            best_ts = ts;
+        }
+    return best;
+}
+
+unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end)
+{
+    static union event_copy copy;
+    struct ring_buffer *rb = trace_buffer();
+    unsigned printed = 0;
+    while (printed < budget) {
+        struct rb_event ev;
+        unsigned long flags;
+        if (!spin_trylock_irqsave(&trace_reader_lock, &flags))
+            break; /* another reader is at it: let it finish */
+        int cpu = oldest_cpu(rb);
+        bool got = cpu >= 0 && rb_consume(rb, (unsigned)cpu, copy.bytes, sizeof copy, &ev);
+        /* Print from a copy after unlocking: printing may be slow, writers never wait. */
+        static union event_copy shown;
+        if (got)
+            memcpy(shown.bytes, copy.bytes, ev.length < sizeof copy ? ev.length : sizeof copy);
+        spin_unlock_irqrestore(&trace_reader_lock, flags);
+        if (!got)
+            break;
+        if (ev.lost_before)
+            trace_print_lost(out, ev.cpu, ev.lost_before);
+        struct trace_event_view view = { (const struct trace_entry *)shown.bytes, ev.length,
+                                         ev.ts, ev.cpu };
+        trace_print_event(out, &view);
+        printed++;
+    }
+    if (at_end)
+        for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
+            uint64_t lost = rb_take_lost(rb, cpu);
+            if (lost)
+                trace_print_lost(out, cpu, lost);
+        }
+    return printed;
+}
+
+void trace_print_all(struct fs_writer *out)
+{
+    static union event_copy copy;
+    static struct rb_iter iters[RB_MAX_CPUS];
+    struct ring_buffer *rb = trace_buffer();
+    struct trace_header_info info;
+    unsigned ncpus = arch_cpu_count();
+
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    trace_header_info(&info);
+    for (unsigned cpu = 0; cpu < ncpus; cpu++)
+        rb_iter_start(rb, cpu, &iters[cpu]);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+
+    struct tracer *t = trace_current();
+    if (t->print_header)
+        t->print_header(out, &info);
+    else
+        trace_print_default_header(out, t->name, &info);
+
+    for (;;) {
+        int best = -1;
+        uint64_t best_ts = 0, ts;
+        for (unsigned cpu = 0; cpu < ncpus; cpu++)
+            if (rb_iter_peek_ts(&iters[cpu], &ts) && (best < 0 || ts < best_ts)) {
+                best = (int)cpu;
+                best_ts = ts;
+            }
+        if (best < 0 || out->interrupted(out))
+            break;
+        struct rb_event ev;
+        if (!rb_iter_next(&iters[best], copy.bytes, sizeof copy, &ev))
+            continue;
+        if (ev.lost_before)
+            trace_print_lost(out, ev.cpu, ev.lost_before);
+        struct trace_event_view view = { (const struct trace_entry *)copy.bytes, ev.length,
+                                         ev.ts, ev.cpu };
+        trace_print_event(out, &view);
+    }
+    for (unsigned cpu = 0; cpu < ncpus; cpu++)
+        if (iters[cpu].skipped)
+            trace_print_lost(out, cpu, iters[cpu].skipped);
+}
