@@ -31,3 +31,9 @@ static bool run_all(bool from_tick)
 void background_tick(void) { run_all(true); }
 
 bool background_idle(void) { return run_all(false); }
+
+void background_drain(void)
+{
+    while (run_all(false))
+        ;
+}

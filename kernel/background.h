@@ -16,5 +16,8 @@ void background_register(bool (*fn)(bool from_tick));
 void background_tick(void);
 /* From a waiting loop before it halts; true if any work was done (check again first). */
 bool background_idle(void);
+/* Runs the work until none is left: before the machine stops (poweroff), so that what the
+ * COM2 stream still had buffered reaches the host. */
+void background_drain(void);
 
 #endif

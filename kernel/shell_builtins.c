@@ -3,11 +3,13 @@
  * poweroff. Subsystems add their own commands next to their code (SHELL_COMMAND).
  */
 #include "kernel/arch.h"
+#include "kernel/background.h"
 #include "kernel/errno.h"
 #include "kernel/klog.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 
 extern const struct shell_command shell_commands_start[], shell_commands_end[];
 
@@ -111,6 +113,41 @@ static int cmd_dmesg(int argc, char **argv, struct fs_writer *out)
 }
 SHELL_COMMAND("dmesg", "dmesg [-c]", "print the kernel log (-c: then clear it)", cmd_dmesg);
 
+/* Parses "SECONDS[.FRACTION]" into milliseconds; -1 if it is not that. */
+static long parse_seconds_ms(const char *text)
+{
+    long ms = 0, scale = 1000;
+    const char *p = text;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        ms = ms * 10 + (*p - '0') * 1000;
+        if (ms > 3600L * 1000)
+            return -1;
+    }
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            ms += (scale /= 10) * (*p - '0');
+    return *p ? -1 : ms;
+}
+
+/* Waits, letting background work (the COM2 stream) run meanwhile; ^C ends it early. */
+static int cmd_sleep(int argc, char **argv, struct fs_writer *out)
+{
+    long ms = argc == 2 ? parse_seconds_ms(argv[1]) : -1;
+    if (ms < 0)
+        return SHELL_USAGE;
+    uint64_t end = time_ns() + (uint64_t)ms * 1000000u;
+    while (time_ns() < end) {
+        if (out->interrupted(out))
+            return -EINTR;
+        if (!background_idle())
+            arch_wait_for_interrupt();
+    }
+    return 0;
+}
+SHELL_COMMAND("sleep", "sleep SECONDS", "wait (decimals allowed: sleep 0.1)", cmd_sleep);
+
 static int cmd_poweroff(int argc, char **argv, struct fs_writer *out)
 {
     (void)argc;
@@ -119,6 +156,7 @@ static int cmd_poweroff(int argc, char **argv, struct fs_writer *out)
     int failures = shell_script_failures();
     if (failures)
         printk("poweroff: %d boot-script lines failed; exiting with the failure code\n", failures);
+    background_drain();
     printk("poweroff: bye\n");
     arch_exit_emulator(failures ? EXIT_FAIL : EXIT_PASS);
 }

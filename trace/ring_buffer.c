@@ -129,6 +129,29 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     return true;
 }
 
+/* Counts one refused event and remembers where in the stream it was refused. */
+static void count_drop(struct rb_cpu *c)
+{
+    c->dropped++;
+    uint32_t tail = c->drop_tail;
+    if (tail != c->drop_head) {
+        struct rb_drop_mark *last = &c->drop_marks[(tail - 1) % RB_DROP_MARKS];
+        /* Same burst: no event was written since. The reader cannot be taking this mark:
+         * it only takes marks placed before an event it has read. */
+        if (last->before_entry == c->next_entry) {
+            last->count++;
+            return;
+        }
+    }
+    if (tail - c->drop_head == RB_DROP_MARKS) {
+        c->unplaced_drops++;
+        return;
+    }
+    c->drop_marks[tail % RB_DROP_MARKS].before_entry = c->next_entry;
+    c->drop_marks[tail % RB_DROP_MARKS].count = 1;
+    __atomic_store_n(&c->drop_tail, tail + 1, __ATOMIC_RELEASE);
+}
+
 /* Reserves an event at time ts on c; interrupts must be off. NULL: no room (counted). */
 static void *reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length, uint64_t ts)
 {
@@ -137,7 +160,7 @@ static void *reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint32_t lengt
     uint32_t extend = (c->write_offset && delta >= DELTA_LIMIT) ? 8 : 0;
     if (c->write_offset + extend + size > PAGE_DATA) {
         if (!move_to_next_page(rb, c, ts)) {
-            c->dropped++;
+            count_drop(c);
             return 0;
         }
         extend = 0;
@@ -192,9 +215,9 @@ void *rb_reserve(struct ring_buffer *rb, uint32_t length)
     void *payload = 0;
     if (rb->record_disabled) {
         if (rb->resizing)
-            c->dropped++;
+            count_drop(c);
     } else if (length > RB_MAX_EVENT) {
-        c->dropped++;
+        count_drop(c);
     } else {
         payload = reserve_on(rb, c, length, rb->env.clock_ns());
     }
@@ -319,13 +342,21 @@ static void set_consumer_pos(struct rb_cpu *c, const struct read_pos *pos)
     c->read_offset = pos->offset;
 }
 
-/* Lost events not yet reported to the consumer: overrun and drops since its last read. */
-static uint64_t take_lost(struct rb_cpu *c)
+/* Losses to report before event number entry (UINT64_MAX: all of them): events overwritten
+ * since the last report, and drops placed before that event. */
+static uint64_t take_lost(struct rb_cpu *c, uint64_t entry)
 {
-    uint64_t dropped = c->dropped; /* a writer may add to it meanwhile: read it once */
-    uint64_t lost = (c->overrun - c->reported_overrun) + (dropped - c->reported_dropped);
+    uint64_t lost = c->overrun - c->reported_overrun;
     c->reported_overrun = c->overrun;
-    c->reported_dropped = dropped;
+    uint32_t head = c->drop_head, tail = __atomic_load_n(&c->drop_tail, __ATOMIC_ACQUIRE);
+    while (head != tail && c->drop_marks[head % RB_DROP_MARKS].before_entry <= entry) {
+        lost += c->drop_marks[head % RB_DROP_MARKS].count;
+        head++;
+    }
+    __atomic_store_n(&c->drop_head, head, __ATOMIC_RELEASE);
+    uint64_t unplaced = c->unplaced_drops; /* a writer may add to it meanwhile: read once */
+    lost += unplaced - c->reported_unplaced;
+    c->reported_unplaced = unplaced;
     return lost;
 }
 
@@ -350,7 +381,7 @@ bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size, 
         }
         set_consumer_pos(c, &next);
         ev->cpu = cpu;
-        ev->lost_before = take_lost(c);
+        ev->lost_before = take_lost(c, ev->number);
         return true;
     }
     return false;
@@ -358,7 +389,7 @@ bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size, 
 
 uint64_t rb_take_lost(struct ring_buffer *rb, unsigned cpu)
 {
-    return take_lost(&rb->cpu[cpu]);
+    return take_lost(&rb->cpu[cpu], UINT64_MAX);
 }
 
 bool rb_peek_ts(struct ring_buffer *rb, unsigned cpu, uint64_t *ts)
@@ -580,7 +611,6 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
         skipped = skip_to_oldest(old, &pos, pub.oldest_seq);
     fresh->next_entry = fresh->read_entry = fresh->committed_entries = pos.entry;
     fresh->overrun = old->overrun + skipped;
-    fresh->dropped = old->dropped;
     bool overwrite = rb->overwrite;
     rb->overwrite = true;
     struct rb_event ev;
@@ -620,8 +650,14 @@ int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
         struct rb_cpu fresh = { .pages = fresh_pages[i], .npages = pages_per_cpu };
         reset_cpu(&fresh);
         copy_ring(rb, c, &fresh);
+        /* Losses already reported, and drop marks not yet reported, carry over. */
         fresh.reported_overrun = c->reported_overrun;
-        fresh.reported_dropped = c->reported_dropped;
+        memcpy(fresh.drop_marks, c->drop_marks, sizeof fresh.drop_marks);
+        fresh.drop_head = c->drop_head;
+        fresh.drop_tail = c->drop_tail;
+        fresh.unplaced_drops = c->unplaced_drops;
+        fresh.reported_unplaced = c->reported_unplaced;
+        fresh.dropped = c->dropped;
         free_pages(env, c->pages, c->npages);
         env->free(c->pages);
         fresh.gen = c->gen + 2; /* readers that sampled the old generation retry */

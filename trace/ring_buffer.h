@@ -31,6 +31,7 @@
 #define RB_PAGE_SIZE 4096u
 #define RB_MAX_CPUS 8
 #define RB_MAX_EVENT 2048u /* largest payload; must fit a page with its headers */
+#define RB_DROP_MARKS 16
 
 /* What the buffer needs from its host: memory, a clock, the current CPU. */
 struct rb_env {
@@ -67,7 +68,13 @@ struct rb_cpu {
     uint64_t read_ts;
     uint64_t read_entry;     /* number of the next event the reader expects */
     uint64_t overrun;        /* events overwritten before the reader got them (counted) */
-    uint64_t reported_overrun, reported_dropped; /* losses already told to the reader */
+    uint64_t reported_overrun; /* overrun already told to the reader */
+    /* Where drops happened: a burst of count drops before event number before_entry was
+     * written, so the reader reports them in their place in the stream. A single-producer
+     * single-consumer queue; when it is full, drops go to unplaced (reported next). */
+    struct rb_drop_mark { uint64_t before_entry, count; } drop_marks[RB_DROP_MARKS];
+    volatile uint32_t drop_head, drop_tail;
+    uint64_t unplaced_drops, reported_unplaced;
 };
 
 struct ring_buffer {

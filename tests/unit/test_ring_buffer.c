@@ -147,15 +147,55 @@ TEST(producer_consumer_mode_drops_new_and_counts)
     struct rb_event ev;
     CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
     CHECK_EQ_INT(ev.number, 0); /* the oldest survived */
-    CHECK_EQ_INT(ev.lost_before, refused);
     uint32_t read = 1;
     while (rb_consume(rb, 0, buf, sizeof buf, &ev)) {
-        CHECK_EQ_INT(ev.lost_before, 0);
+        CHECK_EQ_INT(ev.lost_before, 0); /* the drops came after all of these */
         read++;
     }
     CHECK_EQ_INT(read, accepted);
-    /* With room again, writing works again. */
+    /* With room again, writing works again; the drops are reported in their place: before
+     * the first event written after them. */
     CHECK(write_marked(rb, accepted, 32));
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.number, accepted);
+    CHECK_EQ_INT(ev.lost_before, refused);
+    CHECK_EQ_INT(rb_take_lost(rb, 0), 0);
+    rb_destroy(rb);
+}
+
+TEST(drops_at_the_end_are_taken_after_draining)
+{
+    struct ring_buffer *rb = make(2);
+    rb_set_overwrite(rb, false);
+    uint32_t refused = 0;
+    for (uint32_t i = 0; i < 500; i++)
+        refused += !write_marked(rb, i, 32);
+    uint32_t buf[8];
+    struct rb_event ev;
+    while (rb_consume(rb, 0, buf, sizeof buf, &ev))
+        CHECK_EQ_INT(ev.lost_before, 0);
+    CHECK_EQ_INT(rb_take_lost(rb, 0), refused);
+    CHECK_EQ_INT(rb_take_lost(rb, 0), 0);
+    rb_destroy(rb);
+}
+
+TEST(drop_bursts_between_events_are_placed)
+{
+    struct ring_buffer *rb = make(2);
+    CHECK(write_marked(rb, 0, 8));
+    CHECK(!rb_reserve(rb, RB_MAX_EVENT + 1)); /* two drops here */
+    CHECK(!rb_reserve(rb, RB_MAX_EVENT + 1));
+    CHECK(write_marked(rb, 1, 8));
+    CHECK(!rb_reserve(rb, RB_MAX_EVENT + 1)); /* one drop here */
+    CHECK(write_marked(rb, 2, 8));
+    uint32_t buf[2];
+    struct rb_event ev;
+    const uint64_t lost[] = { 0, 2, 1 };
+    for (int i = 0; i < 3; i++) {
+        CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+        CHECK_EQ_INT(ev.number, i);
+        CHECK_EQ_INT(ev.lost_before, lost[i]);
+    }
     rb_destroy(rb);
 }
 
