@@ -5,6 +5,7 @@
 #   make test       every test: host unit tests, fuzz replays, in-kernel self-tests, boots
 #   make trace SCRIPT=FILE [DEVICES="edu pci-testdev"] [SMP=N] [OUT=DIR] [QEMU_EXTRA=...]
 #   make debug      QEMU halted with a gdb stub; then `gdb -x build/gdbinit` in another shell
+#   make bench      costs in guest instructions (QEMU -icount); table here, JSON in build/
 #   make fuzz       coverage-guided fuzzing with clang's libFuzzer (FUZZ_SECONDS each)
 #
 # The kernel is compiled by the system gcc with -m32 (see README: "Toolchain").
@@ -30,10 +31,10 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KERNEL_C)) \
 	$(patsubst %.asm,$(BUILD)/obj/%.asm.o,$(KERNEL_ASM))
 
 HOST_CC := cc
-HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I. \
+HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I. -DTRACEKERN_HOST \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all run debug trace test fuzz deps clean run-ready debug-ready trace-ready test-ready
+.PHONY: all run debug trace test bench fuzz deps clean run-ready debug-ready trace-ready test-ready bench-ready
 .SECONDEXPANSION:
 all: $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso
 
@@ -164,13 +165,19 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_driver.c $$(FUZZ_DEPS_
 
 $(BUILD)/libfuzzer/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_DEPS_%)
 	@mkdir -p $(dir $@)
-	clang -g -O1 -I. -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_DEPS_$*)
+	clang -g -O1 -I. -DTRACEKERN_HOST -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_DEPS_$*)
 
 test: deps
 	@$(MAKE) --no-print-directory test-ready
 
 test-ready: all $(QEMU_RUN) $(BUILD)/gdbinit $(UNIT_BINS) $(FUZZ_BINS)
 	@tests/run_all.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory bench-ready
+
+bench-ready: all $(QEMU_RUN)
+	@tools/bench.sh
 
 fuzz: $(addprefix $(BUILD)/libfuzzer/fuzz_,$(FUZZ_NAMES))
 	@for t in $(FUZZ_NAMES); do \

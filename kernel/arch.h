@@ -8,25 +8,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifndef TRACEKERN_HOST
+/* Kernel build: the hot-path functions below are inline (arch/x86/arch_inline.h). */
+#include "arch/x86/arch_inline.h"
+#else
 /* Interrupt flag: disable and return the previous state, or restore it. */
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
-void arch_irq_enable(void);
 bool arch_irqs_enabled(void);
-
+/* Cycle counter: raw, monotonic per CPU. */
+uint64_t arch_cycles(void);
+/* How many CPUs are running, and which one this code runs on (0 .. count-1). */
+unsigned arch_cpu_count(void);
+unsigned arch_cpu_id(void);
 /* True while the CPU runs a hardware interrupt handler (trace flags show 'h'). */
 bool arch_in_hardirq(void);
-/* How many CPUs are running. */
-unsigned arch_cpu_count(void);
-/* The CPU this code runs on, 0 .. arch_cpu_count() - 1. */
-unsigned arch_cpu_id(void);
+#endif
+
+void arch_irq_enable(void);
+
 
 /* Spin-wait hint (pause), and wait for the next interrupt with interrupts enabled. */
 void arch_cpu_relax(void);
 void arch_wait_for_interrupt(void);
 
-/* Cycle counter and its rate, measured at boot. */
-uint64_t arch_cycles(void);
+/* The cycle counter's rate, measured at boot. */
 uint32_t arch_cycles_khz(void);
 
 /* Leave QEMU with isa-debug-exit (code 0x10 pass, 0x11 fail); halts forever if not in QEMU. */

@@ -18,6 +18,7 @@
 #include "arch/x86/timer.h"
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
+#include "kernel/bench.h"
 #include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -135,9 +136,12 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
 
     run_initcalls();
     const char *selftests = kernel_param("selftest");
+    const char *benchmarks = kernel_param("bench");
     warn_unknown_params();
     if (selftests)
         selftest_run(selftests);
+    if (benchmarks)
+        bench_run(benchmarks);
     run_boot_scripts();
     printk("tracekern: ready. Type 'help' for commands.\n");
     shell_loop();

@@ -30,9 +30,11 @@ void time_init(uint32_t cycles_khz)
     boot_cycles = arch_cycles();
 }
 
-uint64_t time_ns(void)
+uint64_t time_cycles_to_ns(uint64_t cycles)
 {
-    if (!ns_mult)
+    if (!ns_mult || cycles < boot_cycles)
         return 0;
-    return cycles_to_ns(arch_cycles() - boot_cycles, ns_mult, TIME_SHIFT);
+    return cycles_to_ns(cycles - boot_cycles, ns_mult, TIME_SHIFT);
 }
+
+uint64_t time_ns(void) { return time_cycles_to_ns(arch_cycles()); }

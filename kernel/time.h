@@ -12,6 +12,9 @@ void time_init(uint32_t cycles_khz);
 /* Nanoseconds since time_init (0 before it). Cheap: one cycle-counter read, two multiplies. */
 uint64_t time_ns(void);
 
+/* The same for a cycle count read earlier (trace timestamps are stored raw). */
+uint64_t time_cycles_to_ns(uint64_t cycles);
+
 /* The conversion itself, exposed for tests: (cycles * mult) >> shift without overflow. */
 uint64_t cycles_to_ns(uint64_t cycles, uint32_t mult, uint32_t shift);
 uint32_t cycles_ns_mult(uint32_t cycles_khz, uint32_t shift);

@@ -17,22 +17,11 @@
 #include "kernel/errno.h"
 #include "kernel/string.h"
 
-struct rb_page {
-    uint64_t seq;         /* logical page number this slot holds */
-    uint64_t time_stamp;  /* ns of the page's first event; deltas start from it */
-    uint64_t first_entry; /* number of the page's first event */
-    uint32_t size;        /* bytes reserved on the page */
-    uint32_t entries;     /* events reserved on the page */
-    uint8_t data[];
-};
-
-#define PAGE_DATA (RB_PAGE_SIZE - (uint32_t)sizeof(struct rb_page))
-
-/* Event header: type_len in the low 5 bits, time delta in the high 27. */
+#define PAGE_DATA RB_PAGE_DATA
 #define TYPE_LEN_MASK 0x1fu
-#define DELTA_SHIFT 5
-#define DELTA_LIMIT (1u << 27)
-#define TYPE_DATA_MAX 28  /* type_len 1..28: payload is type_len * 4 bytes */
+#define DELTA_SHIFT RB_DELTA_SHIFT
+#define DELTA_LIMIT RB_DELTA_LIMIT
+#define TYPE_DATA_MAX RB_TYPE_DATA_MAX
 #define TYPE_TIME_EXTEND 30 /* the next word holds delta >> 27 */
 #define MAX_RETRIES 100000
 
@@ -43,60 +32,50 @@ static struct rb_page *slot(const struct rb_cpu *c, uint64_t seq)
     return c->pages[seq % c->npages];
 }
 
-static uint32_t round_up4(uint32_t n) { return (n + 3) & ~3u; }
-
-/* Bytes an event with a payload of length takes, header included (no time extend). */
-static uint32_t event_size(uint32_t length)
-{
-    uint32_t body = round_up4(length);
-    return (body && body <= TYPE_DATA_MAX * 4) ? 4 + body : 8 + body;
-}
-
 /* --- publishing: a seqcount so readers on other CPUs (or interrupted readers) never see a
  * half-updated position. Writers update with interrupts off, so they never nest here. */
-
-static void publish_begin(struct rb_cpu *c)
-{
-    c->gen++;
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-static void publish_end(struct rb_cpu *c)
-{
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    c->gen++;
-}
+#define publish_begin rb_publish_begin
+#define publish_end rb_publish_end
 
 struct published {
-    uint64_t commit_seq, committed_entries, oldest_seq;
+    uint64_t commit_seq, oldest_seq;
     uint32_t commit_offset;
 };
 
-/* A consistent copy of the published fields. Gives up waiting after MAX_RETRIES so that a
- * crash dump taken while a writer was stopped midway still makes progress. */
-static void read_published(const struct rb_cpu *c, struct published *p)
+/* oldest_seq, read consistently (a 64-bit value a 32-bit CPU loads in two halves). Gives up
+ * waiting after MAX_RETRIES so that a crash dump taken while a writer was stopped midway
+ * still makes progress. */
+static uint64_t read_oldest(const struct rb_cpu *c)
 {
     for (int tries = 0;; tries++) {
         uint32_t gen = c->gen;
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        p->commit_seq = c->commit_seq;
-        p->commit_offset = c->commit_offset;
-        p->committed_entries = c->committed_entries;
-        p->oldest_seq = c->oldest_seq;
+        uint64_t oldest = c->oldest_seq;
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if ((!(gen & 1) && gen == c->gen) || tries == MAX_RETRIES)
-            return;
+            return oldest;
     }
+}
+
+/*
+ * The published state: the oldest page, and the commit position turned back into (page,
+ * offset). commit_pos counts bytes modulo 2^32 as if every page held RB_PAGE_DATA; the
+ * commit page is never older than oldest_seq nor more than npages pages newer, so the
+ * distance from oldest_seq's position decodes it exactly. oldest_seq is read first: it
+ * only grows, so the commit position read after it is never behind it.
+ */
+static void read_published(const struct rb_cpu *c, struct published *p)
+{
+    p->oldest_seq = read_oldest(c);
+    uint32_t pos = __atomic_load_n(&c->commit_pos, __ATOMIC_ACQUIRE);
+    uint32_t distance = pos - (uint32_t)p->oldest_seq * PAGE_DATA;
+    p->commit_seq = p->oldest_seq + distance / PAGE_DATA;
+    p->commit_offset = distance % PAGE_DATA;
 }
 
 /* oldest_seq as of now (a 64-bit value: read under the seqcount, since a 32-bit CPU
  * loads it in two halves). */
-static uint64_t oldest_seq_now(const struct rb_cpu *c)
-{
-    struct published p;
-    read_published(c, &p);
-    return p.oldest_seq;
-}
+static uint64_t oldest_seq_now(const struct rb_cpu *c) { return read_oldest(c); }
 
 /* --- writing ------------------------------------------------------------------------- */
 
@@ -106,11 +85,13 @@ static uint64_t oldest_seq_now(const struct rb_cpu *c)
 static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t ts)
 {
     uint64_t next = c->write_seq + 1;
-    if (next - c->commit_seq >= c->npages)
-        return false;
+    struct published pub;
+    read_published(c, &pub);
+    if (next - pub.commit_seq >= c->npages)
+        return false; /* the page holds an event a writer we interrupted has not committed */
     if (!rb->overwrite && next - c->read_seq >= c->npages)
         return false;
-    slot(c, c->write_seq)->size = c->write_offset;
+    c->write_page->size = c->write_offset; /* final: readers use it once we have left */
     if (next >= c->npages && c->oldest_seq < next + 1 - c->npages) {
         /* Announce the recycling before touching the page: a reader that copied from it
          * checks oldest_seq afterwards and sees the copy may be torn. */
@@ -123,14 +104,15 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     p->time_stamp = ts;
     p->first_entry = c->next_entry;
     p->size = 0;
-    p->entries = 0;
     c->write_seq = next;
+    c->write_page = p;
+    c->write_base = (uint32_t)next * PAGE_DATA;
     c->write_offset = 0;
     return true;
 }
 
 /* Counts one refused event and remembers where in the stream it was refused. */
-static void count_drop(struct rb_cpu *c)
+void rb_count_drop(struct rb_cpu *c)
 {
     c->dropped++;
     uint32_t tail = c->drop_tail;
@@ -152,84 +134,35 @@ static void count_drop(struct rb_cpu *c)
     __atomic_store_n(&c->drop_tail, tail + 1, __ATOMIC_RELEASE);
 }
 
-/* Reserves an event at time ts on c; interrupts must be off. NULL: no room (counted). */
-static void *reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length, uint64_t ts)
+/*
+ * The uncommon cases of a reservation: the first event of a page (its timestamp becomes the
+ * page's base), a delta too large for 27 bits (a time-extend record goes first), a clock
+ * that went backwards (delta 0), and a full page (move on, or drop and count).
+ */
+void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, uint32_t size,
+                      uint64_t ts)
 {
-    uint32_t size = event_size(length);
     uint64_t delta = ts > c->last_ts ? ts - c->last_ts : 0;
     uint32_t extend = (c->write_offset && delta >= DELTA_LIMIT) ? 8 : 0;
-    if (c->write_offset + extend + size > PAGE_DATA) {
+    if (c->write_offset + extend + size >= PAGE_DATA) { /* see rb_reserve_on */
         if (!move_to_next_page(rb, c, ts)) {
-            count_drop(c);
+            rb_count_drop(c);
             return 0;
         }
         extend = 0;
     }
-    struct rb_page *p = slot(c, c->write_seq);
     if (c->write_offset == 0) {
-        p->time_stamp = ts;
+        c->write_page->time_stamp = ts;
         delta = 0;
     }
-    uint32_t *word = (uint32_t *)(p->data + c->write_offset);
+    uint32_t *word = (uint32_t *)(c->write_page->data + c->write_offset);
     if (extend) {
         word[0] = TYPE_TIME_EXTEND | (uint32_t)((delta & (DELTA_LIMIT - 1)) << DELTA_SHIFT);
         word[1] = (uint32_t)(delta >> 27);
         word += 2;
         delta = 0;
     }
-    uint32_t body = round_up4(length);
-    void *payload;
-    if (body && body <= TYPE_DATA_MAX * 4) {
-        word[0] = (body / 4) | (uint32_t)(delta << DELTA_SHIFT);
-        payload = &word[1];
-    } else {
-        word[0] = (uint32_t)(delta << DELTA_SHIFT); /* type_len 0: length in next word */
-        word[1] = body;
-        payload = &word[2];
-    }
-    c->write_offset += extend + size;
-    p->size = c->write_offset;
-    p->entries++;
-    c->last_ts = ts;
-    c->next_entry++;
-    c->nesting++;
-    return payload;
-}
-
-/* Ends the outermost reservation on c: everything reserved so far becomes visible. */
-static void commit_on(struct rb_cpu *c)
-{
-    if (--c->nesting)
-        return;
-    publish_begin(c);
-    c->commit_seq = c->write_seq;
-    c->commit_offset = c->write_offset;
-    c->committed_entries = c->next_entry;
-    publish_end(c);
-}
-
-void *rb_reserve(struct ring_buffer *rb, uint32_t length)
-{
-    unsigned long flags = arch_irq_save();
-    struct rb_cpu *c = &rb->cpu[rb->env.cpu_id()];
-    void *payload = 0;
-    if (rb->record_disabled) {
-        if (rb->resizing)
-            count_drop(c);
-    } else if (length > RB_MAX_EVENT) {
-        count_drop(c);
-    } else {
-        payload = reserve_on(rb, c, length, rb->env.clock_ns());
-    }
-    arch_irq_restore(flags);
-    return payload;
-}
-
-void rb_commit(struct ring_buffer *rb)
-{
-    unsigned long flags = arch_irq_save();
-    commit_on(&rb->cpu[rb->env.cpu_id()]);
-    arch_irq_restore(flags);
+    return rb_account(c, extend + size, ts, rb_put_header(word, body, (uint32_t)delta));
 }
 
 bool rb_write(struct ring_buffer *rb, const void *data, uint32_t length)
@@ -496,7 +429,8 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
             pending_overrun = oldest_entry - start; /* the reader has not noticed yet */
             start = oldest_entry;
         }
-        st->entries += pub.committed_entries > start ? pub.committed_entries - start : 0;
+        uint64_t written = c->next_entry; /* includes a reservation still open, if any */
+        st->entries += written > start ? written - start : 0;
         st->overrun += c->overrun + pending_overrun;
         st->dropped += c->dropped;
         st->read += c->read_entry - c->overrun;
@@ -521,6 +455,7 @@ static void reset_cpu(struct rb_cpu *c)
         memset(pages[i], 0, sizeof(struct rb_page));
         pages[i]->seq = i; /* never read before written: only page 0 is in range */
     }
+    c->write_page = pages[0];
 }
 
 /* Waits until no writer is between reserve and commit on any CPU; with recording disabled
@@ -609,16 +544,16 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
     uint64_t skipped = 0;
     if (pos.seq < pub.oldest_seq)
         skipped = skip_to_oldest(old, &pos, pub.oldest_seq);
-    fresh->next_entry = fresh->read_entry = fresh->committed_entries = pos.entry;
+    fresh->next_entry = fresh->read_entry = pos.entry;
     fresh->overrun = old->overrun + skipped;
     bool overwrite = rb->overwrite;
     rb->overwrite = true;
     struct rb_event ev;
     while (read_at(old, &pos, pub.commit_seq, pub.commit_offset, payload, sizeof payload, &ev, &next) > 0) {
-        void *dst = reserve_on(rb, fresh, ev.length, ev.ts);
+        void *dst = rb_reserve_on(rb, fresh, ev.length, ev.ts);
         if (dst) {
             memcpy(dst, payload, ev.length);
-            commit_on(fresh);
+            rb_commit_on(fresh);
         }
         pos = next;
     }

@@ -2,9 +2,10 @@
  * ring_buffer.h - the per-CPU event buffers every tracer writes into.
  *
  * Modelled on Linux's ring buffer: each CPU has a ring of 4 KiB pages; an event is a 32-bit
- * header (5-bit type/length, 27-bit time delta in ns) followed by its payload, so a small
- * event costs 4 bytes of overhead and timestamps cost nothing until 134 ms pass between two
- * events (then an 8-byte time-extend record carries the larger delta).
+ * header (5-bit type/length, 27-bit time delta) followed by its payload, so a small event
+ * costs 4 bytes of overhead and timestamps cost nothing until 2^27 cycles pass between two
+ * events (then an 8-byte time-extend record carries the larger delta). Timestamps are raw
+ * cycle counts, the cheapest clock there is; readers convert them to nanoseconds.
  *
  * Writers: rb_reserve() claims space and returns where the payload goes; rb_commit()
  * publishes it. Both run with interrupts off for a few instructions only, never while the
@@ -33,23 +34,38 @@
 #define RB_MAX_EVENT 2048u /* largest payload; must fit a page with its headers */
 #define RB_DROP_MARKS 16
 
-/* What the buffer needs from its host: memory, a clock, the current CPU. */
+/* Memory the buffer gets from its host. Timestamps come from arch_cycles() and the CPU
+ * number from arch_cpu_id() (kernel/arch.h): inline instructions in the kernel, variables
+ * in host tests. */
 struct rb_env {
     void *(*alloc_page)(void);   /* RB_PAGE_SIZE bytes, aligned to 4; NULL when exhausted */
     void (*free_page)(void *page);
     void *(*alloc)(size_t size); /* small structures (kmalloc) */
     void (*free)(void *p);
-    uint64_t (*clock_ns)(void);
-    unsigned (*cpu_id)(void);
 };
 
-struct rb_page;
+/* A page of a ring: this header, then events. */
+struct rb_page {
+    uint64_t seq;         /* logical page number this slot holds */
+    uint64_t time_stamp;  /* clock of the page's first event; deltas start from it */
+    uint64_t first_entry; /* number of the page's first event */
+    uint32_t size;        /* bytes of events, final once the writer has moved on */
+    uint32_t reserved;
+    uint8_t data[];
+};
+
+#define RB_PAGE_DATA (RB_PAGE_SIZE - (uint32_t)sizeof(struct rb_page))
+/* Event header: type_len in the low 5 bits, time delta in the high 27. */
+#define RB_DELTA_SHIFT 5
+#define RB_DELTA_LIMIT (1u << 27)
+#define RB_TYPE_DATA_MAX 28 /* type_len 1..28: payload is type_len * 4 bytes */
 
 /* One CPU's ring. Fields are private to ring_buffer.c; the struct is here for sizeof. */
 struct rb_cpu {
     struct rb_page **pages;
     uint32_t npages;
     /* writer side (this CPU only, updated with interrupts off) */
+    struct rb_page *write_page; /* the slot of write_seq */
     uint64_t write_seq;      /* logical number of the page being written */
     uint32_t write_offset;   /* next free byte in it */
     uint64_t last_ts;        /* timestamp of the last reserved event */
@@ -57,10 +73,10 @@ struct rb_cpu {
     uint32_t nesting;        /* writers between reserve and commit */
     uint64_t dropped;        /* refused: buffer full (producer/consumer), too big, resizing */
     /* published state (seqcount-protected for readers) */
-    volatile uint32_t gen;   /* odd while the writer updates the fields below */
-    uint64_t commit_seq;
-    uint32_t commit_offset;
-    uint64_t committed_entries;
+    uint32_t write_base;     /* write_seq * RB_PAGE_DATA, modulo 2^32 */
+    /* published to readers */
+    volatile uint32_t commit_pos; /* end of visible data: page * RB_PAGE_DATA + offset, mod 2^32 */
+    volatile uint32_t gen;   /* odd while the writer updates oldest_seq */
     uint64_t oldest_seq;     /* oldest page not recycled */
     /* consuming reader */
     uint64_t read_seq;
@@ -88,7 +104,7 @@ struct ring_buffer {
 
 /* An event as a reader receives it. */
 struct rb_event {
-    uint64_t ts;          /* ns, the clock_ns() of its reservation */
+    uint64_t ts;          /* arch_cycles() at its reservation */
     uint64_t number;      /* per-CPU writing order */
     unsigned cpu;
     uint32_t length;      /* payload bytes (rounded up to a multiple of 4) */
@@ -99,10 +115,11 @@ struct rb_event {
 struct ring_buffer *rb_create(const struct rb_env *env, unsigned ncpus, uint32_t pages_per_cpu);
 void rb_destroy(struct ring_buffer *rb);
 
-/* Writer API. rb_reserve returns where to put length payload bytes, or NULL if the event
- * was not accepted (dropped and counted, or recording disabled). */
-void *rb_reserve(struct ring_buffer *rb, uint32_t length);
-void rb_commit(struct ring_buffer *rb);
+/* Writer API (inline, at the end of this file). rb_reserve returns where to put length
+ * payload bytes, or NULL if the event was not accepted (dropped and counted, or recording
+ * disabled); rb_commit publishes it. */
+static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length);
+static inline void rb_commit(struct ring_buffer *rb);
 /* reserve + copy + commit. */
 bool rb_write(struct ring_buffer *rb, const void *data, uint32_t length);
 
@@ -150,5 +167,108 @@ int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu);
 uint32_t rb_pages_per_cpu(const struct ring_buffer *rb);
 /* Payload bytes a page holds, for converting sizes to counts. */
 uint32_t rb_page_data_size(void);
+
+/* --- the writer's fast path ----------------------------------------------------------
+ * Inline because it runs for every traced event: a call and its register saving would cost
+ * as much as the work. Everything uncommon is in ring_buffer.c. */
+
+#include "kernel/arch.h"
+
+void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, uint32_t size,
+                      uint64_t ts);
+void rb_count_drop(struct rb_cpu *c);
+
+static inline void rb_publish_begin(struct rb_cpu *c)
+{
+    c->gen++;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void rb_publish_end(struct rb_cpu *c)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    c->gen++;
+}
+
+/* Writes the header of an event of body payload bytes with time delta at word; returns
+ * where the payload goes. */
+static inline void *rb_put_header(uint32_t *word, uint32_t body, uint32_t delta)
+{
+    if (body - 1 < RB_TYPE_DATA_MAX * 4) { /* 1..112 bytes: the length fits in type_len */
+        word[0] = (body / 4) | (delta << RB_DELTA_SHIFT);
+        return &word[1];
+    }
+    word[0] = delta << RB_DELTA_SHIFT; /* type_len 0: the length is in the next word */
+    word[1] = body;
+    return &word[2];
+}
+
+/* Books size bytes just written at the write position. */
+static inline void *rb_account(struct rb_cpu *c, uint32_t size, uint64_t ts, void *payload)
+{
+    c->write_offset += size;
+    c->last_ts = ts;
+    c->next_entry++;
+    c->nesting++;
+    return payload;
+}
+
+/* Reserves an event at time ts on c with interrupts off. The common case (room on the page,
+ * a delta that fits 27 bits) takes no branch; the rest is rb_reserve_slow. */
+static inline void *rb_reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length,
+                                  uint64_t ts)
+{
+    uint32_t body = (length + 3) & ~3u;
+    uint32_t size = body - 1 < RB_TYPE_DATA_MAX * 4 ? 4 + body : 8 + body;
+    /* The delta in 32-bit arithmetic (cheap on a 32-bit CPU): exact whenever the high
+     * halves agree, and the slow path takes the rest (every 2^32 cycles, or a clock that
+     * went backwards). */
+    uint32_t delta = (uint32_t)ts - (uint32_t)c->last_ts;
+    bool same_high = (uint32_t)(ts >> 32) == (uint32_t)(c->last_ts >> 32);
+    uint32_t offset = c->write_offset;
+    /* ">=": an offset never reaches RB_PAGE_DATA, so commit_pos names one page only. */
+    if (__builtin_expect(!same_high || delta >= RB_DELTA_LIMIT || offset == 0 ||
+                             offset + size >= RB_PAGE_DATA, 0))
+        return rb_reserve_slow(rb, c, body, size, ts);
+    uint32_t *word = (uint32_t *)(c->write_page->data + offset);
+    return rb_account(c, size, ts, rb_put_header(word, body, delta));
+}
+
+/* Ends the outermost reservation on c: everything reserved so far becomes visible. One
+ * 32-bit store publishes it; readers turn it back into (page, offset). */
+static inline void rb_commit_on(struct rb_cpu *c)
+{
+    if (--c->nesting)
+        return;
+    __atomic_store_n(&c->commit_pos, c->write_base + c->write_offset, __ATOMIC_RELEASE);
+}
+
+/* rb_reserve for a caller that has interrupts off already. */
+static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
+{
+    struct rb_cpu *c = &rb->cpu[arch_cpu_id()];
+    if (__builtin_expect(!rb->record_disabled && length <= RB_MAX_EVENT, 1))
+        return rb_reserve_on(rb, c, length, arch_cycles());
+    if (rb->resizing || length > RB_MAX_EVENT)
+        rb_count_drop(c); /* tracing_on=0 is no loss; a resize or an oversized event is */
+    return 0;
+}
+
+static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length)
+{
+    unsigned long flags = arch_irq_save();
+    void *payload = rb_reserve_irqs_off(rb, length);
+    arch_irq_restore(flags);
+    return payload;
+}
+
+/* Interrupts go off for the decrement and the store: a writer interrupting in between
+ * could otherwise publish its event and see our older position stored over it. */
+static inline void rb_commit(struct ring_buffer *rb)
+{
+    unsigned long flags = arch_irq_save();
+    rb_commit_on(&rb->cpu[arch_cpu_id()]);
+    arch_irq_restore(flags);
+}
 
 #endif

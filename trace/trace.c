@@ -18,13 +18,14 @@
 /* Linux's default per-CPU buffer: 1441792 bytes (352 pages of 4 KiB). */
 #define DEFAULT_BUFFER_BYTES 1441792u
 
-static struct ring_buffer *buffer;
+struct ring_buffer *trace_buf;
+volatile bool trace_recording;
 static struct tracer *tracers;
 static struct tracer *current_tracer_ptr;
 static volatile bool tracing_on = true;
 struct spinlock trace_reader_lock = SPINLOCK_INIT("trace_reader");
 
-struct ring_buffer *trace_buffer(void) { return buffer; }
+struct ring_buffer *trace_buffer(void) { return trace_buf; }
 struct tracer *trace_current(void) { return current_tracer_ptr; }
 struct tracer *trace_tracers(void) { return tracers; }
 
@@ -35,24 +36,7 @@ void register_tracer(struct tracer *t)
     tracers = t;
 }
 
-bool trace_enabled(void) { return tracing_on && buffer; }
-
-struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
-{
-    if (!tracing_on || !buffer)
-        return 0;
-    struct trace_entry *e = rb_reserve(buffer, length);
-    if (!e)
-        return 0;
-    e->type = type;
-    e->flags = (arch_irqs_enabled() ? 0 : TRACE_FLAG_IRQS_OFF) |
-               (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0);
-    e->preempt_count = 0;
-    e->pid = 0; /* every event comes from the kernel's own context until tasks exist */
-    return e;
-}
-
-void trace_commit(void) { rb_commit(buffer); }
+bool trace_enabled(void) { return trace_recording; }
 
 int trace_marker_write(const char *text, uint32_t len)
 {
@@ -80,6 +64,7 @@ void trace_set_on(bool on)
     if (!on && t->stop)
         t->stop();
     tracing_on = on;
+    trace_recording = on && trace_buf;
     if (on && t->start)
         t->start();
 }
@@ -113,7 +98,7 @@ int trace_switch(struct tracer *next)
             old->reset();
     }
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    rb_reset(buffer);
+    rb_reset(trace_buf);
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     int err = next->init ? next->init() : 0;
     if (err) {
@@ -131,7 +116,7 @@ int trace_switch(struct tracer *next)
 void trace_header_info(struct trace_header_info *info)
 {
     struct rb_stats st;
-    rb_get_stats(buffer, RB_ALL_CPUS, &st);
+    rb_get_stats(trace_buf, RB_ALL_CPUS, &st);
     info->entries = st.entries;
     info->written = st.entries + st.overrun + st.dropped;
     info->ncpus = arch_cpu_count();
@@ -140,7 +125,7 @@ void trace_header_info(struct trace_header_info *info)
 int trace_resize(uint32_t pages_per_cpu)
 {
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    int err = rb_resize(buffer, pages_per_cpu);
+    int err = rb_resize(trace_buf, pages_per_cpu);
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     return err;
 }
@@ -149,11 +134,8 @@ int trace_resize(uint32_t pages_per_cpu)
 
 static void *alloc_trace_page(void) { return (void *)page_alloc(1); }
 static void free_trace_page(void *p) { page_free((uintptr_t)p, 1); }
-static uint64_t trace_clock(void) { return time_ns(); }
 
-static const struct rb_env kernel_env = {
-    alloc_trace_page, free_trace_page, kmalloc, kfree, trace_clock, arch_cpu_id,
-};
+const struct rb_env trace_rb_env = { alloc_trace_page, free_trace_page, kmalloc, kfree };
 
 /* trace_buf_size= takes bytes per CPU, with an optional K or M, as on Linux. */
 static uint32_t boot_buffer_pages(void)
@@ -172,11 +154,12 @@ static uint32_t boot_buffer_pages(void)
 void trace_init(void)
 {
     uint32_t pages = boot_buffer_pages();
-    buffer = rb_create(&kernel_env, arch_cpu_count(), pages);
-    if (!buffer) {
+    trace_buf = rb_create(&trace_rb_env, arch_cpu_count(), pages);
+    if (!trace_buf) {
         printk("tracing: no memory for %u buffer pages; tracing is off\n", pages);
         return;
     }
+    trace_recording = tracing_on;
     trace_files_init();
     trace_stream_init();
     trace_switch(trace_find_tracer("nop", 3));

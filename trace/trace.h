@@ -91,9 +91,9 @@ void trace_init(void);
 
 /* Writer side, usable in any context: interrupt handlers and exception handlers included.
  * trace_reserve returns the event with its trace_entry filled in, or NULL when the event is
- * not recorded (tracing off, or lost and counted). */
-struct trace_entry *trace_reserve(uint16_t type, uint32_t length);
-void trace_commit(void);
+ * not recorded (tracing off, or lost and counted). Inline: see the end of this file. */
+static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length);
+static inline void trace_commit(void);
 
 /* Records a marker, as a write to trace_marker does. Returns 0 or -errno. */
 int trace_marker_write(const char *text, uint32_t len);
@@ -116,5 +116,31 @@ void trace_stream_pump(unsigned budget);
 
 /* The buffer, for the bench and tests. */
 struct ring_buffer *trace_buffer(void);
+
+/* --- the writer's fast path, inline (every traced event runs it) --------------------- */
+
+#include "kernel/arch.h"
+
+extern struct ring_buffer *trace_buf; /* NULL until trace_init */
+extern volatile bool trace_recording; /* tracing_on, and a buffer exists */
+
+static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
+{
+    if (!trace_recording)
+        return 0;
+    unsigned long irqs = arch_irq_save();
+    struct trace_entry *e = (struct trace_entry *)rb_reserve_irqs_off(trace_buf, length);
+    arch_irq_restore(irqs);
+    if (!e)
+        return 0;
+    e->type = type;
+    e->flags = (uint8_t)((irqs ? 0 : TRACE_FLAG_IRQS_OFF) |
+                         (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
+    e->preempt_count = 0;
+    e->pid = 0; /* every event comes from the kernel's own context until tasks exist */
+    return e;
+}
+
+static inline void trace_commit(void) { rb_commit(trace_buf); }
 
 #endif

@@ -15,6 +15,9 @@
  * reads at a time. Writers never take it. */
 extern struct spinlock trace_reader_lock;
 
+/* Page and memory functions for ring buffers in the kernel. */
+extern const struct rb_env trace_rb_env;
+
 struct tracer *trace_current(void);
 struct tracer *trace_tracers(void);
 struct tracer *trace_find_tracer(const char *name, size_t len);

@@ -5,6 +5,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 #include "trace/trace_internal.h"
 
 /* One event's payload, copied out of the ring: aligned so tracers may cast it. */
@@ -82,7 +83,7 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
         if (ev.lost_before)
             trace_print_lost(out, ev.cpu, ev.lost_before);
         struct trace_event_view view = { (const struct trace_entry *)shown.bytes, ev.length,
-                                         ev.ts, ev.cpu };
+                                         time_cycles_to_ns(ev.ts), ev.cpu };
         trace_print_event(out, &view);
         printed++;
     }
@@ -131,7 +132,7 @@ void trace_print_all(struct fs_writer *out)
         if (ev.lost_before)
             trace_print_lost(out, ev.cpu, ev.lost_before);
         struct trace_event_view view = { (const struct trace_entry *)copy.bytes, ev.length,
-                                         ev.ts, ev.cpu };
+                                         time_cycles_to_ns(ev.ts), ev.cpu };
         trace_print_event(out, &view);
     }
     for (unsigned cpu = 0; cpu < ncpus; cpu++)

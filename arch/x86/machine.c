@@ -9,25 +9,7 @@
 #define ACPI_PM1A_CONTROL 0x604 /* QEMU's PIIX4 power management: SLP_EN | S5 powers off */
 #define ACPI_SLEEP_S5 0x2000
 
-unsigned long arch_irq_save(void)
-{
-    unsigned long flags = read_eflags();
-    cli();
-    return flags & EFLAGS_IF;
-}
-
-void arch_irq_restore(unsigned long flags)
-{
-    if (flags & EFLAGS_IF)
-        sti();
-}
-
 void arch_irq_enable(void) { sti(); }
-
-/* One CPU until SMP start-up exists. */
-unsigned arch_cpu_count(void) { return 1; }
-unsigned arch_cpu_id(void) { return 0; }
-bool arch_irqs_enabled(void) { return read_eflags() & EFLAGS_IF; }
 void arch_cpu_relax(void) { __asm__ volatile("pause"); }
 
 /* sti takes effect after the next instruction, so no interrupt can slip in between the

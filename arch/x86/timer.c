@@ -70,5 +70,4 @@ void timer_init(void)
     irq_set_handler(0, timer_tick);
 }
 
-uint64_t arch_cycles(void) { return rdtsc(); }
 uint32_t arch_cycles_khz(void) { return cycles_khz; }

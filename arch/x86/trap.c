@@ -17,7 +17,7 @@
 static trap_handler_fn trap_handlers[256];
 static irq_handler_fn irq_handlers[IRQ_COUNT];
 static uint64_t irq_counts[IRQ_COUNT];
-static volatile int hardirq_depth;
+volatile int hardirq_depth;
 
 /* arch_call_catching_faults() state, shared with trap_entry.asm. */
 struct fault_catcher {
@@ -48,8 +48,6 @@ void irq_set_handler(int irq, irq_handler_fn fn)
 }
 
 uint64_t irq_count(int irq) { return irq_counts[irq]; }
-
-bool arch_in_hardirq(void) { return hardirq_depth > 0; }
 
 bool trap_from_user(const struct trap_frame *tf) { return (tf->cs & 3) == 3; }
 

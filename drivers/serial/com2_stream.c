@@ -16,9 +16,12 @@
 #include "trace/tracefs.h"
 
 static bool present;
+static uint64_t bytes_sent;
 static struct spinlock com2_lock = SPINLOCK_INIT("com2");
 
 bool com2_present(void) { return present; }
+
+uint64_t com2_bytes_sent(void) { return bytes_sent; }
 
 void com2_write(const char *data, size_t len)
 {
@@ -26,6 +29,7 @@ void com2_write(const char *data, size_t len)
         return;
     unsigned long flags = spin_lock_irqsave(&com2_lock);
     uart_write(COM2, data, len);
+    bytes_sent += len;
     spin_unlock_irqrestore(&com2_lock, flags);
 }
 

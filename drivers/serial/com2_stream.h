@@ -6,10 +6,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Sends bytes unchanged; does nothing when the machine has no COM2. Safe from any context
  * that may take a spinlock with interrupts off. */
 void com2_write(const char *data, size_t len);
 bool com2_present(void);
+/* Bytes sent since boot (the export benchmark measures with it). */
+uint64_t com2_bytes_sent(void);
 
 #endif

@@ -1,5 +1,6 @@
 /* host_arch.c - the kernel/arch.h functions portable modules call, for host tests: an
- * interrupt flag that is only a variable, and a cycle counter that tests set. */
+ * interrupt flag that is only a variable, and a cycle counter and CPU number that tests
+ * set (host_cycles, host_cpu). */
 #include "kernel/arch.h"
 
 static bool irqs_on = true;
@@ -13,10 +14,10 @@ unsigned long arch_irq_save(void)
 }
 
 void arch_irq_restore(unsigned long flags) { irqs_on = flags != 0; }
-void arch_irq_enable(void) { irqs_on = true; }
 bool arch_irqs_enabled(void) { return irqs_on; }
 void arch_cpu_relax(void) {}
 uint64_t arch_cycles(void) { return host_cycles; }
 bool arch_in_hardirq(void) { return false; }
+unsigned host_cpu;
 unsigned arch_cpu_count(void) { return 1; }
-unsigned arch_cpu_id(void) { return 0; }
+unsigned arch_cpu_id(void) { return host_cpu; }

@@ -1,4 +1,4 @@
-/* rb_host_env.h - a ring-buffer environment over host memory with a settable clock and CPU,
+/* rb_host_env.h - a ring-buffer environment over host memory with the clock and CPU of host_arch.c,
  * shared by the ring buffer's unit tests and its fuzz target. */
 #ifndef TESTS_UNIT_RB_HOST_ENV_H
 #define TESTS_UNIT_RB_HOST_ENV_H
@@ -7,8 +7,9 @@
 
 #include "trace/ring_buffer.h"
 
-static uint64_t host_now;
-static unsigned host_cpu;
+/* The clock and CPU number the buffer reads (tests/unit/host_arch.c). */
+extern uint64_t host_cycles;
+extern unsigned host_cpu;
 static long host_pages_live;
 static long host_page_budget = -1; /* >= 0: fail allocations beyond it */
 
@@ -26,11 +27,6 @@ static void host_free_page(void *p)
 }
 static void *host_alloc(size_t n) { return malloc(n); }
 static void host_free(void *p) { free(p); }
-static uint64_t host_clock(void) { return host_now; }
-static unsigned host_cpu_id(void) { return host_cpu; }
-
-static const struct rb_env host_env = {
-    host_alloc_page, host_free_page, host_alloc, host_free, host_clock, host_cpu_id,
-};
+static const struct rb_env host_env = { host_alloc_page, host_free_page, host_alloc, host_free };
 
 #endif

@@ -29,7 +29,7 @@ static bool payload_is(const uint32_t *p, uint32_t i, uint32_t length)
 
 static struct ring_buffer *make(uint32_t pages)
 {
-    host_now = 1000;
+    host_cycles = 1000;
     host_cpu = 0;
     host_page_budget = -1;
     return rb_create(&host_env, 1, pages);
@@ -40,7 +40,7 @@ TEST(write_and_consume_sizes)
     struct ring_buffer *rb = make(4);
     const uint32_t sizes[] = { 4, 8, 32, 112, 116, 128, 2048 };
     for (uint32_t i = 0; i < 7; i++) {
-        host_now += 10;
+        host_cycles += 10;
         CHECK(write_marked(rb, i, sizes[i]));
     }
     static uint32_t buf[RB_MAX_EVENT / 4];
@@ -79,7 +79,7 @@ TEST(many_pages_in_order)
     /* Interleave writing and reading so the ring wraps many times without loss. */
     for (uint32_t round = 0; round < 50; round++) {
         for (uint32_t k = 0; k < 300; k++) {
-            host_now++;
+            host_cycles++;
             CHECK(write_marked(rb, written++, 32));
         }
         uint32_t expect = written - 300;
@@ -204,7 +204,7 @@ TEST(time_extend_for_long_gaps)
     struct ring_buffer *rb = make(2);
     const uint64_t times[] = { 5, 6, 6 + (1ull << 27), 6 + (1ull << 27) + 3, 90000000000ull };
     for (int i = 0; i < 5; i++) {
-        host_now = times[i];
+        host_cycles = times[i];
         CHECK(write_marked(rb, (uint32_t)i, 4));
     }
     uint32_t buf[1];
@@ -220,9 +220,9 @@ TEST(time_extend_for_long_gaps)
 TEST(clock_going_backwards_is_clamped)
 {
     struct ring_buffer *rb = make(2);
-    host_now = 100;
+    host_cycles = 100;
     CHECK(write_marked(rb, 0, 4));
-    host_now = 50;
+    host_cycles = 50;
     CHECK(write_marked(rb, 1, 4));
     uint32_t buf[1];
     struct rb_event ev;
@@ -238,7 +238,7 @@ TEST(nested_writer_commits_with_outer)
     uint32_t *outer = rb_reserve(rb, 8);
     CHECK(outer != NULL);
     /* An "interrupt" arrives before the outer writer commits and writes its own event. */
-    host_now++;
+    host_cycles++;
     CHECK(write_marked(rb, 7, 8));
     uint32_t buf[2];
     struct rb_event ev;
@@ -409,7 +409,7 @@ TEST(reset_and_disable)
 
 TEST(per_cpu_rings)
 {
-    host_now = 0;
+    host_cycles = 0;
     struct ring_buffer *rb = rb_create(&host_env, 2, 2);
     host_cpu = 1;
     CHECK(write_marked(rb, 11, 4));
