@@ -1,15 +1,16 @@
 /*
  * fuzz_ring_buffer.c - fuzz target for trace/ring_buffer.c.
  *
- * The input is a program. Its first two bytes choose 1-3 CPUs and 2-6 pages per CPU, the
- * third the starting clock; every following byte is an operation (its value modulo OP_COUNT)
- * followed by its argument bytes (missing bytes read as 0): write an event, write a burst,
- * reserve without committing (up to 3 open per CPU, so later writes on that CPU nest inside
- * them, as an interrupt handler's would), commit the innermost open reservation, move the
- * clock forward a little or a lot (time extends) or back, consume, iterate a CPU fully, start
- * or step an iterator that lives across other operations, toggle overwrite mode, toggle
- * record_disabled, rb_reset, rb_resize (with a page budget, so -ENOMEM happens),
- * rb_take_lost.
+ * The input is a program. Its first two bytes choose 1-3 CPUs (and, with the top bit, a
+ * try at rb_create failures first) and 2-6 pages per CPU, the third the starting clock
+ * (host_cycles); every following byte is an operation (its value modulo OP_COUNT) followed
+ * by its argument bytes (missing bytes read as 0): write an event (rb_reserve + rb_commit,
+ * or rb_write), write a burst, reserve without committing (up to 3 open per CPU, so later
+ * writes on that CPU nest inside them, as an interrupt handler's would), commit the
+ * innermost open reservation, move the clock forward a little or a lot (time extends,
+ * 2^32 edges) or back, consume, iterate a CPU fully, start or step an iterator that lives
+ * across other operations, toggle overwrite mode, toggle record_disabled, rb_reset,
+ * rb_resize (with a page budget, so -ENOMEM happens), rb_take_lost.
  *
  * A model follows along: per CPU, the numbers handed out, committed (published) and
  * consumed, the drops, and for every number the written length and the timestamp the event
@@ -30,10 +31,11 @@
  *    every committed event was read (the newest committed event is never overwritten).
  *    rb_peek_ts agrees with it. rb_take_lost returns every drop not reported yet, plus at
  *    most the overrun not reported yet, which later lost_before values then leave out.
- *  - a full iteration does not consume, shows exactly what rb_get_stats calls entries, in
- *    consecutive numbers ending at the newest committed event; a long-lived iterator, with
+ *  - a full iteration does not consume, shows exactly what rb_get_stats calls entries (but
+ *    for open reservations, which entries counts), in consecutive numbers ending at the
+ *    newest committed event; a long-lived iterator, with
  *    writers overtaking it, stays inside its snapshot and reports each skip as lost_before.
- *  - after every operation rb_get_stats agrees: read + overrun + entries == committed,
+ *  - after every operation rb_get_stats agrees: read + overrun + entries == reserved,
  *    read == consumed, dropped exact, overrun exact while no loss was possible, and the sum
  *    over all CPUs equals the per-CPU counts.
  *  - rb_reset zeroes everything; rb_resize keeps every unread event that fits and changes
@@ -60,7 +62,7 @@
 
 enum op {
     OP_WRITE,
-    OP_WRITE_AGAIN, /* a second opcode for writing: the most common operation */
+    OP_WRITE_COPY,
     OP_BURST,
     OP_RESERVE,
     OP_COMMIT,
@@ -275,30 +277,27 @@ static uint64_t model_take_drops(struct cpu_model *cm, uint64_t number)
     return lost;
 }
 
-/* Reserves an event of length on cpu and fills its payload. Checks the refusal rules and
- * returns true (with the event pushed on the CPU's open stack) if it was accepted. */
-static bool start_event(unsigned cpu, uint32_t length)
+/* Books the outcome of a writer's attempt to store an event of length on cpu: checks the
+ * refusal rules and counts a refusal, or gives the event its number, length and timestamp.
+ * Returns whether the event was accepted. */
+static bool book_event(unsigned cpu, uint32_t length, bool accepted)
 {
     struct cpu_model *cm = &m.cpu[cpu];
-    if (cm->accepted >= MAX_NUMBERS)
-        fail("cpu %u: the model has no room for another event", cpu);
     uint32_t span_pages = cm->span_pages, span_fill = cm->span_fill;
     bool fits = span_add(cm, length);
-    host_cpu = cpu;
-    uint8_t *payload = rb_reserve(m.rb, length);
-    if (m.disabled || length > RB_MAX_EVENT || !payload) {
+    if (m.disabled || length > RB_MAX_EVENT || !accepted) {
         cm->span_pages = span_pages; /* the event takes no room */
         cm->span_fill = span_fill;
     }
     if (m.disabled || length > RB_MAX_EVENT) {
-        if (payload)
-            fail("cpu %u: reserve of %u bytes accepted %s", cpu, length,
+        if (accepted)
+            fail("cpu %u: a %u-byte event was accepted %s", cpu, length,
                  m.disabled ? "with recording disabled" : "though too big");
         if (!m.disabled)
             model_drop(cm);
         return false;
     }
-    if (!payload) {
+    if (!accepted) {
         if (cm->depth == 0 && m.overwrite)
             fail("cpu %u: overwrite mode refused a %u-byte event with nothing open", cpu, length);
         if (cm->depth == 0 && fits && !cm->may_overrun)
@@ -307,8 +306,6 @@ static bool start_event(unsigned cpu, uint32_t length)
         model_drop(cm);
         return false;
     }
-    if (((uintptr_t)payload & 3) != 0)
-        fail("cpu %u: payload not aligned to 4", cpu);
     if (!fits && m.overwrite)
         cm->may_overrun = true;
     uint64_t number = cm->accepted++;
@@ -316,6 +313,21 @@ static bool start_event(unsigned cpu, uint32_t length)
     cm->last_ts = ts;
     event_ts[cpu][number] = ts;
     event_length[cpu][number] = (uint16_t)length;
+    return true;
+}
+
+/* rb_reserve of an event of length on cpu; if accepted, fills its payload and pushes it on
+ * the CPU's open stack. Returns whether it was accepted. */
+static bool start_event(unsigned cpu, uint32_t length)
+{
+    struct cpu_model *cm = &m.cpu[cpu];
+    host_cpu = cpu;
+    uint8_t *payload = rb_reserve(m.rb, length);
+    if (!book_event(cpu, length, payload != NULL))
+        return false;
+    if (((uintptr_t)payload & 3) != 0)
+        fail("cpu %u: payload not aligned to 4", cpu);
+    uint64_t number = cm->accepted - 1;
     fill_pattern(payload, cpu, number, length);
     cm->open[cm->depth++] = (struct open_event){ payload, number, length };
     return true;
@@ -345,6 +357,20 @@ static void write_event(unsigned cpu, uint32_t length)
 {
     if (model_has_room(cpu) && start_event(cpu, length))
         finish_event(cpu);
+}
+
+/* The same with rb_write, from a copy of the payload. */
+static void write_event_copy(unsigned cpu, uint32_t length)
+{
+    static uint8_t source[RB_MAX_EVENT + 256]; /* the longest length take_length() gives */
+    struct cpu_model *cm = &m.cpu[cpu];
+    if (!model_has_room(cpu))
+        return;
+    fill_pattern(source, cpu, cm->accepted, length);
+    host_cpu = cpu;
+    bool written = rb_write(m.rb, source, length);
+    if (book_event(cpu, length, written) && cm->depth == 0)
+        cm->committed = cm->accepted;
 }
 
 /* Commits every open reservation, innermost first, as rb_reset and rb_resize wait for. */
@@ -396,10 +422,11 @@ static void check_stats(void)
         if (st.read != cm->consumed)
             fail("cpu %u: stats read %llu, consumed %llu", c, (unsigned long long)st.read,
                  (unsigned long long)cm->consumed);
-        if (st.read + st.overrun + st.entries != cm->committed)
-            fail("cpu %u: stats read %llu + overrun %llu + entries %llu != committed %llu", c,
+        /* entries counts an open reservation too (ring_buffer.c: rb_get_stats). */
+        if (st.read + st.overrun + st.entries != cm->accepted)
+            fail("cpu %u: stats read %llu + overrun %llu + entries %llu != reserved %llu", c,
                  (unsigned long long)st.read, (unsigned long long)st.overrun,
-                 (unsigned long long)st.entries, (unsigned long long)cm->committed);
+                 (unsigned long long)st.entries, (unsigned long long)cm->accepted);
         uint64_t gaps = cm->expected - cm->consumed;
         if (st.overrun < gaps || (!cm->may_overrun && st.overrun != gaps))
             fail("cpu %u: stats overrun %llu, but %llu events were skipped%s", c,
@@ -531,9 +558,11 @@ static void iterate_fully(unsigned cpu)
         prev = ev.number;
         count++;
     }
-    if (count != before.entries)
-        fail("cpu %u: iteration saw %llu events, stats say %llu entries", cpu,
-             (unsigned long long)count, (unsigned long long)before.entries);
+    uint64_t open = cm->accepted - cm->committed;
+    if (count + open != before.entries)
+        fail("cpu %u: iteration saw %llu events, stats say %llu entries (%llu of them open)",
+             cpu, (unsigned long long)count, (unsigned long long)before.entries,
+             (unsigned long long)open);
     if (count && prev + 1 != cm->committed)
         fail("cpu %u: iteration ended at %llu, the newest committed is %llu", cpu,
              (unsigned long long)prev, (unsigned long long)cm->committed - 1);
@@ -662,13 +691,13 @@ static void do_resize(uint32_t pages, uint8_t budget_byte)
     }
 }
 
-/* Moves the clock forward by a large amount: around the 2^27 ticks a header's delta holds, or
- * far beyond it. */
+/* Moves the clock forward by a large amount: around the 2^27 ticks a header's delta holds,
+ * far beyond it, or to the edge of a 2^32 boundary. */
 static void clock_big(void)
 {
     uint8_t kind = take_byte();
     uint8_t amount = take_byte();
-    switch (kind % 4) {
+    switch (kind % 5) {
     case 0:
         host_cycles += (1u << 27) - 2 + amount % 5;
         break;
@@ -678,6 +707,12 @@ static void clock_big(void)
     case 2:
         host_cycles += (uint64_t)amount << 36;
         break;
+    case 3: { /* just below the next multiple of 2^32: the writer's 32-bit delta wraps */
+        uint64_t edge = (host_cycles | 0xffffffffu) - amount % 64;
+        if (edge > host_cycles)
+            host_cycles = edge;
+        break;
+    }
     default:
         host_cycles += ((uint64_t)amount << 24) | amount;
         break;
@@ -688,10 +723,14 @@ static void clock_big(void)
 static void run_op(uint8_t opcode)
 {
     switch (opcode % OP_COUNT) {
-    case OP_WRITE:
-    case OP_WRITE_AGAIN: {
+    case OP_WRITE: {
         unsigned cpu = take_cpu();
         write_event(cpu, take_length());
+        break;
+    }
+    case OP_WRITE_COPY: {
+        unsigned cpu = take_cpu();
+        write_event_copy(cpu, take_length());
         break;
     }
     case OP_BURST: {
@@ -808,17 +847,35 @@ static void finish_run(void)
         fail("rb_destroy left %ld pages allocated", host_pages_live);
 }
 
+/* rb_create with bad arguments, and with too few pages for its last CPU: NULL, nothing
+ * left allocated. */
+static void check_create_failures(void)
+{
+    if (rb_create(&host_env, 0, 2) || rb_create(&host_env, RB_MAX_CPUS + 1, 2) ||
+        rb_create(&host_env, m.ncpus, 1))
+        fail("rb_create accepted bad arguments");
+    host_page_budget = (long)m.ncpus * m.pages - 1;
+    if (rb_create(&host_env, m.ncpus, m.pages))
+        fail("rb_create(%u, %u) succeeded with one page too few", m.ncpus, m.pages);
+    host_page_budget = -1;
+    if (host_pages_live != 0)
+        fail("failed rb_create left %ld pages allocated", host_pages_live);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     memset(&m, 0, sizeof m);
     m.in = data;
     m.left = size;
-    m.ncpus = 1 + take_byte() % MAX_CPUS;
+    uint8_t shape = take_byte();
+    m.ncpus = 1 + shape % MAX_CPUS;
     m.pages = 2 + take_byte() % 5;
     m.overwrite = true;
     host_cycles = (uint64_t)take_byte() << 20;
     host_cpu = 0;
     host_page_budget = -1;
+    if (shape & 0x80)
+        check_create_failures();
     m.rb = rb_create(&host_env, m.ncpus, m.pages);
     if (m.rb == NULL)
         fail("rb_create(%u, %u) failed with no memory limit", m.ncpus, m.pages);
