@@ -1,0 +1,103 @@
+/*
+ * st_trace.c - self-tests of the tracing core in the real kernel: a writer interrupted by
+ * an exception handler that traces too, and switching tracers.
+ */
+#include "arch/x86/trap.h"
+#include "drivers/serial/com2_stream.h"
+#include "kernel/selftest.h"
+#include "kernel/string.h"
+#include "trace/trace_internal.h"
+
+#define NESTING_VECTOR 0x81
+
+/* A software interrupt whose handler writes a marker: an event nested inside another. */
+static bool nested_marker(struct trap_frame *tf)
+{
+    (void)tf;
+    trace_marker_write("inner", 5);
+    return true;
+}
+
+/* Reads the buffer from the start; returns how many markers it holds, copying their texts. */
+static int read_markers(char texts[][16], int max)
+{
+    struct rb_iter it;
+    static union {
+        uint64_t align;
+        uint8_t bytes[RB_MAX_EVENT];
+    } copy;
+    struct rb_event ev;
+    int n = 0;
+    rb_iter_start(trace_buffer(), 0, &it);
+    while (rb_iter_next(&it, copy.bytes, sizeof copy, &ev)) {
+        const struct print_entry *p = (const struct print_entry *)copy.bytes;
+        if (p->ent.type == TRACE_PRINT && n < max) {
+            memcpy(texts[n], p->text, 15);
+            texts[n][15] = '\0';
+        }
+        n++;
+    }
+    return n;
+}
+
+SELFTEST(trace_nested_in_exception)
+{
+    trace_stream_enabled = false;
+    rb_reset(trace_buffer());
+    trap_set_handler(NESTING_VECTOR, nested_marker);
+    struct print_entry *outer = (struct print_entry *)trace_reserve(TRACE_PRINT, 24);
+    ST_CHECK(outer != 0);
+    __asm__ volatile("int %0" ::"i"(NESTING_VECTOR)); /* traces while outer is open */
+    char texts[4][16];
+    ST_CHECK(read_markers(texts, 4) == 0); /* nothing visible before the outer commit */
+    outer->ip = 0;
+    memcpy(outer->text, "outer", 6);
+    trace_commit();
+    ST_CHECK(read_markers(texts, 4) == 2);
+    ST_CHECK(strcmp(texts[0], "outer") == 0 && strcmp(texts[1], "inner") == 0);
+    trap_set_handler(NESTING_VECTOR, 0);
+    rb_reset(trace_buffer());
+    trace_stream_enabled = true;
+}
+
+/* A tracer that records which of its hooks ran. */
+static int calls_init, calls_reset, calls_start, calls_stop, init_error;
+static int test_init(void) { calls_init++; return init_error; }
+static void test_reset(void) { calls_reset++; }
+static void test_start(void) { calls_start++; }
+static void test_stop(void) { calls_stop++; }
+static struct tracer test_tracer = {
+    .name = "selftest", .init = test_init, .reset = test_reset,
+    .start = test_start, .stop = test_stop,
+};
+
+SELFTEST(tracer_switching)
+{
+    struct tracer *nop = trace_find_tracer("nop", 3);
+    register_tracer(&test_tracer); /* only ever in a selftest boot */
+    ST_CHECK(trace_find_tracer("selftest", 8) == &test_tracer);
+    ST_CHECK(trace_switch(&test_tracer) == 0);
+    ST_CHECK(calls_init == 1 && calls_start == 1 && trace_current() == &test_tracer);
+
+    /* tracing_on stops and restarts the tracer without reselecting it. */
+    trace_set_on(false);
+    ST_CHECK(calls_stop == 1 && !trace_enabled());
+    trace_set_on(true);
+    ST_CHECK(calls_start == 2 && trace_enabled());
+
+    /* Switching away streams what is buffered to COM2 before the buffer is emptied. */
+    trace_marker_write("before the switch", 17);
+    uint64_t sent = com2_bytes_sent();
+    ST_CHECK(trace_switch(nop) == 0);
+    ST_CHECK(calls_stop == 2 && calls_reset == 1);
+    ST_CHECK(!com2_present() || com2_bytes_sent() > sent);
+    struct rb_stats st;
+    rb_get_stats(trace_buffer(), RB_ALL_CPUS, &st);
+    ST_CHECK(st.entries == 0);
+
+    /* A tracer that refuses to start leaves nop current and reports why. */
+    init_error = -19;
+    ST_CHECK(trace_switch(&test_tracer) == -19);
+    ST_CHECK(trace_current() == nop);
+    init_error = 0;
+}
