@@ -67,24 +67,6 @@ static int write_current_tracer(struct fs_node *f, const char *data, size_t len,
     return trace_switch(t);
 }
 
-static int read_tracing_on(struct fs_node *f, struct fs_writer *out)
-{
-    (void)f;
-    fs_printf(out, "%d\n", trace_is_on() ? 1 : 0);
-    return 0;
-}
-
-static int write_tracing_on(struct fs_node *f, const char *data, size_t len, bool append)
-{
-    (void)f;
-    (void)append;
-    bool on;
-    int err = parse_bool(data, len, &on);
-    if (!err)
-        trace_set_on(on);
-    return err;
-}
-
 static int read_trace(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
@@ -205,41 +187,41 @@ static int write_trace_entries(struct fs_node *f, const char *data, size_t len, 
     return resize_bytes((entries + per_page - 1) / per_page * RB_PAGE_SIZE);
 }
 
-static int read_overwrite(struct fs_node *f, struct fs_writer *out)
+/*
+ * Files holding one on/off setting (tracing_on, the options): reading gives 1 or 0, writing
+ * accepts 1 or 0 and nothing else. f->data points at the setting's get/set pair.
+ */
+struct flag_setting {
+    bool (*get)(void);
+    void (*set)(bool on);
+};
+
+static int read_flag(struct fs_node *f, struct fs_writer *out)
 {
-    (void)f;
-    fs_printf(out, "%d\n", trace_buffer()->overwrite ? 1 : 0);
+    const struct flag_setting *flag = f->data;
+    fs_printf(out, "%d\n", flag->get() ? 1 : 0);
     return 0;
 }
 
-static int write_overwrite(struct fs_node *f, const char *data, size_t len, bool append)
+static int write_flag(struct fs_node *f, const char *data, size_t len, bool append)
 {
-    (void)f;
     (void)append;
+    const struct flag_setting *flag = f->data;
     bool on;
     int err = parse_bool(data, len, &on);
     if (!err)
-        rb_set_overwrite(trace_buffer(), on);
+        flag->set(on);
     return err;
 }
 
-static int read_stream_com2(struct fs_node *f, struct fs_writer *out)
-{
-    (void)f;
-    fs_printf(out, "%d\n", trace_stream_enabled ? 1 : 0);
-    return 0;
-}
+static bool overwrite_get(void) { return trace_buffer()->overwrite; }
+static void overwrite_set(bool on) { rb_set_overwrite(trace_buffer(), on); }
+static bool stream_get(void) { return trace_stream_enabled; }
+static void stream_set(bool on) { trace_stream_enabled = on; }
 
-static int write_stream_com2(struct fs_node *f, const char *data, size_t len, bool append)
-{
-    (void)f;
-    (void)append;
-    bool on;
-    int err = parse_bool(data, len, &on);
-    if (!err)
-        trace_stream_enabled = on;
-    return err;
-}
+static const struct flag_setting tracing_on_flag = { trace_is_on, trace_set_on };
+static const struct flag_setting overwrite_flag = { overwrite_get, overwrite_set };
+static const struct flag_setting stream_com2_flag = { stream_get, stream_set };
 
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
@@ -255,15 +237,13 @@ static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
 
 static const struct fs_file_ops available_tracers_ops = { read_available_tracers, 0 };
 static const struct fs_file_ops current_tracer_ops = { read_current_tracer, write_current_tracer };
-static const struct fs_file_ops tracing_on_ops = { read_tracing_on, write_tracing_on };
+static const struct fs_file_ops flag_ops = { read_flag, write_flag };
 static const struct fs_file_ops trace_ops = { read_trace, write_trace };
 static const struct fs_file_ops trace_pipe_ops = { read_trace_pipe, 0 };
 static const struct fs_file_ops trace_marker_ops = { 0, write_trace_marker };
 static const struct fs_file_ops buffer_size_kb_ops = { read_buffer_size_kb, write_buffer_size_kb };
 static const struct fs_file_ops buffer_total_size_kb_ops = { read_buffer_total_size_kb, 0 };
 static const struct fs_file_ops trace_entries_ops = { read_trace_entries, write_trace_entries };
-static const struct fs_file_ops overwrite_ops = { read_overwrite, write_overwrite };
-static const struct fs_file_ops stream_com2_ops = { read_stream_com2, write_stream_com2 };
 static const struct fs_file_ops cpu_stats_ops = { read_cpu_stats, 0 };
 
 void trace_files_init(void)
@@ -271,7 +251,7 @@ void trace_files_init(void)
     struct fs_node *root = fs_root();
     fs_create(root, "available_tracers", &available_tracers_ops, 0);
     fs_create(root, "current_tracer", &current_tracer_ops, 0);
-    fs_create(root, "tracing_on", &tracing_on_ops, 0);
+    fs_create(root, "tracing_on", &flag_ops, (void *)&tracing_on_flag);
     fs_create(root, "trace", &trace_ops, 0);
     fs_create(root, "trace_pipe", &trace_pipe_ops, 0);
     fs_create(root, "trace_marker", &trace_marker_ops, 0);
@@ -279,8 +259,8 @@ void trace_files_init(void)
     fs_create(root, "buffer_total_size_kb", &buffer_total_size_kb_ops, 0);
     fs_create(root, "trace_entries", &trace_entries_ops, 0);
     struct fs_node *options = fs_mkdir(root, "options");
-    fs_create(options, "overwrite", &overwrite_ops, 0);
-    fs_create(options, "stream_com2", &stream_com2_ops, 0);
+    fs_create(options, "overwrite", &flag_ops, (void *)&overwrite_flag);
+    fs_create(options, "stream_com2", &flag_ops, (void *)&stream_com2_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);

@@ -48,17 +48,25 @@ void trace_print_lost(struct fs_writer *out, unsigned cpu, uint64_t lost)
         fs_printf(out, "CPU:%u [LOST %llu EVENTS]\n", cpu, (unsigned long long)lost);
 }
 
-/* The CPU whose next unread event is oldest, or -1 when all are empty. */
-static int oldest_cpu(struct ring_buffer *rb)
+/* The CPU whose next event is oldest by peek(ctx, cpu, &ts), or -1 when all are empty:
+ * how events of several CPUs come out in time order. */
+static int oldest_cpu(bool (*peek)(void *ctx, unsigned cpu, uint64_t *ts), void *ctx)
 {
     int best = -1;
     uint64_t best_ts = 0, ts;
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
-        if (rb_peek_ts(rb, cpu, &ts) && (best < 0 || ts < best_ts)) {
+        if (peek(ctx, cpu, &ts) && (best < 0 || ts < best_ts)) {
             best = (int)cpu;
             best_ts = ts;
         }
     return best;
+}
+
+static bool peek_consumer(void *rb, unsigned cpu, uint64_t *ts) { return rb_peek_ts(rb, cpu, ts); }
+
+static bool peek_iterator(void *iters, unsigned cpu, uint64_t *ts)
+{
+    return rb_iter_peek_ts(&((struct rb_iter *)iters)[cpu], ts);
 }
 
 unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end)
@@ -71,7 +79,7 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
         unsigned long flags;
         if (!spin_trylock_irqsave(&trace_reader_lock, &flags))
             break; /* another reader is at it: let it finish */
-        int cpu = oldest_cpu(rb);
+        int cpu = oldest_cpu(peek_consumer, rb);
         bool got = cpu >= 0 && rb_consume(rb, (unsigned)cpu, copy.bytes, sizeof copy, &ev);
         /* Print from a copy after unlocking: printing may be slow, writers never wait. */
         static union event_copy shown;
@@ -117,13 +125,7 @@ void trace_print_all(struct fs_writer *out)
         trace_print_default_header(out, t->name, &info);
 
     for (;;) {
-        int best = -1;
-        uint64_t best_ts = 0, ts;
-        for (unsigned cpu = 0; cpu < ncpus; cpu++)
-            if (rb_iter_peek_ts(&iters[cpu], &ts) && (best < 0 || ts < best_ts)) {
-                best = (int)cpu;
-                best_ts = ts;
-            }
+        int best = oldest_cpu(peek_iterator, iters);
         if (best < 0 || out->interrupted(out))
             break;
         struct rb_event ev;

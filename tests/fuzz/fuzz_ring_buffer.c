@@ -31,10 +31,10 @@
  *    every committed event was read (the newest committed event is never overwritten).
  *    rb_peek_ts agrees with it. rb_take_lost returns every drop not reported yet, plus at
  *    most the overrun not reported yet, which later lost_before values then leave out.
- *  - a full iteration does not consume, shows exactly what rb_get_stats calls entries (but
- *    for open reservations, which entries counts), in consecutive numbers ending at the
- *    newest committed event; a long-lived iterator, with
- *    writers overtaking it, stays inside its snapshot and reports each skip as lost_before.
+ *  - a full iteration does not consume, shows exactly what rb_get_stats calls entries (less
+ *    the open reservations, which entries counts), in consecutive numbers ending at the
+ *    newest committed event; a long-lived iterator, with writers overtaking it, stays
+ *    inside its snapshot and reports each skip as lost_before.
  *  - after every operation rb_get_stats agrees: read + overrun + entries == reserved,
  *    read == consumed, dropped exact, overrun exact while no loss was possible, and the sum
  *    over all CPUs equals the per-CPU counts.

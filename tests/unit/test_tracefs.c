@@ -1,6 +1,7 @@
 /* test_tracefs.c - the file tree: creation rules, lookup with mount prefixes, paths. */
 #include "unit.h"
 
+#include "collect_writer.h"
 #include "kernel/errno.h"
 #include "trace/tracefs.h"
 
@@ -12,15 +13,6 @@ static int read_hello(struct fs_node *f, struct fs_writer *out)
 }
 static const struct fs_file_ops hello_ops = { read_hello, NULL };
 
-static char buf[4096];
-static size_t buf_len;
-static void collect(struct fs_writer *w, const char *t, size_t n)
-{
-    (void)w;
-    memcpy(buf + buf_len, t, n);
-    buf_len += n;
-    buf[buf_len] = '\0';
-}
 
 TEST(create_and_lookup)
 {
@@ -98,15 +90,15 @@ TEST(remove_and_path)
 
 TEST(writer_formats)
 {
-    struct fs_writer w = { collect, NULL, NULL, false };
-    buf_len = 0;
+    struct fs_writer w = collect_writer;
+    collect_reset();
     struct fs_node *f = fs_create(fs_mkdir_path("w"), "hello", &hello_ops, NULL);
     CHECK_EQ_INT(f->ops->read(f, &w), 0);
-    CHECK_EQ_STR(buf, "hello 42\n");
-    buf_len = 0;
+    CHECK_EQ_STR(collected, "hello 42\n");
+    collect_reset();
     char big[1000];
     memset(big, 'z', sizeof big - 1);
     big[sizeof big - 1] = '\0';
     fs_printf(&w, "<%s>", big); /* longer than fs_printf's stack buffer */
-    CHECK_EQ_INT(buf_len, 1001);
+    CHECK_EQ_INT(collected_len, 1001);
 }
