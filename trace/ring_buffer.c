@@ -137,12 +137,15 @@ void rb_count_drop(struct rb_cpu *c)
 /*
  * The uncommon cases of a reservation: the first event of a page (its timestamp becomes the
  * page's base), a delta too large for 27 bits (a time-extend record goes first), a clock
- * that went backwards (delta 0), and a full page (move on, or drop and count).
+ * that went backwards (the event takes the previous one's time), and a full page (move on,
+ * or drop and count).
  */
 void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, uint32_t size,
                       uint64_t ts)
 {
-    uint64_t delta = ts > c->last_ts ? ts - c->last_ts : 0;
+    if (ts < c->last_ts)
+        ts = c->last_ts; /* never back in time: the event counts as simultaneous */
+    uint64_t delta = ts - c->last_ts;
     uint32_t extend = (c->write_offset && delta >= DELTA_LIMIT) ? 8 : 0;
     if (c->write_offset + extend + size >= PAGE_DATA) { /* see rb_reserve_on */
         if (!move_to_next_page(rb, c, ts)) {
@@ -593,6 +596,8 @@ int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
         fresh.unplaced_drops = c->unplaced_drops;
         fresh.reported_unplaced = c->reported_unplaced;
         fresh.dropped = c->dropped;
+        if (fresh.last_ts < c->last_ts)
+            fresh.last_ts = c->last_ts; /* events written later never predate earlier ones */
         free_pages(env, c->pages, c->npages);
         env->free(c->pages);
         fresh.gen = c->gen + 2; /* readers that sampled the old generation retry */

@@ -149,7 +149,8 @@ bool rb_iter_peek_ts(struct rb_iter *it, uint64_t *ts);
 /* Counts for the trace header, per CPU or summed over all (cpu = RB_ALL_CPUS). */
 #define RB_ALL_CPUS 0xffffffffu
 struct rb_stats {
-    uint64_t entries;  /* committed and not yet consumed (nor overwritten) */
+    uint64_t entries;  /* reserved and not yet consumed (nor overwritten); an open
+                        * reservation counts, since it will be committed */
     uint64_t overrun;  /* overwritten before being read */
     uint64_t dropped;  /* refused by the writer */
     uint64_t read;     /* consumed */
@@ -220,15 +221,16 @@ static inline void *rb_reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint
 {
     uint32_t body = (length + 3) & ~3u;
     uint32_t size = body - 1 < RB_TYPE_DATA_MAX * 4 ? 4 + body : 8 + body;
-    /* The delta in 32-bit arithmetic (cheap on a 32-bit CPU): exact whenever the high
-     * halves agree, and the slow path takes the rest (every 2^32 cycles, or a clock that
-     * went backwards). */
-    uint32_t delta = (uint32_t)ts - (uint32_t)c->last_ts;
+    /* The delta in 32-bit arithmetic (cheap on a 32-bit CPU): exact when the high halves
+     * agree and the low half did not go backwards; the slow path takes the rest (every 2^32
+     * cycles, or a clock that went backwards). */
+    uint32_t ts_low = (uint32_t)ts, last_low = (uint32_t)c->last_ts;
+    uint32_t delta = ts_low - last_low;
     bool same_high = (uint32_t)(ts >> 32) == (uint32_t)(c->last_ts >> 32);
     uint32_t offset = c->write_offset;
     /* ">=": an offset never reaches RB_PAGE_DATA, so commit_pos names one page only. */
-    if (__builtin_expect(!same_high || delta >= RB_DELTA_LIMIT || offset == 0 ||
-                             offset + size >= RB_PAGE_DATA, 0))
+    if (__builtin_expect(!same_high || ts_low < last_low || delta >= RB_DELTA_LIMIT ||
+                             offset == 0 || offset + size >= RB_PAGE_DATA, 0))
         return rb_reserve_slow(rb, c, body, size, ts);
     uint32_t *word = (uint32_t *)(c->write_page->data + offset);
     return rb_account(c, size, ts, rb_put_header(word, body, delta));
@@ -249,7 +251,7 @@ static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
     struct rb_cpu *c = &rb->cpu[arch_cpu_id()];
     if (__builtin_expect(!rb->record_disabled && length <= RB_MAX_EVENT, 1))
         return rb_reserve_on(rb, c, length, arch_cycles());
-    if (rb->resizing || length > RB_MAX_EVENT)
+    if (rb->resizing || !rb->record_disabled)
         rb_count_drop(c); /* tracing_on=0 is no loss; a resize or an oversized event is */
     return 0;
 }
