@@ -73,9 +73,10 @@ struct tracer {
     /* Prints one event. Returns false if the event is not of the tracer's types, and the
      * core prints it (markers). */
     bool (*print_event)(struct fs_writer *out, const struct trace_event_view *ev);
-    /* Prints a marker event (NULL: Linux's "tracing_mark_write: text" line). */
+    /* Prints a marker event whose text is text[0..len) (NULL: Linux's
+     * "tracing_mark_write: text" line). */
     void (*print_marker)(struct fs_writer *out, const struct trace_event_view *ev,
-                         const char *text);
+                         const char *text, uint32_t len);
     /* The record saying events were lost before the next one (NULL: "CPU:n [LOST k EVENTS]"). */
     void (*print_lost)(struct fs_writer *out, unsigned cpu, uint64_t lost);
     /* Typical bytes of one event (payload), to express the buffer size in trace_entries. */
@@ -111,8 +112,6 @@ void trace_print_ts(struct fs_writer *out, uint64_t ts_ns);
 
 /* Sends everything unread to the COM2 stream now (tail flush: tracer switch, crash). */
 void trace_stream_flush(void);
-/* Streams up to budget events to COM2 if nobody else is reading; cheap when idle. */
-void trace_stream_pump(unsigned budget);
 
 /* The buffer, for the bench and tests. */
 struct ring_buffer *trace_buffer(void);

@@ -93,13 +93,14 @@ bool trace_pipe_has_follower(void) { return trace_pipe_followers > 0; }
 static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
+    static union trace_event_copy copy; /* the console shell is the only caller */
     struct tracer *t = trace_current();
     if (t->print_pipe_header)
         t->print_pipe_header(out);
     if (out->follow)
         trace_pipe_followers++; /* the COM2 stream steps aside meanwhile */
     for (;;) {
-        unsigned n = trace_consume_print(out, 64, !out->follow);
+        unsigned n = trace_consume_print(out, 64, !out->follow, &copy);
         if (out->interrupted(out))
             break;
         if (n == 0) {
@@ -109,7 +110,7 @@ static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
         }
     }
     if (out->follow) {
-        trace_consume_print(out, 0, true); /* losses after the last event */
+        trace_consume_print(out, 0, true, &copy); /* losses after the last event */
         trace_pipe_followers--;
     }
     return 0;

@@ -32,10 +32,18 @@ void trace_print_event(struct fs_writer *out, const struct trace_event_view *ev)
 /* Prints a loss record the way the current tracer wants it. */
 void trace_print_lost(struct fs_writer *out, unsigned cpu, uint64_t lost);
 
-/* Consumes up to budget events (merged across CPUs by time) and prints them with their loss
- * records; at_end also reports losses after the last event. Caller holds the reader lock.
- * Returns the number of events printed. */
-unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end);
+/* One event's payload copied out of the ring, aligned so that tracers may cast it. Each
+ * reading context has its own: a copy is printed after the reader lock is released. */
+union trace_event_copy {
+    uint64_t align;
+    uint8_t bytes[RB_MAX_EVENT];
+};
+
+/* Consumes up to budget events (merged across CPUs by time) into copy and prints them with
+ * their loss records; at_end also reports losses after the last event. Takes the reader
+ * lock for each event. Returns the number of events printed. */
+unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end,
+                             union trace_event_copy *copy);
 
 /* Prints the whole `trace` file: header and every event in the buffer, not consuming. */
 void trace_print_all(struct fs_writer *out);

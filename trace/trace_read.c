@@ -8,18 +8,23 @@
 #include "kernel/time.h"
 #include "trace/trace_internal.h"
 
-/* One event's payload, copied out of the ring: aligned so tracers may cast it. */
-union event_copy {
-    uint64_t align;
-    uint8_t bytes[RB_MAX_EVENT];
-};
-
 /* Linux's line for a marker: context, then "tracing_mark_write: text". */
 static void print_marker_default(struct fs_writer *out, const struct trace_event_view *ev,
-                                 const char *text)
+                                 const char *text, uint32_t len)
 {
     trace_print_context(out, ev);
-    fs_printf(out, "tracing_mark_write: %s\n", text);
+    fs_printf(out, "tracing_mark_write: %.*s\n", (int)len, text);
+}
+
+/* The length of a marker's text: up to its NUL, and never past the event (a copy cut short
+ * or a corrupted event cannot make the printer read beyond it). */
+static uint32_t marker_length(const struct trace_event_view *ev)
+{
+    const struct print_entry *p = (const struct print_entry *)ev->entry;
+    uint32_t room = ev->length - (uint32_t)sizeof(struct print_entry), len = 0;
+    while (len < room && p->text[len])
+        len++;
+    return len;
 }
 
 void trace_print_event(struct fs_writer *out, const struct trace_event_view *ev)
@@ -29,10 +34,8 @@ void trace_print_event(struct fs_writer *out, const struct trace_event_view *ev)
         return;
     if (ev->entry->type == TRACE_PRINT && ev->length > sizeof(struct print_entry)) {
         const struct print_entry *p = (const struct print_entry *)ev->entry;
-        /* The text is NUL-terminated by the writer; a copy cut short still ends here. */
-        char *last = (char *)ev->entry + ev->length - 1;
-        *last = '\0';
-        (t->print_marker ? t->print_marker : print_marker_default)(out, ev, p->text);
+        (t->print_marker ? t->print_marker : print_marker_default)(out, ev, p->text,
+                                                                   marker_length(ev));
         return;
     }
     trace_print_context(out, ev);
@@ -69,9 +72,9 @@ static bool peek_iterator(void *iters, unsigned cpu, uint64_t *ts)
     return rb_iter_peek_ts(&((struct rb_iter *)iters)[cpu], ts);
 }
 
-unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end)
+unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end,
+                             union trace_event_copy *copy)
 {
-    static union event_copy copy;
     struct ring_buffer *rb = trace_buffer();
     unsigned printed = 0;
     while (printed < budget) {
@@ -80,17 +83,14 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
         if (!spin_trylock_irqsave(&trace_reader_lock, &flags))
             break; /* another reader is at it: let it finish */
         int cpu = oldest_cpu(peek_consumer, rb);
-        bool got = cpu >= 0 && rb_consume(rb, (unsigned)cpu, copy.bytes, sizeof copy, &ev);
-        /* Print from a copy after unlocking: printing may be slow, writers never wait. */
-        static union event_copy shown;
-        if (got)
-            memcpy(shown.bytes, copy.bytes, ev.length < sizeof copy ? ev.length : sizeof copy);
+        bool got = cpu >= 0 && rb_consume(rb, (unsigned)cpu, copy->bytes, sizeof *copy, &ev);
         spin_unlock_irqrestore(&trace_reader_lock, flags);
         if (!got)
             break;
+        /* Printed after unlocking: printing may be slow, and writers never wait anyway. */
         if (ev.lost_before)
             trace_print_lost(out, ev.cpu, ev.lost_before);
-        struct trace_event_view view = { (const struct trace_entry *)shown.bytes, ev.length,
+        struct trace_event_view view = { (const struct trace_entry *)copy->bytes, ev.length,
                                          time_cycles_to_ns(ev.ts), ev.cpu };
         trace_print_event(out, &view);
         printed++;
@@ -106,7 +106,7 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
 
 void trace_print_all(struct fs_writer *out)
 {
-    static union event_copy copy;
+    static union trace_event_copy copy; /* the console shell is the only caller */
     static struct rb_iter iters[RB_MAX_CPUS];
     struct ring_buffer *rb = trace_buffer();
     struct trace_header_info info;

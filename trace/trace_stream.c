@@ -30,6 +30,8 @@ static bool never(struct fs_writer *w)
 }
 
 static struct fs_writer com2_writer = { com2_emit, never, 0, false };
+static union trace_event_copy stream_copy;
+static volatile bool stream_busy; /* one batch at a time: COM2 lines are never interleaved */
 
 /* True when the stream should run now. */
 static bool streaming(void)
@@ -37,34 +39,38 @@ static bool streaming(void)
     return trace_stream_enabled && com2_present() && trace_buffer() && !trace_pipe_has_follower();
 }
 
-void trace_stream_pump(unsigned budget)
+/* Streams up to budget events (all with at_end) unless a batch is already running: a tick
+ * arriving during a flush must not print into the middle of its line. True if the budget
+ * ran out with events left. */
+static bool stream_batch(unsigned budget, bool at_end)
 {
-    if (streaming())
-        trace_consume_print(&com2_writer, budget, false);
+    if (!streaming() || __atomic_exchange_n(&stream_busy, true, __ATOMIC_ACQUIRE))
+        return false;
+    unsigned printed;
+    do {
+        printed = trace_consume_print(&com2_writer, budget, false, &stream_copy);
+    } while (at_end && printed == budget);
+    if (at_end)
+        trace_consume_print(&com2_writer, 0, true, &stream_copy);
+    __atomic_store_n(&stream_busy, false, __ATOMIC_RELEASE);
+    return printed == budget;
 }
 
-void trace_stream_flush(void)
-{
-    if (!streaming())
-        return;
-    while (trace_consume_print(&com2_writer, IDLE_BUDGET, false))
-        ;
-    trace_consume_print(&com2_writer, 0, true);
-}
+void trace_stream_flush(void) { stream_batch(IDLE_BUDGET, true); }
 
 void trace_stream_begin(void)
 {
     struct tracer *t = trace_current();
-    if (streaming() && t->print_pipe_header)
-        t->print_pipe_header(&com2_writer);
+    if (!t->print_pipe_header || !streaming() ||
+        __atomic_exchange_n(&stream_busy, true, __ATOMIC_ACQUIRE))
+        return;
+    t->print_pipe_header(&com2_writer);
+    __atomic_store_n(&stream_busy, false, __ATOMIC_RELEASE);
 }
 
 static bool stream_work(bool from_tick)
 {
-    if (!streaming())
-        return false;
-    unsigned budget = from_tick ? TICK_BUDGET : IDLE_BUDGET;
-    return trace_consume_print(&com2_writer, budget, false) == budget;
+    return stream_batch(from_tick ? TICK_BUDGET : IDLE_BUDGET, false);
 }
 
 void trace_stream_init(void) { background_register(stream_work); }
