@@ -4,7 +4,9 @@
  */
 #include "arch/x86/trap.h"
 #include "drivers/serial/com2_stream.h"
+#include "kernel/errno.h"
 #include "kernel/selftest.h"
+#include "kernel/shell.h"
 #include "kernel/string.h"
 #include "trace/trace_internal.h"
 
@@ -100,4 +102,26 @@ SELFTEST(tracer_switching)
     ST_CHECK(trace_switch(&test_tracer) == -19);
     ST_CHECK(trace_current() == nop);
     init_error = 0;
+}
+
+/* Shell lines run inside the kernel: status codes and their effect on the tree. */
+SELFTEST(shell_lines)
+{
+    trace_stream_enabled = false;
+    rb_reset(trace_buffer());
+    ST_CHECK(shell_run_line("echo \"from the shell\" > /sys/kernel/tracing/trace_marker") == 0);
+    char texts[2][16];
+    ST_CHECK(read_markers(texts, 2) == 1 && strcmp(texts[0], "from the shell") == 0);
+    ST_CHECK(shell_run_line("   # a comment") == 0);
+    ST_CHECK(shell_run_line("") == 0);
+    ST_CHECK(shell_run_line("nosuchcommand") == -ENOENT);
+    ST_CHECK(shell_run_line("echo 'unterminated") == -EINVAL);
+    ST_CHECK(shell_run_line("echo x > /proc/cmdline") == -EACCES);
+    ST_CHECK(shell_run_line("echo x > /proc") == -EISDIR);
+    ST_CHECK(shell_run_line("echo x > /no/such/file") == -ENOENT);
+    ST_CHECK(shell_run_line("echo 7 > current_tracer") == -EINVAL);
+    ST_CHECK(shell_run_line("cat /nonexistent") == SHELL_FAILED);
+    ST_CHECK(shell_run_line("cat") == SHELL_USAGE);
+    rb_reset(trace_buffer());
+    trace_stream_enabled = true;
 }
