@@ -1,0 +1,86 @@
+/*
+ * pci.h - PCI devices: what enumeration found, config-space access, and drivers.
+ *
+ * drivers/pci/pci.c scans every bus through configuration mechanism #1 (arch/x86/pci_config.c)
+ * at boot and keeps one struct pci_device per function found. Drivers register with
+ * PCI_DRIVER() and are bound by `modprobe NAME` and unbound by `rmmod NAME`, so tracing can be
+ * switched on before a driver maps its BARs, as with a loadable module on Linux.
+ */
+#ifndef DRIVERS_PCI_PCI_H
+#define DRIVERS_PCI_PCI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PCI_MAX_BARS 6
+
+struct pci_bar {
+    uint64_t base;      /* bus address (== physical on a PC); 0 if the BAR is unused */
+    uint64_t size;      /* bytes; 0 if unused */
+    bool io;            /* I/O space rather than memory */
+    bool prefetchable;
+    bool is64;          /* a 64-bit memory BAR (it uses the next BAR slot too) */
+};
+
+struct pci_driver;
+
+struct pci_device {
+    uint8_t bus, dev, fn;
+    uint16_t vendor, device;
+    uint16_t subsystem_vendor, subsystem_device;
+    uint8_t class_code, subclass, prog_if, revision;
+    uint8_t header_type;           /* 0 device, 1 PCI-to-PCI bridge (multifunction bit cleared) */
+    uint8_t irq_line, irq_pin;     /* irq_pin 0: no interrupt; 1..4 = INTA..INTD */
+    struct pci_bar bar[PCI_MAX_BARS];
+    uint64_t rom_base, rom_size;   /* expansion ROM, 0 if none */
+    uint8_t secondary_bus, subordinate_bus; /* bridges only */
+    const struct pci_driver *driver; /* bound driver, or NULL */
+    void *driver_data;
+    struct pci_device *next;
+};
+
+/* A (vendor, device) pair a driver handles; lists end with { 0, 0 }. */
+struct pci_id {
+    uint16_t vendor, device;
+};
+
+struct pci_driver {
+    const char *name;
+    const struct pci_id *ids;
+    /* Binds to dev: 0, or a negative errno (the device stays unbound). Prints its own
+     * pass/fail report on the console. */
+    int (*probe)(struct pci_device *dev);
+    /* Unbinds: undo probe (iounmap, release the IRQ). */
+    void (*remove)(struct pci_device *dev);
+};
+
+/* Registers a driver at link time (section .pci_drivers), as SHELL_COMMAND does. */
+#define PCI_DRIVER(drv)                                                        \
+    static const struct pci_driver *const pci_driver_entry_##drv               \
+        __attribute__((used, section(".pci_drivers"), aligned(4))) = &drv
+
+/* Every function enumeration found, in bus/device/function order. */
+struct pci_device *pci_devices(void);
+
+/* The device at bus:dev.fn, or NULL. */
+struct pci_device *pci_find_slot(uint8_t bus, uint8_t dev, uint8_t fn);
+
+/* Parses "00:04.0" (hex bus, hex device, function), or a bound driver's name, into the
+ * device; NULL if none matches. */
+struct pci_device *pci_lookup(const char *name);
+
+/* Config-space access of a device (offset < 256, naturally aligned). */
+uint8_t pci_read8(const struct pci_device *d, uint8_t offset);
+uint16_t pci_read16(const struct pci_device *d, uint8_t offset);
+uint32_t pci_read32(const struct pci_device *d, uint8_t offset);
+void pci_write8(const struct pci_device *d, uint8_t offset, uint8_t value);
+void pci_write16(const struct pci_device *d, uint8_t offset, uint16_t value);
+void pci_write32(const struct pci_device *d, uint8_t offset, uint32_t value);
+
+/* Turns on memory and I/O decoding and bus mastering (DMA) in the command register. */
+void pci_enable_device(struct pci_device *d);
+
+/* Scans all buses; called once at boot. */
+void pci_init(void);
+
+#endif
