@@ -146,8 +146,11 @@ echo "# boot scripts and make trace"
 for script in tests/shell/*.script; do
     name=$(basename "$script" .script)
     expected=tests/shell/$name.expect
+    # Header comments of a script: "# append: ..." (command line), "# devices: ..." (QEMU
+    # devices), "# exit: N" (the qemu_run status it must end with).
     "$QEMU_RUN" --kernel "$KERNEL" --initrd "$script" --append "$(sed -n 's/^# append: //p' "$script")" \
-        --quiet --timeout 30 --console "$LOGS/script_$name.log" --com2 "$LOGS/script_$name.com2" \
+        --devices "$(sed -n 's/^# devices: //p' "$script")" \
+        --quiet --timeout 60 --console "$LOGS/script_$name.log" --com2 "$LOGS/script_$name.com2" \
         > /dev/null 2>&1
     rc=$?
     want_rc=$(sed -n 's/^# exit: //p' "$script")
