@@ -7,6 +7,7 @@
 #ifndef KERNEL_IOREMAP_H
 #define KERNEL_IOREMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,14 +16,35 @@ struct io_mapping {
     uint64_t phys;
     size_t size;
     uint32_t id;             /* 1, 2, ... in mapping order: mmiotrace's map id */
+    bool traced;             /* its pages are armed by mmiotrace */
     struct io_mapping *next;
 };
+
+/*
+ * Someone who wants to know about mappings as they come and go: mmiotrace. mapped() runs
+ * after the pages are in place, before ioremap returns; unmapping() runs before they go.
+ * Both with the ioremap lock held and interrupts off. caller is the code address that
+ * called ioremap or iounmap.
+ */
+struct ioremap_observer {
+    void (*mapped)(struct io_mapping *m, uintptr_t caller);
+    void (*unmapping)(struct io_mapping *m, uintptr_t caller);
+};
+void ioremap_set_observer(const struct ioremap_observer *observer);
+
+/* Takes pages of virtual addresses out of the ioremap window for the caller's own use
+ * (mmiotrace's second view of a traced page). Returns the first address, or 0. */
+uintptr_t ioremap_reserve_window(uint32_t pages);
 
 /* Maps [phys, phys+size) uncached; returns the virtual address of phys, or NULL when the
  * window is full or the request is empty or above 4 GiB. */
 void *ioremap(uint64_t phys, size_t size);
 /* Removes the mapping ioremap returned at addr; an unknown addr is reported and ignored. */
 void iounmap(void *addr);
+
+/* The page-aligned start and the number of pages of a mapping. */
+uintptr_t ioremap_first_page(const struct io_mapping *m);
+uint32_t ioremap_page_count(const struct io_mapping *m);
 
 /* The mapping containing virtual address va, or NULL. */
 const struct io_mapping *ioremap_find(uintptr_t va);

@@ -19,7 +19,9 @@
 
 /* Event types. Tracers add theirs here so that each number has one meaning. */
 enum trace_type {
-    TRACE_PRINT = 1, /* trace_marker text */
+    TRACE_PRINT = 1,    /* trace_marker text */
+    TRACE_MMIO_RW = 2,  /* mmiotrace: a read, a write, or an unknown access */
+    TRACE_MMIO_MAP = 3, /* mmiotrace: ioremap or iounmap */
 };
 
 /* The common head of every event, filled by trace_reserve. */

@@ -17,12 +17,33 @@ static struct bitmap_alloc window;
 static struct io_mapping *mappings;
 static uint32_t next_id = 1;
 static struct spinlock ioremap_lock = SPINLOCK_INIT("ioremap");
+static const struct ioremap_observer *observer;
+
+void ioremap_set_observer(const struct ioremap_observer *o) { observer = o; }
+
+/* Sets up the window's allocator on first use: every page free. Lock held. */
+static void window_init_once(void)
+{
+    if (!window.bits) {
+        bitmap_init_all_used(&window, window_bits, WINDOW_PAGES);
+        bitmap_set_free(&window, 0, WINDOW_PAGES);
+    }
+}
+
+uintptr_t ioremap_reserve_window(uint32_t pages)
+{
+    unsigned long flags = spin_lock_irqsave(&ioremap_lock);
+    window_init_once();
+    uint32_t slot = bitmap_alloc_run(&window, pages, 1);
+    spin_unlock_irqrestore(&ioremap_lock, flags);
+    return slot == BITMAP_NONE ? 0 : IOREMAP_BASE + (uintptr_t)slot * PAGE_SIZE;
+}
 
 /* Page-aligned bounds of a mapping, what the window and the page tables deal in. */
-static uintptr_t map_start(const struct io_mapping *m) { return PAGE_ALIGN_DOWN(m->virt); }
-static uint32_t map_pages(const struct io_mapping *m)
+uintptr_t ioremap_first_page(const struct io_mapping *m) { return PAGE_ALIGN_DOWN(m->virt); }
+uint32_t ioremap_page_count(const struct io_mapping *m)
 {
-    uintptr_t offset = m->virt - map_start(m);
+    uintptr_t offset = m->virt - PAGE_ALIGN_DOWN(m->virt);
     return (uint32_t)(PAGE_ALIGN_UP(offset + m->size) / PAGE_SIZE);
 }
 
@@ -36,11 +57,9 @@ void *ioremap(uint64_t phys, size_t size)
     uintptr_t offset = (uintptr_t)(phys & (PAGE_SIZE - 1));
     uint32_t pages = (uint32_t)(PAGE_ALIGN_UP(offset + size) / PAGE_SIZE);
 
+    uintptr_t caller = (uintptr_t)__builtin_return_address(0);
     unsigned long flags = spin_lock_irqsave(&ioremap_lock);
-    if (!window.bits) {
-        bitmap_init_all_used(&window, window_bits, WINDOW_PAGES);
-        bitmap_set_free(&window, 0, WINDOW_PAGES);
-    }
+    window_init_once();
     uint32_t slot = bitmap_alloc_run(&window, pages, 1);
     if (slot == BITMAP_NONE) {
         spin_unlock_irqrestore(&ioremap_lock, flags);
@@ -52,20 +71,23 @@ void *ioremap(uint64_t phys, size_t size)
     uintptr_t va = IOREMAP_BASE + (uintptr_t)slot * PAGE_SIZE;
     uintptr_t pa = (uintptr_t)(phys - offset);
     for (uint32_t i = 0; i < pages; i++)
-        paging_set_pte(va + i * PAGE_SIZE, pa + i * PAGE_SIZE,
-                       PTE_PRESENT | PTE_WRITE | PTE_CACHE_DISABLE | PTE_WRITE_THROUGH);
+        paging_set_pte(va + i * PAGE_SIZE, pa + i * PAGE_SIZE, PTE_IO_FLAGS);
     m->virt = va + offset;
     m->phys = phys;
     m->size = size;
     m->id = next_id++;
+    m->traced = false;
     m->next = mappings;
     mappings = m;
+    if (observer)
+        observer->mapped(m, caller);
     spin_unlock_irqrestore(&ioremap_lock, flags);
     return (void *)m->virt;
 }
 
 void iounmap(void *addr)
 {
+    uintptr_t caller = (uintptr_t)__builtin_return_address(0);
     unsigned long flags = spin_lock_irqsave(&ioremap_lock);
     struct io_mapping **link = &mappings;
     while (*link && (*link)->virt != (uintptr_t)addr)
@@ -77,8 +99,10 @@ void iounmap(void *addr)
         return;
     }
     *link = m->next;
-    uintptr_t start = map_start(m);
-    uint32_t pages = map_pages(m);
+    if (observer)
+        observer->unmapping(m, caller);
+    uintptr_t start = ioremap_first_page(m);
+    uint32_t pages = ioremap_page_count(m);
     for (uint32_t i = 0; i < pages; i++)
         paging_set_pte(start + i * PAGE_SIZE, 0, 0);
     bitmap_set_free(&window, (uint32_t)((start - IOREMAP_BASE) / PAGE_SIZE), pages);
@@ -89,7 +113,7 @@ void iounmap(void *addr)
 const struct io_mapping *ioremap_find(uintptr_t va)
 {
     for (const struct io_mapping *m = mappings; m; m = m->next)
-        if (va >= map_start(m) && va < map_start(m) + map_pages(m) * PAGE_SIZE)
+        if (va >= ioremap_first_page(m) && va < ioremap_first_page(m) + ioremap_page_count(m) * PAGE_SIZE)
             return m;
     return NULL;
 }

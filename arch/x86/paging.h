@@ -19,6 +19,9 @@
 #define PTE_CACHE_DISABLE 0x010u
 #define PTE_ADDR_MASK 0xfffff000u
 
+/* How device memory is mapped: present, writable, uncached. */
+#define PTE_IO_FLAGS (PTE_PRESENT | PTE_WRITE | PTE_CACHE_DISABLE | PTE_WRITE_THROUGH)
+
 #define IOREMAP_BASE 0xd0000000u
 #define IOREMAP_SIZE (64u << 20)
 
