@@ -34,9 +34,12 @@ HOST_CC := cc
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I. -DTRACEKERN_HOST \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
+# Host tools that read mmiotrace logs link the shared log parser (tools/mmio_log.c).
+MMIO_LOG_TOOLS := $(BUILD)/tools/mmio_annotate $(BUILD)/tools/mmio_replay
+
 .PHONY: all run debug trace test bench fuzz deps clean run-ready debug-ready trace-ready test-ready bench-ready
 .SECONDEXPANSION:
-all: $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso
+all: $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS)
 
 deps:
 	@tools/install-deps.sh
@@ -54,6 +57,11 @@ $(BUILD)/obj/%.asm.o: %.asm Makefile
 $(BUILD)/tools/%: tools/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -o $@ $<
+
+# They link the shared log parser, unlike the other host tools (one .c each).
+$(MMIO_LOG_TOOLS): $(BUILD)/tools/%: tools/%.c tools/mmio_log.c tools/mmio_log.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -o $@ $< tools/mmio_log.c
 
 # Two links: the first gives the addresses for the symbol table; the second adds the table
 # at the end of the image (linker.ld), where it moves nothing. The check proves that.
@@ -141,6 +149,8 @@ UNIT_DEPS_time := kernel/time.c tests/unit/host_arch.c
 UNIT_DEPS_ring_buffer := trace/ring_buffer.c tests/unit/host_arch.c
 UNIT_DEPS_parse := kernel/parse.c
 UNIT_DEPS_mmio_decode := trace/mmio_decode.c
+UNIT_DEPS_pci_format := drivers/pci/pci_format.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
+UNIT_DEPS_mmio_log := tools/mmio_log.c
 UNIT_DEPS_mmiotrace_output := trace/mmiotrace_output.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
 UNIT_DEPS_trace_output := trace/trace_output.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
 UNIT_DEPS_tracefs := trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
@@ -157,6 +167,7 @@ FUZZ_DEPS_shell_parse := kernel/shell_parse.c
 FUZZ_DEPS_line_edit := kernel/line_edit.c kernel/shell_parse.c
 FUZZ_DEPS_parse := kernel/parse.c
 FUZZ_DEPS_mmio_decode := trace/mmio_decode.c
+FUZZ_DEPS_mmio_log := tools/mmio_log.c
 FUZZ_DEPS_ring_buffer := trace/ring_buffer.c tests/unit/host_arch.c
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))
@@ -173,7 +184,7 @@ $(BUILD)/libfuzzer/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_DEPS_%)
 test: deps
 	@$(MAKE) --no-print-directory test-ready
 
-test-ready: all $(QEMU_RUN) $(BUILD)/gdbinit $(UNIT_BINS) $(FUZZ_BINS)
+test-ready: all $(QEMU_RUN) $(BUILD)/gdbinit $(MMIO_LOG_TOOLS) $(UNIT_BINS) $(FUZZ_BINS)
 	@tests/run_all.sh
 
 bench: deps

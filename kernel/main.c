@@ -17,6 +17,7 @@
 #include "arch/x86/pic.h"
 #include "arch/x86/timer.h"
 #include "arch/x86/trap.h"
+#include "drivers/pci/pci.h"
 #include "kernel/arch.h"
 #include "kernel/bench.h"
 #include "kernel/boot_info.h"
@@ -134,6 +135,7 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     printk("clock: TSC %u.%03u MHz, tick %d Hz\n", arch_cycles_khz() / 1000,
            arch_cycles_khz() % 1000, TICK_HZ);
 
+    pci_init();
     run_initcalls();
     const char *selftests = kernel_param("selftest");
     const char *benchmarks = kernel_param("bench");

@@ -73,6 +73,11 @@ for bin in "$BUILD"/fuzz/fuzz_*; do
     fi
 done
 
+echo "# host tools for mmiotrace logs (mmio_annotate, mmio_replay)"
+tests/tools/test_mmio_tools.sh "$PWD/$BUILD/tools/mmio_annotate" "$PWD/$BUILD/tools/mmio_replay" \
+    > "$LOGS/mmio_tools.txt" 2>&1
+count_tap "mmio_tools" "$LOGS/mmio_tools.txt" $?
+
 echo "# in-kernel self-tests (QEMU, -kernel, 'selftest' on the command line)"
 "$QEMU_RUN" --kernel "$KERNEL" --append selftest --devices "edu pci-testdev" --quiet \
     --timeout 60 --console "$LOGS/selftest.log" > /dev/null 2> "$LOGS/selftest.err"

@@ -1,0 +1,23 @@
+/*
+ * pci_config.h - PCI configuration space through configuration mechanism #1.
+ *
+ * A PC reaches the 256 configuration bytes of every PCI function through two I/O ports: the
+ * function and dword are selected by writing an address to 0xCF8, then the dword is read or
+ * written at 0xCFC..0xCFF. drivers/pci calls only these functions.
+ */
+#ifndef ARCH_X86_PCI_CONFIG_H
+#define ARCH_X86_PCI_CONFIG_H
+
+#include <stdint.h>
+
+/* Reads or writes the register at offset (< 256) of bus:dev.fn (dev < 32, fn < 8). 16-bit
+ * accesses need an even offset and 32-bit ones a multiple of 4: the hardware selects a
+ * dword and the byte lanes inside it, and an access cannot cross into the next dword. */
+uint8_t pci_config_read8(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset);
+uint16_t pci_config_read16(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset);
+uint32_t pci_config_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset);
+void pci_config_write8(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint8_t value);
+void pci_config_write16(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint16_t value);
+void pci_config_write32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint32_t value);
+
+#endif

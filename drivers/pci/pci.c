@@ -1,0 +1,222 @@
+/*
+ * pci.c - finding every PCI function at boot, and the config-space accessors drivers use.
+ *
+ * pci_init() walks the buses the firmware numbered: bus 0, then the secondary bus of every
+ * PCI-to-PCI bridge found, each bus once. For each function it decodes a snapshot of the
+ * configuration header (pci_format.c), sizes the BARs and the expansion ROM, prints one
+ * line per function as Linux does, and keeps a struct pci_device in a list sorted by
+ * bus, device and function. The list never changes after boot; only driver binding
+ * (pci_commands.c) writes to the devices.
+ */
+#include "drivers/pci/pci.h"
+
+#include "arch/x86/pci_config.h"
+#include "drivers/pci/pci_format.h"
+#include "kernel/heap.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+static struct pci_device *device_list;
+
+struct pci_device *pci_devices(void) { return device_list; }
+
+uint8_t pci_read8(const struct pci_device *d, uint8_t offset)
+{
+    return pci_config_read8(d->bus, d->dev, d->fn, offset);
+}
+
+uint16_t pci_read16(const struct pci_device *d, uint8_t offset)
+{
+    return pci_config_read16(d->bus, d->dev, d->fn, offset);
+}
+
+uint32_t pci_read32(const struct pci_device *d, uint8_t offset)
+{
+    return pci_config_read32(d->bus, d->dev, d->fn, offset);
+}
+
+void pci_write8(const struct pci_device *d, uint8_t offset, uint8_t value)
+{
+    pci_config_write8(d->bus, d->dev, d->fn, offset, value);
+}
+
+void pci_write16(const struct pci_device *d, uint8_t offset, uint16_t value)
+{
+    pci_config_write16(d->bus, d->dev, d->fn, offset, value);
+}
+
+void pci_write32(const struct pci_device *d, uint8_t offset, uint32_t value)
+{
+    pci_config_write32(d->bus, d->dev, d->fn, offset, value);
+}
+
+void pci_enable_device(struct pci_device *d)
+{
+    uint16_t cmd = pci_read16(d, PCI_COMMAND);
+    pci_write16(d, PCI_COMMAND, cmd | PCI_COMMAND_IO | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+}
+
+struct pci_device *pci_find_slot(uint8_t bus, uint8_t dev, uint8_t fn)
+{
+    for (struct pci_device *d = device_list; d; d = d->next)
+        if (d->bus == bus && d->dev == dev && d->fn == fn)
+            return d;
+    return NULL;
+}
+
+struct pci_device *pci_lookup(const char *name)
+{
+    uint8_t bus, dev, fn;
+    if (pci_parse_slot(name, &bus, &dev, &fn))
+        return pci_find_slot(bus, dev, fn);
+    for (struct pci_device *d = device_list; d; d = d->next)
+        if (d->driver && strcmp(d->driver->name, name) == 0)
+            return d;
+    return NULL;
+}
+
+/* --- enumeration ------------------------------------------------------------------------ */
+
+/* Writes value to a register, reads back what stuck, and puts the original value back:
+ * the probe that tells which address bits of a BAR or ROM register are implemented. */
+static uint32_t probe_register(const struct pci_device *d, uint8_t reg, uint32_t value)
+{
+    uint32_t saved = pci_read32(d, reg);
+    pci_write32(d, reg, value);
+    uint32_t readback = pci_read32(d, reg);
+    pci_write32(d, reg, saved);
+    return readback;
+}
+
+/*
+ * Sizes every BAR and the ROM. Memory and I/O decoding are off meanwhile, so that the
+ * all-ones address a BAR briefly holds never claims anyone's cycles; host bridges keep
+ * decoding, as on Linux, because some stop answering for RAM when told not to decode. A
+ * BAR with no implemented address bits is not there: its slot is cleared.
+ */
+static void size_resources(struct pci_device *d)
+{
+    int slots = pci_bar_slots(d->header_type);
+    uint8_t rom = pci_rom_register(d->header_type);
+    bool host_bridge = d->class_code == 0x06 && d->subclass == 0x00;
+    uint16_t cmd = pci_read16(d, PCI_COMMAND);
+    if (!host_bridge)
+        pci_write16(d, PCI_COMMAND, cmd & ~(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
+    for (int i = 0; i < slots; i++) {
+        struct pci_bar *b = &d->bar[i];
+        uint8_t reg = (uint8_t)(PCI_BAR0 + 4 * i);
+        uint64_t readback = probe_register(d, reg, 0xffffffffu);
+        if (b->is64)
+            readback |= (uint64_t)probe_register(d, (uint8_t)(reg + 4), 0xffffffffu) << 32;
+        b->size = pci_bar_size(readback, b->io);
+        if (!b->size)
+            memset(b, 0, sizeof *b);
+        else if (b->is64)
+            i++;
+    }
+    if (rom) {
+        d->rom_size = pci_rom_size(probe_register(d, rom, PCI_ROM_ADDRESS_MASK));
+        if (!d->rom_size)
+            d->rom_base = 0;
+    }
+    if (!host_bridge)
+        pci_write16(d, PCI_COMMAND, cmd);
+}
+
+/* Prints the boot lines Linux prints for a function: its ids, header type and class, then
+ * each BAR and the ROM as a resource ("reg 0x10: [mem 0xfea00000-0xfeafffff]"). */
+static void print_found(const struct pci_device *d)
+{
+    char slot[PCI_SLOT_NAME_MAX];
+    pci_slot_name(d, slot);
+    printk("pci 0000:%s: [%04x:%04x] type %02x class 0x%02x%02x%02x\n", slot, d->vendor,
+           d->device, d->header_type, d->class_code, d->subclass, d->prog_if);
+    for (int i = 0; i < PCI_MAX_BARS; i++) {
+        const struct pci_bar *b = &d->bar[i];
+        if (!b->size)
+            continue;
+        unsigned long long start = b->base, end = b->base + b->size - 1;
+        if (b->io)
+            printk("pci 0000:%s: reg 0x%x: [io  0x%04llx-0x%04llx]\n", slot, PCI_BAR0 + 4 * i,
+                   start, end);
+        else
+            printk("pci 0000:%s: reg 0x%x: [mem 0x%08llx-0x%08llx%s%s]\n", slot,
+                   PCI_BAR0 + 4 * i, start, end, b->is64 ? " 64bit" : "",
+                   b->prefetchable ? " pref" : "");
+    }
+    if (d->rom_size)
+        printk("pci 0000:%s: reg 0x%x: [mem 0x%08llx-0x%08llx pref]\n", slot,
+               pci_rom_register(d->header_type), (unsigned long long)d->rom_base,
+               (unsigned long long)(d->rom_base + d->rom_size - 1));
+}
+
+/* Puts d into the device list, which stays in bus, device, function order. */
+static void insert_sorted(struct pci_device *d)
+{
+    unsigned key = (unsigned)d->bus << 8 | (unsigned)d->dev << 3 | d->fn;
+    struct pci_device **link = &device_list;
+    while (*link && ((unsigned)(*link)->bus << 8 | (unsigned)(*link)->dev << 3 | (*link)->fn) < key)
+        link = &(*link)->next;
+    d->next = *link;
+    *link = d;
+}
+
+/* Records the function at bus:dev.fn, known to be present. NULL if memory ran out. */
+static struct pci_device *add_function(uint8_t bus, uint8_t dev, uint8_t fn)
+{
+    struct pci_device *d = kzalloc(sizeof *d);
+    if (!d) {
+        printk("pci: out of memory at %02x:%02x.%u; enumeration incomplete\n", bus, dev, fn);
+        return NULL;
+    }
+    uint8_t config[PCI_CONFIG_SIZE];
+    for (unsigned offset = 0; offset < PCI_CONFIG_SIZE; offset += 4) {
+        uint32_t v = pci_config_read32(bus, dev, fn, (uint8_t)offset);
+        for (unsigned i = 0; i < 4; i++)
+            config[offset + i] = (uint8_t)(v >> (8 * i));
+    }
+    d->bus = bus;
+    d->dev = dev;
+    d->fn = fn;
+    pci_decode_config(d, config);
+    size_resources(d);
+    insert_sorted(d);
+    print_found(d);
+    return d;
+}
+
+/*
+ * Scans bus 0 and every bus behind a bridge, breadth first, each bus once (a bridge that
+ * names a bus already scanned, by misconfiguration, cannot make the walk loop). Function 0
+ * tells whether a device has functions 1-7 (multifunction bit of its header type).
+ */
+void pci_init(void)
+{
+    static uint8_t queue[256];
+    static bool queued[256];
+    unsigned head = 0, tail = 0;
+    queue[tail++] = 0;
+    queued[0] = true;
+    while (head < tail) {
+        uint8_t bus = queue[head++];
+        for (uint8_t dev = 0; dev < 32; dev++) {
+            if (pci_config_read16(bus, dev, 0, PCI_VENDOR_ID) == 0xffff)
+                continue;
+            bool multi = pci_config_read8(bus, dev, 0, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION;
+            for (uint8_t fn = 0; fn < (multi ? 8 : 1); fn++) {
+                if (fn && pci_config_read16(bus, dev, fn, PCI_VENDOR_ID) == 0xffff)
+                    continue;
+                struct pci_device *d = add_function(bus, dev, fn);
+                if (!d || d->header_type != 1)
+                    continue;
+                if (d->secondary_bus == 0 || d->secondary_bus <= bus)
+                    printk("pci 0000:%02x:%02x.%u: bridge to bus %02x not numbered by the "
+                           "firmware; not scanned\n", bus, dev, fn, d->secondary_bus);
+                else if (!queued[d->secondary_bus]) {
+                    queued[d->secondary_bus] = true;
+                    queue[tail++] = d->secondary_bus;
+                }
+            }
+        }
+    }
+}
