@@ -152,9 +152,12 @@ for script in tests/shell/*.script; do
     name=$(basename "$script" .script)
     expected=tests/shell/$name.expect
     # Header comments of a script: "# append: ..." (command line), "# devices: ..." (QEMU
-    # devices), "# exit: N" (the qemu_run status it must end with).
+    # devices), "# qemu-trace: yes" (log every MMIO access QEMU's models see), "# exit: N"
+    # (the qemu_run status it must end with).
+    qemu_trace=()
+    grep -q '^# qemu-trace: yes' "$script" && qemu_trace=(--qemu-trace "$LOGS/script_$name.qemu")
     "$QEMU_RUN" --kernel "$KERNEL" --initrd "$script" --append "$(sed -n 's/^# append: //p' "$script")" \
-        --devices "$(sed -n 's/^# devices: //p' "$script")" \
+        --devices "$(sed -n 's/^# devices: //p' "$script")" "${qemu_trace[@]}" \
         --quiet --timeout 60 --console "$LOGS/script_$name.log" --com2 "$LOGS/script_$name.com2" \
         > /dev/null 2>&1
     rc=$?
@@ -168,7 +171,8 @@ for script in tests/shell/*.script; do
     expect_all "boot script $name" "$LOGS/script_$name.log" "${want[@]}"
     # A script may come with a checker of its own for what fixed strings cannot say.
     if [ -x "tests/shell/$name.check" ]; then
-        if "tests/shell/$name.check" "$LOGS/script_$name.log" "$LOGS/script_$name.com2"; then
+        if "tests/shell/$name.check" "$LOGS/script_$name.log" "$LOGS/script_$name.com2" \
+            "$LOGS/script_$name.qemu"; then
             pass "boot script $name: $name.check"
         else
             fail "boot script $name: $name.check"
