@@ -38,9 +38,8 @@ void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t ph
         return; /* counted as lost by the core */
     e->op = op;
     e->width = width;
-    memset(e->opcode, 0, sizeof e->opcode);
-    if (opcode)
-        memcpy(e->opcode, opcode, sizeof e->opcode);
+    for (int i = 0; i < 3; i++)
+        e->opcode[i] = opcode ? opcode[i] : 0;
     e->map_id = map_id;
     e->value = value;
     e->pc = mmiotrace_trace_pc ? pc : 0;

@@ -31,7 +31,6 @@
 #include "kernel/errno.h"
 #include "kernel/ioremap.h"
 #include "kernel/page_alloc.h"
-#include "kernel/string.h"
 #include "trace/mmio_decode.h"
 #include "trace/mmiotrace.h"
 
@@ -103,6 +102,13 @@ static void step_rearm(void)
     step.npages = 0;
 }
 
+/* Points alias page va at device page pa, unless it already does. */
+static void alias_map(uintptr_t va, uintptr_t pa)
+{
+    if (paging_get_pte(va) != ((uint32_t)pa | PTE_IO_FLAGS))
+        paging_set_pte(va, pa, PTE_IO_FLAGS);
+}
+
 /* --- device accesses of the tracer's own --------------------------------------------- */
 
 static uint32_t device_read(uintptr_t alias, uint8_t width)
@@ -124,12 +130,24 @@ static void device_write(uintptr_t alias, uint8_t width, uint32_t value)
         mmio_write32((void *)alias, value);
 }
 
-/* Reads width bytes of RAM at va (the shadow), without caring about alignment. */
+/* Reads or writes width bytes of the shadow at va (RAM: any alignment will do on x86). */
 static uint32_t shadow_load(uintptr_t va, uint8_t width)
 {
-    uint32_t v = 0;
-    memcpy(&v, (const void *)va, width);
-    return v;
+    if (width == 1)
+        return *(volatile uint8_t *)va;
+    if (width == 2)
+        return *(volatile uint16_t *)va;
+    return *(volatile uint32_t *)va;
+}
+
+static void shadow_store(uintptr_t va, uint8_t width, uint32_t value)
+{
+    if (width == 1)
+        *(volatile uint8_t *)va = (uint8_t)value;
+    else if (width == 2)
+        *(volatile uint16_t *)va = (uint16_t)value;
+    else
+        *(volatile uint32_t *)va = value;
 }
 
 /* --- the fault ------------------------------------------------------------------------- */
@@ -161,17 +179,18 @@ static bool prepare_operand(const struct io_mapping *m, uintptr_t addr, uint8_t 
     uintptr_t alias = alias_window + (uintptr_t)slot * 2 * PAGE_SIZE;
     uint64_t phys = phys_of(m, addr);
     uintptr_t phys_page = (uintptr_t)PAGE_ALIGN_DOWN(phys);
-    /* The alias: the device page(s) at a second address, uncached, always present. */
-    paging_set_pte(alias, phys_page, PTE_IO_FLAGS);
+    /* The alias: the device page(s) at a second address, uncached, always present. A driver
+     * mostly hits the same page again, so an alias already in place is kept. */
+    alias_map(alias, phys_page);
     if (last != first)
-        paging_set_pte(alias + PAGE_SIZE, phys_page + PAGE_SIZE, PTE_IO_FLAGS);
+        alias_map(alias + PAGE_SIZE, phys_page + PAGE_SIZE);
     for (uintptr_t va = first; va <= last; va += PAGE_SIZE)
         if (!step_map_page(va, shadow_pages[step.npages], PTE_PRESENT | PTE_WRITE))
             return false;
     uintptr_t device = alias + (addr - first);
     if (read) {
         uint32_t value = device_read(device, width);
-        memcpy((void *)addr, &value, width); /* into the shadow, for the instruction */
+        shadow_store(addr, width, value); /* where the instruction will read it */
         mmiotrace_record_rw(MMIO_OP_READ, width, m->id, phys, value, step.pc, 0);
     }
     if (write)
@@ -179,18 +198,53 @@ static bool prepare_operand(const struct io_mapping *m, uintptr_t addr, uint8_t 
     return true;
 }
 
-/* The mapping holding [addr, addr+width) if it is traced, else NULL. */
-static const struct io_mapping *traced_mapping(uintptr_t addr, uint8_t width)
+/* True when [addr, addr+width) lies in the pages of mapping m. */
+static bool within(const struct io_mapping *m, uintptr_t addr, uint8_t width)
 {
+    uintptr_t first = ioremap_first_page(m);
+    return addr >= first && addr + width <= first + ioremap_page_count(m) * PAGE_SIZE;
+}
+
+/* The mapping holding [addr, addr+width) if it is traced, else NULL. The faulting mapping
+ * is tried first: most instructions touch only it. */
+static const struct io_mapping *traced_mapping(const struct io_mapping *faulting, uintptr_t addr,
+                                               uint8_t width)
+{
+    if (within(faulting, addr, width))
+        return faulting;
     const struct io_mapping *m = ioremap_find(addr);
-    if (!m || !m->traced || ioremap_find(addr + width - 1) != m)
-        return 0;
-    return m;
+    return m && m->traced && within(m, addr, width) ? m : 0;
+}
+
+/*
+ * Decodes the instruction at eip, remembering the last few results: a driver accesses its
+ * registers from a handful of places, again and again, and kernel code does not change
+ * while it runs (the function tracer's patching only touches call sites, never an MMIO
+ * access).
+ */
+#define DECODE_CACHE 16
+static struct {
+    uint32_t eip;
+    int result;
+    struct mmio_insn insn;
+} decode_cache[DECODE_CACHE];
+
+static int decode_cached(uint32_t eip, const struct mmio_insn **insn)
+{
+    unsigned slot = (eip ^ (eip >> 4)) % DECODE_CACHE;
+    if (decode_cache[slot].eip != eip) {
+        decode_cache[slot].result = mmio_decode((const uint8_t *)eip, MMIO_INSN_MAX,
+                                                &decode_cache[slot].insn);
+        decode_cache[slot].eip = eip;
+    }
+    *insn = &decode_cache[slot].insn;
+    return decode_cache[slot].result;
 }
 
 /* The decoded path. False if the instruction's operands do not explain the fault (then it
  * is handled as unknown). */
-static bool step_with_shadow(const struct mmio_insn *insn, struct trap_frame *tf, uintptr_t cr2)
+static bool step_with_shadow(const struct mmio_insn *insn, struct trap_frame *tf, uintptr_t cr2,
+                             const struct io_mapping *faulting)
 {
     uint32_t regs[8];
     frame_registers(tf, regs);
@@ -200,7 +254,7 @@ static bool step_with_shadow(const struct mmio_insn *insn, struct trap_frame *tf
         const struct mmio_operand *op = &insn->op[i];
         if (cr2 >= PAGE_ALIGN_DOWN(addr) && cr2 <= addr + op->width - 1)
             explains_fault = true;
-        const struct io_mapping *m = traced_mapping(addr, op->width);
+        const struct io_mapping *m = traced_mapping(faulting, addr, op->width);
         if (m && !prepare_operand(m, addr, op->width, op->read, op->write, i))
             return false;
     }
@@ -242,14 +296,14 @@ static bool mmiotrace_page_fault(struct trap_frame *tf)
     }
     step.npages = step.nwrites = 0;
     step.pc = tf->eip;
-    struct mmio_insn insn;
-    int decoded = mmio_decode((const uint8_t *)tf->eip, 15, &insn);
-    if (decoded == 0 && step_with_shadow(&insn, tf, cr2)) {
+    const struct mmio_insn *insn;
+    int decoded = decode_cached(tf->eip, &insn);
+    if (decoded == 0 && step_with_shadow(insn, tf, cr2, m)) {
         step_begin(tf);
         return true;
     }
     abandon_shadow();
-    step_native(m, cr2, insn.opcode);
+    step_native(m, cr2, insn->opcode);
     step_begin(tf);
     return true;
 }
