@@ -179,6 +179,11 @@ for script in tests/shell/*.script; do
         fi
     fi
 done
+if tests/replay/replay.sh "$QEMU_RUN" "$KERNEL" "$BUILD/tools/mmio_replay" "$LOGS"; then
+    pass "mmio_replay: a traced session replayed under mmiotrace makes the same writes and reads"
+else
+    fail "mmio_replay: a traced session replayed under mmiotrace makes the same writes and reads"
+fi
 rm -rf "$BUILD/trace-test"
 if make --no-print-directory trace SCRIPT=tests/shell/basics.script OUT="$BUILD/trace-test" \
     > "$LOGS/make_trace.log" 2>&1 && [ -s "$BUILD/trace-test/console.log" ] \
