@@ -153,23 +153,9 @@ static struct tracer mmiotrace_tracer = {
 
 /* --- files ------------------------------------------------------------------------------ */
 
-static int read_trace_pc(struct fs_node *f, struct fs_writer *out)
-{
-    (void)f;
-    fs_printf(out, "%d\n", mmiotrace_trace_pc ? 1 : 0);
-    return 0;
-}
-
-static int write_trace_pc(struct fs_node *f, const char *data, size_t len, bool append)
-{
-    (void)f;
-    (void)append;
-    uint64_t v;
-    if (parse_uint(data, len, &v) || v > 1)
-        return -EINVAL;
-    mmiotrace_trace_pc = v == 1;
-    return 0;
-}
+static bool trace_pc_get(void) { return mmiotrace_trace_pc; }
+static void trace_pc_set(bool on) { mmiotrace_trace_pc = on; }
+static const struct trace_flag trace_pc_flag = { trace_pc_get, trace_pc_set };
 
 static int read_filter_offset(struct fs_node *f, struct fs_writer *out)
 {
@@ -191,14 +177,13 @@ static int write_filter_offset(struct fs_node *f, const char *data, size_t len, 
     return 0;
 }
 
-static const struct fs_file_ops trace_pc_ops = { read_trace_pc, write_trace_pc };
 static const struct fs_file_ops filter_offset_ops = { read_filter_offset, write_filter_offset };
 
 static void mmiotrace_setup(void)
 {
     register_tracer(&mmiotrace_tracer);
     struct fs_node *dir = fs_mkdir_path("mmiotrace");
-    fs_create(dir, "trace_pc", &trace_pc_ops, 0);
+    trace_create_flag_file(dir, "trace_pc", &trace_pc_flag);
     fs_create(dir, "filter_offset", &filter_offset_ops, 0);
 }
 INITCALL(mmiotrace_setup);

@@ -112,6 +112,14 @@ void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
 /* Timestamp as the trace files show it: seconds.microseconds. */
 void trace_print_ts(struct fs_writer *out, uint64_t ts_ns);
 
+/* A file holding an on/off setting: reads 1 or 0, takes 1 or 0 (anything else: -EINVAL). */
+struct trace_flag {
+    bool (*get)(void);
+    void (*set)(bool on);
+};
+struct fs_node *trace_create_flag_file(struct fs_node *dir, const char *name,
+                                       const struct trace_flag *flag);
+
 /* Sends everything unread to the COM2 stream now (tail flush: tracer switch, crash). */
 void trace_stream_flush(void);
 

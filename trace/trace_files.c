@@ -189,17 +189,13 @@ static int write_trace_entries(struct fs_node *f, const char *data, size_t len, 
 }
 
 /*
- * Files holding one on/off setting (tracing_on, the options): reading gives 1 or 0, writing
- * accepts 1 or 0 and nothing else. f->data points at the setting's get/set pair.
+ * Files holding one on/off setting (tracing_on, the options, tracers' own switches): reading
+ * gives 1 or 0, writing accepts 1 or 0 and nothing else. f->data points at the setting's
+ * get/set pair.
  */
-struct flag_setting {
-    bool (*get)(void);
-    void (*set)(bool on);
-};
-
 static int read_flag(struct fs_node *f, struct fs_writer *out)
 {
-    const struct flag_setting *flag = f->data;
+    const struct trace_flag *flag = f->data;
     fs_printf(out, "%d\n", flag->get() ? 1 : 0);
     return 0;
 }
@@ -207,7 +203,7 @@ static int read_flag(struct fs_node *f, struct fs_writer *out)
 static int write_flag(struct fs_node *f, const char *data, size_t len, bool append)
 {
     (void)append;
-    const struct flag_setting *flag = f->data;
+    const struct trace_flag *flag = f->data;
     bool on;
     int err = parse_bool(data, len, &on);
     if (!err)
@@ -215,14 +211,22 @@ static int write_flag(struct fs_node *f, const char *data, size_t len, bool appe
     return err;
 }
 
+static const struct fs_file_ops flag_ops = { read_flag, write_flag };
+
+struct fs_node *trace_create_flag_file(struct fs_node *dir, const char *name,
+                                       const struct trace_flag *flag)
+{
+    return fs_create(dir, name, &flag_ops, (void *)flag);
+}
+
 static bool overwrite_get(void) { return trace_buffer()->overwrite; }
 static void overwrite_set(bool on) { rb_set_overwrite(trace_buffer(), on); }
 static bool stream_get(void) { return trace_stream_enabled; }
 static void stream_set(bool on) { trace_stream_enabled = on; }
 
-static const struct flag_setting tracing_on_flag = { trace_is_on, trace_set_on };
-static const struct flag_setting overwrite_flag = { overwrite_get, overwrite_set };
-static const struct flag_setting stream_com2_flag = { stream_get, stream_set };
+static const struct trace_flag tracing_on_flag = { trace_is_on, trace_set_on };
+static const struct trace_flag overwrite_flag = { overwrite_get, overwrite_set };
+static const struct trace_flag stream_com2_flag = { stream_get, stream_set };
 
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
@@ -238,7 +242,6 @@ static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
 
 static const struct fs_file_ops available_tracers_ops = { read_available_tracers, 0 };
 static const struct fs_file_ops current_tracer_ops = { read_current_tracer, write_current_tracer };
-static const struct fs_file_ops flag_ops = { read_flag, write_flag };
 static const struct fs_file_ops trace_ops = { read_trace, write_trace };
 static const struct fs_file_ops trace_pipe_ops = { read_trace_pipe, 0 };
 static const struct fs_file_ops trace_marker_ops = { 0, write_trace_marker };
@@ -252,7 +255,7 @@ void trace_files_init(void)
     struct fs_node *root = fs_root();
     fs_create(root, "available_tracers", &available_tracers_ops, 0);
     fs_create(root, "current_tracer", &current_tracer_ops, 0);
-    fs_create(root, "tracing_on", &flag_ops, (void *)&tracing_on_flag);
+    trace_create_flag_file(root, "tracing_on", &tracing_on_flag);
     fs_create(root, "trace", &trace_ops, 0);
     fs_create(root, "trace_pipe", &trace_pipe_ops, 0);
     fs_create(root, "trace_marker", &trace_marker_ops, 0);
@@ -260,8 +263,8 @@ void trace_files_init(void)
     fs_create(root, "buffer_total_size_kb", &buffer_total_size_kb_ops, 0);
     fs_create(root, "trace_entries", &trace_entries_ops, 0);
     struct fs_node *options = fs_mkdir(root, "options");
-    fs_create(options, "overwrite", &flag_ops, (void *)&overwrite_flag);
-    fs_create(options, "stream_com2", &flag_ops, (void *)&stream_com2_flag);
+    trace_create_flag_file(options, "overwrite", &overwrite_flag);
+    trace_create_flag_file(options, "stream_com2", &stream_com2_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);
