@@ -22,6 +22,11 @@ enum trace_type {
     TRACE_PRINT = 1,    /* trace_marker text */
     TRACE_MMIO_RW = 2,  /* mmiotrace: a read, a write, or an unknown access */
     TRACE_MMIO_MAP = 3, /* mmiotrace: ioremap or iounmap */
+    TRACE_FN = 4,          /* function tracer: a call */
+    TRACE_GRAPH_ENT = 5,   /* function_graph: entry of a function that calls others */
+    TRACE_GRAPH_RET = 6,   /* function_graph: its return */
+    TRACE_GRAPH_LEAF = 7,  /* function_graph: a call with nothing traced inside (entry+return) */
+    TRACE_STACK = 8,       /* a stack trace attached to the event before it */
 };
 
 /* The common head of every event, filled by trace_reserve. */
