@@ -24,6 +24,15 @@ KERNEL_LDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack
 LIBGCC = $(shell $(CC) -m32 -print-libgcc-file-name)
 NASMFLAGS := -f elf32 -g -F dwarf
 
+# Function tracing: gcc puts a 5-byte NOP before every function's first instruction and lists
+# them in __mcount_loc (-mfentry -mnop-mcount -mrecord-mcount); trace/ftrace.c patches them.
+# These files are never traced: the tracers themselves, trap entry, the code that patches or
+# walks stacks for them, the clock they read, and the last words of a crash.
+FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
+NOTRACE_C := $(wildcard trace/*.c) arch/x86/trap.c arch/x86/machine.c arch/x86/backtrace.c \
+	arch/x86/double_fault.c arch/x86/mmiotrace_fault.c arch/x86/ftrace_arch.c arch/x86/paging.c \
+	kernel/time.c kernel/panic.c
+
 # Every .c and .asm of the kernel; tests/guest holds the in-kernel self-tests.
 KERNEL_C := $(wildcard arch/x86/*.c kernel/*.c drivers/*/*.c trace/*.c tests/guest/*.c)
 KERNEL_ASM := $(wildcard boot/*.asm arch/x86/*.asm)
@@ -48,7 +57,7 @@ deps:
 # Objects depend on the Makefile too: a change of flags rebuilds everything.
 $(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(KERNEL_CFLAGS) $(if $(filter $<,$(NOTRACE_C)),,$(FTRACE_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.asm.o: %.asm Makefile
 	@mkdir -p $(dir $@)
@@ -151,6 +160,8 @@ UNIT_DEPS_parse := kernel/parse.c
 UNIT_DEPS_mmio_decode := trace/mmio_decode.c
 UNIT_DEPS_pci_format := drivers/pci/pci_format.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_mmio_log := tools/mmio_log.c
+UNIT_DEPS_ftrace_output := trace/ftrace_output.c trace/trace_output.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
+UNIT_DEPS_ftrace_filter := trace/ftrace_filter.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_mmiotrace_output := trace/mmiotrace_output.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
 UNIT_DEPS_trace_output := trace/trace_output.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
 UNIT_DEPS_tracefs := trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
@@ -168,6 +179,7 @@ FUZZ_DEPS_line_edit := kernel/line_edit.c kernel/shell_parse.c
 FUZZ_DEPS_parse := kernel/parse.c
 FUZZ_DEPS_mmio_decode := trace/mmio_decode.c
 FUZZ_DEPS_mmio_log := tools/mmio_log.c
+FUZZ_DEPS_ftrace_filter := trace/ftrace_filter.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 FUZZ_DEPS_ring_buffer := trace/ring_buffer.c tests/unit/host_arch.c
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))

@@ -45,6 +45,9 @@ void arch_halt_forever(void) __attribute__((noreturn));
 
 /* Prints the call chain starting at frame pointer fp (0: the caller's own), with symbols. */
 void arch_backtrace(uintptr_t fp);
+/* Stores up to max return addresses of the call chain starting at frame pointer fp into
+ * out; returns how many. */
+int arch_save_stack_trace(uintptr_t fp, uint32_t *out, int max);
 
 /*
  * Runs fn(arg); if it raises a CPU exception, the exception is not fatal: the call is

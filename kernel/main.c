@@ -32,6 +32,7 @@
 #include "kernel/selftest.h"
 #include "kernel/shell.h"
 #include "kernel/time.h"
+#include "trace/trace.h"
 
 extern char kernel_start[], kernel_end[];
 extern const initcall_fn initcalls_start[], initcalls_end[];
@@ -137,6 +138,7 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
 
     pci_init();
     run_initcalls();
+    trace_init(); /* after the initcalls: every tracer has registered */
     const char *selftests = kernel_param("selftest");
     const char *benchmarks = kernel_param("bench");
     warn_unknown_params();

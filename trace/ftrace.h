@@ -52,6 +52,10 @@ struct ftrace_stack_entry {
     uint32_t caller[FTRACE_STACK_DEPTH];
 };
 
+/* For backtraces: ret itself, or, if it is function_graph's return trampoline, the real
+ * return address it stands for (hijacked_seen counts such frames from the top). */
+uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen);
+
 /* Printing (portable: tests/unit/test_ftrace_output.c). Names come from the symbol table. */
 void ftrace_output_set_symbols(const struct symbol_table *symbols);
 /* "          <idle>-0       [000] .....    12.345678: func <-parent" */

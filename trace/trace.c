@@ -163,6 +163,13 @@ void trace_init(void)
     trace_files_init();
     trace_stream_init();
     trace_switch(trace_find_tracer("nop", 3));
+    /* ftrace= selects the boot tracer, as on Linux: what follows boot is traced. */
+    const char *boot = kernel_param("ftrace");
+    struct tracer *t = boot ? trace_find_tracer(boot, strlen(boot)) : 0;
+    if (boot && !t)
+        printk("tracing: ftrace=%s: no such tracer\n", boot);
+    if (t)
+        trace_switch(t);
     printk("tracing: %u KiB buffer per CPU, tracers:", pages * 4);
     for (struct tracer *t = tracers; t; t = t->next)
         printk(" %s", t->name);

@@ -262,7 +262,7 @@ void trace_files_init(void)
     fs_create(root, "buffer_size_kb", &buffer_size_kb_ops, 0);
     fs_create(root, "buffer_total_size_kb", &buffer_total_size_kb_ops, 0);
     fs_create(root, "trace_entries", &trace_entries_ops, 0);
-    struct fs_node *options = fs_mkdir(root, "options");
+    struct fs_node *options = fs_mkdir_path("options");
     trace_create_flag_file(options, "overwrite", &overwrite_flag);
     trace_create_flag_file(options, "stream_com2", &stream_com2_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {

@@ -8,10 +8,6 @@
 
 static struct tracer nop_tracer = { .name = "nop" };
 
-/* Registers nop and brings the tracing core up: nop must exist before the first switch. */
-static void tracing_setup(void)
-{
-    register_tracer(&nop_tracer);
-    trace_init();
-}
-INITCALL(tracing_setup);
+/* Makes nop selectable; the core starts with it (trace_init, after every initcall). */
+static void nop_setup(void) { register_tracer(&nop_tracer); }
+INITCALL(nop_setup);

@@ -10,6 +10,7 @@
 #include "arch/x86/paging.h"
 #include "kernel/arch.h"
 #include "kernel/printk.h"
+#include "trace/ftrace.h"
 
 #define MAX_FRAMES 24
 
@@ -19,6 +20,30 @@ static bool frame_readable(uintptr_t fp)
     return fp && !(fp & 3) && paging_is_mapped(fp) && paging_is_mapped(fp + 7);
 }
 
+/* The return address stored in a frame, or the real one if function_graph replaced it
+ * with its return trampoline (the k-th such frame from the top is the k-th entry of its
+ * return stack). */
+static uintptr_t frame_return(uintptr_t fp, int *hijacked_seen)
+{
+    return ftrace_graph_real_return(((uintptr_t *)fp)[1], hijacked_seen);
+}
+
+int arch_save_stack_trace(uintptr_t fp, uint32_t *out, int max)
+{
+    int n = 0, hijacked = 0;
+    while (n < max && frame_readable(fp)) {
+        uintptr_t caller_fp = ((uintptr_t *)fp)[0];
+        uintptr_t ret = frame_return(fp, &hijacked);
+        if (!ret)
+            break;
+        out[n++] = (uint32_t)ret;
+        if (caller_fp <= fp)
+            break;
+        fp = caller_fp;
+    }
+    return n;
+}
+
 void arch_backtrace(uintptr_t fp)
 {
     if (!fp)
@@ -26,9 +51,10 @@ void arch_backtrace(uintptr_t fp)
     int shown = 0;
     uint32_t skipped = 0, repeats = 0;
     uintptr_t previous = 0;
+    int hijacked = 0;
     while (frame_readable(fp)) {
         uintptr_t caller_fp = ((uintptr_t *)fp)[0];
-        uintptr_t return_address = ((uintptr_t *)fp)[1];
+        uintptr_t return_address = frame_return(fp, &hijacked);
         if (!return_address)
             break;
         if (return_address == previous) {

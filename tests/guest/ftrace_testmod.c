@@ -1,0 +1,41 @@
+/*
+ * ftrace_testmod.c - functions that call each other in a fixed pattern, for the function
+ * tracers' tests and benchmark (built with the tracing hook, like the rest of the kernel):
+ *
+ *   ftrace_test_top(n)
+ *     ftrace_test_middle(n)      twice
+ *       ftrace_test_leaf(n)      once each
+ *       ftrace_test_leaf2(n)     once each
+ *
+ * noinline and the empty asm keep gcc from merging or removing any call.
+ */
+#include "tests/guest/ftrace_testmod.h"
+
+#define KEEP() __asm__ volatile("" ::: "memory")
+
+int __attribute__((noinline)) ftrace_test_leaf(int x)
+{
+    KEEP();
+    return x + 1;
+}
+
+int __attribute__((noinline)) ftrace_test_leaf2(int x)
+{
+    KEEP();
+    return x * 2;
+}
+
+int __attribute__((noinline)) ftrace_test_middle(int x)
+{
+    KEEP();
+    return ftrace_test_leaf(x) + ftrace_test_leaf2(x);
+}
+
+int __attribute__((noinline)) ftrace_test_top(int x)
+{
+    KEEP();
+    return ftrace_test_middle(x) + ftrace_test_middle(x + 1);
+}
+
+/* The smallest traceable function, for the benchmark. */
+void __attribute__((noinline)) ftrace_test_small(void) { KEEP(); }
