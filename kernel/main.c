@@ -136,9 +136,9 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     printk("clock: TSC %u.%03u MHz, tick %d Hz\n", arch_cycles_khz() / 1000,
            arch_cycles_khz() % 1000, TICK_HZ);
 
-    pci_init();
     run_initcalls();
     trace_init(); /* after the initcalls: every tracer has registered */
+    pci_init();   /* after tracing is up, so `ftrace=` can trace enumeration */
     const char *selftests = kernel_param("selftest");
     const char *benchmarks = kernel_param("bench");
     warn_unknown_params();

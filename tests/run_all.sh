@@ -114,6 +114,17 @@ else
     show_log "$LOGS/page_fault.log"
 fi
 
+"$QEMU_RUN" --kernel "$KERNEL" --append selftest=ftrace_graph_bad_frame --expect-exit 35 --quiet \
+    --timeout 30 --console "$LOGS/graph_bad_frame.log" > /dev/null 2>&1
+if [ $? -eq 0 ]; then
+    expect_all "function_graph's frame-pointer check stops with a report, not a wrong return" \
+        "$LOGS/graph_bad_frame.log" "function_graph: bad frame pointer returning from smash_saved_frame" \
+        "found 0x1234" "cannot be trusted" "Kernel panic"
+else
+    fail "function_graph frame-pointer check: QEMU did not exit with 35"
+    show_log "$LOGS/graph_bad_frame.log"
+fi
+
 echo "# boot tests"
 if "$QEMU_RUN" --iso "$ISO" --devices "edu pci-testdev" --send-on-prompt poweroff --quiet \
     --timeout 60 --console "$LOGS/boot_iso.log" > /dev/null 2>&1; then
