@@ -32,15 +32,15 @@ struct ftrace_graph_entry {
     struct trace_entry ent;
     uint32_t func;
     int32_t depth;      /* 0 for the outermost traced call */
-    uint64_t calltime;  /* ns since boot at entry */
+    uint64_t calltime;  /* at entry: cycles in the buffer, ns when handed to the printer */
 };
 
 struct ftrace_graph_return {
     struct trace_entry ent;
     uint32_t func;
     int32_t depth;
-    uint64_t calltime;  /* ns since boot at entry */
-    uint64_t rettime;   /* ns since boot at return */
+    uint64_t calltime;  /* at entry and return: cycles in the buffer, ns when handed to */
+    uint64_t rettime;   /* the printer */
     uint32_t overrun;   /* entries lost because the return stack was full, so far */
 };
 

@@ -37,7 +37,7 @@ struct ret_entry {
     uint32_t ret;       /* the real return address */
     uint32_t func;
     uint32_t fp;        /* the caller's frame pointer at entry */
-    uint64_t calltime;  /* ns */
+    uint64_t calltime;  /* cycles (converted to ns when printed) */
     bool pending;       /* the entry record is not written yet */
     bool irqs;          /* interrupts were on at entry (for the events' flags) */
     bool inside;        /* within a set_graph_function function */
@@ -108,9 +108,11 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
 {
     if (graph_broken)
         return;
-    int site = ftrace_site_index(ip);
-    if (profiling && site >= 0)
-        profile[site].hits++;
+    if (profiling) {
+        int site = ftrace_site_index(ip);
+        if (site >= 0)
+            profile[site].hits++;
+    }
     bool inside;
     bool record = graph_recording && graph_wanted(ip, &inside);
     if (!record && !profiling)
@@ -128,7 +130,7 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
     e->ret = *parent_slot;
     e->func = ip;
     e->fp = fp;
-    e->calltime = time_ns();
+    e->calltime = arch_cycles();
     e->pending = record;
     e->inside = record && inside;
     e->irqs = irqs != 0;
@@ -152,14 +154,16 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
     struct ret_entry *e = &ret_stack[--ret_top];
     if (e->fp != fp)
         bad_frame(e, fp);
-    uint64_t now = time_ns();
+    uint64_t now = arch_cycles();
     if (graph_recording && (e->pending || e->inside))
         write_return(e, ret_top, now, e->pending);
-    int site = ftrace_site_index(e->func);
-    if (profiling && site >= 0) {
-        uint64_t ns = now - e->calltime, us = ns / 1000;
-        profile[site].time_ns += ns;
-        profile[site].time_sq_us += us * us;
+    if (profiling) {
+        int site = ftrace_site_index(e->func);
+        if (site >= 0) {
+            uint64_t ns = time_cycles_to_ns(now) - time_cycles_to_ns(e->calltime), us = ns / 1000;
+            profile[site].time_ns += ns;
+            profile[site].time_sq_us += us * us;
+        }
     }
     uint32_t ret = e->ret;
     arch_irq_restore(flags);
@@ -191,11 +195,25 @@ static void graph_reset(void)
     ftrace_set_user(FTRACE_USER_GRAPH, false);
 }
 
+/* Prints a graph record; its times were stored as raw cycles (cheapest to take) and
+ * become nanoseconds here. */
 static bool graph_print(struct fs_writer *out, const struct trace_event_view *ev)
 {
     uint16_t type = ev->entry->type;
-    if (type == TRACE_GRAPH_ENT || type == TRACE_GRAPH_RET || type == TRACE_GRAPH_LEAF) {
-        ftrace_print_graph(out, ev);
+    if (type == TRACE_GRAPH_ENT && ev->length >= sizeof(struct ftrace_graph_entry)) {
+        struct ftrace_graph_entry r = *(const struct ftrace_graph_entry *)ev->entry;
+        r.calltime = time_cycles_to_ns(r.calltime);
+        struct trace_event_view v = { &r.ent, sizeof r, ev->ts, ev->cpu };
+        ftrace_print_graph(out, &v);
+        return true;
+    }
+    if ((type == TRACE_GRAPH_RET || type == TRACE_GRAPH_LEAF) &&
+        ev->length >= sizeof(struct ftrace_graph_return)) {
+        struct ftrace_graph_return r = *(const struct ftrace_graph_return *)ev->entry;
+        r.calltime = time_cycles_to_ns(r.calltime);
+        r.rettime = time_cycles_to_ns(r.rettime);
+        struct trace_event_view v = { &r.ent, sizeof r, ev->ts, ev->cpu };
+        ftrace_print_graph(out, &v);
         return true;
     }
     return false;
