@@ -30,15 +30,3 @@ static int cmd_markers(int argc, char **argv, struct fs_writer *out)
 }
 SHELL_COMMAND("markers", "markers COUNT [TEXT]", "write COUNT trace markers \"TEXT i\" (a load for the buffer)", cmd_markers);
 
-/* ftracetest: runs the function tracers' test module once, so that a session can trace a
- * known call chain (tests/guest/ftrace_testmod.c). */
-#include "tests/guest/ftrace_testmod.h"
-
-static int cmd_ftracetest(int argc, char **argv, struct fs_writer *out)
-{
-    (void)argc;
-    (void)argv;
-    fs_printf(out, "ftrace_test_top(1) = %d\n", ftrace_test_top(1));
-    return 0;
-}
-SHELL_COMMAND("ftracetest", "ftracetest", "run the function tracers' test call chain once", cmd_ftracetest);

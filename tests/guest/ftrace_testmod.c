@@ -11,6 +11,8 @@
  */
 #include "tests/guest/ftrace_testmod.h"
 
+#include "kernel/shell.h"
+
 #define KEEP() __asm__ volatile("" ::: "memory")
 
 int __attribute__((noinline)) ftrace_test_leaf(int x)
@@ -39,3 +41,14 @@ int __attribute__((noinline)) ftrace_test_top(int x)
 
 /* The smallest traceable function, for the benchmark. */
 void __attribute__((noinline)) ftrace_test_small(void) { KEEP(); }
+
+/* ftracetest: runs the call chain once, so a session can trace something known. */
+static int cmd_ftracetest(int argc, char **argv, struct fs_writer *out)
+{
+    (void)argc;
+    (void)argv;
+    fs_printf(out, "ftrace_test_top(1) = %d\n", ftrace_test_top(1));
+    return 0;
+}
+SHELL_COMMAND("ftracetest", "ftracetest", "run the function tracers' test call chain once",
+              cmd_ftracetest);
