@@ -27,11 +27,14 @@ NASMFLAGS := -f elf32 -g -F dwarf
 # Function tracing: gcc puts a 5-byte NOP before every function's first instruction and lists
 # them in __mcount_loc (-mfentry -mnop-mcount -mrecord-mcount); trace/ftrace.c patches them.
 # These files are never traced: the tracers themselves, trap entry, the code that patches or
-# walks stacks for them, the clock they read, and the last words of a crash.
+# walks stacks for them, the clock they read, the last words of a crash, and everything that
+# carries the trace out (formatting, symbols, the serial ports, the console, the background
+# stream): tracing those would make every printed event produce new ones, without end.
 FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
-NOTRACE_C := $(wildcard trace/*.c) arch/x86/trap.c arch/x86/machine.c arch/x86/backtrace.c \
-	arch/x86/double_fault.c arch/x86/mmiotrace_fault.c arch/x86/ftrace_arch.c arch/x86/paging.c \
-	kernel/time.c kernel/panic.c
+NOTRACE_C := $(wildcard trace/*.c drivers/serial/*.c) arch/x86/trap.c arch/x86/machine.c \
+	arch/x86/backtrace.c arch/x86/double_fault.c arch/x86/mmiotrace_fault.c \
+	arch/x86/ftrace_arch.c arch/x86/paging.c kernel/time.c kernel/panic.c kernel/format.c \
+	kernel/string.c kernel/symbols.c kernel/background.c kernel/console.c
 
 # Every .c and .asm of the kernel; tests/guest holds the in-kernel self-tests.
 KERNEL_C := $(wildcard arch/x86/*.c kernel/*.c drivers/*/*.c trace/*.c tests/guest/*.c)

@@ -56,6 +56,10 @@ struct ftrace_stack_entry {
  * return address it stands for (hijacked_seen counts such frames from the top). */
 uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen);
 
+/* Forgets the hijacked returns of frames below sp: a non-local exit (a caught fault,
+ * arch_call_catching_faults) abandoned them, and they will never return. */
+void ftrace_graph_unwind(uintptr_t sp);
+
 /* Printing (portable: tests/unit/test_ftrace_output.c). Names come from the symbol table. */
 void ftrace_output_set_symbols(const struct symbol_table *symbols);
 /* "          <idle>-0       [000] .....    12.345678: func <-parent" */

@@ -35,6 +35,7 @@
 
 struct ret_entry {
     uint32_t ret;       /* the real return address */
+    uint32_t *slot;     /* where it was on the stack */
     uint32_t func;
     uint32_t fp;        /* the caller's frame pointer at entry */
     uint64_t calltime;  /* cycles (converted to ns when printed) */
@@ -128,6 +129,7 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
     }
     struct ret_entry *e = &ret_stack[ret_top++];
     e->ret = *parent_slot;
+    e->slot = parent_slot;
     e->func = ip;
     e->fp = fp;
     e->calltime = arch_cycles();
@@ -168,6 +170,14 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
     uint32_t ret = e->ret;
     arch_irq_restore(flags);
     return ret;
+}
+
+void ftrace_graph_unwind(uintptr_t sp)
+{
+    unsigned long flags = arch_irq_save();
+    while (ret_top > 0 && (uintptr_t)ret_stack[ret_top - 1].slot < sp)
+        ret_top--;
+    arch_irq_restore(flags);
 }
 
 uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen)
