@@ -125,6 +125,11 @@ else
     show_log "$LOGS/graph_bad_frame.log"
 fi
 
+"$QEMU_RUN" --kernel "$KERNEL" --append "ftrace=function_graph selftest=exception_recovery" \
+    --quiet --timeout 60 --console "$LOGS/graph_catch.log" > /dev/null 2>&1 \
+    && pass "a fault caught under function_graph leaves no stale return (exception_recovery)" \
+    || { fail "a fault caught under function_graph leaves no stale return (exception_recovery)"; show_log "$LOGS/graph_catch.log"; }
+
 echo "# boot tests"
 if "$QEMU_RUN" --iso "$ISO" --devices "edu pci-testdev" --send-on-prompt poweroff --quiet \
     --timeout 60 --console "$LOGS/boot_iso.log" > /dev/null 2>&1; then
