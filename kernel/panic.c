@@ -10,6 +10,9 @@
 #include "kernel/printk.h"
 
 static int panicking;
+static void (*last_words)(void);
+
+void panic_register_last_words(void (*fn)(void)) { last_words = fn; }
 
 void panic_begin(void)
 {
@@ -24,6 +27,11 @@ void panic_begin(void)
 
 void panic_end(const char *reason)
 {
+    if (last_words) {
+        void (*fn)(void) = last_words;
+        last_words = 0; /* a crash inside them must not run them again */
+        fn();
+    }
     printk("Kernel panic - not syncing: %s\n", reason);
     arch_exit_emulator(EXIT_FAIL);
 }

@@ -130,6 +130,17 @@ fi
     && pass "a fault caught under function_graph leaves no stale return (exception_recovery)" \
     || { fail "a fault caught under function_graph leaves no stale return (exception_recovery)"; show_log "$LOGS/graph_catch.log"; }
 
+"$QEMU_RUN" --kernel "$KERNEL" --append selftest=flight_recorder --expect-exit 35 --quiet \
+    --timeout 60 --console "$LOGS/flight_recorder.log" --com2 "$LOGS/flight_recorder.com2" > /dev/null 2>&1
+got=$(grep -cE 'tracing_mark_write: before [0-9]+$' "$LOGS/flight_recorder.com2")
+if [ "$got" -eq 500 ] && grep -q '^# flight recorder: 500 events$' "$LOGS/flight_recorder.com2" \
+    && grep -q 'double fault' "$LOGS/flight_recorder.log"; then
+    pass "flight recorder: a double fault loses none of the 500 unread events"
+else
+    fail "flight recorder: a double fault loses none of the 500 unread events ($got arrived)"
+    show_log "$LOGS/flight_recorder.log"
+fi
+
 echo "# boot tests"
 if "$QEMU_RUN" --iso "$ISO" --devices "edu pci-testdev" --send-on-prompt poweroff --quiet \
     --timeout 60 --console "$LOGS/boot_iso.log" > /dev/null 2>&1; then

@@ -5,6 +5,7 @@
 #include "arch/x86/trap.h"
 #include "drivers/serial/com2_stream.h"
 #include "kernel/errno.h"
+#include "kernel/format.h"
 #include "kernel/selftest.h"
 #include "kernel/shell.h"
 #include "kernel/string.h"
@@ -124,4 +125,28 @@ SELFTEST(shell_lines)
     ST_CHECK(shell_run_line("cat") == SHELL_USAGE);
     rb_reset(trace_buffer());
     trace_stream_enabled = true;
+}
+
+/* Recursion deep enough to overflow the kernel stack (see st_traps.c's stack_overflow). */
+static int __attribute__((noinline)) overflow_stack(int depth)
+{
+    volatile char frame[512];
+    frame[0] = (char)depth;
+    if (depth > 1000000)
+        return 0;
+    return overflow_stack(depth + 1) + frame[0];
+}
+
+/* The flight recorder: 500 markers the stream has not sent, then the worst crash there is
+ * (the stack gone, a double fault through the task gate). The host checks all 500 arrive. */
+CRASHTEST(flight_recorder)
+{
+    trace_stream_enabled = false;
+    rb_reset(trace_buffer());
+    for (int i = 0; i < 500; i++) {
+        char text[16];
+        int n = ksnprintf(text, sizeof text, "before %d", i);
+        trace_marker_write(text, (uint32_t)n);
+    }
+    overflow_stack(0);
 }
