@@ -77,16 +77,19 @@ void ftrace_site_patch(uint32_t site, uint32_t target)
     poke_site(site, call);
 }
 
-/* A CPU hit the int3 of a site being patched: it continues after the site, which is what
- * the NOP would have done (the call, if it was one, is skipped once: one event missed in
- * the instant of enabling or disabling, never a crash). */
-static bool patching_breakpoint(struct trap_frame *tf)
+bool ftrace_patching_int3(uint32_t *eip)
 {
     uint32_t site = patching_site;
-    if (!site || tf->eip != site + 1)
+    if (!site || *eip != site + 1)
         return false;
-    tf->eip = site + 5;
+    *eip = site + 5;
     return true;
 }
+
+/* A CPU hit the int3 of a site being patched: it continues after the site, which is what
+ * the NOP would have done (the call, if it was one, is skipped once: one event missed in
+ * the instant of enabling or disabling, never a crash). This is the route when vector 3 is
+ * an interrupt gate; with the snapshot task gate the debug task asks the same question. */
+static bool patching_breakpoint(struct trap_frame *tf) { return ftrace_patching_int3(&tf->eip); }
 
 void ftrace_arch_init(void) { trap_set_handler(VEC_BREAKPOINT, patching_breakpoint); }

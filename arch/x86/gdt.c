@@ -54,6 +54,29 @@ struct tss *gdt_tss_of(uint16_t selector)
     return (struct tss *)(uintptr_t)base;
 }
 
+bool gdt_data_selector_ok(uint16_t selector)
+{
+    int index = selector >> 3;
+    if (selector & 4) /* an LDT selector: we have no LDT */
+        return false;
+    if (index <= 0 || index >= GDT_ENTRIES)
+        return false;
+    uint64_t d = gdt[index];
+    uint8_t access = (uint8_t)(d >> 40);
+    unsigned dpl = (access >> 5) & 3, rpl = selector & 3;
+    /* Present, code-or-data (S bit), and data or readable code; a data segment's DPL must
+     * not be below the selector's RPL (the rule the CPU checks when loading DS..GS). */
+    bool present = access & DESC_PRESENT, code_data = access & DESC_CODE_DATA;
+    bool readable = !(access & 0x08) || (access & 0x02);
+    return present && code_data && readable && dpl >= rpl;
+}
+
+void gdt_set_data_segment(int index, bool present)
+{
+    gdt[index] = make_descriptor(0, 0xfffff, (present ? DESC_PRESENT : 0) | DESC_CODE_DATA |
+                                 DESC_DATA_WRITE, DESC_FLAT_FLAGS);
+}
+
 /* Fills a TSS so that switching to it starts entry in ring 0 with its own stack. */
 void tss_prepare_kernel_task(struct tss *tss, void (*entry)(void), void *stack_top)
 {

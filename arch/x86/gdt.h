@@ -12,6 +12,7 @@
 #ifndef ARCH_X86_GDT_H
 #define ARCH_X86_GDT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Selectors (index << 3 | table indicator | requested privilege level). */
@@ -21,7 +22,8 @@
 #define SEL_USER_DATA (0x20 | 3)
 #define SEL_TSS_MAIN 0x28
 #define SEL_TSS_DOUBLE_FAULT 0x30
-#define GDT_FIRST_FREE_INDEX 7 /* later tasks (per-CPU debug TSSs) go from here */
+#define SEL_TSS_DEBUG 0x38 /* the int3 snapshot task of CPU 0 (per-CPU: 0x38 + 8*cpu) */
+#define GDT_FIRST_FREE_INDEX 8
 #define GDT_ENTRIES 32
 
 /* The 104-byte 32-bit TSS, field for field as the CPU reads and writes it. */
@@ -54,6 +56,13 @@ void gdt_set_tss(int index, struct tss *tss);
 
 /* The TSS a selector's GDT descriptor points at, or 0 if it is not a TSS descriptor. */
 struct tss *gdt_tss_of(uint16_t selector);
+
+/* True when selector could be loaded into DS, ES, FS or GS now (null aside). */
+bool gdt_data_selector_ok(uint16_t selector);
+
+/* Puts a flat writable data segment at GDT slot index, present or not (for tests of what a
+ * task switch does with a segment register that has become invalid). */
+void gdt_set_data_segment(int index, bool present);
 
 /* Prepares tss to start a kernel task at entry on the given stack, with paging as now and
  * interrupts off. */

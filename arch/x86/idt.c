@@ -44,6 +44,16 @@ static void set_task_gate(int vector, uint16_t tss_selector, int dpl)
     idt[vector].type_attr = GATE_PRESENT | GATE_DPL(dpl) | GATE_TASK;
 }
 
+void idt_route_to_task(int vector, uint16_t tss_selector, int dpl)
+{
+    set_task_gate(vector, tss_selector, dpl);
+}
+
+void idt_route_to_handler(int vector, int dpl)
+{
+    set_interrupt_gate(vector, trap_stub_table[vector], dpl);
+}
+
 void idt_init(void)
 {
     for (int v = 0; v < 256; v++)

@@ -47,6 +47,10 @@ uint64_t irq_count(int irq);
 
 /* Installs the IDT (all 256 vectors; vector 8 as a task gate to the double-fault task). */
 void idt_init(void);
+/* Makes vector a task gate to the task whose TSS selector is given, or (back) an interrupt
+ * gate into trap_dispatch; dpl 3 lets ring 3 raise it with `int`. */
+void idt_route_to_task(int vector, uint16_t tss_selector, int dpl);
+void idt_route_to_handler(int vector, int dpl);
 
 /* Writes the full register dump of a fatal exception (or of a frame a test wants to see). */
 void trap_print_frame(const struct trap_frame *tf);

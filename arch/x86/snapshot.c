@@ -1,0 +1,141 @@
+/*
+ * snapshot.c - int3 through a task gate: the CPU saves the whole context for us.
+ *
+ * Vector 3 is a task gate (DPL 3, so user code may use it too) to the debug task's TSS. On
+ * int3 the CPU writes every register of the running context into the running task's TSS
+ * (main_tss), marks the debug TSS busy, sets NT in the debug task's EFLAGS, puts the old
+ * task's selector in the debug TSS's back link, and starts the debug task where it last
+ * stopped: in the loop below, just after its iret. The loop takes the snapshot and irets,
+ * which switches back through the back link: the interrupted code continues after its int3
+ * with every register as it was.
+ *
+ * What the CPU does not do, and we must:
+ *   - CR3 is not saved on a switch away, but is loaded on the switch back: main_tss.cr3
+ *     holds the kernel's page directory, or the return would load garbage;
+ *   - a switch sets CR0.TS; the first FPU instruction after it raises #NM, whose handler
+ *     (below) clears TS;
+ *   - the segment registers are reloaded from the TSS on the way back, and one that became
+ *     invalid since it was loaded (the seed's "known bug") would fault in the middle of the
+ *     task switch: the debug task checks DS, ES, FS and GS first and replaces an invalid
+ *     one with the null selector, recording that it did.
+ */
+#include "trace/snapshot.h"
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/ftrace_arch.h"
+#include "arch/x86/gdt.h"
+#include "arch/x86/trap.h"
+#include "kernel/page_alloc.h"
+#include "kernel/panic.h"
+#include "kernel/string.h"
+
+#define RING_RECORDS ((PAGE_SIZE - 16) / sizeof(struct snapshot_record))
+
+void (*snapshot_sink)(const struct snapshot_regs *, uint32_t, uint64_t);
+
+static struct tss debug_tss;
+static uint8_t debug_stack[8192] __attribute__((aligned(16)));
+
+/* The seed's per-CPU page: a 16-byte work area, then a ring of records. */
+struct snapshot_page {
+    uint32_t count;        /* snapshots taken */
+    uint32_t pad;
+    uint64_t last_tsc;     /* TSC at the previous snapshot */
+    struct snapshot_record ring[RING_RECORDS];
+};
+_Static_assert(sizeof(struct snapshot_page) <= PAGE_SIZE, "one page per CPU");
+static struct snapshot_page *page;
+
+/* True when a data segment selector can be loaded now: null, or a present data/code
+ * segment descriptor within the GDT that the selector's privilege may use. */
+static bool selector_loadable(uint16_t sel)
+{
+    if ((sel & ~3u) == 0)
+        return true;
+    return gdt_data_selector_ok(sel);
+}
+
+/* Copies the interrupted context out of its TSS, repairing segment registers that could
+ * not be reloaded. */
+static void read_context(struct tss *t, struct snapshot_regs *r, uint16_t link)
+{
+    r->eax = t->eax, r->ebx = t->ebx, r->ecx = t->ecx, r->edx = t->edx;
+    r->esi = t->esi, r->edi = t->edi, r->ebp = t->ebp, r->esp = t->esp;
+    r->eip = t->eip, r->eflags = t->eflags, r->cr3 = t->cr3;
+    r->cs = t->cs, r->ss = t->ss, r->ds = t->ds, r->es = t->es, r->fs = t->fs, r->gs = t->gs;
+    r->back_link = link;
+    r->bad_segments = 0;
+    if (!selector_loadable(t->ds))
+        t->ds = 0, r->bad_segments |= SNAPSHOT_BAD_DS;
+    if (!selector_loadable(t->es))
+        t->es = 0, r->bad_segments |= SNAPSHOT_BAD_ES;
+    if (!selector_loadable(t->fs))
+        t->fs = 0, r->bad_segments |= SNAPSHOT_BAD_FS;
+    if (!selector_loadable(t->gs))
+        t->gs = 0, r->bad_segments |= SNAPSHOT_BAD_GS;
+}
+
+/* One snapshot: count, time, ring page, sink. */
+static void take_snapshot(struct tss *t, uint16_t link)
+{
+    uint64_t now = rdtsc();
+    struct snapshot_page *p = page;
+    uint64_t delta = p->count ? now - p->last_tsc : 0;
+    p->last_tsc = now;
+    p->count++;
+    struct snapshot_record *rec = &p->ring[(p->count - 1) % RING_RECORDS];
+    rec->number = p->count;
+    rec->tsc = now;
+    read_context(t, &rec->regs, link);
+    if (snapshot_sink)
+        snapshot_sink(&rec->regs, rec->number, delta);
+}
+
+/* The debug task. Entered by the task gate, left by iret; each entry resumes after the
+ * iret, so the loop runs once per int3. Interrupts are off throughout (its EFLAGS). */
+static void __attribute__((noreturn)) debug_task(void)
+{
+    for (;;) {
+        uint16_t link = debug_tss.back_link;
+        struct tss *t = gdt_tss_of(link);
+        if (!t)
+            panic("snapshot: int3 from a task whose TSS is unknown (back link %#x)", link);
+        /* int3 has other users: a call site being patched by ftrace is one. Such an int3
+         * is no snapshot: the CPU continues after the site, as the patcher's handler would. */
+        uint32_t eip = t->eip;
+        if (ftrace_patching_int3(&eip))
+            t->eip = eip;
+        else
+            take_snapshot(t, link);
+        __asm__ volatile("iret" ::: "memory");
+    }
+}
+
+/* #NM: the first FPU/SSE instruction after a task switch. Nothing to save or restore (one
+ * FPU context, kernel code uses none): clearing CR0.TS is all. */
+static bool device_not_available(struct trap_frame *tf)
+{
+    (void)tf;
+    __asm__ volatile("clts");
+    return true;
+}
+
+const struct snapshot_record *snapshot_ring_get(uint32_t back, uint32_t *count)
+{
+    *count = page ? page->count : 0;
+    if (!page || back >= page->count || back >= RING_RECORDS)
+        return 0;
+    return &page->ring[(page->count - 1 - back) % RING_RECORDS];
+}
+
+void snapshot_arch_init(void)
+{
+    page = (struct snapshot_page *)page_alloc(1);
+    if (!page)
+        panic("snapshot: no memory for the per-CPU page");
+    main_tss.cr3 = read_cr3(); /* loaded on every switch back to the kernel */
+    tss_prepare_kernel_task(&debug_tss, debug_task, debug_stack + sizeof debug_stack);
+    gdt_set_tss(SEL_TSS_DEBUG >> 3, &debug_tss);
+    trap_set_handler(7, device_not_available);
+    idt_route_to_task(VEC_BREAKPOINT, SEL_TSS_DEBUG, 3);
+}
