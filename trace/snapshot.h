@@ -50,6 +50,10 @@ extern void (*snapshot_sink)(const struct snapshot_regs *regs, uint32_t number, 
 /* Installs the debug TSS and the vector 3 task gate. */
 void snapshot_arch_init(void);
 
+/* For the benchmark: vector 3 through the task gate (true), or through an interrupt gate
+ * whose handler records the same snapshot from the trap frame (false). */
+void snapshot_use_task_gate(bool task_gate);
+
 /* The last snapshots of this CPU, kept in its one-page ring (the seed's per-CPU page). */
 struct snapshot_record {
     uint32_t number;

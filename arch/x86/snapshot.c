@@ -75,20 +75,57 @@ static void read_context(struct tss *t, struct snapshot_regs *r, uint16_t link)
         t->gs = 0, r->bad_segments |= SNAPSHOT_BAD_GS;
 }
 
-/* One snapshot: count, time, ring page, sink. */
-static void take_snapshot(struct tss *t, uint16_t link)
+/* Starts a snapshot record in the ring page: count and time. */
+static struct snapshot_record *begin_record(uint64_t now, uint64_t *delta)
 {
-    uint64_t now = rdtsc();
     struct snapshot_page *p = page;
-    uint64_t delta = p->count ? now - p->last_tsc : 0;
+    *delta = p->count ? now - p->last_tsc : 0;
     p->last_tsc = now;
     p->count++;
     struct snapshot_record *rec = &p->ring[(p->count - 1) % RING_RECORDS];
     rec->number = p->count;
     rec->tsc = now;
+    return rec;
+}
+
+/* One snapshot from the task gate: count, time, ring page, sink. */
+static void take_snapshot(struct tss *t, uint16_t link)
+{
+    uint64_t delta;
+    struct snapshot_record *rec = begin_record(rdtsc(), &delta);
     read_context(t, &rec->regs, link);
     if (snapshot_sink)
         snapshot_sink(&rec->regs, rec->number, delta);
+}
+
+/* The same snapshot taken by an ordinary interrupt-gate int3 handler, from its trap frame:
+ * the comparison `make bench` makes against the task gate. */
+static bool snapshot_from_frame(struct trap_frame *tf)
+{
+    uint64_t delta;
+    struct snapshot_record *rec = begin_record(rdtsc(), &delta);
+    struct snapshot_regs *r = &rec->regs;
+    r->eax = tf->eax, r->ebx = tf->ebx, r->ecx = tf->ecx, r->edx = tf->edx;
+    r->esi = tf->esi, r->edi = tf->edi, r->ebp = tf->ebp, r->esp = trap_frame_esp(tf);
+    r->eip = tf->eip, r->eflags = tf->eflags, r->cr3 = read_cr3();
+    r->cs = (uint16_t)tf->cs, r->ss = SEL_KERNEL_DATA, r->ds = (uint16_t)tf->ds;
+    r->es = (uint16_t)tf->es, r->fs = (uint16_t)tf->fs, r->gs = (uint16_t)tf->gs;
+    r->back_link = 0;
+    r->bad_segments = 0;
+    if (snapshot_sink)
+        snapshot_sink(r, rec->number, delta);
+    return true;
+}
+
+void snapshot_use_task_gate(bool task_gate)
+{
+    if (task_gate) {
+        idt_route_to_task(VEC_BREAKPOINT, SEL_TSS_DEBUG, 3);
+        ftrace_arch_init(); /* vector 3's handler is the patcher's again */
+    } else {
+        trap_set_handler(VEC_BREAKPOINT, snapshot_from_frame);
+        idt_route_to_handler(VEC_BREAKPOINT, 3);
+    }
 }
 
 /* The debug task. Entered by the task gate, left by iret; each entry resumes after the
