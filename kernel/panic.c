@@ -25,13 +25,18 @@ void panic_begin(void)
     printk_enter_emergency();
 }
 
-void panic_end(const char *reason)
+void panic_run_last_words(void)
 {
     if (last_words) {
         void (*fn)(void) = last_words;
         last_words = 0; /* a crash inside them must not run them again */
         fn();
     }
+}
+
+void panic_end(const char *reason)
+{
+    panic_run_last_words();
     printk("Kernel panic - not syncing: %s\n", reason);
     arch_exit_emulator(EXIT_FAIL);
 }

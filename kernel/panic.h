@@ -16,5 +16,7 @@ void panic_end(const char *reason) __attribute__((noreturn));
  * that sends every tracer's unread events to the serial ports, so a crash loses no trace
  * data. Runs in panic_end with interrupts off and printk lock-free; must not take locks. */
 void panic_register_last_words(void (*fn)(void));
+/* Runs them now (once): for `halt`, which stops the machine on purpose. */
+void panic_run_last_words(void);
 
 #endif

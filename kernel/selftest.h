@@ -19,18 +19,20 @@
 struct selftest {
     const char *name;
     void (*run)(void);
-    bool crashes; /* ends the kernel on purpose: run only when named */
+    bool crashes;    /* ends the kernel on purpose: run only when named */
+    bool named_only; /* needs a particular machine setup (e.g. -icount): run only when named */
 };
 
-#define SELFTEST_DEFINE(tname, crash)                                          \
+#define SELFTEST_DEFINE(tname, crash, named)                                   \
     static void selftest_##tname(void);                                        \
     static const struct selftest selftest_entry_##tname                        \
         __attribute__((used, section(".selftests"), aligned(4))) = {           \
-            #tname, selftest_##tname, crash };                                 \
+            #tname, selftest_##tname, crash, named };                          \
     static void selftest_##tname(void)
 
-#define SELFTEST(tname) SELFTEST_DEFINE(tname, false)
-#define CRASHTEST(tname) SELFTEST_DEFINE(tname, true)
+#define SELFTEST(tname) SELFTEST_DEFINE(tname, false, false)
+#define CRASHTEST(tname) SELFTEST_DEFINE(tname, true, true)
+#define NAMEDTEST(tname) SELFTEST_DEFINE(tname, false, true)
 
 #define ST_CHECK(cond) selftest_check((cond), #cond, __FILE__, __LINE__)
 

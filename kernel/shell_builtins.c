@@ -6,6 +6,7 @@
 #include "kernel/background.h"
 #include "kernel/errno.h"
 #include "kernel/klog.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/string.h"
@@ -147,6 +148,21 @@ static int cmd_sleep(int argc, char **argv, struct fs_writer *out)
     return 0;
 }
 SHELL_COMMAND("sleep", "sleep SECONDS", "wait (decimals allowed: sleep 0.1)", cmd_sleep);
+
+/* Stops the machine the way a crash would, flight recorder included, but on purpose: every
+ * unread trace event is written to the serial ports first. */
+static int cmd_halt(int argc, char **argv, struct fs_writer *out)
+{
+    (void)argc;
+    (void)argv;
+    (void)out;
+    arch_irq_save();
+    printk_enter_emergency();
+    panic_run_last_words();
+    printk("halt: stopped\n");
+    arch_exit_emulator(EXIT_PASS);
+}
+SHELL_COMMAND("halt", "halt", "stop now, writing every unread trace event to the serial ports first", cmd_halt);
 
 static int cmd_poweroff(int argc, char **argv, struct fs_writer *out)
 {

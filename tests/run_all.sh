@@ -141,6 +141,20 @@ else
     show_log "$LOGS/flight_recorder.log"
 fi
 
+"$QEMU_RUN" --kernel "$KERNEL" --append selftest=snapshot_icount_deltas --icount --quiet \
+    --timeout 60 --console "$LOGS/snapshot_icount.log" > /dev/null 2>&1 \
+    && pass "snapshot TSC deltas count guest instructions under -icount" \
+    || { fail "snapshot TSC deltas count guest instructions under -icount"; show_log "$LOGS/snapshot_icount.log"; }
+if "$QEMU_RUN" --kernel "$KERNEL" --quiet --timeout 30 --console "$LOGS/halt.log" \
+    --com2 "$LOGS/halt.com2" --send-on-prompt 'echo 0 > options/stream_com2' \
+    --send-on-prompt 'markers 300 kept' --send-on-prompt halt > /dev/null 2>&1 \
+    && [ "$(grep -c 'tracing_mark_write: kept' "$LOGS/halt.com2")" -eq 300 ]; then
+    pass "halt writes every unread event to COM2 before stopping"
+else
+    fail "halt writes every unread event to COM2 before stopping"
+    show_log "$LOGS/halt.log"
+fi
+
 echo "# boot tests"
 if "$QEMU_RUN" --iso "$ISO" --devices "edu pci-testdev" --send-on-prompt poweroff --quiet \
     --timeout 60 --console "$LOGS/boot_iso.log" > /dev/null 2>&1; then
