@@ -86,11 +86,10 @@ static void collect_sites(void)
     ftrace_sites.count = good;
     uint32_t words = (good + 31) / 32 + 1;
     ftrace_sites.patched = kzalloc(words * 4);
-    ftrace_filter.bits = kzalloc(words * 4);
-    ftrace_notrace.bits = kzalloc(words * 4);
-    ftrace_graph_filter.bits = kzalloc(words * 4);
     ftrace_sites.scratch = kzalloc(words * 4);
-    ftrace_filter.nfuncs = ftrace_notrace.nfuncs = ftrace_graph_filter.nfuncs = good;
+    ftrace_func_set_init(&ftrace_filter, kzalloc(words * 4), good);
+    ftrace_func_set_init(&ftrace_notrace, kzalloc(words * 4), good);
+    ftrace_func_set_init(&ftrace_graph_filter, kzalloc(words * 4), good);
     if (bad)
         printk("ftrace: %u of %u call sites do not hold the expected NOP; left alone\n", bad,
                listed);
@@ -101,9 +100,7 @@ static bool site_patched(uint32_t i) { return ftrace_sites.patched[i / 32] >> (i
 /* Whether site i should call the tracer now. */
 static bool site_wanted(uint32_t i)
 {
-    if (!users || ftrace_func_set_has(&ftrace_notrace, i))
-        return false;
-    return ftrace_filter.count == 0 || ftrace_func_set_has(&ftrace_filter, i);
+    return users && ftrace_filter_allows(&ftrace_filter, &ftrace_notrace, i);
 }
 
 void ftrace_update(void)

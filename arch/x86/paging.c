@@ -56,8 +56,6 @@ bool paging_is_mapped(uintptr_t va)
     return paging_get_pte(va) & PTE_PRESENT;
 }
 
-uint32_t paging_kernel_directory(void) { return (uint32_t)(uintptr_t)page_directory; }
-
 void paging_init(uintptr_t lowmem_top)
 {
     page_directory = (uint32_t *)page_alloc(1);

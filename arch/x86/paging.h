@@ -28,9 +28,6 @@
 /* Builds the page tables for RAM up to lowmem_top and the ioremap window, turns paging on. */
 void paging_init(uintptr_t lowmem_top);
 
-/* The kernel's page directory (physical == virtual). */
-uint32_t paging_kernel_directory(void);
-
 /* Sets the PTE of one kernel page (its page table must exist: lowmem or the ioremap window)
  * and flushes the TLB entry. flags 0 unmaps. */
 void paging_set_pte(uintptr_t va, uintptr_t pa, uint32_t flags);

@@ -3,6 +3,7 @@
  * can see that the console really is interrupt-driven and the timer ticks.
  */
 #include "arch/x86/trap.h"
+#include "kernel/console.h"
 #include "kernel/init.h"
 #include "trace/tracefs.h"
 
@@ -18,6 +19,8 @@ static int read_interrupts(struct fs_node *f, struct fs_writer *out)
         if (irq_count(irq) || irq_names[irq])
             fs_printf(out, "%4d %11llu  %s\n", irq, (unsigned long long)irq_count(irq),
                       irq_names[irq] ? irq_names[irq] : "");
+    /* Keystrokes are never dropped silently either. */
+    fs_printf(out, "COM1 input bytes dropped (queue full): %u\n", console_input_overruns());
     return 0;
 }
 
