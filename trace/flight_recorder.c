@@ -12,48 +12,30 @@
  * a reader: the reader lock is taken over rather than waited for.
  */
 #include "drivers/serial/com2_stream.h"
-#include "kernel/console.h"
 #include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/shell.h"
 #include "trace/trace_internal.h"
-
-static void com2_emit(struct fs_writer *w, const char *text, size_t len)
-{
-    (void)w;
-    com2_write(text, len);
-}
-
-static void console_emit(struct fs_writer *w, const char *text, size_t len)
-{
-    (void)w;
-    console_write(text, len);
-}
-
-static bool never(struct fs_writer *w)
-{
-    (void)w;
-    return false;
-}
 
 static void dump_unread_events(void)
 {
     static union trace_event_copy copy;
     if (!trace_buffer())
         return;
-    struct fs_writer out = { com2_present() ? com2_emit : console_emit, never, 0, false };
+    struct fs_writer *out = com2_present() ? trace_com2_writer() : shell_console_writer();
     /* Whoever held the lock is not coming back: no other CPU runs now. */
     trace_reader_lock.locked = 0;
     printk("flight recorder: unread trace events follow on %s\n",
            com2_present() ? "COM2" : "the console");
-    fs_puts(&out, "# flight recorder: unread events at the crash\n");
+    fs_puts(out, "# flight recorder: unread events at the crash\n");
     unsigned n, total = 0;
     do {
-        n = trace_consume_print(&out, 256, false, &copy);
+        n = trace_consume_print(out, 256, false, &copy);
         total += n;
     } while (n);
-    trace_consume_print(&out, 0, true, &copy);
-    fs_printf(&out, "# flight recorder: %u events\n", total);
+    trace_consume_print(out, 0, true, &copy);
+    fs_printf(out, "# flight recorder: %u events\n", total);
     printk("flight recorder: %u events written\n", total);
 }
 

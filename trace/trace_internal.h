@@ -52,6 +52,8 @@ void trace_files_init(void);
 void trace_stream_init(void);
 /* A new tracer became current: the stream gets its pipe header. */
 void trace_stream_begin(void);
+/* A writer whose text goes straight to COM2 (the stream's, and the flight recorder's). */
+struct fs_writer *trace_com2_writer(void);
 /* The COM2 stream is on (options/stream_com2). */
 extern bool trace_stream_enabled;
 

@@ -30,6 +30,8 @@ static bool never(struct fs_writer *w)
 }
 
 static struct fs_writer com2_writer = { com2_emit, never, 0, false };
+
+struct fs_writer *trace_com2_writer(void) { return &com2_writer; }
 static union trace_event_copy stream_copy;
 static volatile bool stream_busy; /* one batch at a time: COM2 lines are never interleaved */
 

@@ -9,6 +9,7 @@
 #include "kernel/selftest.h"
 #include "kernel/string.h"
 #include "kernel/symbols.h"
+#include "tests/guest/guest_helpers.h"
 #include "tests/guest/ftrace_testmod.h"
 #include "trace/ftrace_internal.h"
 #include "trace/trace_internal.h"
@@ -28,30 +29,38 @@ static const char *name_of(uint32_t addr)
     return n ? n : "?";
 }
 
+/* Collects the function tracers' records (read_calls). */
+struct call_list {
+    struct call *out;
+    int max, n;
+};
+
+static void collect_call(const struct trace_entry *e, uint32_t length, void *ctx)
+{
+    (void)length;
+    struct call_list *l = ctx;
+    if (l->n == l->max)
+        return;
+    if (e->type == TRACE_FN) {
+        const struct ftrace_entry *f = (const void *)e;
+        l->out[l->n++] = (struct call){ e->type, name_of(f->ip), name_of(f->parent_ip), 0 };
+    } else if (e->type == TRACE_GRAPH_ENT) {
+        const struct ftrace_graph_entry *g = (const void *)e;
+        l->out[l->n++] = (struct call){ e->type, name_of(g->func), 0, g->depth };
+    } else if (e->type == TRACE_GRAPH_RET || e->type == TRACE_GRAPH_LEAF) {
+        const struct ftrace_graph_return *g = (const void *)e;
+        l->out[l->n++] = (struct call){ e->type, name_of(g->func), 0, g->depth };
+    } else if (e->type == TRACE_STACK) {
+        l->out[l->n++] = (struct call){ e->type, 0, 0, 0 };
+    }
+}
+
 /* The function tracers' records in the buffer, oldest first. */
 static int read_calls(struct call *out, int max)
 {
-    static union trace_event_copy copy;
-    struct rb_iter it;
-    struct rb_event ev;
-    int n = 0;
-    rb_iter_start(trace_buffer(), 0, &it);
-    while (rb_iter_next(&it, copy.bytes, sizeof copy, &ev) && n < max) {
-        const struct trace_entry *e = (const void *)copy.bytes;
-        if (e->type == TRACE_FN) {
-            const struct ftrace_entry *f = (const void *)e;
-            out[n++] = (struct call){ e->type, name_of(f->ip), name_of(f->parent_ip), 0 };
-        } else if (e->type == TRACE_GRAPH_ENT) {
-            const struct ftrace_graph_entry *g = (const void *)e;
-            out[n++] = (struct call){ e->type, name_of(g->func), 0, g->depth };
-        } else if (e->type == TRACE_GRAPH_RET || e->type == TRACE_GRAPH_LEAF) {
-            const struct ftrace_graph_return *g = (const void *)e;
-            out[n++] = (struct call){ e->type, name_of(g->func), 0, g->depth };
-        } else if (e->type == TRACE_STACK) {
-            out[n++] = (struct call){ e->type, 0, 0, 0 };
-        }
-    }
-    return n;
+    struct call_list l = { out, max, 0 };
+    for_each_buffered_event(collect_call, &l);
+    return l.n;
 }
 
 static bool is_call(const struct call *c, uint16_t type, const char *func, const char *parent,

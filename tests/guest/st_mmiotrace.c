@@ -11,6 +11,7 @@
 #include "kernel/page_alloc.h"
 #include "kernel/selftest.h"
 #include "kernel/string.h"
+#include "tests/guest/guest_helpers.h"
 #include "trace/mmiotrace.h"
 #include "trace/trace_internal.h"
 
@@ -23,25 +24,34 @@ struct record {
     uint64_t phys;
 };
 
+/* Collects mmiotrace records (read_records). */
+struct record_list {
+    struct record *out;
+    int max, n;
+};
+
+static void collect_record(const struct trace_entry *e, uint32_t length, void *ctx)
+{
+    (void)length;
+    struct record_list *l = ctx;
+    if (l->n == l->max)
+        return;
+    if (e->type == TRACE_MMIO_RW) {
+        const struct mmiotrace_rw_entry *rw = (const void *)e;
+        char op = rw->op == MMIO_OP_READ ? 'R' : rw->op == MMIO_OP_WRITE ? 'W' : 'U';
+        l->out[l->n++] = (struct record){ op, rw->width, rw->value, rw->pc, rw->phys };
+    } else if (e->type == TRACE_MMIO_MAP) {
+        const struct mmiotrace_map_entry *m = (const void *)e;
+        l->out[l->n++] = (struct record){ m->op == MMIO_OP_MAP ? 'M' : 'X', 0, m->len, m->pc, m->phys };
+    }
+}
+
 /* Copies the mmiotrace records in the buffer, oldest first; returns how many. */
 static int read_records(struct record *out, int max)
 {
-    static union trace_event_copy copy;
-    struct rb_iter it;
-    struct rb_event ev;
-    int n = 0;
-    rb_iter_start(trace_buffer(), 0, &it);
-    while (rb_iter_next(&it, copy.bytes, sizeof copy, &ev) && n < max) {
-        const struct mmiotrace_rw_entry *rw = (const void *)copy.bytes;
-        const struct mmiotrace_map_entry *m = (const void *)copy.bytes;
-        if (rw->ent.type == TRACE_MMIO_RW) {
-            char op = rw->op == MMIO_OP_READ ? 'R' : rw->op == MMIO_OP_WRITE ? 'W' : 'U';
-            out[n++] = (struct record){ op, rw->width, rw->value, rw->pc, rw->phys };
-        } else if (m->ent.type == TRACE_MMIO_MAP) {
-            out[n++] = (struct record){ m->op == MMIO_OP_MAP ? 'M' : 'X', 0, m->len, m->pc, m->phys };
-        }
-    }
-    return n;
+    struct record_list l = { out, max, 0 };
+    for_each_buffered_event(collect_record, &l);
+    return l.n;
 }
 
 /* mmiotrace on, the buffer empty, a fresh traced mapping of two RAM pages. */

@@ -7,6 +7,7 @@
 #include "arch/x86/gdt.h"
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
+#include "tests/guest/guest_helpers.h"
 #include "trace/snapshot.h"
 #include "trace/trace_internal.h"
 
@@ -86,6 +87,24 @@ SELFTEST(snapshot_invalid_segment)
     __asm__ volatile("mov %0, %%fs" ::"r"((uint32_t)SEL_KERNEL_DATA));
 }
 
+/* Collects the numbers of the first two snapshot events and the last delta. */
+struct snapshot_list {
+    uint32_t numbers[2];
+    uint64_t delta;
+    int n;
+};
+
+static void collect_snapshot(const struct trace_entry *e, uint32_t length, void *ctx)
+{
+    (void)length;
+    struct snapshot_list *l = ctx;
+    const struct snapshot_entry *s = (const void *)e;
+    if (e->type == TRACE_SNAPSHOT && l->n < 2) {
+        l->numbers[l->n++] = s->number;
+        l->delta = s->delta;
+    }
+}
+
 SELFTEST(snapshot_tracer_records)
 {
     trace_stream_enabled = false;
@@ -93,20 +112,11 @@ SELFTEST(snapshot_tracer_records)
     rb_reset(trace_buffer());
     TRACE_SNAPSHOT();
     TRACE_SNAPSHOT();
-    static union trace_event_copy copy;
-    struct rb_iter it;
-    struct rb_event ev;
-    uint32_t numbers[2] = { 0 };
-    uint64_t delta = 0;
-    int n = 0;
-    rb_iter_start(trace_buffer(), 0, &it);
-    while (rb_iter_next(&it, copy.bytes, sizeof copy, &ev)) {
-        const struct snapshot_entry *e = (const void *)copy.bytes;
-        if (e->ent.type == TRACE_SNAPSHOT && n < 2) {
-            numbers[n++] = e->number;
-            delta = e->delta;
-        }
-    }
+    struct snapshot_list l = { { 0 }, 0, 0 };
+    for_each_buffered_event(collect_snapshot, &l);
+    uint32_t *numbers = l.numbers;
+    uint64_t delta = l.delta;
+    int n = l.n;
     ST_CHECK(n == 2 && numbers[1] == numbers[0] + 1 && delta > 0);
     trace_switch(trace_find_tracer("nop", 3));
     rb_reset(trace_buffer());

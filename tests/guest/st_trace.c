@@ -9,6 +9,7 @@
 #include "kernel/selftest.h"
 #include "kernel/shell.h"
 #include "kernel/string.h"
+#include "tests/guest/guest_helpers.h"
 #include "trace/trace_internal.h"
 
 #define NESTING_VECTOR 0x81
@@ -21,26 +22,30 @@ static bool nested_marker(struct trap_frame *tf)
     return true;
 }
 
-/* Reads the buffer from the start; returns how many markers it holds, copying their texts. */
+/* Collects the markers in the buffer (read_markers). */
+struct marker_list {
+    char (*texts)[16];
+    int max, n;
+};
+
+static void collect_marker(const struct trace_entry *e, uint32_t length, void *ctx)
+{
+    (void)length;
+    struct marker_list *l = ctx;
+    if (e->type == TRACE_PRINT && l->n < l->max) {
+        memcpy(l->texts[l->n], ((const struct print_entry *)e)->text, 15);
+        l->texts[l->n][15] = '\0';
+    }
+    l->n++;
+}
+
+/* Reads the buffer from the start; returns how many events it holds, copying the texts of
+ * the markers among them. */
 static int read_markers(char texts[][16], int max)
 {
-    struct rb_iter it;
-    static union {
-        uint64_t align;
-        uint8_t bytes[RB_MAX_EVENT];
-    } copy;
-    struct rb_event ev;
-    int n = 0;
-    rb_iter_start(trace_buffer(), 0, &it);
-    while (rb_iter_next(&it, copy.bytes, sizeof copy, &ev)) {
-        const struct print_entry *p = (const struct print_entry *)copy.bytes;
-        if (p->ent.type == TRACE_PRINT && n < max) {
-            memcpy(texts[n], p->text, 15);
-            texts[n][15] = '\0';
-        }
-        n++;
-    }
-    return n;
+    struct marker_list l = { texts, max, 0 };
+    for_each_buffered_event(collect_marker, &l);
+    return l.n;
 }
 
 SELFTEST(trace_nested_in_exception)
@@ -127,16 +132,6 @@ SELFTEST(shell_lines)
     trace_stream_enabled = true;
 }
 
-/* Recursion deep enough to overflow the kernel stack (see st_traps.c's stack_overflow). */
-static int __attribute__((noinline)) overflow_stack(int depth)
-{
-    volatile char frame[512];
-    frame[0] = (char)depth;
-    if (depth > 1000000)
-        return 0;
-    return overflow_stack(depth + 1) + frame[0];
-}
-
 /* The flight recorder: 500 markers the stream has not sent, then the worst crash there is
  * (the stack gone, a double fault through the task gate). The host checks all 500 arrive. */
 CRASHTEST(flight_recorder)
@@ -148,5 +143,5 @@ CRASHTEST(flight_recorder)
         int n = ksnprintf(text, sizeof text, "before %d", i);
         trace_marker_write(text, (uint32_t)n);
     }
-    overflow_stack(0);
+    recurse_deeply(0);
 }

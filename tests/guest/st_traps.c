@@ -10,6 +10,7 @@
 #include "kernel/symbols.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
+#include "tests/guest/guest_helpers.h"
 
 static void divide_by_zero(void *arg)
 {
@@ -104,17 +105,6 @@ SELFTEST(symbols)
 }
 
 /* --- crash tests: each ends the kernel; tests/run_all.sh checks the report ------------- */
-
-/* Recurses with a large frame until the stack runs into its guard page. The limit is far
- * beyond what the 16 KiB stack holds; it is only there so the compiler sees an end. */
-static int __attribute__((noinline)) recurse_deeply(int depth)
-{
-    volatile char frame[512];
-    frame[0] = (char)depth;
-    if (depth > 1000000)
-        return 0;
-    return recurse_deeply(depth + 1) + frame[0];
-}
 
 CRASHTEST(stack_overflow)
 {
