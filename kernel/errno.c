@@ -15,6 +15,7 @@ const char *error_name(int err)
     case EIO: return "Input/output error";
     case ENXIO: return "No such device or address";
     case E2BIG: return "Argument list too long";
+    case ENOEXEC: return "Exec format error";
     case EBADF: return "Bad file descriptor";
     case EAGAIN: return "Resource temporarily unavailable";
     case ENOMEM: return "Out of memory";
@@ -30,11 +31,15 @@ const char *error_name(int err)
     case ENOTTY: return "Inappropriate ioctl for device";
     case EFBIG: return "File too large";
     case ENOSPC: return "No space left on device";
+    case ESPIPE: return "Illegal seek";
+    case EPIPE: return "Broken pipe";
     case ERANGE: return "Numerical result out of range";
     case ENAMETOOLONG: return "File name too long";
     case ENOSYS: return "Function not implemented";
     case ENOTEMPTY: return "Directory not empty";
     case EOVERFLOW: return "Value too large for defined data type";
+    case EOPNOTSUPP: return "Operation not supported";
+    case EADDRINUSE: return "Address already in use";
     case ETIMEDOUT: return "Connection timed out";
     default: return "Unknown error";
     }

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define FS_NAME_MAX 64
 #define FS_PATH_MAX 256
@@ -33,6 +34,7 @@ void fs_printf(struct fs_writer *w, const char *fmt, ...) __attribute__((format(
 void fs_puts(struct fs_writer *w, const char *text);
 
 struct fs_node;
+struct file;
 
 struct fs_file_ops {
     /* Writes the file's text; returns 0 or a negative errno. NULL: not readable. */
@@ -41,6 +43,20 @@ struct fs_file_ops {
      * negative errno, and must leave the file unchanged when it rejects the data.
      * NULL: not writable. */
     int (*write)(struct fs_node *file, const char *data, size_t len, bool append);
+
+    /* Optional, for files user programs use through system calls (kernel/file.h). */
+    /* A process opened the file: set up per-open state in f->private_data. 0 or -errno. */
+    int (*open)(struct fs_node *file, struct file *f);
+    /* The last descriptor of f was closed (or its process exited). */
+    void (*release)(struct file *f);
+    /* write()/writev() with the data gathered into kernel memory: bytes taken or -errno.
+     * When NULL, a write goes to write() above (as echo's would). */
+    long (*write_data)(struct file *f, const void *data, size_t len);
+    /* ioctl(); arg is the program's value, often a user address (kernel/uaccess.h). */
+    long (*ioctl)(struct file *f, uint32_t cmd, uint32_t arg);
+    /* mmap() of the page at offset: *phys gets the physical page to map, *writable whether
+     * the process may write it. 0 or -errno. */
+    int (*mmap)(struct file *f, uint32_t offset, uintptr_t *phys, bool *writable);
 };
 
 struct fs_node {

@@ -1,0 +1,34 @@
+/*
+ * file.h - files opened by user programs: what a file descriptor refers to.
+ *
+ * A struct file is one open() of a node of the file tree (trace/tracefs.h). Reading a text
+ * file renders its whole text once, at the first read(), and serves it by offset, so a
+ * program reading in small pieces sees one consistent snapshot (as seq_file gives on
+ * Linux). Files with per-open state (user_events_data) keep it in private_data through the
+ * node's open/release operations.
+ */
+#ifndef KERNEL_FILE_H
+#define KERNEL_FILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace/tracefs.h"
+
+struct file {
+    struct fs_node *node;
+    uint32_t flags;        /* open()'s O_RDONLY / O_WRONLY / O_RDWR (uapi/syscall.h) */
+    int refs;              /* descriptors pointing here */
+    void *private_data;    /* the node owner's per-open state */
+    char *text;            /* read(): the rendered text (NULL until the first read) */
+    uint32_t text_len;
+    uint32_t pos;          /* read(): offset of the next byte */
+};
+
+/* Opens node for a process: 0 with *out set, or -errno (-EISDIR, -EACCES, -ENOMEM, or the
+ * node's open). */
+int file_open(struct fs_node *node, uint32_t flags, struct file **out);
+/* Drops one reference; the last one releases the file. */
+void file_put(struct file *f);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * syscall.h - the system call table: what each call is named and takes.
+ *
+ * User programs enter with `int $0x80` (uapi/syscall.h). The table describes every call the
+ * kernel has by its Linux i386 number: its name ("write"), its arguments' names ("fd", "buf",
+ * "count", as Linux's SYSCALL_DEFINE gives them) and its handler. Syscall tracepoints
+ * (trace/trace_syscalls.c) print from the same descriptions.
+ */
+#ifndef KERNEL_SYSCALL_H
+#define KERNEL_SYSCALL_H
+
+#include <stdint.h>
+
+#include "uapi/syscall.h"
+
+#define SYSCALL_ARGS_MAX 6
+
+struct syscall_info {
+    const char *name;                          /* without the sys_ prefix */
+    uint8_t nargs;
+    const char *arg_names[SYSCALL_ARGS_MAX];
+    /* The handler: arguments as the registers carried them; returns the result or -errno. */
+    int32_t (*handler)(const uint32_t args[SYSCALL_ARGS_MAX]);
+};
+
+/* The description of call number nr, or NULL when the kernel has no such call. */
+const struct syscall_info *syscall_info(unsigned nr);
+
+#endif

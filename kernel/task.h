@@ -1,0 +1,38 @@
+/*
+ * task.h - tasks: kernel threads and user processes, and the scheduler that runs them.
+ *
+ * A task has a pid, a name, a kernel stack and saved registers; a user process also has
+ * its own address space (page directory), its open files and its memory regions. pid 0 is
+ * each CPU's idle task, which runs background work when nothing else can run.
+ */
+#ifndef KERNEL_TASK_H
+#define KERNEL_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TASK_NAME_MAX 16 /* as Linux's comm, NUL included */
+
+struct task;
+
+/* The task running on this CPU. */
+struct task *task_current(void);
+int task_pid(const struct task *t);
+const char *task_name(const struct task *t);
+/* True for a user process (it has an address space of its own). */
+bool task_is_user(const struct task *t);
+
+/* Sets (set) or clears bit `bit` of the 32-bit word at user address addr in the memory of
+ * process t, which need not be the current one. Returns 0, or -EFAULT when that word is not
+ * mapped writable for the user in t. Used by user_events to keep enable bits current. */
+int task_update_user_bit(struct task *t, uint32_t addr, unsigned bit, bool set);
+
+/* Called once for each process that exits (or is killed), before its memory is freed,
+ * so that subsystems drop what points into it. */
+struct task_exit_hook {
+    void (*fn)(struct task *t);
+    struct task_exit_hook *next;
+};
+void task_on_exit(struct task_exit_hook *hook);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * uapi/syscall.h - the system call interface between user programs and the kernel.
+ *
+ * Shared by the kernel (kernel/syscall.c) and the C library (user/lib). The numbers and the
+ * calling convention are Linux's for i386, so that a reader who knows Linux recognises them:
+ * `int $0x80` with the number in EAX and arguments in EBX, ECX, EDX, ESI, EDI, EBP; the
+ * result comes back in EAX, a negative errno on failure.
+ */
+#ifndef UAPI_SYSCALL_H
+#define UAPI_SYSCALL_H
+
+#include <stdint.h>
+
+#define SYSCALL_VECTOR 0x80
+
+#define SYS_exit 1
+#define SYS_read 3
+#define SYS_write 4
+#define SYS_open 5
+#define SYS_close 6
+#define SYS_getpid 20
+#define SYS_ioctl 54
+#define SYS_munmap 91
+#define SYS_writev 146
+#define SYS_sched_yield 158
+#define SYS_nanosleep 162
+#define SYS_mmap2 192
+#define SYS_exit_group 252
+#define SYS_clock_gettime 265
+#define SYS_MAX 384 /* numbers at or above are ENOSYS, as are unlisted ones below */
+
+/* open() flags (Linux's octal values). */
+#define O_RDONLY 00
+#define O_WRONLY 01
+#define O_RDWR 02
+#define O_ACCMODE 03
+#define O_CREAT 0100
+#define O_TRUNC 01000
+#define O_APPEND 02000
+
+/* mmap() protection and flags. */
+#define PROT_NONE 0x0
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC 0x4
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_FAILED ((void *)-1)
+
+#define CLOCK_MONOTONIC 1
+
+struct iovec {
+    void *iov_base;
+    uint32_t iov_len;
+};
+#define IOV_MAX 1024
+
+struct timespec {
+    int32_t tv_sec;
+    int32_t tv_nsec;
+};
+
+#define USER_PAGE_SIZE 4096u
+/* Where user programs live: the kernel's identity map stays below USER_BASE. */
+#define USER_BASE 0x40000000u
+#define USER_STACK_TOP 0xbf000000u
+#define USER_TOP 0xc0000000u
+
+#endif
