@@ -33,7 +33,7 @@ NASMFLAGS := -f elf32 -g -F dwarf
 FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
 NOTRACE_C := $(wildcard trace/*.c drivers/serial/*.c) arch/x86/trap.c arch/x86/machine.c \
 	arch/x86/backtrace.c arch/x86/double_fault.c arch/x86/mmiotrace_fault.c \
-	arch/x86/ftrace_arch.c arch/x86/paging.c arch/x86/snapshot.c arch/x86/gdt.c kernel/time.c kernel/panic.c kernel/format.c \
+	arch/x86/ftrace_arch.c arch/x86/task_arch.c arch/x86/paging.c arch/x86/snapshot.c arch/x86/gdt.c kernel/time.c kernel/panic.c kernel/format.c \
 	kernel/string.c kernel/symbols.c kernel/background.c kernel/console.c
 
 # Every .c and .asm of the kernel; tests/guest holds the in-kernel self-tests.
@@ -49,9 +49,18 @@ HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I. -DTRACEKERN_HOST \
 # Host tools that read mmiotrace logs link the shared log parser (tools/mmio_log.c).
 MMIO_LOG_TOOLS := $(BUILD)/tools/mmio_annotate $(BUILD)/tools/mmio_replay
 
-.PHONY: all run debug trace test bench fuzz deps clean run-ready debug-ready trace-ready test-ready bench-ready
+# User programs (ring 3) and their C library: user/user.mk. Every boot gets them as
+# multiboot modules (USER_MODULES: QEMU's comma-separated -initrd list).
+.DEFAULT_GOAL := all
+include user/user.mk
+comma := ,
+empty :=
+space := $(empty) $(empty)
+USER_MODULES := $(subst $(space),$(comma),$(strip $(USER_ELFS)))
+
+.PHONY: all run debug trace test print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready bench-ready
 .SECONDEXPANSION:
-all: $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS)
+all: $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(USER_ELFS)
 
 deps:
 	@tools/install-deps.sh
@@ -99,10 +108,15 @@ $(BUILD)/tracekern.elf: $(BUILD)/stage1.elf $(BUILD)/obj/ksyms.asm.o
 	@grub-file --is-x86-multiboot $@ 2>/dev/null || ! command -v grub-file >/dev/null || \
 		{ echo "$@: no multiboot header in the first 8 KiB"; exit 1; }
 
-$(BUILD)/tracekern.iso: $(BUILD)/tracekern.elf iso/grub.cfg
-	@mkdir -p $(BUILD)/iso/boot/grub
+# The ISO: the kernel, the user programs in /boot/bin, and grub.cfg with one `module` line
+# per program where iso/grub.cfg says @PROGRAMS@.
+$(BUILD)/tracekern.iso: $(BUILD)/tracekern.elf iso/grub.cfg $(USER_ELFS)
+	@mkdir -p $(BUILD)/iso/boot/grub $(BUILD)/iso/boot/bin
 	cp $(BUILD)/tracekern.elf $(BUILD)/iso/boot/tracekern.elf
-	cp iso/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	cp $(USER_ELFS) $(BUILD)/iso/boot/bin/
+	awk -v progs="$(USER_PROGRAMS)" '/@PROGRAMS@/ { indent = $$0; sub(/@.*/, "", indent); \
+		n = split(progs, p, " "); for (i = 1; i <= n; i++) print indent "module /boot/bin/" p[i] " " p[i]; \
+		next } { print }' iso/grub.cfg > $(BUILD)/iso/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
@@ -131,7 +145,7 @@ $(BUILD)/gdbinit: tools/gdbinit.in
 
 debug-ready: all $(QEMU_RUN) $(BUILD)/gdbinit
 	@echo "QEMU is waiting for gdb on :1234. In another terminal: gdb -x $(BUILD)/gdbinit"
-	@$(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --devices "$(DEVICES)" \
+	@$(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --initrd "$(USER_MODULES)" --devices "$(DEVICES)" \
 		--com2 $(BUILD)/com2.txt --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
 
 trace: deps
@@ -141,7 +155,7 @@ trace-ready: all $(QEMU_RUN)
 	@test -n "$(SCRIPT)" || { echo "usage: make trace SCRIPT=FILE [DEVICES=...] [SMP=N] [OUT=DIR]"; exit 2; }
 	@test -f "$(SCRIPT)" || { echo "make trace: $(SCRIPT): no such file"; exit 2; }
 	@mkdir -p $(OUT)
-	@$(QEMU_RUN) --kernel $(BUILD)/tracekern.elf --initrd "$(SCRIPT)" --devices "$(DEVICES)" \
+	@$(QEMU_RUN) --kernel $(BUILD)/tracekern.elf --initrd "$(SCRIPT),$(USER_MODULES)" --devices "$(DEVICES)" \
 		--smp $(SMP) --timeout $(TIMEOUT) --console $(OUT)/console.log \
 		--com2 $(OUT)/trace_pipe.txt -- $(QEMU_EXTRA) \
 		&& echo "trace: script ran to its end; $(OUT)/console.log $(OUT)/trace_pipe.txt" \
@@ -163,11 +177,14 @@ UNIT_DEPS_parse := kernel/parse.c
 UNIT_DEPS_mmio_decode := trace/mmio_decode.c
 UNIT_DEPS_pci_format := drivers/pci/pci_format.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_mmio_log := tools/mmio_log.c
-UNIT_DEPS_ftrace_output := trace/ftrace_output.c trace/trace_output.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
+UNIT_DEPS_ftrace_output := trace/ftrace_output.c trace/trace_output.c trace/trace_comm.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_ftrace_filter := trace/ftrace_filter.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_mmiotrace_output := trace/mmiotrace_output.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
-UNIT_DEPS_trace_output := trace/trace_output.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
+UNIT_DEPS_trace_output := trace/trace_output.c trace/trace_comm.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
 UNIT_DEPS_tracefs := trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
+UNIT_DEPS_elf := kernel/elf.c
+UNIT_DEPS_user_events_parse := trace/user_events_parse.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
+UNIT_DEPS_trace_events := trace/trace_events.c trace/trace_syscalls.c tests/unit/host_syscall_table.c trace/tracefs.c trace/ring_buffer.c kernel/format.c kernel/errno.c kernel/parse.c tests/unit/host_heap.c tests/unit/host_arch.c
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 
@@ -184,6 +201,8 @@ FUZZ_DEPS_mmio_decode := trace/mmio_decode.c
 FUZZ_DEPS_mmio_log := tools/mmio_log.c
 FUZZ_DEPS_ftrace_filter := trace/ftrace_filter.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 FUZZ_DEPS_ring_buffer := trace/ring_buffer.c tests/unit/host_arch.c
+FUZZ_DEPS_elf := kernel/elf.c
+FUZZ_DEPS_user_events := trace/user_events_parse.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))
 FUZZ_SECONDS ?= 60
@@ -196,10 +215,14 @@ $(BUILD)/libfuzzer/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_DEPS_%)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -I. -DTRACEKERN_HOST -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_DEPS_$*)
 
+# For tests/run_all.sh: the -initrd list that gives a boot every user program.
+print-user-modules:
+	@echo "$(USER_MODULES)"
+
 test: deps
 	@$(MAKE) --no-print-directory test-ready
 
-test-ready: all $(QEMU_RUN) $(BUILD)/gdbinit $(MMIO_LOG_TOOLS) $(UNIT_BINS) $(FUZZ_BINS)
+test-ready: all $(QEMU_RUN) $(BUILD)/gdbinit $(MMIO_LOG_TOOLS) $(UNIT_BINS) $(FUZZ_BINS) $(BUILD)/user/format_test
 	@tests/run_all.sh
 
 bench: deps

@@ -2,7 +2,7 @@
  * console.c - the console on COM1.
  *
  * Input arrives by interrupt, one byte at a time, into a queue; the shell takes bytes out,
- * sleeping (hlt) while it is empty. Output is written straight to the UART, so it reaches
+ * sleeping (the scheduler runs other tasks) while it is empty. Output is written straight to the UART, so it reaches
  * the terminal even when interrupts are off or the kernel is crashing.
  */
 #include "kernel/console.h"
@@ -11,12 +11,12 @@
 
 #include "drivers/serial/uart16550.h"
 #include "kernel/arch.h"
-#include "kernel/background.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 
 #define INPUT_QUEUE 256 /* a power of two */
 
-static volatile char input[INPUT_QUEUE];
+static volatile char input[INPUT_QUEUE]; /* also the channel readers sleep on */
 static volatile uint32_t input_head, input_tail; /* free-running; tail - head = queued */
 static unsigned overruns;
 
@@ -29,6 +29,7 @@ static void console_received(uint8_t byte)
     }
     input[input_tail % INPUT_QUEUE] = (char)byte;
     input_tail++;
+    wake_up((const void *)input);
 }
 
 void console_write(const char *text, size_t len)
@@ -63,20 +64,23 @@ int console_trygetc(void)
     return c;
 }
 
+int console_wait_input(uint64_t timeout_ns)
+{
+    unsigned long flags = arch_irq_save();
+    int err = 0;
+    if (input_head == input_tail)
+        err = sleep_on((const void *)input, timeout_ns);
+    arch_irq_restore(flags);
+    return err;
+}
+
 char console_getc(void)
 {
     for (;;) {
         int c = console_trygetc();
         if (c >= 0)
             return (char)c;
-        if (background_idle())
-            continue; /* did some work: look for input again before sleeping */
-        /* Check again with interrupts off, so a byte arriving now cannot be missed. */
-        arch_irq_save();
-        if (input_head == input_tail)
-            arch_wait_for_interrupt();
-        else
-            arch_irq_enable();
+        console_wait_input(0);
     }
 }
 

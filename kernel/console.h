@@ -5,6 +5,7 @@
 #define KERNEL_CONSOLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Starts COM1, sends printk there, and starts interrupt-driven input. */
 void console_init(void);
@@ -12,7 +13,10 @@ void console_init(void);
 /* Writes text, turning "\n" into "\r\n" for the terminal. */
 void console_write(const char *text, size_t len);
 
-/* The next byte typed, waiting for it (interrupts must be enabled). */
+/* Sleeps until a byte is queued (at once if one is), timeout_ns passed (0: none) or the task
+ * is killed: 0, -ETIMEDOUT or -EINTR. Lets long waits (sleep, trace_pipe) notice ^C. */
+int console_wait_input(uint64_t timeout_ns);
+/* The next byte typed, sleeping until there is one. */
 char console_getc(void);
 /* The next byte typed if there is one, else -1. */
 int console_trygetc(void);

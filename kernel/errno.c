@@ -38,6 +38,7 @@ const char *error_name(int err)
     case ENOSYS: return "Function not implemented";
     case ENOTEMPTY: return "Directory not empty";
     case EOVERFLOW: return "Value too large for defined data type";
+    case EMSGSIZE: return "Message too long";
     case EOPNOTSUPP: return "Operation not supported";
     case EADDRINUSE: return "Address already in use";
     case ETIMEDOUT: return "Connection timed out";

@@ -31,4 +31,7 @@ int file_open(struct fs_node *node, uint32_t flags, struct file **out);
 /* Drops one reference; the last one releases the file. */
 void file_put(struct file *f);
 
+/* Opens /dev/console as descriptors 0, 1 and 2 (files[0..2]) of a new process. */
+int file_open_console(struct file *files[3]);
+
 #endif

@@ -8,7 +8,9 @@
  *   3. physical memory, paging (with the stack guard page), the double-fault task, the heap;
  *   4. the timer and the clock; interrupts on;
  *   5. subsystems' initcalls (files in the tree, drivers);
- *   6. self-tests if asked, else boot scripts, else the interactive shell.
+ *   6. tracing, PCI, then tasks: from here on the boot context is the shell task (pid 1);
+ *      ELF modules become programs;
+ *   7. self-tests if asked, else boot scripts, else the interactive shell.
  */
 #include "arch/x86/double_fault.h"
 #include "arch/x86/gdt.h"
@@ -25,10 +27,13 @@
 #include "kernel/console.h"
 #include "kernel/heap.h"
 #include "kernel/init.h"
+#include "kernel/ipc.h"
 #include "kernel/page_alloc.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/proc.h"
+#include "kernel/programs.h"
 #include "kernel/selftest.h"
 #include "kernel/shell.h"
 #include "kernel/time.h"
@@ -86,6 +91,22 @@ static bool is_text(const char *data, size_t len)
     return true;
 }
 
+/* ELF modules become the programs of /bin (before any script runs, so scripts can run
+ * them); anything else that is not a script is reported and ignored. */
+static void add_programs(void)
+{
+    for (int i = 0; i < boot_info.module_count; i++) {
+        const struct boot_module *m = &boot_info.modules[i];
+        const char *data = (const char *)m->start;
+        size_t len = m->end - m->start;
+        if (program_is_elf(data, len))
+            program_add(m->args, data, len);
+        else if (!is_text(data, len))
+            printk("boot: module '%s' (%u bytes) is neither a script nor an ELF program; "
+                   "ignored\n", m->args, (unsigned)len);
+    }
+}
+
 static void run_boot_scripts(void)
 {
     for (int i = 0; i < boot_info.module_count; i++) {
@@ -94,9 +115,6 @@ static void run_boot_scripts(void)
         size_t len = m->end - m->start;
         if (is_text(data, len))
             shell_run_script(m->args, data, len);
-        else
-            printk("boot: module '%s' (%u bytes) is not a text script; ignored\n", m->args,
-                   (unsigned)len);
     }
 }
 
@@ -139,6 +157,10 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     run_initcalls();
     trace_init(); /* after the initcalls: every tracer has registered */
     pci_init();   /* after tracing is up, so `ftrace=` can trace enumeration */
+    tasks_init(); /* the boot context becomes the shell task; the idle task starts */
+    syscall_gate_init();
+    nameserver_start();
+    add_programs();
     const char *selftests = kernel_param("selftest");
     const char *benchmarks = kernel_param("bench");
     warn_unknown_params();

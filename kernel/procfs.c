@@ -6,11 +6,15 @@
  *   /proc/uptime     seconds since boot
  *   /proc/kallsyms   the symbol table built into the image ("address t name")
  *   /dev/kmsg        read: the kernel log; write: add a line to it (as on Linux)
+ *   /proc/ipc        IPC endpoints: owner, traffic, who waits
  *   /dev/null        reads nothing, swallows writes
+ *   /dev/console     user programs' standard input and output: writes print on the console
  */
+#include "kernel/console.h"
 #include "kernel/errno.h"
 #include "kernel/heap.h"
 #include "kernel/init.h"
+#include "kernel/ipc.h"
 #include "kernel/klog.h"
 #include "kernel/page_alloc.h"
 #include "kernel/params.h"
@@ -97,12 +101,40 @@ static int write_null(struct fs_node *f, const char *data, size_t len, bool appe
     return 0;
 }
 
-static const struct fs_file_ops cmdline_ops = { read_cmdline, 0 };
-static const struct fs_file_ops meminfo_ops = { read_meminfo, 0 };
-static const struct fs_file_ops uptime_ops = { read_uptime, 0 };
-static const struct fs_file_ops kallsyms_ops = { read_kallsyms, 0 };
-static const struct fs_file_ops kmsg_ops = { read_kmsg, write_kmsg };
-static const struct fs_file_ops null_ops = { read_null, write_null };
+/* /dev/console for user programs (their descriptors 0, 1, 2): what they write is printed;
+ * reading gives end-of-file, since the shell owns the keyboard. */
+static long write_console_data(struct file *f, const void *data, size_t len)
+{
+    (void)f;
+    console_write(data, len);
+    return (long)len;
+}
+
+static const struct fs_file_ops console_ops = { .read = read_null,
+                                                .write_data = write_console_data };
+/* /proc/ipc: every endpoint, who receives on it, and its traffic so far. */
+static int read_ipc(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_puts(out, " EP OWNER NAME             MESSAGES    CALLS  REPLIES WAITING\n");
+    struct ipc_endpoint_stats st;
+    for (int i = 0; i < IPC_ENDPOINTS; i++)
+        if (ipc_endpoint_stats(i, &st))
+            fs_printf(out, "%3d %5d %-15s %9llu %8llu %8llu %u sender%s%s\n", st.id, st.owner,
+                      st.name, (unsigned long long)st.messages, (unsigned long long)st.calls,
+                      (unsigned long long)st.replies, st.waiting_senders,
+                      st.waiting_senders == 1 ? "" : "s",
+                      st.receiver_waiting ? ", receiver waiting" : "");
+    return 0;
+}
+
+static const struct fs_file_ops ipc_ops = { .read = read_ipc };
+static const struct fs_file_ops cmdline_ops = { .read = read_cmdline };
+static const struct fs_file_ops meminfo_ops = { .read = read_meminfo };
+static const struct fs_file_ops uptime_ops = { .read = read_uptime };
+static const struct fs_file_ops kallsyms_ops = { .read = read_kallsyms };
+static const struct fs_file_ops kmsg_ops = { .read = read_kmsg, .write = write_kmsg };
+static const struct fs_file_ops null_ops = { .read = read_null, .write = write_null };
 
 static void procfs_init(void)
 {
@@ -112,7 +144,9 @@ static void procfs_init(void)
     fs_create(proc, "meminfo", &meminfo_ops, 0);
     fs_create(proc, "uptime", &uptime_ops, 0);
     fs_create(proc, "kallsyms", &kallsyms_ops, 0);
+    fs_create(proc, "ipc", &ipc_ops, 0);
     fs_create(dev, "kmsg", &kmsg_ops, 0);
     fs_create(dev, "null", &null_ops, 0);
+    fs_create(dev, "console", &console_ops, 0);
 }
 INITCALL(procfs_init);

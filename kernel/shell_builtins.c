@@ -4,6 +4,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/background.h"
+#include "kernel/console.h"
 #include "kernel/errno.h"
 #include "kernel/klog.h"
 #include "kernel/panic.h"
@@ -132,18 +133,17 @@ static long parse_seconds_ms(const char *text)
     return *p ? -1 : ms;
 }
 
-/* Waits, letting background work (the COM2 stream) run meanwhile; ^C ends it early. */
+/* Sleeps (other tasks run meanwhile); ^C ends it early. */
 static int cmd_sleep(int argc, char **argv, struct fs_writer *out)
 {
     long ms = argc == 2 ? parse_seconds_ms(argv[1]) : -1;
     if (ms < 0)
         return SHELL_USAGE;
     uint64_t end = time_ns() + (uint64_t)ms * 1000000u;
-    while (time_ns() < end) {
+    for (uint64_t now = time_ns(); now < end; now = time_ns()) {
         if (out->interrupted(out))
             return -EINTR;
-        if (!background_idle())
-            arch_wait_for_interrupt();
+        console_wait_input(end - now); /* a keystroke may be ^C */
     }
     return 0;
 }

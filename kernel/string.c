@@ -77,3 +77,30 @@ char *strchr(const char *s, int c)
             return 0;
     }
 }
+
+size_t strlcpy(char *dst, const char *src, size_t size)
+{
+    size_t len = strlen(src);
+    size_t n = len < size - 1 ? len : size - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+    return len;
+}
+
+void *memchr(const void *s, int c, size_t n)
+{
+    const unsigned char *p = s;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == (unsigned char)c)
+            return (void *)(p + i);
+    return 0;
+}
+
+char *strstr(const char *haystack, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *haystack; haystack++)
+        if (strncmp(haystack, needle, n) == 0)
+            return (char *)haystack;
+    return n == 0 ? (char *)haystack : 0;
+}

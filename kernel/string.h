@@ -18,5 +18,10 @@ size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+void *memchr(const void *s, int c, size_t n);
+char *strstr(const char *haystack, const char *needle);
+/* Copies src into dst[size] (size > 0), always NUL-terminated, cut if too long; returns
+ * strlen(src), so a result >= size means it was cut. */
+size_t strlcpy(char *dst, const char *src, size_t size);
 
 #endif

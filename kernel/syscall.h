@@ -2,8 +2,8 @@
  * syscall.h - the system call table: what each call is named and takes.
  *
  * User programs enter with `int $0x80` (uapi/syscall.h). The table describes every call the
- * kernel has by its Linux i386 number: its name ("write"), its arguments' names ("fd", "buf",
- * "count", as Linux's SYSCALL_DEFINE gives them) and its handler. Syscall tracepoints
+ * kernel has by its Linux i386 number: its name ("write"), its arguments' names and C types ("unsigned int fd",
+ * "const char * buf", "size_t count", as Linux's SYSCALL_DEFINE gives them) and its handler. Syscall tracepoints
  * (trace/trace_syscalls.c) print from the same descriptions.
  */
 #ifndef KERNEL_SYSCALL_H
@@ -19,11 +19,16 @@ struct syscall_info {
     const char *name;                          /* without the sys_ prefix */
     uint8_t nargs;
     const char *arg_names[SYSCALL_ARGS_MAX];
+    const char *arg_types[SYSCALL_ARGS_MAX];   /* as declared: "unsigned int", "const char *" */
     /* The handler: arguments as the registers carried them; returns the result or -errno. */
     int32_t (*handler)(const uint32_t args[SYSCALL_ARGS_MAX]);
 };
 
 /* The description of call number nr, or NULL when the kernel has no such call. */
 const struct syscall_info *syscall_info(unsigned nr);
+
+/* Runs system call nr for the current process (from the int $0x80 trap, interrupts on);
+ * returns what goes back to the program in EAX. */
+int32_t syscall_dispatch(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX]);
 
 #endif

@@ -15,6 +15,9 @@
 
 struct task;
 
+/* The pid of the task running on this CPU: what trace events record (trace/trace.h). */
+extern int32_t current_pid;
+
 /* The task running on this CPU. */
 struct task *task_current(void);
 int task_pid(const struct task *t);
@@ -27,8 +30,8 @@ bool task_is_user(const struct task *t);
  * mapped writable for the user in t. Used by user_events to keep enable bits current. */
 int task_update_user_bit(struct task *t, uint32_t addr, unsigned bit, bool set);
 
-/* Called once for each process that exits (or is killed), before its memory is freed,
- * so that subsystems drop what points into it. */
+/* Called once for each task that exits (or is killed), before a process's files are closed
+ * and its memory freed, so that subsystems drop what points into it. */
 struct task_exit_hook {
     void (*fn)(struct task *t);
     struct task_exit_hook *next;

@@ -13,6 +13,8 @@ QEMU_RUN=$BUILD/tools/qemu_run
 KERNEL=$BUILD/tracekern.elf
 ISO=$BUILD/tracekern.iso
 FUZZ_ITERATIONS=${FUZZ_ITERATIONS:-20000}
+# The user programs, as QEMU's comma-separated -initrd list of multiboot modules.
+PROGRAMS=$(make -s --no-print-directory print-user-modules)
 mkdir -p "$LOGS"
 passed=0
 failed=0
@@ -60,6 +62,14 @@ for bin in "$BUILD"/unit/test_*; do
     count_tap "$name" "$LOGS/$name.txt" $?
 done
 
+# The user programs' printf against the host C library's (user/tests/format_test.c).
+if "$BUILD/user/format_test" > "$LOGS/user_format_test.txt" 2>&1; then
+    pass "user library printf agrees with the host's ($(tail -n 1 "$LOGS/user_format_test.txt"))"
+else
+    fail "user library printf agrees with the host's"
+    show_log "$LOGS/user_format_test.txt"
+fi
+
 echo "# fuzz targets, replaying their corpus and $FUZZ_ITERATIONS mutations each"
 for bin in "$BUILD"/fuzz/fuzz_*; do
     name=$(basename "$bin")
@@ -79,7 +89,7 @@ tests/tools/test_mmio_tools.sh "$PWD/$BUILD/tools/mmio_annotate" "$PWD/$BUILD/to
 count_tap "mmio_tools" "$LOGS/mmio_tools.txt" $?
 
 echo "# in-kernel self-tests (QEMU, -kernel, 'selftest' on the command line)"
-"$QEMU_RUN" --kernel "$KERNEL" --append selftest --devices "edu pci-testdev" --quiet \
+"$QEMU_RUN" --kernel "$KERNEL" --append selftest --initrd "$PROGRAMS" --devices "edu pci-testdev" --quiet \
     --timeout 60 --console "$LOGS/selftest.log" > /dev/null 2> "$LOGS/selftest.err"
 rc=$?
 count_tap "selftest" "$LOGS/selftest.log" "$rc"
@@ -185,7 +195,7 @@ expect_all "gdb stub: breakpoint at kmain hit with symbols" "$LOGS/gdb.log" \
     "Breakpoint 1, kmain (magic=" '= 0x2badb002'
 
 echo "# console shell, typed interactively"
-tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" && pass "interactive shell session" \
+tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "interactive shell session" \
     || fail "interactive shell session"
 
 echo "# boot scripts and make trace"
@@ -197,7 +207,7 @@ for script in tests/shell/*.script; do
     # (the qemu_run status it must end with).
     qemu_trace=()
     grep -q '^# qemu-trace: yes' "$script" && qemu_trace=(--qemu-trace "$LOGS/script_$name.qemu")
-    "$QEMU_RUN" --kernel "$KERNEL" --initrd "$script" --append "$(sed -n 's/^# append: //p' "$script")" \
+    "$QEMU_RUN" --kernel "$KERNEL" --initrd "$script,$PROGRAMS" --append "$(sed -n 's/^# append: //p' "$script")" \
         --devices "$(sed -n 's/^# devices: //p' "$script")" "${qemu_trace[@]}" \
         --quiet --timeout 60 --console "$LOGS/script_$name.log" --com2 "$LOGS/script_$name.com2" \
         > /dev/null 2>&1

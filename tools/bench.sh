@@ -6,13 +6,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build
 log=build/bench-console.log
+programs=$(make -s --no-print-directory print-user-modules)
 if ! build/tools/qemu_run --kernel build/tracekern.elf --append "bench${BENCH:+=$BENCH}" \
-    --icount --quiet --timeout 600 --console "$log" --com2 build/bench-com2.txt; then
+    --initrd "$programs" --icount --quiet --timeout 600 --console "$log" --com2 build/bench-com2.txt; then
     echo "bench: the benchmark run failed; see $log" >&2
     exit 1
 fi
 grep '^bench: ' "$log"
-sed -n 's/^BENCH-JSON //p' "$log" > build/bench.json
+# Rows a user program measured itself (user/programs/ue_bench.c): "BENCH NAME VALUE".
+awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf "bench: %-44s %12s guest instructions (user program)\n", $2, $3 }' "$log"
+user_rows=$(awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf ", {\"row\": \"%s\", \"value\": %s, \"unit\": \"guest instructions\"}", $2, $3 }' "$log")
+json=$(sed -n 's/^BENCH-JSON //p' "$log" | tr -d '\r')
+[ "$json" = "[]" ] && user_rows=${user_rows#, }
+echo "${json%]}$user_rows]" > build/bench.json
 # A hardware task switch is one instruction to -icount, whatever it really costs: the
 # snapshot rows are measured once more without -icount, in QEMU's real time.
 if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,snapshot,* ]]; then

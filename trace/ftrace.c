@@ -266,9 +266,9 @@ static bool stack_trace_get(void) { return func_stack_trace; }
 static void stack_trace_set(bool on) { func_stack_trace = on; }
 static const struct trace_flag stack_trace_flag = { stack_trace_get, stack_trace_set };
 
-static const struct fs_file_ops func_set_ops = { read_func_set, write_func_set };
-static const struct fs_file_ops available_ops = { read_available, 0 };
-static const struct fs_file_ops enabled_ops = { read_enabled, 0 };
+static const struct fs_file_ops func_set_ops = { .read = read_func_set, .write = write_func_set };
+static const struct fs_file_ops available_ops = { .read = read_available };
+static const struct fs_file_ops enabled_ops = { .read = read_enabled };
 
 /* ftrace_filter= and ftrace_notrace= on the command line, as on Linux: comma-separated. */
 static void apply_boot_filter(const char *param, struct ftrace_func_set *set)

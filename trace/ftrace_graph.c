@@ -44,8 +44,14 @@ struct ret_entry {
     bool inside;        /* within a set_graph_function function */
 };
 
-static struct ret_entry ret_stack[RET_STACK_DEPTH];
-static int ret_top;             /* entries in use */
+/* Each task has its own return stack (Linux's ret_stack in task_struct): a task switched
+ * out in the middle of traced calls returns through them only when it runs again. */
+struct graph_stack {
+    int top;                    /* entries in use */
+    struct ret_entry e[RET_STACK_DEPTH];
+};
+static struct graph_stack boot_graph_stack; /* the boot context's, until tasks exist */
+static struct graph_stack *gs = &boot_graph_stack; /* the running task's */
 static uint32_t ret_overrun;    /* calls not followed: the stack was full */
 static bool graph_recording;    /* function_graph is the current tracer */
 static bool graph_broken;       /* a frame-pointer mismatch stopped it */
@@ -100,7 +106,7 @@ static bool graph_wanted(uint32_t ip, bool *inside)
         return true;
     }
     int i = ftrace_site_index(ip);
-    *inside = (ret_top > 0 && ret_stack[ret_top - 1].inside) ||
+    *inside = (gs->top > 0 && gs->e[gs->top - 1].inside) ||
               (i >= 0 && ftrace_func_set_has(&ftrace_graph_filter, (uint32_t)i));
     return *inside;
 }
@@ -118,16 +124,16 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
     bool record = graph_recording && graph_wanted(ip, &inside);
     if (!record && !profiling)
         return;
-    if (ret_top == RET_STACK_DEPTH) {
+    if (gs->top == RET_STACK_DEPTH) {
         ret_overrun++;
         return;
     }
     /* The caller is not a leaf after all: its entry goes out now, before ours. */
-    if (record && ret_top > 0 && ret_stack[ret_top - 1].pending) {
-        write_entry(&ret_stack[ret_top - 1], ret_top - 1);
-        ret_stack[ret_top - 1].pending = false;
+    if (record && gs->top > 0 && gs->e[gs->top - 1].pending) {
+        write_entry(&gs->e[gs->top - 1], gs->top - 1);
+        gs->e[gs->top - 1].pending = false;
     }
-    struct ret_entry *e = &ret_stack[ret_top++];
+    struct ret_entry *e = &gs->e[gs->top++];
     e->ret = *parent_slot;
     e->slot = parent_slot;
     e->func = ip;
@@ -153,12 +159,12 @@ static void __attribute__((noreturn)) bad_frame(const struct ret_entry *e, uint3
 uint32_t ftrace_return_to_handler(uint32_t fp)
 {
     unsigned long flags = arch_irq_save();
-    struct ret_entry *e = &ret_stack[--ret_top];
+    struct ret_entry *e = &gs->e[--gs->top];
     if (e->fp != fp)
         bad_frame(e, fp);
     uint64_t now = arch_cycles();
     if (graph_recording && (e->pending || e->inside))
-        write_return(e, ret_top, now, e->pending);
+        write_return(e, gs->top, now, e->pending);
     if (profiling) {
         int site = ftrace_site_index(e->func);
         if (site >= 0) {
@@ -175,8 +181,8 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
 void ftrace_graph_unwind(uintptr_t sp)
 {
     unsigned long flags = arch_irq_save();
-    while (ret_top > 0 && (uintptr_t)ret_stack[ret_top - 1].slot < sp)
-        ret_top--;
+    while (gs->top > 0 && (uintptr_t)gs->e[gs->top - 1].slot < sp)
+        gs->top--;
     arch_irq_restore(flags);
 }
 
@@ -184,9 +190,13 @@ uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen)
 {
     if (ret != (uintptr_t)return_to_handler)
         return ret;
-    int i = ret_top - 1 - (*hijacked_seen)++;
-    return i >= 0 ? ret_stack[i].ret : ret;
+    int i = gs->top - 1 - (*hijacked_seen)++;
+    return i >= 0 ? gs->e[i].ret : ret;
 }
+
+void *ftrace_graph_stack_new(void) { return kzalloc(sizeof(struct graph_stack)); }
+void *ftrace_graph_current_stack(void) { return gs; }
+void ftrace_graph_switch_stack(void *stack) { gs = stack; }
 
 /* --- the tracer -------------------------------------------------------------------------- */
 
@@ -308,7 +318,7 @@ static int read_profile(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
-static const struct fs_file_ops profile_ops = { read_profile, 0 };
+static const struct fs_file_ops profile_ops = { .read = read_profile };
 
 void ftrace_graph_setup(void)
 {

@@ -177,7 +177,7 @@ static int write_filter_offset(struct fs_node *f, const char *data, size_t len, 
     return 0;
 }
 
-static const struct fs_file_ops filter_offset_ops = { read_filter_offset, write_filter_offset };
+static const struct fs_file_ops filter_offset_ops = { .read = read_filter_offset, .write = write_filter_offset };
 
 static void mmiotrace_setup(void)
 {

@@ -14,6 +14,7 @@
 #include "kernel/string.h"
 #include "kernel/time.h"
 #include "trace/trace_internal.h"
+#include "trace/trace_syscalls.h"
 
 /* Linux's default per-CPU buffer: 1441792 bytes (352 pages of 4 KiB). */
 #define DEFAULT_BUFFER_BYTES 1441792u
@@ -161,6 +162,7 @@ void trace_init(void)
     }
     trace_recording = tracing_on;
     trace_files_init();
+    trace_syscalls_init();
     trace_stream_init();
     trace_switch(trace_find_tracer("nop", 3));
     /* ftrace= selects the boot tracer, as on Linux: what follows boot is traced. */

@@ -135,6 +135,7 @@ struct ring_buffer *trace_buffer(void);
 /* --- the writer's fast path, inline (every traced event runs it) --------------------- */
 
 #include "kernel/arch.h"
+#include "kernel/task.h"
 
 extern struct ring_buffer *trace_buf; /* NULL until trace_init */
 extern volatile bool trace_recording; /* tracing_on, and a buffer exists */
@@ -152,7 +153,7 @@ static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
     e->flags = (uint8_t)((irqs ? 0 : TRACE_FLAG_IRQS_OFF) |
                          (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
     e->preempt_count = 0;
-    e->pid = 0; /* every event comes from the kernel's own context until tasks exist */
+    e->pid = current_pid;
     return e;
 }
 

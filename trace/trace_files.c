@@ -16,6 +16,7 @@
  *   per_cpu/cpuN/stats    Linux's per-CPU counters
  */
 #include "kernel/arch.h"
+#include "kernel/console.h"
 #include "kernel/errno.h"
 #include "kernel/format.h"
 #include "kernel/string.h"
@@ -24,6 +25,7 @@
 /* Payload bytes per event when a tracer gives no size (a marker line of ~40 characters). */
 #define DEFAULT_ENTRY_SIZE 48
 #define EVENT_HEADER 4
+#define TRACE_PIPE_POLL_NS 10000000u /* an interactive trace_pipe looks for events this often */
 
 static int trace_pipe_followers;
 
@@ -106,7 +108,7 @@ static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
         if (n == 0) {
             if (!out->follow)
                 break;
-            arch_wait_for_interrupt(); /* the next tick or keystroke */
+            console_wait_input(TRACE_PIPE_POLL_NS); /* new events, or a keystroke (^C) */
         }
     }
     if (out->follow) {
@@ -211,7 +213,7 @@ static int write_flag(struct fs_node *f, const char *data, size_t len, bool appe
     return err;
 }
 
-static const struct fs_file_ops flag_ops = { read_flag, write_flag };
+static const struct fs_file_ops flag_ops = { .read = read_flag, .write = write_flag };
 
 struct fs_node *trace_create_flag_file(struct fs_node *dir, const char *name,
                                        const struct trace_flag *flag)
@@ -240,15 +242,15 @@ static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
-static const struct fs_file_ops available_tracers_ops = { read_available_tracers, 0 };
-static const struct fs_file_ops current_tracer_ops = { read_current_tracer, write_current_tracer };
-static const struct fs_file_ops trace_ops = { read_trace, write_trace };
-static const struct fs_file_ops trace_pipe_ops = { read_trace_pipe, 0 };
-static const struct fs_file_ops trace_marker_ops = { 0, write_trace_marker };
-static const struct fs_file_ops buffer_size_kb_ops = { read_buffer_size_kb, write_buffer_size_kb };
-static const struct fs_file_ops buffer_total_size_kb_ops = { read_buffer_total_size_kb, 0 };
-static const struct fs_file_ops trace_entries_ops = { read_trace_entries, write_trace_entries };
-static const struct fs_file_ops cpu_stats_ops = { read_cpu_stats, 0 };
+static const struct fs_file_ops available_tracers_ops = { .read = read_available_tracers };
+static const struct fs_file_ops current_tracer_ops = { .read = read_current_tracer, .write = write_current_tracer };
+static const struct fs_file_ops trace_ops = { .read = read_trace, .write = write_trace };
+static const struct fs_file_ops trace_pipe_ops = { .read = read_trace_pipe };
+static const struct fs_file_ops trace_marker_ops = { .write = write_trace_marker };
+static const struct fs_file_ops buffer_size_kb_ops = { .read = read_buffer_size_kb, .write = write_buffer_size_kb };
+static const struct fs_file_ops buffer_total_size_kb_ops = { .read = read_buffer_total_size_kb };
+static const struct fs_file_ops trace_entries_ops = { .read = read_trace_entries, .write = write_trace_entries };
+static const struct fs_file_ops cpu_stats_ops = { .read = read_cpu_stats };
 
 void trace_files_init(void)
 {

@@ -3,6 +3,7 @@
  * each event. Portable: tests/unit/test_trace_output.c checks the exact layout.
  */
 #include "trace/trace.h"
+#include "trace/trace_comm.h"
 
 void trace_print_ts(struct fs_writer *out, uint64_t ts_ns)
 {
@@ -28,8 +29,7 @@ static void print_flags(struct fs_writer *out, const struct trace_entry *e)
 void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev)
 {
     const struct trace_entry *e = ev->entry;
-    /* Linux shows pid 0, the idle/boot context of each CPU, as "<idle>". */
-    const char *comm = e->pid == 0 ? "<idle>" : "<...>";
+    const char *comm = trace_comm_lookup(e->pid);
     fs_printf(out, "%16s-%-7d [%03u] ", comm, (int)e->pid, ev->cpu);
     print_flags(out, e);
     fs_puts(out, " ");

@@ -6,6 +6,7 @@
 #include "kernel/arch.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
+#include "trace/trace_events.h"
 #include "trace/trace_internal.h"
 
 /* Linux's line for a marker: context, then "tracing_mark_write: text". */
@@ -32,6 +33,10 @@ void trace_print_event(struct fs_writer *out, const struct trace_event_view *ev)
     struct tracer *t = trace_current();
     if (t->print_event && t->print_event(out, ev))
         return;
+    if (ev->entry->type >= TRACE_EVENT_ID_FIRST) {
+        trace_event_print(out, ev); /* a named event, whatever the tracer */
+        return;
+    }
     if (ev->entry->type == TRACE_PRINT && ev->length > sizeof(struct print_entry)) {
         const struct print_entry *p = (const struct print_entry *)ev->entry;
         (t->print_marker ? t->print_marker : print_marker_default)(out, ev, p->text,

@@ -38,6 +38,7 @@
 #define ENOSYS 38
 #define ENOTEMPTY 39
 #define EOVERFLOW 75
+#define EMSGSIZE 90
 #define EOPNOTSUPP 95
 #define EADDRINUSE 98
 #define ETIMEDOUT 110

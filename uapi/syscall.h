@@ -27,7 +27,8 @@
 #define SYS_mmap2 192
 #define SYS_exit_group 252
 #define SYS_clock_gettime 265
-#define SYS_MAX 384 /* numbers at or above are ENOSYS, as are unlisted ones below */
+#define SYS_MAX 410 /* numbers at or above are ENOSYS, as are unlisted ones below;
+                     * 400..404 are IPC (uapi/ipc.h) */
 
 /* open() flags (Linux's octal values). */
 #define O_RDONLY 00

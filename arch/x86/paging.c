@@ -49,6 +49,8 @@ uint32_t paging_get_pte(uintptr_t va)
     return table ? table[PTE_INDEX(va)] : 0;
 }
 
+const uint32_t *paging_kernel_directory(void) { return page_directory; }
+
 bool paging_is_mapped(uintptr_t va)
 {
     if (!(read_cr0() & CR0_PG))

@@ -35,6 +35,10 @@ void paging_set_pte(uintptr_t va, uintptr_t pa, uint32_t flags);
 /* The PTE of va, or 0 if no page table covers it. */
 uint32_t paging_get_pte(uintptr_t va);
 
+/* The kernel's page directory: the CPU's while no user process runs, and the source of the
+ * kernel entries of every process's directory (kernel/vm.h). */
+const uint32_t *paging_kernel_directory(void);
+
 /* True when reading va cannot fault. */
 bool paging_is_mapped(uintptr_t va);
 

@@ -24,7 +24,7 @@ static int read_interrupts(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
-static const struct fs_file_ops interrupts_ops = { read_interrupts, 0 };
+static const struct fs_file_ops interrupts_ops = { .read = read_interrupts };
 
 static void proc_interrupts_init(void)
 {

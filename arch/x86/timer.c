@@ -12,6 +12,7 @@
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
 #include "kernel/background.h"
+#include "kernel/sched.h"
 
 #define PIT_HZ 1193182u
 #define PIT_CH0 0x40
@@ -30,6 +31,7 @@ static void timer_tick(void)
 {
     ticks++;
     background_tick();
+    sched_tick();
 }
 
 uint64_t timer_ticks(void) { return ticks; }

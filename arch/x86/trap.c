@@ -11,6 +11,7 @@
 #include "kernel/arch.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/symbols.h"
 #include "trace/ftrace.h"
@@ -82,8 +83,11 @@ static void print_page_fault_reason(uint32_t err)
 
 void trap_print_frame(const struct trap_frame *tf)
 {
-    printk(" EIP: %04x:%08x EFLAGS: %08x ", tf->cs & 0xffff, tf->eip, tf->eflags);
-    print_symbol(tf->eip);
+    printk(" EIP: %04x:%08x EFLAGS: %08x", tf->cs & 0xffff, tf->eip, tf->eflags);
+    if (!trap_from_user(tf)) { /* the kernel's symbols say nothing about user code */
+        printk(" ");
+        print_symbol(tf->eip);
+    }
     printk("\n EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n", tf->eax, tf->ebx, tf->ecx, tf->edx);
     printk(" ESI: %08x EDI: %08x EBP: %08x ESP: %08x\n", tf->esi, tf->edi, tf->ebp,
            trap_frame_esp(tf));
@@ -163,17 +167,20 @@ void trap_dispatch(struct trap_frame *tf)
 
     if (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + IRQ_COUNT) {
         handle_irq((int)(v - VEC_IRQ_BASE));
-        return;
-    }
-    if (trap_handlers[v] && trap_handlers[v](tf))
-        return;
-    if (v < 32 && armed_catcher && !trap_from_user(tf)) {
+    } else if (trap_handlers[v] && trap_handlers[v](tf)) {
+        /* handled: a system call, a breakpoint, an mmiotrace fault, ... */
+    } else if (v < 32 && armed_catcher && !trap_from_user(tf)) {
         armed_catcher->fault.vector = v;
         armed_catcher->fault.error_code = tf->error_code;
         armed_catcher->fault.eip = tf->eip;
         armed_catcher->fault.cr2 = v == VEC_PAGE_FAULT ? read_cr2() : 0;
         tf->eip = (uint32_t)(uintptr_t)catch_landing;
         return;
+    } else if (trap_from_user(tf)) {
+        user_fault(tf, v < 32 ? exception_names[v] : "unexpected interrupt");
+    } else {
+        fatal_exception(tf);
     }
-    fatal_exception(tf);
+    if (trap_from_user(tf))
+        sched_return_to_user();
 }

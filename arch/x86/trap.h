@@ -52,6 +52,13 @@ void idt_init(void);
 void idt_route_to_task(int vector, uint16_t tss_selector, int dpl);
 void idt_route_to_handler(int vector, int dpl);
 
+/* An exception raised by a user program that no handler took: reports it (what, where,
+ * the registers) and kills the process. Does not return. (arch/x86/user_mode.c) */
+void user_fault(struct trap_frame *tf, const char *what) __attribute__((noreturn));
+
+/* Installs the system call gate (int $0x80, callable from ring 3). */
+void syscall_gate_init(void);
+
 /* Writes the full register dump of a fatal exception (or of a frame a test wants to see). */
 void trap_print_frame(const struct trap_frame *tf);
 

@@ -156,7 +156,7 @@ static int read_proc_devices(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
-static const struct fs_file_ops proc_devices_ops = { read_proc_devices, 0 };
+static const struct fs_file_ops proc_devices_ops = { .read = read_proc_devices };
 
 /* Creates /proc/bus/pci/devices. */
 static void pci_files_init(void)

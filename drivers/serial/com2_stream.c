@@ -41,7 +41,7 @@ static int write_ttys1(struct fs_node *f, const char *data, size_t len, bool app
     return 0;
 }
 
-static const struct fs_file_ops ttys1_ops = { 0, write_ttys1 };
+static const struct fs_file_ops ttys1_ops = { .write = write_ttys1 };
 
 static void com2_init(void)
 {

@@ -11,7 +11,7 @@ static int read_hello(struct fs_node *f, struct fs_writer *out)
     fs_printf(out, "hello %d\n", 42);
     return 0;
 }
-static const struct fs_file_ops hello_ops = { read_hello, NULL };
+static const struct fs_file_ops hello_ops = { .read = read_hello };
 
 
 TEST(create_and_lookup)

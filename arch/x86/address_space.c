@@ -1,0 +1,171 @@
+/*
+ * address_space.c - kernel/vm.h on x86: one page directory per process.
+ *
+ * The directory's kernel entries are copied from the kernel's directory when the process is
+ * created. That is enough for them to stay right forever, because the kernel never adds a
+ * directory entry later: low memory's page tables and the ioremap window's are all created
+ * at boot (paging_init). User page tables are the process's own.
+ */
+#include "kernel/vm.h"
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/gdt.h"
+#include "arch/x86/paging.h"
+#include "kernel/errno.h"
+#include "kernel/heap.h"
+#include "kernel/page_alloc.h"
+#include "kernel/string.h"
+
+/* An available PTE bit: the frame is not the process's to free. */
+#define PTE_SHARED_FRAME 0x200u
+
+#define PDE_INDEX(va) ((va) >> 22)
+#define PTE_INDEX(va) (((va) >> 12) & 0x3ff)
+
+struct addr_space {
+    uint32_t *directory; /* physical == virtual (identity-mapped low memory) */
+    uint32_t owned_pages;
+};
+
+struct addr_space *vm_create(void)
+{
+    struct addr_space *as = kzalloc(sizeof *as);
+    if (!as)
+        return 0;
+    as->directory = (uint32_t *)page_alloc(1);
+    if (!as->directory) {
+        kfree(as);
+        return 0;
+    }
+    const uint32_t *kernel = paging_kernel_directory();
+    for (uint32_t i = 0; i < 1024; i++)
+        if (i < PDE_INDEX(USER_BASE) || i >= PDE_INDEX(USER_TOP))
+            as->directory[i] = kernel[i];
+    return as;
+}
+
+void vm_destroy(struct addr_space *as)
+{
+    for (uint32_t i = PDE_INDEX(USER_BASE); i < PDE_INDEX(USER_TOP); i++) {
+        uint32_t pde = as->directory[i];
+        if (!(pde & PTE_PRESENT))
+            continue;
+        uint32_t *table = (uint32_t *)(uintptr_t)(pde & PTE_ADDR_MASK);
+        for (int j = 0; j < 1024; j++)
+            if ((table[j] & PTE_PRESENT) && !(table[j] & PTE_SHARED_FRAME))
+                page_free(table[j] & PTE_ADDR_MASK, 1);
+        page_free((uintptr_t)table, 1);
+    }
+    page_free((uintptr_t)as->directory, 1);
+    kfree(as);
+}
+
+void vm_activate(struct addr_space *as)
+{
+    uint32_t root = vm_root(as);
+    if (read_cr3() != root)
+        write_cr3(root);
+    /* A hardware task switch back from the int3 snapshot task loads CR3 from the main TSS
+     * (the CPU never saves it there): keep that copy equal to the real one. */
+    main_tss.cr3 = root;
+}
+
+uint32_t vm_root(const struct addr_space *as)
+{
+    return (uint32_t)(uintptr_t)(as ? as->directory : paging_kernel_directory());
+}
+
+/* The PTE slot for a user address, creating its page table if asked; NULL if none (or no
+ * memory for one). */
+static uint32_t *pte_slot(const struct addr_space *as, uint32_t va, bool create)
+{
+    if (va < USER_BASE || va >= USER_TOP)
+        return 0;
+    uint32_t *pde = &as->directory[PDE_INDEX(va)];
+    if (!(*pde & PTE_PRESENT)) {
+        if (!create)
+            return 0;
+        uintptr_t table = page_alloc(1);
+        if (!table)
+            return 0;
+        *pde = (uint32_t)table | PTE_PRESENT | PTE_WRITE | PTE_USER;
+    }
+    return (uint32_t *)(uintptr_t)(*pde & PTE_ADDR_MASK) + PTE_INDEX(va);
+}
+
+/* Puts frame at va; the TLB entry is flushed in case as is the current space. */
+static int map_frame(struct addr_space *as, uint32_t va, uintptr_t frame, uint32_t extra)
+{
+    uint32_t *pte = pte_slot(as, va, true);
+    if (!pte)
+        return -ENOMEM;
+    if (*pte & PTE_PRESENT)
+        return -EEXIST;
+    *pte = (uint32_t)frame | PTE_PRESENT | PTE_USER | extra;
+    invlpg(va);
+    return 0;
+}
+
+int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
+{
+    uintptr_t frame = page_alloc(1);
+    if (!frame)
+        return -ENOMEM;
+    int err = map_frame(as, va, frame, (vm_flags & VM_WRITE) ? PTE_WRITE : 0);
+    if (err) {
+        page_free(frame, 1);
+        return err;
+    }
+    as->owned_pages++;
+    return 0;
+}
+
+int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned vm_flags)
+{
+    return map_frame(as, va, phys,
+                     PTE_SHARED_FRAME | ((vm_flags & VM_WRITE) ? PTE_WRITE : 0));
+}
+
+void vm_unmap(struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_slot(as, va, false);
+    if (!pte || !(*pte & PTE_PRESENT))
+        return;
+    if (!(*pte & PTE_SHARED_FRAME)) {
+        page_free(*pte & PTE_ADDR_MASK, 1);
+        as->owned_pages--;
+    }
+    *pte = 0;
+    invlpg(va);
+}
+
+unsigned vm_rights(const struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_slot(as, va, false);
+    if (!pte || (*pte & (PTE_PRESENT | PTE_USER)) != (PTE_PRESENT | PTE_USER))
+        return 0;
+    return VM_READ | ((*pte & PTE_WRITE) ? VM_WRITE : 0) |
+           ((*pte & PTE_SHARED_FRAME) ? VM_SHARED : 0);
+}
+
+void *vm_kernel_ptr(const struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_slot(as, va, false);
+    if (!pte || !(*pte & PTE_PRESENT))
+        return 0;
+    return (void *)(uintptr_t)((*pte & PTE_ADDR_MASK) | (va & (PAGE_SIZE - 1)));
+}
+
+uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t from, uint32_t to)
+{
+    uint32_t run = 0;
+    for (uint32_t va = from; va < to && va >= from; va += PAGE_SIZE) {
+        uint32_t *pte = pte_slot(as, va, false);
+        run = (pte && (*pte & PTE_PRESENT)) ? 0 : run + 1;
+        if (run == npages)
+            return va - (npages - 1) * PAGE_SIZE;
+    }
+    return 0;
+}
+
+uint32_t vm_owned_pages(const struct addr_space *as) { return as->owned_pages; }

@@ -1,0 +1,59 @@
+/*
+ * task_arch.c - the x86 half of tasks: building a new task's first kernel stack, and
+ * switching stacks, address spaces and the TSS's ring-0 stack between tasks.
+ */
+#include "arch/x86/gdt.h"
+#include "arch/x86/trap.h"
+#include "kernel/page_alloc.h"
+#include "kernel/proc.h"
+#include "kernel/string.h"
+#include "kernel/vm.h"
+
+extern void context_switch(uint32_t *save_esp, uint32_t next_esp);
+extern void task_enter_user(void);
+extern void task_enter_kernel(void);
+
+/* What context_switch pops for a task that never ran: four preserved registers (zero) and
+ * the address it "returns" to. */
+struct switch_frame {
+    uint32_t edi, esi, ebx, ebp;
+    uint32_t ret;
+};
+
+static uint32_t kstack_top(const struct task *t)
+{
+    return (uint32_t)(t->kstack + KERNEL_STACK_PAGES * PAGE_SIZE);
+}
+
+void arch_task_init_kernel(struct task *t)
+{
+    struct switch_frame *sf = (struct switch_frame *)(kstack_top(t) - sizeof *sf);
+    memset(sf, 0, sizeof *sf);
+    sf->ret = (uint32_t)(uintptr_t)task_enter_kernel;
+    t->saved_esp = (uint32_t)(uintptr_t)sf;
+}
+
+void arch_task_init_user(struct task *t, uint32_t entry, uint32_t user_esp)
+{
+    struct trap_frame *tf = (struct trap_frame *)(kstack_top(t) - sizeof *tf);
+    memset(tf, 0, sizeof *tf);
+    tf->ds = tf->es = tf->fs = tf->gs = SEL_USER_DATA;
+    tf->cs = SEL_USER_CODE;
+    tf->user_ss = SEL_USER_DATA;
+    tf->eip = entry;
+    tf->user_esp = user_esp;
+    tf->eflags = 0x202; /* interrupts on (IF) and the always-one bit */
+    struct switch_frame *sf = (struct switch_frame *)tf - 1;
+    memset(sf, 0, sizeof *sf);
+    sf->ret = (uint32_t)(uintptr_t)task_enter_user;
+    t->saved_esp = (uint32_t)(uintptr_t)sf;
+}
+
+void arch_switch_to(struct task *prev, struct task *next)
+{
+    /* An interrupt from ring 3 lands on the top of next's kernel stack. */
+    if (next->kstack)
+        main_tss.esp0 = kstack_top(next);
+    vm_activate(next->as);
+    context_switch(&prev->saved_esp, next->saved_esp);
+}

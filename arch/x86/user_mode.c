@@ -1,0 +1,69 @@
+/*
+ * user_mode.c - where ring 3 meets the kernel: the system call gate, and the end of a
+ * program that raised an exception nobody handles.
+ */
+#include "arch/x86/cpu.h"
+#include "arch/x86/trap.h"
+#include "kernel/arch.h"
+#include "kernel/format.h"
+#include "kernel/printk.h"
+#include "kernel/proc.h"
+#include "kernel/syscall.h"
+
+/* int $0x80: EAX is the call, EBX..EBP its arguments, EAX its result. The gate is an
+ * interrupt gate (interrupts off on entry); the call runs with them on, so that it may sleep
+ * and the clock keeps ticking. */
+static bool syscall_trap(struct trap_frame *tf)
+{
+    if (!trap_from_user(tf))
+        return false;
+    uint32_t args[SYSCALL_ARGS_MAX] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
+    arch_irq_enable();
+    tf->eax = (uint32_t)syscall_dispatch(tf->eax, args);
+    arch_irq_save();
+    return true;
+}
+
+void syscall_gate_init(void)
+{
+    idt_route_to_handler(SYSCALL_VECTOR, 3);
+    trap_set_handler(SYSCALL_VECTOR, syscall_trap);
+}
+
+/* The signal Linux would send for an exception, for the exit status (128 + signal) and the
+ * report. */
+static int exception_signal(uint32_t vector, const char **name)
+{
+    switch (vector) {
+    case 0: case 16: case 19:
+        *name = "SIGFPE";
+        return 8;
+    case 6:
+        *name = "SIGILL";
+        return 4;
+    case 1: case 3:
+        *name = "SIGTRAP";
+        return 5;
+    case 17:
+        *name = "SIGBUS";
+        return 7;
+    default:
+        *name = "SIGSEGV";
+        return 11;
+    }
+}
+
+void user_fault(struct trap_frame *tf, const char *what)
+{
+    const char *signame;
+    int sig = exception_signal(tf->vector, &signame);
+    printk("%s[%d]: killed by %s", current->name, current->pid, what);
+    if (tf->vector == VEC_PAGE_FAULT)
+        printk(" at address %#x (%s, %s)", read_cr2(), (tf->error_code & 2) ? "write" : "read",
+               (tf->error_code & 1) ? "protection violation" : "page not present");
+    printk(", error code %#x, %s\n", tf->error_code, signame);
+    trap_print_frame(tf);
+    ksnprintf(current->exit_reason, sizeof current->exit_reason, "killed by %s (%s)", what,
+              signame);
+    task_exit(128 + sig);
+}

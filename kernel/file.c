@@ -1,0 +1,62 @@
+/*
+ * file.c - open files of user processes, over the nodes of the file tree.
+ */
+#include "kernel/file.h"
+
+#include "kernel/errno.h"
+#include "kernel/heap.h"
+#include "uapi/syscall.h"
+
+int file_open(struct fs_node *node, uint32_t flags, struct file **out)
+{
+    if (fs_is_dir(node))
+        return -EISDIR;
+    uint32_t mode = flags & O_ACCMODE;
+    if (mode == 3)
+        return -EINVAL;
+    /* O_RDWR needs only one of the two, as Linux's samples open user_events_data (which
+     * cannot be read) and user_events_status (which cannot be written) O_RDWR; the missing
+     * half fails at read() or write() with EINVAL, as on Linux. */
+    bool readable = node->ops->read || node->ops->mmap;
+    bool writable = node->ops->write || node->ops->write_data;
+    if ((mode == O_RDONLY && !readable) || (mode == O_WRONLY && !writable) ||
+        (!readable && !writable))
+        return -EACCES;
+    struct file *f = kzalloc(sizeof *f);
+    if (!f)
+        return -ENOMEM;
+    f->node = node;
+    f->flags = flags;
+    f->refs = 1;
+    if (node->ops->open) {
+        int err = node->ops->open(node, f);
+        if (err) {
+            kfree(f);
+            return err;
+        }
+    }
+    *out = f;
+    return 0;
+}
+
+void file_put(struct file *f)
+{
+    if (--f->refs > 0)
+        return;
+    if (f->node->ops->release)
+        f->node->ops->release(f);
+    kfree(f->text);
+    kfree(f);
+}
+
+int file_open_console(struct file *files[3])
+{
+    int err;
+    struct fs_node *node = fs_lookup("/dev/console", &err);
+    struct file *f;
+    if (!node || (err = file_open(node, O_RDWR, &f)) != 0)
+        return err;
+    f->refs = 3;
+    files[0] = files[1] = files[2] = f;
+    return 0;
+}

@@ -1,0 +1,297 @@
+/*
+ * ipc.c - endpoints and the rendezvous of synchronous message passing.
+ *
+ * A task that has to wait describes what it waits for in a struct ipc_wait on its own
+ * kernel stack, links it where the other side will find it (an endpoint's queue of
+ * senders, the endpoint's waiting receiver, or the list of callers awaiting a reply) and
+ * sleeps on it. The other side copies the message, sets the wait's result and wakes it.
+ * Whoever gives up (timeout, kill) unlinks its own wait, so a wait is never left linked
+ * after its task returns. All IPC state changes with interrupts off: one CPU, and the
+ * scheduler's own rule (kernel/sched.c).
+ */
+#include "kernel/ipc.h"
+
+#include "kernel/arch.h"
+#include "kernel/errno.h"
+#include "kernel/init.h"
+#include "kernel/proc.h"
+#include "kernel/sched.h"
+#include "kernel/string.h"
+#include "kernel/time.h"
+
+/* Waits live on their task's kernel stack and are linked into the lists below while the task
+ * sleeps; wait_for() always unlinks them (or the other side has) before they go out of
+ * scope, which gcc cannot see. */
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+
+#define PENDING (-100000) /* ipc_wait.result while the other side has not come: no token
+                           * (a pid) and no -errno looks like it */
+
+struct ipc_wait {
+    struct task *task;
+    struct ipc_msg msg;       /* sending: the message; receiving: where it goes */
+    struct ipc_msg *reply;    /* a call: where the reply goes */
+    int result;               /* PENDING, then 0 / a token / -errno */
+    int server;               /* a call awaiting its reply: the pid that must reply */
+    struct ipc_wait **where;  /* the list it is linked on while pending */
+    struct ipc_wait *next;
+};
+
+struct endpoint {
+    int id;                   /* the last id this slot had: slot + 1 + k * IPC_ENDPOINTS */
+    struct task *owner;       /* NULL: the slot is free */
+    char name[IPC_NAME_MAX];
+    struct ipc_wait *senders; /* blocked senders and callers, oldest first */
+    struct ipc_wait *receiver; /* the owner, blocked in recv */
+    uint64_t messages, calls, replies;
+};
+
+/* Slot (id - 1) % IPC_ENDPOINTS holds endpoint id. A slot's next endpoint gets a new id, so
+ * an id kept after its endpoint died (a stale name binding, a program's variable) names
+ * nothing rather than a stranger's endpoint. */
+static struct endpoint endpoints[IPC_ENDPOINTS];
+static struct ipc_wait *awaiting_reply;           /* callers whose message was taken */
+
+/* The endpoint with id ep, or NULL. */
+static struct endpoint *endpoint_of(int ep)
+{
+    if (ep < 1)
+        return 0;
+    struct endpoint *e = &endpoints[(ep - 1) % IPC_ENDPOINTS];
+    return e->owner && e->id == ep ? e : 0;
+}
+
+int ipc_create(struct task *owner, const char *name)
+{
+    unsigned long flags = arch_irq_save();
+    for (int i = 0; i < IPC_ENDPOINTS; i++) {
+        struct endpoint *e = &endpoints[i];
+        if (e->owner)
+            continue;
+        int id = e->id && e->id <= INT32_MAX - IPC_ENDPOINTS ? e->id + IPC_ENDPOINTS : i + 1;
+        memset(e, 0, sizeof *e);
+        e->id = id;
+        e->owner = owner;
+        strlcpy(e->name, name && *name ? name : owner->name, sizeof e->name);
+        arch_irq_restore(flags);
+        return id;
+    }
+    arch_irq_restore(flags);
+    return -ENOSPC;
+}
+
+int ipc_endpoint_owner(int ep)
+{
+    struct endpoint *e = endpoint_of(ep);
+    return e ? e->owner->pid : -EBADF;
+}
+
+/* Removes w from the list at *head if it is there. */
+static void unlink_wait(struct ipc_wait **head, struct ipc_wait *w)
+{
+    for (struct ipc_wait **p = head; *p; p = &(*p)->next)
+        if (*p == w) {
+            *p = w->next;
+            return;
+        }
+}
+
+/* Ends a wait: its result, and its task woken. */
+static void complete(struct ipc_wait *w, int result)
+{
+    w->result = result;
+    wake_up(w);
+}
+
+/*
+ * Sleeps until w is completed, the timeout passes or the task is killed; interrupts off.
+ * On giving up, takes w off the list it is on (where the other side would have found it).
+ * Returns the wait's result, or -ETIMEDOUT, -EAGAIN (timeout 0) or -EINTR.
+ */
+static int wait_for(struct ipc_wait *w, uint32_t timeout_ms)
+{
+    uint64_t deadline = timeout_ms == IPC_FOREVER ? 0 : time_ns() + timeout_ms * 1000000ull;
+    while (w->result == PENDING) {
+        int err;
+        if (timeout_ms == 0) {
+            err = -EAGAIN;
+        } else if (!deadline) {
+            err = sleep_on(w, 0);
+        } else {
+            uint64_t now = time_ns();
+            err = now >= deadline ? -ETIMEDOUT : sleep_on(w, deadline - now);
+        }
+        if (err && w->result == PENDING) {
+            unlink_wait(w->where, w);
+            return err;
+        }
+    }
+    return w->result;
+}
+
+/* Hands w's message to a receiver blocked on e: copies it and wakes the receiver with the
+ * sender's token (its pid for a call, 0 for a send). */
+static void deliver(struct endpoint *e, struct ipc_wait *rx, const struct ipc_wait *tx)
+{
+    rx->msg = tx->msg;
+    e->receiver = 0;
+    e->messages++;
+    complete(rx, tx->reply ? tx->task->pid : 0);
+}
+
+/* A message taken from a sender: a call goes on waiting for its reply, a send is done. */
+static void sender_done(struct endpoint *e, struct ipc_wait *tx)
+{
+    if (tx->reply) {
+        e->calls++;
+        tx->server = e->owner->pid;
+        tx->where = &awaiting_reply;
+        tx->next = awaiting_reply;
+        awaiting_reply = tx;
+    } else {
+        complete(tx, 0);
+    }
+}
+
+/* The sending half of send and call. */
+static int send_common(int ep, const struct ipc_msg *msg, struct ipc_msg *reply,
+                       uint32_t timeout_ms)
+{
+    if (msg->len > IPC_MSG_MAX)
+        return -EMSGSIZE;
+    struct ipc_wait tx = { .task = current, .msg = *msg, .reply = reply, .result = PENDING };
+    unsigned long flags = arch_irq_save();
+    struct endpoint *e = endpoint_of(ep);
+    int err;
+    if (!e) {
+        err = -EBADF;
+    } else if (e->receiver) {
+        deliver(e, e->receiver, &tx);
+        sender_done(e, &tx);
+        /* A call waits for its reply even with timeout 0, which only means "do not wait for
+         * the receiver". */
+        err = reply ? wait_for(&tx, timeout_ms == 0 ? IPC_FOREVER : timeout_ms) : 0;
+    } else {
+        struct ipc_wait **tail = &e->senders;
+        while (*tail)
+            tail = &(*tail)->next;
+        *tail = &tx;
+        tx.where = &e->senders;
+        err = wait_for(&tx, timeout_ms);
+    }
+    arch_irq_restore(flags);
+    return err;
+}
+
+int ipc_send(int ep, const struct ipc_msg *msg, uint32_t timeout_ms)
+{
+    return send_common(ep, msg, 0, timeout_ms);
+}
+
+int ipc_call(int ep, const struct ipc_msg *msg, struct ipc_msg *reply, uint32_t timeout_ms)
+{
+    return send_common(ep, msg, reply, timeout_ms);
+}
+
+int ipc_recv(int ep, struct ipc_msg *msg, uint32_t timeout_ms)
+{
+    unsigned long flags = arch_irq_save();
+    struct endpoint *e = endpoint_of(ep);
+    int result;
+    if (!e) {
+        result = -EBADF;
+    } else if (e->owner != current) {
+        result = -EPERM;
+    } else if (e->senders) {
+        struct ipc_wait *tx = e->senders;
+        e->senders = tx->next;
+        *msg = tx->msg;
+        e->messages++;
+        result = tx->reply ? tx->task->pid : 0;
+        sender_done(e, tx);
+    } else {
+        struct ipc_wait rx = { .task = current, .result = PENDING, .where = &e->receiver };
+        e->receiver = &rx;
+        result = wait_for(&rx, timeout_ms);
+        if (result >= 0)
+            *msg = rx.msg;
+    }
+    arch_irq_restore(flags);
+    return result;
+}
+
+int ipc_reply(uint32_t token, const struct ipc_msg *msg)
+{
+    if (msg->len > IPC_MSG_MAX)
+        return -EMSGSIZE;
+    unsigned long flags = arch_irq_save();
+    int err = -ESRCH;
+    for (struct ipc_wait *w = awaiting_reply; w; w = w->next) {
+        if (w->task->pid != (int)token || w->server != current->pid)
+            continue;
+        unlink_wait(&awaiting_reply, w);
+        *w->reply = *msg;
+        for (int i = 0; i < IPC_ENDPOINTS; i++)
+            if (endpoints[i].owner == current)
+                endpoints[i].replies++;
+        complete(w, 0);
+        err = 0;
+        break;
+    }
+    arch_irq_restore(flags);
+    return err;
+}
+
+/* A task is ending: its endpoints go, and everyone waiting on them or for its replies
+ * learns it with -EPIPE. */
+static void ipc_task_exit(struct task *t)
+{
+    unsigned long flags = arch_irq_save();
+    for (int i = 0; i < IPC_ENDPOINTS; i++) {
+        struct endpoint *e = &endpoints[i];
+        if (e->owner != t)
+            continue;
+        while (e->senders) {
+            struct ipc_wait *w = e->senders;
+            e->senders = w->next;
+            complete(w, -EPIPE);
+        }
+        e->owner = 0;
+    }
+    for (struct ipc_wait **p = &awaiting_reply; *p;) {
+        struct ipc_wait *w = *p;
+        if (w->server == t->pid) {
+            *p = w->next;
+            complete(w, -EPIPE);
+        } else {
+            p = &w->next;
+        }
+    }
+    arch_irq_restore(flags);
+}
+
+static struct task_exit_hook ipc_exit_hook = { ipc_task_exit, 0 };
+
+static void ipc_init(void) { task_on_exit(&ipc_exit_hook); }
+INITCALL(ipc_init);
+
+bool ipc_endpoint_stats(int i, struct ipc_endpoint_stats *out)
+{
+    unsigned long flags = arch_irq_save();
+    const struct endpoint *e = &endpoints[i];
+    bool used = e->owner != 0;
+    if (used) {
+        out->id = e->id;
+        out->owner = e->owner->pid;
+        memcpy(out->name, e->name, sizeof out->name);
+        out->messages = e->messages;
+        out->calls = e->calls;
+        out->replies = e->replies;
+        out->waiting_senders = 0;
+        for (const struct ipc_wait *w = e->senders; w; w = w->next)
+            out->waiting_senders++;
+        out->receiver_waiting = e->receiver != 0;
+    }
+    arch_irq_restore(flags);
+    return used;
+}

@@ -1,0 +1,49 @@
+/*
+ * ipc.h - synchronous message passing between tasks (the protocol: uapi/ipc.h).
+ *
+ * Kernel threads call these directly; user processes reach them through the ipc_*
+ * system calls (kernel/sys_ipc.c), which copy messages in and out of user memory. Messages
+ * move from one task's kernel buffer to another's at the rendezvous; nothing waits in the
+ * kernel but the blocked tasks.
+ */
+#ifndef KERNEL_IPC_H
+#define KERNEL_IPC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uapi/ipc.h"
+
+#define IPC_ENDPOINTS 64
+
+struct task;
+
+/* A new endpoint owned (received on) by task owner; name is for people (listings, logs).
+ * Returns its id (>= 1, never reused within a boot, as far as 31 bits go) or -ENOSPC. It
+ * lives until its owner exits. */
+int ipc_create(struct task *owner, const char *name);
+
+/* The rendezvous operations of uapi/ipc.h, for the current task. */
+int ipc_send(int ep, const struct ipc_msg *msg, uint32_t timeout_ms);
+int ipc_recv(int ep, struct ipc_msg *msg, uint32_t timeout_ms);
+int ipc_call(int ep, const struct ipc_msg *msg, struct ipc_msg *reply, uint32_t timeout_ms);
+int ipc_reply(uint32_t token, const struct ipc_msg *msg);
+
+/* The pid of the endpoint's owner, or -EBADF when there is no such endpoint. */
+int ipc_endpoint_owner(int ep);
+
+/* Per endpoint: counters for /proc/ipc. */
+struct ipc_endpoint_stats {
+    int id, owner;
+    char name[IPC_NAME_MAX];
+    uint64_t messages, calls, replies;
+    unsigned waiting_senders;
+    bool receiver_waiting;
+};
+/* Fills out with endpoint slot i (0 .. IPC_ENDPOINTS-1); false when the slot is free. */
+bool ipc_endpoint_stats(int i, struct ipc_endpoint_stats *out);
+
+/* Starts the name service (a kernel thread owning endpoint IPC_NAMESERVER). */
+void nameserver_start(void);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * proc_commands.c - the shell's commands for processes: run, ps, kill.
+ */
+#include "kernel/errno.h"
+#include "kernel/heap.h"
+#include "kernel/parse.h"
+#include "kernel/printk.h"
+#include "kernel/proc.h"
+#include "kernel/programs.h"
+#include "kernel/shell.h"
+#include "kernel/string.h"
+#include "kernel/time.h"
+#include "kernel/vm.h"
+
+#define WAIT_POLL_NS 20000000u /* how often a foreground wait looks for ^C */
+
+/* Lists the programs `run` can start. */
+static void list_programs(struct fs_writer *out)
+{
+    if (!program_list())
+        fs_puts(out, "no programs: give ELF files as boot modules (QEMU -initrd, GRUB module)\n");
+    for (const struct program *p = program_list(); p; p = p->next)
+        fs_printf(out, "%s\n", p->name);
+}
+
+/* Waits for a foreground process, killing it on ^C; prints how it ended unless it exited
+ * with status 0. Returns 0 for status 0, else SHELL_FAILED. */
+static int wait_foreground(struct task *t, struct fs_writer *out)
+{
+    int status;
+    char reason[sizeof t->exit_reason];
+    int pid = t->pid;
+    char name[TASK_NAME_MAX];
+    strlcpy(name, t->name, sizeof name);
+    for (;;) {
+        int err = task_wait(t, &status, reason, WAIT_POLL_NS);
+        if (err == 0)
+            break;
+        if (out->interrupted(out))
+            task_kill(t, 130, "killed by ^C (SIGINT)");
+    }
+    if (status == 0)
+        return 0;
+    if (reason[0])
+        fs_printf(out, "[%d] %s: %s\n", pid, name, reason);
+    else
+        fs_printf(out, "[%d] %s: exited with status %d\n", pid, name, status);
+    return SHELL_FAILED;
+}
+
+/* run NAME [ARGS...] [&]: starts a program; waits for it unless the line ends with '&'. */
+static int cmd_run(int argc, char **argv, struct fs_writer *out)
+{
+    if (argc < 2) {
+        list_programs(out);
+        return 0;
+    }
+    bool background = strcmp(argv[argc - 1], "&") == 0;
+    if (background)
+        argc--;
+    if (argc < 2)
+        return SHELL_USAGE;
+    const struct program *p = program_find(argv[1]);
+    if (!p) {
+        fs_printf(out, "run: %s: no such program (run with no arguments lists them)\n", argv[1]);
+        return SHELL_FAILED;
+    }
+    struct task *t;
+    int err = process_spawn(p->name, p->image, p->size, argc - 1, argv + 1, &t);
+    if (err)
+        return err;
+    if (!background)
+        return wait_foreground(t, out);
+    t->detached = true;
+    fs_printf(out, "[%d] %s\n", t->pid, t->name);
+    return 0;
+}
+SHELL_COMMAND("run", "run [PROGRAM [ARGS...] [&]]",
+              "start a user program from /bin (& : in the background); no arguments: list",
+              cmd_run);
+
+static const char *state_name(const struct task *t)
+{
+    if (t == current)
+        return "running";
+    switch (t->state) {
+    case TASK_RUNNABLE: return "runnable";
+    case TASK_SLEEPING: return "sleeping";
+    default: return "zombie";
+    }
+}
+
+/* ps: every task, kernel threads in brackets as Linux's ps shows them. */
+static int cmd_ps(int argc, char **argv, struct fs_writer *out)
+{
+    (void)argc;
+    (void)argv;
+    fs_puts(out, "  PID STATE      MEM(KiB) SYSCALLS  TIME(s) NAME\n");
+    uint64_t now = time_ns();
+    for (struct task *t = task_list(); t; t = t->next) {
+        uint64_t ms = (now - t->start_ns) / 1000000u;
+        fs_printf(out, "%5d %-10s %8u %8u %4u.%03u %s%s%s\n", t->pid, state_name(t),
+                  t->as ? vm_owned_pages(t->as) * 4 : 0, t->syscalls, (unsigned)(ms / 1000),
+                  (unsigned)(ms % 1000), t->as ? "" : "[", t->name, t->as ? "" : "]");
+    }
+    return 0;
+}
+SHELL_COMMAND("ps", "ps", "list tasks: kernel threads [in brackets] and user processes", cmd_ps);
+
+/* kill PID: ends a user process (status 137, as SIGKILL gives). */
+static int cmd_kill(int argc, char **argv, struct fs_writer *out)
+{
+    (void)out;
+    uint64_t pid;
+    if (argc != 2 || parse_uint(argv[1], strlen(argv[1]), &pid) != 0 || pid > 0x7fffffff)
+        return SHELL_USAGE;
+    struct task *t = task_find((int)pid);
+    if (!t || t->state == TASK_ZOMBIE)
+        return -ESRCH;
+    if (!task_is_user(t))
+        return -EPERM; /* kernel threads end only by themselves */
+    task_kill(t, 128 + 9, "killed (SIGKILL)");
+    return 0;
+}
+SHELL_COMMAND("kill", "kill PID", "end a user process", cmd_kill);

@@ -1,0 +1,223 @@
+/*
+ * sys_file.c - system calls on files: open, close, read, write, writev, ioctl.
+ *
+ * A file descriptor indexes the process's table of open files (kernel/file.h). Data going
+ * to a file is gathered from user memory into the kernel first, so the file's write sees
+ * one checked buffer whatever the program passed (a buffer, or an iovec array).
+ */
+#include "kernel/errno.h"
+#include "kernel/file.h"
+#include "kernel/heap.h"
+#include "kernel/proc.h"
+#include "kernel/string.h"
+#include "kernel/syscalls.h"
+#include "kernel/uaccess.h"
+#include "uapi/syscall.h"
+
+#define FILE_TEXT_MAX (1u << 20) /* a read() renders at most this much of a text file */
+#define WRITE_MAX (64u << 10)    /* the most one write()/writev() takes */
+#define WRITE_ON_STACK 256       /* smaller writes need no allocation (user_events) */
+
+/* The open file behind fd, or NULL. */
+static struct file *fd_file(uint32_t fd)
+{
+    return fd < TASK_FILES_MAX ? current->files[fd] : 0;
+}
+
+SYSCALL_HANDLER(open)
+{
+    char path[FS_PATH_MAX];
+    int len = copy_string_from_user(path, a[0], sizeof path);
+    if (len < 0)
+        return len == -E2BIG ? -ENAMETOOLONG : len;
+    int fd = 0;
+    while (fd < TASK_FILES_MAX && current->files[fd])
+        fd++;
+    if (fd == TASK_FILES_MAX)
+        return -EMFILE;
+    int err;
+    struct fs_node *node = fs_lookup(path, &err);
+    if (!node)
+        return err;
+    struct file *f;
+    err = file_open(node, a[1], &f);
+    if (err)
+        return err;
+    current->files[fd] = f;
+    return fd;
+}
+
+SYSCALL_HANDLER(close)
+{
+    struct file *f = fd_file(a[0]);
+    if (!f)
+        return -EBADF;
+    current->files[a[0]] = 0;
+    file_put(f);
+    return 0;
+}
+
+/* A writer that appends a read's text to the file's buffer, growing it as needed. */
+struct text_buffer {
+    char *data;
+    uint32_t len, cap;
+    bool truncated;
+};
+
+static void text_emit(struct fs_writer *w, const char *text, size_t len)
+{
+    struct text_buffer *b = w->ctx;
+    if (b->truncated || len > FILE_TEXT_MAX - b->len) {
+        b->truncated = true;
+        return;
+    }
+    if (b->len + len > b->cap) {
+        uint32_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + len)
+            cap *= 2;
+        char *grown = kmalloc(cap);
+        if (!grown) {
+            b->truncated = true;
+            return;
+        }
+        memcpy(grown, b->data, b->len);
+        kfree(b->data);
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, text, len);
+    b->len += len;
+}
+
+static bool never_interrupted(struct fs_writer *w)
+{
+    (void)w;
+    return false;
+}
+
+/* Renders the file's whole text once, at its first read. */
+static int render_text(struct file *f)
+{
+    struct text_buffer b = { 0 };
+    struct fs_writer w = { text_emit, never_interrupted, &b, false };
+    int err = f->node->ops->read(f->node, &w);
+    if (err) {
+        kfree(b.data);
+        return err;
+    }
+    f->text = b.data ? b.data : kzalloc(1);
+    f->text_len = b.len;
+    return f->text ? 0 : -ENOMEM;
+}
+
+SYSCALL_HANDLER(read)
+{
+    struct file *f = fd_file(a[0]);
+    if (!f || (f->flags & O_ACCMODE) == O_WRONLY)
+        return -EBADF;
+    if (!f->node->ops->read)
+        return -EINVAL;
+    uint32_t count = a[2];
+    if (!user_range_ok(a[1], count, true))
+        return -EFAULT;
+    if (!f->text) {
+        int err = render_text(f);
+        if (err)
+            return err;
+    }
+    uint32_t n = f->text_len - f->pos < count ? f->text_len - f->pos : count;
+    copy_to_user(a[1], f->text + f->pos, n);
+    f->pos += n;
+    return (int32_t)n;
+}
+
+/* Hands len gathered bytes to the file: its write_data, or its echo-style write. */
+static int32_t write_gathered(struct file *f, const char *data, uint32_t len)
+{
+    const struct fs_file_ops *ops = f->node->ops;
+    if (ops->write_data)
+        return (int32_t)ops->write_data(f, data, len);
+    if (!ops->write)
+        return -EINVAL;
+    /* Only an open with O_TRUNC truncates (clears dynamic_events, trace, set_event); other
+     * writes add, as on Linux. */
+    int err = ops->write(f->node, data, len, !(f->flags & O_TRUNC));
+    return err ? err : (int32_t)len;
+}
+
+/* The file behind fd if it is open for writing. */
+static struct file *writable_file(uint32_t fd)
+{
+    struct file *f = fd_file(fd);
+    return f && (f->flags & O_ACCMODE) != O_RDONLY ? f : 0;
+}
+
+SYSCALL_HANDLER(write)
+{
+    struct file *f = writable_file(a[0]);
+    if (!f)
+        return -EBADF;
+    uint32_t len = a[2];
+    if (len > WRITE_MAX)
+        return -EFBIG;
+    if (!user_range_ok(a[1], len, false))
+        return -EFAULT;
+    char small[WRITE_ON_STACK];
+    char *buf = len <= sizeof small ? small : kmalloc(len);
+    if (!buf)
+        return -ENOMEM;
+    copy_from_user(buf, a[1], len);
+    int32_t ret = write_gathered(f, buf, len);
+    if (buf != small)
+        kfree(buf);
+    return ret;
+}
+
+SYSCALL_HANDLER(writev)
+{
+    struct file *f = writable_file(a[0]);
+    if (!f)
+        return -EBADF;
+    uint32_t n = a[2];
+    if (n > IOV_MAX)
+        return -EINVAL;
+    struct iovec small_iov[8];
+    struct iovec *iov = n <= 8 ? small_iov : kmalloc(n * sizeof *iov);
+    char small[WRITE_ON_STACK];
+    char *buf = small;
+    int32_t ret = iov ? copy_from_user(iov, a[1], n * sizeof *iov) : -ENOMEM;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n && ret == 0; i++) {
+        if (iov[i].iov_len > WRITE_MAX - total)
+            ret = -EINVAL;
+        else if (!user_range_ok((uint32_t)(uintptr_t)iov[i].iov_base, iov[i].iov_len, false))
+            ret = -EFAULT;
+        else
+            total += iov[i].iov_len;
+    }
+    if (ret == 0 && total > sizeof small && !(buf = kmalloc(total)))
+        ret = -ENOMEM;
+    if (ret == 0) {
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            memcpy(buf + at, iov[i].iov_base, iov[i].iov_len);
+            at += iov[i].iov_len;
+        }
+        ret = write_gathered(f, buf, total);
+    }
+    if (buf != small)
+        kfree(buf);
+    if (iov != small_iov)
+        kfree(iov);
+    return ret;
+}
+
+SYSCALL_HANDLER(ioctl)
+{
+    struct file *f = fd_file(a[0]);
+    if (!f)
+        return -EBADF;
+    if (!f->node->ops->ioctl)
+        return -ENOTTY;
+    return (int32_t)f->node->ops->ioctl(f, a[1], a[2]);
+}

@@ -1,0 +1,368 @@
+/* test_trace_events.c - named trace events and syscall tracepoints on the host: the events/
+ * tree, available_events and set_event with Linux's semantics, format files and printed
+ * lines to the character, ids never reused. Records go through a real ring buffer; the
+ * system call table is tests/unit/host_syscall_table.c. */
+#include "unit.h"
+
+#include "collect_writer.h"
+#include "kernel/errno.h"
+#include "rb_host_env.h"
+#include "trace/trace_events.h"
+#include "trace/trace_syscalls.h"
+
+/* The numbers of tests/unit/host_syscall_table.c's two calls (uapi/syscall.h). */
+#define SYS_write 4
+#define SYS_getpid 20
+
+/* --- what the modules under test take from the rest of the kernel ------------------------ */
+
+struct ring_buffer *trace_buf;
+volatile bool trace_recording;
+int32_t current_pid;
+
+void printk(const char *fmt, ...) { (void)fmt; }
+
+/* The context columns are trace_output.c's business (test_trace_output.c): a fixed mark. */
+void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev)
+{
+    (void)ev;
+    fs_puts(out, "CTX: ");
+}
+
+/* --- helpers ---------------------------------------------------------------------------------- */
+
+/* The text of a file in the tree (collected), or "<error>" when it cannot be read. */
+static const char *read_file(const char *path)
+{
+    int err;
+    struct fs_node *f = fs_lookup(path, &err);
+    collect_reset();
+    if (!f || !f->ops || !f->ops->read || f->ops->read(f, &collect_writer) != 0)
+        return "<error>";
+    return collected;
+}
+
+/* What echo TEXT > PATH (or >> with append) returns. */
+static int write_file(const char *path, const char *text, bool append)
+{
+    int err;
+    struct fs_node *f = fs_lookup(path, &err);
+    if (!f)
+        return err;
+    return f->ops->write(f, text, strlen(text), append);
+}
+
+/* A test event: its print shows the one field, "value=N". */
+struct test_entry {
+    struct trace_entry ent;
+    uint32_t value;
+};
+
+static int refusals; /* > 0: the next enables are refused with -EPERM */
+
+static void test_print(struct fs_writer *out, const struct trace_event_call *call,
+                       const struct trace_event_view *ev)
+{
+    fs_printf(out, "%s: value=%u", call->name, ((const struct test_entry *)ev->entry)->value);
+}
+
+static void test_format(struct fs_writer *out, const struct trace_event_call *call)
+{
+    (void)call;
+    fs_puts(out, "\tfield:u32 value;\toffset:8;\tsize:4;\tsigned:0;\n\nprint fmt: \"value=%u\", "
+                 "REC->value\n");
+}
+
+static int test_enable(struct trace_event_call *call, bool on)
+{
+    (void)call;
+    if (on && refusals > 0) {
+        refusals--;
+        return -EPERM;
+    }
+    return 0;
+}
+
+static const struct trace_event_ops test_ops = { test_print, test_format, test_enable };
+
+static struct trace_event_call make_event(const char *system, const char *name)
+{
+    struct trace_event_call c = { .system = system, .ops = &test_ops };
+    strcpy(c.name, name);
+    return c;
+}
+
+/* Prints a record of type id with value v, as the trace file would. */
+static const char *print_record(uint16_t id, uint32_t v)
+{
+    struct test_entry e = { { id, 0, 0, 0 }, v };
+    struct trace_event_view ev = { &e.ent, sizeof e, 0, 0 };
+    collect_reset();
+    trace_event_print(&collect_writer, &ev);
+    return collected;
+}
+
+/* --- the registry and the files ------------------------------------------------------------ */
+
+TEST(register_makes_the_tree)
+{
+    struct trace_event_call a = make_event("tst", "alpha");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK(a.id >= TRACE_EVENT_ID_FIRST);
+    CHECK(trace_event_by_id(a.id) == &a);
+    char expect[64];
+    snprintf(expect, sizeof expect, "%u\n", a.id);
+    CHECK_EQ_STR(read_file("events/tst/alpha/id"), expect);
+    CHECK_EQ_STR(read_file("events/tst/alpha/enable"), "0\n");
+    CHECK_EQ_STR(read_file("events/tst/enable"), "0\n");
+    CHECK(strstr(read_file("available_events"), "tst:alpha\n") != NULL);
+    CHECK_EQ_INT(trace_event_register(&a), -EEXIST);
+    struct trace_event_call twin = make_event("tst", "alpha");
+    CHECK_EQ_INT(trace_event_register(&twin), -EEXIST);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+    int err;
+    CHECK(fs_lookup("events/tst", &err) == NULL); /* the system went with its last event */
+    CHECK(strstr(read_file("available_events"), "tst:alpha") == NULL);
+}
+
+TEST(bad_names_are_refused)
+{
+    struct trace_event_call c = make_event("tst", "a:b");
+    CHECK_EQ_INT(trace_event_register(&c), -EINVAL);
+    c = make_event("tst", "");
+    CHECK_EQ_INT(trace_event_register(&c), -EINVAL);
+    c = make_event("t/s", "ok");
+    CHECK_EQ_INT(trace_event_register(&c), -EINVAL);
+    c = make_event("tst", "two words");
+    CHECK_EQ_INT(trace_event_register(&c), -EINVAL);
+}
+
+TEST(format_file_as_linux_prints_it)
+{
+    struct trace_event_call a = make_event("tst", "fmt");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    char expect[1024];
+    snprintf(expect, sizeof expect,
+             "name: fmt\n"
+             "ID: %u\n"
+             "format:\n"
+             "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+             "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+             "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+             "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+             "\n"
+             "\tfield:u32 value;\toffset:8;\tsize:4;\tsigned:0;\n"
+             "\n"
+             "print fmt: \"value=%%u\", REC->value\n",
+             a.id);
+    CHECK_EQ_STR(read_file("events/tst/fmt/format"), expect);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+}
+
+TEST(enable_files_and_mixed_state)
+{
+    struct trace_event_call a = make_event("tst", "one"), b = make_event("tst", "two");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK_EQ_INT(trace_event_register(&b), 0);
+    CHECK_EQ_INT(write_file("events/tst/one/enable", "1\n", false), 0);
+    CHECK(a.enabled && !b.enabled);
+    CHECK_EQ_STR(read_file("events/tst/one/enable"), "1\n");
+    CHECK_EQ_STR(read_file("events/tst/enable"), "X\n");
+    CHECK_EQ_STR(read_file("events/enable"), "X\n");
+    CHECK_EQ_INT(write_file("events/tst/enable", "1\n", false), 0);
+    CHECK_EQ_STR(read_file("events/tst/enable"), "1\n");
+    CHECK_EQ_INT(write_file("events/tst/one/enable", "2\n", false), -EINVAL);
+    CHECK_EQ_INT(write_file("events/enable", "0\n", false), 0);
+    CHECK(!a.enabled && !b.enabled);
+    CHECK_EQ_STR(read_file("events/tst/enable"), "0\n");
+
+    /* An event that refuses to start stays off and says why. */
+    refusals = 1;
+    CHECK_EQ_INT(write_file("events/tst/two/enable", "1\n", false), -EPERM);
+    CHECK(!b.enabled);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+    CHECK_EQ_INT(trace_event_unregister(&b), 0);
+}
+
+TEST(set_event_forms)
+{
+    struct trace_event_call a = make_event("sa", "x"), b = make_event("sa", "y"),
+                            c = make_event("sb", "x");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK_EQ_INT(trace_event_register(&b), 0);
+    CHECK_EQ_INT(trace_event_register(&c), 0);
+
+    CHECK_EQ_INT(write_file("set_event", "sa:x\n", false), 0);
+    CHECK_EQ_STR(read_file("set_event"), "sa:x\n");
+    CHECK_EQ_INT(write_file("set_event", "sb:x\n", true), 0); /* >> adds */
+    CHECK_EQ_STR(read_file("set_event"), "sa:x\nsb:x\n");
+    CHECK_EQ_INT(write_file("set_event", "sa:y\n", false), 0); /* > replaces */
+    CHECK_EQ_STR(read_file("set_event"), "sa:y\n");
+    CHECK_EQ_INT(write_file("set_event", "*:x\n", false), 0); /* a name in any system */
+    CHECK_EQ_STR(read_file("set_event"), "sa:x\nsb:x\n");
+    CHECK_EQ_INT(write_file("set_event", "sa:*\n", false), 0); /* a whole system */
+    CHECK_EQ_STR(read_file("set_event"), "sa:x\nsa:y\n");
+    CHECK_EQ_INT(write_file("set_event", "!sa:x\n", true), 0);
+    CHECK_EQ_STR(read_file("set_event"), "sa:y\n");
+    CHECK_EQ_INT(write_file("set_event", "sb\n", false), 0); /* a bare system name */
+    CHECK_EQ_STR(read_file("set_event"), "sb:x\n");
+    CHECK_EQ_INT(write_file("set_event", "y :x\n", false), 0); /* a bare event name; two words */
+    CHECK_EQ_STR(read_file("set_event"), "sa:x\nsa:y\nsb:x\n");
+    CHECK_EQ_INT(write_file("set_event", "sa:\n", false), 0);
+    CHECK_EQ_STR(read_file("set_event"), "sa:x\nsa:y\n");
+
+    /* A word naming nothing rejects the write and changes nothing. */
+    CHECK_EQ_INT(write_file("set_event", "sa:nope\n", false), -EINVAL);
+    CHECK_EQ_STR(read_file("set_event"), "sa:x\nsa:y\n");
+    CHECK_EQ_INT(write_file("set_event", "\n", false), 0); /* echo > set_event: all off */
+    CHECK_EQ_STR(read_file("set_event"), "");
+
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+    CHECK_EQ_INT(trace_event_unregister(&b), 0);
+    CHECK_EQ_INT(trace_event_unregister(&c), 0);
+}
+
+TEST(unregister_busy_and_ids_not_reused)
+{
+    struct trace_event_call a = make_event("tst", "gone");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    uint16_t old_id = a.id;
+    CHECK_EQ_STR(print_record(old_id, 7), "CTX: gone: value=7\n");
+    CHECK_EQ_INT(trace_event_set_enabled(&a, true), 0);
+    CHECK_EQ_INT(trace_event_unregister(&a), -EBUSY);
+    CHECK_EQ_INT(trace_event_set_enabled(&a, false), 0);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+    CHECK_EQ_INT(trace_event_unregister(&a), -ENOENT);
+    CHECK(trace_event_by_id(old_id) == NULL);
+    char expect[64];
+    snprintf(expect, sizeof expect, "CTX: [UNKNOWN EVENT %u]\n", old_id);
+    CHECK_EQ_STR(print_record(old_id, 7), expect);
+
+    /* The same event registered again gets a new id; the old records stay unknown. */
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK(a.id > old_id);
+    CHECK_EQ_STR(print_record(old_id, 7), expect);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+}
+
+TEST(many_registrations_grow_the_table)
+{
+    static struct trace_event_call calls[200];
+    char name[16];
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof name, "ev%d", i);
+        calls[i] = make_event("many", name);
+        CHECK_EQ_INT(trace_event_register(&calls[i]), 0);
+    }
+    for (int i = 0; i < 200; i++)
+        CHECK(trace_event_by_id(calls[i].id) == &calls[i]);
+    CHECK_EQ_STR(print_record(calls[150].id, 3), "CTX: ev150: value=3\n");
+    for (int i = 0; i < 200; i++)
+        CHECK_EQ_INT(trace_event_unregister(&calls[i]), 0);
+}
+
+/* --- syscall tracepoints ---------------------------------------------------------------------- */
+
+/* Registers the syscall events once and gives the writers a buffer. */
+static void syscalls_ready(void)
+{
+    if (!trace_buf) {
+        trace_syscalls_init();
+        trace_buf = rb_create(&host_env, 1, 4);
+        trace_recording = true;
+    }
+    rb_reset(trace_buf);
+}
+
+/* Prints every record in the buffer, as the `trace` file would list them. */
+static const char *print_buffer(void)
+{
+    static union {
+        uint64_t align;
+        uint8_t bytes[RB_MAX_EVENT];
+    } copy;
+    struct rb_iter it;
+    struct rb_event ev;
+    static char all[4096];
+    all[0] = '\0';
+    rb_iter_start(trace_buf, 0, &it);
+    while (rb_iter_next(&it, copy.bytes, sizeof copy, &ev)) {
+        struct trace_event_view view = { (const struct trace_entry *)copy.bytes, ev.length, 0, 0 };
+        collect_reset();
+        trace_event_print(&collect_writer, &view);
+        strcat(all, collected);
+    }
+    return all;
+}
+
+TEST(syscall_events_exist)
+{
+    syscalls_ready();
+    const char *avail = read_file("available_events");
+    CHECK(strstr(avail, "syscalls:sys_enter_write\nsyscalls:sys_exit_write\n") != NULL);
+    CHECK(strstr(avail, "syscalls:sys_enter_getpid\nsyscalls:sys_exit_getpid\n") != NULL);
+    CHECK(!trace_syscalls_active);
+}
+
+TEST(syscall_lines_as_linux)
+{
+    syscalls_ready();
+    CHECK_EQ_INT(write_file("set_event", "sys_enter_write sys_exit_write\n", false), 0);
+    CHECK(trace_syscalls_active);
+    const uint32_t args[6] = { 1, 0x40001000, 12, 0, 0, 0 };
+    trace_syscall_enter(SYS_write, args);
+    trace_syscall_exit(SYS_write, 12);
+    trace_syscall_enter(SYS_write, args);
+    trace_syscall_exit(SYS_write, -14);
+    trace_syscall_enter(SYS_getpid, args); /* not enabled: not recorded */
+    trace_syscall_enter(999, args);        /* no such call */
+    CHECK_EQ_STR(print_buffer(),
+                 "CTX: sys_write(fd: 1, buf: 40001000, count: c)\n"
+                 "CTX: sys_write -> 0xc\n"
+                 "CTX: sys_write(fd: 1, buf: 40001000, count: c)\n"
+                 "CTX: sys_write -> 0xfffffff2\n");
+
+    CHECK_EQ_INT(write_file("set_event", "syscalls:sys_enter_getpid\n", false), 0);
+    rb_reset(trace_buf);
+    trace_syscall_enter(SYS_getpid, args);
+    trace_syscall_enter(SYS_write, args);
+    CHECK_EQ_STR(print_buffer(), "CTX: sys_getpid()\n");
+    CHECK_EQ_INT(write_file("events/syscalls/enable", "0\n", false), 0);
+    CHECK(!trace_syscalls_active);
+}
+
+TEST(syscall_format_files)
+{
+    syscalls_ready();
+    const char *common =
+        "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+        "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+        "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+        "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+        "\n";
+    char expect[2048];
+    snprintf(expect, sizeof expect,
+             "name: sys_enter_write\nID: %sformat:\n%s"
+             "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+             "\tfield:unsigned int fd;\toffset:12;\tsize:4;\tsigned:0;\n"
+             "\tfield:const char * buf;\toffset:16;\tsize:4;\tsigned:0;\n"
+             "\tfield:size_t count;\toffset:20;\tsize:4;\tsigned:0;\n"
+             "\n"
+             "print fmt: \"fd: 0x%%08lx, buf: 0x%%08lx, count: 0x%%08lx\", "
+             "((unsigned long)(REC->fd)), ((unsigned long)(REC->buf)), "
+             "((unsigned long)(REC->count))\n",
+             read_file("events/syscalls/sys_enter_write/id"), common);
+    CHECK_EQ_STR(read_file("events/syscalls/sys_enter_write/format"), expect);
+
+    snprintf(expect, sizeof expect,
+             "name: sys_exit_write\nID: %sformat:\n%s"
+             "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+             "\tfield:long ret;\toffset:12;\tsize:4;\tsigned:1;\n"
+             "\n"
+             "print fmt: \"0x%%lx\", REC->ret\n",
+             read_file("events/syscalls/sys_exit_write/id"), common);
+    CHECK_EQ_STR(read_file("events/syscalls/sys_exit_write/format"), expect);
+
+    const char *getpid = read_file("events/syscalls/sys_enter_getpid/format");
+    CHECK(strstr(getpid, "signed:1;\n\nprint fmt: \"\"\n") != NULL);
+}

@@ -1,0 +1,37 @@
+/*
+ * trace_syscalls.h - syscall tracepoints (Linux's HAVE_SYSCALL_TRACEPOINTS): for every
+ * system call the kernel has (kernel/syscall.h), the events syscalls/sys_enter_NAME and
+ * syscalls/sys_exit_NAME, with Linux's record layout, `format` files and output:
+ *
+ *   sys_write(fd: 1, buf: 40001000, count: c)
+ *   sys_write -> 0xc
+ *
+ * The system call dispatcher calls the hooks only while some syscall event is enabled,
+ * so that an untraced call pays one test of a global flag:
+ *
+ *   if (trace_syscalls_active)
+ *       trace_syscall_enter(nr, args);
+ *   ...
+ *   if (trace_syscalls_active)
+ *       trace_syscall_exit(nr, ret);
+ */
+#ifndef TRACE_TRACE_SYSCALLS_H
+#define TRACE_TRACE_SYSCALLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* True while at least one syscalls/ event is enabled. */
+extern volatile bool trace_syscalls_active;
+
+/* Records sys_enter_NAME for call nr with its arguments as the registers carried them, if
+ * that event is enabled. Any context; numbers without a table entry are ignored. */
+void trace_syscall_enter(unsigned nr, const uint32_t args[6]);
+
+/* Records sys_exit_NAME for call nr with its result (a value or -errno), if enabled. */
+void trace_syscall_exit(unsigned nr, int32_t ret);
+
+/* Registers the two events of every call in the system call table (trace_init). */
+void trace_syscalls_init(void);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * tracekern/ipc.h - message passing for user programs (the kernel side: uapi/ipc.h).
+ *
+ * Thin wrappers over the ipc_* system calls, with libc's convention: -1 and errno on
+ * failure. ipc_lookup() and ipc_register() talk to the name service with ipc_call().
+ */
+#ifndef USER_TRACEKERN_IPC_H
+#define USER_TRACEKERN_IPC_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "uapi/ipc.h"
+
+static inline int ipc_create(const char *name) { return (int)syscall(SYS_ipc_create, name); }
+
+static inline int ipc_send(int ep, const struct ipc_msg *m, unsigned timeout_ms)
+{
+    return (int)syscall(SYS_ipc_send, ep, m, timeout_ms);
+}
+
+/* Returns the sender's reply token (0 for a plain send). */
+static inline int ipc_recv(int ep, struct ipc_msg *m, unsigned timeout_ms)
+{
+    return (int)syscall(SYS_ipc_recv, ep, m, timeout_ms);
+}
+
+static inline int ipc_call(int ep, const struct ipc_msg *m, struct ipc_msg *reply,
+                           unsigned timeout_ms)
+{
+    return (int)syscall(SYS_ipc_call, ep, m, reply, timeout_ms);
+}
+
+static inline int ipc_reply(int token, const struct ipc_msg *m)
+{
+    return (int)syscall(SYS_ipc_reply, token, m);
+}
+
+/* Asks the name service: label op, data = prefix (if any) then the name with its NUL.
+ * Returns the service's answer (>= 0) or -1 with errno. */
+static inline int ns_request(uint32_t op, const void *prefix, uint32_t prefix_len,
+                             const char *name)
+{
+    struct ipc_msg m = { op, 0, { 0 } }, reply;
+    size_t n = strlen(name) + 1;
+    if (prefix_len + n > IPC_MSG_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(m.data, prefix, prefix_len);
+    memcpy(m.data + prefix_len, name, n);
+    m.len = (uint32_t)(prefix_len + n);
+    if (ipc_call(IPC_NAMESERVER, &m, &reply, IPC_FOREVER) < 0)
+        return -1;
+    if ((int32_t)reply.label < 0) {
+        errno = -(int32_t)reply.label;
+        return -1;
+    }
+    return (int)reply.label;
+}
+
+/* Binds name to endpoint ep (which the caller must own). */
+static inline int ipc_register(int ep, const char *name)
+{
+    uint32_t e = (uint32_t)ep;
+    return ns_request(NS_REGISTER, &e, sizeof e, name) < 0 ? -1 : 0;
+}
+
+/* The endpoint bound to name. */
+static inline int ipc_lookup(const char *name) { return ns_request(NS_LOOKUP, "", 0, name); }
+
+#endif

@@ -1,0 +1,729 @@
+/*
+ * ue_errors.c - every error path of user_events and of the system calls, each checked
+ * against the errno Linux gives for it (kernel/trace/trace_events_user.c for user_events,
+ * the system calls' own checks for the rest): bad structure sizes and fields, bad pointers
+ * in every place a pointer goes, malformed commands, bad writes, __data_loc records that
+ * point outside themselves, deleting events that are in use, and the event limit.
+ *
+ * Usage: ue_errors            every group but the limit
+ *        ue_errors full N     only the limit; the kernel was booted with user_events_max=N
+ * Prints, TAP-style:
+ *   # GROUP
+ *   ok N - WHAT -> WANT
+ *   not ok N - WHAT -> WANT (got X, want WANT)
+ *   ...
+ *   ue_errors: P passed, F failed
+ * where WANT and X are errno names ("success" for a call that worked). Exit status 0 when
+ * nothing failed, 1 otherwise, 2 for a usage error.
+ *
+ * Every event it registers is deleted at the end (the "# cleanup" group), so it can run
+ * again in the same boot. The event ue_err_loc is enabled and disabled by the program
+ * itself, through its enable file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/user_events.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRACEFS "/sys/kernel/tracing/"
+#define DATA_FILE TRACEFS "user_events_data"
+#define STATUS_FILE TRACEFS "user_events_status"
+#define LOC_ENABLE_FILE TRACEFS "events/user_events/ue_err_loc/enable"
+
+#define UNMAPPED_ADDR 0x1000L  /* below USER_BASE, and never mapped */
+#define KERNEL_ADDR 0x100000L  /* the kernel's own memory: mapped, but not for ring 3 */
+#define COMMON_HEADER_SIZE 8   /* struct trace_entry, before an event's first field */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Every event the groups register (the names before the fields). */
+static const char *const event_names[] = {
+    "ue_err_size", "ue_err_field", "ue_err_dup",  "ue_err_name",
+    "ue_err_seed", "ue_err_loc",   "ue_err_busy", "ue_err_enabler",
+};
+
+static int passed, failed;
+static int data_fd = -1, status_fd = -1;
+static const volatile uint8_t *status_page; /* user_events_status, mapped read-only */
+static uintptr_t edge; /* the end of a writable page that is followed by an unmapped one */
+static uint32_t seed_index; /* write_index of ue_err_seed ("u32 a") on data_fd */
+
+/* The words whose bits registrations with enable_addr name; each gets a bit of its own
+ * (next_enable), and cleanup unregisters every bit handed out. */
+static volatile uint32_t enable_words[4];
+static unsigned enable_bits_used;
+static volatile uint32_t never_registered; /* a word no registration names */
+
+/* Names of events the kernel created although it should have refused the command. */
+static char leaked[8][64];
+static unsigned leaked_count;
+
+/* ---- reporting ---- */
+
+/* The errno's name, "success" for 0, or "errno N" for a number without a name. */
+static const char *errno_text(int e, char *buf, size_t size)
+{
+    if (e == 0)
+        return "success";
+    const char *name = strerrorname_np(e);
+    if (name)
+        return name;
+    snprintf(buf, size, "errno %d", e);
+    return buf;
+}
+
+/* Prints one result line and counts it. got and want are only shown for a failure. */
+static void result(bool ok, const char *what, const char *got, const char *want)
+{
+    int n = passed + failed + 1;
+    if (ok) {
+        passed++;
+        printf("ok %d - %s\n", n, what);
+    } else {
+        failed++;
+        printf("not ok %d - %s (got %s, want %s)\n", n, what, got, want);
+    }
+}
+
+/* Checks one call: ret is what a library wrapper returned (-1 with errno set on failure,
+ * anything else is success); want is an errno, or 0 for success. Returns whether it held. */
+static bool expect(const char *what, long ret, int want)
+{
+    int got = ret == -1 ? errno : 0;
+    char line[160], gbuf[24], wbuf[24];
+    const char *want_text = errno_text(want, wbuf, sizeof(wbuf));
+    snprintf(line, sizeof(line), "%s -> %s", what, want_text);
+    result(got == want, line, errno_text(got, gbuf, sizeof(gbuf)), want_text);
+    return got == want;
+}
+
+/* Checks a value the kernel handed back. */
+static void expect_u32(const char *what, uint32_t got, uint32_t want)
+{
+    char gbuf[16], wbuf[16];
+    snprintf(gbuf, sizeof(gbuf), "%u", got);
+    snprintf(wbuf, sizeof(wbuf), "%u", want);
+    result(got == want, what, gbuf, wbuf);
+}
+
+/* One system call and the errno it must fail with (0: it must succeed). Groups build
+ * tables of these at run time, since most arguments are addresses known only then. */
+struct errno_case {
+    const char *what;
+    long nr;
+    long arg[6];
+    int want;
+};
+
+/* Makes each call of the table in order and checks its result. */
+static void run_cases(const struct errno_case *cases, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const struct errno_case *c = &cases[i];
+        expect(c->what,
+               syscall(c->nr, c->arg[0], c->arg[1], c->arg[2], c->arg[3], c->arg[4], c->arg[5]),
+               c->want);
+    }
+}
+#define RUN_CASES(table) run_cases((table), ARRAY_SIZE(table))
+
+/* The call and arguments of an ioctl on fd with a pointer (or integer) argument. */
+#define IOCTL(fd, cmd, arg) SYS_ioctl, { (fd), (long)(cmd), (long)(uintptr_t)(arg) }
+
+/* ---- helpers ---- */
+
+/* A valid struct user_reg (Linux 6.4's ABI) for command, with a bit of enable_words that
+ * no other registration of this run uses. */
+static struct user_reg user_reg_for(const char *command)
+{
+    unsigned n = enable_bits_used++;
+    if (n >= 32 * ARRAY_SIZE(enable_words)) {
+        printf("Bail out! ue_errors: more enable bits than enable_words has\n");
+        exit(1);
+    }
+    struct user_reg r = { 0 };
+    r.size = sizeof(r);
+    r.enable_bit = (uint8_t)(n % 32);
+    r.enable_size = sizeof(enable_words[0]);
+    r.enable_addr = (uintptr_t)&enable_words[n / 32];
+    r.name_args = (uintptr_t)command;
+    return r;
+}
+
+/* A struct user_reg_status (the seed's ABI) for command. */
+static struct user_reg_status seed_reg_for(const char *command)
+{
+    struct user_reg_status r = { 0 };
+    r.size = sizeof(r);
+    r.name_args = (uintptr_t)command;
+    return r;
+}
+
+/* Remembers the event name of command (the text before the first space or ':') so that
+ * cleanup deletes it: for commands the kernel should have refused but took. */
+static void note_leaked(const char *command)
+{
+    if (leaked_count == ARRAY_SIZE(leaked) || command[0] == ' ' || command[0] == ':' ||
+        command[0] == '\0')
+        return;
+    char *name = leaked[leaked_count++];
+    size_t n = 0;
+    while (command[n] && command[n] != ' ' && command[n] != ':' && n + 1 < sizeof(leaked[0]))
+        n++;
+    memcpy(name, command, n);
+    name[n] = '\0';
+}
+
+/* Deletes name through fd: checked, where 0 and ENOENT are both fine (an event some
+ * groups register only when the kernel errs). Used at the end of a run. */
+static bool delete_at_end(int fd, const char *name)
+{
+    long ret = ioctl(fd, DIAG_IOCSDEL, name);
+    int got = ret == -1 ? errno : 0;
+    char what[96], gbuf[24];
+    snprintf(what, sizeof(what), "delete %s -> success or ENOENT", name);
+    result(got == 0 || got == ENOENT, what, errno_text(got, gbuf, sizeof(gbuf)),
+           "success or ENOENT");
+    return got == 0 || got == ENOENT;
+}
+
+/* The number after "Active:" in user_events_status (the events that exist), or -1. The
+ * file is read a line at a time, so any number of events before that line fits. */
+static int active_events(void)
+{
+    int fd = open(STATUS_FILE, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    char chunk[256], line[64];
+    size_t len = 0;
+    int active = -1;
+    ssize_t n;
+    while (active < 0 && (n = read(fd, chunk, sizeof(chunk))) > 0) {
+        for (ssize_t i = 0; i < n && active < 0; i++) {
+            if (chunk[i] != '\n') {
+                if (len + 1 < sizeof(line))
+                    line[len++] = chunk[i];
+                continue;
+            }
+            line[len] = '\0';
+            if (strncmp(line, "Active:", 7) == 0)
+                active = (int)strtol(line + 7, 0, 10);
+            len = 0;
+        }
+    }
+    close(fd);
+    return active;
+}
+
+/* ---- the groups ---- */
+
+/*
+ * What every group needs: user_events_status mapped read-only (a page the kernel must not
+ * write for us), a user_events_data descriptor, and a writable page with an unmapped one
+ * right after it (for buffers and structures that run off the end of user memory).
+ * Without these nothing else means anything, so a failure here ends the run.
+ */
+static bool setup(void)
+{
+    printf("# setup\n");
+    status_fd = open(STATUS_FILE, O_RDONLY);
+    if (!expect("open user_events_status O_RDONLY", status_fd, 0))
+        return false;
+    void *page = mmap(0, USER_PAGE_SIZE, PROT_READ, MAP_SHARED, status_fd, 0);
+    if (!expect("mmap user_events_status read-only", (long)(uintptr_t)page, 0))
+        return false;
+    status_page = page;
+    data_fd = open(DATA_FILE, O_RDWR);
+    if (!expect("open user_events_data O_RDWR", data_fd, 0))
+        return false;
+    char *pages = mmap(0, 2 * USER_PAGE_SIZE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!expect("mmap two anonymous pages", (long)(uintptr_t)pages, 0))
+        return false;
+    if (!expect("munmap the second one", munmap(pages + USER_PAGE_SIZE, USER_PAGE_SIZE), 0))
+        return false;
+    edge = (uintptr_t)pages + USER_PAGE_SIZE;
+    /* Left over from a run that did not reach its cleanup: not checked. */
+    for (unsigned i = 0; i < ARRAY_SIZE(event_names); i++)
+        ioctl(data_fd, DIAG_IOCSDEL, event_names[i]);
+    return true;
+}
+
+/*
+ * DIAG_IOCSREG tells its two ABIs apart by the size field: 20 is the seed's struct
+ * user_reg_status, 28 and more Linux 6.4's struct user_reg (more is fine when the extra
+ * bytes are zero, as copy_struct_from_user allows for newer programs on older kernels).
+ * Everything else must be refused before the kernel reads past what the program has.
+ */
+static void group_struct_size(void)
+{
+    static const struct {
+        uint32_t size;
+        uint8_t tail; /* the last of 4 bytes after struct user_reg */
+        int want;
+    } sizes[] = {
+        { 0, 0, EINVAL },  { 19, 0, EINVAL }, { 21, 0, EINVAL }, { 27, 0, EINVAL },
+        { 4097, 0, E2BIG }, { 32, 1, E2BIG }, { 32, 0, 0 },
+    };
+    struct sized_reg {
+        struct user_reg reg;
+        uint8_t tail[4];
+    } __attribute__((packed));
+
+    printf("# DIAG_IOCSREG structure size\n");
+    for (unsigned i = 0; i < ARRAY_SIZE(sizes); i++) {
+        struct sized_reg s = { user_reg_for("ue_err_size u32 a"), { 0 } };
+        s.reg.size = sizes[i].size;
+        s.tail[3] = sizes[i].tail;
+        char what[96];
+        snprintf(what, sizeof(what), "size %u%s", sizes[i].size,
+                 sizes[i].size == 32 ? (sizes[i].tail ? " with a nonzero trailing byte"
+                                                      : " with zero trailing bytes")
+                                     : "");
+        expect(what, ioctl(data_fd, DIAG_IOCSREG, &s), sizes[i].want);
+    }
+}
+
+/*
+ * The fields of struct user_reg the kernel checks before it writes the enable bit: no
+ * flags are defined, a 32-bit process has only 4-byte words, the bit must be inside the
+ * word, the word aligned, and writable by this process (the kernel writes it on our
+ * behalf, so a read-only page is as wrong as kernel memory). One (enable_addr, enable_bit)
+ * may serve only one registration per process.
+ */
+static void group_reg_fields(void)
+{
+    const char *cmd = "ue_err_field u32 a";
+    struct user_reg flags = user_reg_for(cmd), size8 = user_reg_for(cmd),
+                    size2 = user_reg_for(cmd), bit32 = user_reg_for(cmd),
+                    misaligned = user_reg_for(cmd), kernel = user_reg_for(cmd),
+                    unmapped = user_reg_for(cmd), readonly = user_reg_for(cmd);
+    flags.flags = 0x8000;
+    size8.enable_size = 8;
+    size2.enable_size = 2;
+    bit32.enable_bit = 32;
+    misaligned.enable_addr += 2;
+    kernel.enable_addr = KERNEL_ADDR;
+    unmapped.enable_addr = UNMAPPED_ADDR;
+    readonly.enable_addr = (uintptr_t)status_page + 64;
+    struct user_reg first = user_reg_for("ue_err_dup u32 a");
+    struct user_reg again = first;
+
+    printf("# struct user_reg fields\n");
+    const struct errno_case cases[] = {
+        { "flags 0x8000", IOCTL(data_fd, DIAG_IOCSREG, &flags), EINVAL },
+        { "enable_size 8", IOCTL(data_fd, DIAG_IOCSREG, &size8), EINVAL },
+        { "enable_size 2", IOCTL(data_fd, DIAG_IOCSREG, &size2), EINVAL },
+        { "enable_bit 32", IOCTL(data_fd, DIAG_IOCSREG, &bit32), EINVAL },
+        { "misaligned enable_addr", IOCTL(data_fd, DIAG_IOCSREG, &misaligned), EINVAL },
+        { "enable_addr in kernel memory (0x100000)", IOCTL(data_fd, DIAG_IOCSREG, &kernel),
+          EFAULT },
+        { "enable_addr unmapped (0x1000)", IOCTL(data_fd, DIAG_IOCSREG, &unmapped), EFAULT },
+        { "enable_addr in the read-only status page", IOCTL(data_fd, DIAG_IOCSREG, &readonly),
+          EFAULT },
+        { "register ue_err_dup", IOCTL(data_fd, DIAG_IOCSREG, &first), 0 },
+        { "the same enable_addr and enable_bit again", IOCTL(data_fd, DIAG_IOCSREG, &again),
+          EADDRINUSE },
+    };
+    RUN_CASES(cases);
+}
+
+/*
+ * The two pointers DIAG_IOCSREG follows: name_args, a string of at most
+ * USER_EVENTS_MAX_DESC bytes with its NUL, and the argument itself, which must be readable
+ * for its whole size (the size field alone being readable is not enough).
+ */
+static void group_reg_pointers(void)
+{
+    static char no_nul[USER_EVENTS_MAX_DESC + 1]; /* 512 'a' then the NUL, one too far */
+    memset(no_nul, 'a', USER_EVENTS_MAX_DESC);
+    const char *cmd = "ue_err_name u32 a";
+    struct user_reg null_name = user_reg_for(cmd), kernel_name = user_reg_for(cmd),
+                    unmapped_name = user_reg_for(cmd), long_name = user_reg_for(cmd);
+    null_name.name_args = 0;
+    kernel_name.name_args = KERNEL_ADDR;
+    unmapped_name.name_args = UNMAPPED_ADDR;
+    long_name.name_args = (uintptr_t)no_nul;
+    /* A struct whose size field (and next 4 bytes) are the last of a mapped page. */
+    struct user_reg straddling = user_reg_for(cmd);
+    memcpy((void *)(edge - 8), &straddling, 8);
+
+    printf("# DIAG_IOCSREG pointers\n");
+    const struct errno_case cases[] = {
+        { "name_args NULL", IOCTL(data_fd, DIAG_IOCSREG, &null_name), EFAULT },
+        { "name_args in kernel memory", IOCTL(data_fd, DIAG_IOCSREG, &kernel_name), EFAULT },
+        { "name_args unmapped", IOCTL(data_fd, DIAG_IOCSREG, &unmapped_name), EFAULT },
+        { "name with no NUL in its first 512 bytes", IOCTL(data_fd, DIAG_IOCSREG, &long_name),
+          EINVAL },
+        { "struct user_reg pointer NULL", IOCTL(data_fd, DIAG_IOCSREG, 0), EFAULT },
+        { "struct user_reg pointer in kernel memory", IOCTL(data_fd, DIAG_IOCSREG, KERNEL_ADDR),
+          EFAULT },
+        { "struct user_reg running into an unmapped page",
+          IOCTL(data_fd, DIAG_IOCSREG, edge - 8), EFAULT },
+    };
+    RUN_CASES(cases);
+}
+
+/*
+ * The seed's ABI (size 20): the answer is a status bit, never 0 (bit 0 is the one a
+ * program may use for "no event"). Registering the same command again on the same fd is
+ * not an error and gives the same write_index; the same name with other fields is.
+ */
+static void group_seed_abi(void)
+{
+    printf("# seed ABI (struct user_reg_status)\n");
+    struct user_reg_status reg = seed_reg_for("ue_err_seed u32 a");
+    expect("register ue_err_seed with size 20", ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
+    result(reg.status_bit != 0, "its status_bit is not 0", "0", "nonzero");
+    seed_index = reg.write_index;
+
+    struct user_reg_status again = seed_reg_for("ue_err_seed u32 a");
+    expect("register ue_err_seed again, same fields", ioctl(data_fd, DIAG_IOCSREG, &again), 0);
+    expect_u32("same write_index the second time", again.write_index, reg.write_index);
+
+    struct user_reg_status other = seed_reg_for("ue_err_seed u64 a");
+    expect("register ue_err_seed with other fields", ioctl(data_fd, DIAG_IOCSREG, &other),
+           EADDRINUSE);
+}
+
+/*
+ * Commands Linux's parser refuses: no name, a field without a name, long (its size
+ * differs between programs), struct without its size, words after a field, an array
+ * over the largest size, and a flag (none is defined).
+ */
+static void group_grammar(void)
+{
+    static const char *const bad[] = {
+        "", "a b", "x long y", "x u32", "x struct s y", "x u32 y z", "x char[2048] y",
+        "x:bogus u32 y",
+    };
+    printf("# command grammar\n");
+    for (unsigned i = 0; i < ARRAY_SIZE(bad); i++) {
+        struct user_reg_status reg = seed_reg_for(bad[i]);
+        char what[64];
+        snprintf(what, sizeof(what), "command \"%s\"", bad[i]);
+        long ret = ioctl(data_fd, DIAG_IOCSREG, &reg);
+        expect(what, ret, EINVAL);
+        if (ret != -1)
+            note_leaked(bad[i]);
+    }
+}
+
+/*
+ * A write to user_events_data starts with a write_index of this fd and carries at least
+ * the payload the event's fields describe. Linux reads the index first (a write shorter
+ * than it cannot be copied: EFAULT), then looks it up, then checks the length; writev's
+ * vector count and every vector are checked before anything is written.
+ */
+static void group_writes(void)
+{
+    static struct iovec many[IOV_MAX + 1];
+    uint32_t value = 7;
+    uint32_t good[2] = { seed_index, value }, unknown[2] = { 9999, value };
+    int32_t negative[2] = { -1, (int32_t)value };
+    struct iovec kernel_iov[2] = { { &seed_index, 4 }, { (void *)KERNEL_ADDR, 4 } };
+    many[0] = (struct iovec){ &seed_index, 4 };
+    many[1] = (struct iovec){ &value, 4 };
+    for (unsigned i = 2; i < ARRAY_SIZE(many); i++)
+        many[i] = (struct iovec){ &value, 0 };
+
+    printf("# writes to user_events_data\n");
+    const struct errno_case cases[] = {
+        { "write [write_index, u32] of ue_err_seed", SYS_write,
+          { data_fd, (long)good, sizeof(good) }, 0 },
+        { "write of an unknown write_index", SYS_write,
+          { data_fd, (long)unknown, sizeof(unknown) }, ENOENT },
+        { "write of a negative write_index", SYS_write,
+          { data_fd, (long)negative, sizeof(negative) }, EINVAL },
+        { "2-byte write", SYS_write, { data_fd, (long)good, 2 }, EFAULT },
+        { "write_index without the u32 payload", SYS_write, { data_fd, (long)good, 4 },
+          EINVAL },
+        { "writev with an iovec in kernel memory", SYS_writev, { data_fd, (long)kernel_iov, 2 },
+          EFAULT },
+        { "writev with the iovec array in kernel memory", SYS_writev,
+          { data_fd, KERNEL_ADDR, 2 }, EFAULT },
+        { "writev of 1025 iovecs", SYS_writev, { data_fd, (long)many, IOV_MAX + 1 }, EINVAL },
+    };
+    RUN_CASES(cases);
+}
+
+/*
+ * A __data_loc field is a u32 (length << 16 | offset), the offset counted from the start
+ * of the record, the kernel's 8-byte header included. While the event is enabled the
+ * kernel checks, as Linux's user_event_validate does, that the data lies inside the record
+ * and that a string ends with its NUL; a disabled event records nothing and checks
+ * nothing, so the program enables it first.
+ */
+static void group_data_loc(void)
+{
+    enum { DATA_OFFSET = COMMON_HEADER_SIZE + 4 + 4 }; /* after a and msg's u32 */
+    printf("# __data_loc records\n");
+    struct user_reg_status reg = seed_reg_for("ue_err_loc u32 a;__data_loc char[] msg");
+    expect("register ue_err_loc", ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
+    int enable_fd = open(LOC_ENABLE_FILE, O_WRONLY);
+    expect("open events/user_events/ue_err_loc/enable", enable_fd, 0);
+    expect("enable ue_err_loc", write(enable_fd, "1\n", 2), 0);
+
+    uint32_t index = reg.write_index, a = 1;
+    uint32_t loc_good = 3u << 16 | DATA_OFFSET, loc_past_offset = 3u << 16 | (DATA_OFFSET + 1),
+             loc_past_length = 4u << 16 | DATA_OFFSET;
+    char string[3] = "hi", no_nul[3] = { 'h', 'i', '!' };
+    struct iovec good[4] = { { &index, 4 }, { &a, 4 }, { &loc_good, 4 }, { string, 3 } };
+    struct iovec past_offset[4] = { { &index, 4 }, { &a, 4 }, { &loc_past_offset, 4 },
+                                    { string, 3 } };
+    struct iovec past_length[4] = { { &index, 4 }, { &a, 4 }, { &loc_past_length, 4 },
+                                    { string, 3 } };
+    struct iovec unterminated[4] = { { &index, 4 }, { &a, 4 }, { &loc_good, 4 }, { no_nul, 3 } };
+    const struct errno_case cases[] = {
+        { "a record with its string in place", SYS_writev, { data_fd, (long)good, 4 }, 0 },
+        { "__data_loc offset one byte past the record", SYS_writev,
+          { data_fd, (long)past_offset, 4 }, EFAULT },
+        { "__data_loc length one byte past the record", SYS_writev,
+          { data_fd, (long)past_length, 4 }, EFAULT },
+        { "__data_loc string without its NUL", SYS_writev, { data_fd, (long)unterminated, 4 },
+          EFAULT },
+    };
+    RUN_CASES(cases);
+
+    expect("disable ue_err_loc", write(enable_fd, "0\n", 2), 0);
+    close(enable_fd);
+}
+
+/*
+ * DIAG_IOCSDEL deletes an event only when nothing uses it: no fd that registered it and no
+ * enable_addr registration, which outlives its fd until DIAG_IOCSUNREG (or the process's
+ * exit). DIAG_IOCSUNREG names a registration by (address, bit) and checks its own size and
+ * reserved bytes. Anything else asked of user_events_data is not an ioctl it has.
+ */
+static void group_delete(void)
+{
+    printf("# DIAG_IOCSDEL and DIAG_IOCSUNREG\n");
+    int busy_fd = open(DATA_FILE, O_RDWR);
+    struct user_reg_status busy = seed_reg_for("ue_err_busy u32 a");
+    expect("register ue_err_busy on a second fd", ioctl(busy_fd, DIAG_IOCSREG, &busy), 0);
+    expect("delete ue_err_busy while that fd is open", ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"),
+           EBUSY);
+    expect("delete an event that does not exist",
+           ioctl(data_fd, DIAG_IOCSDEL, "ue_err_no_such_event"), ENOENT);
+    expect("close that fd", close(busy_fd), 0);
+    expect("delete ue_err_busy after the close", ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), 0);
+    expect("delete with the name in kernel memory", ioctl(data_fd, DIAG_IOCSDEL, KERNEL_ADDR),
+           EFAULT);
+
+    int enabler_fd = open(DATA_FILE, O_RDWR);
+    struct user_reg reg = user_reg_for("ue_err_enabler u32 a");
+    expect("register ue_err_enabler with enable_addr", ioctl(enabler_fd, DIAG_IOCSREG, &reg), 0);
+    expect("close its fd", close(enabler_fd), 0);
+    struct user_unreg unreg = { 0 };
+    unreg.size = sizeof(unreg);
+    unreg.disable_bit = reg.enable_bit;
+    unreg.disable_addr = reg.enable_addr;
+    expect("delete ue_err_enabler while its enable_addr is registered",
+           ioctl(data_fd, DIAG_IOCSDEL, "ue_err_enabler"), EBUSY);
+    expect("DIAG_IOCSUNREG of that enable_addr", ioctl(data_fd, DIAG_IOCSUNREG, &unreg), 0);
+    expect("delete ue_err_enabler after the DIAG_IOCSUNREG",
+           ioctl(data_fd, DIAG_IOCSDEL, "ue_err_enabler"), 0);
+    expect("DIAG_IOCSUNREG of it again", ioctl(data_fd, DIAG_IOCSUNREG, &unreg), ENOENT);
+
+    struct user_unreg never = unreg, small = unreg, reserved = unreg;
+    never.disable_addr = (uintptr_t)&never_registered;
+    small.size = 8;
+    reserved.reserved = 1;
+    const struct errno_case cases[] = {
+        { "DIAG_IOCSUNREG of an address never registered",
+          IOCTL(data_fd, DIAG_IOCSUNREG, &never), ENOENT },
+        { "DIAG_IOCSUNREG with size 8", IOCTL(data_fd, DIAG_IOCSUNREG, &small), EINVAL },
+        { "DIAG_IOCSUNREG with a reserved byte set", IOCTL(data_fd, DIAG_IOCSUNREG, &reserved),
+          EINVAL },
+        { "unknown ioctl on user_events_data", IOCTL(data_fd, UE_IOC(3, 9), &never), ENOTTY },
+        { "ioctl on fd 99", IOCTL(99, DIAG_IOCSDEL, "ue_err_busy"), EBADF },
+    };
+    RUN_CASES(cases);
+}
+
+/*
+ * The rest of the system calls: every pointer is checked against the page tables before
+ * the kernel uses it (NULL page, kernel memory, a range running into an unmapped page, a
+ * read-only page the kernel would write), and the plain argument errors.
+ */
+static void group_syscalls(void)
+{
+    struct timespec too_many_ns = { 0, 1000000000 };
+    printf("# system calls\n");
+    const struct errno_case cases[] = {
+        { "write(1, 0x1000, 5)", SYS_write, { 1, UNMAPPED_ADDR, 5 }, EFAULT },
+        { "write(1, 0x100000, 5)", SYS_write, { 1, KERNEL_ADDR, 5 }, EFAULT },
+        { "write from a buffer running into an unmapped page", SYS_write,
+          { 1, (long)(edge - 2), 5 }, EFAULT },
+        { "read into the read-only status page", SYS_read,
+          { status_fd, (long)(uintptr_t)status_page, 16 }, EFAULT },
+        { "open with the path in kernel memory", SYS_open, { KERNEL_ADDR, O_RDONLY }, EFAULT },
+        { "open of a missing file", SYS_open, { (long)TRACEFS "ue_errors_missing", O_RDONLY },
+          ENOENT },
+        { "close(99)", SYS_close, { 99 }, EBADF },
+        { "system call 999", 999, { 0 }, ENOSYS },
+        { "mmap of length 0", SYS_mmap2, { 0, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 },
+          EINVAL },
+        { "munmap of a misaligned address", SYS_munmap,
+          { (long)(edge - USER_PAGE_SIZE + 1), USER_PAGE_SIZE }, EINVAL },
+        { "nanosleep with req at 0x1000", SYS_nanosleep, { UNMAPPED_ADDR, 0 }, EFAULT },
+        { "nanosleep with tv_nsec 1000000000", SYS_nanosleep, { (long)&too_many_ns, 0 },
+          EINVAL },
+    };
+    RUN_CASES(cases);
+
+    /* Outside the table: should the kernel map it after all, it must go again. */
+    void *p = mmap(0, USER_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, status_fd, 0);
+    expect("writable MAP_SHARED mapping of user_events_status opened O_RDONLY",
+           (long)(uintptr_t)p, EACCES);
+    if (p != MAP_FAILED)
+        munmap(p, USER_PAGE_SIZE);
+}
+
+/*
+ * Leaves the kernel as the run found it: the enable_addr registrations go first (each
+ * holds its event, as an open fd does), then the fd that registered the rest, then every
+ * event. A delete that fails with EBUSY here means the kernel kept a reference it should
+ * have dropped.
+ */
+static void cleanup(void)
+{
+    printf("# cleanup\n");
+    for (unsigned n = 0; n < enable_bits_used; n++) {
+        struct user_unreg unreg = { 0 };
+        unreg.size = sizeof(unreg);
+        unreg.disable_bit = (uint8_t)(n % 32);
+        unreg.disable_addr = (uintptr_t)&enable_words[n / 32];
+        ioctl(data_fd, DIAG_IOCSUNREG, &unreg); /* ENOENT for most: not checked */
+    }
+    expect("close the user_events_data fd", close(data_fd), 0);
+    data_fd = -1;
+    int fd = open(DATA_FILE, O_RDWR);
+    expect("open user_events_data for the deletes", fd, 0);
+    for (unsigned i = 0; i < ARRAY_SIZE(event_names); i++)
+        delete_at_end(fd, event_names[i]);
+    for (unsigned i = 0; i < leaked_count; i++)
+        delete_at_end(fd, leaked[i]);
+    close(fd);
+}
+
+/*
+ * The limit (user_events_max=N on the kernel command line): registering new events fails
+ * with EMFILE once the N-th registration, counting the events that already existed, is
+ * reached. A name that exists is not a new event, so registering it again still works, and
+ * deleting one event makes room for exactly one more. full0 gets an fd of its own, so that
+ * closing it leaves full0 unused and deletable.
+ */
+static void group_full(int max)
+{
+    printf("# event limit: user_events_max=%d\n", max);
+    int present = active_events();
+    char got[48], want[48];
+    snprintf(got, sizeof(got), "%d", present);
+    result(present >= 0, "read Active: from user_events_status", got, "a count");
+    int first_fd = open(DATA_FILE, O_RDWR), rest_fd = open(DATA_FILE, O_RDWR);
+    expect("open user_events_data for full0", first_fd, 0);
+    expect("open user_events_data for the others", rest_fd, 0);
+
+    char command[32];
+    int made = 0, err = 0;
+    uint32_t full0_index = 0;
+    while (made <= max) { /* the bound only stops a kernel without a limit */
+        snprintf(command, sizeof(command), "full%d u32 n", made);
+        struct user_reg_status reg = seed_reg_for(command);
+        if (ioctl(made == 0 ? first_fd : rest_fd, DIAG_IOCSREG, &reg) < 0) {
+            err = errno;
+            break;
+        }
+        if (made == 0)
+            full0_index = reg.write_index;
+        made++;
+    }
+    char ebuf[24];
+    result(err == EMFILE, "registering until one fails: it fails with EMFILE",
+           errno_text(err, ebuf, sizeof(ebuf)), "EMFILE");
+    /* user_events_max=N lets N events exist: the one refused is number N + 1. */
+    snprintf(got, sizeof(got), "registration %d (%d present + %d made + 1)",
+             present + made + 1, present, made);
+    snprintf(want, sizeof(want), "registration %d", max + 1);
+    result(present + made == max, "the failing registration is number N + 1, counting present ones",
+           got, want);
+
+    struct user_reg_status again = seed_reg_for("full0 u32 n");
+    expect("register full0 again at the limit", ioctl(first_fd, DIAG_IOCSREG, &again), 0);
+    expect_u32("same write_index for full0", again.write_index, full0_index);
+    expect("close full0's fd", close(first_fd), 0);
+    expect("delete full0", ioctl(rest_fd, DIAG_IOCSDEL, "full0"), 0);
+    snprintf(command, sizeof(command), "full%d u32 n", made);
+    struct user_reg_status one_more = seed_reg_for(command);
+    expect("one more event fits after the delete", ioctl(rest_fd, DIAG_IOCSREG, &one_more), 0);
+    snprintf(command, sizeof(command), "full%d u32 n", made + 1);
+    struct user_reg_status past = seed_reg_for(command);
+    expect("and the next one does not", ioctl(rest_fd, DIAG_IOCSREG, &past), EMFILE);
+
+    /* Cleanup: full1 .. full(made+1), the last only if the kernel took it. */
+    close(rest_fd);
+    int fd = open(DATA_FILE, O_RDWR);
+    int bad = 0, first_bad = -1, bad_errno = 0;
+    for (int i = 1; i <= made + 1; i++) {
+        snprintf(command, sizeof(command), "full%d", i);
+        if (ioctl(fd, DIAG_IOCSDEL, command) < 0 && errno != ENOENT) {
+            if (bad++ == 0) {
+                first_bad = i;
+                bad_errno = errno;
+            }
+        }
+    }
+    close(fd);
+    snprintf(got, sizeof(got), "%d failed, first full%d: %s", bad, first_bad,
+             errno_text(bad_errno, ebuf, sizeof(ebuf)));
+    snprintf(want, sizeof(want), "full1..full%d deleted", made + 1);
+    result(bad == 0, "delete every fullN it made", got, want);
+}
+
+static void usage(void)
+{
+    printf("usage: ue_errors [full N]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    int max = -1;
+    if (argc == 3 && strcmp(argv[1], "full") == 0) {
+        char *end;
+        long n = strtol(argv[2], &end, 10);
+        if (*argv[2] == '\0' || *end != '\0' || n < 1 || n > 1000000)
+            usage();
+        max = (int)n;
+    } else if (argc != 1) {
+        usage();
+    }
+
+    if (!setup()) {
+        printf("Bail out! ue_errors: setup failed\n");
+    } else if (max > 0) {
+        group_full(max);
+    } else {
+        group_struct_size();
+        group_reg_fields();
+        group_reg_pointers();
+        group_seed_abi();
+        group_grammar();
+        group_writes();
+        group_data_loc();
+        group_delete();
+        group_syscalls();
+        cleanup();
+    }
+    printf("ue_errors: %d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -1,0 +1,54 @@
+# user.mk - user programs and the small C library they link against (ring 3).
+#
+# Included by the top-level Makefile (which defines BUILD, CC and LD). Produces one static
+# ELF per program, $(BUILD)/user/NAME from user/programs/NAME.c, linked at USER_BASE by
+# user/user.ld with crt0 and the library in $(BUILD)/user/libc.a.
+#
+#   USER_PROGRAMS  the programs' names
+#   USER_ELFS      their ELF files: what the kernel image or the ISO needs built
+#   $(BUILD)/user/format_test   a host program testing printf; run it (exit 0 = pass)
+
+USER_PROGRAMS := hello ue_example ue_enable ue_errors ue_bench fault spin sleeper ipc_ping ipc_pong ipc_test
+USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
+
+USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \
+	-isystem $(shell $(CC) -m32 -print-file-name=include) -Iuser/include -I. \
+	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -Wall -Wextra -Werror -MMD -MP
+USER_LDFLAGS := -m elf_i386 -T user/user.ld -nostdlib -z noexecstack --build-id=none
+USER_LIBGCC := $(shell $(CC) -m32 -print-libgcc-file-name)
+
+USER_LIB_OBJS := $(patsubst user/lib/%.c,$(BUILD)/user/lib/%.o,$(wildcard user/lib/*.c))
+USER_CRT0 := $(BUILD)/user/lib/crt0.o
+USER_LIBC := $(BUILD)/user/libc.a
+USER_PROGRAM_OBJS := $(patsubst %,$(BUILD)/user/programs/%.o,$(USER_PROGRAMS))
+
+# Objects depend on this file too: a change of flags rebuilds them.
+$(BUILD)/user/lib/%.o: user/lib/%.c user/user.mk
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(BUILD)/user/programs/%.o: user/programs/%.c user/user.mk
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -c $< -o $@
+
+# An archive, so that each program links only the library functions it calls.
+$(USER_LIBC): $(filter-out $(USER_CRT0),$(USER_LIB_OBJS))
+	rm -f $@
+	ar rcs $@ $^
+
+$(USER_ELFS): $(BUILD)/user/%: $(BUILD)/user/programs/%.o $(USER_CRT0) $(USER_LIBC) user/user.ld
+	$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_LIBC) $(USER_LIBGCC)
+
+-include $(USER_LIB_OBJS:.o=.d) $(USER_PROGRAM_OBJS:.o=.d)
+
+# A host test of the printf formatter against the host's snprintf (user/tests/format_test.c):
+# format.c as built for user programs, its snprintf renamed, linked into a 32-bit host program.
+$(BUILD)/user/tests/format.o: user/lib/format.c user/user.mk
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Dsnprintf=user_snprintf -Dvsnprintf=user_vsnprintf -c $< -o $@
+
+$(BUILD)/user/format_test: user/tests/format_test.c $(BUILD)/user/tests/format.o
+	$(CC) -m32 -no-pie -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-format-truncation -o $@ $^
+
+-include $(BUILD)/user/tests/format.d
