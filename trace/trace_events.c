@@ -48,11 +48,13 @@ static bool equals(const char *s, const char *p, size_t len)
 }
 
 /* A system or event name must be one path component and one word of set_event: not
- * empty, not "." or "..", and free of '/', ':', blanks and control characters. */
+ * empty, not "." or "..", not "enable" (a system directory's own file), and free of '/',
+ * ':', blanks and control characters. */
 static bool valid_name(const char *name)
 {
     size_t len = strlen(name);
-    if (len == 0 || len >= FS_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+    if (len == 0 || len >= FS_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+        strcmp(name, "enable") == 0)
         return false;
     for (const char *p = name; *p; p++)
         if (*p == '/' || *p == ':' || (unsigned char)*p <= ' ' || *p == 0x7f)

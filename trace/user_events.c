@@ -138,13 +138,17 @@ static const struct trace_event_ops event_ops = {
 };
 
 /* Publishes a new event for desc (which it takes): -EMFILE past user_events_max or when the
- * status page is full (Linux's errno for both), -ENOMEM, or the events tree's error. */
+ * status page is full (Linux's errno for both), -EINVAL when even its fixed fields would not
+ * fit in one trace buffer event (every write would be dropped), -ENOMEM, or the events
+ * tree's error. */
 static int create_event(struct ue_desc *desc, struct user_event **out)
 {
     uint32_t bit = BITMAP_NONE;
     struct user_event *ev = NULL;
     int err = -EMFILE;
-    if (event_count < max_events)
+    if (TRACE_EVENT_HEADER_SIZE + desc->min_size > RB_MAX_EVENT)
+        err = -EINVAL;
+    else if (event_count < max_events)
         bit = bitmap_alloc_run(&status_bits, 1, 1);
     if (bit != BITMAP_NONE) {
         err = -ENOMEM;

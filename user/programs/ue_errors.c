@@ -616,9 +616,8 @@ static void cleanup(void)
 }
 
 /*
- * The limit (user_events_max=N on the kernel command line): registering new events fails
- * with EMFILE once the N-th registration, counting the events that already existed, is
- * reached. A name that exists is not a new event, so registering it again still works, and
+ * The limit (user_events_max=N on the kernel command line): N events may exist, and the
+ * registration of an (N+1)-th, counting the events that already existed, fails with EMFILE. A name that exists is not a new event, so registering it again still works, and
  * deleting one event makes room for exactly one more. full0 gets an fd of its own, so that
  * closing it leaves full0 unused and deletable.
  */
