@@ -48,6 +48,8 @@ HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I. -DTRACEKERN_HOST \
 
 # Host tools that read mmiotrace logs link the shared log parser (tools/mmio_log.c).
 MMIO_LOG_TOOLS := $(BUILD)/tools/mmio_annotate $(BUILD)/tools/mmio_replay
+# The IPC log extractor reads memory dumps with the kernel's own page code.
+IPC_LOG_TOOLS := $(BUILD)/tools/ipc_log_extract
 
 # User programs (ring 3) and their C library: user/user.mk. Every boot gets them as
 # multiboot modules (USER_MODULES: QEMU's comma-separated -initrd list).
@@ -60,7 +62,7 @@ USER_MODULES := $(subst $(space),$(comma),$(strip $(USER_ELFS)))
 
 .PHONY: all run debug trace test print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready bench-ready
 .SECONDEXPANSION:
-all: $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(USER_ELFS)
+all: $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
 
 deps:
 	@tools/install-deps.sh
@@ -83,6 +85,12 @@ $(BUILD)/tools/%: tools/%.c
 $(MMIO_LOG_TOOLS): $(BUILD)/tools/%: tools/%.c tools/mmio_log.c tools/mmio_log.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -o $@ $< tools/mmio_log.c
+
+$(IPC_LOG_TOOLS): tools/ipc_log_extract.c tools/ipc_log_dump.c tools/ipc_log_dump.h \
+		trace/ipc_log_page.c trace/ipc_log_page.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I. -o $@ tools/ipc_log_extract.c \
+		tools/ipc_log_dump.c trace/ipc_log_page.c
 
 # Two links: the first gives the addresses for the symbol table; the second adds the table
 # at the end of the image (linker.ld), where it moves nothing. The check proves that.
@@ -183,6 +191,7 @@ UNIT_DEPS_mmiotrace_output := trace/mmiotrace_output.c kernel/format.c tests/uni
 UNIT_DEPS_trace_output := trace/trace_output.c trace/trace_comm.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
 UNIT_DEPS_tracefs := trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_elf := kernel/elf.c
+UNIT_DEPS_ipc_log_page := trace/ipc_log_page.c
 UNIT_DEPS_user_events_parse := trace/user_events_parse.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_trace_events := trace/trace_events.c trace/trace_syscalls.c tests/unit/host_syscall_table.c trace/tracefs.c trace/ring_buffer.c kernel/format.c kernel/errno.c kernel/parse.c tests/unit/host_heap.c tests/unit/host_arch.c
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
@@ -202,6 +211,8 @@ FUZZ_DEPS_mmio_log := tools/mmio_log.c
 FUZZ_DEPS_ftrace_filter := trace/ftrace_filter.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 FUZZ_DEPS_ring_buffer := trace/ring_buffer.c tests/unit/host_arch.c
 FUZZ_DEPS_elf := kernel/elf.c
+FUZZ_DEPS_ipc_log_page := trace/ipc_log_page.c
+FUZZ_DEPS_ipc_log_extract := tools/ipc_log_dump.c trace/ipc_log_page.c
 FUZZ_DEPS_user_events := trace/user_events_parse.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))

@@ -267,10 +267,18 @@ static void format_integer(struct sink *out, const struct spec *spec, uint64_t v
     size_t ndigits = 0;
     size_t prefix_len = 0;
 
-    if (value != 0 || !spec->has_precision || spec->precision != 0) {
+    if (value > UINT32_MAX) {
         do {
             digits[ndigits++] = digit_chars[divide_small(&value, base)];
-        } while (value != 0);
+        } while (value > UINT32_MAX);
+    }
+    /* What fits in 32 bits (most numbers printed) takes one plain division per digit. */
+    uint32_t low = (uint32_t)value;
+    if (ndigits > 0 || low != 0 || !spec->has_precision || spec->precision != 0) {
+        do {
+            digits[ndigits++] = digit_chars[low % base];
+            low /= base;
+        } while (low != 0);
     }
     while (prefix[prefix_len] != '\0')
         prefix_len++;

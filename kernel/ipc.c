@@ -18,6 +18,7 @@
 #include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
+#include "trace/ipc_logging.h"
 
 /* Waits live on their task's kernel stack and are linked into the lists below while the task
  * sleeps; wait_for() always unlinks them (or the other side has) before they go out of
@@ -33,6 +34,7 @@ struct ipc_wait {
     struct ipc_msg *reply;    /* a call: where the reply goes */
     int result;               /* PENDING, then 0 / a token / -errno */
     int server;               /* a call awaiting its reply: the pid that must reply */
+    int ep;                   /* ... and the endpoint it called */
     struct ipc_wait **where;  /* the list it is linked on while pending */
     struct ipc_wait *next;
 };
@@ -51,6 +53,50 @@ struct endpoint {
  * nothing rather than a stranger's endpoint. */
 static struct endpoint endpoints[IPC_ENDPOINTS];
 static struct ipc_wait *awaiting_reply;           /* callers whose message was taken */
+
+/* IPC's own log (ipc_logging/ipc/): every message taken, every reply, every endpoint made
+ * or gone, and every wait given up. 16 pages keep the last few hundred messages. */
+#define IPC_LOG_PAGES 16
+static struct ipc_log_context *ipc_log;
+static bool ipc_log_on = true;
+
+void ipc_logging_set(bool on) { ipc_log_on = on; }
+
+/* Logs through IPC_LOG when logging is on: the call site's function name comes first. */
+#define LOG(fmt, ...)                                                          \
+    do {                                                                       \
+        if (ipc_log_on)                                                        \
+            IPC_LOG(ipc_log, fmt, ##__VA_ARGS__);                              \
+    } while (0)
+
+/*
+ * The messages themselves are logged id-based, as the seed allows: a fixed text saying what
+ * the numbers are, then the numbers as INT32 items, with no formatting on the way (a
+ * formatted IPC_LOG line costs about ten times as much, and this is every message). Readers
+ * print the items after the text: "[ipc_reply] call: ep caller server label len, reply:
+ * label len = 2 4 3 1 16 1 16".
+ */
+#define LOG_NUMBERS(what, ...)                                                 \
+    do {                                                                       \
+        if (ipc_log_on) {                                                      \
+            const int32_t numbers_[] = { __VA_ARGS__ };                        \
+            log_numbers(what, sizeof(what) - 1, numbers_,                      \
+                        sizeof numbers_ / sizeof numbers_[0]);                 \
+        }                                                                      \
+    } while (0)
+
+static void log_numbers(const char *what, size_t what_len, const int32_t *numbers, int n)
+{
+    struct ipc_log_encoder e;
+    uint64_t cycles = arch_cycles();
+    ipc_log_encode_start(&e, TSV_TYPE_STRING);
+    ipc_log_encode_timestamp(&e, time_cycles_to_ns(cycles));
+    ipc_log_encode_qtimer(&e, cycles);
+    ipc_log_encode_bytes(&e, what, what_len);
+    for (int i = 0; i < n; i++)
+        ipc_log_encode_int32(&e, numbers[i]);
+    ipc_log_write(ipc_log, &e);
+}
 
 /* The endpoint with id ep, or NULL. */
 static struct endpoint *endpoint_of(int ep)
@@ -74,6 +120,7 @@ int ipc_create(struct task *owner, const char *name)
         e->owner = owner;
         strlcpy(e->name, name && *name ? name : owner->name, sizeof e->name);
         arch_irq_restore(flags);
+        LOG("ep %d '%s' created by %s-%d", id, e->name, owner->name, owner->pid);
         return id;
     }
     arch_irq_restore(flags);
@@ -123,6 +170,7 @@ static int wait_for(struct ipc_wait *w, uint32_t timeout_ms)
         }
         if (err && w->result == PENDING) {
             unlink_wait(w->where, w);
+            LOG("%s-%d gave up waiting: error %d", w->task->name, w->task->pid, err);
             return err;
         }
     }
@@ -144,11 +192,14 @@ static void sender_done(struct endpoint *e, struct ipc_wait *tx)
 {
     if (tx->reply) {
         e->calls++;
+        tx->ep = e->id; /* logged with its reply: one event per round trip */
         tx->server = e->owner->pid;
         tx->where = &awaiting_reply;
         tx->next = awaiting_reply;
         awaiting_reply = tx;
     } else {
+        LOG_NUMBERS("[ipc_send] send: ep sender receiver label len =", e->id, tx->task->pid,
+                    e->owner->pid, (int32_t)tx->msg.label, (int32_t)tx->msg.len);
         complete(tx, 0);
     }
 }
@@ -231,6 +282,9 @@ int ipc_reply(uint32_t token, const struct ipc_msg *msg)
             continue;
         unlink_wait(&awaiting_reply, w);
         *w->reply = *msg;
+        LOG_NUMBERS("[ipc_reply] call: ep caller server label len, reply: label len =", w->ep,
+                    w->task->pid, current->pid, (int32_t)w->msg.label, (int32_t)w->msg.len,
+                    (int32_t)msg->label, (int32_t)msg->len);
         for (int i = 0; i < IPC_ENDPOINTS; i++)
             if (endpoints[i].owner == current)
                 endpoints[i].replies++;
@@ -256,6 +310,7 @@ static void ipc_task_exit(struct task *t)
             e->senders = w->next;
             complete(w, -EPIPE);
         }
+        LOG("ep %d '%s' gone with %s-%d", e->id, e->name, t->name, t->pid);
         e->owner = 0;
     }
     for (struct ipc_wait **p = &awaiting_reply; *p;) {
@@ -272,7 +327,11 @@ static void ipc_task_exit(struct task *t)
 
 static struct task_exit_hook ipc_exit_hook = { ipc_task_exit, 0 };
 
-static void ipc_init(void) { task_on_exit(&ipc_exit_hook); }
+static void ipc_init(void)
+{
+    task_on_exit(&ipc_exit_hook);
+    ipc_log = ipc_log_context_create(IPC_LOG_PAGES, "ipc", 0);
+}
 INITCALL(ipc_init);
 
 bool ipc_endpoint_stats(int i, struct ipc_endpoint_stats *out)

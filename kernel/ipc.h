@@ -43,6 +43,9 @@ struct ipc_endpoint_stats {
 /* Fills out with endpoint slot i (0 .. IPC_ENDPOINTS-1); false when the slot is free. */
 bool ipc_endpoint_stats(int i, struct ipc_endpoint_stats *out);
 
+/* IPC's own log (ipc_logging/ipc/) on or off; on from boot. For measuring what it costs. */
+void ipc_logging_set(bool on);
+
 /* Starts the name service (a kernel thread owning endpoint IPC_NAMESERVER). */
 void nameserver_start(void);
 

@@ -230,6 +230,10 @@ for script in tests/shell/*.script; do
         fi
     fi
 done
+echo "# IPC logs from a memory dump of a hung kernel"
+tests/ipc_dump/dump_test.sh "$BUILD" > "$LOGS/ipc_dump.txt" 2>&1
+count_tap "ipc_dump" "$LOGS/ipc_dump.txt" $?
+
 if tests/replay/replay.sh "$QEMU_RUN" "$KERNEL" "$BUILD/tools/mmio_replay" "$LOGS"; then
     pass "mmio_replay: a traced session replayed under mmiotrace makes the same writes and reads"
 else

@@ -15,6 +15,9 @@ fi
 grep '^bench: ' "$log"
 # Rows a user program measured itself (user/programs/ue_bench.c): "BENCH NAME VALUE".
 awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf "bench: %-44s %12s guest instructions (user program)\n", $2, $3 }' "$log"
+# The IPC ping-pong ran twice (logging off, then on): throughput lost to IPC logging.
+awk '/^BENCH ipc_roundtrip_logging_off / { off = $3 } /^BENCH ipc_roundtrip_logging_on / { on = $3 }
+     END { if (off > 0 && on > 0) printf "bench: %-44s %11.1f%% (round trip %d -> %d instructions)\n", "ipc_logging_throughput_loss", 100 * (1 - off / on), off, on }' "$log"
 user_rows=$(awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf ", {\"row\": \"%s\", \"value\": %s, \"unit\": \"guest instructions\"}", $2, $3 }' "$log")
 json=$(sed -n 's/^BENCH-JSON //p' "$log" | tr -d '\r')
 [ "$json" = "[]" ] && user_rows=${user_rows#, }

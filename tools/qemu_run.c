@@ -17,6 +17,12 @@
  * --interactive COM1 is the user's terminal instead, multiplexed with the
  * QEMU monitor (Ctrl-A x quits, Ctrl-A c switches to the monitor).
  *
+ * With --monitor-dump the QEMU monitor listens on a Unix socket of ours:
+ * when the guest prints the --dump-on line, the guest is stopped, its
+ * physical memory saved to the file (pmemsave, or dump-guest-memory for a
+ * name ending in .elf) and QEMU told to quit, which it does with status 0.
+ * That is how tests look at the memory of a kernel that hung on purpose.
+ *
  * Exit status: 0 when QEMU exited with an expected status, 1 on any other
  * ending (wrong status, killed by a signal, timeout, interrupted), 2 on a
  * usage error.  On failure one line on stderr says why; with --quiet the
@@ -33,7 +39,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +54,7 @@
 #define FAILURE_CONSOLE_LINES 40  /* console lines shown on a --quiet failure */
 #define HISTORY_KEEP (64 * 1024)  /* console bytes kept for that report */
 #define READ_CHUNK 4096
+#define LINE_KEEP 512             /* console line length compared with --dump-on */
 
 struct options {
     const char *kernel;
@@ -56,6 +65,8 @@ struct options {
     const char *console_path;
     const char *com2_path;
     const char *qemu_trace_path;
+    const char *dump_path;        /* --monitor-dump FILE */
+    const char *dump_on;          /* the console line that triggers it */
     const char *prompt;
     long smp;
     long memory_mb;
@@ -107,6 +118,10 @@ struct console {
     size_t next_input;
     char *history;                /* the latest console bytes, for failure reports */
     size_t history_length;
+    const char *dump_on;          /* --dump-on line, NULL once seen (or not given) */
+    char line[LINE_KEEP];         /* the console line being printed */
+    size_t line_length;
+    bool dumped;                  /* the monitor was told to save the memory */
 };
 
 enum ending { QEMU_EXITED, QEMU_TIMED_OUT, QEMU_INTERRUPTED };
@@ -114,6 +129,12 @@ enum ending { QEMU_EXITED, QEMU_TIMED_OUT, QEMU_INTERRUPTED };
 /* Written by the signal handlers; the pipe wakes the poll loop. */
 static volatile sig_atomic_t stop_signal;
 static int wake_pipe[2] = { -1, -1 };
+
+/* --monitor-dump: the monitor's socket (in a directory of its own) and the
+ * command that saves the memory. */
+static char monitor_dir[] = "/tmp/qemu_run.XXXXXX";
+static char monitor_path[sizeof monitor_dir + 16];
+static char dump_command[PATH_MAX + 64];
 
 /* Prints the command line summary and exits with the usage status 2. */
 static void usage(void)
@@ -133,6 +154,9 @@ static void usage(void)
           "  --interactive          COM1 and monitor on this terminal (Ctrl-A x quits)\n"
           "  --icount               deterministic instruction counting\n"
           "  --qemu-trace FILE      log device register accesses to FILE\n"
+          "  --monitor-dump FILE    save guest memory to FILE (.elf: an ELF core) when the\n"
+          "                         guest prints the --dump-on line, then quit QEMU\n"
+          "  --dump-on LINE         the console line that triggers --monitor-dump\n"
           "  --gdb                  wait for gdb on :1234 (no timeout)\n"
           "  --quiet                do not echo COM1; show its tail on failure\n"
           "  --print-command        show the QEMU command line on stderr\n"
@@ -221,6 +245,10 @@ static void parse_options(int argc, char **argv, struct options *opt)
             opt->prompt = take_value(argc, argv, &i);
         } else if (strcmp(arg, "--qemu-trace") == 0) {
             opt->qemu_trace_path = take_value(argc, argv, &i);
+        } else if (strcmp(arg, "--monitor-dump") == 0) {
+            opt->dump_path = take_value(argc, argv, &i);
+        } else if (strcmp(arg, "--dump-on") == 0) {
+            opt->dump_on = take_value(argc, argv, &i);
         } else if (strcmp(arg, "--interactive") == 0) {
             opt->interactive = true;
         } else if (strcmp(arg, "--icount") == 0) {
@@ -244,6 +272,13 @@ static void parse_options(int argc, char **argv, struct options *opt)
         usage_error("--append and --initrd need --kernel", "");
     if (opt->prompt[0] == '\0')
         usage_error("--prompt must not be empty", "");
+    if ((opt->dump_path == NULL) != (opt->dump_on == NULL) || (opt->dump_path && opt->interactive))
+        usage_error("--monitor-dump needs --dump-on, and no --interactive", "");
+    /* The monitor reads the file name as a quoted string. */
+    if (opt->dump_path && (opt->dump_path[strcspn(opt->dump_path, "\"\\\n")] != '\0' ||
+                           strlen(opt->dump_path) >= PATH_MAX))
+        usage_error("--monitor-dump needs a file name without quotes or backslashes: ",
+                    opt->dump_path);
     if (opt->expected_count == 0)
         opt->expected_statuses[opt->expected_count++] = DEFAULT_EXPECTED_STATUS;
     /* Someone at a terminal or in gdb must not be cut off, unless they asked. */
@@ -346,7 +381,15 @@ static void build_qemu_command(const struct options *opt, struct arglist *cmd)
     } else {
         arg_push_pair(cmd, "-chardev", "stdio,id=con,signal=off");
         arg_push_pair(cmd, "-serial", "chardev:con");
-        arg_push_pair(cmd, "-monitor", "none");
+        if (opt->dump_path != NULL) {
+            char *monitor = join("unix:", monitor_path);
+            char *with_flags = join(monitor, ",server=on,wait=off");
+            arg_push_pair(cmd, "-monitor", with_flags);
+            free(with_flags);
+            free(monitor);
+        } else {
+            arg_push_pair(cmd, "-monitor", "none");
+        }
     }
     if (opt->com2_path != NULL) {
         char *com2 = join("file:", opt->com2_path);
@@ -602,6 +645,70 @@ static void send_next_input(struct console *con, struct qemu *q)
         write_all(q->to_guest, "\r", 1);
 }
 
+/* Prepares --monitor-dump: a private directory for the monitor's socket, the
+ * command that saves the memory (the name quoted, or the monitor would read a
+ * leading '/' as a division), and no older file by the dump's name. Exits if
+ * the directory cannot be made. */
+static void prepare_monitor_dump(const struct options *opt)
+{
+    if (mkdtemp(monitor_dir) == NULL) {
+        perror("qemu_run: mkdtemp");
+        exit(1);
+    }
+    unlink(opt->dump_path);
+    snprintf(monitor_path, sizeof monitor_path, "%s/monitor", monitor_dir);
+    size_t length = strlen(opt->dump_path);
+    if (length > 4 && strcmp(opt->dump_path + length - 4, ".elf") == 0)
+        snprintf(dump_command, sizeof dump_command, "stop\ndump-guest-memory \"%s\"\nquit\n",
+                 opt->dump_path);
+    else
+        snprintf(dump_command, sizeof dump_command, "stop\npmemsave 0 %lld \"%s\"\nquit\n",
+                 (long long)opt->memory_mb << 20, opt->dump_path);
+}
+
+/* Removes the monitor's socket and its directory. */
+static void remove_monitor_dump(void)
+{
+    unlink(monitor_path);
+    rmdir(monitor_dir);
+}
+
+/* Asks the monitor to stop the guest, save its memory and quit; QEMU's
+ * exit then ends the run. Returns false if the monitor cannot be reached. */
+static bool request_dump(void)
+{
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    snprintf(address.sun_path, sizeof address.sun_path, "%s", monitor_path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&address, sizeof address) < 0 ||
+        write_all(fd, dump_command, strlen(dump_command)) < 0) {
+        perror("qemu_run: QEMU monitor");
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    /* Left open: closing could end the session before QEMU has read it all. */
+    return true;
+}
+
+/* Follows the console line by line; the --dump-on line requests the dump. */
+static void watch_for_dump(struct console *con, struct qemu *q, char byte)
+{
+    if (byte != '\n') {
+        if (con->line_length < LINE_KEEP - 1)
+            con->line[con->line_length++] = byte;
+        return;
+    }
+    con->line[con->line_length] = '\0';
+    con->line_length = 0;
+    if (con->dump_on && strcmp(con->line, con->dump_on) == 0) {
+        con->dump_on = NULL;
+        con->dumped = request_dump();
+        if (!con->dumped)
+            kill(q->pid, SIGTERM);  /* no dump: the run is over, and failed */
+    }
+}
+
 /* Handles a chunk of guest output: drops '\r', saves, echoes, answers prompts. */
 static void take_output(struct console *con, struct qemu *q, const char *raw, size_t length)
 {
@@ -624,6 +731,7 @@ static void take_output(struct console *con, struct qemu *q, const char *raw, si
     for (size_t i = 0; i < clean_length; i++) {
         if (prompt_seen(&con->watch, clean[i]) && con->next_input < con->input_count)
             send_next_input(con, q);
+        watch_for_dump(con, q, clean[i]);
     }
 }
 
@@ -716,6 +824,7 @@ static void open_console(const struct options *opt, struct console *con)
     con->echo = !opt->quiet;
     con->inputs = opt->inputs;
     con->input_count = opt->input_count;
+    con->dump_on = opt->dump_on;
     con->watch.prompt = opt->prompt;
     con->watch.length = strlen(opt->prompt);
     con->watch.recent = malloc(con->watch.length);
@@ -779,13 +888,18 @@ static int report(const struct options *opt, enum ending ending,
                   const struct qemu *q, const struct console *con)
 {
     int status = q->wait_status;
+    bool dump_missing = opt->dump_path != NULL &&
+                        (!con->dumped || access(opt->dump_path, F_OK) != 0);
     if (ending == QEMU_EXITED && WIFEXITED(status) &&
-        status_expected(opt, WEXITSTATUS(status)))
+        status_expected(opt, WEXITSTATUS(status)) && !dump_missing)
         return 0;
 
     if (opt->quiet && !opt->interactive)
         print_console_tail(con);
-    if (ending == QEMU_TIMED_OUT) {
+    if (dump_missing) {
+        fprintf(stderr, "qemu_run: no memory dump in %s: the guest did not print \"%s\", or "
+                "the monitor did not save it\n", opt->dump_path, opt->dump_on);
+    } else if (ending == QEMU_TIMED_OUT) {
         fprintf(stderr, "qemu_run: timeout after %ld s\n", opt->timeout_s);
     } else if (ending == QEMU_INTERRUPTED) {
         fprintf(stderr, "qemu_run: stopped by signal %d\n", (int)stop_signal);
@@ -809,6 +923,8 @@ int main(int argc, char **argv)
     struct qemu q;
 
     parse_options(argc, argv, &opt);
+    if (opt.dump_path != NULL)
+        prepare_monitor_dump(&opt);
     build_qemu_command(&opt, &cmd);
     if (opt.print_command)
         print_command(&cmd);
@@ -821,6 +937,8 @@ int main(int argc, char **argv)
     start_qemu(cmd.items, capture, &q);
 
     enum ending ending = supervise(&q, capture ? &con : NULL, opt.timeout_s);
+    if (opt.dump_path != NULL)
+        remove_monitor_dump();
     if (capture)
         finish_echo(&con);
     return report(&opt, ending, &q, capture ? &con : NULL);

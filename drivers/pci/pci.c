@@ -8,6 +8,7 @@
  * bus, device and function. The list never changes after boot; only driver binding
  * (pci_commands.c) writes to the devices.
  */
+#include "trace/ipc_logging.h"
 #include "drivers/pci/pci.h"
 
 #include "arch/x86/pci_config.h"
@@ -17,6 +18,10 @@
 #include "kernel/string.h"
 
 static struct pci_device *device_list;
+
+/* The PCI subsystem's IPC log (ipc_logging/pci/): functions found, their resources, config
+ * writes (drivers enabling devices), drivers bound and unbound. */
+struct ipc_log_context *pci_log;
 
 struct pci_device *pci_devices(void) { return device_list; }
 
@@ -37,16 +42,22 @@ uint32_t pci_read32(const struct pci_device *d, uint8_t offset)
 
 void pci_write8(const struct pci_device *d, uint8_t offset, uint8_t value)
 {
+    IPC_LOG(pci_log, "%02x:%02x.%u config write8 [%#04x] = %#x", d->bus, d->dev, d->fn, offset,
+            (unsigned)value);
     pci_config_write8(d->bus, d->dev, d->fn, offset, value);
 }
 
 void pci_write16(const struct pci_device *d, uint8_t offset, uint16_t value)
 {
+    IPC_LOG(pci_log, "%02x:%02x.%u config write16 [%#04x] = %#x", d->bus, d->dev, d->fn, offset,
+            (unsigned)value);
     pci_config_write16(d->bus, d->dev, d->fn, offset, value);
 }
 
 void pci_write32(const struct pci_device *d, uint8_t offset, uint32_t value)
 {
+    IPC_LOG(pci_log, "%02x:%02x.%u config write32 [%#04x] = %#x", d->bus, d->dev, d->fn, offset,
+            (unsigned)value);
     pci_config_write32(d->bus, d->dev, d->fn, offset, value);
 }
 
@@ -182,6 +193,8 @@ static struct pci_device *add_function(uint8_t bus, uint8_t dev, uint8_t fn)
     size_resources(d);
     insert_sorted(d);
     print_found(d);
+    IPC_LOG(pci_log, "%02x:%02x.%u [%04x:%04x] class %02x%02x%02x header %u", bus, dev, fn,
+            d->vendor, d->device, d->class_code, d->subclass, d->prog_if, d->header_type);
     return d;
 }
 
@@ -192,6 +205,7 @@ static struct pci_device *add_function(uint8_t bus, uint8_t dev, uint8_t fn)
  */
 void pci_init(void)
 {
+    pci_log = ipc_log_context_create(8, "pci", 0);
     static uint8_t queue[256];
     static bool queued[256];
     unsigned head = 0, tail = 0;

@@ -83,4 +83,8 @@ void pci_enable_device(struct pci_device *d);
 /* Scans all buses; called once at boot. */
 void pci_init(void);
 
+/* The PCI subsystem's IPC log context (ipc_logging/pci/). */
+struct ipc_log_context;
+extern struct ipc_log_context *pci_log;
+
 #endif

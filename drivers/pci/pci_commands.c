@@ -10,6 +10,7 @@
  * Drivers are built in (PCI_DRIVER), yet binding waits for modprobe, as loading a module
  * would: tracing (mmiotrace) can be switched on first and see the probe map its BARs.
  */
+#include "trace/ipc_logging.h"
 #include "drivers/pci/pci.h"
 
 #include "drivers/pci/pci_format.h"
@@ -79,6 +80,7 @@ static int cmd_modprobe(int argc, char **argv, struct fs_writer *out)
             continue; /* bound already, to drv or another driver */
         d->driver = drv;
         int err = drv->probe(d);
+        IPC_LOG(pci_log, "%02x:%02x.%u probe by %s: %d", d->bus, d->dev, d->fn, drv->name, err);
         if (err) {
             char slot[PCI_SLOT_NAME_MAX];
             pci_slot_name(d, slot);
@@ -113,6 +115,7 @@ static int cmd_rmmod(int argc, char **argv, struct fs_writer *out)
             continue;
         if (drv->remove)
             drv->remove(d);
+        IPC_LOG(pci_log, "%02x:%02x.%u unbound from %s", d->bus, d->dev, d->fn, drv->name);
         d->driver = NULL;
         d->driver_data = NULL;
         unbound++;

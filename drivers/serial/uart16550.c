@@ -1,6 +1,8 @@
 /*
  * uart16550.c - programs a 16550 UART and moves bytes through it.
  */
+#include "kernel/init.h"
+#include "trace/ipc_logging.h"
 #include "drivers/serial/uart16550.h"
 
 #include "arch/x86/cpu.h"
@@ -50,12 +52,23 @@ void uart_write(uint16_t port, const char *data, size_t len)
     }
 }
 
+/* The serial driver's IPC log (ipc_logging/serial/): bytes received, with their line status,
+ * and the COM2 stream's writes. NULL until the heap exists (an early write is not logged). */
+struct ipc_log_context *serial_log;
+
 /* Drains the receive FIFO: one interrupt may stand for several bytes. */
 static void uart_rx_interrupt(void)
 {
-    while (inb(rx_port + REG_LSR) & LSR_DATA_READY)
-        rx_callback(inb(rx_port + REG_DATA));
+    uint8_t lsr;
+    while ((lsr = inb(rx_port + REG_LSR)) & LSR_DATA_READY) {
+        uint8_t byte = inb(rx_port + REG_DATA);
+        IPC_LOG(serial_log, "port %#x rx %#04x lsr %#04x", rx_port, byte, lsr);
+        rx_callback(byte);
+    }
 }
+
+static void serial_log_init(void) { serial_log = ipc_log_context_create(4, "serial", 0); }
+INITCALL(serial_log_init);
 
 void uart_enable_rx_interrupt(uint16_t port, int irq, void (*on_byte)(uint8_t))
 {

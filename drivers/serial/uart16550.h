@@ -21,4 +21,8 @@ void uart_write(uint16_t port, const char *data, size_t len);
 /* Turns on the received-data interrupt: on_byte(b) runs in the IRQ handler per byte. */
 void uart_enable_rx_interrupt(uint16_t port, int irq, void (*on_byte)(uint8_t byte));
 
+/* The serial driver's IPC log context (ipc_logging/serial/), NULL before the heap exists. */
+struct ipc_log_context;
+extern struct ipc_log_context *serial_log;
+
 #endif

@@ -57,7 +57,7 @@ static uintptr_t edge; /* the end of a writable page that is followed by an unma
 static uint32_t seed_index; /* write_index of ue_err_seed ("u32 a") on data_fd */
 
 /* The words whose bits registrations with enable_addr name; each gets a bit of its own
- * (next_enable), and cleanup unregisters every bit handed out. */
+ * (user_reg_for), and cleanup unregisters every bit handed out. */
 static volatile uint32_t enable_words[4];
 static unsigned enable_bits_used;
 static volatile uint32_t never_registered; /* a word no registration names */
@@ -617,7 +617,8 @@ static void cleanup(void)
 
 /*
  * The limit (user_events_max=N on the kernel command line): N events may exist, and the
- * registration of an (N+1)-th, counting the events that already existed, fails with EMFILE. A name that exists is not a new event, so registering it again still works, and
+ * registration of an (N+1)-th, counting the events that already existed, fails with
+ * EMFILE. A name that exists is not a new event, so registering it again still works, and
  * deleting one event makes room for exactly one more. full0 gets an fd of its own, so that
  * closing it leaves full0 unused and deletable.
  */
@@ -688,12 +689,15 @@ static void group_full(int max)
     result(bad == 0, "delete every fullN it made", got, want);
 }
 
+/* A wrong command line: say how it goes and stop (status 2). */
 static void usage(void)
 {
     printf("usage: ue_errors [full N]\n");
     exit(2);
 }
 
+/* Runs the groups in order (the writes need ue_err_seed from the seed ABI group), or only
+ * the limit, then the summary line. */
 int main(int argc, char **argv)
 {
     int max = -1;

@@ -1,0 +1,166 @@
+/*
+ * st_ipc_logging.c - self-tests of IPC logging in the real kernel: contexts made and
+ * destroyed, events read through ipc_logging/NAME/log as a user would, an oversize event
+ * refused and counted, a two-page context wrapped, and logging from an interrupt handler.
+ */
+#include "arch/x86/trap.h"
+#include "kernel/errno.h"
+#include "kernel/format.h"
+#include "kernel/selftest.h"
+#include "kernel/string.h"
+#include "trace/ipc_logging.h"
+#include "trace/tracefs.h"
+
+#define LOGGING_VECTOR 0x82
+
+/* What a file printed, for reading it back. */
+static char text[32768];
+static size_t text_len;
+
+/* Appends a file's output to text. */
+static void collect(struct fs_writer *w, const char *t, size_t n)
+{
+    (void)w;
+    for (size_t i = 0; i < n && text_len + 1 < sizeof text; i++)
+        text[text_len++] = t[i];
+    text[text_len] = '\0';
+}
+
+/* The reader of these tests never types ^C. */
+static bool never(struct fs_writer *w)
+{
+    (void)w;
+    return false;
+}
+
+/* Reads a file of the tree as `cat` in a script would (no following); "<error>" if not. */
+static const char *read_file(const char *path)
+{
+    struct fs_writer w = { collect, never, 0, false };
+    struct fs_node *f = fs_lookup(path, &(int){ 0 });
+    text_len = 0;
+    text[0] = '\0';
+    if (!f || !f->ops || !f->ops->read || f->ops->read(f, &w) != 0)
+        return "<error>";
+    return text;
+}
+
+/* How many lines s holds. */
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* True when s holds needle. */
+static bool contains(const char *s, const char *needle)
+{
+    return strstr(s, needle) != 0;
+}
+
+/* Whether line has the `log` layout: [ssssss.nnnnnnnnn/    0x...] then text. */
+static bool line_shaped(const char *line)
+{
+    const char *hex = strstr(line, "0x");
+    return line[0] == '[' && line[7] == '.' && line[17] == '/' && line[36] == ']' &&
+           line[37] == ' ' && hex && hex > line + 18 && hex < line + 36;
+}
+
+SELFTEST(ipc_logging_log_file)
+{
+    struct ipc_log_context *ctx = ipc_log_context_create(1, "st_basic", 3);
+    ST_CHECK(ctx != 0);
+    ST_CHECK(ipc_log_context_create(1, "st_basic", 3) == ctx); /* same name, same context */
+    ST_CHECK(*(const uint32_t *)ctx == IPC_LOG_CONTEXT_MAGIC);  /* its header comes first */
+    for (int i = 0; i < 3; i++)
+        ST_CHECK(IPC_LOG(ctx, "hello %d", i) == 0);
+
+    const char *log = read_file("ipc_logging/st_basic/log");
+    ST_CHECK(count_lines(log) == 3);
+    ST_CHECK(line_shaped(log));
+    ST_CHECK(contains(log, "] [selftest_ipc_logging_log_file] hello 0\n"));
+    ST_CHECK(contains(log, "] [selftest_ipc_logging_log_file] hello 2\n"));
+
+    /* The read mark moved: a second read shows only what came since. */
+    ST_CHECK(count_lines(read_file("ipc_logging/st_basic/log")) == 0);
+    IPC_LOG(ctx, "later");
+    ST_CHECK(contains(read_file("ipc_logging/st_basic/log_cont"),
+                      "] [selftest_ipc_logging_log_file] later\n"));
+
+    /* Too long for one event: refused whole and counted, never cut. */
+    char big[300];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    ST_CHECK(ipc_log_string(ctx, "%s", big) == -EMSGSIZE);
+    ST_CHECK(count_lines(read_file("ipc_logging/st_basic/log")) == 0);
+    ST_CHECK(strcmp(read_file("ipc_logging/st_basic/stats"),
+                    "pages: 1\nwritten: 4\ndropped: 0\noversize: 1\n") == 0);
+
+    /* An event of the caller's own items. */
+    struct ipc_log_encoder e;
+    ipc_log_encode_start(&e, TSV_TYPE_SKB);
+    ipc_log_encode_int32(&e, 42);
+    ipc_log_encode_pointer(&e, 0x1234);
+    ST_CHECK(ipc_log_write(ctx, &e) == 0);
+    ST_CHECK(strcmp(read_file("ipc_logging/st_basic/log"), "[     0.000000000] 42 0x1234\n") == 0);
+
+    ST_CHECK(ipc_log_context_destroy(ctx) == 0);
+    ST_CHECK(fs_lookup("ipc_logging/st_basic", &(int){ 0 }) == 0);
+    ST_CHECK(fs_lookup("ipc_logging", &(int){ 0 }) != 0);
+    ST_CHECK(ipc_log_context_create(0, "st_bad", 0) == 0);
+    ST_CHECK(ipc_log_context_create(1, "a_name_of_20_chars__", 0) == 0);
+    ST_CHECK(ipc_log_context_create(1, "a/b", 0) == 0);
+}
+
+SELFTEST(ipc_logging_wrap)
+{
+    struct ipc_log_context *ctx = ipc_log_context_create(2, "st_wrap", 0);
+    ST_CHECK(ctx != 0);
+    const int total = 1000;
+    for (int i = 0; i < total; i++)
+        IPC_LOG(ctx, "n %d", i);
+
+    const char *log = read_file("ipc_logging/st_wrap/log");
+    int lines = count_lines(log);
+    ST_CHECK(lines > 50 && lines < total); /* two pages hold a few hundred, not all */
+    /* The survivors are the newest, in order, with nothing missing between them. */
+    int expect = total - lines;
+    bool in_order = true;
+    for (const char *p = log; *p; p = strchr(p, '\n') + 1) {
+        char want[64];
+        int n = ksnprintf(want, sizeof want, "] [selftest_ipc_logging_wrap] n %d\n", expect++);
+        const char *at = strstr(p, "] [");
+        in_order &= at && strncmp(at, want, (size_t)n) == 0;
+    }
+    ST_CHECK(in_order);
+    ST_CHECK(expect == total);
+
+    char stats[128];
+    ksnprintf(stats, sizeof stats, "pages: 2\nwritten: %d\ndropped: %d\noversize: 0\n", total,
+              total - lines);
+    ST_CHECK(strcmp(read_file("ipc_logging/st_wrap/stats"), stats) == 0);
+    ST_CHECK(ipc_log_context_destroy(ctx) == 0);
+}
+
+static struct ipc_log_context *irq_ctx;
+
+/* A software interrupt's handler that logs: IPC_LOG in interrupt context. */
+static bool logging_handler(struct trap_frame *tf)
+{
+    (void)tf;
+    IPC_LOG(irq_ctx, "from a handler");
+    return true;
+}
+
+SELFTEST(ipc_logging_in_interrupt)
+{
+    irq_ctx = ipc_log_context_create(1, "st_irq", 0);
+    ST_CHECK(irq_ctx != 0);
+    trap_set_handler(LOGGING_VECTOR, logging_handler);
+    __asm__ volatile("int %0" ::"i"(LOGGING_VECTOR));
+    trap_set_handler(LOGGING_VECTOR, 0);
+    ST_CHECK(contains(read_file("ipc_logging/st_irq/log"), "] [logging_handler] from a handler\n"));
+    ST_CHECK(ipc_log_context_destroy(irq_ctx) == 0);
+}

@@ -1,0 +1,1089 @@
+/*
+ * sysfuzz.c - a system call fuzzer: ITERATIONS system calls with random numbers and
+ * arguments, drawn from a deterministic PRNG (xorshift32) seeded by SEED, so that a run
+ * that finds something can be repeated call for call on a fresh boot.
+ *
+ * The kernel must survive every call and answer it with a result or an errno, and this
+ * program must never be killed: it never touches a bad address itself, so a kill means
+ * the kernel failed to check an argument (wrote where it should have refused, or faulted
+ * on our behalf).
+ *
+ * The calls: mostly the implemented ones (read write open close getpid ioctl munmap writev
+ * sched_yield nanosleep mmap2 clock_gettime), usually shaped so that they get past the
+ * first check (real fds of user_events_data, DIAG_IOCSREG/DEL/UNREG structures with random
+ * fields, iovec arrays, timespecs), otherwise with raw random arguments; and any number of
+ * 0..400 with random arguments, except the ones in `never` (exit, exit_group, and calls
+ * that would end, block or rewrite this program should the kernel ever implement them).
+ *
+ * Arguments come from a mix: small ints (-5..40), fds 0..40, lengths (0, small, pages,
+ * huge, 0xffffffff), random words, and pointers, page-aligned or not, into the NULL page,
+ * 0x1000, kernel memory (0x100000, 0xc0000000, 0xd0000000, 0xfffff000), this program's
+ * scratch buffers (.bss and stack), the last bytes below the stack top and just past it,
+ * the first page of its own code (read-only), the mmap area, and anywhere.
+ *
+ * Guards (guard_call) keep the program from harming itself in ways that are not kernel
+ * bugs; they look at the final number and arguments, however they were drawn:
+ *   - whatever the kernel may legitimately write (read's buffer, a struct timespec, a
+ *     registration's write_index and enable bit) lands in a scratch buffer, in memory the
+ *     program does not use, or where the kernel must refuse: never on its data or stack;
+ *   - structures whose contents steer the kernel (nanosleep's request, DIAG_IOCSREG's
+ *     argument) are in a scratch buffer, so the guard can read them, or outside user
+ *     memory; a valid sleep is cut to at most 1 ms;
+ *   - write/writev/close of fds 0..2 go to a fresh fd of /dev/null instead, so the console
+ *     stays readable and open;
+ *   - munmap and MAP_FIXED addresses are in [0x80000000, 0xbe000000) or invalid ones;
+ *   - calls the kernel does not implement get no pointer into the program's own memory.
+ * Bookkeeping calls (the /dev/null fds, unmapping big or old mappings so memory stays
+ * bounded, the cleanup at the end) are not counted. The cleanup unregisters the enable
+ * addresses and deletes the events the run registered.
+ *
+ * Usage: sysfuzz [ITERATIONS [SEED]]   (defaults 10000 and 1)
+ * Prints:
+ *   sysfuzz: seed SEED, ITERATIONS iterations
+ *   sysfuzz: N calls, E errors                 (every 1000 calls; E failed with an errno)
+ *   sysfuzz: errno NAME xCOUNT                 (each errno seen, in numeric order)
+ *   sysfuzz: done, N calls, M distinct errno values
+ * and "sysfuzz: cleanup: delete NAME: ERRNO" for an event it could not delete at the end.
+ * Exit status 0; 2 for a usage error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/user_events.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRACEFS "/sys/kernel/tracing/"
+#define DATA_FILE TRACEFS "user_events_data"
+#define STATUS_FILE TRACEFS "user_events_status"
+
+#define PAGE USER_PAGE_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PICK(a) ((a)[below(ARRAY_SIZE(a))])
+
+#define SCRATCH_SIZE (2 * PAGE)       /* the .bss scratch buffer */
+#define STACK_SCRATCH_SIZE PAGE       /* the one in main's frame */
+#define MMAP_LO 0x80000000u           /* munmap and MAP_FIXED stay in [MMAP_LO, MMAP_HI) */
+#define MMAP_HI 0xbe000000u
+#define TEXT_END (USER_BASE + PAGE)   /* user.ld puts code first: this page is never writable */
+#define STACK_SLACK 32 /* the stack's top bytes: argv strings and pointers, read only at start */
+#define MAP_FIXED_NOREPLACE 0x100000  /* Linux's: a fixed address too */
+#define REG_SPAN 32    /* the bytes of a DIAG_IOCSREG argument the guard controls */
+#define MAX_FDS 64
+#define MAPPINGS 32                   /* mappings kept at once; older ones are unmapped */
+#define BIG_MAPPING (256 * PAGE)      /* bigger ones are unmapped at once */
+#define MAX_ENABLERS 512
+#define MAX_NAMES 64
+#define NAME_MAX 64
+
+/* Linux i386 numbers this program never makes: they end the program, start another,
+ * wait for a signal or without bound, signal or rewrite it, or replace its fds 0..2. Only
+ * exit and exit_group exist here today; the rest are for a kernel that grows. */
+static const uint16_t never[] = {
+    SYS_exit, SYS_exit_group, 2 /* fork */, 120 /* clone */, 190 /* vfork */,
+    11 /* execve */, 29 /* pause */, 72 /* sigsuspend */, 179 /* rt_sigsuspend */,
+    37 /* kill */, 238 /* tkill */, 270 /* tgkill */, 27 /* alarm */, 104 /* setitimer */,
+    119 /* sigreturn */, 173 /* rt_sigreturn */, 88 /* reboot */, 45 /* brk */,
+    125 /* mprotect */, 163 /* mremap */, 90 /* old mmap */, 257 /* remap_file_pages */,
+    240 /* futex */, 82 /* select */, 142 /* _newselect */, 168 /* poll */,
+    308 /* pselect6 */, 309 /* ppoll */, 256 /* epoll_wait */, 319 /* epoll_pwait */,
+    267 /* clock_nanosleep */, 177 /* rt_sigtimedwait */, 117 /* ipc */,
+    42 /* pipe */, 331 /* pipe2 */, 102 /* socketcall */, 63 /* dup2 */, 330 /* dup3 */,
+    172 /* prctl */, 354 /* seccomp */,
+};
+
+static const char *const paths[] = {
+    DATA_FILE, DATA_FILE, STATUS_FILE, "/sys/kernel/debug/tracing/user_events_data",
+    "/dev/null", "/proc/uptime", "/proc/meminfo", TRACEFS "trace_marker", TRACEFS,
+    TRACEFS "events/user_events", TRACEFS "no_such_file", "", "/", "/dev/null/x",
+    "user_events_data",
+};
+
+static const uint32_t open_flags[] = {
+    O_RDONLY, O_RDWR, O_RDWR, O_WRONLY, O_ACCMODE, O_WRONLY | O_TRUNC, O_WRONLY | O_APPEND,
+    O_RDWR | O_CREAT,
+};
+
+/* Commands for DIAG_IOCSREG, good and bad; every name they create is in event_names. */
+static const char *const commands[] = {
+    "sysfuzz_a u32 a",
+    "sysfuzz_a u64 a",
+    "sysfuzz_b u32 count;char[16] who",
+    "sysfuzz_c __data_loc char[] msg;u32 n",
+    "sysfuzz_d",
+    "sysfuzz_e struct s blob 24",
+    "sysfuzz_f unsigned int u;s8 c;__rel_loc char[] r",
+    "sysfuzz_g long x",
+    "sysfuzz_h:flag u32 a",
+    "sysfuzz_i char[2048] big",
+    "sysfuzz_j u32",
+    "sysfuzz/k u32 a",
+    "sysfuzz_l u32 a;;u32 b",
+    "",
+    " u32 a",
+};
+
+static const char *const event_names[] = {
+    "sysfuzz_a", "sysfuzz_b", "sysfuzz_c", "sysfuzz_d", "sysfuzz_e", "sysfuzz_f",
+    "sysfuzz_g", "sysfuzz_h", "sysfuzz_i", "sysfuzz_j", "sysfuzz_l",
+};
+
+struct area {
+    uint32_t lo, hi;
+};
+
+/* The program's own writable memory, which the kernel must not be asked to write: data
+ * and .bss (taken as everything from the second page of the image to the mmap area) and
+ * the stack below its slack. The scratch buffers inside them are the exception. */
+static const struct area own_memory[] = {
+    { TEXT_END, MMAP_LO },
+    { MMAP_HI, USER_STACK_TOP - STACK_SLACK },
+};
+
+static uint8_t scratch[SCRATCH_SIZE] __attribute__((aligned(4096)));
+static struct area scratch_areas[2]; /* scratch, and the buffer in main's frame */
+
+enum fd_kind { FD_NONE, FD_DATA, FD_STATUS, FD_OTHER, FD_ANY };
+static uint8_t fd_kind[MAX_FDS]; /* what the fuzzer's own successful opens returned */
+
+static struct {
+    uint32_t addr, len;
+} mappings[MAPPINGS];
+static unsigned mapping_next;
+
+static struct {
+    uint32_t addr;
+    uint8_t bit;
+} enablers[MAX_ENABLERS]; /* successful registrations with an enable_addr */
+static unsigned enabler_count;
+
+static char names[MAX_NAMES][NAME_MAX]; /* events successful registrations named */
+static unsigned name_count;
+
+/* Whether the stack's slack is this program's argv strings, as the kernel lays out the
+ * initial stack (kernel/exec.c): then the program may read it. */
+static bool slack_is_argv;
+
+static uint32_t errno_count[4096];
+static uint32_t calls, errors;
+
+/* ---- the PRNG: xorshift32, the whole run follows from the seed ---- */
+
+static uint32_t rng;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+static uint32_t below(uint32_t n) { return rnd() % n; }
+static bool one_in(uint32_t n) { return below(n) == 0; }
+
+static void seed_rng(uint32_t seed)
+{
+    rng = seed ^ 0x9e3779b9u;
+    if (rng == 0)
+        rng = 1;
+    for (int i = 0; i < 16; i++) /* nearby seeds part ways */
+        rnd();
+}
+
+static void fill_random(uint8_t *p, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++)
+        p[i] = (uint8_t)rnd();
+}
+
+/* ---- memory: where arguments may point ---- */
+
+static bool in_area(uint32_t p, const struct area *a) { return p >= a->lo && p < a->hi; }
+
+/* The scratch area holding all of [p, p + len), or NULL. */
+static const struct area *scratch_holding(uint32_t p, uint32_t len)
+{
+    for (unsigned i = 0; i < ARRAY_SIZE(scratch_areas); i++)
+        if (in_area(p, &scratch_areas[i]) && (uint64_t)p + len <= scratch_areas[i].hi)
+            return &scratch_areas[i];
+    return 0;
+}
+
+/* A pointer into a scratch area with at least len bytes after it, 4-aligned if asked. */
+static uint32_t scratch_at(uint32_t len, bool aligned)
+{
+    const struct area *a = &PICK(scratch_areas);
+    uint32_t off = below(a->hi - a->lo - len + 1);
+    return a->lo + (aligned ? off & ~3u : off);
+}
+
+/* Whether p is in memory the program itself uses (own_memory). */
+static bool in_own_memory(uint32_t p)
+{
+    for (unsigned i = 0; i < ARRAY_SIZE(own_memory); i++)
+        if (in_area(p, &own_memory[i]))
+            return true;
+    return false;
+}
+
+/* Whether [p, end) overlaps memory the program itself uses. */
+static bool reaches_own_memory(uint32_t p, uint64_t end)
+{
+    for (unsigned i = 0; i < ARRAY_SIZE(own_memory); i++)
+        if (p < own_memory[i].hi && end > own_memory[i].lo)
+            return true;
+    return false;
+}
+
+/* A page of the mmap area, where munmap and MAP_FIXED may go. */
+static uint32_t mmap_area_page(void)
+{
+    return MMAP_LO + PAGE * below((MMAP_HI - MMAP_LO) / PAGE);
+}
+
+/* ---- the argument mix ---- */
+
+static uint32_t random_small(void) { return (uint32_t)((int32_t)below(46) - 5); }
+
+static uint32_t random_length(void)
+{
+    static const uint32_t huge[] = { 0x7fffffff, 0x80000000, 0xfffff000, 0x40000000,
+                                     0x10000000, 0x01000000, 0x00100001, 0x00010000 };
+    switch (below(8)) {
+    case 0: return 0;
+    case 1:
+    case 2: return 1 + below(64);
+    case 3: return below(3 * PAGE);
+    case 4: return PAGE * (1 + below(16));
+    case 5:
+    case 6: return PICK(huge);
+    default: return 0xffffffff;
+    }
+}
+
+static uint32_t random_pointer(void)
+{
+    static const uint32_t kernel[] = { 0x100000, 0xc0000000, 0xd0000000, 0xfffff000 };
+    uint32_t off = one_in(2) ? 0 : below(PAGE);
+    switch (below(12)) {
+    case 0: return off; /* the NULL page */
+    case 1: return 0x1000 + off;
+    case 2:
+    case 3: return PICK(kernel) + off;
+    case 4: return scratch_areas[0].lo + PAGE * below(SCRATCH_SIZE / PAGE) + off % 64;
+    case 5: return scratch_at(1, false);
+    case 6: /* the last bytes below the stack top, or just past it */
+        return one_in(2) ? USER_STACK_TOP - 1 - below(STACK_SLACK) : USER_STACK_TOP + below(16);
+    case 7: return USER_BASE + off; /* this program's first page of code */
+    case 8: {
+        unsigned i = below(MAPPINGS); /* a mapping of this run, if there is one */
+        return (mappings[i].len ? mappings[i].addr : mmap_area_page()) + off;
+    }
+    case 9: return mmap_area_page() + off;
+    default: return rnd();
+    }
+}
+
+static uint32_t random_arg(void)
+{
+    switch (below(5)) {
+    case 0: return random_small();
+    case 1: return below(41);
+    case 2: return random_pointer();
+    case 3: return random_length();
+    default: return rnd();
+    }
+}
+
+/* A 64-bit address field: the pointer, now and then with high bits a 32-bit kernel must
+ * not drop. */
+static uint64_t wide(uint32_t p) { return one_in(8) ? (uint64_t)rnd() << 32 | p : p; }
+
+/* ---- files ---- */
+
+/* An fd the fuzzer opened, of kind (FD_ANY: any kind), or -1. */
+static int open_fd_of(enum fd_kind kind)
+{
+    int found[MAX_FDS], n = 0;
+    for (int fd = 3; fd < MAX_FDS; fd++)
+        if (fd_kind[fd] != FD_NONE && (kind == FD_ANY || fd_kind[fd] == kind))
+            found[n++] = fd;
+    return n ? found[below(n)] : -1;
+}
+
+/* An fd argument: often one of user_events_data, sometimes another open one, or any. */
+static uint32_t pick_fd(void)
+{
+    int fd = -1;
+    switch (below(8)) {
+    case 0:
+    case 1:
+    case 2: fd = open_fd_of(FD_DATA); break;
+    case 3:
+    case 4: fd = open_fd_of(FD_ANY); break;
+    }
+    if (fd >= 0)
+        return (uint32_t)fd;
+    return one_in(2) ? below(41) : random_small();
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* What a successful open of path gave: a path of the table, or anything else. */
+static enum fd_kind kind_of_path(uint32_t path)
+{
+    for (unsigned i = 0; i < ARRAY_SIZE(paths); i++) {
+        if (path != (uint32_t)(uintptr_t)paths[i])
+            continue;
+        if (ends_with(paths[i], "user_events_status"))
+            return FD_STATUS;
+        return ends_with(paths[i], "user_events_data") ? FD_DATA : FD_OTHER;
+    }
+    return FD_OTHER;
+}
+
+/* A fresh fd of /dev/null, to stand in for fds 0..2; when the table is full, one of the
+ * fuzzer's fds is closed to make room. -1 if even that fails. */
+static int open_null(void)
+{
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int fd = open("/dev/null", O_RDWR);
+        if (fd >= 0)
+            return fd;
+        int victim = open_fd_of(FD_ANY);
+        if (victim < 0)
+            break;
+        close(victim);
+        fd_kind[victim] = FD_NONE;
+    }
+    return -1;
+}
+
+/* ---- structures in scratch ---- */
+
+/* A string of random non-NUL bytes, 0..80 of them, then NUL. */
+static uint32_t garbage_string(void)
+{
+    uint32_t p = scratch_at(81, false), len = below(81);
+    uint8_t *s = (uint8_t *)(uintptr_t)p;
+    for (uint32_t i = 0; i < len; i++)
+        s[i] = (uint8_t)(1 + below(255));
+    s[len] = 0;
+    return p;
+}
+
+/* USER_EVENTS_MAX_DESC + 88 bytes without a NUL. */
+static uint32_t unterminated_string(void)
+{
+    uint32_t len = USER_EVENTS_MAX_DESC + 88, p = scratch_at(len, false);
+    memset((void *)(uintptr_t)p, 'a', len);
+    return p;
+}
+
+/* name_args of a registration: mostly a command of the table. */
+static uint64_t pick_command(void)
+{
+    switch (below(20)) {
+    case 0:
+    case 1: return garbage_string();
+    case 2: return unterminated_string();
+    case 3:
+    case 4:
+    case 5:
+    case 6: return wide(random_pointer());
+    default: return (uintptr_t)PICK(commands);
+    }
+}
+
+/* An enable word: mostly one of eight in scratch, so that pairs meet (EADDRINUSE). */
+static uint32_t pick_enable_addr(void)
+{
+    switch (below(10)) {
+    case 0:
+    case 1: return scratch_at(4, true);
+    case 2: return scratch_at(8, false);
+    case 3:
+    case 4: return random_pointer();
+    default: return scratch_areas[0].lo + 4 * below(8);
+    }
+}
+
+/* A DIAG_IOCSREG argument in scratch: either ABI, fields mostly plausible. */
+static uint32_t build_reg(void)
+{
+    static const uint32_t sizes[] = { 28, 28, 28, 28, 32, 20, 0, 19, 21, 27, 29, 4096, 4097,
+                                      0xffffffff };
+    static const uint8_t enable_sizes[] = { 4, 4, 4, 4, 8, 2, 1, 0 };
+    uint8_t buf[REG_SPAN];
+    fill_random(buf, sizeof(buf));
+    if (one_in(3)) {
+        struct user_reg_status r;
+        r.size = one_in(6) ? PICK(sizes) : sizeof(r);
+        r.name_args = pick_command();
+        r.status_bit = rnd();
+        r.write_index = rnd();
+        memcpy(buf, &r, sizeof(r));
+    } else {
+        struct user_reg r;
+        r.size = PICK(sizes);
+        r.enable_bit = (uint8_t)(one_in(4) ? below(256) : below(33));
+        r.enable_size = PICK(enable_sizes);
+        r.flags = one_in(5) ? (uint16_t)(1u << below(16)) : 0;
+        r.enable_addr = wide(pick_enable_addr());
+        r.name_args = pick_command();
+        r.write_index = rnd();
+        memcpy(buf, &r, sizeof(r));
+        if (!one_in(4))
+            memset(buf + sizeof(r), 0, sizeof(buf) - sizeof(r));
+    }
+    uint32_t p = scratch_at(REG_SPAN, !one_in(8));
+    memcpy((void *)(uintptr_t)p, buf, sizeof(buf));
+    return p;
+}
+
+/* A DIAG_IOCSUNREG argument in scratch: often a registration that exists. */
+static uint32_t build_unreg(void)
+{
+    static const uint32_t sizes[] = { 16, 16, 16, 16, 8, 0, 15, 17, 24, 4097 };
+    struct user_unreg u;
+    u.size = one_in(8) ? rnd() : PICK(sizes);
+    u.disable_bit = (uint8_t)below(33);
+    u.reserved = one_in(6) ? (uint8_t)rnd() : 0;
+    u.reserved2 = one_in(6) ? (uint16_t)rnd() : 0;
+    if (enabler_count && one_in(2)) {
+        unsigned i = below(enabler_count);
+        u.disable_addr = enablers[i].addr;
+        u.disable_bit = enablers[i].bit;
+    } else {
+        u.disable_addr = wide(pick_enable_addr());
+    }
+    uint32_t p = scratch_at(sizeof(u), true);
+    memcpy((void *)(uintptr_t)p, &u, sizeof(u));
+    return p;
+}
+
+/* DIAG_IOCSDEL's argument: an event name, mostly one this program registers. */
+static uint32_t pick_delete_name(void)
+{
+    switch (below(8)) {
+    case 0: return garbage_string();
+    case 1: return (uintptr_t)PICK(commands);
+    case 2:
+    case 3: return random_pointer();
+    default: return (uintptr_t)PICK(event_names);
+    }
+}
+
+/* A user_events payload in scratch: a small write index, then random bytes. */
+static uint32_t build_payload(void)
+{
+    uint32_t p = scratch_at(72, true);
+    uint32_t index = one_in(4) ? rnd() : below(8);
+    fill_random((uint8_t *)(uintptr_t)p + 4, 68);
+    memcpy((void *)(uintptr_t)p, &index, sizeof(index));
+    return p;
+}
+
+/* A struct timespec in scratch: no time, a little, or invalid. */
+static uint32_t build_timespec(void)
+{
+    static const int32_t bad_ns[] = { -1, 1000000000, 0x7fffffff, (int32_t)0x80000000 };
+    struct timespec t = { 0, 0 };
+    switch (below(8)) {
+    case 0: t.tv_nsec = (int32_t)below(1000001); break;
+    case 1:
+    case 2: t.tv_nsec = PICK(bad_ns); break;
+    case 3: t.tv_sec = -1; break;
+    case 4: t.tv_sec = (int32_t)rnd(); t.tv_nsec = (int32_t)rnd(); break;
+    default: break;
+    }
+    uint32_t p = scratch_at(sizeof(t), !one_in(8));
+    memcpy((void *)(uintptr_t)p, &t, sizeof(t));
+    return p;
+}
+
+/* ---- shaping: arguments that get past the first check ----
+ * One function per implemented call, each overwriting some of the random arguments it is
+ * given with ones drawn for that call; the guards come after, whatever was drawn. */
+
+struct call {
+    uint32_t nr;
+    uint32_t a[6];
+};
+
+static void shape_read(struct call *c)
+{
+    c->a[0] = pick_fd();
+    c->a[1] = random_pointer();
+    c->a[2] = one_in(2) ? below(256) : random_length();
+}
+
+static void shape_write(struct call *c)
+{
+    c->a[0] = pick_fd();
+    if (one_in(2)) {
+        c->a[1] = build_payload();
+        c->a[2] = below(73);
+    } else {
+        c->a[1] = random_pointer();
+        c->a[2] = random_length();
+    }
+}
+
+static void shape_open(struct call *c)
+{
+    switch (below(10)) {
+    case 0: c->a[0] = garbage_string(); break;
+    case 1:
+    case 2: c->a[0] = random_pointer(); break;
+    default: c->a[0] = (uintptr_t)PICK(paths); break;
+    }
+    c->a[1] = one_in(8) ? rnd() : PICK(open_flags);
+    c->a[2] = random_small();
+}
+
+static void shape_close(struct call *c) { c->a[0] = pick_fd(); }
+
+static void shape_ioctl(struct call *c)
+{
+    static const uint32_t cmds[] = { DIAG_IOCSREG, DIAG_IOCSREG, DIAG_IOCSREG, DIAG_IOCSDEL,
+                                     DIAG_IOCSDEL, DIAG_IOCSUNREG, DIAG_IOCSUNREG, 0 };
+    int fd = open_fd_of(FD_DATA);
+    c->a[0] = fd >= 0 && !one_in(4) ? (uint32_t)fd : pick_fd();
+    c->a[1] = PICK(cmds);
+    if (c->a[1] == 0) /* an ioctl that does not exist */
+        c->a[1] = one_in(2) ? rnd() : UE_IOC(below(4), below(8));
+    if (one_in(6))
+        c->a[2] = random_pointer();
+    else if (c->a[1] == DIAG_IOCSREG)
+        c->a[2] = build_reg();
+    else if (c->a[1] == DIAG_IOCSDEL)
+        c->a[2] = pick_delete_name();
+    else if (c->a[1] == DIAG_IOCSUNREG)
+        c->a[2] = build_unreg();
+    else
+        c->a[2] = random_arg();
+}
+
+static void shape_munmap(struct call *c)
+{
+    unsigned i = below(MAPPINGS);
+    if (mappings[i].len && one_in(2)) {
+        c->a[0] = mappings[i].addr;
+        c->a[1] = mappings[i].len;
+        return;
+    }
+    c->a[0] = one_in(2) ? mmap_area_page() + (one_in(4) ? below(PAGE) : 0) : random_pointer();
+    c->a[1] = one_in(2) ? PAGE * (1 + below(8)) : random_length();
+}
+
+static void shape_writev(struct call *c)
+{
+    static const uint32_t counts[] = { 0, 1, 2, 2, 3, 4, 8, 16, IOV_MAX, IOV_MAX + 1,
+                                       0x80000000, 0xffffffff };
+    enum { BUILT = 16 };
+    c->a[0] = pick_fd();
+    uint32_t n = one_in(8) ? rnd() : PICK(counts);
+    uint32_t p = scratch_at(BUILT * sizeof(struct iovec), true);
+    for (uint32_t i = 0; i < n && i < BUILT; i++) {
+        uint32_t iov[2];
+        if (i == 0 && one_in(2)) {
+            iov[0] = build_payload();
+            iov[1] = 4;
+        } else {
+            iov[0] = one_in(3) ? random_pointer() : scratch_at(64, false);
+            iov[1] = one_in(3) ? random_length() : below(64);
+        }
+        memcpy((void *)(uintptr_t)(p + i * sizeof(iov)), iov, sizeof(iov));
+    }
+    c->a[1] = one_in(8) ? random_pointer() : p;
+    c->a[2] = n;
+}
+
+static void shape_nanosleep(struct call *c)
+{
+    c->a[0] = one_in(4) ? random_pointer() : build_timespec();
+    c->a[1] = one_in(2) ? 0 : random_pointer();
+}
+
+static void shape_mmap2(struct call *c)
+{
+    static const uint32_t prots[] = { PROT_READ, PROT_READ | PROT_WRITE, PROT_READ | PROT_WRITE,
+                                      PROT_NONE, PROT_READ | PROT_EXEC, 0x8 };
+    static const uint32_t flags[] = {
+        MAP_PRIVATE | MAP_ANONYMOUS, MAP_PRIVATE | MAP_ANONYMOUS,
+        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, MAP_SHARED, MAP_SHARED | MAP_FIXED, MAP_PRIVATE,
+        MAP_SHARED | MAP_ANONYMOUS, MAP_SHARED | MAP_PRIVATE | MAP_ANONYMOUS, 0,
+    };
+    int status = open_fd_of(FD_STATUS);
+    c->a[0] = one_in(2) ? 0 : one_in(2) ? mmap_area_page() : random_pointer();
+    c->a[1] = one_in(3) ? random_length() : PAGE * (1 + below(8)) - (one_in(4) ? below(PAGE) : 0);
+    c->a[2] = one_in(8) ? rnd() : PICK(prots);
+    c->a[3] = one_in(8) ? rnd() : PICK(flags);
+    c->a[4] = one_in(3) ? (uint32_t)-1 : status >= 0 && one_in(2) ? (uint32_t)status : pick_fd();
+    c->a[5] = one_in(2) ? 0 : one_in(2) ? below(4) : rnd();
+}
+
+static void shape_clock_gettime(struct call *c)
+{
+    static const uint32_t clocks[] = { 0, CLOCK_MONOTONIC, CLOCK_MONOTONIC, 2, 7, 0xffffffff };
+    c->a[0] = one_in(8) ? rnd() : PICK(clocks);
+    c->a[1] = random_pointer();
+}
+
+static void shape_nothing(struct call *c) { (void)c; }
+
+static const struct {
+    uint32_t nr;
+    void (*shape)(struct call *c);
+} implemented[] = {
+    { SYS_read, shape_read },       { SYS_write, shape_write },
+    { SYS_open, shape_open },       { SYS_close, shape_close },
+    { SYS_getpid, shape_nothing },  { SYS_ioctl, shape_ioctl },
+    { SYS_munmap, shape_munmap },   { SYS_writev, shape_writev },
+    { SYS_sched_yield, shape_nothing }, { SYS_nanosleep, shape_nanosleep },
+    { SYS_mmap2, shape_mmap2 },     { SYS_clock_gettime, shape_clock_gettime },
+};
+
+/* Whether the kernel has the call today (its guards then know what it writes). */
+static bool is_implemented(uint32_t nr)
+{
+    for (unsigned i = 0; i < ARRAY_SIZE(implemented); i++)
+        if (implemented[i].nr == nr)
+            return true;
+    return false;
+}
+
+/* Whether nr is one the fuzzer must never make. */
+static bool is_never(uint32_t nr)
+{
+    for (unsigned i = 0; i < ARRAY_SIZE(never); i++)
+        if (never[i] == nr)
+            return true;
+    return false;
+}
+
+/* The next call: four in five an implemented one, mostly shaped; else any number of
+ * 0..400 that `never` allows, with random arguments. */
+static void draw_call(struct call *c)
+{
+    for (unsigned i = 0; i < ARRAY_SIZE(c->a); i++)
+        c->a[i] = random_arg();
+    if (!one_in(5)) {
+        unsigned i = below(ARRAY_SIZE(implemented));
+        c->nr = implemented[i].nr;
+        if (!one_in(7))
+            implemented[i].shape(c);
+        return;
+    }
+    do
+        c->nr = below(401);
+    while (is_never(c->nr));
+}
+
+/* ---- guards ---- */
+
+/*
+ * Makes [*p, *p + *len) safe for the kernel to write. A range inside a scratch area stays
+ * (clamped to its end when the length may shrink, as read's count may; moved when it is
+ * what the kernel writes regardless, as a struct timespec). A range that starts in, or
+ * reaches into, the program's own memory moves to a scratch area. The rest stays: kernel
+ * memory, unmapped addresses, the read-only first page of code, the mmap area, the stack's
+ * slack, and ranges that wrap around the address space, which the kernel must refuse.
+ */
+static void guard_out(uint32_t *p, uint32_t *len, bool resizable)
+{
+    uint64_t end = (uint64_t)*p + *len;
+    for (unsigned i = 0; i < ARRAY_SIZE(scratch_areas); i++) {
+        const struct area *a = &scratch_areas[i];
+        if (!in_area(*p, a))
+            continue;
+        if (end <= a->hi)
+            return;
+        if (resizable) {
+            *len = a->hi - *p;
+            return;
+        }
+        *p = scratch_at(*len, true);
+        return;
+    }
+    if (*p >= USER_BASE && *p < TEXT_END)
+        return;
+    if (!in_own_memory(*p) && (end > 0xffffffffull || !reaches_own_memory(*p, end)))
+        return;
+    if (resizable) {
+        *p = scratch_at(1, false);
+        const struct area *a = scratch_holding(*p, 1);
+        if (*len > a->hi - *p)
+            *len = a->hi - *p;
+    } else {
+        *p = scratch_at(*len, true);
+    }
+}
+
+/* The same for a write of a fixed size. */
+static void guard_out_fixed(uint32_t *p, uint32_t len) { guard_out(p, &len, false); }
+
+/*
+ * For a structure whose contents steer the kernel: returns true with *p in a scratch area
+ * (moved there if it was anywhere in user memory), where the caller may read and adjust it,
+ * or false when it lies outside user memory, where the kernel must refuse it.
+ */
+static bool guard_in(uint32_t *p, uint32_t len)
+{
+    if (scratch_holding(*p, len))
+        return true;
+    if ((uint64_t)*p + len <= USER_BASE || *p >= USER_TOP)
+        return false;
+    *p = scratch_at(len, true);
+    return true;
+}
+
+/*
+ * munmap and MAP_FIXED: addresses of the program's own memory move into the mmap area, and
+ * lengths are cut so that no range a kernel may accept reaches the stack (from the mmap
+ * area) or user memory at all (from below it). Misaligned addresses, kernel addresses and
+ * ranges that wrap stay: the kernel must refuse them.
+ */
+static void guard_fixed(uint32_t *addr, uint32_t *len)
+{
+    if ((*addr & (PAGE - 1)) || *addr >= USER_TOP)
+        return;
+    if (*addr >= USER_BASE && (*addr < MMAP_LO || *addr >= MMAP_HI))
+        *addr = mmap_area_page();
+    uint64_t end = (uint64_t)*addr + (((uint64_t)*len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
+    if (end > 0xffffffffull)
+        return;
+    if (*addr < USER_BASE) {
+        if (end > USER_BASE)
+            *len = USER_BASE - *addr;
+    } else if (end > MMAP_HI && end <= USER_TOP) {
+        *len = MMAP_HI - *addr;
+    }
+}
+
+/* nanosleep: the request where the guard can read it, and no longer than 1 ms when valid;
+ * rem where the kernel may write it. */
+static void guard_nanosleep(struct call *c)
+{
+    if (guard_in(&c->a[0], sizeof(struct timespec))) {
+        struct timespec t;
+        memcpy(&t, (void *)(uintptr_t)c->a[0], sizeof(t));
+        bool valid = t.tv_sec >= 0 && t.tv_nsec >= 0 && t.tv_nsec < 1000000000;
+        if (valid && (t.tv_sec != 0 || t.tv_nsec > 1000000)) {
+            t.tv_sec = 0;
+            t.tv_nsec %= 1000001;
+            memcpy((void *)(uintptr_t)c->a[0], &t, sizeof(t));
+        }
+    }
+    if (c->a[1])
+        guard_out_fixed(&c->a[1], sizeof(struct timespec));
+}
+
+/* DIAG_IOCSREG: the structure in scratch, and its enable_addr (Linux 6.4's ABI: any size
+ * but the seed's 20) where the kernel may write the enable bit. */
+static void guard_reg(struct call *c)
+{
+    if (!guard_in(&c->a[2], REG_SPAN))
+        return;
+    void *s = (void *)(uintptr_t)c->a[2];
+    struct user_reg r;
+    memcpy(&r, s, sizeof(r));
+    if (r.size == sizeof(struct user_reg_status))
+        return;
+    uint32_t addr = (uint32_t)r.enable_addr;
+    guard_out_fixed(&addr, 8);
+    if (addr != (uint32_t)r.enable_addr) {
+        r.enable_addr = addr;
+        memcpy(s, &r, sizeof(r));
+    }
+}
+
+/* Applies every guard that the call's final number and arguments need. */
+static void guard_call(struct call *c)
+{
+    uint32_t *a = c->a;
+    switch (c->nr) {
+    case SYS_read: guard_out(&a[1], &a[2], true); break;
+    case SYS_nanosleep: guard_nanosleep(c); break;
+    case SYS_clock_gettime: guard_out_fixed(&a[1], sizeof(struct timespec)); break;
+    case SYS_munmap: guard_fixed(&a[0], &a[1]); break;
+    case SYS_mmap2:
+        if (a[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE))
+            guard_fixed(&a[0], &a[1]);
+        break;
+    case SYS_ioctl:
+        if (a[1] == DIAG_IOCSREG)
+            guard_reg(c);
+        else if (a[1] != DIAG_IOCSDEL && a[1] != DIAG_IOCSUNREG)
+            guard_out_fixed(&a[2], 64); /* an ioctl some file may add, writing its answer */
+        break;
+    default:
+        if (is_implemented(c->nr))
+            break; /* open, close, write, writev, getpid, sched_yield: nothing written */
+        for (unsigned i = 0; i < ARRAY_SIZE(c->a); i++)
+            if (in_own_memory(a[i]))
+                a[i] = 0xc0000000u + below(PAGE);
+        break;
+    }
+}
+
+/* ---- bookkeeping after a call ---- */
+
+/* Keeps a new mapping, unmapping the one it displaces (or itself, when big), so that the
+ * run's memory stays bounded. */
+static void remember_mapping(uint32_t addr, uint32_t len)
+{
+    len = (len + PAGE - 1) & ~(PAGE - 1);
+    if (len > BIG_MAPPING) {
+        munmap((void *)(uintptr_t)addr, len);
+        return;
+    }
+    if (mappings[mapping_next].len)
+        munmap((void *)(uintptr_t)mappings[mapping_next].addr, mappings[mapping_next].len);
+    mappings[mapping_next].addr = addr;
+    mappings[mapping_next].len = len;
+    mapping_next = (mapping_next + 1) % MAPPINGS;
+}
+
+/* What a DIAG_IOCSREG will leave behind if it works, read before the call (the kernel's
+ * enable bit may land anywhere in scratch, even on the structure itself). */
+struct registration {
+    bool is_reg;
+    bool has_enabler;
+    uint32_t enable_addr;
+    uint8_t enable_bit;
+    char name[NAME_MAX]; /* "" when it cannot be read safely */
+};
+
+/* Copies the event name (up to a space, ':' or NUL) of the command at name_args into
+ * name, if the program can read it safely: in a scratch area, the stack's slack (when
+ * it holds argv), or the table of commands. Otherwise name is "". */
+static void read_name(uint64_t name_args, char name[NAME_MAX])
+{
+    name[0] = '\0';
+    if (name_args > 0xffffffffull)
+        return;
+    uint32_t p = (uint32_t)name_args, limit = 0;
+    const struct area *a = scratch_holding(p, 1);
+    if (a)
+        limit = a->hi;
+    else if (slack_is_argv && p >= USER_STACK_TOP - STACK_SLACK && p < USER_STACK_TOP)
+        limit = USER_STACK_TOP;
+    for (unsigned i = 0; i < ARRAY_SIZE(commands) && !limit; i++)
+        if (p == (uint32_t)(uintptr_t)commands[i])
+            limit = p + strlen(commands[i]) + 1;
+    const char *s = (const char *)(uintptr_t)p;
+    size_t n = 0;
+    while (p + n < limit && n + 1 < NAME_MAX && s[n] && s[n] != ' ' && s[n] != ':') {
+        name[n] = s[n];
+        n++;
+    }
+    name[n] = '\0';
+}
+
+/* Before an ioctl: notes what its success would register (its argument is in scratch, or
+ * outside user memory, where it cannot succeed: guard_reg saw to it). */
+static void prepare_registration(const struct call *c, struct registration *r)
+{
+    memset(r, 0, sizeof(*r));
+    if (c->nr != SYS_ioctl || c->a[1] != DIAG_IOCSREG || !scratch_holding(c->a[2], REG_SPAN))
+        return;
+    r->is_reg = true;
+    struct user_reg reg;
+    memcpy(&reg, (void *)(uintptr_t)c->a[2], sizeof(reg));
+    if (reg.size == sizeof(struct user_reg_status)) {
+        struct user_reg_status status_reg;
+        memcpy(&status_reg, (void *)(uintptr_t)c->a[2], sizeof(status_reg));
+        read_name(status_reg.name_args, r->name);
+        return;
+    }
+    read_name(reg.name_args, r->name);
+    r->has_enabler = true;
+    r->enable_addr = (uint32_t)reg.enable_addr;
+    r->enable_bit = reg.enable_bit;
+}
+
+/* After a successful registration: remembers its enable address and event name for the
+ * cleanup. */
+static void remember_registration(const struct registration *r)
+{
+    if (r->has_enabler && enabler_count < MAX_ENABLERS) {
+        enablers[enabler_count].addr = r->enable_addr;
+        enablers[enabler_count].bit = r->enable_bit;
+        enabler_count++;
+    }
+    if (r->name[0] == '\0' || name_count == MAX_NAMES)
+        return;
+    for (unsigned i = 0; i < name_count; i++)
+        if (strcmp(names[i], r->name) == 0)
+            return;
+    memcpy(names[name_count++], r->name, strlen(r->name) + 1);
+}
+
+/* Keeps track of what a successful call changed: fds, mappings, registrations. */
+static void after_success(const struct call *c, long ret, const struct registration *r)
+{
+    switch (c->nr) {
+    case SYS_open:
+        if ((unsigned long)ret < MAX_FDS)
+            fd_kind[ret] = (uint8_t)kind_of_path(c->a[0]);
+        break;
+    case SYS_close:
+        if (c->a[0] < MAX_FDS)
+            fd_kind[c->a[0]] = FD_NONE;
+        break;
+    case SYS_mmap2: remember_mapping((uint32_t)ret, c->a[1]); break;
+    case SYS_ioctl:
+        if (r->is_reg)
+            remember_registration(r);
+        break;
+    }
+}
+
+/* ---- running ---- */
+
+/* Draws, guards and makes one call; false when it could not be made (no fd for /dev/null). */
+static bool fuzz_one(void)
+{
+    struct call c;
+    draw_call(&c);
+    guard_call(&c);
+    int null_fd = -1;
+    if ((c.nr == SYS_write || c.nr == SYS_writev || c.nr == SYS_close) && c.a[0] <= 2) {
+        null_fd = open_null();
+        if (null_fd < 0)
+            return false;
+        c.a[0] = (uint32_t)null_fd;
+    }
+    struct registration reg;
+    prepare_registration(&c, &reg);
+    long ret = syscall(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
+    int err = ret == -1 ? errno : 0;
+    if (null_fd >= 0 && !(c.nr == SYS_close && err == 0))
+        close(null_fd);
+    calls++;
+    if (err) {
+        errors++;
+        errno_count[err < (int)ARRAY_SIZE(errno_count) ? err : 0]++;
+    } else if (null_fd < 0) {
+        after_success(&c, ret, &reg);
+    }
+    return true;
+}
+
+/* Scribbles on a little of the scratch now and then, so that stale structures change. */
+static void stir_scratch(void)
+{
+    uint32_t p = scratch_at(64, false);
+    fill_random((uint8_t *)(uintptr_t)p, 64);
+}
+
+/* Unregisters the enable addresses and deletes the events the run registered; the rest
+ * (fds, mappings) goes with the process. Only unexpected failures are reported. */
+static void cleanup(void)
+{
+    for (int fd = 3; fd < MAX_FDS; fd++)
+        if (fd_kind[fd] != FD_NONE)
+            close(fd);
+    int fd = open(DATA_FILE, O_RDWR);
+    if (fd < 0)
+        return;
+    for (unsigned i = 0; i < enabler_count; i++) {
+        struct user_unreg u = { 0 };
+        u.size = sizeof(u);
+        u.disable_bit = enablers[i].bit;
+        u.disable_addr = enablers[i].addr;
+        ioctl(fd, DIAG_IOCSUNREG, &u);
+    }
+    for (unsigned i = 0; i < ARRAY_SIZE(event_names) + name_count; i++) {
+        const char *name = i < ARRAY_SIZE(event_names) ? event_names[i]
+                                                       : names[i - ARRAY_SIZE(event_names)];
+        if (ioctl(fd, DIAG_IOCSDEL, name) < 0 && errno != ENOENT) {
+            const char *e = strerrorname_np(errno);
+            printf("sysfuzz: cleanup: delete %s: %s\n", name, e ? e : "?");
+        }
+    }
+    close(fd);
+}
+
+/* The per-errno counts and the closing line. */
+static void report(void)
+{
+    unsigned distinct = 0;
+    for (unsigned e = 0; e < ARRAY_SIZE(errno_count); e++) {
+        if (!errno_count[e])
+            continue;
+        distinct++;
+        const char *name = strerrorname_np((int)e);
+        if (name)
+            printf("sysfuzz: errno %s x%u\n", name, errno_count[e]);
+        else
+            printf("sysfuzz: errno %u x%u\n", e, errno_count[e]);
+    }
+    printf("sysfuzz: done, %u calls, %u distinct errno values\n", calls, distinct);
+}
+
+/* The run: scratch filled with random bytes, then the calls, with a progress line every
+ * 1000. */
+static void fuzz(uint32_t iterations)
+{
+    fill_random(scratch, sizeof(scratch));
+    fill_random((uint8_t *)(uintptr_t)scratch_areas[1].lo, STACK_SCRATCH_SIZE);
+    while (calls < iterations) {
+        if (one_in(16))
+            stir_scratch();
+        if (fuzz_one() && calls % 1000 == 0)
+            printf("sysfuzz: %u calls, %u errors\n", calls, errors);
+    }
+}
+
+/* Parses the arguments, sets up the scratch areas (one of them in this frame, which lives
+ * as long as the run) and whether the stack's slack is argv, then fuzzes, cleans up and
+ * reports. */
+int main(int argc, char **argv)
+{
+    uint8_t stack_scratch[STACK_SCRATCH_SIZE] __attribute__((aligned(16)));
+    char *end;
+    uint32_t iterations = 10000, seed = 1;
+    if (argc > 3)
+        goto usage;
+    if (argc > 1) {
+        iterations = (uint32_t)strtoul(argv[1], &end, 0);
+        if (*argv[1] == '\0' || *end != '\0')
+            goto usage;
+    }
+    if (argc > 2) {
+        seed = (uint32_t)strtoul(argv[2], &end, 0);
+        if (*argv[2] == '\0' || *end != '\0')
+            goto usage;
+    }
+
+    const char *last = argc > 0 ? argv[argc - 1] : "";
+    slack_is_argv = argc > 0 && (uintptr_t)last + strlen(last) + 1 == USER_STACK_TOP;
+    scratch_areas[0] = (struct area){ (uintptr_t)scratch, (uintptr_t)scratch + SCRATCH_SIZE };
+    scratch_areas[1] = (struct area){ (uintptr_t)stack_scratch,
+                                      (uintptr_t)stack_scratch + STACK_SCRATCH_SIZE };
+    seed_rng(seed);
+    printf("sysfuzz: seed %u, %u iterations\n", seed, iterations);
+    fuzz(iterations);
+    cleanup();
+    report();
+    return 0;
+
+usage:
+    printf("usage: sysfuzz [ITERATIONS [SEED]]\n");
+    return 2;
+}
