@@ -20,8 +20,7 @@ void trim_blanks(const char *text, size_t len, size_t *start, size_t *end)
     *end = e;
 }
 
-/* The value of digit c in base, or -1. */
-static int digit_value(char c, unsigned base)
+int parse_digit(char c, unsigned base)
 {
     int v = -1;
     if (c >= '0' && c <= '9')
@@ -45,7 +44,7 @@ static int parse_digits(const char *text, size_t s, size_t e, uint64_t *out)
         return -EINVAL;
     uint64_t value = 0;
     for (size_t i = s; i < e; i++) {
-        int d = digit_value(text[i], base);
+        int d = parse_digit(text[i], base);
         if (d < 0)
             return -EINVAL;
         if (value > (UINT64_MAX - (uint64_t)d) / base)

@@ -16,6 +16,9 @@ int parse_uint(const char *text, size_t len, uint64_t *out);
  * memparse. */
 int parse_size(const char *text, size_t len, uint64_t *out);
 
+/* The value of digit c in base (2 to 16, either case), or -1. */
+int parse_digit(char c, unsigned base);
+
 /* Bounds [start, end) of text without leading and trailing blanks and newlines. */
 void trim_blanks(const char *text, size_t len, size_t *start, size_t *end);
 

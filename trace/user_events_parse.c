@@ -11,6 +11,7 @@
 #include "trace/user_events_parse.h"
 
 #include "kernel/errno.h"
+#include "kernel/parse.h"
 #include "kernel/heap.h"
 #include "kernel/string.h"
 
@@ -75,19 +76,6 @@ static bool valid_event_name(const char *name)
     return strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
-/* The value of digit c in base, or -1. */
-static int digit_value(char c, unsigned base)
-{
-    int v = -1;
-    if (c >= '0' && c <= '9')
-        v = c - '0';
-    else if (c >= 'a' && c <= 'f')
-        v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-        v = c - 'A' + 10;
-    return v >= 0 && (unsigned)v < base ? v : -1;
-}
-
 /* Parses s[0..n) exactly as an unsigned number no larger than max, as Linux's kstrtouint
  * does: an optional '+', then digits in base (0: C notation, 0x.. hex, 0.. octal). */
 static int parse_number(const char *s, size_t n, unsigned base, uint32_t max, uint32_t *out)
@@ -99,7 +87,7 @@ static int parse_number(const char *s, size_t n, unsigned base, uint32_t max, ui
         base = 10;
         if (i < n && s[i] == '0') {
             base = 8;
-            if (i + 2 < n && (s[i + 1] | 0x20) == 'x' && digit_value(s[i + 2], 16) >= 0) {
+            if (i + 2 < n && (s[i + 1] | 0x20) == 'x' && parse_digit(s[i + 2], 16) >= 0) {
                 base = 16;
                 i += 2;
             }
@@ -109,7 +97,7 @@ static int parse_number(const char *s, size_t n, unsigned base, uint32_t max, ui
         return -EINVAL;
     uint32_t v = 0;
     for (; i < n; i++) {
-        int d = digit_value(s[i], base);
+        int d = parse_digit(s[i], base);
         if (d < 0 || (uint32_t)d > max || v > (max - (uint32_t)d) / base)
             return -EINVAL;
         v = v * base + (uint32_t)d;

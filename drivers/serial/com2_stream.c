@@ -7,7 +7,6 @@
  * second port), e.g. `echo "run 1 starts" > /dev/ttyS1`. Bytes go out unchanged: the file on
  * the host gets exactly what was written, with Unix newlines.
  */
-#include "trace/ipc_logging.h"
 #include "drivers/serial/com2_stream.h"
 
 #include "drivers/serial/uart16550.h"
@@ -32,8 +31,6 @@ void com2_write(const char *data, size_t len)
     uart_write(COM2, data, len);
     bytes_sent += len;
     spin_unlock_irqrestore(&com2_lock, flags);
-    IPC_LOG(serial_log, "com2 wrote %u bytes, %llu in all", (unsigned)len,
-            (unsigned long long)bytes_sent);
 }
 
 static int write_ttys1(struct fs_node *f, const char *data, size_t len, bool append)

@@ -52,8 +52,9 @@ void uart_write(uint16_t port, const char *data, size_t len)
     }
 }
 
-/* The serial driver's IPC log (ipc_logging/serial/): bytes received, with their line status,
- * and the COM2 stream's writes. NULL until the heap exists (an early write is not logged). */
+/* The serial driver's IPC log (ipc_logging/serial/): bytes received, with their line status
+ * (not bytes sent: every trace line the COM2 stream exports would double its cost). NULL
+ * until the heap exists (an earlier byte is not logged). */
 struct ipc_log_context *serial_log;
 
 /* Drains the receive FIFO: one interrupt may stand for several bytes. */

@@ -3,7 +3,10 @@
  */
 #include "tests/guest/guest_helpers.h"
 
+#include "kernel/errno.h"
+#include "kernel/string.h"
 #include "trace/trace_internal.h"
+#include "trace/tracefs.h"
 
 void for_each_buffered_event(void (*fn)(const struct trace_entry *e, uint32_t length, void *ctx),
                              void *ctx)
@@ -25,4 +28,44 @@ int __attribute__((noinline)) recurse_deeply(int depth)
     if (depth > 1000000)
         return 0;
     return recurse_deeply(depth + 1) + frame[0];
+}
+
+/* What a file printed, for reading it back. */
+static char text[32768];
+static size_t text_len;
+
+static void collect(struct fs_writer *w, const char *t, size_t n)
+{
+    (void)w;
+    for (size_t i = 0; i < n && text_len + 1 < sizeof text; i++)
+        text[text_len++] = t[i];
+    text[text_len] = '\0';
+}
+
+static bool never_interrupted(struct fs_writer *w)
+{
+    (void)w;
+    return false;
+}
+
+const char *guest_read_file(const char *path)
+{
+    struct fs_writer w = { collect, never_interrupted, 0, false };
+    struct fs_node *f = fs_lookup(path, &(int){ 0 });
+    text_len = 0;
+    text[0] = '\0';
+    if (!f || !f->ops || !f->ops->read || f->ops->read(f, &w) != 0)
+        return "<error>";
+    return text;
+}
+
+int guest_write_file(const char *path, const char *data, bool append)
+{
+    int err = 0;
+    struct fs_node *f = fs_lookup(path, &err);
+    if (!f)
+        return err;
+    if (!f->ops || !f->ops->write)
+        return -EACCES;
+    return f->ops->write(f, data, strlen(data), append);
 }

@@ -5,6 +5,7 @@
 #ifndef TESTS_GUEST_GUEST_HELPERS_H
 #define TESTS_GUEST_GUEST_HELPERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "trace/trace.h"
@@ -13,6 +14,14 @@
  * payload is an aligned copy, valid during the call. */
 void for_each_buffered_event(void (*fn)(const struct trace_entry *e, uint32_t length, void *ctx),
                              void *ctx);
+
+/* Reads a file of the tree as `cat` in a script would (no following) into one shared
+ * 32 KiB buffer; returns its text (valid until the next call), or "<error>". */
+const char *guest_read_file(const char *path);
+
+/* What `echo -n DATA > PATH` (`>>` with append) returns: 0, the file's -errno, -ENOENT for
+ * no such file, or -EACCES for a file that takes no writes (as the shell says). */
+int guest_write_file(const char *path, const char *data, bool append);
 
 /* Recurses with a large frame until the stack runs into its guard page (a double fault). */
 int recurse_deeply(int depth);

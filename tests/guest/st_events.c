@@ -3,6 +3,7 @@
  * run time and driven through its files, as a user at the shell would, and the syscall
  * tracepoints' exact lines in the `trace` file.
  */
+#include "tests/guest/guest_helpers.h"
 #include "kernel/errno.h"
 #include "kernel/format.h"
 #include "kernel/selftest.h"
@@ -11,46 +12,6 @@
 #include "trace/trace_events.h"
 #include "trace/trace_internal.h"
 #include "trace/trace_syscalls.h"
-
-/* What a file printed, for reading it back. */
-static char text[8192];
-static size_t text_len;
-
-static void collect(struct fs_writer *w, const char *t, size_t n)
-{
-    (void)w;
-    for (size_t i = 0; i < n && text_len + 1 < sizeof text; i++)
-        text[text_len++] = t[i];
-    text[text_len] = '\0';
-}
-
-static bool never(struct fs_writer *w)
-{
-    (void)w;
-    return false;
-}
-
-/* Reads a file of the tracing tree into text; returns text, or "<error>". */
-static const char *read_file(const char *path)
-{
-    struct fs_writer w = { collect, never, 0, false };
-    struct fs_node *f = fs_lookup(path, &(int){ 0 });
-    text_len = 0;
-    text[0] = '\0';
-    if (!f || !f->ops || !f->ops->read || f->ops->read(f, &w) != 0)
-        return "<error>";
-    return text;
-}
-
-/* What `echo DATA > PATH` (or `>>` with append) returns. */
-static int write_file(const char *path, const char *data, bool append)
-{
-    int err = 0;
-    struct fs_node *f = fs_lookup(path, &err);
-    if (!f)
-        return err;
-    return f->ops->write(f, data, strlen(data), append);
-}
 
 /* True when needle occurs in haystack. */
 static bool contains(const char *haystack, const char *needle)
@@ -68,7 +29,7 @@ static bool trace_has_line(const char *line)
 {
     char want[256];
     ksnprintf(want, sizeof want, ": %s\n", line);
-    return contains(read_file("trace"), want);
+    return contains(guest_read_file("trace"), want);
 }
 
 /* The test event: one field, printed with a fixed text. */
@@ -121,7 +82,7 @@ SELFTEST(events_files)
 
     /* Off: nothing recorded. On through its enable file: recorded and printed. */
     st_record(&a, 41);
-    ST_CHECK(write_file("events/selftest/st_one/enable", "1\n", false) == 0);
+    ST_CHECK(guest_write_file("events/selftest/st_one/enable", "1\n", false) == 0);
     ST_CHECK(a.enabled && !b.enabled);
     st_record(&a, 42);
     st_record(&b, 43);
@@ -131,7 +92,7 @@ SELFTEST(events_files)
     /* The files read as on Linux. */
     char expect[1024];
     ksnprintf(expect, sizeof expect, "%u\n", (unsigned)a.id);
-    ST_CHECK(strcmp(read_file("events/selftest/st_one/id"), expect) == 0);
+    ST_CHECK(strcmp(guest_read_file("events/selftest/st_one/id"), expect) == 0);
     ksnprintf(expect, sizeof expect,
               "name: st_one\nID: %u\nformat:\n"
               "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
@@ -141,25 +102,25 @@ SELFTEST(events_files)
               "\tfield:u32 value;\toffset:8;\tsize:4;\tsigned:0;\n\n"
               "print fmt: \"value=%%u\", REC->value\n",
               (unsigned)a.id);
-    ST_CHECK(strcmp(read_file("events/selftest/st_one/format"), expect) == 0);
-    ST_CHECK(contains(read_file("available_events"), "selftest:st_one\nselftest:st_two\n"));
-    ST_CHECK(strcmp(read_file("events/selftest/st_one/enable"), "1\n") == 0);
-    ST_CHECK(strcmp(read_file("events/selftest/enable"), "X\n") == 0);
-    ST_CHECK(strcmp(read_file("events/enable"), "X\n") == 0);
-    ST_CHECK(strcmp(read_file("set_event"), "selftest:st_one\n") == 0);
+    ST_CHECK(strcmp(guest_read_file("events/selftest/st_one/format"), expect) == 0);
+    ST_CHECK(contains(guest_read_file("available_events"), "selftest:st_one\nselftest:st_two\n"));
+    ST_CHECK(strcmp(guest_read_file("events/selftest/st_one/enable"), "1\n") == 0);
+    ST_CHECK(strcmp(guest_read_file("events/selftest/enable"), "X\n") == 0);
+    ST_CHECK(strcmp(guest_read_file("events/enable"), "X\n") == 0);
+    ST_CHECK(strcmp(guest_read_file("set_event"), "selftest:st_one\n") == 0);
 
     /* set_event: '>' replaces, '>>' adds, '!' removes, "system:*" takes a whole system. */
-    ST_CHECK(write_file("set_event", "selftest:st_two\n", false) == 0);
+    ST_CHECK(guest_write_file("set_event", "selftest:st_two\n", false) == 0);
     ST_CHECK(!a.enabled && b.enabled);
-    ST_CHECK(write_file("set_event", "selftest:st_one\n", true) == 0);
-    ST_CHECK(strcmp(read_file("events/selftest/enable"), "1\n") == 0);
-    ST_CHECK(write_file("set_event", "!selftest:st_two\n", true) == 0);
-    ST_CHECK(strcmp(read_file("set_event"), "selftest:st_one\n") == 0);
-    ST_CHECK(write_file("set_event", "selftest:nosuch\n", true) == -EINVAL);
-    ST_CHECK(write_file("set_event", "selftest:*\n", true) == 0 && a.enabled && b.enabled);
-    ST_CHECK(write_file("events/selftest/enable", "0\n", false) == 0);
+    ST_CHECK(guest_write_file("set_event", "selftest:st_one\n", true) == 0);
+    ST_CHECK(strcmp(guest_read_file("events/selftest/enable"), "1\n") == 0);
+    ST_CHECK(guest_write_file("set_event", "!selftest:st_two\n", true) == 0);
+    ST_CHECK(strcmp(guest_read_file("set_event"), "selftest:st_one\n") == 0);
+    ST_CHECK(guest_write_file("set_event", "selftest:nosuch\n", true) == -EINVAL);
+    ST_CHECK(guest_write_file("set_event", "selftest:*\n", true) == 0 && a.enabled && b.enabled);
+    ST_CHECK(guest_write_file("events/selftest/enable", "0\n", false) == 0);
     ST_CHECK(!a.enabled && !b.enabled);
-    ST_CHECK(strcmp(read_file("events/selftest/enable"), "0\n") == 0);
+    ST_CHECK(strcmp(guest_read_file("events/selftest/enable"), "0\n") == 0);
 
     ST_CHECK(trace_event_unregister(&a) == 0 && trace_event_unregister(&b) == 0);
     quiet_buffer(false);
@@ -171,14 +132,14 @@ SELFTEST(events_unregister)
     quiet_buffer(true);
     ST_CHECK(trace_event_register(&c) == 0);
     uint16_t id = c.id;
-    ST_CHECK(write_file("events/selftest/st_gone/enable", "1\n", false) == 0);
+    ST_CHECK(guest_write_file("events/selftest/st_gone/enable", "1\n", false) == 0);
     st_record(&c, 7);
     ST_CHECK(trace_event_unregister(&c) == -EBUSY); /* still enabled */
     ST_CHECK(fs_lookup("events/selftest/st_gone", &(int){ 0 }) != 0);
-    ST_CHECK(write_file("events/selftest/st_gone/enable", "0\n", false) == 0);
+    ST_CHECK(guest_write_file("events/selftest/st_gone/enable", "0\n", false) == 0);
     ST_CHECK(trace_event_unregister(&c) == 0);
     ST_CHECK(fs_lookup("events/selftest", &(int){ 0 }) == 0); /* its system went with it */
-    ST_CHECK(!contains(read_file("available_events"), "selftest:"));
+    ST_CHECK(!contains(guest_read_file("available_events"), "selftest:"));
     ST_CHECK(trace_event_by_id(id) == 0);
 
     /* Its record is still in the buffer; its id will never name another event. */
@@ -195,10 +156,10 @@ SELFTEST(events_syscalls)
 {
     quiet_buffer(true);
     ST_CHECK(syscall_info(SYS_write) != 0);
-    ST_CHECK(contains(read_file("available_events"),
+    ST_CHECK(contains(guest_read_file("available_events"),
                       "syscalls:sys_enter_write\nsyscalls:sys_exit_write\n"));
     ST_CHECK(!trace_syscalls_active);
-    ST_CHECK(write_file("set_event", "syscalls:sys_enter_write syscalls:sys_exit_write\n",
+    ST_CHECK(guest_write_file("set_event", "syscalls:sys_enter_write syscalls:sys_exit_write\n",
                         false) == 0);
     ST_CHECK(trace_syscalls_active);
     const uint32_t args[6] = { 1, 0x40001000, 12, 0, 0, 0 };
@@ -209,10 +170,10 @@ SELFTEST(events_syscalls)
     ST_CHECK(trace_has_line("sys_write(fd: 1, buf: 40001000, count: c)"));
     ST_CHECK(trace_has_line("sys_write -> 0xc"));
     ST_CHECK(trace_has_line("sys_write -> 0xfffffff2"));
-    ST_CHECK(!contains(read_file("trace"), "sys_getpid"));
+    ST_CHECK(!contains(guest_read_file("trace"), "sys_getpid"));
 
     /* The format file, as Linux prints it for i386. */
-    ST_CHECK(contains(read_file("events/syscalls/sys_enter_write/format"),
+    ST_CHECK(contains(guest_read_file("events/syscalls/sys_enter_write/format"),
                       "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
                       "\tfield:unsigned int fd;\toffset:12;\tsize:4;\tsigned:0;\n"
                       "\tfield:const char * buf;\toffset:16;\tsize:4;\tsigned:0;\n"
@@ -220,11 +181,11 @@ SELFTEST(events_syscalls)
                       "print fmt: \"fd: 0x%08lx, buf: 0x%08lx, count: 0x%08lx\", "
                       "((unsigned long)(REC->fd)), ((unsigned long)(REC->buf)), "
                       "((unsigned long)(REC->count))\n"));
-    ST_CHECK(contains(read_file("events/syscalls/sys_exit_write/format"),
+    ST_CHECK(contains(guest_read_file("events/syscalls/sys_exit_write/format"),
                       "\tfield:long ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
                       "print fmt: \"0x%lx\", REC->ret\n"));
 
-    ST_CHECK(write_file("events/syscalls/enable", "0\n", false) == 0);
+    ST_CHECK(guest_write_file("events/syscalls/enable", "0\n", false) == 0);
     ST_CHECK(!trace_syscalls_active);
     quiet_buffer(false);
 }

@@ -3,6 +3,7 @@
  * destroyed, events read through ipc_logging/NAME/log as a user would, an oversize event
  * refused and counted, a two-page context wrapped, and logging from an interrupt handler.
  */
+#include "tests/guest/guest_helpers.h"
 #include "arch/x86/trap.h"
 #include "kernel/errno.h"
 #include "kernel/format.h"
@@ -12,38 +13,6 @@
 #include "trace/tracefs.h"
 
 #define LOGGING_VECTOR 0x82
-
-/* What a file printed, for reading it back. */
-static char text[32768];
-static size_t text_len;
-
-/* Appends a file's output to text. */
-static void collect(struct fs_writer *w, const char *t, size_t n)
-{
-    (void)w;
-    for (size_t i = 0; i < n && text_len + 1 < sizeof text; i++)
-        text[text_len++] = t[i];
-    text[text_len] = '\0';
-}
-
-/* The reader of these tests never types ^C. */
-static bool never(struct fs_writer *w)
-{
-    (void)w;
-    return false;
-}
-
-/* Reads a file of the tree as `cat` in a script would (no following); "<error>" if not. */
-static const char *read_file(const char *path)
-{
-    struct fs_writer w = { collect, never, 0, false };
-    struct fs_node *f = fs_lookup(path, &(int){ 0 });
-    text_len = 0;
-    text[0] = '\0';
-    if (!f || !f->ops || !f->ops->read || f->ops->read(f, &w) != 0)
-        return "<error>";
-    return text;
-}
 
 /* How many lines s holds. */
 static int count_lines(const char *s)
@@ -77,16 +46,16 @@ SELFTEST(ipc_logging_log_file)
     for (int i = 0; i < 3; i++)
         ST_CHECK(IPC_LOG(ctx, "hello %d", i) == 0);
 
-    const char *log = read_file("ipc_logging/st_basic/log");
+    const char *log = guest_read_file("ipc_logging/st_basic/log");
     ST_CHECK(count_lines(log) == 3);
     ST_CHECK(line_shaped(log));
     ST_CHECK(contains(log, "] [selftest_ipc_logging_log_file] hello 0\n"));
     ST_CHECK(contains(log, "] [selftest_ipc_logging_log_file] hello 2\n"));
 
     /* The read mark moved: a second read shows only what came since. */
-    ST_CHECK(count_lines(read_file("ipc_logging/st_basic/log")) == 0);
+    ST_CHECK(count_lines(guest_read_file("ipc_logging/st_basic/log")) == 0);
     IPC_LOG(ctx, "later");
-    ST_CHECK(contains(read_file("ipc_logging/st_basic/log_cont"),
+    ST_CHECK(contains(guest_read_file("ipc_logging/st_basic/log_cont"),
                       "] [selftest_ipc_logging_log_file] later\n"));
 
     /* Too long for one event: refused whole and counted, never cut. */
@@ -94,8 +63,8 @@ SELFTEST(ipc_logging_log_file)
     memset(big, 'x', sizeof big - 1);
     big[sizeof big - 1] = '\0';
     ST_CHECK(ipc_log_string(ctx, "%s", big) == -EMSGSIZE);
-    ST_CHECK(count_lines(read_file("ipc_logging/st_basic/log")) == 0);
-    ST_CHECK(strcmp(read_file("ipc_logging/st_basic/stats"),
+    ST_CHECK(count_lines(guest_read_file("ipc_logging/st_basic/log")) == 0);
+    ST_CHECK(strcmp(guest_read_file("ipc_logging/st_basic/stats"),
                     "pages: 1\nwritten: 4\ndropped: 0\noversize: 1\n") == 0);
 
     /* An event of the caller's own items. */
@@ -104,7 +73,7 @@ SELFTEST(ipc_logging_log_file)
     ipc_log_encode_int32(&e, 42);
     ipc_log_encode_pointer(&e, 0x1234);
     ST_CHECK(ipc_log_write(ctx, &e) == 0);
-    ST_CHECK(strcmp(read_file("ipc_logging/st_basic/log"), "[     0.000000000] 42 0x1234\n") == 0);
+    ST_CHECK(strcmp(guest_read_file("ipc_logging/st_basic/log"), "[     0.000000000] 42 0x1234\n") == 0);
 
     ST_CHECK(ipc_log_context_destroy(ctx) == 0);
     ST_CHECK(fs_lookup("ipc_logging/st_basic", &(int){ 0 }) == 0);
@@ -122,7 +91,7 @@ SELFTEST(ipc_logging_wrap)
     for (int i = 0; i < total; i++)
         IPC_LOG(ctx, "n %d", i);
 
-    const char *log = read_file("ipc_logging/st_wrap/log");
+    const char *log = guest_read_file("ipc_logging/st_wrap/log");
     int lines = count_lines(log);
     ST_CHECK(lines > 50 && lines < total); /* two pages hold a few hundred, not all */
     /* The survivors are the newest, in order, with nothing missing between them. */
@@ -140,7 +109,7 @@ SELFTEST(ipc_logging_wrap)
     char stats[128];
     ksnprintf(stats, sizeof stats, "pages: 2\nwritten: %d\ndropped: %d\noversize: 0\n", total,
               total - lines);
-    ST_CHECK(strcmp(read_file("ipc_logging/st_wrap/stats"), stats) == 0);
+    ST_CHECK(strcmp(guest_read_file("ipc_logging/st_wrap/stats"), stats) == 0);
     ST_CHECK(ipc_log_context_destroy(ctx) == 0);
 }
 
@@ -161,6 +130,6 @@ SELFTEST(ipc_logging_in_interrupt)
     trap_set_handler(LOGGING_VECTOR, logging_handler);
     __asm__ volatile("int %0" ::"i"(LOGGING_VECTOR));
     trap_set_handler(LOGGING_VECTOR, 0);
-    ST_CHECK(contains(read_file("ipc_logging/st_irq/log"), "] [logging_handler] from a handler\n"));
+    ST_CHECK(contains(guest_read_file("ipc_logging/st_irq/log"), "] [logging_handler] from a handler\n"));
     ST_CHECK(ipc_log_context_destroy(irq_ctx) == 0);
 }

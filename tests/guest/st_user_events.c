@@ -4,55 +4,13 @@
  * events tree's format and enable files, and the record line in `trace`. (The ioctl and
  * write paths need a user process: the user-program tests cover them.)
  */
+#include "tests/guest/guest_helpers.h"
 #include "kernel/errno.h"
 #include "kernel/format.h"
 #include "kernel/selftest.h"
 #include "kernel/string.h"
 #include "trace/trace_events.h"
 #include "trace/trace_internal.h"
-
-/* What a file printed, for reading it back. */
-static char text[4096];
-static size_t text_len;
-
-static void collect(struct fs_writer *w, const char *t, size_t n)
-{
-    (void)w;
-    for (size_t i = 0; i < n && text_len + 1 < sizeof text; i++)
-        text[text_len++] = t[i];
-    text[text_len] = '\0';
-}
-
-static bool never(struct fs_writer *w)
-{
-    (void)w;
-    return false;
-}
-
-/* Reads a file of the tracing tree; returns its text, or "<error>". */
-static const char *read_file(const char *path)
-{
-    struct fs_writer w = { collect, never, 0, false };
-    struct fs_node *f = fs_lookup(path, &(int){ 0 });
-    text_len = 0;
-    text[0] = '\0';
-    if (!f || !f->ops || !f->ops->read || f->ops->read(f, &w) != 0)
-        return "<error>";
-    return text;
-}
-
-/* What `echo -n DATA > PATH` (or `>>` with append) returns (-EACCES for a file that takes
- * no writes, as the shell says). */
-static int write_file(const char *path, const char *data, bool append)
-{
-    int err = 0;
-    struct fs_node *f = fs_lookup(path, &err);
-    if (!f)
-        return err;
-    if (!f->ops || !f->ops->write)
-        return -EACCES;
-    return f->ops->write(f, data, strlen(data), append);
-}
 
 static bool exists(const char *path) { return fs_lookup(path, &(int){ 0 }) != 0; }
 
@@ -70,83 +28,83 @@ static bool status_bit_set(unsigned bit)
 /* Starts from no user event at all: '>' deletes them all. */
 static void no_user_events(void)
 {
-    ST_CHECK(write_file("dynamic_events", "", false) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "", false) == 0);
 }
 
 SELFTEST(user_events_dynamic)
 {
     no_user_events();
-    ST_CHECK(strcmp(read_file("dynamic_events"), "") == 0);
-    ST_CHECK(write_file("dynamic_events", "u:st_a u32 count;char[8] who\n", true) == 0);
-    ST_CHECK(strcmp(read_file("dynamic_events"), "u:st_a u32 count; char[8] who\n") == 0);
+    ST_CHECK(strcmp(guest_read_file("dynamic_events"), "") == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_a u32 count;char[8] who\n", true) == 0);
+    ST_CHECK(strcmp(guest_read_file("dynamic_events"), "u:st_a u32 count; char[8] who\n") == 0);
     ST_CHECK(exists("events/user_events/st_a/enable"));
     ST_CHECK(exists("events/user_events/st_a/format"));
 
     /* The same layout again is the same event; another layout for the name is refused. */
-    ST_CHECK(write_file("dynamic_events", "u:st_a u32 count; char[8] who\n", true) == 0);
-    ST_CHECK(write_file("dynamic_events", "u:st_a u64 count\n", true) == -EADDRINUSE);
-    ST_CHECK(write_file("dynamic_events", "u:st_b long x\n", true) == -EINVAL);
-    ST_CHECK(write_file("dynamic_events", "u:st_b:FLAG u32 x\n", true) == -EINVAL);
-    ST_CHECK(write_file("dynamic_events", "p:st_b do_fork\n", true) == -EINVAL);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_a u32 count; char[8] who\n", true) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_a u64 count\n", true) == -EADDRINUSE);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_b long x\n", true) == -EINVAL);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_b:FLAG u32 x\n", true) == -EINVAL);
+    ST_CHECK(guest_write_file("dynamic_events", "p:st_b do_fork\n", true) == -EINVAL);
     /* A malformed line rejects the whole write: st_c is not created. */
-    ST_CHECK(write_file("dynamic_events", "u:st_c u8 x\nu:st_d u128 y\n", true) == -EINVAL);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_c u8 x\nu:st_d u128 y\n", true) == -EINVAL);
     ST_CHECK(!exists("events/user_events/st_c"));
 
     /* Several lines; deleting by name, by system/name, with matching fields, with '!'. */
-    ST_CHECK(write_file("dynamic_events", "u:st_c u8 x\n# a comment\nu:st_d s64 y\n", true) == 0);
-    ST_CHECK(strcmp(read_file("dynamic_events"),
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_c u8 x\n# a comment\nu:st_d s64 y\n", true) == 0);
+    ST_CHECK(strcmp(guest_read_file("dynamic_events"),
                     "u:st_a u32 count; char[8] who\nu:st_c u8 x\nu:st_d s64 y\n") == 0);
-    ST_CHECK(write_file("dynamic_events", "-:st_a u64 count\n", true) == -ENOENT);
-    ST_CHECK(write_file("dynamic_events", "-:st_a u32 count;char[8] who\n", true) == 0);
-    ST_CHECK(write_file("dynamic_events", "-:kprobes/st_c\n", true) == -ENOENT);
-    ST_CHECK(write_file("dynamic_events", "-:user_events/st_c\n", true) == 0);
-    ST_CHECK(write_file("dynamic_events", "!u:st_d\n", true) == 0);
-    ST_CHECK(write_file("dynamic_events", "-:st_d\n", true) == -ENOENT);
-    ST_CHECK(write_file("dynamic_events", "-:\n", true) == -EINVAL);
+    ST_CHECK(guest_write_file("dynamic_events", "-:st_a u64 count\n", true) == -ENOENT);
+    ST_CHECK(guest_write_file("dynamic_events", "-:st_a u32 count;char[8] who\n", true) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "-:kprobes/st_c\n", true) == -ENOENT);
+    ST_CHECK(guest_write_file("dynamic_events", "-:user_events/st_c\n", true) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "!u:st_d\n", true) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "-:st_d\n", true) == -ENOENT);
+    ST_CHECK(guest_write_file("dynamic_events", "-:\n", true) == -EINVAL);
     ST_CHECK(!exists("events/user_events"));
-    ST_CHECK(strcmp(read_file("dynamic_events"), "") == 0);
+    ST_CHECK(strcmp(guest_read_file("dynamic_events"), "") == 0);
 
     /* '>' replaces everything. */
-    ST_CHECK(write_file("dynamic_events", "u:st_e u8 x\nu:st_f u8 x\n", true) == 0);
-    ST_CHECK(write_file("dynamic_events", "u:st_g u16 y\n", false) == 0);
-    ST_CHECK(strcmp(read_file("dynamic_events"), "u:st_g u16 y\n") == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_e u8 x\nu:st_f u8 x\n", true) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_g u16 y\n", false) == 0);
+    ST_CHECK(strcmp(guest_read_file("dynamic_events"), "u:st_g u16 y\n") == 0);
     no_user_events();
 }
 
 SELFTEST(user_events_status_and_enable)
 {
     no_user_events();
-    ST_CHECK(write_file("dynamic_events", "u:test u32 count\n", true) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "u:test u32 count\n", true) == 0);
     /* The seed's example, to the byte: bit 1 is the first handed out. */
-    ST_CHECK(strcmp(read_file("user_events_status"), "1:test\n\nActive: 1\nBusy: 0\nMax: 32768\n") ==
+    ST_CHECK(strcmp(guest_read_file("user_events_status"), "1:test\n\nActive: 1\nBusy: 0\nMax: 32768\n") ==
              0);
     ST_CHECK(!status_bit_set(1));
 
-    ST_CHECK(write_file("events/user_events/test/enable", "1\n", false) == 0);
-    ST_CHECK(strcmp(read_file("user_events_status"),
+    ST_CHECK(guest_write_file("events/user_events/test/enable", "1\n", false) == 0);
+    ST_CHECK(strcmp(guest_read_file("user_events_status"),
                     "1:test # Used by ftrace\n\nActive: 1\nBusy: 1\nMax: 32768\n") == 0);
     ST_CHECK(status_bit_set(1) && !status_bit_set(0) && !status_bit_set(2));
 
     /* In use: no delete, and '>' deletes nothing. */
-    ST_CHECK(write_file("dynamic_events", "-:test\n", true) == -EBUSY);
-    ST_CHECK(write_file("dynamic_events", "u:other u8 x\n", false) == -EBUSY);
-    ST_CHECK(strcmp(read_file("dynamic_events"), "u:test u32 count\n") == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "-:test\n", true) == -EBUSY);
+    ST_CHECK(guest_write_file("dynamic_events", "u:other u8 x\n", false) == -EBUSY);
+    ST_CHECK(strcmp(guest_read_file("dynamic_events"), "u:test u32 count\n") == 0);
 
-    ST_CHECK(write_file("events/user_events/test/enable", "0\n", false) == 0);
+    ST_CHECK(guest_write_file("events/user_events/test/enable", "0\n", false) == 0);
     ST_CHECK(!status_bit_set(1));
-    ST_CHECK(strcmp(read_file("user_events_status"), "1:test\n\nActive: 1\nBusy: 0\nMax: 32768\n") ==
+    ST_CHECK(strcmp(guest_read_file("user_events_status"), "1:test\n\nActive: 1\nBusy: 0\nMax: 32768\n") ==
              0);
 
     /* A second event takes bit 2; bit 1 comes free again with its event. */
-    ST_CHECK(write_file("dynamic_events", "u:second u8 x\n", true) == 0);
-    ST_CHECK(strcmp(read_file("user_events_status"),
+    ST_CHECK(guest_write_file("dynamic_events", "u:second u8 x\n", true) == 0);
+    ST_CHECK(strcmp(guest_read_file("user_events_status"),
                     "1:test\n2:second\n\nActive: 2\nBusy: 0\nMax: 32768\n") == 0);
-    ST_CHECK(write_file("events/user_events/second/enable", "1\n", false) == 0);
+    ST_CHECK(guest_write_file("events/user_events/second/enable", "1\n", false) == 0);
     ST_CHECK(status_bit_set(2) && !status_bit_set(1));
-    ST_CHECK(write_file("events/user_events/second/enable", "0\n", false) == 0);
-    ST_CHECK(write_file("dynamic_events", "-:test\n", true) == 0);
-    ST_CHECK(write_file("dynamic_events", "u:third u8 x\n", true) == 0);
-    ST_CHECK(strcmp(read_file("user_events_status"),
+    ST_CHECK(guest_write_file("events/user_events/second/enable", "0\n", false) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "-:test\n", true) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "u:third u8 x\n", true) == 0);
+    ST_CHECK(strcmp(guest_read_file("user_events_status"),
                     "2:second\n1:third\n\nActive: 2\nBusy: 0\nMax: 32768\n") == 0);
 
     /* The page is one read-only page; the status file takes no writes, the data file no
@@ -155,17 +113,17 @@ SELFTEST(user_events_status_and_enable)
     uintptr_t phys;
     bool writable;
     ST_CHECK(status && status->ops->mmap(0, 4096, &phys, &writable) == -EINVAL);
-    ST_CHECK(write_file("user_events_status", "1\n", false) == -EACCES);
-    ST_CHECK(strcmp(read_file("user_events_data"), "<error>") == 0);
+    ST_CHECK(guest_write_file("user_events_status", "1\n", false) == -EACCES);
+    ST_CHECK(strcmp(guest_read_file("user_events_data"), "<error>") == 0);
     no_user_events();
 }
 
 SELFTEST(user_events_format)
 {
     no_user_events();
-    ST_CHECK(write_file("dynamic_events", "u:st_fmt u32 count; __data_loc char[] msg\n", true) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_fmt u32 count; __data_loc char[] msg\n", true) == 0);
     unsigned id = 0;
-    const char *id_text = read_file("events/user_events/st_fmt/id");
+    const char *id_text = guest_read_file("events/user_events/st_fmt/id");
     while (*id_text >= '0' && *id_text <= '9')
         id = id * 10 + (unsigned)(*id_text++ - '0');
     ST_CHECK(id >= TRACE_EVENT_ID_FIRST);
@@ -180,7 +138,7 @@ SELFTEST(user_events_format)
               "\tfield:__data_loc char[] msg;\toffset:12;\tsize:4;\tsigned:1;\n\n"
               "print fmt: \"count=%%u msg=%%s\", REC->count, __get_str(msg)\n",
               id);
-    ST_CHECK(strcmp(read_file("events/user_events/st_fmt/format"), expect) == 0);
+    ST_CHECK(strcmp(guest_read_file("events/user_events/st_fmt/format"), expect) == 0);
     no_user_events();
 }
 
@@ -197,8 +155,8 @@ SELFTEST(user_events_trace_line)
     no_user_events();
     trace_stream_enabled = false;
     rb_reset(trace_buffer());
-    ST_CHECK(write_file("dynamic_events", "u:st_line u32 count; __data_loc char[] msg\n", true) == 0);
-    ST_CHECK(write_file("events/user_events/st_line/enable", "1\n", false) == 0);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st_line u32 count; __data_loc char[] msg\n", true) == 0);
+    ST_CHECK(guest_write_file("events/user_events/st_line/enable", "1\n", false) == 0);
     const struct trace_event_call *call = 0;
     for (uint16_t id = TRACE_EVENT_ID_FIRST; id < TRACE_EVENT_ID_LAST && !call; id++) {
         const struct trace_event_call *c = trace_event_by_id(id);
@@ -214,9 +172,9 @@ SELFTEST(user_events_trace_line)
         memcpy(r->msg, "bob", 4);
         trace_commit();
     }
-    const char *trace = read_file("trace");
+    const char *trace = guest_read_file("trace");
     ST_CHECK(strstr(trace, ": st_line: count=5 msg=bob\n") != 0);
-    ST_CHECK(write_file("events/user_events/st_line/enable", "0\n", false) == 0);
+    ST_CHECK(guest_write_file("events/user_events/st_line/enable", "0\n", false) == 0);
     rb_reset(trace_buffer());
     trace_stream_enabled = true;
     no_user_events();
