@@ -2,8 +2,9 @@
  * ipc_ping.c - the client half of the IPC ping-pong, and its measurement: looks up "pong"
  * at the name service (waiting for the server to register), makes ROUNDS calls with a
  * 16-byte message, checks every answer is the message sent, and counts TSC cycles (guest
- * instructions under QEMU -icount) per round trip: two system calls, two switches of
- * task and address space, four message copies. The last call tells the server to quit.
+ * instructions under QEMU -icount) per round trip: three system calls (call, and the
+ * server's recv and reply), two switches of task and address space, and the message copied
+ * in and out of both programs. The last call tells the server to quit.
  *
  *   ipc_ping [ROUNDS [LABEL]]
  * Prints "ipc_ping: ROUNDS round trips, C cycles each" and, with LABEL, a bench row

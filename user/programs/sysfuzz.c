@@ -12,7 +12,7 @@
  * sched_yield nanosleep mmap2 clock_gettime), usually shaped so that they get past the
  * first check (real fds of user_events_data, DIAG_IOCSREG/DEL/UNREG structures with random
  * fields, iovec arrays, timespecs), otherwise with raw random arguments; and any number of
- * 0..400 with random arguments, except the ones in `never` (exit, exit_group, and calls
+ * 0..410 with random arguments (IPC timeouts cut short), except the ones in `never` (exit, exit_group, and calls
  * that would end, block or rewrite this program should the kernel ever implement them).
  *
  * Arguments come from a mix: small ints (-5..40), fds 0..40, lengths (0, small, pages,
@@ -46,6 +46,7 @@
  * and "sysfuzz: cleanup: delete NAME: ERRNO" for an event it could not delete at the end.
  * Exit status 0; 2 for a usage error.
  */
+#include "uapi/ipc.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/user_events.h>
@@ -676,7 +677,9 @@ static bool is_never(uint32_t nr)
 }
 
 /* The next call: four in five an implemented one, mostly shaped; else any number of
- * 0..400 that `never` allows, with random arguments. */
+ * 0..410 that `never` allows, with random arguments (the IPC calls 400..404 among them,
+ * their timeouts cut to under 5 ms: waiting forever for a partner that never comes is
+ * what they should do, not a kernel bug). */
 static void draw_call(struct call *c)
 {
     for (unsigned i = 0; i < ARRAY_SIZE(c->a); i++)
@@ -689,8 +692,12 @@ static void draw_call(struct call *c)
         return;
     }
     do
-        c->nr = below(401);
+        c->nr = below(411);
     while (is_never(c->nr));
+    if (c->nr == SYS_ipc_send || c->nr == SYS_ipc_recv)
+        c->a[2] %= 5;
+    else if (c->nr == SYS_ipc_call)
+        c->a[3] %= 5;
 }
 
 /* ---- guards ---- */
