@@ -85,11 +85,16 @@ void ipc_logging_set(bool on) { ipc_log_on = on; }
         }                                                                      \
     } while (0)
 
+/* IPC's own event type: a client's type as the original allows (past TSV_TYPE_STRING),
+ * so that readers which know only string events skip these by their size instead of
+ * misreading the numbers after the text. */
+#define IPC_EVENT_NUMBERS 0x10
+
 static void log_numbers(const char *what, size_t what_len, const int32_t *numbers, int n)
 {
     struct ipc_log_encoder e;
     uint64_t cycles = arch_cycles();
-    ipc_log_encode_start(&e, TSV_TYPE_STRING);
+    ipc_log_encode_start(&e, IPC_EVENT_NUMBERS);
     ipc_log_encode_timestamp(&e, time_cycles_to_ns(cycles));
     ipc_log_encode_qtimer(&e, cycles);
     ipc_log_encode_bytes(&e, what, what_len);
