@@ -10,11 +10,14 @@
 #include "kernel/heap.h"
 #include "kernel/string.h"
 
-/* Linux's names for the tracing directory; each is accepted as a prefix naming our root. */
+/* Linux's names for the tracing directory; each is accepted as a prefix naming our root.
+ * debugfs itself names it too (checked after the longer names), so the seed's
+ * /sys/kernel/debug/ipc_logging/NAME/log finds ipc_logging/NAME/log. */
 static const char *const mount_prefixes[] = {
     "/sys/kernel/tracing",
     "/sys/kernel/debug/tracing",
     "/debug/tracing",
+    "/sys/kernel/debug",
 };
 
 static struct fs_node root_node = { .name = "/" };

@@ -25,6 +25,8 @@ TEST(create_and_lookup)
     CHECK(fs_lookup("/sys/kernel/tracing/events/user_events/enable", &err) == f);
     CHECK(fs_lookup("/sys/kernel/debug/tracing/events//user_events/./enable", &err) == f);
     CHECK(fs_lookup("/debug/tracing/events/user_events/../user_events/enable", &err) == f);
+    CHECK(fs_lookup("/sys/kernel/debug/events/user_events/enable", &err) == f); /* debugfs */
+    CHECK(fs_lookup("/sys/kernel/debugx/events/user_events/enable", &err) == NULL);
     CHECK(fs_lookup("/sys/kernel/tracing", &err) == fs_root());
     CHECK(fs_lookup("..", &err) == fs_root());
 }
