@@ -22,6 +22,11 @@ int file_open(struct fs_node *node, uint32_t flags, struct file **out)
     if ((mode == O_RDONLY && !readable) || (mode == O_WRONLY && !writable) ||
         (!readable && !writable))
         return -EACCES;
+    if ((flags & O_TRUNC) && mode != O_RDONLY && node->ops->truncates) {
+        int err = node->ops->write(node, "", 0, false);
+        if (err)
+            return err;
+    }
     struct file *f = kzalloc(sizeof *f);
     if (!f)
         return -ENOMEM;
@@ -35,6 +40,7 @@ int file_open(struct fs_node *node, uint32_t flags, struct file **out)
             return err;
         }
     }
+    node->open_files++;
     *out = f;
     return 0;
 }
@@ -45,6 +51,7 @@ void file_put(struct file *f)
         return;
     if (f->node->ops->release)
         f->node->ops->release(f);
+    f->node->open_files--;
     kfree(f->text);
     kfree(f);
 }

@@ -4,7 +4,7 @@
  * A struct file is one open() of a node of the file tree (trace/tracefs.h). Reading a text
  * file renders its whole text once, at the first read(), and serves it by offset, so a
  * program reading in small pieces sees one consistent snapshot (as seq_file gives on
- * Linux). Files with per-open state (user_events_data) keep it in private_data through the
+ * Linux); a consuming file (trace_pipe) is rendered a read's worth at a time instead. Files with per-open state (user_events_data) keep it in private_data through the
  * node's open/release operations.
  */
 #ifndef KERNEL_FILE_H
@@ -22,7 +22,7 @@ struct file {
     void *private_data;    /* the node owner's per-open state */
     char *text;            /* read(): the rendered text (NULL until the first read) */
     uint32_t text_len;
-    uint32_t pos;          /* read(): offset of the next byte */
+    uint32_t pos;          /* read(): offset in text of the next byte */
 };
 
 /* Opens node for a process: 0 with *out set, or -errno (-EISDIR, -EACCES, -ENOMEM, or the

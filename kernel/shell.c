@@ -42,8 +42,10 @@ static bool console_interrupted(struct fs_writer *w)
     return false;
 }
 
-static struct fs_writer interactive_writer = { console_emit, console_interrupted, 0, true };
-static struct fs_writer script_writer = { console_emit, console_interrupted, 0, false };
+static struct fs_writer interactive_writer = { .emit = console_emit,
+                                               .interrupted = console_interrupted,
+                                               .follow = true };
+static struct fs_writer script_writer = { .emit = console_emit, .interrupted = console_interrupted };
 static bool running_script;
 
 struct fs_writer *shell_console_writer(void)
@@ -111,7 +113,7 @@ static int run_redirected(const struct shell_command *cmd, struct shell_line *pl
         report_error(pl->argv[0], NULL, -ENOMEM);
         return -ENOMEM;
     }
-    struct fs_writer w = { capture_emit, never_interrupted, &cap, false };
+    struct fs_writer w = { .emit = capture_emit, .interrupted = never_interrupted, .ctx = &cap };
     int rc = cmd->run(pl->argc, pl->argv, &w);
     if (rc == 0 && cap.overflow)
         rc = -EFBIG;

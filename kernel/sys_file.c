@@ -14,7 +14,6 @@
 #include "kernel/uaccess.h"
 #include "uapi/syscall.h"
 
-#define FILE_TEXT_MAX (1u << 20) /* a read() renders at most this much of a text file */
 #define WRITE_MAX (64u << 10)    /* the most one write()/writev() takes */
 #define WRITE_ON_STACK 256       /* smaller writes need no allocation (user_events) */
 
@@ -61,52 +60,66 @@ SYSCALL_HANDLER(close)
 struct text_buffer {
     char *data;
     uint32_t len, cap;
-    bool truncated;
+    uint32_t enough; /* a consuming file stops once this much has come (0: no limit) */
+    bool failed;     /* out of memory: the rest of the text was not kept */
 };
 
 static void text_emit(struct fs_writer *w, const char *text, size_t len)
 {
     struct text_buffer *b = w->ctx;
-    if (b->truncated || len > FILE_TEXT_MAX - b->len) {
-        b->truncated = true;
+    if (b->failed)
         return;
-    }
-    if (b->len + len > b->cap) {
-        uint32_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + len)
+    if (len > b->cap - b->len) {
+        uint64_t cap = b->cap ? b->cap : 4096;
+        while (cap < (uint64_t)b->len + len)
             cap *= 2;
-        char *grown = kmalloc(cap);
+        char *grown = cap <= UINT32_MAX ? kmalloc((size_t)cap) : 0;
         if (!grown) {
-            b->truncated = true;
+            b->failed = true;
             return;
         }
         memcpy(grown, b->data, b->len);
         kfree(b->data);
         b->data = grown;
-        b->cap = cap;
+        b->cap = (uint32_t)cap;
     }
     memcpy(b->data + b->len, text, len);
     b->len += len;
 }
 
-static bool never_interrupted(struct fs_writer *w)
+/* A consuming file polls this between events: it stops taking data once the program's
+ * read has what it asked for (or memory ran out). */
+static bool text_has_enough(struct fs_writer *w)
 {
-    (void)w;
-    return false;
+    struct text_buffer *b = w->ctx;
+    return b->failed || (b->enough && b->len >= b->enough);
 }
 
-/* Renders the file's whole text once, at its first read. */
-static int render_text(struct file *f)
+/*
+ * Renders the file's text into f->text. An ordinary file renders its whole text once, at
+ * the first read, and is served by offset: a program reading in small pieces sees one
+ * snapshot (as seq_file gives on Linux). A consuming file (trace_pipe, an IPC log) is
+ * rendered again each time what it gave is used up, and only about count bytes at a time,
+ * so it takes no more from the buffer than the program reads; the events that straddle
+ * count wait in f->text for the next read. Returns 0 or -errno (-ENOMEM).
+ */
+static int render_text(struct file *f, uint32_t count)
 {
-    struct text_buffer b = { 0 };
-    struct fs_writer w = { text_emit, never_interrupted, &b, false };
+    bool consumes = f->node->ops->consumes;
+    struct text_buffer b = { .enough = consumes ? count : 0 };
+    struct fs_writer w = { .emit = text_emit, .interrupted = text_has_enough, .ctx = &b,
+                           .continued = f->text != NULL };
     int err = f->node->ops->read(f->node, &w);
+    if (b.failed && !(consumes && b.len))
+        err = -ENOMEM; /* a consuming file keeps what it managed to take */
     if (err) {
         kfree(b.data);
         return err;
     }
+    kfree(f->text);
     f->text = b.data ? b.data : kzalloc(1);
     f->text_len = b.len;
+    f->pos = 0;
     return f->text ? 0 : -ENOMEM;
 }
 
@@ -118,15 +131,16 @@ SYSCALL_HANDLER(read)
     if (!f->node->ops->read)
         return -EINVAL;
     uint32_t count = a[2];
-    if (!user_range_ok(a[1], count, true))
-        return -EFAULT;
-    if (!f->text) {
-        int err = render_text(f);
+    if (count == 0)
+        return 0;
+    if (!f->text || (f->pos == f->text_len && f->node->ops->consumes)) {
+        int err = render_text(f, count);
         if (err)
             return err;
     }
     uint32_t n = f->text_len - f->pos < count ? f->text_len - f->pos : count;
-    copy_to_user(a[1], f->text + f->pos, n);
+    if (copy_to_user(a[1], f->text + f->pos, n) != 0)
+        return -EFAULT; /* nothing lost: the text stays for a read with a good buffer */
     f->pos += n;
     return (int32_t)n;
 }
@@ -139,9 +153,8 @@ static int32_t write_gathered(struct file *f, const char *data, uint32_t len)
         return (int32_t)ops->write_data(f, data, len);
     if (!ops->write)
         return -EINVAL;
-    /* Only an open with O_TRUNC truncates (clears dynamic_events, trace, set_event); other
-     * writes add, as on Linux. */
-    int err = ops->write(f->node, data, len, !(f->flags & O_TRUNC));
+    /* Writes add; only open() with O_TRUNC empties the file (kernel/file.c). */
+    int err = ops->write(f->node, data, len, true);
     return err ? err : (int32_t)len;
 }
 

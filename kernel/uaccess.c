@@ -15,10 +15,12 @@
 bool user_range_ok(uint32_t addr, uint32_t len, bool write)
 {
     struct addr_space *as = current->as;
-    if (!as || addr < USER_BASE || addr >= USER_TOP || len > USER_TOP - addr)
+    if (!as || addr > USER_TOP)
         return false;
     if (len == 0)
         return true;
+    if (addr < USER_BASE || addr == USER_TOP || len > USER_TOP - addr)
+        return false;
     unsigned need = write ? VM_WRITE : VM_READ;
     for (uint32_t page = PAGE_ALIGN_DOWN(addr); page < addr + len; page += PAGE_SIZE)
         if (!(vm_rights(as, page) & need))

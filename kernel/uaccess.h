@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* True when [addr, addr+len) is user memory of the current process, writable if asked. */
+/* True when [addr, addr+len) is user memory of the current process, writable if asked.
+ * An empty range is fine at any user address, NULL included (Linux's access_ok): a
+ * zero-length read or write touches nothing. */
 bool user_range_ok(uint32_t addr, uint32_t len, bool write);
 
 /* Copies len bytes; 0, or -EFAULT (and nothing copied) when the range is not all valid. */

@@ -266,7 +266,9 @@ static bool stack_trace_get(void) { return func_stack_trace; }
 static void stack_trace_set(bool on) { func_stack_trace = on; }
 static const struct trace_flag stack_trace_flag = { stack_trace_get, stack_trace_set };
 
-static const struct fs_file_ops func_set_ops = { .read = read_func_set, .write = write_func_set };
+static const struct fs_file_ops func_set_ops = { .read = read_func_set,
+                                                 .write = write_func_set,
+                                                 .truncates = true };
 static const struct fs_file_ops available_ops = { .read = read_available };
 static const struct fs_file_ops enabled_ops = { .read = read_enabled };
 

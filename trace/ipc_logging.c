@@ -177,8 +177,8 @@ static int read_stats(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
-static const struct fs_file_ops log_ops = { .read = read_log };
-static const struct fs_file_ops log_cont_ops = { .read = read_log_cont };
+static const struct fs_file_ops log_ops = { .read = read_log, .consumes = true };
+static const struct fs_file_ops log_cont_ops = { .read = read_log_cont, .consumes = true };
 static const struct fs_file_ops stats_ops = { .read = read_stats };
 
 /* Removes the context's directory and whatever of its files exist. */
@@ -256,7 +256,7 @@ int ipc_log_context_destroy(struct ipc_log_context *ctx)
     if (!ctx)
         return 0;
     unsigned long flags = spin_lock_irqsave(&ctx->lock);
-    bool busy = ctx->readers > 0;
+    bool busy = ctx->readers > 0 || fs_in_use(ctx->dir);
     if (!busy)
         ctx->closed = true;
     spin_unlock_irqrestore(&ctx->lock, flags);

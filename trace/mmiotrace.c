@@ -135,7 +135,7 @@ static void mmiotrace_pipe_header(struct fs_writer *out)
     fs_puts(out, "VERSION 20070824\n");
     for (struct pci_device *d = pci_devices(); d; d = d->next)
         pci_print_pcidev(out, d);
-    struct prefix_writer lspci = { { prefix_emit, prefix_interrupted, 0, false }, out, true };
+    struct prefix_writer lspci = { { .emit = prefix_emit, .interrupted = prefix_interrupted }, out, true };
     for (struct pci_device *d = pci_devices(); d; d = d->next)
         pci_print_lspci(&lspci.w, d, true);
 }

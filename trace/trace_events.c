@@ -406,7 +406,8 @@ static const struct fs_file_ops group_enable_ops = { .read = read_group_enable,
                                                      .write = write_group_enable };
 static const struct fs_file_ops available_events_ops = { .read = read_available_events };
 static const struct fs_file_ops set_event_ops = { .read = read_set_event,
-                                                  .write = write_set_event };
+                                                  .write = write_set_event,
+                                                  .truncates = true };
 
 /* --- registration ---------------------------------------------------------------------------- */
 
@@ -531,7 +532,7 @@ int trace_event_unregister(struct trace_event_call *call)
 {
     if (!call->dir)
         return -ENOENT;
-    if (call->enabled)
+    if (call->enabled || fs_in_use(call->dir))
         return -EBUSY;
     retire_id(call->id);
     struct trace_event_call **link = &events;

@@ -97,7 +97,7 @@ static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
     (void)f;
     static union trace_event_copy copy; /* the console shell is the only caller */
     struct tracer *t = trace_current();
-    if (t->print_pipe_header)
+    if (t->print_pipe_header && !out->continued)
         t->print_pipe_header(out);
     if (out->follow)
         trace_pipe_followers++; /* the COM2 stream steps aside meanwhile */
@@ -244,8 +244,8 @@ static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
 
 static const struct fs_file_ops available_tracers_ops = { .read = read_available_tracers };
 static const struct fs_file_ops current_tracer_ops = { .read = read_current_tracer, .write = write_current_tracer };
-static const struct fs_file_ops trace_ops = { .read = read_trace, .write = write_trace };
-static const struct fs_file_ops trace_pipe_ops = { .read = read_trace_pipe };
+static const struct fs_file_ops trace_ops = { .read = read_trace, .write = write_trace, .truncates = true };
+static const struct fs_file_ops trace_pipe_ops = { .read = read_trace_pipe, .consumes = true };
 static const struct fs_file_ops trace_marker_ops = { .write = write_trace_marker };
 static const struct fs_file_ops buffer_size_kb_ops = { .read = read_buffer_size_kb, .write = write_buffer_size_kb };
 static const struct fs_file_ops buffer_total_size_kb_ops = { .read = read_buffer_total_size_kb };

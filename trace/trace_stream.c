@@ -29,7 +29,7 @@ static bool never(struct fs_writer *w)
     return false;
 }
 
-static struct fs_writer com2_writer = { com2_emit, never, 0, false };
+static struct fs_writer com2_writer = { .emit = com2_emit, .interrupted = never };
 
 struct fs_writer *trace_com2_writer(void) { return &com2_writer; }
 static union trace_event_copy stream_copy;

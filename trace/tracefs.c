@@ -139,12 +139,24 @@ int fs_remove(struct fs_node *node)
         return -EINVAL;
     if (node->children)
         return -ENOTEMPTY;
+    if (node->open_files)
+        return -EBUSY;
     struct fs_node **link = &node->parent->children;
     while (*link != node)
         link = &(*link)->next;
     *link = node->next;
     kfree(node);
     return 0;
+}
+
+bool fs_in_use(const struct fs_node *node)
+{
+    if (node->open_files)
+        return true;
+    for (const struct fs_node *child = node->children; child; child = child->next)
+        if (fs_in_use(child))
+            return true;
+    return false;
 }
 
 /* If path starts with a mount prefix (as a whole component), returns what follows it. */

@@ -27,6 +27,9 @@ struct fs_writer {
     /* Streaming reads (trace_pipe) wait for more data when true (an interactive `cat`), and
      * return once drained when false (a boot script, a redirection). */
     bool follow;
+    /* A program's second or later read() of one open consuming file: its header (if it
+     * has one) was already given. */
+    bool continued;
 };
 
 /* Formats into the writer. */
@@ -43,6 +46,14 @@ struct fs_file_ops {
      * negative errno, and must leave the file unchanged when it rejects the data.
      * NULL: not writable. */
     int (*write)(struct fs_node *file, const char *data, size_t len, bool append);
+    /* True for files that '>' empties before it writes (trace, set_event, dynamic_events,
+     * the function filters): a program's open() with O_TRUNC empties them by a write of
+     * nothing with append false, and its writes then all add, as on Linux. */
+    bool truncates;
+    /* True for files whose reading takes the data away (trace_pipe, an IPC log): a
+     * program's read() renders only about what it asked for, polling interrupted() between
+     * events, and renders again when that is used up (kernel/sys_file.c). */
+    bool consumes;
 
     /* Optional, for files user programs use through system calls (kernel/file.h). */
     /* A process opened the file: set up per-open state in f->private_data. 0 or -errno. */
@@ -66,6 +77,7 @@ struct fs_node {
     struct fs_node *next;     /* next sibling */
     const struct fs_file_ops *ops; /* NULL for a directory */
     void *data;               /* the owner's */
+    uint32_t open_files;      /* struct files open on it (kernel/file.h); no removal till 0 */
 };
 
 /* The root directory (created on first use). */
@@ -80,8 +92,13 @@ struct fs_node *fs_create(struct fs_node *parent, const char *name,
 /* Creates every missing directory of a path like "events/user_events"; returns the last. */
 struct fs_node *fs_mkdir_path(const char *path);
 
-/* Removes a file or an empty directory: 0, -ENOTEMPTY or -EINVAL (the root). */
+/* Removes a file or an empty directory: 0, -ENOTEMPTY, -EBUSY (a program has it open) or
+ * -EINVAL (the root). */
 int fs_remove(struct fs_node *node);
+
+/* Whether a program has the node, or anything below it, open: an owner that removes a
+ * directory of files asks this first, so it removes all of them or none. */
+bool fs_in_use(const struct fs_node *node);
 
 /* Finds a path (absolute or relative to the root; mount prefixes, ".", ".." and repeated
  * slashes accepted). Returns the node, or NULL with *err = -ENOENT, -ENOTDIR or

@@ -194,10 +194,11 @@ static int find_or_create(struct ue_desc *desc, struct user_event **out)
     return 0;
 }
 
-/* In use: held by an open file, a process's enable bit, or enabled (Linux's refcount). */
+/* In use: held by an open user_events_data, a process's enable bit, or enabled (Linux's
+ * refcount), or a program has one of its events/user_events/NAME files open. */
 static bool event_busy(const struct user_event *ev)
 {
-    return ev->file_refs || ev->enablers || ev->used_by_ftrace;
+    return ev->file_refs || ev->enablers || ev->used_by_ftrace || fs_in_use(ev->call.dir);
 }
 
 /* Removes an unused event: 0 or -EBUSY. Called with ue_lock held. */
@@ -382,13 +383,21 @@ static int copy_command(uint64_t uaddr, struct ue_desc **desc)
     return err;
 }
 
+/* Whether the program's structure at arg can take the answer. Checked before the event
+ * is registered, so that a registration whose answer could not be written back leaves no
+ * reference behind (the process is single-threaded: nothing unmaps it meanwhile). */
+static bool answer_writable(uint32_t arg, uint32_t size)
+{
+    return user_range_ok(arg, size, true);
+}
+
 /* DIAG_IOCSREG with the seed's struct user_reg_status: answers status_bit and write_index. */
 static long register_with_status_bit(struct file *f, uint32_t arg)
 {
     struct user_reg_status reg;
     struct ue_desc *desc;
     struct user_event *ev;
-    if (copy_from_user(&reg, arg, sizeof reg) != 0)
+    if (copy_from_user(&reg, arg, sizeof reg) != 0 || !answer_writable(arg, sizeof reg))
         return -EFAULT;
     int err = copy_command(reg.name_args, &desc);
     if (err)
@@ -426,7 +435,7 @@ static long register_with_enable_bit(struct file *f, uint32_t arg, uint32_t usiz
     struct user_event *ev;
     int err = copy_struct(&reg, sizeof reg, arg, usize);
     if (!err)
-        err = check_user_reg(&reg);
+        err = answer_writable(arg, sizeof reg) ? check_user_reg(&reg) : -EFAULT;
     if (err)
         return err;
     err = copy_command(reg.name_args, &desc);
@@ -707,6 +716,7 @@ static int write_dynamic(struct fs_node *node, const char *data, size_t len, boo
 static const struct fs_file_ops dynamic_ops = {
     .read = read_dynamic,
     .write = write_dynamic,
+    .truncates = true,
 };
 
 /* --- start-up ------------------------------------------------------------------------------- */

@@ -27,11 +27,15 @@ context_switch:
 
 ; A new user process's first return: finish the switch's bookkeeping in C, then leave
 ; through the end of the trap path, which pops the prepared trap frame and irets to ring 3.
+; Like every return to ring 3 it first honours a kill (a process killed before it ever ran
+; exits here, without running a single instruction of its own) and a pending reschedule.
 extern sched_first_run
+extern sched_return_to_user
 extern trap_return
 global task_enter_user
 task_enter_user:
     call sched_first_run
+    call sched_return_to_user
     jmp trap_return
 
 ; A new kernel thread's first return.

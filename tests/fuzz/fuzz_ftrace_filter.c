@@ -41,7 +41,7 @@ static void check_consistent(const struct ftrace_func_set *set)
         abort();
     if (set->bits[WORDS - 1] >> (NFUNCS % 32)) /* no bit past the last function */
         abort();
-    struct fs_writer w = { count_lines, NULL, NULL, false };
+    struct fs_writer w = { .emit = count_lines };
     lines = 0;
     ftrace_filter_print(set, &w, funcs, &table, NULL);
     if (lines != set->count)

@@ -34,7 +34,7 @@ static void gather(struct fs_writer *w, const char *t, size_t len)
     }
     text[text_len] = '\0';
 }
-static struct fs_writer writer = { gather, NULL, NULL, false };
+static struct fs_writer writer = { .emit = gather };
 
 static void check_layout(const struct ue_desc *d)
 {

@@ -50,7 +50,7 @@ static bool never_interrupted(struct fs_writer *w)
 
 const char *guest_read_file(const char *path)
 {
-    struct fs_writer w = { collect, never_interrupted, 0, false };
+    struct fs_writer w = { .emit = collect, .interrupted = never_interrupted };
     struct fs_node *f = fs_lookup(path, &(int){ 0 });
     text_len = 0;
     text[0] = '\0';

@@ -273,7 +273,7 @@ SELFTEST(ftrace_profile)
         ftrace_test_top(i);
     ST_CHECK(f->ops->write(f, "0", 1, false) == 0);
     struct fs_node *stat = fs_lookup("trace_stat/function0", &(int){ 0 });
-    struct fs_writer w = { collect, never, 0, false };
+    struct fs_writer w = { .emit = collect, .interrupted = never };
     collected_len = 0;
     ST_CHECK(stat && stat->ops->read(stat, &w) == 0);
     ST_CHECK(hits_of("ftrace_test_top") == 3);

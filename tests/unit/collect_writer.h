@@ -20,7 +20,7 @@ static void collect(struct fs_writer *w, const char *text, size_t len)
     collected[collected_len] = '\0';
 }
 
-static struct fs_writer collect_writer = { collect, NULL, NULL, false };
+static struct fs_writer collect_writer = { .emit = collect };
 
 /* Empties the collected text. */
 static void collect_reset(void)

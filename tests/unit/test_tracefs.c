@@ -83,6 +83,11 @@ TEST(remove_and_path)
     fs_path_of(fs_root(), path, sizeof path);
     CHECK_EQ_STR(path, "/");
     CHECK_EQ_INT(fs_remove(d), -ENOTEMPTY);
+    f->open_files = 1; /* as file_open leaves it while a program has the file open */
+    CHECK(fs_in_use(d));
+    CHECK_EQ_INT(fs_remove(f), -EBUSY);
+    f->open_files = 0;
+    CHECK(!fs_in_use(d));
     CHECK_EQ_INT(fs_remove(f), 0);
     CHECK_EQ_INT(fs_remove(d), 0);
     CHECK_EQ_INT(fs_remove(fs_root()), -EINVAL);

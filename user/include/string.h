@@ -18,6 +18,7 @@ size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+char *strstr(const char *haystack, const char *needle);
 
 /* "No such file or directory" for ENOENT: glibc's text; "Unknown error N" otherwise. */
 char *strerror(int errnum);

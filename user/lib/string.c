@@ -88,3 +88,13 @@ char *strchr(const char *s, int c)
             return 0;
     }
 }
+
+/* The first place needle occurs in haystack; an empty needle occurs at the start. */
+char *strstr(const char *haystack, const char *needle)
+{
+    size_t len = strlen(needle);
+    for (; *haystack; haystack++)
+        if (strncmp(haystack, needle, len) == 0)
+            return (char *)haystack;
+    return len == 0 ? (char *)haystack : 0;
+}

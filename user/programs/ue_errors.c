@@ -352,6 +352,11 @@ static void group_reg_pointers(void)
     kernel_name.name_args = KERNEL_ADDR;
     unmapped_name.name_args = UNMAPPED_ADDR;
     long_name.name_args = (uintptr_t)no_nul;
+    /* A seed struct user_reg_status (size, name_args low and high, status_bit,
+     * write_index) in the program's read-only segment: readable, but the answer cannot be
+     * written back, so the kernel must refuse it before it registers anything. */
+    static const char readonly_cmd[] = "ue_err_ro u32 a";
+    static const uint32_t readonly_reg[5] = { 20, (uintptr_t)readonly_cmd, 0, 0, 0 };
     /* A struct whose size field (and next 4 bytes) are the last of a mapped page. */
     struct user_reg straddling = user_reg_for(cmd);
     memcpy((void *)(edge - 8), &straddling, 8);
@@ -368,6 +373,10 @@ static void group_reg_pointers(void)
           EFAULT },
         { "struct user_reg running into an unmapped page",
           IOCTL(data_fd, DIAG_IOCSREG, edge - 8), EFAULT },
+        { "struct user_reg_status in read-only memory (no room for the answer)",
+          IOCTL(data_fd, DIAG_IOCSREG, readonly_reg), EFAULT },
+        { "and so ue_err_ro was never created",
+          IOCTL(data_fd, DIAG_IOCSDEL, "ue_err_ro"), ENOENT },
     };
     RUN_CASES(cases);
 }
@@ -498,8 +507,8 @@ static void group_data_loc(void)
 }
 
 /*
- * DIAG_IOCSDEL deletes an event only when nothing uses it: no fd that registered it and no
- * enable_addr registration, which outlives its fd until DIAG_IOCSUNREG (or the process's
+ * DIAG_IOCSDEL deletes an event only when nothing uses it: no fd that registered it, none
+ * open on its events/user_events/NAME files, and no enable_addr registration, which outlives its fd until DIAG_IOCSUNREG (or the process's
  * exit). DIAG_IOCSUNREG names a registration by (address, bit) and checks its own size and
  * reserved bytes. Anything else asked of user_events_data is not an ioctl it has.
  */
@@ -514,6 +523,11 @@ static void group_delete(void)
     expect("delete an event that does not exist",
            ioctl(data_fd, DIAG_IOCSDEL, "ue_err_no_such_event"), ENOENT);
     expect("close that fd", close(busy_fd), 0);
+    int format_fd = open("/sys/kernel/tracing/events/user_events/ue_err_busy/format", O_RDONLY);
+    expect("open ue_err_busy's format file", format_fd, 0);
+    expect("delete ue_err_busy while its format file is open",
+           ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
+    expect("close the format file", close(format_fd), 0);
     expect("delete ue_err_busy after the close", ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), 0);
     expect("delete with the name in kernel memory", ioctl(data_fd, DIAG_IOCSDEL, KERNEL_ADDR),
            EFAULT);
@@ -557,8 +571,14 @@ static void group_delete(void)
 static void group_syscalls(void)
 {
     struct timespec too_many_ns = { 0, 1000000000 };
+    int small_fd = open(TRACEFS "tracing_on", O_RDONLY); /* "1\n" or "0\n" */
     printf("# system calls\n");
     const struct errno_case cases[] = {
+        { "write(1, NULL, 0)", SYS_write, { 1, 0, 0 }, 0 },
+        { "writev(1, NULL, 0)", SYS_writev, { 1, 0, 0 }, 0 },
+        { "read(fd, NULL, 0)", SYS_read, { status_fd, 0, 0 }, 0 },
+        { "read of a 2-byte file asking 4096 bytes into 16 before an unmapped page", SYS_read,
+          { small_fd, (long)(edge - 16), 4096 }, 0 },
         { "write(1, 0x1000, 5)", SYS_write, { 1, UNMAPPED_ADDR, 5 }, EFAULT },
         { "write(1, 0x100000, 5)", SYS_write, { 1, KERNEL_ADDR, 5 }, EFAULT },
         { "write from a buffer running into an unmapped page", SYS_write,
@@ -579,6 +599,7 @@ static void group_syscalls(void)
           EINVAL },
     };
     RUN_CASES(cases);
+    close(small_fd);
 
     /* Outside the table: should the kernel map it after all, it must go again. */
     void *p = mmap(0, USER_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, status_fd, 0);
@@ -586,6 +607,43 @@ static void group_syscalls(void)
            (long)(uintptr_t)p, EACCES);
     if (p != MAP_FAILED)
         munmap(p, USER_PAGE_SIZE);
+}
+
+/* Checks the whole text of a tracefs file. */
+static void expect_text(const char *what, const char *path, const char *want)
+{
+    char text[256];
+    int fd = open(path, O_RDONLY), len = 0, n = 0;
+    while (fd >= 0 && len < (int)sizeof(text) - 1 &&
+           (n = read(fd, text + len, sizeof(text) - 1 - len)) > 0)
+        len += n;
+    text[len] = '\0';
+    if (fd >= 0)
+        close(fd);
+    result(fd >= 0 && n >= 0 && strcmp(text, want) == 0, what, text, want);
+}
+
+/*
+ * O_TRUNC empties a file once, at open(): set_event disables every event, dynamic_events
+ * deletes every event (or fails with EBUSY, deleting none, while one is in use). The
+ * writes through that descriptor then all add, as on Linux.
+ */
+static void group_truncate(void)
+{
+    printf("# O_TRUNC\n");
+    expect("open dynamic_events O_TRUNC while events are in use",
+           open(TRACEFS "dynamic_events", O_WRONLY | O_TRUNC), EBUSY);
+    int fd = open(TRACEFS "set_event", O_WRONLY | O_TRUNC);
+    expect("open set_event O_TRUNC", fd, 0);
+    const char *seed = "user_events:ue_err_seed\n", *loc = "user_events:ue_err_loc\n";
+    expect_u32("write ue_err_seed to it", (uint32_t)write(fd, seed, strlen(seed)), strlen(seed));
+    expect_u32("write ue_err_loc to it", (uint32_t)write(fd, loc, strlen(loc)), strlen(loc));
+    close(fd);
+    expect_text("set_event has both", TRACEFS "set_event",
+                "user_events:ue_err_seed\nuser_events:ue_err_loc\n");
+    fd = open(TRACEFS "set_event", O_WRONLY | O_TRUNC);
+    expect("open set_event O_TRUNC again, and close it", close(fd), 0);
+    expect_text("set_event is empty", TRACEFS "set_event", "");
 }
 
 /*
@@ -725,6 +783,7 @@ int main(int argc, char **argv)
         group_data_loc();
         group_delete();
         group_syscalls();
+        group_truncate();
         cleanup();
     }
     printf("ue_errors: %d passed, %d failed\n", passed, failed);
