@@ -33,7 +33,7 @@ NASMFLAGS := -f elf32 -g -F dwarf
 FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
 NOTRACE_C := $(wildcard trace/*.c drivers/serial/*.c) arch/x86/trap.c arch/x86/machine.c \
 	arch/x86/backtrace.c arch/x86/double_fault.c arch/x86/mmiotrace_fault.c \
-	arch/x86/ftrace_arch.c arch/x86/task_arch.c arch/x86/paging.c arch/x86/snapshot.c arch/x86/gdt.c kernel/time.c kernel/panic.c kernel/format.c \
+	arch/x86/ftrace_arch.c arch/x86/fpu.c arch/x86/task_arch.c arch/x86/paging.c arch/x86/snapshot.c arch/x86/gdt.c kernel/time.c kernel/panic.c kernel/format.c \
 	kernel/string.c kernel/symbols.c kernel/background.c kernel/console.c
 
 # Every .c and .asm of the kernel; tests/guest holds the in-kernel self-tests.

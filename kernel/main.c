@@ -13,6 +13,7 @@
  *   7. self-tests if asked, else boot scripts, else the interactive shell.
  */
 #include "arch/x86/double_fault.h"
+#include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/multiboot.h"
 #include "arch/x86/paging.h"
@@ -158,6 +159,7 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     trace_init(); /* after the initcalls: every tracer has registered */
     pci_init();   /* after tracing is up, so `ftrace=` can trace enumeration */
     tasks_init(); /* the boot context becomes the shell task; the idle task starts */
+    fpu_init();
     syscall_gate_init();
     nameserver_start();
     add_programs();

@@ -33,6 +33,9 @@ struct task {
     void (*thread_fn)(void *arg); /* kernel threads: what they run */
     void *thread_arg;
     void *graph_stack;        /* function_graph's return stack for this task */
+    bool fpu_used;            /* has run an x87 instruction: fpu_state is its registers */
+    uint8_t fpu_state[108];   /* its x87 registers (FNSAVE's image) while another task's
+                                 are in the FPU (arch/x86/fpu.c) */
 
     const void *wait_chan;    /* what it sleeps on */
     uint64_t wake_at_ns;      /* 0: no timeout */

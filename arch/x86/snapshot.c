@@ -13,7 +13,7 @@
  *   - CR3 is not saved on a switch away, but is loaded on the switch back: main_tss.cr3
  *     holds the kernel's page directory, or the return would load garbage;
  *   - a switch sets CR0.TS; the first FPU instruction after it raises #NM, whose handler
- *     (below) clears TS;
+ *     (arch/x86/fpu.c) finds the FPU's owner unchanged and clears TS;
  *   - the segment registers are reloaded from the TSS on the way back, and one that became
  *     invalid since it was loaded (the seed's "known bug") would fault in the middle of the
  *     task switch: the debug task checks DS, ES, FS and GS first and replaces an invalid
@@ -148,15 +148,6 @@ static void __attribute__((noreturn)) debug_task(void)
     }
 }
 
-/* #NM: the first FPU/SSE instruction after a task switch. Nothing to save or restore (one
- * FPU context, kernel code uses none): clearing CR0.TS is all. */
-static bool device_not_available(struct trap_frame *tf)
-{
-    (void)tf;
-    __asm__ volatile("clts");
-    return true;
-}
-
 const struct snapshot_record *snapshot_ring_get(uint32_t back, uint32_t *count)
 {
     *count = page ? page->count : 0;
@@ -173,6 +164,5 @@ void snapshot_arch_init(void)
     main_tss.cr3 = read_cr3(); /* loaded on every switch back to the kernel */
     tss_prepare_kernel_task(&debug_tss, debug_task, debug_stack + sizeof debug_stack);
     gdt_set_tss(SEL_TSS_DEBUG >> 3, &debug_tss);
-    trap_set_handler(7, device_not_available);
     idt_route_to_task(VEC_BREAKPOINT, SEL_TSS_DEBUG, 3);
 }

@@ -1,7 +1,8 @@
 /*
  * task_arch.c - the x86 half of tasks: building a new task's first kernel stack, and
- * switching stacks, address spaces and the TSS's ring-0 stack between tasks.
+ * switching stacks, address spaces, the TSS's ring-0 stack and the FPU between tasks.
  */
+#include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/trap.h"
 #include "kernel/page_alloc.h"
@@ -55,5 +56,6 @@ void arch_switch_to(struct task *prev, struct task *next)
     if (next->kstack)
         main_tss.esp0 = kstack_top(next);
     vm_activate(next->as);
+    fpu_switch(prev, next);
     context_switch(&prev->saved_esp, next->saved_esp);
 }
