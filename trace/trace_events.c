@@ -10,9 +10,12 @@
  *   available_events             "system:name" for every event
  *   set_event                    "system:name" for every enabled event; takes Linux's forms
  *
- * Ids are handed out in order and never reused: records of an unregistered event may stay
- * in the buffer, and their id must not come to mean another event. So a boot can make at
- * most TRACE_EVENT_ID_LAST - TRACE_EVENT_ID_FIRST + 1 registrations.
+ * Ids are handed out in order. Records of an unregistered event may stay in the buffer,
+ * and their id must not come to mean another event while they do: so an id is reused only
+ * once every id has been given out, and only if its event was unregistered before the
+ * oldest record still in the buffer was written (the lowest such id first). A boot that
+ * keeps creating and deleting events (user_events) thus runs out of ids only while the
+ * buffer holds records from before the oldest deletion: ENOSPC, until it is read or reset.
  *
  * Concurrency: registering, unregistering, enabling and the files run in thread context,
  * which the kernel does not preempt. Printing may also run in the timer interrupt (the COM2
@@ -27,11 +30,13 @@
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
 
-/* What the table holds for one id: the event while it is registered, and how many
- * printers are using it at this moment. */
+/* What the table holds for one id: the event while it is registered, how many printers
+ * are using it at this moment, and when the event was unregistered (arch_cycles(), the
+ * buffer's clock). */
 struct event_slot {
     struct trace_event_call *call;
     uint32_t printing;
+    uint64_t retired_at;
 };
 
 static struct spinlock events_lock = SPINLOCK_INIT("trace_events");
@@ -86,6 +91,31 @@ static int grow_slots(void)
     return 0;
 }
 
+/* The time of the oldest record in the trace buffer, over all CPUs; UINT64_MAX when it
+ * holds none. */
+static uint64_t oldest_record_time(void)
+{
+    uint64_t oldest = UINT64_MAX, ts;
+    for (unsigned cpu = 0; trace_buf && cpu < arch_cpu_count(); cpu++)
+        if (rb_peek_ts(trace_buf, cpu, &ts) && ts < oldest)
+            oldest = ts;
+    return oldest;
+}
+
+/* The id for a new event: the next never used, or once they are all used, the lowest
+ * whose event was unregistered before the oldest record in the buffer was written.
+ * 0 when there is none. */
+static uint32_t free_id(void)
+{
+    if (next_id <= TRACE_EVENT_ID_LAST)
+        return next_id;
+    uint64_t oldest = oldest_record_time();
+    for (uint32_t i = 0; i < next_id - TRACE_EVENT_ID_FIRST; i++)
+        if (!slots[i].call && slots[i].retired_at < oldest)
+            return TRACE_EVENT_ID_FIRST + i;
+    return 0;
+}
+
 /* The slot of id, or NULL for an id never given out. Call with events_lock held. */
 static struct event_slot *slot_of(uint16_t id)
 {
@@ -129,6 +159,7 @@ static void retire_id(uint16_t id)
     unsigned long flags = spin_lock_irqsave(&events_lock);
     struct event_slot *s = slot_of(id);
     s->call = 0;
+    s->retired_at = arch_cycles();
     while (s->printing) { /* a printer on another CPU: let it finish */
         spin_unlock_irqrestore(&events_lock, flags);
         arch_cpu_relax();
@@ -501,7 +532,8 @@ int trace_event_register(struct trace_event_call *call)
     for (struct trace_event_call *c = events; c; c = c->next)
         if (c == call || (strcmp(c->system, call->system) == 0 && strcmp(c->name, call->name) == 0))
             return -EEXIST;
-    if (next_id > TRACE_EVENT_ID_LAST)
+    uint32_t id = free_id();
+    if (!id)
         return -ENOSPC;
     if (grow_slots() != 0 || !make_top_files())
         return -ENOMEM;
@@ -515,15 +547,16 @@ int trace_event_register(struct trace_event_call *call)
     }
     call->dir = dir;
     call->enabled = false;
-    call->id = (uint16_t)next_id;
+    call->id = (uint16_t)id;
     call->next = 0;
     struct trace_event_call **link = &events;
     while (*link)
         link = &(*link)->next;
     *link = call;
     unsigned long flags = spin_lock_irqsave(&events_lock);
-    slots[next_id - TRACE_EVENT_ID_FIRST].call = call;
-    next_id++;
+    slots[id - TRACE_EVENT_ID_FIRST].call = call;
+    if (id == next_id)
+        next_id++;
     spin_unlock_irqrestore(&events_lock, flags);
     return 0;
 }

@@ -1,7 +1,7 @@
 /* test_trace_events.c - named trace events and syscall tracepoints on the host: the events/
  * tree, available_events and set_event with Linux's semantics, format files and printed
- * lines to the character, ids never reused. Records go through a real ring buffer; the
- * system call table is tests/unit/host_syscall_table.c. */
+ * lines to the character, ids reused only when no record can carry them. Records go through
+ * a real ring buffer; the system call table is tests/unit/host_syscall_table.c. */
 #include "unit.h"
 
 #include "collect_writer.h"
@@ -222,7 +222,7 @@ TEST(set_event_forms)
     CHECK_EQ_INT(trace_event_unregister(&c), 0);
 }
 
-TEST(unregister_busy_and_ids_not_reused)
+TEST(unregister_busy_and_ids_not_reused_at_once)
 {
     struct trace_event_call a = make_event("tst", "gone");
     CHECK_EQ_INT(trace_event_register(&a), 0);
@@ -365,4 +365,65 @@ TEST(syscall_format_files)
 
     const char *getpid = read_file("events/syscalls/sys_enter_getpid/format");
     CHECK(strstr(getpid, "signed:1;\n\nprint fmt: \"\"\n") != NULL);
+}
+
+/* --- ids coming back ------------------------------------------------------------------------ */
+
+/* Writes a record of event id at time ts into the buffer. */
+static void write_record_at(uint64_t ts, uint16_t id)
+{
+    extern uint64_t host_cycles;
+    host_cycles = ts;
+    struct test_entry e = { { id, 0, 0, 0 }, 7 };
+    CHECK(rb_write(trace_buf, &e, sizeof e));
+}
+
+/* Once every id has been given out, an id comes back only when no record in the buffer can
+ * carry it: its event was unregistered before the oldest record was written. (Last in
+ * this file: it uses up every id.) */
+TEST(ids_come_back_only_when_no_record_can_carry_them)
+{
+    extern uint64_t host_cycles;
+    syscalls_ready(); /* an empty buffer */
+    struct trace_event_call a = make_event("reuse", "a");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    uint16_t a_id = a.id;
+    write_record_at(0, a_id); /* older than every unregistration */
+    host_cycles = 10;
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+
+    /* Create and delete until the ids run out: none may come back while a's record is
+     * there, and a's record stays unknown rather than turning into another event. */
+    struct trace_event_call b = make_event("reuse", "b");
+    int err = 0, registrations = 0;
+    while (registrations <= TRACE_EVENT_ID_LAST && (err = trace_event_register(&b)) == 0) {
+        CHECK(b.id != a_id);
+        CHECK_EQ_INT(trace_event_unregister(&b), 0);
+        registrations++;
+    }
+    CHECK_EQ_INT(err, -ENOSPC);
+    char unknown[64];
+    snprintf(unknown, sizeof unknown, "CTX: [UNKNOWN EVENT %u]\n", a_id);
+    CHECK_EQ_STR(print_buffer(), unknown);
+
+    /* The record read away, the ids come back, the lowest first. */
+    rb_reset(trace_buf);
+    uint32_t lowest_free = TRACE_EVENT_ID_FIRST;
+    while (trace_event_by_id((uint16_t)lowest_free))
+        lowest_free++;
+    CHECK_EQ_INT(trace_event_register(&b), 0);
+    CHECK_EQ_INT(b.id, lowest_free);
+    uint16_t b_id = b.id;
+
+    /* An event deleted after the oldest record was written keeps its id out of reach. */
+    write_record_at(20, b_id);
+    host_cycles = 30;
+    CHECK_EQ_INT(trace_event_unregister(&b), 0);
+    struct trace_event_call c = make_event("reuse", "c");
+    CHECK_EQ_INT(trace_event_register(&c), 0);
+    CHECK(c.id != b_id);
+    snprintf(unknown, sizeof unknown, "CTX: [UNKNOWN EVENT %u]\n", b_id);
+    CHECK_EQ_STR(print_buffer(), unknown);
+    CHECK_EQ_INT(trace_event_unregister(&c), 0);
+    rb_reset(trace_buf);
 }
