@@ -33,8 +33,9 @@ void vm_activate(struct addr_space *as);
 /* The value the CPU's page-directory register holds for as (NULL: the kernel's). */
 uint32_t vm_root(const struct addr_space *as);
 
-/* Maps a fresh zeroed page at the page-aligned user address va: 0, -ENOMEM, or -EEXIST when
- * something is mapped there already. */
+/* Maps a fresh zeroed page at the page-aligned user address va: 0, -ENOMEM (also when only
+ * the kernel's reserve of free pages is left), or -EEXIST when something is mapped there
+ * already. */
 int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags);
 /* Maps the physical page phys (owned elsewhere: never freed here) at va. Same results. */
 int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned vm_flags);
