@@ -80,8 +80,8 @@ void ipc_logging_set(bool on) { ipc_log_on = on; }
     do {                                                                       \
         if (ipc_log_on) {                                                      \
             const int32_t numbers_[] = { __VA_ARGS__ };                        \
-            log_numbers(what, sizeof(what) - 1, numbers_,                      \
-                        sizeof numbers_ / sizeof numbers_[0]);                 \
+            ipc_log_numbers(ipc_log, IPC_EVENT_NUMBERS, what, sizeof(what) - 1, \
+                            numbers_, sizeof numbers_ / sizeof numbers_[0]);   \
         }                                                                      \
     } while (0)
 
@@ -89,19 +89,6 @@ void ipc_logging_set(bool on) { ipc_log_on = on; }
  * so that readers which know only string events skip these by their size instead of
  * misreading the numbers after the text. */
 #define IPC_EVENT_NUMBERS 0x10
-
-static void log_numbers(const char *what, size_t what_len, const int32_t *numbers, int n)
-{
-    struct ipc_log_encoder e;
-    uint64_t cycles = arch_cycles();
-    ipc_log_encode_start(&e, IPC_EVENT_NUMBERS);
-    ipc_log_encode_timestamp(&e, time_cycles_to_ns(cycles));
-    ipc_log_encode_qtimer(&e, cycles);
-    ipc_log_encode_bytes(&e, what, what_len);
-    for (int i = 0; i < n; i++)
-        ipc_log_encode_int32(&e, numbers[i]);
-    ipc_log_write(ipc_log, &e);
-}
 
 /* The endpoint with id ep, or NULL. */
 static struct endpoint *endpoint_of(int ep)

@@ -226,7 +226,12 @@ static void drop_oldest(struct ipc_log *log)
     bool push_reader = log->reader.page == r.page && log->reader.offset == r.offset;
     uint8_t hdr[TSV_HEADER_SIZE];
 
-    step(log, &r, hdr, TSV_HEADER_SIZE);
+    if (r.offset + TSV_HEADER_SIZE <= IPC_LOG_DATA_SIZE) { /* the header is on this page */
+        hdr[1] = log->pages[r.page]->data[r.offset + 1];
+        r.offset += TSV_HEADER_SIZE;
+    } else {
+        step(log, &r, hdr, TSV_HEADER_SIZE);
+    }
     step(log, &r, NULL, hdr[1]);
     log->pages[log->read_page]->hdr.read_offset = 0;
     log->read_page = r.page;
@@ -234,6 +239,27 @@ static void drop_oldest(struct ipc_log *log)
     log->write_avail += TSV_HEADER_SIZE + hdr[1];
     if (push_reader)
         log->reader = r;
+}
+
+/* Drops the oldest events until len bytes fit (one free byte always stays, so that full
+ * and empty differ); returns how many it dropped. */
+static int make_room(struct ipc_log *log, uint32_t len)
+{
+    int dropped = 0;
+    while (log->write_avail <= len) {
+        drop_oldest(log);
+        dropped++;
+    }
+    return dropped;
+}
+
+/* Counts an appended event of len bytes, and the events dropped for it. */
+static int count_append(struct ipc_log *log, uint32_t len, int dropped)
+{
+    log->write_avail -= len;
+    log->written++;
+    log->dropped += (uint64_t)dropped;
+    return dropped;
 }
 
 int ipc_log_append(struct ipc_log *log, const uint8_t *ev, uint32_t len)
@@ -245,12 +271,7 @@ int ipc_log_append(struct ipc_log *log, const uint8_t *ev, uint32_t len)
     if (len < TSV_HEADER_SIZE || ev[1] != len - TSV_HEADER_SIZE)
         return -EINVAL;
 
-    int dropped = 0;
-    while (log->write_avail <= len) { /* one free byte always stays: full != empty */
-        drop_oldest(log);
-        dropped++;
-    }
-
+    int dropped = make_room(log, len);
     struct ipc_log_page *page = log->pages[log->write_page];
     uint32_t here = IPC_LOG_DATA_SIZE - page->hdr.write_offset;
     if (here >= len) {
@@ -268,10 +289,7 @@ int ipc_log_append(struct ipc_log *log, const uint8_t *ev, uint32_t len)
         copy_bytes(page->data, ev + here, len - here);
         page->hdr.write_offset = (uint16_t)(len - here);
     }
-    log->write_avail -= len;
-    log->written++;
-    log->dropped += (uint64_t)dropped;
-    return dropped;
+    return count_append(log, len, dropped);
 }
 
 int ipc_log_append_encoded(struct ipc_log *log, struct ipc_log_encoder *e)
@@ -282,6 +300,55 @@ int ipc_log_append_encoded(struct ipc_log *log, struct ipc_log_encoder *e)
         return len;
     }
     return ipc_log_append(log, e->buf, (uint32_t)len);
+}
+
+/* Writes one item header and returns where its value goes. */
+static uint8_t *put_header(uint8_t *p, uint8_t type, uint8_t size)
+{
+    p[0] = type;
+    p[1] = size;
+    return p + TSV_HEADER_SIZE;
+}
+
+/* The id-based event's bytes at p (len of them, the event header included). */
+static void put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_numbers *ev)
+{
+    p = put_header(p, ev->type, (uint8_t)(len - TSV_HEADER_SIZE));
+    p = put_header(p, TSV_TYPE_TIMESTAMP, 8);
+    put_le(p, ev->ns, 8);
+    p = put_header(p + 8, TSV_TYPE_QTIMER, 8);
+    put_le(p, ev->ticks, 8);
+    p = put_header(p + 8, TSV_TYPE_BYTE_ARRAY, (uint8_t)ev->what_len);
+    copy_bytes(p, (const uint8_t *)ev->what, ev->what_len);
+    p += ev->what_len;
+    for (unsigned i = 0; i < ev->count; i++, p += 4) {
+        p = put_header(p, TSV_TYPE_INT32, 4);
+        put_le(p, (uint32_t)ev->numbers[i], 4);
+    }
+}
+
+int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev)
+{
+    uint64_t len64 = 4 * TSV_HEADER_SIZE + 8 + 8 + (uint64_t)ev->what_len +
+                     (uint64_t)ev->count * (TSV_HEADER_SIZE + 4);
+    if (len64 > IPC_LOG_MAX_MSG_SIZE) {
+        log->oversize++;
+        return -EMSGSIZE;
+    }
+    uint32_t len = (uint32_t)len64;
+    struct ipc_log_page *page = log->pages[log->write_page];
+    if (IPC_LOG_DATA_SIZE - page->hdr.write_offset < len) {
+        /* It would straddle two pages: built whole first, then appended like any other. */
+        uint8_t event[IPC_LOG_MAX_MSG_SIZE];
+        put_numbers_event(event, len, ev);
+        return ipc_log_append(log, event, len);
+    }
+    int dropped = make_room(log, len);
+    /* Written in place, after the last event: the write offset that makes it part of the
+     * log moves only once all of it is there, so a dump never sees half an event. */
+    put_numbers_event(page->data + page->hdr.write_offset, len, ev);
+    page->hdr.write_offset += (uint16_t)len;
+    return count_append(log, len, dropped);
 }
 
 struct ipc_log_cursor ipc_log_oldest(const struct ipc_log *log)

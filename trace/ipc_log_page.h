@@ -180,6 +180,22 @@ int ipc_log_append(struct ipc_log *log, const uint8_t *ev, uint32_t len);
  * counted in oversize (-EMSGSIZE). Otherwise as ipc_log_append. */
 int ipc_log_append_encoded(struct ipc_log *log, struct ipc_log_encoder *e);
 
+/* An id-based event (ipc_log_numbers in trace/ipc_logging.h): TIMESTAMP, QTIMER, the
+ * text what as a BYTE_ARRAY, then count INT32 items, under the caller's event type. */
+struct ipc_log_numbers {
+    uint8_t type;
+    uint64_t ns, ticks;
+    const char *what;
+    size_t what_len;
+    const int32_t *numbers;
+    unsigned count;
+};
+
+/* Appends an id-based event: the bytes an encoder would make, but written straight into
+ * the page when the event fits there whole (no encode buffer, one copy of the text).
+ * Returns as ipc_log_append; -EMSGSIZE (counted in oversize) when it is too large. */
+int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev);
+
 /* The position of the oldest event. */
 struct ipc_log_cursor ipc_log_oldest(const struct ipc_log *log);
 

@@ -58,6 +58,16 @@ int ipc_log_write(struct ipc_log_context *ctx, struct ipc_log_encoder *e);
 int ipc_log_string(struct ipc_log_context *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * Logs an id-based event, the seed's cheap alternative to formatting: TIMESTAMP, QTIMER,
+ * the fixed text what (a BYTE_ARRAY saying what the numbers are) and then the n numbers as
+ * INT32 items, under the caller's own event type (past TSV_TYPE_STRING, so readers that
+ * know only strings skip it). Nothing is formatted: for events too frequent for
+ * ipc_log_string. Returns as ipc_log_write.
+ */
+int ipc_log_numbers(struct ipc_log_context *ctx, uint8_t type, const char *what,
+                    size_t what_len, const int32_t *numbers, unsigned n);
+
 /* ipc_log_string with the calling function's name first, as Qualcomm's drivers log:
  * IPC_LOG(ctx, "state %d", s) gives `[my_function] state 3`. */
 #define IPC_LOG(ctx, fmt, ...) ipc_log_string((ctx), "[%s] " fmt, __func__, ##__VA_ARGS__)

@@ -270,6 +270,75 @@ TEST(event_straddles_page_boundary)
     free_log(t);
 }
 
+/* The id-based event of ipc_log_append_numbers, built with the encoder instead. */
+static int log_numbers_encoded(struct ipc_log *log, const struct ipc_log_numbers *ev)
+{
+    struct ipc_log_encoder e;
+    ipc_log_encode_start(&e, ev->type);
+    ipc_log_encode_timestamp(&e, ev->ns);
+    ipc_log_encode_qtimer(&e, ev->ticks);
+    ipc_log_encode_bytes(&e, ev->what, ev->what_len);
+    for (unsigned i = 0; i < ev->count; i++)
+        ipc_log_encode_int32(&e, ev->numbers[i]);
+    return ipc_log_append_encoded(log, &e);
+}
+
+/* Whether two logs hold the same bytes: every page, headers included (their ctx_offset
+ * and log_id differ, since the logs live at different addresses, and are skipped). */
+static bool same_pages(const struct test_log *a, const struct test_log *b)
+{
+    for (uint32_t i = 0; i < a->log.page_count; i++) {
+        const struct ipc_log_page_header *ha = &a->pages[i]->hdr, *hb = &b->pages[i]->hdr;
+        if (ha->page_num != hb->page_num || ha->read_offset != hb->read_offset ||
+            ha->write_offset != hb->write_offset || ha->start_time != hb->start_time ||
+            ha->end_time != hb->end_time ||
+            memcmp(a->pages[i]->data, b->pages[i]->data, IPC_LOG_DATA_SIZE) != 0)
+            return false;
+    }
+    return a->log.write_page == b->log.write_page && a->log.read_page == b->log.read_page &&
+           a->log.written == b->log.written && a->log.dropped == b->log.dropped;
+}
+
+/* Written in place, an id-based event is byte for byte what the encoder makes, wherever
+ * it falls: inside a page, straddling two, or after dropping the oldest. */
+TEST(numbers_event_same_bytes_as_encoder)
+{
+    static const char text[] = "[ipc_reply] call: ep caller server label len, reply: label len =";
+    struct test_log *fast = new_log(2, "fast"), *slow = new_log(2, "slow");
+    int32_t numbers[9] = { 2, 4, -3, 1, 16, 1, 16, 0x7fffffff, -1 };
+    bool same = true;
+    for (int i = 0; i < 600 && same; i++) {
+        struct ipc_log_numbers ev = { (uint8_t)(0x10 + i % 3), (uint64_t)i * 1000,
+                                      (uint64_t)i * 3, text, (size_t)(i * 7) % sizeof text,
+                                      numbers, (unsigned)i % 10 };
+        fake_ns = (uint64_t)i;
+        numbers[0] = i;
+        int r_fast = ipc_log_append_numbers(&fast->log, &ev);
+        int r_slow = log_numbers_encoded(&slow->log, &ev);
+        same = r_fast == r_slow && same_pages(fast, slow);
+    }
+    CHECK(same);
+    CHECK(fast->log.dropped > 0); /* it wrapped */
+    free_log(fast);
+    free_log(slow);
+}
+
+TEST(numbers_event_oversize_refused_whole)
+{
+    struct test_log *t = new_log(1, "big");
+    char text[256];
+    memset(text, 'x', sizeof text);
+    int32_t numbers[8] = { 0 };
+    struct ipc_log_numbers fits = { 0x10, 1, 2, text, 255 - 24, numbers, 0 };
+    struct ipc_log_numbers over = { 0x10, 1, 2, text, 255 - 24 - 5, numbers, 1 };
+    CHECK_EQ_INT(ipc_log_append_numbers(&t->log, &fits), 0);
+    CHECK_EQ_INT(ipc_log_append_numbers(&t->log, &over), -EMSGSIZE);
+    CHECK_EQ_INT(t->log.oversize, 1);
+    CHECK_EQ_INT(t->log.written, 1);
+    CHECK_EQ_INT(t->pages[0]->hdr.write_offset, 255);
+    free_log(t);
+}
+
 TEST(event_ending_at_page_end_then_next_page)
 {
     struct test_log *t = new_log(2, "edge");
