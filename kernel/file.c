@@ -5,6 +5,7 @@
 
 #include "kernel/errno.h"
 #include "kernel/heap.h"
+#include "kernel/page_alloc.h"
 #include "uapi/syscall.h"
 
 int file_open(struct fs_node *node, uint32_t flags, struct file **out)
@@ -22,23 +23,22 @@ int file_open(struct fs_node *node, uint32_t flags, struct file **out)
     if ((mode == O_RDONLY && !readable) || (mode == O_WRONLY && !writable) ||
         (!readable && !writable))
         return -EACCES;
-    if ((flags & O_TRUNC) && mode != O_RDONLY && node->ops->truncates) {
-        int err = node->ops->write(node, "", 0, false);
-        if (err)
-            return err;
-    }
     struct file *f = kzalloc(sizeof *f);
     if (!f)
         return -ENOMEM;
     f->node = node;
     f->flags = flags;
     f->refs = 1;
-    if (node->ops->open) {
-        int err = node->ops->open(node, f);
-        if (err) {
-            kfree(f);
-            return err;
-        }
+    int err = node->ops->open ? node->ops->open(node, f) : 0;
+    /* Last, once nothing else can fail: an open that fails leaves the file as it was. */
+    if (!err && (flags & O_TRUNC) && mode != O_RDONLY && node->ops->truncates) {
+        err = node->ops->write(node, "", 0, false);
+        if (err && node->ops->release)
+            node->ops->release(f);
+    }
+    if (err) {
+        kfree(f);
+        return err;
     }
     node->open_files++;
     *out = f;
@@ -52,8 +52,14 @@ void file_put(struct file *f)
     if (f->node->ops->release)
         f->node->ops->release(f);
     f->node->open_files--;
-    kfree(f->text);
+    file_text_free(f->text, f->text_pages);
     kfree(f);
+}
+
+void file_text_free(char *text, uint32_t pages)
+{
+    if (pages)
+        page_free((uintptr_t)text, pages);
 }
 
 int file_open_console(struct file *files[3])

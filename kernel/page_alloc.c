@@ -62,6 +62,14 @@ uintptr_t page_alloc(uint32_t count)
     return phys;
 }
 
+uintptr_t page_alloc_user(uint32_t count)
+{
+    ensure_initialized();
+    if (count >= frames.free_units || frames.free_units - count < PAGE_KERNEL_RESERVE)
+        return 0;
+    return page_alloc(count);
+}
+
 void page_free(uintptr_t phys, uint32_t count)
 {
     uint32_t first = (uint32_t)(phys / PAGE_SIZE);

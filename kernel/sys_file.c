@@ -8,6 +8,7 @@
 #include "kernel/errno.h"
 #include "kernel/file.h"
 #include "kernel/heap.h"
+#include "kernel/page_alloc.h"
 #include "kernel/proc.h"
 #include "kernel/string.h"
 #include "kernel/syscalls.h"
@@ -56,10 +57,12 @@ SYSCALL_HANDLER(close)
     return 0;
 }
 
-/* A writer that appends a read's text to the file's buffer, growing it as needed. */
+/* A writer that appends a read's text to the file's buffer, growing it as needed. The
+ * buffer is whole pages from page_alloc_user: a program's reads can take neither the
+ * kernel's reserve nor heap that would stay grown after the file is closed. */
 struct text_buffer {
     char *data;
-    uint32_t len, cap;
+    uint32_t len, pages;
     uint32_t enough; /* a consuming file stops once this much has come (0: no limit) */
     bool failed;     /* out of memory: the rest of the text was not kept */
 };
@@ -69,26 +72,28 @@ static void text_emit(struct fs_writer *w, const char *text, size_t len)
     struct text_buffer *b = w->ctx;
     if (b->failed)
         return;
-    if (len > b->cap - b->len) {
-        uint64_t cap = b->cap ? b->cap : 4096;
-        while (cap < (uint64_t)b->len + len)
-            cap *= 2;
-        char *grown = cap <= UINT32_MAX ? kmalloc((size_t)cap) : 0;
+    if (len > b->pages * PAGE_SIZE - b->len) {
+        uint64_t pages = b->pages ? b->pages : 1;
+        while (pages * PAGE_SIZE < (uint64_t)b->len + len)
+            pages *= 2;
+        char *grown = pages <= UINT32_MAX / PAGE_SIZE
+                          ? (char *)page_alloc_user((uint32_t)pages)
+                          : 0;
         if (!grown) {
             b->failed = true;
             return;
         }
         memcpy(grown, b->data, b->len);
-        kfree(b->data);
+        file_text_free(b->data, b->pages);
         b->data = grown;
-        b->cap = (uint32_t)cap;
+        b->pages = (uint32_t)pages;
     }
     memcpy(b->data + b->len, text, len);
     b->len += len;
 }
 
-/* A consuming file polls this between events: it stops taking data once the program's
- * read has what it asked for (or memory ran out). */
+/* Polled by long reads: a consuming file stops taking data once the program's read has
+ * what it asked for, and any file stops once memory ran out. */
 static bool text_has_enough(struct fs_writer *w)
 {
     struct text_buffer *b = w->ctx;
@@ -99,28 +104,32 @@ static bool text_has_enough(struct fs_writer *w)
  * Renders the file's text into f->text. An ordinary file renders its whole text once, at
  * the first read, and is served by offset: a program reading in small pieces sees one
  * snapshot (as seq_file gives on Linux). A consuming file (trace_pipe, an IPC log) is
- * rendered again each time what it gave is used up, and only about count bytes at a time,
- * so it takes no more from the buffer than the program reads; the events that straddle
- * count wait in f->text for the next read. Returns 0 or -errno (-ENOMEM).
+ * rendered again each time what it gave is used up, and only about count bytes at a time:
+ * it is asked after every event whether the read has enough, so it takes at most one event
+ * more than the program asked for, and that one waits in f->text for the next read.
+ * Returns 0 or -errno (-ENOMEM: the text does not fit beside the kernel's reserve; a
+ * consuming file keeps whatever it took before that).
  */
 static int render_text(struct file *f, uint32_t count)
 {
     bool consumes = f->node->ops->consumes;
     struct text_buffer b = { .enough = consumes ? count : 0 };
     struct fs_writer w = { .emit = text_emit, .interrupted = text_has_enough, .ctx = &b,
-                           .continued = f->text != NULL };
+                           .continued = f->rendered };
     int err = f->node->ops->read(f->node, &w);
     if (b.failed && !(consumes && b.len))
-        err = -ENOMEM; /* a consuming file keeps what it managed to take */
+        err = -ENOMEM;
     if (err) {
-        kfree(b.data);
+        file_text_free(b.data, b.pages);
         return err;
     }
-    kfree(f->text);
-    f->text = b.data ? b.data : kzalloc(1);
+    file_text_free(f->text, f->text_pages);
+    f->text = b.data;
+    f->text_pages = b.pages;
     f->text_len = b.len;
     f->pos = 0;
-    return f->text ? 0 : -ENOMEM;
+    f->rendered = true;
+    return 0;
 }
 
 SYSCALL_HANDLER(read)
@@ -133,12 +142,14 @@ SYSCALL_HANDLER(read)
     uint32_t count = a[2];
     if (count == 0)
         return 0;
-    if (!f->text || (f->pos == f->text_len && f->node->ops->consumes)) {
+    if (!f->rendered || (f->pos == f->text_len && f->node->ops->consumes)) {
         int err = render_text(f, count);
         if (err)
             return err;
     }
     uint32_t n = f->text_len - f->pos < count ? f->text_len - f->pos : count;
+    if (n == 0)
+        return 0; /* the end of the text */
     if (copy_to_user(a[1], f->text + f->pos, n) != 0)
         return -EFAULT; /* nothing lost: the text stays for a read with a good buffer */
     f->pos += n;

@@ -198,8 +198,8 @@ static const struct fs_file_ops stats_ops = { .read = read_stats };
 /* Removes the context's directory and whatever of its files exist. */
 static void remove_files(struct ipc_log_context *ctx)
 {
-    while (ctx->dir->children)
-        fs_remove(ctx->dir->children);
+    while (ctx->dir->children && fs_remove(ctx->dir->children) == 0)
+        ;
     fs_remove(ctx->dir);
 }
 

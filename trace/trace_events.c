@@ -442,11 +442,12 @@ static const struct fs_file_ops set_event_ops = { .read = read_set_event,
 
 /* --- registration ---------------------------------------------------------------------------- */
 
-/* Removes a directory's files, then the directory. */
+/* Removes a directory's files, then the directory; stops at a file a program has open
+ * (the caller checks fs_in_use first when it needs all or nothing). */
 static void remove_dir(struct fs_node *dir)
 {
-    while (dir->children)
-        fs_remove(dir->children);
+    while (dir->children && fs_remove(dir->children) == 0)
+        ;
     fs_remove(dir);
 }
 
@@ -498,12 +499,15 @@ static struct fs_node *system_dir(const char *system)
     return 0;
 }
 
-/* Removes events/SYSTEM once its last event is gone, as Linux does. */
+/* Removes events/SYSTEM once its last event is gone, as Linux does; while a program has
+ * its enable file open, the directory stays (empty) until the next deletion in it. */
 static void drop_system_dir_if_empty(struct fs_node *dir, const char *system)
 {
     for (struct trace_event_call *c = events; c; c = c->next)
         if (strcmp(c->system, system) == 0)
             return;
+    if (fs_in_use(dir))
+        return; /* a program has its enable file open: it stays, and is found again */
     for (struct fs_node *n = dir->children; n; n = n->next)
         if (n->ops == &group_enable_ops)
             kfree(n->data); /* the name copy system_dir made */

@@ -95,14 +95,18 @@ bool trace_pipe_has_follower(void) { return trace_pipe_followers > 0; }
 static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
-    static union trace_event_copy copy; /* the console shell is the only caller */
+    /* The console shell and programs' read() share it: each consumes and prints an event
+     * without sleeping in between, and the kernel preempts no thread. */
+    static union trace_event_copy copy;
     struct tracer *t = trace_current();
     if (t->print_pipe_header && !out->continued)
         t->print_pipe_header(out);
     if (out->follow)
         trace_pipe_followers++; /* the COM2 stream steps aside meanwhile */
     for (;;) {
-        unsigned n = trace_consume_print(out, 64, !out->follow, &copy);
+        /* A reader that does not follow (a program's read(), a script) is asked after
+         * every event whether it has enough, so it takes no more than it can hold. */
+        unsigned n = trace_consume_print(out, out->follow ? 64 : 1, !out->follow, &copy);
         if (out->interrupted(out))
             break;
         if (n == 0) {

@@ -435,7 +435,9 @@ static long register_with_enable_bit(struct file *f, uint32_t arg, uint32_t usiz
     struct user_event *ev;
     int err = copy_struct(&reg, sizeof reg, arg, usize);
     if (!err)
-        err = answer_writable(arg, sizeof reg) ? check_user_reg(&reg) : -EFAULT;
+        err = check_user_reg(&reg); /* Linux's order: EINVAL for bad fields comes first */
+    if (!err && !answer_writable(arg, sizeof reg))
+        err = -EFAULT;
     if (err)
         return err;
     err = copy_command(reg.name_args, &desc);

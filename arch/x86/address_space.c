@@ -16,11 +16,6 @@
 #include "kernel/page_alloc.h"
 #include "kernel/string.h"
 
-/* Memory user processes cannot take: the last 4 MiB of free pages stay for the kernel (the
- * trace buffer's resize, IPC log contexts, the heap, page tables), so a program that maps
- * all it can gets ENOMEM, and the kernel and its tracers carry on. */
-#define KERNEL_RESERVE_PAGES 1024
-
 /* An available PTE bit: the frame is not the process's to free. */
 #define PTE_SHARED_FRAME 0x200u
 
@@ -113,9 +108,7 @@ static int map_frame(struct addr_space *as, uint32_t va, uintptr_t frame, uint32
 
 int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
 {
-    if (page_alloc_free_pages() <= KERNEL_RESERVE_PAGES)
-        return -ENOMEM;
-    uintptr_t frame = page_alloc(1);
+    uintptr_t frame = page_alloc_user(1); /* never the kernel's reserve */
     if (!frame)
         return -ENOMEM;
     int err = map_frame(as, va, frame, (vm_flags & VM_WRITE) ? PTE_WRITE : 0);

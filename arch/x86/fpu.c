@@ -7,14 +7,16 @@
  * never use the FPU (most of them), so a switch only keeps CR0.TS set while the running
  * task is not the one whose registers the FPU holds (fpu_owner). The first x87 instruction
  * such a task runs then raises #NM (device not available), and only then does the handler
- * save the owner's registers (FNSAVE) and load the task's (FRSTOR), or give a task that
- * never used the FPU a clean one (FNINIT).
+ * save the owner's registers (FNSAVE) and load the task's (FRSTOR), or a clean set for a
+ * task that never used the FPU. An owner that exits just stops being the owner; an x87
+ * error it left pending is cleared (FNCLEX) at the next handover.
  *
- * The int3 snapshot's hardware task switch sets TS as well; the #NM after it finds the
- * owner unchanged and only clears TS. CR0.NE makes an unmasked x87 error raise #MF
- * (vector 16: the program is killed with SIGFPE) instead of the PC's external IRQ 13, and
- * CR0.MP makes WAIT trap under TS like the other x87 instructions. SSE is not enabled
- * (CR4.OSFXSR stays clear): an SSE instruction is #UD, and the program is killed.
+ * The int3 snapshot's hardware task switch sets TS as well. When the interrupted task is
+ * the owner, the #NM after it only clears TS; otherwise it is an ordinary handover.
+ * CR0.NE makes an unmasked x87 error raise #MF (vector 16: the program is killed with
+ * SIGFPE) instead of the PC's external IRQ 13, and CR0.MP makes WAIT trap under TS like the
+ * other x87 instructions. SSE is not enabled (CR4.OSFXSR stays clear): an SSE instruction
+ * is #UD, and the program is killed.
  */
 #include "arch/x86/fpu.h"
 
@@ -47,21 +49,29 @@ void fpu_switch(struct task *prev, struct task *next)
     set_ts(next != fpu_owner);
 }
 
+/* What a task that never used the FPU starts with, as an FNSAVE image: FNINIT's control
+ * word 0x37f (every exception masked, 64-bit precision, round to nearest), the tag word
+ * 0xffff (every register empty), zeros elsewhere. FNINIT alone would leave the data
+ * registers as the previous user left them, for MMX instructions to read. */
+static const uint8_t clean_fpu_state[108] = { [0] = 0x7f, [1] = 0x03, [8] = 0xff, [9] = 0xff };
+
 /* #NM: the running task wants the FPU. Hands it over and lets the instruction run again. */
 static bool device_not_available(struct trap_frame *tf)
 {
     (void)tf;
     __asm__ volatile("clts");
     if (fpu_owner == current)
-        return true; /* TS came from the snapshot's task switch */
+        return true; /* TS came from the snapshot's task switch, back into the owner */
+    /* FNSAVE saves and then resets the FPU; with no owner, FNCLEX drops an error a dead
+     * owner left pending. Either way FRSTOR, which waits for pending errors, cannot raise
+     * #MF here in the kernel: the error goes with the state it belongs to. */
     if (fpu_owner)
         __asm__ volatile("fnsave %0" : "=m"(fpu_owner->fpu_state));
-    if (current->fpu_used) {
-        __asm__ volatile("frstor %0" : : "m"(current->fpu_state));
-    } else {
-        __asm__ volatile("fninit");
-        current->fpu_used = true;
-    }
+    else
+        __asm__ volatile("fnclex");
+    const uint8_t *state = current->fpu_used ? current->fpu_state : clean_fpu_state;
+    __asm__ volatile("frstor %0" : : "m"(*(const uint8_t(*)[108])state));
+    current->fpu_used = true;
     fpu_owner = current;
     return true;
 }

@@ -13,7 +13,8 @@
  *   - CR3 is not saved on a switch away, but is loaded on the switch back: main_tss.cr3
  *     holds the kernel's page directory, or the return would load garbage;
  *   - a switch sets CR0.TS; the first FPU instruction after it raises #NM, whose handler
- *     (arch/x86/fpu.c) finds the FPU's owner unchanged and clears TS;
+ *     (arch/x86/fpu.c) only clears TS when the interrupted task owns the FPU, and hands
+ *     the FPU over otherwise;
  *   - the segment registers are reloaded from the TSS on the way back, and one that became
  *     invalid since it was loaded (the seed's "known bug") would fault in the middle of the
  *     task switch: the debug task checks DS, ES, FS and GS first and replaces an invalid

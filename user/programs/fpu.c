@@ -8,10 +8,13 @@
  * each other's number if it did not.
  *
  * Usage: fpu VALUE [ROUNDS]   (default 20 rounds; each round sleeps 1 ms, a tick here)
+ *        fpu fresh            check that the FPU a process first gets is clean: control
+ *                             word 0x37f, status 0, and all eight data registers zero (read
+ *                             through MMX, which sees what FNINIT would leave behind)
  *        fpu trap             unmask x87's invalid-operation error and take the square root
  *                             of -1: the kernel kills the program with SIGFPE (#MF)
  * Prints "fpu: VALUE held for ROUNDS rounds" and exits 0, or "fpu: round R found X, not
- * VALUE" and exits 1.
+ * VALUE" and exits 1; "fpu: fresh FPU is clean", or what was not.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,8 +41,37 @@ static void fpu_trap(void)
     __asm__ volatile("fldcw %0\n\tfld1\n\tfchs\n\tfsqrt\n\tfwait" : : "m"(control));
 }
 
+/* The control and status words and the eight MMX registers (the x87 data registers' low
+ * 64 bits), as a process finds them before it has done anything with the FPU. */
+static int fresh_fpu_is_clean(void)
+{
+    uint16_t control, status;
+    uint64_t mm[8];
+    __asm__ volatile("fnstcw %0\n\tfnstsw %1" : "=m"(control), "=m"(status));
+    __asm__ volatile("movq %%mm0, 0(%0)\n\tmovq %%mm1, 8(%0)\n\t"
+                     "movq %%mm2, 16(%0)\n\tmovq %%mm3, 24(%0)\n\t"
+                     "movq %%mm4, 32(%0)\n\tmovq %%mm5, 40(%0)\n\t"
+                     "movq %%mm6, 48(%0)\n\tmovq %%mm7, 56(%0)\n\temms"
+                     : : "r"(mm) : "memory");
+    int dirty = control != 0x037f || status != 0;
+    if (dirty)
+        printf("fpu: control word %#x, status word %#x\n", control, status);
+    for (int i = 0; i < 8; i++) {
+        if (mm[i] != 0) {
+            printf("fpu: mm%d = %08x%08x, left by another process\n", i,
+                   (unsigned)(mm[i] >> 32), (unsigned)mm[i]);
+            dirty = 1;
+        }
+    }
+    if (!dirty)
+        printf("fpu: fresh FPU is clean\n");
+    return dirty;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "fresh") == 0)
+        return fresh_fpu_is_clean();
     if (argc == 2 && strcmp(argv[1], "trap") == 0) {
         printf("fpu: about to take sqrt(-1) with the error unmasked\n");
         fpu_trap();
@@ -47,7 +79,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (argc < 2 || argc > 3) {
-        printf("usage: fpu VALUE [ROUNDS] | fpu trap\n");
+        printf("usage: fpu VALUE [ROUNDS] | fpu fresh | fpu trap\n");
         return 2;
     }
     int32_t value = atoi(argv[1]);

@@ -6,7 +6,10 @@
  * Holding everything it got, memhog reads /proc/meminfo and writes to trace_marker, which
  * need kernel memory; when it exits, the memory comes back.
  *
- * Usage: memhog
+ * Usage: memhog            as above
+ *        memhog read FILE  reads one byte of FILE, which makes the kernel render all of its
+ *                          text for this process, and exits without closing it: the pages
+ *                          must come back all the same
  * Prints "memhog: got N MiB, then ENOMEM", the MemFree line of /proc/meminfo while it holds
  * them, and "memhog: trace_marker written"; exit status 0, or 1 if a step failed.
  */
@@ -19,8 +22,23 @@
 
 #define CHUNK (1024 * 1024)
 
-int main(void)
+/* One byte of path, read and left open. */
+static int read_one_byte(const char *path)
 {
+    char c;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || read(fd, &c, 1) != 1) {
+        perror("memhog: read");
+        return 1;
+    }
+    printf("memhog: read the first byte of %s\n", path);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "read") == 0)
+        return read_one_byte(argv[2]);
     unsigned mib = 0;
     while (mmap(0, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) !=
            MAP_FAILED)

@@ -12,8 +12,9 @@
  * sched_yield nanosleep mmap2 clock_gettime), usually shaped so that they get past the
  * first check (real fds of user_events_data, DIAG_IOCSREG/DEL/UNREG structures with random
  * fields, iovec arrays, timespecs), otherwise with raw random arguments; and any number of
- * 0..410 with random arguments (IPC timeouts cut short), except the ones in `never` (exit, exit_group, and calls
- * that would end, block or rewrite this program should the kernel ever implement them).
+ * 0..410 with random arguments (IPC timeouts cut short), except the ones in `never` (exit,
+ * exit_group, and calls that would end, block or rewrite this program should the kernel
+ * ever implement them).
  *
  * Arguments come from a mix: small ints (-5..40), fds 0..40, lengths (0, small, pages,
  * huge, 0xffffffff), random words, and pointers, page-aligned or not, into the NULL page,

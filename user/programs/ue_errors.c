@@ -509,8 +509,8 @@ static void group_data_loc(void)
 
 /*
  * DIAG_IOCSDEL deletes an event only when nothing uses it: no fd that registered it, none
- * open on its events/user_events/NAME files, and no enable_addr registration, which outlives its fd until DIAG_IOCSUNREG (or the process's
- * exit). DIAG_IOCSUNREG names a registration by (address, bit) and checks its own size and
+ * open on its events/user_events/NAME files, and no enable_addr registration, which
+ * outlives its fd until DIAG_IOCSUNREG (or the process's exit). DIAG_IOCSUNREG names a registration by (address, bit) and checks its own size and
  * reserved bytes. Anything else asked of user_events_data is not an ioctl it has.
  */
 static void group_delete(void)
@@ -675,6 +675,32 @@ static void cleanup(void)
 }
 
 /*
+ * After the cleanup no user event exists. Deleting the last event of the user_events
+ * system removes events/user_events, unless a program has a file of it open: then the
+ * directory stays, its enable file still reads, and the next registration finds it.
+ */
+static void group_last_event(void)
+{
+    printf("# the system's last event\n");
+    int fd = open(DATA_FILE, O_RDWR);
+    struct user_reg_status reg = seed_reg_for("ue_err_last u32 a");
+    expect("register ue_err_last", ioctl(fd, DIAG_IOCSREG, &reg), 0);
+    int enable_fd = open(TRACEFS "events/user_events/enable", O_RDONLY);
+    expect("open events/user_events/enable", enable_fd, 0);
+    expect("close the fd that registered it", close(fd), 0);
+    fd = open(DATA_FILE, O_RDWR);
+    expect("delete ue_err_last, the last user event", ioctl(fd, DIAG_IOCSDEL, "ue_err_last"), 0);
+    char text[8];
+    expect("read events/user_events/enable after that", read(enable_fd, text, sizeof(text)), 0);
+    expect("register ue_err_last again", ioctl(fd, DIAG_IOCSREG, &reg), 0);
+    expect("close events/user_events/enable", close(enable_fd), 0);
+    expect("close that fd too", close(fd), 0);
+    fd = open(DATA_FILE, O_RDWR);
+    expect("delete ue_err_last again", ioctl(fd, DIAG_IOCSDEL, "ue_err_last"), 0);
+    close(fd);
+}
+
+/*
  * The limit (user_events_max=N on the kernel command line): N events may exist, and the
  * registration of an (N+1)-th, counting the events that already existed, fails with
  * EMFILE. A name that exists is not a new event, so registering it again still works, and
@@ -786,6 +812,7 @@ int main(int argc, char **argv)
         group_syscalls();
         group_truncate();
         cleanup();
+        group_last_event();
     }
     printf("ue_errors: %d passed, %d failed\n", passed, failed);
     return failed != 0;
