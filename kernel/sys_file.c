@@ -181,9 +181,9 @@ SYSCALL_HANDLER(write)
     struct file *f = writable_file(a[0]);
     if (!f)
         return -EBADF;
-    uint32_t len = a[2];
-    if (len > WRITE_MAX)
-        return -EFBIG;
+    /* Linux takes at most MAX_RW_COUNT at once and says how much; so do we, at a smaller
+     * bound (a short write, never an error). */
+    uint32_t len = a[2] < WRITE_MAX ? a[2] : WRITE_MAX;
     if (!user_range_ok(a[1], len, false))
         return -EFAULT;
     char small[WRITE_ON_STACK];
@@ -212,16 +212,20 @@ SYSCALL_HANDLER(writev)
     int32_t ret = iov ? copy_from_user(iov, a[1], n * sizeof *iov) : -ENOMEM;
     uint32_t total = 0;
     for (uint32_t i = 0; i < n && ret == 0; i++) {
-        if (iov[i].iov_len > WRITE_MAX - total)
-            ret = -EINVAL;
+        if (iov[i].iov_len > INT32_MAX)
+            ret = -EINVAL; /* a negative ssize_t, as Linux sees it */
         else if (!user_range_ok((uint32_t)(uintptr_t)iov[i].iov_base, iov[i].iov_len, false))
             ret = -EFAULT;
-        else
+        else {
+            if (iov[i].iov_len > WRITE_MAX - total)
+                iov[i].iov_len = WRITE_MAX - total; /* a short write, as write() makes */
             total += iov[i].iov_len;
+        }
     }
     if (ret == 0 && total > sizeof small && !(buf = kmalloc(total)))
         ret = -ENOMEM;
-    if (ret == 0) {
+    /* Linux's writev of no bytes at all returns 0 without reaching the file. */
+    if (ret == 0 && total > 0) {
         uint32_t at = 0;
         for (uint32_t i = 0; i < n; i++) {
             memcpy(buf + at, iov[i].iov_base, iov[i].iov_len);

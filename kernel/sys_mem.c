@@ -1,5 +1,5 @@
 /*
- * sys_mem.c - mmap2 and munmap.
+ * sys_mem.c - mmap2 (Linux i386 calls its handler mmap_pgoff) and munmap.
  *
  * Anonymous private memory is zeroed pages of the process's own. A file mapping asks the
  * file for the physical page at each offset (user_events_status hands out its one status
@@ -49,18 +49,23 @@ static uint32_t place_mapping(uint32_t addr, uint32_t len, bool fixed)
     return va ? va : vm_find_free(current->as, len / PAGE_SIZE, USER_BASE, MMAP_BASE);
 }
 
-SYSCALL_HANDLER(mmap2)
+SYSCALL_HANDLER(mmap_pgoff)
 {
     uint32_t addr = a[0], len = a[1], prot = a[2], flags = a[3], fd = a[4], pgoff = a[5];
     uint32_t type = flags & (MAP_SHARED | MAP_PRIVATE);
     bool fixed = flags & MAP_FIXED, anonymous = flags & MAP_ANONYMOUS;
-    if (len == 0 || len > USER_IMAGE_TOP - USER_BASE || type == 0 ||
-        type == (MAP_SHARED | MAP_PRIVATE) || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) ||
+    if (type == (MAP_SHARED | MAP_PRIVATE))
+        type = MAP_SHARED; /* MAP_SHARED_VALIDATE: no flag here needs validating */
+    if (len == 0 || type == 0 || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) ||
         prot == PROT_NONE)
         return -EINVAL;
+    if (len > USER_IMAGE_TOP - USER_BASE)
+        return -ENOMEM; /* more than the address space holds, as Linux answers */
     len = PAGE_ALIGN_UP(len);
     if (fixed && ((addr & (PAGE_SIZE - 1)) || addr < USER_BASE || addr > USER_IMAGE_TOP - len))
         return -EINVAL;
+    if ((uint64_t)pgoff * PAGE_SIZE + len > UINT32_MAX + 1ull)
+        return -EINVAL; /* the file offset would pass 4 GiB (Linux: an loff_t overflow) */
     struct file *f = 0;
     if (!anonymous) {
         f = fd < TASK_FILES_MAX ? current->files[fd] : 0;
@@ -91,7 +96,7 @@ SYSCALL_HANDLER(munmap)
 {
     uint32_t addr = a[0], len = a[1];
     if ((addr & (PAGE_SIZE - 1)) || len == 0 || addr < USER_BASE || addr >= USER_TOP ||
-        PAGE_ALIGN_UP(len) > USER_TOP - addr)
+        len > USER_TOP - addr || PAGE_ALIGN_UP(len) > USER_TOP - addr)
         return -EINVAL;
     unmap_range(addr, PAGE_ALIGN_UP(len));
     return 0;

@@ -25,7 +25,7 @@ SYSCALL_HANDLER(sched_yield)
     return 0;
 }
 
-SYSCALL_HANDLER(nanosleep)
+SYSCALL_HANDLER(nanosleep_time32)
 {
     struct timespec req;
     if (copy_from_user(&req, a[0], sizeof req))
@@ -45,7 +45,7 @@ SYSCALL_HANDLER(nanosleep)
     return -EINTR;
 }
 
-SYSCALL_HANDLER(clock_gettime)
+SYSCALL_HANDLER(clock_gettime32)
 {
     if (a[0] != CLOCK_MONOTONIC && a[0] != 0 /* CLOCK_REALTIME: time since boot here */)
         return -EINVAL;

@@ -3,8 +3,9 @@
  *
  * The table is indexed by Linux's i386 numbers. Each entry names the call and its
  * arguments as Linux's SYSCALL_DEFINE does, which is what syscall tracepoints print
- * ("sys_write(fd: 1, buf: 40002000, count: c)"). exit_group is exit: processes have one
- * thread.
+ * ("sys_write(fd: 1, buf: 40002000, count: c)"), under the names of Linux's i386 handlers
+ * (mmap2 is sys_mmap_pgoff, nanosleep sys_nanosleep_time32, as in syscall_32.tbl).
+ * exit_group is exit: processes have one thread.
  */
 #include "kernel/syscall.h"
 
@@ -33,14 +34,14 @@ static const struct syscall_info table[SYS_MAX] = {
     CALL(SYS_writev, writev, 3, ARGS("fd", "vec", "vlen"),
          ARGS("unsigned long", "const struct iovec *", "unsigned long")),
     CALL(SYS_sched_yield, sched_yield, 0, ARGS(0), ARGS(0)),
-    CALL(SYS_nanosleep, nanosleep, 2, ARGS("rqtp", "rmtp"),
-         ARGS("struct __kernel_timespec *", "struct __kernel_timespec *")),
-    CALL(SYS_mmap2, mmap2, 6, ARGS("addr", "len", "prot", "flags", "fd", "pgoff"),
+    CALL(SYS_nanosleep, nanosleep_time32, 2, ARGS("rqtp", "rmtp"),
+         ARGS("struct old_timespec32 *", "struct old_timespec32 *")),
+    CALL(SYS_mmap2, mmap_pgoff, 6, ARGS("addr", "len", "prot", "flags", "fd", "pgoff"),
          ARGS("unsigned long", "unsigned long", "unsigned long", "unsigned long",
               "unsigned long", "unsigned long")),
     [SYS_exit_group] = { "exit_group", 1, ARGS("error_code"), ARGS("int"), sys_exit },
-    CALL(SYS_clock_gettime, clock_gettime, 2, ARGS("which_clock", "tp"),
-         ARGS("const clockid_t", "struct __kernel_timespec *")),
+    CALL(SYS_clock_gettime, clock_gettime32, 2, ARGS("which_clock", "tp"),
+         ARGS("clockid_t", "struct old_timespec32 *")),
     CALL(SYS_ipc_create, ipc_create, 1, ARGS("name"), ARGS("const char *")),
     CALL(SYS_ipc_send, ipc_send, 3, ARGS("ep", "msg", "timeout_ms"),
          ARGS("int", "const struct ipc_msg *", "unsigned int")),

@@ -138,17 +138,15 @@ static const struct trace_event_ops event_ops = {
 };
 
 /* Publishes a new event for desc (which it takes): -EMFILE past user_events_max or when the
- * status page is full (Linux's errno for both), -EINVAL when even its fixed fields would not
- * fit in one trace buffer event (every write would be dropped), -ENOMEM, or the events
- * tree's error. */
+ * status page is full (Linux's errno for both), -ENOMEM, or the events tree's error. Fields
+ * larger than one trace buffer event are accepted, as Linux accepts them: such writes are
+ * dropped and counted (record_event). */
 static int create_event(struct ue_desc *desc, struct user_event **out)
 {
     uint32_t bit = BITMAP_NONE;
     struct user_event *ev = NULL;
     int err = -EMFILE;
-    if (TRACE_EVENT_HEADER_SIZE + desc->min_size > RB_MAX_EVENT)
-        err = -EINVAL;
-    else if (event_count < max_events)
+    if (event_count < max_events)
         bit = bitmap_alloc_run(&status_bits, 1, 1);
     if (bit != BITMAP_NONE) {
         err = -ENOMEM;
@@ -509,7 +507,7 @@ static long ioctl_unregister(uint32_t arg)
     int err = copy_struct(&unreg, sizeof unreg, arg, size);
     if (err)
         return err;
-    if (unreg.reserved || unreg.reserved2)
+    if (unreg.__reserved || unreg.__reserved2)
         return -EINVAL;
     if (unreg.disable_addr > UINT32_MAX)
         return -ENOENT;

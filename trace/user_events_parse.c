@@ -296,6 +296,8 @@ int ue_validate(const struct ue_desc *d, const void *payload, uint32_t len)
             continue;
         uint32_t loc = read_u32(p + f->offset - UE_HEADER_SIZE);
         uint32_t start = loc_start(f, loc), size = loc >> 16;
+        if (size == 0 && !f->is_string)
+            continue; /* an empty array points nowhere (Linux accepts DYN_LOC(0, 0)) */
         if (start < UE_HEADER_SIZE || start + size > record_len)
             return -EFAULT; /* the data must lie in the payload */
         if (f->is_string && (size == 0 || p[start + size - 1 - UE_HEADER_SIZE] != '\0'))

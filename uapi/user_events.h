@@ -12,8 +12,16 @@
 
 #include <stdint.h>
 
+#define USER_EVENTS_SYSTEM "user_events" /* the events/ directory every user event is in */
+#define USER_EVENTS_PREFIX "u:"          /* what dynamic_events commands for them start with */
+
+/* A __data_loc/__rel_loc field's value: the data's size in the high half, its offset (from
+ * the record's start, or from the end of the field for __rel_loc) in the low half. */
+#define DYN_LOC(offset, size) ((uint32_t)(size) << 16 | (uint32_t)(offset))
+
 /* _IOWR / _IOW of Linux, with a pointer as the argument type (4 bytes on i386). */
-#define UE_IOC(dir, nr) (((uint32_t)(dir) << 30) | (4u << 16) | ('*' << 8) | (nr))
+#define DIAG_IOC_MAGIC '*'
+#define UE_IOC(dir, nr) (((uint32_t)(dir) << 30) | (4u << 16) | (DIAG_IOC_MAGIC << 8) | (nr))
 #define DIAG_IOCSREG UE_IOC(3, 0)   /* 0xc0042a00 */
 #define DIAG_IOCSDEL UE_IOC(1, 1)   /* 0x40042a01 */
 #define DIAG_IOCSUNREG UE_IOC(1, 2) /* 0x40042a02 */
@@ -42,8 +50,8 @@ struct user_reg {
 struct user_unreg {
     uint32_t size;        /* in: sizeof(struct user_unreg) == 16 */
     uint8_t disable_bit;  /* in: the enable_bit given at registration */
-    uint8_t reserved;     /* must be 0 */
-    uint16_t reserved2;   /* must be 0 */
+    uint8_t __reserved;   /* must be 0 (Linux's names, so its programs compile) */
+    uint16_t __reserved2; /* must be 0 */
     uint64_t disable_addr; /* in: the enable_addr given at registration */
 } __attribute__((packed));
 

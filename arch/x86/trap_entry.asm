@@ -28,6 +28,7 @@ extern trap_dispatch
 global trap_common
 trap_common:
     pushad
+    cld                         ; C code assumes DF=0 (gcc's rep movs/stos); ring 3 may have set it
     push ds
     push es
     push fs

@@ -311,6 +311,14 @@ TEST(validate_data_loc)
     CHECK_EQ_INT(ue_validate(d, &p, sizeof p), 0);
     CHECK_EQ_INT(ue_validate(d, &p, 7), -EINVAL); /* too short for the fields */
     ue_desc_free(d);
+
+    /* An empty array that is not a string is no error, wherever its offset points. */
+    CHECK_EQ_INT(parse("t u32 count; __data_loc u8[] b", &d), 0);
+    p.loc = loc_word(0, 0);
+    CHECK_EQ_INT(ue_validate(d, &p, sizeof p), 0);
+    p.loc = loc_word(1, 0); /* one byte, inside the header */
+    CHECK_EQ_INT(ue_validate(d, &p, sizeof p), -EFAULT);
+    ue_desc_free(d);
 }
 
 TEST(validate_rel_loc_and_bytes)

@@ -15,6 +15,9 @@
  *   stack       recurse until the stack runs out: #PF below the stack
  *   int3        a breakpoint: the kernel takes a CPU snapshot through its task gate and
  *               the program continues
+ *   std         set the direction flag, write a line with it set (the kernel's own string
+ *               copies must not run backwards: it clears DF on entry), then read address
+ *               0 with it still set: the line comes out whole, then the #PF report
  * Prints "fault: about to KIND" first. Every KIND but int3 should be killed there; int3
  * prints "fault: survived int3" and exits 0. If a fault does not happen, it prints
  * "fault: KIND did not fault" and exits 1; an unknown KIND gives the usage and status 2.
@@ -63,6 +66,17 @@ static void do_div(void)
 static void do_int(void) { asm volatile("int $0x30"); }
 static void do_stack(void) { recurse(0); }
 static void do_int3(void) { asm volatile("int3"); }
+static void do_std(void)
+{
+    static const char line[] =
+        "fault: this line was written with the direction flag set, and it reads forwards\n";
+    int ret;
+    asm volatile("std\n\tint $0x80"
+                 : "=a"(ret)
+                 : "a"(4 /* write */), "b"(1), "c"(line), "d"(sizeof line - 1)
+                 : "memory");
+    read_at(0);
+}
 
 static const struct {
     const char *kind;
@@ -71,7 +85,7 @@ static const struct {
     { "null", do_null }, { "kernel", do_kernel }, { "write_text", do_write_text },
     { "cli", do_cli },   { "hlt", do_hlt },       { "io", do_io },
     { "ud", do_ud },     { "div", do_div },       { "int", do_int },
-    { "stack", do_stack }, { "int3", do_int3 },
+    { "stack", do_stack }, { "int3", do_int3 },   { "std", do_std },
 };
 
 int main(int argc, char **argv)

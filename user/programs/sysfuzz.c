@@ -462,8 +462,8 @@ static uint32_t build_unreg(void)
     struct user_unreg u;
     u.size = one_in(8) ? rnd() : PICK(sizes);
     u.disable_bit = (uint8_t)below(33);
-    u.reserved = one_in(6) ? (uint8_t)rnd() : 0;
-    u.reserved2 = one_in(6) ? (uint16_t)rnd() : 0;
+    u.__reserved = one_in(6) ? (uint8_t)rnd() : 0;
+    u.__reserved2 = one_in(6) ? (uint16_t)rnd() : 0;
     if (enabler_count && one_in(2)) {
         unsigned i = below(enabler_count);
         u.disable_addr = enablers[i].addr;

@@ -73,7 +73,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < iterations; i++) {
         if (enabled) {
             uint32_t len = (uint32_t)snprintf(msg, sizeof(msg), "iteration %d", i) + 1;
-            msg_loc = len << 16 | (COMMON_HEADER_SIZE + sizeof(count) + sizeof(msg_loc));
+            msg_loc = DYN_LOC(COMMON_HEADER_SIZE + sizeof(count) + sizeof(msg_loc), len);
             io[3].iov_len = len;
             if (writev(data_fd, io, 4) < 0)
                 fail("ue_enable: writev");

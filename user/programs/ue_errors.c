@@ -483,8 +483,8 @@ static void group_data_loc(void)
     expect("enable ue_err_loc", write(enable_fd, "1\n", 2), 0);
 
     uint32_t index = reg.write_index, a = 1;
-    uint32_t loc_good = 3u << 16 | DATA_OFFSET, loc_past_offset = 3u << 16 | (DATA_OFFSET + 1),
-             loc_past_length = 4u << 16 | DATA_OFFSET;
+    uint32_t loc_good = DYN_LOC(DATA_OFFSET, 3), loc_past_offset = DYN_LOC(DATA_OFFSET + 1, 3),
+             loc_past_length = DYN_LOC(DATA_OFFSET, 4);
     char string[3] = "hi", no_nul[3] = { 'h', 'i', '!' };
     struct iovec good[4] = { { &index, 4 }, { &a, 4 }, { &loc_good, 4 }, { string, 3 } };
     struct iovec past_offset[4] = { { &index, 4 }, { &a, 4 }, { &loc_past_offset, 4 },
@@ -551,7 +551,7 @@ static void group_delete(void)
     struct user_unreg never = unreg, small = unreg, reserved = unreg;
     never.disable_addr = (uintptr_t)&never_registered;
     small.size = 8;
-    reserved.reserved = 1;
+    reserved.__reserved = 1;
     const struct errno_case cases[] = {
         { "DIAG_IOCSUNREG of an address never registered",
           IOCTL(data_fd, DIAG_IOCSUNREG, &never), ENOENT },
@@ -595,6 +595,13 @@ static void group_syscalls(void)
           EINVAL },
         { "munmap of a misaligned address", SYS_munmap,
           { (long)(edge - USER_PAGE_SIZE + 1), USER_PAGE_SIZE }, EINVAL },
+        { "munmap of a length that wraps when rounded up", SYS_munmap,
+          { (long)(edge - USER_PAGE_SIZE), (long)0xfffff001 }, EINVAL },
+        { "mmap of the status page at page offset 0x100000 (4 GiB: no wrap to 0)", SYS_mmap2,
+          { 0, USER_PAGE_SIZE, PROT_READ, MAP_SHARED, status_fd, 0x100000 }, EINVAL },
+        { "mmap of 3 GiB", SYS_mmap2,
+          { 0, (long)0xc0000000, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 }, ENOMEM },
+        { "writev of no vectors to user_events_data", SYS_writev, { data_fd, 0, 0 }, 0 },
         { "nanosleep with req at 0x1000", SYS_nanosleep, { UNMAPPED_ADDR, 0 }, EFAULT },
         { "nanosleep with tv_nsec 1000000000", SYS_nanosleep, { (long)&too_many_ns, 0 },
           EINVAL },
