@@ -192,6 +192,7 @@ UNIT_DEPS_trace_output := trace/trace_output.c trace/trace_comm.c kernel/format.
 UNIT_DEPS_tracefs := trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_elf := kernel/elf.c
 UNIT_DEPS_ipc_log_page := trace/ipc_log_page.c
+UNIT_DEPS_ipc_log_dump := tools/ipc_log_dump.c trace/ipc_log_page.c
 UNIT_DEPS_user_events_parse := trace/user_events_parse.c kernel/parse.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_trace_events := trace/trace_events.c trace/trace_syscalls.c tests/unit/host_syscall_table.c trace/tracefs.c trace/ring_buffer.c kernel/format.c kernel/errno.c kernel/parse.c tests/unit/host_heap.c tests/unit/host_arch.c
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))

@@ -167,6 +167,8 @@ static int consider_page(struct extraction *x, uint64_t phys, const uint8_t *p)
 {
     struct found_page f = { .phys = phys, .data = p + IPC_LOG_HEADER_SIZE };
     memcpy(&f.hdr, p, sizeof f.hdr);
+    if (f.hdr.write_offset == 0xffff)
+        f.hdr.write_offset = IPC_LOG_DATA_SIZE; /* the original's other way to say "full" */
     f.index = f.hdr.page_num & ~IPC_LOG_PAGE_FLAG;
     f.ctx_phys = phys + (uint64_t)f.hdr.ctx_offset;
     const uint8_t *ctx = dump_image_at(x->img, f.ctx_phys, IPC_LOG_HEADER_SIZE);
@@ -236,12 +238,13 @@ struct context {
     struct ipc_log_context_header hdr;
 };
 
-/* Whether an event that looks whole starts at p: a string event opening with its timestamp,
- * the shape every ipc_log_string event has. Decoding resumes there after damage. */
+/* Whether an event that looks whole starts at p: an event of any type opening with its
+ * 8-byte timestamp, the shape of ipc_log_string's events and of id-based ones (IPC's).
+ * Decoding resumes there after damage. */
 static bool looks_like_event_start(const uint8_t *p, size_t len)
 {
-    return ipc_log_event_check(p, len) > 0 && p[0] == TSV_TYPE_STRING && p[1] >= 10 &&
-           p[2] == TSV_TYPE_TIMESTAMP;
+    return ipc_log_event_check(p, len) > 0 && p[1] >= 10 && p[2] == TSV_TYPE_TIMESTAMP &&
+           p[3] == 8;
 }
 
 /* The first offset from from on where an event seems to start (len if none). */
@@ -285,10 +288,54 @@ static void print_run(struct extraction *x, const struct context *c, const uint8
     }
 }
 
+/* How many pages the context has: its page count (IPC_LOG_PAGE_COUNT_AT) when the dump
+ * holds it and it is plausible, else one more than the highest page number found. */
+static uint32_t context_pages(const struct extraction *x, const struct context *c)
+{
+    uint32_t found = c->found[c->count - 1].index + 1;
+    const uint8_t *at = dump_image_at(x->img, c->found->ctx_phys + IPC_LOG_PAGE_COUNT_AT, 4);
+    uint32_t said = at ? (uint32_t)get_le(at, 4) : 0;
+    return said > found && said <= MAX_PAGE_INDEX + 1 ? said : found;
+}
+
+/*
+ * Reports headers that contradict the order ipc_log_dump_spans took from them: more than
+ * one page claiming the oldest event (a read_offset), or a page that started before one
+ * the order puts ahead of it (the writer fills pages in order, stamping start_time as it
+ * enters each). Either means damage, and that the events may come out of order.
+ */
+static void check_order(struct extraction *x, const struct context *c,
+                        const struct found_page *const *pages, uint32_t n,
+                        const struct ipc_log_span *spans, uint32_t count)
+{
+    uint32_t readers = 0, first = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (pages[i] && pages[i]->hdr.read_offset != 0 && readers++ == 0)
+            first = i;
+    if (readers > 1)
+        problem(x, "context %s: %u pages claim the oldest event (page %u taken); the order "
+                   "shown may be wrong", c->name, readers, first);
+    /* When reading starts and ends on one page, that page was entered last. */
+    uint32_t s = count > 1 && spans[0].page == spans[count - 1].page ? 1 : 0;
+    const struct found_page *before = NULL;
+    for (; s < count; s++) {
+        const struct found_page *f = pages[spans[s].page];
+        if (!f)
+            continue;
+        if (before && f->hdr.start_time < before->hdr.start_time) {
+            problem(x, "context %s: page %u started before page %u, which comes ahead of it; "
+                       "a header is damaged or a page is missing, and the order shown may be "
+                       "wrong", c->name, f->index, before->index);
+            return;
+        }
+        before = f;
+    }
+}
+
 /* Prints one context: its header line, then its events in order. */
 static int print_context(struct extraction *x, const struct context *c)
 {
-    uint32_t n = c->found[c->count - 1].index + 1;
+    uint32_t n = context_pages(x, c);
     const struct found_page **pages = calloc(n, sizeof *pages);
     const struct ipc_log_page_header **hdrs = calloc(n, sizeof *hdrs);
     struct ipc_log_span *spans = malloc((n + 1) * sizeof *spans);
@@ -319,6 +366,7 @@ static int print_context(struct extraction *x, const struct context *c)
     fprintf(x->out, "=== %s: %u pages, version %u, user version %u, log id 0x%llx ===\n", c->name,
             n, c->hdr.version, c->hdr.user_version, (unsigned long long)c->hdr.log_id);
     uint32_t count = ipc_log_dump_spans(hdrs, n, spans);
+    check_order(x, c, pages, n, spans, count);
     size_t run_len = 0;
     bool synced = pages[spans[0].page] != NULL;
     for (uint32_t s = 0; s < count; s++) {

@@ -268,7 +268,7 @@ int ipc_log_append(struct ipc_log *log, const uint8_t *ev, uint32_t len)
         log->oversize++;
         return -EMSGSIZE;
     }
-    if (len < TSV_HEADER_SIZE || ev[1] != len - TSV_HEADER_SIZE)
+    if (len < TSV_HEADER_SIZE || ev[0] == TSV_TYPE_INVALID || ev[1] != len - TSV_HEADER_SIZE)
         return -EINVAL;
 
     int dropped = make_room(log, len);
@@ -335,6 +335,8 @@ int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev
         log->oversize++;
         return -EMSGSIZE;
     }
+    if (ev->type == TSV_TYPE_INVALID)
+        return -EINVAL;
     uint32_t len = (uint32_t)len64;
     struct ipc_log_page *page = log->pages[log->write_page];
     if (IPC_LOG_DATA_SIZE - page->hdr.write_offset < len) {

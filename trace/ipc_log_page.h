@@ -108,7 +108,8 @@ struct ipc_log_encoder {
     bool overflow;    /* an item did not fit: the event must not be written */
 };
 
-/* Starts an event of the given type (TSV_TYPE_STRING, or a caller's own type). */
+/* Starts an event of the given type (TSV_TYPE_STRING, or a caller's own type; type 0,
+ * TSV_TYPE_INVALID, is refused when the event is appended). */
 void ipc_log_encode_start(struct ipc_log_encoder *e, uint8_t type);
 /* Append one item each; 0, or -EMSGSIZE (and the event is marked oversize) when it does
  * not fit. A refused item leaves nothing behind. */
@@ -143,8 +144,8 @@ struct ipc_log_cursor {
  */
 struct ipc_log {
     struct ipc_log_context_header hdr;
+    uint32_t page_count;        /* right after the header: dump tools read it there */
     struct ipc_log_page **pages;
-    uint32_t page_count;
     uint32_t read_page;
     uint32_t write_page;
     uint32_t write_avail;       /* free bytes; always at least 1 (read == write: empty) */
@@ -152,6 +153,12 @@ struct ipc_log {
     uint64_t (*clock)(void);    /* ns, for page start and end times */
     uint64_t written, dropped, oversize; /* events: stored, dropped to make room, refused */
 };
+
+/* Where a context's page count is, from its header: the first of the original's "run-time
+ * data structures", so that a dump tool can tell a missing last page from a short log. */
+#define IPC_LOG_PAGE_COUNT_AT IPC_LOG_HEADER_SIZE
+_Static_assert(offsetof(struct ipc_log, page_count) == IPC_LOG_PAGE_COUNT_AT,
+               "page_count follows the context header");
 
 /*
  * Sets up log over count (at least 1) zeroed pages, page-aligned, and names it (name is
@@ -171,7 +178,8 @@ void ipc_log_forget(struct ipc_log *log);
  * drops the oldest events, as the original does: the write position catches up with the
  * read position, which moves on by whole events. The event may start on one page and end
  * on the next. Returns how many events were dropped; -EMSGSIZE (counted in oversize) when
- * len is above IPC_LOG_MAX_MSG_SIZE; -EINVAL when ev's size byte does not say len - 2.
+ * len is above IPC_LOG_MAX_MSG_SIZE; -EINVAL when ev's size byte does not say len - 2 or its
+ * type is 0 (TSV_TYPE_INVALID, which readers take for damage).
  * Nothing is written when it fails.
  */
 int ipc_log_append(struct ipc_log *log, const uint8_t *ev, uint32_t len);

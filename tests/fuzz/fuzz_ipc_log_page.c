@@ -104,6 +104,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (2 + payload > IPC_LOG_MAX_MSG_SIZE) {
                 if (r != -EMSGSIZE || log.oversize != oversize + 1)
                     abort();
+            } else if (ev[0] == TSV_TYPE_INVALID) {
+                if (r != -EINVAL)
+                    abort(); /* type 0 is no event: refused */
             } else if (r < 0) {
                 abort();
             } else {
