@@ -5,6 +5,8 @@
  * kernel stack, links it where the other side will find it (an endpoint's queue of
  * senders, the endpoint's waiting receiver, or the list of callers awaiting a reply) and
  * sleeps on it. The other side copies the message, sets the wait's result and wakes it.
+ * A call whose message is taken gets a reply token of its own (new_token), which the
+ * receiver's ipc_recv returns and its ipc_reply must name: a token answers one call only.
  * Whoever gives up (timeout, kill) unlinks its own wait, so a wait is never left linked
  * after its task returns. All IPC state changes with interrupts off: one CPU, and the
  * scheduler's own rule (kernel/sched.c).
@@ -26,14 +28,15 @@
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
 
 #define PENDING (-100000) /* ipc_wait.result while the other side has not come: no token
-                           * (a pid) and no -errno looks like it */
+                           * (always > 0) and no -errno looks like it */
 
 struct ipc_wait {
     struct task *task;
     struct ipc_msg msg;       /* sending: the message; receiving: where it goes */
     struct ipc_msg *reply;    /* a call: where the reply goes */
     int result;               /* PENDING, then 0 / a token / -errno */
-    int server;               /* a call awaiting its reply: the pid that must reply */
+    uint32_t token;           /* a call awaiting its reply: the token its reply must name */
+    int server;               /* ... the pid that must reply */
     int ep;                   /* ... and the endpoint it called */
     struct ipc_wait **where;  /* the list it is linked on while pending */
     struct ipc_wait *next;
@@ -53,6 +56,7 @@ struct endpoint {
  * nothing rather than a stranger's endpoint. */
 static struct endpoint endpoints[IPC_ENDPOINTS];
 static struct ipc_wait *awaiting_reply;           /* callers whose message was taken */
+static uint32_t last_token;                       /* the token given to the latest call */
 
 /* IPC's own log (ipc_logging/ipc/): every message taken, every reply, every endpoint made
  * or gone, and every wait given up. 16 pages keep the last few hundred messages. */
@@ -169,31 +173,58 @@ static int wait_for(struct ipc_wait *w, uint32_t timeout_ms)
     return w->result;
 }
 
-/* Hands w's message to a receiver blocked on e: copies it and wakes the receiver with the
- * sender's token (its pid for a call, 0 for a send). */
-static void deliver(struct endpoint *e, struct ipc_wait *rx, const struct ipc_wait *tx)
+/* The call on awaiting_reply with this token, or NULL. */
+static struct ipc_wait *awaiting(uint32_t token)
 {
-    rx->msg = tx->msg;
-    e->receiver = 0;
-    e->messages++;
-    complete(rx, tx->reply ? tx->task->pid : 0);
+    for (struct ipc_wait *w = awaiting_reply; w; w = w->next)
+        if (w->token == token)
+            return w;
+    return 0;
 }
 
-/* A message taken from a sender: a call goes on waiting for its reply, a send is done. */
-static void sender_done(struct endpoint *e, struct ipc_wait *tx)
+/*
+ * A reply token for a call whose message is being taken. Each call gets its own, so a reply
+ * meant for a call its caller gave up on can never answer that caller's next call. Tokens
+ * count up from 1 and wrap within 1 .. INT32_MAX (ipc_recv returns them as positive ints),
+ * skipping any still awaiting a reply: no two waiting calls ever share a token.
+ */
+static uint32_t new_token(void)
 {
-    if (tx->reply) {
-        e->calls++;
-        tx->ep = e->id; /* logged with its reply: one event per round trip */
-        tx->server = e->owner->pid;
-        tx->where = &awaiting_reply;
-        tx->next = awaiting_reply;
-        awaiting_reply = tx;
-    } else {
+    do
+        last_token = last_token >= INT32_MAX ? 1 : last_token + 1;
+    while (awaiting(last_token));
+    return last_token;
+}
+
+/* A message taken from sender tx by e's owner: counted; a call gets its token and goes on
+ * waiting for its reply, a send is done. Returns what the receiver gets: the call's token,
+ * or 0 for a send. */
+static int sender_done(struct endpoint *e, struct ipc_wait *tx)
+{
+    e->messages++;
+    if (!tx->reply) {
         LOG_NUMBERS("[ipc_send] send: ep sender receiver label len =", e->id, tx->task->pid,
                     e->owner->pid, (int32_t)tx->msg.label, (int32_t)tx->msg.len);
         complete(tx, 0);
+        return 0;
     }
+    e->calls++;
+    tx->token = new_token();
+    tx->ep = e->id; /* logged with its reply: one event per round trip */
+    tx->server = e->owner->pid;
+    tx->where = &awaiting_reply;
+    tx->next = awaiting_reply;
+    awaiting_reply = tx;
+    return (int)tx->token;
+}
+
+/* Hands tx's message to rx, the receiver blocked on e: copies it and wakes the receiver
+ * with what ipc_recv returns (the call's token, 0 for a send). */
+static void deliver(struct endpoint *e, struct ipc_wait *rx, struct ipc_wait *tx)
+{
+    rx->msg = tx->msg;
+    e->receiver = 0;
+    complete(rx, sender_done(e, tx));
 }
 
 /* The sending half of send and call. */
@@ -210,7 +241,6 @@ static int send_common(int ep, const struct ipc_msg *msg, struct ipc_msg *reply,
         err = -EBADF;
     } else if (e->receiver) {
         deliver(e, e->receiver, &tx);
-        sender_done(e, &tx);
         /* A call waits for its reply even with timeout 0, which only means "do not wait for
          * the receiver". */
         err = reply ? wait_for(&tx, timeout_ms == 0 ? IPC_FOREVER : timeout_ms) : 0;
@@ -249,9 +279,7 @@ int ipc_recv(int ep, struct ipc_msg *msg, uint32_t timeout_ms)
         struct ipc_wait *tx = e->senders;
         e->senders = tx->next;
         *msg = tx->msg;
-        e->messages++;
-        result = tx->reply ? tx->task->pid : 0;
-        sender_done(e, tx);
+        result = sender_done(e, tx);
     } else {
         struct ipc_wait rx = { .task = current, .result = PENDING, .where = &e->receiver };
         e->receiver = &rx;
@@ -269,9 +297,8 @@ int ipc_reply(uint32_t token, const struct ipc_msg *msg)
         return -EMSGSIZE;
     unsigned long flags = arch_irq_save();
     int err = -ESRCH;
-    for (struct ipc_wait *w = awaiting_reply; w; w = w->next) {
-        if (w->task->pid != (int)token || w->server != current->pid)
-            continue;
+    struct ipc_wait *w = awaiting(token);
+    if (w && w->server == current->pid) {
         unlink_wait(&awaiting_reply, w);
         *w->reply = *msg;
         struct endpoint *called = endpoint_of(w->ep);
@@ -282,10 +309,20 @@ int ipc_reply(uint32_t token, const struct ipc_msg *msg)
                     (int32_t)msg->label, (int32_t)msg->len);
         complete(w, 0);
         err = 0;
-        break;
     }
     arch_irq_restore(flags);
     return err;
+}
+
+/* Tokens say nothing about the caller; a server that must know who called (the name
+ * service) asks here, while the call still awaits its reply. */
+int ipc_caller_pid(uint32_t token)
+{
+    unsigned long flags = arch_irq_save();
+    const struct ipc_wait *w = awaiting(token);
+    int pid = w && w->server == current->pid ? w->task->pid : -ESRCH;
+    arch_irq_restore(flags);
+    return pid;
 }
 
 /* A task is ending: its endpoints go, and everyone waiting on them or for its replies

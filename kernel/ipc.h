@@ -23,11 +23,19 @@ struct task;
  * lives until its owner exits. */
 int ipc_create(struct task *owner, const char *name);
 
-/* The rendezvous operations of uapi/ipc.h, for the current task. */
+/* The rendezvous operations of uapi/ipc.h, for the current task. ipc_recv returns a call's
+ * reply token (> 0, its own to each call, not reused while the call awaits its reply) or 0
+ * for a plain send; ipc_reply answers the call with that token, if the current task took it
+ * and its caller still waits. */
 int ipc_send(int ep, const struct ipc_msg *msg, uint32_t timeout_ms);
 int ipc_recv(int ep, struct ipc_msg *msg, uint32_t timeout_ms);
 int ipc_call(int ep, const struct ipc_msg *msg, struct ipc_msg *reply, uint32_t timeout_ms);
 int ipc_reply(uint32_t token, const struct ipc_msg *msg);
+
+/* For a server that must know who calls (the name service checks owners): the pid of the
+ * caller of the call with this token, which the current task received and has not answered;
+ * -ESRCH when there is no such call (never taken by this task, answered, or given up). */
+int ipc_caller_pid(uint32_t token);
 
 /* The pid of the endpoint's owner, or -EBADF when there is no such endpoint. */
 int ipc_endpoint_owner(int ep);

@@ -78,7 +78,10 @@ static void nameserver_main(void *unused)
         int token = ipc_recv(IPC_NAMESERVER, &m, IPC_FOREVER);
         if (token <= 0)
             continue; /* a plain send expects no answer */
-        int result = m.label == NS_REGISTER ? do_register(&m, token)
+        int caller = ipc_caller_pid((uint32_t)token);
+        if (caller < 0)
+            continue; /* the caller gave up already: nobody to answer */
+        int result = m.label == NS_REGISTER ? do_register(&m, caller)
                      : m.label == NS_LOOKUP ? do_lookup(&m) : -EINVAL;
         answer.label = (uint32_t)result;
         ipc_reply((uint32_t)token, &answer);

@@ -10,16 +10,18 @@
  * System calls (numbers after Linux's i386 range, which has no such calls):
  *   ipc_create(name)                      -> endpoint id, or -errno
  *   ipc_send(ep, msg, timeout_ms)         -> 0
- *   ipc_recv(ep, msg, timeout_ms)         -> the sender's reply token (its pid; 0 for a
- *                                            plain send, which expects no reply)
+ *   ipc_recv(ep, msg, timeout_ms)         -> the message's reply token: > 0 for a call,
+ *                                            its own to that call; 0 for a plain send,
+ *                                            which expects no reply
  *   ipc_call(ep, msg, reply, timeout_ms)  -> 0, reply filled
  *   ipc_reply(token, msg)                 -> 0
  * timeout_ms: IPC_FOREVER waits without limit; 0 fails with -EAGAIN instead of waiting for
  * the other side (a call whose message was taken still waits for the reply).
  * Errors: -EBADF (no such endpoint), -EPERM (receiving on someone else's endpoint),
  * -EMSGSIZE (len > IPC_MSG_MAX), -ETIMEDOUT, -EAGAIN, -EPIPE (the endpoint was destroyed:
- * its owner exited), -ESRCH (reply to a caller that is gone or not waiting), -EINTR
- * (killed), -EFAULT (bad pointer), -ENOSPC (no endpoint left), -EEXIST (name taken).
+ * its owner exited), -ESRCH (no call with that token awaits this task's reply: its caller
+ * gave up or is gone, or it was answered), -EINTR (killed), -EFAULT (bad pointer), -ENOSPC
+ * (no endpoint left), -EEXIST (name taken).
  */
 #ifndef UAPI_IPC_H
 #define UAPI_IPC_H

@@ -1,7 +1,8 @@
 /*
  * ipc_test.c - every error path of the IPC system calls and of the name service, with the
  * errno each must give (uapi/ipc.h). Needs an ipc_pong serving "pong" (started before it):
- * the last checks make that server exit in the middle of a call, to see the caller learn it.
+ * it answers one call late, after we gave up on it; the last checks make that server exit in
+ * the middle of a call, to see the caller learn it.
  *
  * Prints TAP-style "ok N - what" / "not ok N - what (got X, want Y)" lines and ends with
  * "ipc_test: P passed, F failed"; the exit status is 1 when anything failed.
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #define PONG_EXIT_WITHOUT_REPLY 0xdeaf
+#define PONG_HOLD 0xdeed
 #define KERNEL_ADDRESS 0x100000
 #define UNMAPPED_ADDRESS 0x1000
 
@@ -97,6 +99,28 @@ static void name_service(int own)
     expect(ipc_register(own, ""), EINVAL, "register an empty name");
 }
 
+/*
+ * A reply that comes after its caller gave up. ipc_pong holds our first call (PONG_HOLD)
+ * until our second call has reached it, then answers the first one, and then the second,
+ * telling us in that answer's label what its late answer got. Each call has its own reply
+ * token, so the late answer must fail (ESRCH) rather than be taken for the answer to our
+ * second call, and the second call must get its own message back. Deterministic: the
+ * second call cannot reach ipc_pong before the first has timed out.
+ */
+static void late_reply(void)
+{
+    int pong = ipc_lookup("pong");
+    if (pong < 0)
+        return; /* dead_server() reports it */
+    struct ipc_msg first = { PONG_HOLD, 6, "first" }, second = { 8, 7, "second" }, reply;
+    expect(ipc_call(pong, &first, &reply, 50), ETIMEDOUT, "call a server that holds it past our 50 ms");
+    memset(&reply, 0, sizeof reply);
+    expect(ipc_call(pong, &second, &reply, 1000), 0, "call the same server again");
+    expect(reply.len == 7 && memcmp(reply.data, "second", 7) == 0 ? 0 : -1, 0,
+           "the second call gets its own answer, not the late one");
+    expect(reply.label == (uint32_t)-ESRCH ? 0 : -1, 0, "the late answer to the first call fails with ESRCH");
+}
+
 /* A server that dies in the middle of a call: the caller learns it (EPIPE); afterwards its
  * endpoint and name are gone. */
 static void dead_server(void)
@@ -122,6 +146,7 @@ int main(void)
     bad_messages(own);
     timeouts(own);
     name_service(own);
+    late_reply();
     dead_server();
     printf("ipc_test: %d passed, %d failed\n", checks - failures, failures);
     return failures != 0;

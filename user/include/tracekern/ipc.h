@@ -21,7 +21,8 @@ static inline int ipc_send(int ep, const struct ipc_msg *m, unsigned timeout_ms)
     return (int)syscall(SYS_ipc_send, ep, m, timeout_ms);
 }
 
-/* Returns the sender's reply token (0 for a plain send). */
+/* Returns the message's reply token: > 0 for a call (its own, to pass to ipc_reply), 0 for
+ * a plain send. */
 static inline int ipc_recv(int ep, struct ipc_msg *m, unsigned timeout_ms)
 {
     return (int)syscall(SYS_ipc_recv, ep, m, timeout_ms);
