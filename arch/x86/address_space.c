@@ -75,28 +75,37 @@ uint32_t vm_root(const struct addr_space *as)
     return (uint32_t)(uintptr_t)(as ? as->directory : paging_kernel_directory());
 }
 
-/* The PTE slot for a user address, creating its page table if asked; NULL if none (or no
- * memory for one). */
-static uint32_t *pte_slot(const struct addr_space *as, uint32_t va, bool create)
+/* The PTE slot for a user address; NULL outside user space or where no page table is. */
+static uint32_t *pte_find(const struct addr_space *as, uint32_t va)
 {
     if (va < USER_BASE || va >= USER_TOP)
         return 0;
-    uint32_t *pde = &as->directory[PDE_INDEX(va)];
-    if (!(*pde & PTE_PRESENT)) {
-        if (!create)
-            return 0;
-        uintptr_t table = page_alloc(1);
-        if (!table)
-            return 0;
-        *pde = (uint32_t)table | PTE_PRESENT | PTE_WRITE | PTE_USER;
-    }
-    return (uint32_t *)(uintptr_t)(*pde & PTE_ADDR_MASK) + PTE_INDEX(va);
+    uint32_t pde = as->directory[PDE_INDEX(va)];
+    if (!(pde & PTE_PRESENT))
+        return 0;
+    return (uint32_t *)(uintptr_t)(pde & PTE_ADDR_MASK) + PTE_INDEX(va);
+}
+
+/* pte_find, making the page table first if there is none; NULL without memory for it. A
+ * page table is memory the process made the kernel take: it comes from the user pages
+ * (never the kernel's reserve) and counts among the process's own. */
+static uint32_t *pte_make(struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_find(as, va);
+    if (pte || va < USER_BASE || va >= USER_TOP)
+        return pte;
+    uintptr_t table = page_alloc_user(1);
+    if (!table)
+        return 0;
+    as->owned_pages++;
+    as->directory[PDE_INDEX(va)] = (uint32_t)table | PTE_PRESENT | PTE_WRITE | PTE_USER;
+    return pte_find(as, va);
 }
 
 /* Puts frame at va; the TLB entry is flushed in case as is the current space. */
 static int map_frame(struct addr_space *as, uint32_t va, uintptr_t frame, uint32_t extra)
 {
-    uint32_t *pte = pte_slot(as, va, true);
+    uint32_t *pte = pte_make(as, va);
     if (!pte)
         return -ENOMEM;
     if (*pte & PTE_PRESENT)
@@ -128,7 +137,7 @@ int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned v
 
 void vm_unmap(struct addr_space *as, uint32_t va)
 {
-    uint32_t *pte = pte_slot(as, va, false);
+    uint32_t *pte = pte_find(as, va);
     if (!pte || !(*pte & PTE_PRESENT))
         return;
     if (!(*pte & PTE_SHARED_FRAME)) {
@@ -141,7 +150,7 @@ void vm_unmap(struct addr_space *as, uint32_t va)
 
 unsigned vm_rights(const struct addr_space *as, uint32_t va)
 {
-    uint32_t *pte = pte_slot(as, va, false);
+    uint32_t *pte = pte_find(as, va);
     if (!pte || (*pte & (PTE_PRESENT | PTE_USER)) != (PTE_PRESENT | PTE_USER))
         return 0;
     return VM_READ | ((*pte & PTE_WRITE) ? VM_WRITE : 0) |
@@ -150,7 +159,7 @@ unsigned vm_rights(const struct addr_space *as, uint32_t va)
 
 void *vm_kernel_ptr(const struct addr_space *as, uint32_t va)
 {
-    uint32_t *pte = pte_slot(as, va, false);
+    uint32_t *pte = pte_find(as, va);
     if (!pte || !(*pte & PTE_PRESENT))
         return 0;
     return (void *)(uintptr_t)((*pte & PTE_ADDR_MASK) | (va & (PAGE_SIZE - 1)));
@@ -160,7 +169,7 @@ uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t fro
 {
     uint32_t run = 0;
     for (uint32_t va = from; va < to && va >= from; va += PAGE_SIZE) {
-        uint32_t *pte = pte_slot(as, va, false);
+        uint32_t *pte = pte_find(as, va);
         run = (pte && (*pte & PTE_PRESENT)) ? 0 : run + 1;
         if (run == npages)
             return va - (npages - 1) * PAGE_SIZE;
