@@ -1,7 +1,8 @@
 /*
  * st_ipc_logging.c - self-tests of IPC logging in the real kernel: contexts made and
- * destroyed, events read through ipc_logging/NAME/log as a user would, an oversize event
- * refused and counted, a two-page context wrapped, and logging from an interrupt handler.
+ * destroyed, events read through ipc_logging/NAME/log as a user would, log_cont following
+ * new events until the reader stops it, an oversize event refused and counted, a two-page
+ * context wrapped, and logging from an interrupt handler.
  */
 #include "tests/guest/guest_helpers.h"
 #include "arch/x86/trap.h"
@@ -110,6 +111,74 @@ SELFTEST(ipc_logging_wrap)
     ksnprintf(stats, sizeof stats, "pages: 2\nwritten: %d\ndropped: %d\noversize: 0\n", total,
               total - lines);
     ST_CHECK(strcmp(guest_read_file("ipc_logging/st_wrap/stats"), stats) == 0);
+    ST_CHECK(ipc_log_context_destroy(ctx) == 0);
+}
+
+/* A reader at a terminal, for log and log_cont: it collects what they print, and once it
+ * has seen `quiet_after` lines, the next time it is asked whether to stop it logs one more
+ * event into the context (a writer arriving while the reader waits). It asks to stop once
+ * it has seen `stop_after` lines, or after 100 polls (so a broken follow cannot hang). */
+struct follow_reader {
+    struct fs_writer w;
+    struct ipc_log_context *ctx;
+    char text[512];
+    int lines, polls, quiet_after, stop_after;
+    bool wrote;
+};
+
+static void follow_emit(struct fs_writer *w, const char *s, size_t n)
+{
+    struct follow_reader *r = w->ctx;
+    size_t used = strlen(r->text);
+    for (size_t i = 0; i < n && used + 1 < sizeof r->text; i++) {
+        r->text[used++] = s[i];
+        r->lines += s[i] == '\n';
+    }
+    r->text[used] = '\0';
+}
+
+static bool follow_interrupted(struct fs_writer *w)
+{
+    struct follow_reader *r = w->ctx;
+    if (r->lines >= r->quiet_after && !r->wrote) {
+        IPC_LOG(r->ctx, "arrived while the reader waited");
+        r->wrote = true;
+    }
+    return r->lines >= r->stop_after || ++r->polls > 100;
+}
+
+/* Reads path through a follow_reader; returns its line count. */
+static int read_following(const char *path, struct follow_reader *r)
+{
+    r->w = (struct fs_writer){ .emit = follow_emit, .interrupted = follow_interrupted,
+                               .ctx = r, .follow = true };
+    struct fs_node *f = fs_lookup(path, &(int){ 0 });
+    return f && f->ops->read(f, &r->w) == 0 ? r->lines : -1;
+}
+
+SELFTEST(ipc_logging_log_cont_follows)
+{
+    struct ipc_log_context *ctx = ipc_log_context_create(1, "st_follow", 0);
+    ST_CHECK(ctx != 0);
+    IPC_LOG(ctx, "one");
+    IPC_LOG(ctx, "two");
+
+    /* log prints what is there and returns: an event logged meanwhile waits for the next
+     * read. */
+    struct follow_reader r = { .ctx = ctx, .quiet_after = 2, .stop_after = 100 };
+    ST_CHECK(read_following("ipc_logging/st_follow/log", &r) == 2);
+    ST_CHECK(r.wrote && r.polls < 100);
+    ST_CHECK(contains(guest_read_file("ipc_logging/st_follow/log"), "arrived while"));
+
+    /* log_cont prints the backlog, then waits, and prints what arrives until ^C. */
+    IPC_LOG(ctx, "three");
+    IPC_LOG(ctx, "four");
+    r = (struct follow_reader){ .ctx = ctx, .quiet_after = 2, .stop_after = 3 };
+    ST_CHECK(read_following("ipc_logging/st_follow/log_cont", &r) == 3);
+    ST_CHECK(r.wrote && r.polls < 100);
+    ST_CHECK(contains(r.text, "] three\n") && contains(r.text, "] four\n") &&
+             contains(r.text, "] [follow_interrupted] arrived while the reader waited\n"));
+    ST_CHECK(count_lines(guest_read_file("ipc_logging/st_follow/log")) == 0);
     ST_CHECK(ipc_log_context_destroy(ctx) == 0);
 }
 
