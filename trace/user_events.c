@@ -438,18 +438,20 @@ static long register_with_enable_bit(struct file *f, uint32_t arg, uint32_t usiz
         err = -EFAULT;
     if (err)
         return err;
-    err = copy_command(reg.name_args, &desc);
-    if (err)
-        return err;
+    /* Linux's order again: a bit already registered is EADDRINUSE before the command is
+     * read. A process has one thread, so nothing registers it between here and below. */
     uint32_t addr = (uint32_t)reg.enable_addr;
     struct task *t = task_current();
     unsigned long flags = spin_lock_irqsave(&ue_lock);
-    if (find_enabler(t, addr, reg.enable_bit)) {
-        ue_desc_free(desc);
-        err = -EADDRINUSE;
-    } else {
-        err = find_or_create(desc, &ev);
-    }
+    bool in_use = find_enabler(t, addr, reg.enable_bit) != NULL;
+    spin_unlock_irqrestore(&ue_lock, flags);
+    if (in_use)
+        return -EADDRINUSE;
+    err = copy_command(reg.name_args, &desc);
+    if (err)
+        return err;
+    flags = spin_lock_irqsave(&ue_lock);
+    err = find_or_create(desc, &ev);
     int index = err ? err : add_ref(f, ev);
     if (index >= 0)
         err = add_enabler(ev, t, addr, reg.enable_bit);

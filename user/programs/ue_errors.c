@@ -316,7 +316,8 @@ static void group_reg_fields(void)
     unmapped.enable_addr = UNMAPPED_ADDR;
     readonly.enable_addr = (uintptr_t)status_page + 64;
     struct user_reg first = user_reg_for("ue_err_dup u32 a");
-    struct user_reg again = first;
+    struct user_reg again = first, again_bad = first;
+    again_bad.name_args = (uintptr_t)"ue_err_dup long x"; /* Linux checks the bit first */
 
     printf("# struct user_reg fields\n");
     const struct errno_case cases[] = {
@@ -333,6 +334,8 @@ static void group_reg_fields(void)
         { "register ue_err_dup", IOCTL(data_fd, DIAG_IOCSREG, &first), 0 },
         { "the same enable_addr and enable_bit again", IOCTL(data_fd, DIAG_IOCSREG, &again),
           EADDRINUSE },
+        { "the same enable_addr and enable_bit with a malformed command",
+          IOCTL(data_fd, DIAG_IOCSREG, &again_bad), EADDRINUSE },
     };
     RUN_CASES(cases);
 }
