@@ -16,6 +16,8 @@
  * exit_group, and calls that would end, block or rewrite this program should the kernel
  * ever implement them).
  *
+ * One call in four enters the kernel with the direction flag set.
+ *
  * Arguments come from a mix: small ints (-5..40), fds 0..40, lengths (0, small, pages,
  * huge, 0xffffffff), random words, and pointers, page-aligned or not, into the NULL page,
  * 0x1000, kernel memory (0x100000, 0xc0000000, 0xd0000000, 0xfffff000), this program's
@@ -963,6 +965,34 @@ static void after_success(const struct call *c, long ret, const struct registrat
 
 /* ---- running ---- */
 
+/*
+ * Makes call c as syscall() does, but enters the kernel with the direction flag set (std):
+ * the kernel must clear it before its own string copies, or it would copy our buffers
+ * backwards over its stack. DF is cleared again before any C code here runs. Returns as
+ * syscall(): the result, or -1 with errno set.
+ */
+static long syscall_with_df(const struct call *c)
+{
+    long ret;
+    asm volatile("pushl %7\n\t"
+                 "pushl %%ebp\n\t"
+                 "movl 4(%%esp), %%ebp\n\t"
+                 "std\n\t"
+                 "int $0x80\n\t"
+                 "cld\n\t"
+                 "popl %%ebp\n\t"
+                 "addl $4, %%esp"
+                 : "=a"(ret)
+                 : "0"(c->nr), "b"(c->a[0]), "c"(c->a[1]), "d"(c->a[2]), "S"(c->a[3]),
+                   "D"(c->a[4]), "g"(c->a[5])
+                 : "memory", "cc");
+    if (ret < 0 && ret >= -4095) {
+        errno = (int)-ret;
+        return -1;
+    }
+    return ret;
+}
+
 /* Draws, guards and makes one call; false when it could not be made (no fd for /dev/null). */
 static bool fuzz_one(void)
 {
@@ -978,7 +1008,8 @@ static bool fuzz_one(void)
     }
     struct registration reg;
     prepare_registration(&c, &reg);
-    long ret = syscall(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
+    long ret = one_in(4) ? syscall_with_df(&c)
+                         : syscall(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
     int err = ret == -1 ? errno : 0;
     if (null_fd >= 0 && !(c.nr == SYS_close && err == 0))
         close(null_fd);
