@@ -48,7 +48,7 @@
 /* Every event the groups register (the names before the fields). */
 static const char *const event_names[] = {
     "ue_err_size", "ue_err_field", "ue_err_dup",  "ue_err_name",
-    "ue_err_seed", "ue_err_loc",   "ue_err_busy", "ue_err_enabler",
+    "ue_err_seed", "ue_err_loc",   "ue_err_busy", "ue_err_enabler", "ue_err_big",
 };
 
 static int passed, failed;
@@ -511,6 +511,47 @@ static void group_data_loc(void)
     close(enable_fd);
 }
 
+/* The "dropped events" count of CPU 0's trace buffer (per_cpu/cpu0/stats), or -1. */
+static long dropped_events(void)
+{
+    char text[256];
+    int fd = open(TRACEFS "per_cpu/cpu0/stats", O_RDONLY);
+    int n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0)
+        return -1;
+    text[n] = '\0';
+    const char *at = strstr(text, "dropped events: ");
+    return at ? strtol(at + 16, 0, 10) : -1;
+}
+
+/*
+ * Fields may describe more than one trace buffer event holds (2048 bytes): Linux registers
+ * such an event, and so do we. A write of it cannot be recorded: it still returns its
+ * length (the program did nothing wrong), and the buffer counts it as dropped, so the loss
+ * shows in per_cpu/cpu0/stats and in the trace's entries-written.
+ */
+static void group_oversize(void)
+{
+    printf("# records larger than the trace buffer takes\n");
+    static char blob[3000];
+    struct user_reg_status reg = seed_reg_for("ue_err_big struct blob b 3000");
+    expect("register ue_err_big (3000 bytes of fields)", ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
+    int enable_fd = open(TRACEFS "events/user_events/ue_err_big/enable", O_WRONLY);
+    expect("enable ue_err_big", write(enable_fd, "1\n", 2), 0);
+    long before = dropped_events();
+    uint32_t index = reg.write_index;
+    struct iovec io[2] = { { &index, 4 }, { blob, sizeof blob } };
+    expect_u32("a 3004-byte write returns its length", (uint32_t)writev(data_fd, io, 2), 3004);
+    long after = dropped_events();
+    bool counted = before >= 0 && after == before + 1;
+    result(counted, "and is counted as one dropped event", counted ? "one more" : "not one more",
+           "one more");
+    expect("disable ue_err_big", write(enable_fd, "0\n", 2), 0);
+    close(enable_fd);
+}
+
 /*
  * DIAG_IOCSDEL deletes an event only when nothing uses it: no fd that registered it, none
  * open on its events/user_events/NAME files, and no enable_addr registration, which
@@ -819,6 +860,7 @@ int main(int argc, char **argv)
         group_grammar();
         group_writes();
         group_data_loc();
+        group_oversize();
         group_delete();
         group_syscalls();
         group_truncate();
