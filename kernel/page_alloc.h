@@ -26,9 +26,9 @@ void page_alloc_reserve(uint64_t base, uint64_t length);
 uintptr_t page_alloc(uint32_t count);
 
 /* Frames the kernel keeps for itself: allocations made on a user process's behalf (its
- * memory, the text of the files it reads) cannot take the last 4 MiB, so a program that
- * asks for all it can get leaves the trace buffer, IPC log contexts, the heap and page
- * tables something to work with. */
+ * memory and the page tables that map it, the text of the files it reads) cannot take the
+ * last 4 MiB, so a program that asks for all it can get leaves the trace buffer, IPC log
+ * contexts and the heap something to work with. */
 #define PAGE_KERNEL_RESERVE 1024
 /* page_alloc for a user process's request: 0 also when it would leave fewer than
  * PAGE_KERNEL_RESERVE frames free. */

@@ -54,8 +54,11 @@ SYSCALL_HANDLER(mmap_pgoff)
     uint32_t addr = a[0], len = a[1], prot = a[2], flags = a[3], fd = a[4], pgoff = a[5];
     uint32_t type = flags & (MAP_SHARED | MAP_PRIVATE);
     bool fixed = flags & MAP_FIXED, anonymous = flags & MAP_ANONYMOUS;
-    if (type == (MAP_SHARED | MAP_PRIVATE))
-        type = MAP_SHARED; /* MAP_SHARED_VALIDATE: no flag here needs validating */
+    if (type == (MAP_SHARED | MAP_PRIVATE)) { /* MAP_SHARED_VALIDATE */
+        if (flags & ~(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS))
+            return -EOPNOTSUPP; /* a flag this kernel does not implement */
+        type = MAP_SHARED;
+    }
     if (len == 0 || type == 0 || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) ||
         prot == PROT_NONE)
         return -EINVAL;
@@ -64,8 +67,6 @@ SYSCALL_HANDLER(mmap_pgoff)
     len = PAGE_ALIGN_UP(len);
     if (fixed && ((addr & (PAGE_SIZE - 1)) || addr < USER_BASE || addr > USER_IMAGE_TOP - len))
         return -EINVAL;
-    if ((uint64_t)pgoff * PAGE_SIZE + len > UINT32_MAX + 1ull)
-        return -EINVAL; /* the file offset would pass 4 GiB (Linux: an loff_t overflow) */
     struct file *f = 0;
     if (!anonymous) {
         f = fd < TASK_FILES_MAX ? current->files[fd] : 0;
@@ -75,6 +76,11 @@ SYSCALL_HANDLER(mmap_pgoff)
             return -ENODEV;
         if (type == MAP_SHARED && (prot & PROT_WRITE) && (f->flags & O_ACCMODE) == O_RDONLY)
             return -EACCES;
+        if (pgoff + len / PAGE_SIZE < pgoff)
+            return -EOVERFLOW; /* the page offset wraps: Linux's check */
+        if ((uint64_t)pgoff * PAGE_SIZE + len > UINT32_MAX + 1ull)
+            return -EINVAL; /* past 4 GiB: past the end of every file here, which is what
+                             * their mmap answers EINVAL to (and 32-bit offsets would wrap) */
     } else if (type == MAP_SHARED) {
         return -EINVAL; /* shared anonymous memory needs a second process to mean anything */
     }
