@@ -377,6 +377,8 @@ static void print_value(struct fs_writer *out, const struct ue_field *f, const u
         return;
     default: {
         uint32_t loc = read_u32(p), start = loc_start(f, loc), size = loc >> 16;
+        if (size == 0)
+            return; /* an empty array, wherever its offset points (ue_validate allows it) */
         if (start + size > len)
             fs_puts(out, "<OVERFLOW>");
         else if (f->is_string)
