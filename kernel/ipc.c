@@ -106,6 +106,13 @@ static struct endpoint *endpoint_of(int ep)
 int ipc_create(struct task *owner, const char *name)
 {
     unsigned long flags = arch_irq_save();
+    int owned = 0;
+    for (int i = 0; i < IPC_ENDPOINTS; i++)
+        owned += endpoints[i].owner == owner;
+    if (owned >= IPC_ENDPOINTS_PER_TASK) {
+        arch_irq_restore(flags);
+        return -EMFILE;
+    }
     for (int i = 0; i < IPC_ENDPOINTS; i++) {
         struct endpoint *e = &endpoints[i];
         if (e->owner)
@@ -316,11 +323,13 @@ int ipc_reply(uint32_t token, const struct ipc_msg *msg)
 
 /* Tokens say nothing about the caller; a server that must know who called (the name
  * service) asks here, while the call still awaits its reply. */
-int ipc_caller_pid(uint32_t token)
+int ipc_caller_pid(uint32_t token, struct cred *cred)
 {
     unsigned long flags = arch_irq_save();
     const struct ipc_wait *w = awaiting(token);
     int pid = w && w->server == current->pid ? w->task->pid : -ESRCH;
+    if (pid >= 0 && cred)
+        *cred = w->task->cred;
     arch_irq_restore(flags);
     return pid;
 }

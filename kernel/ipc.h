@@ -15,12 +15,16 @@
 #include "uapi/ipc.h"
 
 #define IPC_ENDPOINTS 64
+/* The most endpoints one task may own: no program can take the whole table (-EMFILE, as
+ * Linux's per-process limit on descriptors and message queues). */
+#define IPC_ENDPOINTS_PER_TASK 8
 
 struct task;
 
 /* A new endpoint owned (received on) by task owner; name is for people (listings, logs).
- * Returns its id (>= 1, never reused within a boot, as far as 31 bits go) or -ENOSPC. It
- * lives until its owner exits. */
+ * Returns its id (>= 1, never reused within a boot, as far as 31 bits go), -EMFILE (owner
+ * has IPC_ENDPOINTS_PER_TASK already) or -ENOSPC (the table is full). It lives until its
+ * owner exits. */
 int ipc_create(struct task *owner, const char *name);
 
 /* The rendezvous operations of uapi/ipc.h, for the current task. ipc_recv returns a call's
@@ -33,9 +37,11 @@ int ipc_call(int ep, const struct ipc_msg *msg, struct ipc_msg *reply, uint32_t 
 int ipc_reply(uint32_t token, const struct ipc_msg *msg);
 
 /* For a server that must know who calls (the name service checks owners): the pid of the
- * caller of the call with this token, which the current task received and has not answered;
- * -ESRCH when there is no such call (never taken by this task, answered, or given up). */
-int ipc_caller_pid(uint32_t token);
+ * caller of the call with this token, which the current task received and has not answered,
+ * and (if cred is not NULL) its credentials; -ESRCH when there is no such call (never taken
+ * by this task, answered, or given up). */
+struct cred;
+int ipc_caller_pid(uint32_t token, struct cred *cred);
 
 /* The pid of the endpoint's owner, or -EBADF when there is no such endpoint. */
 int ipc_endpoint_owner(int ep);

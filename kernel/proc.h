@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/cred.h"
 #include "kernel/task.h"
 
 #define TASK_FILES_MAX 32
@@ -46,6 +47,7 @@ struct task {
     char exit_reason[48];     /* "killed: page fault" ... for the shell's report */
     uint64_t start_ns;
     uint32_t syscalls;        /* system calls made, for ps */
+    struct cred cred;         /* its user and group ids (kernel/cred.h); root's: all 0 */
 
     struct task *next;        /* all tasks, in pid order */
 };
@@ -60,11 +62,15 @@ void tasks_init(void);
 /* Starts a kernel thread running fn(arg). Returns it, or NULL when out of memory. */
 struct task *task_create_kernel(const char *name, void (*fn)(void *), void *arg);
 
-/* Creates a user process from an ELF image with the given argument strings; it starts
- * running when the scheduler picks it. 0 with *out set, or -errno (-ENOEXEC for a bad
+/* Creates a user process from an ELF image with the given argument strings, with the
+ * current task's credentials; it starts running when the scheduler picks it. 0 with *out set, or -errno (-ENOEXEC for a bad
  * image, -ENOMEM, -E2BIG for arguments that do not fit). */
 int process_spawn(const char *name, const void *elf, uint32_t elf_len, int argc,
                   char *const argv[], struct task **out);
+/* The same, with credentials cred instead of the current task's (`run -u`): the process
+ * never runs with any other. */
+int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int argc,
+                     char *const argv[], const struct cred *cred, struct task **out);
 
 /* Ends the current task with status (kept for task_wait). Never returns. */
 void task_exit(int status) __attribute__((noreturn));

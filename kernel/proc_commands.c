@@ -48,12 +48,38 @@ static int wait_foreground(struct task *t, struct fs_writer *out)
     return SHELL_FAILED;
 }
 
-/* run NAME [ARGS...] [&]: starts a program; waits for it unless the line ends with '&'. */
+/* Parses run's -u argument "UID[:GID]" into the ids of a process started as that user:
+ * real, effective and saved all UID (and GID; GID defaults to UID, as a user's own group
+ * usually is). False unless both are numbers below 2^32 - 1 ((uid_t)-1 is no id). */
+static bool parse_user(const char *text, struct cred *c)
+{
+    const char *colon = strchr(text, ':');
+    size_t uid_len = colon ? (size_t)(colon - text) : strlen(text);
+    uint64_t uid, gid;
+    if (parse_uint(text, uid_len, &uid) != 0 || uid >= CRED_NO_CHANGE)
+        return false;
+    gid = uid;
+    if (colon && (parse_uint(colon + 1, strlen(colon + 1), &gid) != 0 || gid >= CRED_NO_CHANGE))
+        return false;
+    *c = (struct cred){ (uint32_t)uid, (uint32_t)uid, (uint32_t)uid,
+                        (uint32_t)gid, (uint32_t)gid, (uint32_t)gid };
+    return true;
+}
+
+/* run [-u UID[:GID]] NAME [ARGS...] [&]: starts a program (as that user with -u, else as
+ * the shell's root); waits for it unless the line ends with '&'. */
 static int cmd_run(int argc, char **argv, struct fs_writer *out)
 {
     if (argc < 2) {
         list_programs(out);
         return 0;
+    }
+    struct cred cred = current->cred;
+    if (strcmp(argv[1], "-u") == 0) {
+        if (argc < 4 || !parse_user(argv[2], &cred))
+            return SHELL_USAGE;
+        argc -= 2;
+        argv += 2;
     }
     bool background = strcmp(argv[argc - 1], "&") == 0;
     if (background)
@@ -66,7 +92,7 @@ static int cmd_run(int argc, char **argv, struct fs_writer *out)
         return SHELL_FAILED;
     }
     struct task *t;
-    int err = process_spawn(p->name, p->image, p->size, argc - 1, argv + 1, &t);
+    int err = process_spawn_as(p->name, p->image, p->size, argc - 1, argv + 1, &cred, &t);
     if (err)
         return err;
     if (!background)
@@ -75,8 +101,9 @@ static int cmd_run(int argc, char **argv, struct fs_writer *out)
     fs_printf(out, "[%d] %s\n", t->pid, t->name);
     return 0;
 }
-SHELL_COMMAND("run", "run [PROGRAM [ARGS...] [&]]",
-              "start a user program from /bin (& : in the background); no arguments: list",
+SHELL_COMMAND("run", "run [-u UID[:GID]] [PROGRAM [ARGS...] [&]]",
+              "start a user program from /bin (-u: as that user; & : in the background); "
+              "no arguments: list",
               cmd_run);
 
 static const char *state_name(const struct task *t)
@@ -90,16 +117,18 @@ static const char *state_name(const struct task *t)
     }
 }
 
-/* ps: every task, kernel threads in brackets as Linux's ps shows them. */
+/* ps: every task, kernel threads in brackets as Linux's ps shows them; UID is the
+ * effective user id, as `ps -o uid`. */
 static int cmd_ps(int argc, char **argv, struct fs_writer *out)
 {
     (void)argc;
     (void)argv;
-    fs_puts(out, "  PID STATE      MEM(KiB) SYSCALLS  TIME(s) NAME\n");
+    fs_puts(out, "  PID   UID STATE      MEM(KiB) SYSCALLS  TIME(s) NAME\n");
     uint64_t now = time_ns();
     for (struct task *t = task_list(); t; t = t->next) {
         uint64_t ms = (now - t->start_ns) / 1000000u;
-        fs_printf(out, "%5d %-10s %8u %8u %4u.%03u %s%s%s\n", t->pid, state_name(t),
+        fs_printf(out, "%5d %5u %-10s %8u %8u %4u.%03u %s%s%s\n", t->pid, t->cred.euid,
+                  state_name(t),
                   t->as ? vm_owned_pages(t->as) * 4 : 0, t->syscalls, (unsigned)(ms / 1000),
                   (unsigned)(ms % 1000), t->as ? "" : "[", t->name, t->as ? "" : "]");
     }

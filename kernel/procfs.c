@@ -11,6 +11,7 @@
  *   /dev/console     user programs' standard input and output: writes print on the console
  */
 #include "kernel/console.h"
+#include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/heap.h"
 #include "kernel/init.h"
@@ -19,6 +20,7 @@
 #include "kernel/page_alloc.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/proc.h"
 #include "kernel/symbols.h"
 #include "kernel/time.h"
 #include "trace/tracefs.h"
@@ -52,12 +54,17 @@ static int read_uptime(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
+/* Addresses are shown to root only, zeros to anyone else, as Linux with kptr_restrict=1
+ * (CAP_SYSLOG). Linux asks about the opener; the reader here, who is the opener unless it
+ * dropped its ids since, which only hides more. */
 static int read_kallsyms(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
     const struct symbol_table *t = kernel_symbols();
+    bool show = cred_privileged(&current->cred);
     for (uint32_t i = 0; i + 1 < t->count; i++) {
-        fs_printf(out, "%08x t %s\n", t->entries[i].address, t->names + t->entries[i].name_offset);
+        fs_printf(out, "%08x t %s\n", show ? t->entries[i].address : 0,
+                  t->names + t->entries[i].name_offset);
         if (out->interrupted(out))
             return -EINTR;
     }
@@ -138,15 +145,18 @@ static const struct fs_file_ops null_ops = { .read = read_null, .write = write_n
 
 static void procfs_init(void)
 {
-    struct fs_node *proc = fs_mkdir_path("proc");
-    struct fs_node *dev = fs_mkdir_path("dev");
+    /* dr-xr-xr-x: /proc's files default to 0444, as Linux's. */
+    struct fs_node *proc = fs_set_mode(fs_mkdir_path("proc"), 0555, 0, 0);
+    struct fs_node *dev = fs_set_mode(fs_mkdir_path("dev"), 0755, 0, 0);
     fs_create(proc, "cmdline", &cmdline_ops, 0);
     fs_create(proc, "meminfo", &meminfo_ops, 0);
     fs_create(proc, "uptime", &uptime_ops, 0);
     fs_create(proc, "kallsyms", &kallsyms_ops, 0);
     fs_create(proc, "ipc", &ipc_ops, 0);
-    fs_create(dev, "kmsg", &kmsg_ops, 0);
-    fs_create(dev, "null", &null_ops, 0);
-    fs_create(dev, "console", &console_ops, 0);
+    /* As devtmpfs and udev make them: kmsg crw-r--r--, null crw-rw-rw-, console
+     * crw------- (programs get it as descriptors 0-2 without opening it). */
+    fs_set_mode(fs_create(dev, "kmsg", &kmsg_ops, 0), 0644, 0, 0);
+    fs_set_mode(fs_create(dev, "null", &null_ops, 0), 0666, 0, 0);
+    fs_set_mode(fs_create(dev, "console", &console_ops, 0), 0600, 0, 0);
 }
 INITCALL(procfs_init);

@@ -75,5 +75,6 @@ void program_add(const char *args, const void *image, uint32_t size)
     while (*tail)
         tail = &(*tail)->next;
     *tail = p;
-    fs_create(fs_mkdir_path("bin"), p->name, &program_ops, p);
+    fs_set_mode(fs_create(fs_set_mode(fs_mkdir_path("bin"), 0755, 0, 0), p->name, &program_ops, p),
+                0755, 0, 0);
 }

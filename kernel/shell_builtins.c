@@ -5,7 +5,9 @@
 #include "kernel/arch.h"
 #include "kernel/background.h"
 #include "kernel/console.h"
+#include "kernel/cred.h"
 #include "kernel/errno.h"
+#include "kernel/format.h"
 #include "kernel/klog.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -37,15 +39,60 @@ static int cmd_help(int argc, char **argv, struct fs_writer *out)
 }
 SHELL_COMMAND("help", "help", "list the commands", cmd_help);
 
-/* Lists one directory, directories marked with a trailing '/'. */
-static void list_directory(struct fs_node *dir, struct fs_writer *out)
+/* The name of a user or group id as /etc/passwd and /etc/group of a Debian system give
+ * them for the ids the kernel uses; others as numbers (ls does so for unknown ids). */
+static const char *id_name(uint32_t id, bool group, char buf[12])
 {
-    for (struct fs_node *n = dir->children; n; n = n->next)
-        fs_printf(out, "%s%s\n", n->name, fs_is_dir(n) ? "/" : "");
+    if (id == 0)
+        return "root";
+    if (group && id == GID_DIALOUT)
+        return "dialout";
+    ksnprintf(buf, 12, "%u", id);
+    return buf;
+}
+
+/* One line of `ls -l`: type and mode as Linux's ls shows them, links (a directory: 2 and
+ * one per subdirectory), owner, group, size (0: these files have no size until read, as
+ * in tracefs and /proc), name. No date: the kernel has no wall clock. */
+static void list_long(const struct fs_node *n, struct fs_writer *out)
+{
+    static const char rwx[] = "rwxrwxrwx";
+    char perms[11];
+    uint16_t mode = fs_mode(n);
+    perms[0] = fs_is_dir(n) ? 'd' : '-';
+    for (int i = 0; i < 9; i++)
+        perms[1 + i] = mode & (0400 >> i) ? rwx[i] : '-';
+    perms[10] = '\0';
+    unsigned links = 1;
+    if (fs_is_dir(n)) {
+        links = 2;
+        for (const struct fs_node *c = n->children; c; c = c->next)
+            links += fs_is_dir(c);
+    }
+    char ubuf[12], gbuf[12];
+    fs_printf(out, "%s %u %-7s %-7s %u %s\n", perms, links, id_name(n->uid, false, ubuf),
+              id_name(n->gid, true, gbuf), 0u, n->name);
+}
+
+/* Lists one directory: names, directories marked with a trailing '/', or with -l one
+ * long line each. */
+static void list_directory(struct fs_node *dir, bool long_form, struct fs_writer *out)
+{
+    for (struct fs_node *n = dir->children; n; n = n->next) {
+        if (long_form)
+            list_long(n, out);
+        else
+            fs_printf(out, "%s%s\n", n->name, fs_is_dir(n) ? "/" : "");
+    }
 }
 
 static int cmd_ls(int argc, char **argv, struct fs_writer *out)
 {
+    bool long_form = argc > 1 && strcmp(argv[1], "-l") == 0;
+    if (long_form) {
+        argc--;
+        argv++;
+    }
     if (argc > 2)
         return SHELL_USAGE;
     int err = 0;
@@ -55,12 +102,16 @@ static int cmd_ls(int argc, char **argv, struct fs_writer *out)
         return SHELL_FAILED;
     }
     if (fs_is_dir(node))
-        list_directory(node, out);
+        list_directory(node, long_form, out);
+    else if (long_form)
+        list_long(node, out);
     else
         fs_printf(out, "%s\n", node->name);
     return 0;
 }
-SHELL_COMMAND("ls", "ls [DIR]", "list a directory of the tree (default: the root)", cmd_ls);
+SHELL_COMMAND("ls", "ls [-l] [PATH]",
+              "list a directory of the tree (default: the root); -l: mode, owner, group",
+              cmd_ls);
 
 static int cmd_cat(int argc, char **argv, struct fs_writer *out)
 {

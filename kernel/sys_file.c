@@ -1,7 +1,10 @@
 /*
  * sys_file.c - system calls on files: open, close, read, write, writev, ioctl.
  *
- * A file descriptor indexes the process's table of open files (kernel/file.h). Data going
+ * A file descriptor indexes the process's table of open files (kernel/file.h); at most
+ * TASK_FILES_MAX per process (then EMFILE, as RLIMIT_NOFILE). open() checks the file's
+ * owner and mode against the process's credentials, and each directory on the way (as
+ * Linux's path walk and may_open; EACCES). Data going
  * to a file is gathered from user memory into the kernel first, so the file's write sees
  * one checked buffer whatever the program passed (a buffer, or an iovec array).
  */
@@ -36,8 +39,14 @@ SYSCALL_HANDLER(open)
     if (fd == TASK_FILES_MAX)
         return -EMFILE;
     int err;
-    struct fs_node *node = fs_lookup(path, &err);
+    struct fs_node *node = fs_lookup_as(path, &current->cred, &err);
     if (!node)
+        return err;
+    /* Linux's may_open: the access mode's bits, and write for O_TRUNC. */
+    static const int want_of_mode[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE, 0 };
+    int want = want_of_mode[a[1] & O_ACCMODE] | (a[1] & O_TRUNC ? MAY_WRITE : 0);
+    err = fs_may_open(node, &current->cred, want);
+    if (err)
         return err;
     struct file *f;
     err = file_open(node, a[1], &f);

@@ -1,7 +1,7 @@
 /*
  * syscalls.h - the handlers of the system call table (kernel/syscall.c), one file per
  * group: sys_file.c (files), sys_mem.c (memory), sys_proc.c (the process itself),
- * sys_ipc.c (message passing).
+ * sys_ipc.c (message passing), sys_cred.c (user and group ids).
  * Each takes the six argument registers and returns the result or -errno.
  */
 #ifndef KERNEL_SYSCALLS_H
@@ -29,5 +29,30 @@ SYSCALL_HANDLER(ipc_send);
 SYSCALL_HANDLER(ipc_recv);
 SYSCALL_HANDLER(ipc_call);
 SYSCALL_HANDLER(ipc_reply);
+/* sys_cred.c */
+SYSCALL_HANDLER(getuid16);
+SYSCALL_HANDLER(geteuid16);
+SYSCALL_HANDLER(getgid16);
+SYSCALL_HANDLER(getegid16);
+SYSCALL_HANDLER(setuid16);
+SYSCALL_HANDLER(setgid16);
+SYSCALL_HANDLER(setreuid16);
+SYSCALL_HANDLER(setregid16);
+SYSCALL_HANDLER(setresuid16);
+SYSCALL_HANDLER(setresgid16);
+SYSCALL_HANDLER(getresuid16);
+SYSCALL_HANDLER(getresgid16);
+SYSCALL_HANDLER(getuid);
+SYSCALL_HANDLER(geteuid);
+SYSCALL_HANDLER(getgid);
+SYSCALL_HANDLER(getegid);
+SYSCALL_HANDLER(setuid);
+SYSCALL_HANDLER(setgid);
+SYSCALL_HANDLER(setreuid);
+SYSCALL_HANDLER(setregid);
+SYSCALL_HANDLER(setresuid);
+SYSCALL_HANDLER(setresgid);
+SYSCALL_HANDLER(getresuid);
+SYSCALL_HANDLER(getresgid);
 
 #endif

@@ -142,9 +142,16 @@ static void close_files(struct task *t)
 int process_spawn(const char *name, const void *elf, uint32_t elf_len, int argc,
                   char *const argv[], struct task **out)
 {
+    return process_spawn_as(name, elf, elf_len, argc, argv, &current->cred, out);
+}
+
+int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int argc,
+                     char *const argv[], const struct cred *cred, struct task **out)
+{
     struct task *t = task_alloc(name);
     if (!t)
         return -ENOMEM;
+    t->cred = *cred;
     t->as = vm_create();
     uint32_t entry, user_esp;
     int err = t->as ? exec_load(t->as, elf, elf_len, argc, argv, &entry, &user_esp) : -ENOMEM;

@@ -9,6 +9,7 @@
 #include "kernel/format.h"
 #include "kernel/heap.h"
 #include "kernel/string.h"
+#include "kernel/cred.h"
 
 /* Linux's names for the tracing directory; each is accepted as a prefix naming our root.
  * debugfs itself names it too (checked after the longer names), so the seed's
@@ -20,7 +21,7 @@ static const char *const mount_prefixes[] = {
     "/sys/kernel/debug",
 };
 
-static struct fs_node root_node = { .name = "/" };
+static struct fs_node root_node = { .name = "/", .mode = 0755 };
 
 struct fs_node *fs_root(void) { return &root_node; }
 
@@ -170,7 +171,52 @@ static const char *strip_mount_prefix(const char *path)
     return path;
 }
 
+struct fs_node *fs_set_mode(struct fs_node *node, uint16_t mode, uint32_t uid, uint32_t gid)
+{
+    if (node) {
+        node->mode = mode & 07777;
+        node->uid = uid;
+        node->gid = gid;
+    }
+    return node;
+}
+
+/* The default a directory gives what is created in it: its mode, except for the root,
+ * whose children are the tracing directory's. */
+static uint16_t dir_default(const struct fs_node *dir)
+{
+    return dir == &root_node ? TRACEFS_DIR_MODE : fs_mode(dir);
+}
+
+uint16_t fs_mode(const struct fs_node *node)
+{
+    if (node->mode || !node->parent)
+        return node->mode;
+    uint16_t base = dir_default(node->parent);
+    if (fs_is_dir(node))
+        return base;
+    uint16_t allowed = 0;
+    if (node->ops->read || node->ops->mmap)
+        allowed |= 0444;
+    if (node->ops->write || node->ops->write_data)
+        allowed |= 0222;
+    return base & allowed;
+}
+
+int fs_may_open(const struct fs_node *node, const struct cred *c, int want)
+{
+    return cred_may_access(c, node->uid, node->gid, fs_mode(node), want, fs_is_dir(node))
+               ? 0
+               : -EACCES;
+}
+
 struct fs_node *fs_lookup(const char *path, int *err)
+{
+    return fs_lookup_as(path, NULL, err);
+}
+
+/* The walk behind both lookups; c NULL: the kernel's own, which passes everywhere. */
+struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err)
 {
     if (strlen(path) >= FS_PATH_MAX) {
         *err = -ENAMETOOLONG;
@@ -188,6 +234,10 @@ struct fs_node *fs_lookup(const char *path, int *err)
             break;
         if (!fs_is_dir(node)) {
             *err = -ENOTDIR;
+            return NULL;
+        }
+        if (c && fs_may_open(node, c, MAY_EXEC) != 0) {
+            *err = -EACCES;
             return NULL;
         }
         if (len == 1 && path[0] == '.') {

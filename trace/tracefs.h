@@ -6,6 +6,15 @@
  * or without the prefix. Other kernel files live in directories of the same tree (`/proc`,
  * `/dev`). A file is a pair of functions: read produces its whole text through a writer,
  * write receives what `echo ... > file` sends.
+ *
+ * Every node has an owner, a group and a mode, as Linux's files have; all are root's.
+ * A node's mode is its own when set with fs_set_mode(), else its directory's default:
+ * a directory gets its parent's mode, a file its parent's mode without the x bits and with
+ * only the r bits (it can be read) and w bits (it can be written) its operations allow.
+ * The root is both `/` (0755) and the tracing directory, whose default is tracefs's 0750,
+ * so tracing files come out as Linux's TRACE_MODE_WRITE (0640), TRACE_MODE_READ (0440), or
+ * 0220 for a file that is only written (trace_marker); /proc and /dev set their own. Only
+ * programs are checked (fs_lookup_as, fs_may_open): the console shell is root.
  * Portable: tests/unit/test_tracefs.c.
  */
 #ifndef TRACE_TRACEFS_H
@@ -78,7 +87,22 @@ struct fs_node {
     const struct fs_file_ops *ops; /* NULL for a directory */
     void *data;               /* the owner's */
     uint32_t open_files;      /* struct files open on it (kernel/file.h); no removal till 0 */
+    uint16_t mode;            /* permission bits; 0: the directory's default (fs_mode) */
+    uint32_t uid, gid;        /* owner and group (0: root) */
 };
+
+struct cred;
+
+/* The tracing directory's default for what is created in it: tracefs's directory mode. */
+#define TRACEFS_DIR_MODE 0750
+
+/* Gives node its own mode, owner and group (NULL is ignored); returns node. */
+struct fs_node *fs_set_mode(struct fs_node *node, uint16_t mode, uint32_t uid, uint32_t gid);
+/* The node's permission bits: its own, or its directory's default (above). */
+uint16_t fs_mode(const struct fs_node *node);
+/* Whether a task with credentials c may open node with Linux's MAY_READ/MAY_WRITE bits
+ * (kernel/cred.h): 0 or -EACCES. */
+int fs_may_open(const struct fs_node *node, const struct cred *c, int want);
 
 /* The root directory (created on first use). */
 struct fs_node *fs_root(void);
@@ -104,6 +128,9 @@ bool fs_in_use(const struct fs_node *node);
  * slashes accepted). Returns the node, or NULL with *err = -ENOENT, -ENOTDIR or
  * -ENAMETOOLONG. */
 struct fs_node *fs_lookup(const char *path, int *err);
+/* fs_lookup for a program with credentials c: each directory it passes through must be
+ * searchable (x) by c, else NULL with *err = -EACCES, as Linux's path walk. */
+struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err);
 
 static inline bool fs_is_dir(const struct fs_node *n) { return n->ops == NULL; }
 

@@ -749,8 +749,10 @@ static void user_events_init(void)
     bitmap_init_all_used(&status_bits, status_words, STATUS_BITS);
     bitmap_set_free(&status_bits, 1, STATUS_BITS - 1); /* bit 0 is never an event's */
     task_on_exit(&exit_hook);
-    if (!fs_create(fs_root(), "user_events_data", &data_ops, NULL) ||
-        !fs_create(fs_root(), "user_events_status", &status_ops, NULL) ||
+    /* Both TRACE_MODE_WRITE, as Linux creates them: the status page is mapped shared,
+     * which needs a descriptor open for writing. */
+    if (!fs_set_mode(fs_create(fs_root(), "user_events_data", &data_ops, NULL), 0640, 0, 0) ||
+        !fs_set_mode(fs_create(fs_root(), "user_events_status", &status_ops, NULL), 0640, 0, 0) ||
         !fs_create(fs_root(), "dynamic_events", &dynamic_ops, NULL))
         printk("user_events: could not create its files\n");
 }

@@ -27,6 +27,31 @@
 #define SYS_mmap2 192
 #define SYS_exit_group 252
 #define SYS_clock_gettime 265
+/* User and group ids: the 16-bit calls of the original i386 ABI, then their 32-bit forms. */
+#define SYS_setuid 23
+#define SYS_getuid 24
+#define SYS_setgid 46
+#define SYS_getgid 47
+#define SYS_geteuid 49
+#define SYS_getegid 50
+#define SYS_setreuid 70
+#define SYS_setregid 71
+#define SYS_setresuid 164
+#define SYS_getresuid 165
+#define SYS_setresgid 170
+#define SYS_getresgid 171
+#define SYS_getuid32 199
+#define SYS_getgid32 200
+#define SYS_geteuid32 201
+#define SYS_getegid32 202
+#define SYS_setreuid32 203
+#define SYS_setregid32 204
+#define SYS_setresuid32 208
+#define SYS_getresuid32 209
+#define SYS_setresgid32 210
+#define SYS_getresgid32 211
+#define SYS_setuid32 213
+#define SYS_setgid32 214
 #define SYS_MAX 410 /* numbers at or above are ENOSYS, as are unlisted ones below;
                      * 400..404 are IPC (uapi/ipc.h) */
 

@@ -10,6 +10,7 @@
 #include "drivers/serial/com2_stream.h"
 
 #include "drivers/serial/uart16550.h"
+#include "kernel/cred.h"
 #include "kernel/init.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
@@ -50,6 +51,7 @@ static void com2_init(void)
         printk("serial: no UART at COM2 (%#x): no trace stream to the host\n", COM2);
         return;
     }
-    fs_create(fs_mkdir_path("dev"), "ttyS1", &ttys1_ops, 0);
+    /* crw-rw---- root dialout, as udev makes the serial ports. */
+    fs_set_mode(fs_create(fs_mkdir_path("dev"), "ttyS1", &ttys1_ops, 0), 0660, 0, GID_DIALOUT);
 }
 INITCALL(com2_init);

@@ -1,5 +1,6 @@
 /*
- * unistd.h - the basic POSIX calls: read, write, close, getpid, sleeping, leaving.
+ * unistd.h - the basic POSIX calls: read, write, close, getpid, user and group ids,
+ * sleeping, leaving.
  */
 #ifndef _UNISTD_H
 #define _UNISTD_H
@@ -15,6 +16,22 @@ ssize_t read(int fd, void *buf, size_t count);
 ssize_t write(int fd, const void *buf, size_t count);
 int close(int fd);
 pid_t getpid(void);
+
+/* User and group ids (the 32-bit calls, as glibc uses on i386). The get calls cannot fail;
+ * the set calls return 0, or -1 with errno EPERM or EINVAL, as on Linux; (uid_t)-1 means
+ * "leave this one" where Linux says so. */
+uid_t getuid(void);
+uid_t geteuid(void);
+gid_t getgid(void);
+gid_t getegid(void);
+int setuid(uid_t uid);
+int setgid(gid_t gid);
+int setreuid(uid_t ruid, uid_t euid);
+int setregid(gid_t rgid, gid_t egid);
+int setresuid(uid_t ruid, uid_t euid, uid_t suid);
+int setresgid(gid_t rgid, gid_t egid, gid_t sgid);
+int getresuid(uid_t *ruid, uid_t *euid, uid_t *suid);
+int getresgid(gid_t *rgid, gid_t *egid, gid_t *sgid);
 
 /* Sleeps for seconds (returns 0) or microseconds (returns 0, or -1 with errno). */
 unsigned int sleep(unsigned int seconds);

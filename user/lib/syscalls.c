@@ -62,6 +62,19 @@ int close(int fd) { return SYS(SYS_close, fd, 0, 0, 0, 0); }
 
 pid_t getpid(void) { return SYS(SYS_getpid, 0, 0, 0, 0, 0); }
 
+uid_t getuid(void) { return (uid_t)SYS(SYS_getuid32, 0, 0, 0, 0, 0); }
+uid_t geteuid(void) { return (uid_t)SYS(SYS_geteuid32, 0, 0, 0, 0, 0); }
+gid_t getgid(void) { return (gid_t)SYS(SYS_getgid32, 0, 0, 0, 0, 0); }
+gid_t getegid(void) { return (gid_t)SYS(SYS_getegid32, 0, 0, 0, 0, 0); }
+int setuid(uid_t uid) { return SYS(SYS_setuid32, uid, 0, 0, 0, 0); }
+int setgid(gid_t gid) { return SYS(SYS_setgid32, gid, 0, 0, 0, 0); }
+int setreuid(uid_t ruid, uid_t euid) { return SYS(SYS_setreuid32, ruid, euid, 0, 0, 0); }
+int setregid(gid_t rgid, gid_t egid) { return SYS(SYS_setregid32, rgid, egid, 0, 0, 0); }
+int setresuid(uid_t r, uid_t e, uid_t s) { return SYS(SYS_setresuid32, r, e, s, 0, 0); }
+int setresgid(gid_t r, gid_t e, gid_t s) { return SYS(SYS_setresgid32, r, e, s, 0, 0); }
+int getresuid(uid_t *r, uid_t *e, uid_t *s) { return SYS(SYS_getresuid32, r, e, s, 0, 0); }
+int getresgid(gid_t *r, gid_t *e, gid_t *s) { return SYS(SYS_getresgid32, r, e, s, 0, 0); }
+
 /* Every ioctl takes one argument word; reading it as a pointer keeps all 32 bits. */
 int ioctl(int fd, unsigned long request, ...)
 {

@@ -10,6 +10,8 @@
 typedef int ssize_t;
 typedef long off_t;
 typedef int pid_t;
+typedef unsigned int uid_t;
+typedef unsigned int gid_t;
 typedef unsigned int useconds_t;
 typedef int clockid_t;
 typedef long time_t;
