@@ -1,0 +1,285 @@
+/*
+ * hostile_files.c - a program that tries what an unprivileged attacker would with files,
+ * user ids and IPC names, and checks that each attempt gets Linux's exact refusal; run as
+ * root, it checks that the same opens succeed, as on Linux.
+ *
+ *   hostile_files user    run with `run -u 1000 ...`: every attack must fail as expected
+ *   hostile_files root    run as root: the same files open; ids drop and come back only
+ *                         as Linux allows
+ *
+ * Prints TAP-style "ok N - what" / "not ok N - what (got X, want Y)" lines and ends with
+ * "hostile_files: P passed, F failed"; the exit status is 1 when anything failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <tracekern/ipc.h>
+#include <unistd.h>
+
+#define KERNEL_ADDRESS 0x100000
+#define UNMAPPED_ADDRESS 0x1000
+#define FILES_PER_PROCESS 32  /* kernel/proc.h TASK_FILES_MAX */
+#define ENDPOINTS_PER_TASK 8  /* kernel/ipc.h IPC_ENDPOINTS_PER_TASK */
+#define NAMES_PER_TASK 4      /* kernel/nameserver.c NS_NAMES_PER_TASK */
+
+static int checks, failures;
+
+/* Records one check: the call's result must be -1 with errno want (want 0: success). */
+static void expect(long result, int want, const char *what)
+{
+    int got = result < 0 ? errno : 0;
+    checks++;
+    if (got == want) {
+        printf("ok %d - %s\n", checks, what);
+        return;
+    }
+    failures++;
+    printf("not ok %d - %s (got %s, want %s)\n", checks, what, got ? strerrorname_np(got) : "success",
+           want ? strerrorname_np(want) : "success");
+}
+
+/* Records one check of a plain condition. */
+static void expect_true(int ok, const char *what)
+{
+    checks++;
+    if (!ok)
+        failures++;
+    printf("%sok %d - %s\n", ok ? "" : "not ", checks, what);
+}
+
+/* Opens path with flags, closes it again if that worked, and checks errno want. */
+static void expect_open(const char *path, int flags, int want)
+{
+    char what[160];
+    snprintf(what, sizeof what, "open %s %s", path,
+             (flags & O_ACCMODE) == O_RDONLY ? "for reading"
+             : (flags & O_ACCMODE) == O_WRONLY ? "for writing" : "for reading and writing");
+    int fd = open(path, flags);
+    expect(fd, want, what);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* The files a non-root program must not read: the console's keystrokes, the other
+ * programs' IPC, and the trace itself. */
+static const char *const secret_files[] = {
+    "/sys/kernel/debug/ipc_logging/serial/log",
+    "/sys/kernel/tracing/ipc_logging/serial/log_cont",
+    "/sys/kernel/tracing/ipc_logging/ipc/log",
+    "/sys/kernel/tracing/trace",
+    "/sys/kernel/tracing/trace_pipe",
+    "/sys/kernel/tracing/saved_cmdlines",
+    "/sys/kernel/tracing/user_events_status",
+};
+
+/* The control files of tracefs, and the devices whose output others trust. */
+static const char *const control_files[] = {
+    "/dev/kmsg",
+    "/dev/ttyS1",
+    "/dev/console",
+    "/sys/kernel/tracing/tracing_on",
+    "/sys/kernel/tracing/current_tracer",
+    "/sys/kernel/tracing/buffer_size_kb",
+    "/sys/kernel/tracing/trace_entries",
+    "/sys/kernel/tracing/trace_marker",
+    "/sys/kernel/tracing/trace",
+    "/sys/kernel/tracing/set_event",
+    "/sys/kernel/tracing/set_ftrace_filter",
+    "/sys/kernel/tracing/set_ftrace_notrace",
+    "/sys/kernel/tracing/set_graph_function",
+    "/sys/kernel/tracing/function_profile_enabled",
+    "/sys/kernel/tracing/dynamic_events",
+    "/sys/kernel/tracing/user_events_data",
+    "/sys/kernel/tracing/events/enable",
+    "/sys/kernel/tracing/events/syscalls/enable",
+    "/sys/kernel/tracing/events/syscalls/sys_enter_open/enable",
+    "/sys/kernel/tracing/options/overwrite",
+    "/sys/kernel/tracing/options/stream_com2",
+    "/sys/kernel/tracing/options/func_stack_trace",
+    "/sys/kernel/tracing/mmiotrace/filter_offset",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Reads the first lines of /proc/kallsyms; true when every address in them is zero. */
+static int kallsyms_all_zero(int *lines)
+{
+    char buf[2048];
+    int fd = open("/proc/kallsyms", O_RDONLY);
+    long n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    *lines = 0;
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    int zero = 1;
+    for (char *line = buf; *line && strchr(line, '\n'); line = strchr(line, '\n') + 1) {
+        (*lines)++;
+        if (strncmp(line, "00000000 ", 9) != 0)
+            zero = 0;
+    }
+    return zero;
+}
+
+/* Attacks with files: nothing secret opens for reading, nothing trusted for writing. */
+static void file_attacks(void)
+{
+    for (unsigned i = 0; i < COUNT(secret_files); i++)
+        expect_open(secret_files[i], O_RDONLY, EACCES);
+    for (unsigned i = 0; i < COUNT(control_files); i++)
+        expect_open(control_files[i], O_WRONLY, EACCES);
+    expect_open("/dev/kmsg", O_RDWR, EACCES);
+    expect_open("/sys/kernel/tracing/trace", O_RDONLY | O_TRUNC, EACCES);
+    /* Through a directory it may not search, even to a name that exists. */
+    expect_open("/sys/kernel/tracing/events/../proc/meminfo", O_RDONLY, EACCES);
+    /* What Linux lets anyone do still works. */
+    expect_open("/proc/meminfo", O_RDONLY, 0);
+    expect_open("/proc/kallsyms", O_RDONLY, 0);
+    expect_open("/dev/null", O_RDWR, 0);
+    expect_open("/dev/kmsg", O_RDONLY, 0);
+    int lines;
+    int zero = kallsyms_all_zero(&lines);
+    expect_true(zero == 1 && lines > 10, "/proc/kallsyms shows every address as 00000000");
+    /* The forged lines of the issue, had the opens worked. */
+    int fd = open("/dev/kmsg", O_WRONLY);
+    const char forged[] = "Kernel panic - not syncing: FORGED-BY-USER\n";
+    expect(fd < 0 ? -1 : write(fd, forged, sizeof forged - 1), EACCES, "forge a panic line in dmesg");
+    fd = open("/dev/ttyS1", O_WRONLY);
+    const char fake_mmio[] = "R 4 0.000001 1 0xfebf0000 0x0 0x0 0 FORGED-BY-USER\n";
+    expect(fd < 0 ? -1 : write(fd, fake_mmio, sizeof fake_mmio - 1), EACCES,
+           "forge an mmiotrace line in the COM2 stream");
+}
+
+/* Attacks on the id system calls as an ordinary user (uid 1000, gid 1000). */
+static void id_attacks(void)
+{
+    uid_t r, e, s;
+    expect(setuid(0), EPERM, "setuid(0)");
+    expect(setgid(0), EPERM, "setgid(0)");
+    expect(setresuid(0, 0, 0), EPERM, "setresuid(0, 0, 0)");
+    expect(setresuid(-1, 0, -1), EPERM, "setresuid(-1, 0, -1): become root in euid only");
+    expect(setresgid(0, -1, -1), EPERM, "setresgid(0, -1, -1)");
+    expect(setreuid(0, -1), EPERM, "setreuid(0, -1)");
+    expect(setregid(-1, 0), EPERM, "setregid(-1, 0)");
+    expect(syscall(SYS_setuid, 0), EPERM, "setuid16(0)");
+    expect(syscall(SYS_setuid, 0x10000), EPERM, "setuid16(0x10000): only 16 bits count, so 0");
+    expect(syscall(SYS_setresuid, 0xffff, 0xffff, 0), EPERM, "setresuid16(-1, -1, 0)");
+    expect(setuid(-1), EINVAL, "setuid(-1): not an id");
+    expect(setresuid(-1, -1, -1), 0, "setresuid(-1, -1, -1): changes nothing");
+    expect(syscall(SYS_setresuid, 0xffff, 0xffff, 0xffff), 0, "setresuid16(0xffff x3)");
+    expect(setuid(1000), 0, "setuid(own uid)");
+    expect_true(getuid() == 1000 && geteuid() == 1000 && getgid() == 1000 && getegid() == 1000,
+                "ids are 1000:1000");
+    expect(getresuid((uid_t *)UNMAPPED_ADDRESS, &e, &s), EFAULT, "getresuid into unmapped memory");
+    expect(getresuid(&r, &e, (uid_t *)KERNEL_ADDRESS), EFAULT, "getresuid into kernel memory");
+    expect(getresgid(&r, (gid_t *)(0xc0000000u - 2), &s), EFAULT,
+           "getresgid across the end of user memory");
+    expect(syscall(SYS_getresuid, &r, &e, (void *)KERNEL_ADDRESS), EFAULT,
+           "getresuid16 into kernel memory");
+    expect(getresuid(&r, &e, &s), 0, "getresuid");
+    expect_true(r == 1000 && e == 1000 && s == 1000, "getresuid says 1000 1000 1000");
+}
+
+/* Attacks on the name service: squat the kernel's names, bind someone else's endpoint. */
+static void ipc_attacks(void)
+{
+    int own = ipc_create("pong");
+    expect(own, 0, "create an endpoint called pong (a label only)");
+    expect(ipc_register(own, "pong"), EACCES, "squat the name pong before ipc_pong starts");
+    expect(ipc_register(own, "nameserver"), EACCES, "take the name service's own name");
+    expect(ipc_register(own, "ipc_test"), EACCES, "take ipc_test's reserved name");
+    expect(ipc_register(IPC_NAMESERVER, "mine"), EPERM, "bind the name service's endpoint");
+    struct ipc_msg m = { 0 };
+    expect(ipc_recv(IPC_NAMESERVER, &m, 0), EPERM, "receive on the name service's endpoint");
+    expect(ipc_reply(1, &m), ESRCH, "answer a call this program never took");
+    expect(ipc_lookup("pong"), ENOENT, "pong is not found while its server is away");
+}
+
+/* Floods of each per-process resource: each ends with its errno at its limit. */
+static void floods(void)
+{
+    int fds[FILES_PER_PROCESS], opened = 0, fd;
+    while ((fd = open("/dev/null", O_RDONLY)) >= 0 && opened < FILES_PER_PROCESS)
+        fds[opened++] = fd;
+    expect(fd, EMFILE, "open /dev/null until the descriptor table is full");
+    expect_true(opened == FILES_PER_PROCESS - 3, "29 opens fit beside stdin, stdout and stderr");
+    while (opened > 0)
+        close(fds[--opened]);
+
+    int eps[ENDPOINTS_PER_TASK + 1], made = 0, ep;
+    while ((ep = ipc_create("flood")) >= 0 && made < ENDPOINTS_PER_TASK + 1)
+        eps[made++] = ep;
+    expect(ep, EMFILE, "create endpoints until the per-process limit");
+    expect_true(made == ENDPOINTS_PER_TASK - 1, "7 more endpoints fit beside the first");
+
+    int bound = 0, err = 0;
+    for (int i = 0; i < made && err == 0; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "flood%d", i);
+        err = ipc_register(eps[i], name);
+        bound += err == 0;
+    }
+    expect(err, ENOSPC, "register names until the per-process limit");
+    expect_true(bound == NAMES_PER_TASK, "4 names fit");
+}
+
+/* As root, everything the attacks tried opens, and ids drop as Linux lets them. */
+static void root_checks(void)
+{
+    for (unsigned i = 0; i < COUNT(secret_files); i++)
+        if (strstr(secret_files[i], "trace_pipe") == 0) /* opened, not read: reading takes */
+            expect_open(secret_files[i], O_RDONLY, 0);
+    for (unsigned i = 0; i < COUNT(control_files); i++)
+        expect_open(control_files[i], O_WRONLY, 0);
+    expect_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
+    int lines;
+    expect_true(kallsyms_all_zero(&lines) == 0, "/proc/kallsyms shows root the addresses");
+    int fd = open("/dev/kmsg", O_WRONLY);
+    const char line[] = "hostile_files: root wrote this line to /dev/kmsg\n";
+    expect(fd < 0 ? -1 : write(fd, line, sizeof line - 1), 0, "root writes a line to dmesg");
+    close(fd);
+    fd = open("/dev/ttyS1", O_WRONLY);
+    const char com2[] = "hostile_files: root wrote this line to /dev/ttyS1\n";
+    expect(fd < 0 ? -1 : write(fd, com2, sizeof com2 - 1), 0, "root writes a line to COM2");
+    close(fd);
+
+    /* A temporary drop keeps 0 as the saved id, so it comes back; the files follow. */
+    expect(setresuid(-1, 1000, 0), 0, "setresuid(-1, 1000, 0): euid 1000, saved 0");
+    expect_open("/sys/kernel/tracing/tracing_on", O_WRONLY, EACCES);
+    expect(setuid(0), 0, "setuid(0) with saved id 0: euid back to 0");
+    expect_open("/sys/kernel/tracing/tracing_on", O_WRONLY, 0);
+    /* 16-bit views of a high id. */
+    expect(setresgid(70000, 70000, 70000), 0, "setresgid(70000 x3)");
+    expect_true(syscall(SYS_getgid) == 65534 && getgid() == 70000,
+                "getgid16 shows 70000 as overflowgid 65534, getgid32 as 70000");
+    unsigned short r16[3] = { 1, 1, 1 };
+    expect(syscall(SYS_getresgid, &r16[0], &r16[1], &r16[2]), 0, "getresgid16");
+    expect_true(r16[0] == 65534 && r16[1] == 65534 && r16[2] == 65534, "getresgid16: 65534 x3");
+    /* A full drop: setuid as root sets all three, and there is no way back. */
+    expect(setuid(1000), 0, "setuid(1000) as root: real, effective and saved");
+    expect(setuid(0), EPERM, "setuid(0) after dropping");
+    expect(setresuid(0, 0, 0), EPERM, "setresuid(0, 0, 0) after dropping");
+    expect(setreuid(-1, 0), EPERM, "setreuid(-1, 0) after dropping");
+    expect_open("/sys/kernel/tracing/tracing_on", O_WRONLY, EACCES);
+    expect_true(kallsyms_all_zero(&lines) == 1, "after the drop /proc/kallsyms shows zeros");
+}
+
+int main(int argc, char **argv)
+{
+    int as_root = argc > 1 && strcmp(argv[1], "root") == 0;
+    printf("hostile_files: uid %u euid %u gid %u egid %u\n", getuid(), geteuid(), getgid(),
+           getegid());
+    if (as_root) {
+        root_checks();
+    } else {
+        file_attacks();
+        id_attacks();
+        ipc_attacks();
+        floods();
+    }
+    printf("hostile_files: %d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}
