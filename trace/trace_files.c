@@ -264,7 +264,7 @@ void trace_files_init(void)
     trace_create_flag_file(root, "tracing_on", &tracing_on_flag);
     fs_create(root, "trace", &trace_ops, 0);
     fs_create(root, "trace_pipe", &trace_pipe_ops, 0);
-    fs_create(root, "trace_marker", &trace_marker_ops, 0);
+    fs_set_mode(fs_create(root, "trace_marker", &trace_marker_ops, 0), 0220, 0, 0); /* Linux's */
     fs_create(root, "buffer_size_kb", &buffer_size_kb_ops, 0);
     fs_create(root, "buffer_total_size_kb", &buffer_total_size_kb_ops, 0);
     fs_create(root, "trace_entries", &trace_entries_ops, 0);

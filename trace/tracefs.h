@@ -13,7 +13,8 @@
  * only the r bits (it can be read) and w bits (it can be written) its operations allow.
  * The root is both `/` (0755) and the tracing directory, whose default is tracefs's 0750,
  * so tracing files come out as Linux's TRACE_MODE_WRITE (0640), TRACE_MODE_READ (0440), or
- * 0220 for a file that is only written (trace_marker); /proc and /dev set their own. Only
+ * 0200 for a file that is only written (free_buffer; trace_marker sets Linux's 0220);
+ * /proc and /dev set their own. Only
  * programs are checked (fs_lookup_as, fs_may_open): the console shell is root.
  * Portable: tests/unit/test_tracefs.c.
  */

@@ -1,7 +1,9 @@
-/* test_tracefs.c - the file tree: creation rules, lookup with mount prefixes, paths. */
+/* test_tracefs.c - the file tree: creation rules, lookup with mount prefixes, paths,
+ * default modes and permission checks. */
 #include "unit.h"
 
 #include "collect_writer.h"
+#include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "trace/tracefs.h"
 
@@ -108,4 +110,46 @@ TEST(writer_formats)
     big[sizeof big - 1] = '\0';
     fs_printf(&w, "<%s>", big); /* longer than fs_printf's stack buffer */
     CHECK_EQ_INT(collected_len, 1001);
+}
+
+static int write_nothing(struct fs_node *f, const char *d, size_t l, bool a)
+{
+    (void)f, (void)d, (void)l, (void)a;
+    return 0;
+}
+static const struct fs_file_ops rw_ops = { .read = read_hello, .write = write_nothing };
+static const struct fs_file_ops wo_ops = { .write = write_nothing };
+
+TEST(modes_default_from_the_directory_as_linux)
+{
+    struct fs_node *d = fs_mkdir_path("modes");
+    CHECK_EQ_INT(fs_mode(fs_root()), 0755);
+    CHECK_EQ_INT(fs_mode(d), TRACEFS_DIR_MODE);
+    CHECK_EQ_INT(fs_mode(fs_create(d, "ro", &hello_ops, NULL)), 0440); /* TRACE_MODE_READ */
+    CHECK_EQ_INT(fs_mode(fs_create(d, "rw", &rw_ops, NULL)), 0640);    /* TRACE_MODE_WRITE */
+    CHECK_EQ_INT(fs_mode(fs_create(d, "wo", &wo_ops, NULL)), 0200);    /* as free_buffer */
+    struct fs_node *proc = fs_set_mode(fs_mkdir_path("modes/proc"), 0555, 0, 0);
+    struct fs_node *sub = fs_mkdir(proc, "sub");
+    CHECK_EQ_INT(fs_mode(sub), 0555);
+    CHECK_EQ_INT(fs_mode(fs_create(sub, "f", &hello_ops, NULL)), 0444);
+    struct fs_node *tty = fs_set_mode(fs_create(d, "tty", &rw_ops, NULL), 0660, 0, 20);
+    CHECK_EQ_INT(fs_mode(tty), 0660);
+    CHECK_EQ_INT(tty->gid, 20);
+    CHECK(fs_set_mode(NULL, 0644, 0, 0) == NULL);
+}
+
+TEST(lookup_as_a_user_needs_search_permission)
+{
+    struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000 }, root = CRED_ROOT;
+    struct fs_node *open_dir = fs_set_mode(fs_mkdir_path("pub"), 0755, 0, 0);
+    struct fs_node *f = fs_create(open_dir, "f", &hello_ops, NULL);
+    fs_create(fs_mkdir_path("priv"), "g", &hello_ops, NULL);
+    int err = 0;
+    CHECK(fs_lookup_as("/pub/f", &u, &err) == f);
+    CHECK(fs_lookup_as("/priv/g", &u, &err) == NULL);
+    CHECK_EQ_INT(err, -EACCES);
+    CHECK(fs_lookup_as("/priv/../pub/f", &u, &err) == NULL); /* every directory passed */
+    CHECK(fs_lookup_as("/priv/g", &root, &err) != NULL);
+    CHECK_EQ_INT(fs_may_open(f, &u, MAY_READ), 0); /* 0444: "pub"'s 0755 without x or w */
+    CHECK_EQ_INT(fs_may_open(f, &u, MAY_WRITE), -EACCES);
 }
