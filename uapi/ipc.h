@@ -21,7 +21,7 @@
  * -EMSGSIZE (len > IPC_MSG_MAX), -ETIMEDOUT, -EAGAIN, -EPIPE (the endpoint was destroyed:
  * its owner exited), -ESRCH (no call with that token awaits this task's reply: its caller
  * gave up or is gone, or it was answered), -EINTR (killed), -EFAULT (bad pointer), -ENOSPC
- * (no endpoint left, or the caller has NS_NAMES_PER_TASK names already), -EMFILE (the
+ * (no endpoint left, or the caller has 4 names bound already), -EMFILE (the
  * caller owns IPC_ENDPOINTS_PER_TASK endpoints already), -EEXIST (name taken), -EACCES
  * (the name is root's: reserved at boot or registered by root, and the caller is not root).
  */
