@@ -214,6 +214,9 @@ expect_all "gdb stub: breakpoint at kmain hit with symbols" "$LOGS/gdb.log" \
 echo "# console shell, typed interactively"
 tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "interactive shell session" \
     || fail "interactive shell session"
+tests/shell/flood.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" \
+    && pass "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost" \
+    || fail "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost"
 
 echo "# boot scripts and make trace"
 for script in tests/shell/*.script; do
