@@ -2,8 +2,9 @@
  * sched.h - running tasks in turn, and waiting.
  *
  * One CPU, round robin. User processes are preempted on the timer tick when they are about
- * to return to ring 3; kernel threads (the shell) run until they wait, which keeps kernel
- * code free of preemption races without a preempt count. Waiting is sleep_on(): the task
+ * to return to ring 3; kernel threads (the shell) run until they wait or call cond_resched()
+ * in a long loop, which keeps kernel code free of preemption races without a preempt count.
+ * Waiting is sleep_on(): the task
  * sleeps on a channel (any address) until wake_up() names it, a timeout passes, or the task
  * is killed.
  */
