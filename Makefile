@@ -9,6 +9,10 @@
 #   make fuzz       coverage-guided fuzzing with clang's libFuzzer (FUZZ_SECONDS each)
 #
 # The kernel is compiled by the system gcc with -m32 (see README: "Toolchain").
+#
+# Several makes may run in one tree at once (a `make run` in one terminal, `make test` in
+# another): building is done by one at a time, under a lock on $(BUILD)/.build.lock (flock,
+# util-linux), and what each then runs writes files of its own (see "running" below).
 
 BUILD := build
 CC := gcc
@@ -60,9 +64,18 @@ empty :=
 space := $(empty) $(empty)
 USER_MODULES := $(subst $(space),$(comma),$(strip $(USER_ELFS)))
 
-.PHONY: all run debug trace test print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready bench-ready
+.PHONY: all run debug trace test print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready bench-ready locked-build
 .SECONDEXPANSION:
-all: $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
+BUILD_OUTPUTS := $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
+
+# Builds GOALS (default: everything `all` names) holding the build lock: a second make waits
+# here until the first has finished, then finds its outputs up to date.
+LOCKED_MAKE = mkdir -p $(BUILD) && flock $(BUILD)/.build.lock $(MAKE) --no-print-directory locked-build
+all:
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS)"
+
+locked-build: $$(GOALS)
+	@:
 
 deps:
 	@tools/install-deps.sh
@@ -125,12 +138,18 @@ $(BUILD)/tracekern.iso: $(BUILD)/tracekern.elf iso/grub.cfg $(USER_ELFS)
 	awk -v progs="$(USER_PROGRAMS)" '/@PROGRAMS@/ { indent = $$0; sub(/@.*/, "", indent); \
 		n = split(progs, p, " "); for (i = 1; i <= n; i++) print indent "module /boot/bin/" p[i] " " p[i]; \
 		next } { print }' iso/grub.cfg > $(BUILD)/iso/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(BUILD)/iso 2> $(BUILD)/grub-mkrescue.log || \
-		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+	grub-mkrescue -o $@.tmp $(BUILD)/iso 2> $(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@ # a QEMU still booting the old ISO keeps reading the old file
 
 -include $(KERNEL_OBJS:.o=.d)
 
 # --- running -----------------------------------------------------------------------------
+# `make run` and `make debug` send COM2 to $(BUILD)/com2.txt, or, while another run holds
+# that file, to $(BUILD)/com2-2.txt, -3, ... (the first one free: its .lock is held by the
+# QEMU that writes it). `make trace` writes to its OUT directory; `make test` and `make
+# bench` run one at a time per tree (their logs have fixed names).
+COM2_SLOT := tools/com2_slot.sh $(BUILD)
 DEVICES ?= edu pci-testdev
 SMP ?= 1
 OUT ?= $(BUILD)/trace
@@ -139,10 +158,11 @@ TIMEOUT ?= 300
 run: deps
 	@$(MAKE) --no-print-directory run-ready
 
-run-ready: all $(QEMU_RUN)
-	@echo "tracekern on QEMU: console here, COM2 -> $(BUILD)/com2.txt; Ctrl-A x quits, 'poweroff' too"
-	@$(QEMU_RUN) --interactive --iso $(BUILD)/tracekern.iso --devices "$(DEVICES)" --smp $(SMP) \
-		--com2 $(BUILD)/com2.txt --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
+run-ready:
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN)"
+	@$(COM2_SLOT) sh -c 'echo "tracekern on QEMU: console here, COM2 -> $$0; Ctrl-A x quits, poweroff too"; \
+		exec "$$@"' @COM2@ $(QEMU_RUN) --interactive --iso $(BUILD)/tracekern.iso --devices "$(DEVICES)" \
+		--smp $(SMP) --com2 @COM2@ --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
 
 debug: deps
 	@$(MAKE) --no-print-directory debug-ready
@@ -151,15 +171,17 @@ $(BUILD)/gdbinit: tools/gdbinit.in
 	@mkdir -p $(BUILD)
 	sed 's|@KERNEL@|$(abspath $(BUILD)/tracekern.elf)|' $< > $@
 
-debug-ready: all $(QEMU_RUN) $(BUILD)/gdbinit
+debug-ready:
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUILD)/gdbinit"
 	@echo "QEMU is waiting for gdb on :1234. In another terminal: gdb -x $(BUILD)/gdbinit"
-	@$(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --initrd "$(USER_MODULES)" --devices "$(DEVICES)" \
-		--com2 $(BUILD)/com2.txt --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
+	@$(COM2_SLOT) $(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --initrd "$(USER_MODULES)" \
+		--devices "$(DEVICES)" --com2 @COM2@ --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
 
 trace: deps
 	@$(MAKE) --no-print-directory trace-ready
 
-trace-ready: all $(QEMU_RUN)
+trace-ready:
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN)"
 	@test -n "$(SCRIPT)" || { echo "usage: make trace SCRIPT=FILE [DEVICES=...] [SMP=N] [OUT=DIR]"; exit 2; }
 	@test -f "$(SCRIPT)" || { echo "make trace: $(SCRIPT): no such file"; exit 2; }
 	@mkdir -p $(OUT)
@@ -235,14 +257,17 @@ print-user-modules:
 test: deps
 	@$(MAKE) --no-print-directory test-ready
 
-test-ready: all $(QEMU_RUN) $(BUILD)/gdbinit $(MMIO_LOG_TOOLS) $(UNIT_BINS) $(FUZZ_BINS) $(BUILD)/user/format_test
-	@tests/run_all.sh
+# One test run at a time per tree: the logs in $(BUILD)/test-logs have fixed names.
+test-ready:
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUILD)/gdbinit $(UNIT_BINS) $(FUZZ_BINS) $(BUILD)/user/format_test"
+	@flock $(BUILD)/.test.lock tests/run_all.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-ready
 
-bench-ready: all $(QEMU_RUN)
-	@tools/bench.sh
+bench-ready:
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN)"
+	@flock $(BUILD)/.bench.lock tools/bench.sh
 
 fuzz: $(addprefix $(BUILD)/libfuzzer/fuzz_,$(FUZZ_NAMES))
 	@for t in $(FUZZ_NAMES); do \

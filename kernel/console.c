@@ -4,6 +4,12 @@
  * Input arrives by interrupt, one byte at a time, into a queue; the shell takes bytes out,
  * sleeping (the scheduler runs other tasks) while it is empty. Output is written straight to the UART, so it reaches
  * the terminal even when interrupts are off or the kernel is crashing.
+ *
+ * ^C is noticed as it arrives, as Linux's terminal line discipline does with ISIG: the
+ * interrupt handler counts it as a pending interrupt (a signal, on Linux) besides queueing
+ * it. A command that runs long polls console_take_interrupt(), one load while nothing is
+ * pending; at the prompt the line editor reads the ^C in its place among the other bytes.
+ * Either way the ^C is taken once.
  */
 #include "kernel/console.h"
 
@@ -13,22 +19,41 @@
 #include "kernel/arch.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/spinlock.h"
+#include "kernel/time.h"
 
 #define INPUT_QUEUE 256 /* a power of two */
+#define CTRL_C 0x03
 
+/* The input queue and the pending ^C count, under input_lock. */
+static struct spinlock input_lock = SPINLOCK_INIT("console input");
 static volatile char input[INPUT_QUEUE]; /* also the channel readers sleep on */
 static volatile uint32_t input_head, input_tail; /* free-running; tail - head = queued */
+static volatile unsigned pending_interrupts; /* ^C bytes in the queue, not yet taken */
+static uint64_t arrived_ns[INPUT_QUEUE]; /* for a queued ^C: when it arrived */
 static unsigned overruns;
 
-/* Runs in the COM1 interrupt handler. */
+/* Runs in the COM1 interrupt handler. A ^C that finds the queue full first empties it (Linux
+ * flushes typed-ahead input on ^C anyway): an interrupt is never lost. */
 static void console_received(uint8_t byte)
 {
+    unsigned long flags = spin_lock_irqsave(&input_lock);
+    if (byte == CTRL_C && input_tail - input_head == INPUT_QUEUE) {
+        overruns += INPUT_QUEUE;
+        input_head = input_tail;
+        pending_interrupts = 0;
+    }
     if (input_tail - input_head == INPUT_QUEUE) {
         overruns++;
-        return;
+    } else {
+        input[input_tail % INPUT_QUEUE] = (char)byte;
+        if (byte == CTRL_C) {
+            arrived_ns[input_tail % INPUT_QUEUE] = time_ns();
+            pending_interrupts++;
+        }
+        input_tail++;
     }
-    input[input_tail % INPUT_QUEUE] = (char)byte;
-    input_tail++;
+    spin_unlock_irqrestore(&input_lock, flags);
     wake_up((const void *)input);
 }
 
@@ -54,21 +79,43 @@ void console_init(void)
 
 int console_trygetc(void)
 {
-    unsigned long flags = arch_irq_save();
+    unsigned long flags = spin_lock_irqsave(&input_lock);
     int c = -1;
     if (input_head != input_tail) {
         c = (unsigned char)input[input_head % INPUT_QUEUE];
         input_head++;
+        if (c == CTRL_C)
+            pending_interrupts--;
     }
-    arch_irq_restore(flags);
+    spin_unlock_irqrestore(&input_lock, flags);
     return c;
+}
+
+bool console_interrupt_pending(void) { return pending_interrupts != 0; }
+
+bool console_take_interrupt(uint64_t *received_ns)
+{
+    if (!pending_interrupts)
+        return false; /* the common case of every poll: one load, no lock */
+    unsigned long flags = spin_lock_irqsave(&input_lock);
+    bool taken = pending_interrupts != 0;
+    if (taken) {
+        while (input[input_head % INPUT_QUEUE] != CTRL_C)
+            input_head++; /* typed before the ^C: thrown away, as Linux flushes it */
+        if (received_ns)
+            *received_ns = arrived_ns[input_head % INPUT_QUEUE];
+        input_head++;
+        pending_interrupts--;
+    }
+    spin_unlock_irqrestore(&input_lock, flags);
+    return taken;
 }
 
 int console_wait_input(uint64_t timeout_ns)
 {
-    unsigned long flags = arch_irq_save();
+    unsigned long flags = arch_irq_save(); /* one CPU sleeps here: see sched.h */
     int err = 0;
-    if (input_head == input_tail)
+    if (!pending_interrupts) /* tested with interrupts off: a ^C cannot slip in between */
         err = sleep_on((const void *)input, timeout_ns);
     arch_irq_restore(flags);
     return err;
@@ -80,7 +127,10 @@ char console_getc(void)
         int c = console_trygetc();
         if (c >= 0)
             return (char)c;
-        console_wait_input(0);
+        unsigned long flags = arch_irq_save();
+        if (input_head == input_tail)
+            sleep_on((const void *)input, 0);
+        arch_irq_restore(flags);
     }
 }
 

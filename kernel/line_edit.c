@@ -3,7 +3,18 @@
  *
  * The editor never draws anything itself: it tells the caller what to echo, and the echo
  * uses only printable characters, "\b" (cursor left), "\r\n" and "\a", which every terminal
- * and every test harness understands. The cursor is always at the end of the line.
+ * and every test harness understands. Moving right is done by printing again the character
+ * the cursor passes over; inserting or deleting in the middle prints the rest of the line
+ * again and backs up to the cursor.
+ *
+ * Keys arrive as a VT100/xterm sends them: Left/Right/Up/Down as ESC [ D/C/A/B or ESC O
+ * D/C/A/B, Home as ESC [ H, ESC O H, ESC [ 1 ~ or ESC [ 7 ~, End as ESC [ F, ESC O F, ESC [ 4 ~
+ * or ESC [ 8 ~, Delete as ESC [ 3 ~. A control sequence is read to its final byte (ECMA-48:
+ * parameter bytes 0x30-0x3f, intermediate bytes 0x20-0x2f, a final byte 0x40-0x7e), so one
+ * this editor does not know (ESC [ 1 ; 5 C, F-keys, ...) is consumed whole and types nothing.
+ * An ESC followed by anything but '[' or 'O' was a stray ESC (or Alt held with a key): it is
+ * dropped and the byte after it is taken as typed, as a terminal that knows no Meta keys
+ * would; a control byte inside a sequence ends it and acts as itself (Enter still works).
  *
  * le->line is NUL-terminated at all times. After LINE_DONE the finished line stays in
  * le->line until the next byte is fed, which starts a new, empty line.
@@ -15,12 +26,13 @@
 #define CTRL(letter) ((letter) & 0x1f)
 #define KEY_ESC 0x1b
 #define KEY_DEL 0x7f
+#define PARAM_MAX 9999 /* a larger parameter is kept at this: it names no key anyway */
 
 /* Values of le->escape_state. */
 enum {
     ESC_NONE,  /* not inside an escape sequence */
     ESC_START, /* got ESC */
-    ESC_CSI,   /* got ESC [, parameter bytes until a final byte 0x40-0x7e */
+    ESC_CSI,   /* got ESC [, parameter and intermediate bytes until a final byte */
     ESC_SS3,   /* got ESC O, the next byte is the final one */
 };
 
@@ -48,6 +60,7 @@ static void echo_repeat(struct echo *e, char c, size_t count)
 static void clear_line(struct line_editor *le)
 {
     le->len = 0;
+    le->cursor = 0;
     le->line[0] = '\0';
 }
 
@@ -77,23 +90,24 @@ static void remember_line(struct line_editor *le)
 }
 
 /*
- * Shows text in place of the current line: back over the old text, write the new text over
- * it, then blank what the old line had beyond it. At most 3 * SHELL_LINE_MAX bytes of echo,
- * where erasing with "\b \b" per character and then printing could take 4 * SHELL_LINE_MAX.
+ * Shows text in place of the current line, the cursor after it: back to the start, write
+ * the new text over the old, then blank what the old line had beyond it. At most
+ * 3 * SHELL_LINE_MAX bytes of echo.
  */
 static void replace_line(struct line_editor *le, const char *text, struct echo *e)
 {
     size_t old_len = le->len;
     size_t new_len = strlen(text);
 
-    echo_repeat(e, '\b', old_len);
+    echo_repeat(e, '\b', le->cursor);
     echo_text(e, text, new_len);
     if (old_len > new_len) {
         echo_repeat(e, ' ', old_len - new_len);
         echo_repeat(e, '\b', old_len - new_len);
     }
-    memcpy(le->line, text, new_len + 1);
+    memmove(le->line, text, new_len + 1);
     le->len = new_len;
+    le->cursor = new_len;
 }
 
 /* Up arrow: shows the next older history line; nothing happens at the oldest one. */
@@ -114,36 +128,94 @@ static void history_newer(struct line_editor *le, struct echo *e)
     replace_line(le, le->history_browse == 0 ? "" : history_line(le, le->history_browse), e);
 }
 
-/* Adds a printable character at the end, or rings the bell when the line is full. */
+/*
+ * Redraws the line from the cursor to its end, blanks `erased` cells after it (characters
+ * that were just removed) and backs up to the cursor again.
+ */
+static void redraw_tail(struct line_editor *le, size_t erased, struct echo *e)
+{
+    size_t tail = le->len - le->cursor;
+    echo_text(e, le->line + le->cursor, tail);
+    echo_repeat(e, ' ', erased);
+    echo_repeat(e, '\b', tail + erased);
+}
+
+/* Inserts a printable character at the cursor, or rings the bell when the line is full. */
 static void insert_char(struct line_editor *le, char c, struct echo *e)
 {
     if (le->len == SHELL_LINE_MAX) {
         echo_text(e, "\a", 1);
         return;
     }
-    le->line[le->len++] = c;
-    le->line[le->len] = '\0';
+    memmove(le->line + le->cursor + 1, le->line + le->cursor, le->len - le->cursor + 1);
+    le->line[le->cursor++] = c;
+    le->len++;
     echo_text(e, &c, 1);
+    redraw_tail(le, 0, e);
 }
 
-/* Backspace: removes the last character from the line and from the screen. */
+/* Delete: removes the character under the cursor; nothing at the end of the line. */
+static void delete_char(struct line_editor *le, struct echo *e)
+{
+    if (le->cursor == le->len)
+        return;
+    memmove(le->line + le->cursor, le->line + le->cursor + 1, le->len - le->cursor);
+    le->len--;
+    redraw_tail(le, 1, e);
+}
+
+/* Backspace: removes the character before the cursor. */
 static void erase_char(struct line_editor *le, struct echo *e)
 {
-    if (le->len == 0)
+    if (le->cursor == 0)
         return;
-    le->line[--le->len] = '\0';
-    echo_text(e, "\b \b", 3);
+    le->cursor--;
+    echo_text(e, "\b", 1);
+    delete_char(le, e);
+}
+
+/* Left arrow: one character back; nothing at the start. */
+static void cursor_left(struct line_editor *le, struct echo *e)
+{
+    if (le->cursor == 0)
+        return;
+    le->cursor--;
+    echo_text(e, "\b", 1);
+}
+
+/* Right arrow: one character on, by printing it again; nothing at the end. */
+static void cursor_right(struct line_editor *le, struct echo *e)
+{
+    if (le->cursor == le->len)
+        return;
+    echo_text(e, le->line + le->cursor, 1);
+    le->cursor++;
+}
+
+/* Home: to the start of the line. */
+static void cursor_home(struct line_editor *le, struct echo *e)
+{
+    echo_repeat(e, '\b', le->cursor);
+    le->cursor = 0;
+}
+
+/* End: to the end of the line, printing what it passes over. */
+static void cursor_end(struct line_editor *le, struct echo *e)
+{
+    echo_text(e, le->line + le->cursor, le->len - le->cursor);
+    le->cursor = le->len;
 }
 
 /* ^U: removes the whole line, from the screen too. */
 static void erase_line(struct line_editor *le, struct echo *e)
 {
-    for (size_t i = 0; i < le->len; i++)
-        echo_text(e, "\b \b", 3);
+    echo_repeat(e, '\b', le->cursor);
+    echo_repeat(e, ' ', le->len);
+    echo_repeat(e, '\b', le->len);
     clear_line(le);
 }
 
-/* Enter: moves the terminal to a new line and hands the line over. */
+/* Enter: moves the terminal to a new line (the cursor may be mid-line) and hands it over. */
 static enum line_event finish_line(struct line_editor *le, struct echo *e)
 {
     echo_text(e, "\r\n", 2);
@@ -161,19 +233,58 @@ static enum line_event cancel_line(struct line_editor *le, struct echo *e)
     return LINE_CANCELLED;
 }
 
-/* Acts on the final byte of an escape sequence: the arrows we know, nothing for the rest. */
-static void run_escape(struct line_editor *le, unsigned char final, struct echo *e)
+/*
+ * Acts on a finished sequence: final byte `final`, `params` parameters of which the first
+ * is `first` (0 if absent). Keys with modifiers (ESC [ 1 ; 5 C), and every sequence not
+ * listed in the file comment, do nothing.
+ */
+static void run_escape(struct line_editor *le, unsigned char final, int params, unsigned first,
+                       struct echo *e)
 {
-    if (final == 'A')
-        history_older(le, e);
-    else if (final == 'B')
-        history_newer(le, e);
+    if (final == '~' && params == 1) {
+        if (first == 1 || first == 7)
+            cursor_home(le, e);
+        else if (first == 4 || first == 8)
+            cursor_end(le, e);
+        else if (first == 3)
+            delete_char(le, e);
+        return;
+    }
+    if (params > 1 || (params == 1 && first != 1))
+        return;
+    switch (final) {
+    case 'A': history_older(le, e); break;
+    case 'B': history_newer(le, e); break;
+    case 'C': cursor_right(le, e); break;
+    case 'D': cursor_left(le, e); break;
+    case 'H': cursor_home(le, e); break;
+    case 'F': cursor_end(le, e); break;
+    default: break;
+    }
+}
+
+/* Takes a parameter or intermediate byte of ESC [ ...: counts parameters and keeps the
+ * first one's value (digits before the first ';'). */
+static void csi_param_byte(struct line_editor *le, unsigned char c)
+{
+    if (c >= '0' && c <= '9') {
+        if (le->escape_params == 0)
+            le->escape_params = 1;
+        if (le->escape_params == 1) {
+            unsigned v = le->escape_first * 10 + (c - '0');
+            le->escape_first = v > PARAM_MAX ? PARAM_MAX : v;
+        }
+    } else if (c == ';' && le->escape_params < 255) {
+        le->escape_params = le->escape_params ? le->escape_params + 1 : 2;
+    } else {
+        le->escape_params = 255; /* a private marker or intermediate byte: no key of ours */
+    }
 }
 
 /*
  * Takes c as the next byte of an escape sequence, if one is under way. Returns false when
- * none is, or when c cannot belong to one (a control or non-ASCII byte ends the sequence so
- * that, say, Enter still works after a stray ESC); c is then an ordinary byte.
+ * none is, when c is a control or non-ASCII byte (which ends the sequence), or when c
+ * follows a lone ESC without starting a sequence: c is then an ordinary byte.
  */
 static bool feed_escape(struct line_editor *le, unsigned char c, struct echo *e)
 {
@@ -185,18 +296,18 @@ static bool feed_escape(struct line_editor *le, unsigned char c, struct echo *e)
         le->escape_state = ESC_NONE;
         return false;
     }
-    if (state == ESC_START && c == '[') {
-        le->escape_state = ESC_CSI;
-    } else if (state == ESC_START && c == 'O') {
-        le->escape_state = ESC_SS3;
-    } else if (state == ESC_CSI && c < 0x40) {
-        /* a parameter or intermediate byte: the sequence goes on */
-    } else {
-        /* ESC and one byte (Alt+key), or the final byte of ESC [ ... or ESC O ... */
-        le->escape_state = ESC_NONE;
-        if (state != ESC_START)
-            run_escape(le, c, e);
+    if (state == ESC_START) {
+        le->escape_params = 0;
+        le->escape_first = 0;
+        le->escape_state = c == '[' ? ESC_CSI : c == 'O' ? ESC_SS3 : ESC_NONE;
+        return le->escape_state != ESC_NONE;
     }
+    if (state == ESC_CSI && c < 0x40) {
+        csi_param_byte(le, c);
+        return true;
+    }
+    le->escape_state = ESC_NONE;
+    run_escape(le, c, le->escape_params, le->escape_first, e);
     return true;
 }
 

@@ -23,12 +23,15 @@ enum line_event {
 struct line_editor {
     char line[SHELL_LINE_MAX + 1];
     size_t len;
+    size_t cursor;       /* where typing inserts: 0..len */
     /* private state */
     char history[LINE_HISTORY][SHELL_LINE_MAX + 1];
     int history_count;   /* lines stored so far, at most LINE_HISTORY */
     int history_next;    /* slot the next finished line goes to */
     int history_browse;  /* how far back Up has gone, 0 = editing a new line */
     int escape_state;    /* where we are inside an ESC [ ... sequence */
+    int escape_params;   /* parameters seen so far in it (255: a byte no key of ours has) */
+    unsigned escape_first; /* the first parameter's value */
     char last_byte;      /* to treat CR LF as one Enter */
 };
 
@@ -38,9 +41,10 @@ void line_edit_init(struct line_editor *le);
 /*
  * Feeds one byte. Appends to echo[0..*echo_len) what the terminal must be sent (the caller
  * sets *echo_len = 0 before; LINE_ECHO_MAX bytes are always enough for one call).
- * Handles printable bytes, Backspace/DEL, ^C (cancel, echoes "^C"), ^U (erase line), Enter
- * (CR, LF or CR LF), Up/Down arrows (history); ignores other control bytes and escape
- * sequences. A full line rings the bell instead of growing.
+ * Handles printable bytes (inserted at the cursor), Backspace/DEL, ^C (cancel, echoes "^C"),
+ * ^U (erase line), Enter (CR, LF or CR LF), and the VT100/xterm keys Left/Right (move),
+ * Up/Down (history), Home, End and Delete; consumes every other escape sequence whole and
+ * ignores other control bytes. A full line rings the bell instead of growing.
  */
 #define LINE_ECHO_MAX (3 * SHELL_LINE_MAX + 16)
 enum line_event line_edit_feed(struct line_editor *le, char byte, char *echo, size_t *echo_len);

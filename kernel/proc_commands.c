@@ -12,7 +12,7 @@
 #include "kernel/time.h"
 #include "kernel/vm.h"
 
-#define WAIT_POLL_NS 20000000u /* how often a foreground wait looks for ^C */
+#define WAIT_POLL_NS 10000000u /* how often a foreground wait looks for ^C: each tick */
 
 /* Lists the programs `run` can start. */
 static void list_programs(struct fs_writer *out)

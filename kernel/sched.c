@@ -59,6 +59,12 @@ void sched_yield(void)
     arch_irq_restore(flags);
 }
 
+void cond_resched(void)
+{
+    if (need_resched)
+        sched_yield();
+}
+
 int sleep_on(const void *chan, uint64_t timeout_ns)
 {
     if (current->killed)
@@ -109,8 +115,9 @@ void sched_tick(void)
         if (t != current && t != idle_task && t->state == TASK_RUNNABLE)
             others_wait = true;
     }
-    /* Kernel threads are never preempted; a user process's time slice is one tick. */
-    if (others_wait && (task_is_user(current) || current == idle_task))
+    /* A time slice is one tick. Kernel threads are never preempted: they see the request at
+     * their next cond_resched() or wait. */
+    if (others_wait)
         need_resched = true;
 }
 

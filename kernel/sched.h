@@ -2,8 +2,9 @@
  * sched.h - running tasks in turn, and waiting.
  *
  * One CPU, round robin. User processes are preempted on the timer tick when they are about
- * to return to ring 3; kernel threads (the shell) run until they wait, which keeps kernel
- * code free of preemption races without a preempt count. Waiting is sleep_on(): the task
+ * to return to ring 3; kernel threads (the shell) run until they wait or call cond_resched()
+ * in a long loop, which keeps kernel code free of preemption races without a preempt count.
+ * Waiting is sleep_on(): the task
  * sleeps on a channel (any address) until wake_up() names it, a timeout passes, or the task
  * is killed.
  */
@@ -22,6 +23,11 @@ void schedule(void);
 /* Lets other runnable tasks run first (sched_yield). */
 void sched_yield(void);
 
+/* Yields if the tick or a wakeup asked for it, as Linux's cond_resched(): the preemption
+ * point of a long loop in a kernel thread (kernel threads are not preempted otherwise).
+ * Only where the loop holds no lock and interrupts are on. */
+void cond_resched(void);
+
 /*
  * Sleeps on chan. Call it with interrupts off, after testing the condition waited for (so
  * a wake_up between the test and the sleep cannot be missed); returns with them off.
@@ -36,8 +42,9 @@ int sleep_ns(uint64_t ns);
 /* Makes every task sleeping on chan runnable. Safe from interrupt handlers. */
 void wake_up(const void *chan);
 
-/* From the timer interrupt: wakes tasks whose timeout passed and asks the running user
- * process to give way when others wait for the CPU. */
+/* From the timer interrupt: wakes tasks whose timeout passed and, when others wait for the
+ * CPU, asks the running task to give way (a user process at once on its way back to ring 3,
+ * a kernel thread at its next cond_resched()). */
 void sched_tick(void);
 
 /* True when the running task should call schedule() at its next chance. */

@@ -15,9 +15,9 @@
 #include "kernel/printk.h"
 #include "kernel/shell_parse.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 
 #define REDIRECT_MAX 4096
-#define CTRL_C 0x03
 
 extern const struct shell_command shell_commands_start[], shell_commands_end[];
 
@@ -31,21 +31,28 @@ static void console_emit(struct fs_writer *w, const char *text, size_t len)
     console_write(text, len);
 }
 
-/* True once the user typed ^C; other bytes typed meanwhile are dropped. */
-static bool console_interrupted(struct fs_writer *w)
+static uint64_t interrupt_ns; /* when the ^C the running command took arrived; 0: none */
+
+bool shell_interrupted(void)
+{
+    uint64_t when;
+    if (!console_take_interrupt(&when))
+        return false;
+    if (!interrupt_ns)
+        interrupt_ns = when ? when : 1;
+    return true;
+}
+
+static bool writer_interrupted(struct fs_writer *w)
 {
     (void)w;
-    int c;
-    while ((c = console_trygetc()) >= 0)
-        if (c == CTRL_C)
-            return true;
-    return false;
+    return shell_interrupted();
 }
 
 static struct fs_writer interactive_writer = { .emit = console_emit,
-                                               .interrupted = console_interrupted,
+                                               .interrupted = writer_interrupted,
                                                .follow = true };
-static struct fs_writer script_writer = { .emit = console_emit, .interrupted = console_interrupted };
+static struct fs_writer script_writer = { .emit = console_emit, .interrupted = writer_interrupted };
 static bool running_script;
 
 struct fs_writer *shell_console_writer(void)
@@ -71,12 +78,6 @@ static void capture_emit(struct fs_writer *w, const char *text, size_t len)
     c->len += len;
 }
 
-static bool never_interrupted(struct fs_writer *w)
-{
-    (void)w;
-    return false;
-}
-
 static const struct shell_command *find_command(const char *name)
 {
     for (const struct shell_command *c = shell_commands_start; c < shell_commands_end; c++)
@@ -85,10 +86,15 @@ static const struct shell_command *find_command(const char *name)
     return 0;
 }
 
-/* Prints "who: what" for a failed command or file operation. */
+/* Prints "who: what" for a failed command or file operation; for a command that ^C stopped,
+ * how long after the key it did (guest time: the console stamps the ^C as it arrives). */
 static void report_error(const char *who, const char *what, int err)
 {
-    if (what)
+    if (err == -EINTR && interrupt_ns) {
+        uint64_t us = (time_ns() - interrupt_ns) / 1000u;
+        printk("%s: interrupted by ^C, stopped %u.%03u ms after the key\n", who,
+               (unsigned)(us / 1000u), (unsigned)(us % 1000u));
+    } else if (what)
         printk("%s: %s: %s\n", who, what, error_name(err));
     else
         printk("%s: %s\n", who, error_name(err));
@@ -113,7 +119,7 @@ static int run_redirected(const struct shell_command *cmd, struct shell_line *pl
         report_error(pl->argv[0], NULL, -ENOMEM);
         return -ENOMEM;
     }
-    struct fs_writer w = { .emit = capture_emit, .interrupted = never_interrupted, .ctx = &cap };
+    struct fs_writer w = { .emit = capture_emit, .interrupted = writer_interrupted, .ctx = &cap };
     int rc = cmd->run(pl->argc, pl->argv, &w);
     if (rc == 0 && cap.overflow)
         rc = -EFBIG;
@@ -135,6 +141,7 @@ int shell_run_line(const char *line)
         return -ENOMEM;
     }
     int rc = 0;
+    interrupt_ns = 0;
     const char *syntax_error = shell_parse(line, pl);
     if (syntax_error) {
         printk("shell: %s\n", syntax_error);

@@ -11,6 +11,11 @@
  * output, and returns 0, a negative errno (the shell prints "name: <error>"), or
  * SHELL_USAGE (the shell prints the usage line). Output goes to the console, or into the
  * file named after '>' when the line has a redirection.
+ *
+ * A command that can run long (a loop whose length the user chooses, or a wait) polls
+ * shell_interrupted() - directly, or through out->interrupted(), which is the same for every
+ * writer the shell hands out - at least once a tick, and returns -EINTR when it says so; a
+ * loop that does not wait also calls cond_resched() (sched.h) so user programs get the CPU.
  */
 struct shell_command {
     const char *name;
@@ -40,7 +45,12 @@ int shell_run_script(const char *name, const char *text, size_t len);
 /* The interactive loop on the console; never returns. */
 void shell_loop(void) __attribute__((noreturn));
 
-/* A writer that prints to the console; interrupted() is true once ^C was typed. */
+/* The one way a command learns of ^C, as signal_pending() is in a Linux kernel loop: true
+ * once ^C was typed on the console, which it then takes (one ^C stops one command). Cheap:
+ * one load while no ^C is pending. Safe anywhere, with locks held or interrupts off. */
+bool shell_interrupted(void);
+
+/* A writer that prints to the console; interrupted() is shell_interrupted(). */
 struct fs_writer *shell_console_writer(void);
 
 /* Number of boot-script lines that failed so far (poweroff reports it in QEMU's exit code). */

@@ -105,6 +105,11 @@ tests/tools/test_mmio_tools.sh "$PWD/$BUILD/tools/mmio_annotate" "$PWD/$BUILD/to
     > "$LOGS/mmio_tools.txt" 2>&1
 count_tap "mmio_tools" "$LOGS/mmio_tools.txt" $?
 
+echo "# two makes at once in one tree (the build lock)"
+tests/tools/concurrent_make.sh "$LOGS" > "$LOGS/concurrent_make.txt" 2>&1 \
+    && pass "two concurrent 'make all' after a touch both succeed, building once" \
+    || { fail "two concurrent 'make all' after a touch both succeed, building once"; cat "$LOGS/concurrent_make.txt"; }
+
 echo "# in-kernel self-tests (QEMU, -kernel, 'selftest' on the command line)"
 "$QEMU_RUN" --kernel "$KERNEL" --append selftest --initrd "$PROGRAMS" --devices "edu pci-testdev" --quiet \
     --timeout 60 --console "$LOGS/selftest.log" > /dev/null 2> "$LOGS/selftest.err"
@@ -214,6 +219,9 @@ expect_all "gdb stub: breakpoint at kmain hit with symbols" "$LOGS/gdb.log" \
 echo "# console shell, typed interactively"
 tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "interactive shell session" \
     || fail "interactive shell session"
+tests/shell/flood.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" \
+    && pass "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost" \
+    || fail "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost"
 
 echo "# boot scripts and make trace"
 for script in tests/shell/*.script; do

@@ -22,14 +22,20 @@ user_rows=$(awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf ", {\"
 json=$(sed -n 's/^BENCH-JSON //p' "$log" | tr -d '\r')
 [ "$json" = "[]" ] && user_rows=${user_rows#, }
 echo "${json%]}$user_rows]" > build/bench.json
-# A hardware task switch is one instruction to -icount, whatever it really costs: the
-# snapshot rows are measured once more without -icount, in QEMU's real time.
-if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,snapshot,* ]]; then
+# A hardware task switch is one instruction to -icount, whatever it really costs, and so is
+# each byte written to COM2's port: the snapshot rows and the COM2 stream are measured once
+# more without -icount, in QEMU's real time.
+real_rows=
+if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,snapshot,* ]]; then real_rows=snapshot; fi
+for b in trace_pipe_export stream_flood; do
+    if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,$b,* ]]; then real_rows=${real_rows:+$real_rows,}$b; fi
+done
+if [ -n "$real_rows" ]; then
     real=build/bench-real-console.log
-    if build/tools/qemu_run --kernel build/tracekern.elf --append "bench=snapshot" --quiet \
-        --timeout 120 --console "$real"; then
+    if build/tools/qemu_run --kernel build/tracekern.elf --append "bench=$real_rows" --quiet \
+        --timeout 120 --console "$real" --com2 build/bench-real-com2.txt; then
         echo "bench: without -icount (QEMU real time on this host, varies from run to run):"
-        grep '^bench: snapshot' "$real"
+        grep -E '^bench: (snapshot|marker flood|trace_pipe export)' "$real"
         sed -n 's/^BENCH-JSON //p' "$real" > build/bench-real-time.json
     fi
 fi

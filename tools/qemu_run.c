@@ -13,7 +13,8 @@
  * In the normal (captured) mode COM1 is a pair of pipes owned by this
  * program: everything the guest prints is read by a poll loop, copied to
  * the --console file and to our stdout, and watched for the shell prompt so
- * that --send-on-prompt can type commands into the guest.  With
+ * that --send-on-prompt can type commands into the guest (and for any text,
+ * so that --send-on-output can type keys while a command runs).  With
  * --interactive COM1 is the user's terminal instead, multiplexed with the
  * QEMU monitor (Ctrl-A x quits, Ctrl-A c switches to the monitor).
  *
@@ -73,7 +74,7 @@ struct options {
     long timeout_s;               /* 0 = no timeout */
     int *expected_statuses;
     size_t expected_count;
-    const char **inputs;          /* --send-on-prompt texts, in order */
+    struct input *inputs;         /* --send-on-prompt and --send-on-output, in order */
     size_t input_count;
     bool interactive;
     bool icount;
@@ -82,6 +83,13 @@ struct options {
     bool print_command;
     char **extra_args;            /* everything after "--" */
     int extra_count;
+};
+
+/* Something to type into the guest once the console has printed trigger. */
+struct input {
+    const char *trigger;          /* the prompt, or a --send-on-output string */
+    const char *text;
+    bool enter;                   /* followed by "\r" (--send-on-prompt) */
 };
 
 /* A growing NULL-terminated argv for execvp. */
@@ -100,11 +108,11 @@ struct qemu {
     int wait_status;              /* valid once reaped */
 };
 
-/* Recognises the prompt however the guest's output is split into reads. */
-struct prompt_watch {
-    const char *prompt;
-    size_t length;
-    char *recent;                 /* the last `filled` console bytes, at most length */
+/* Recognises the next input's trigger however the guest's output is split
+ * into reads; it only looks at output printed since the previous input. */
+struct trigger_watch {
+    size_t capacity;              /* the longest trigger */
+    char *recent;                 /* the last `filled` console bytes, at most capacity */
     size_t filled;
 };
 
@@ -112,8 +120,8 @@ struct prompt_watch {
 struct console {
     int file_fd;                  /* --console file, or -1 */
     bool echo;                    /* copy to our stdout */
-    struct prompt_watch watch;
-    const char **inputs;
+    struct trigger_watch watch;
+    const struct input *inputs;
     size_t input_count;
     size_t next_input;
     char *history;                /* the latest console bytes, for failure reports */
@@ -149,7 +157,9 @@ static void usage(void)
           "  --com2 FILE            COM2 output to FILE (default discarded)\n"
           "  --timeout S            kill QEMU after S seconds, 0 = never (default 60)\n"
           "  --expect-exit N        QEMU status meaning success (default 33; repeatable)\n"
-          "  --send-on-prompt TEXT  type TEXT at the next prompt (repeatable, in order)\n"
+          "  --send-on-prompt TEXT  type TEXT and Enter at the next prompt (repeatable)\n"
+          "  --send-on-output STR TEXT  type TEXT as is (no Enter) once the console has\n"
+          "                         printed STR; inputs of both kinds go in order\n"
           "  --prompt STR           prompt to wait for (default \"tracekern> \")\n"
           "  --interactive          COM1 and monitor on this terminal (Ctrl-A x quits)\n"
           "  --icount               deterministic instruction counting\n"
@@ -240,7 +250,14 @@ static void parse_options(int argc, char **argv, struct options *opt)
             opt->expected_statuses[opt->expected_count++] =
                 (int)parse_number(arg, take_value(argc, argv, &i), 0, 255);
         } else if (strcmp(arg, "--send-on-prompt") == 0) {
-            opt->inputs[opt->input_count++] = take_value(argc, argv, &i);
+            opt->inputs[opt->input_count++] =
+                (struct input){ NULL, take_value(argc, argv, &i), true };
+        } else if (strcmp(arg, "--send-on-output") == 0) {
+            const char *trigger = take_value(argc, argv, &i);
+            if (trigger[0] == '\0')
+                usage_error("--send-on-output needs a non-empty STR", "");
+            opt->inputs[opt->input_count++] =
+                (struct input){ trigger, take_value(argc, argv, &i), false };
         } else if (strcmp(arg, "--prompt") == 0) {
             opt->prompt = take_value(argc, argv, &i);
         } else if (strcmp(arg, "--qemu-trace") == 0) {
@@ -272,6 +289,9 @@ static void parse_options(int argc, char **argv, struct options *opt)
         usage_error("--append and --initrd need --kernel", "");
     if (opt->prompt[0] == '\0')
         usage_error("--prompt must not be empty", "");
+    for (size_t k = 0; k < opt->input_count; k++)
+        if (opt->inputs[k].trigger == NULL)
+            opt->inputs[k].trigger = opt->prompt;
     if ((opt->dump_path == NULL) != (opt->dump_on == NULL) || (opt->dump_path && opt->interactive))
         usage_error("--monitor-dump needs --dump-on, and no --interactive", "");
     /* The monitor reads the file name as a quoted string. */
@@ -610,16 +630,17 @@ static void stop_qemu(struct qemu *q)
     q->reaped = true;
 }
 
-/* Feeds one console byte to the watch; true when it completes the prompt. */
-static bool prompt_seen(struct prompt_watch *watch, char byte)
+/* Feeds one console byte to the watch; true when it completes trigger. */
+static bool trigger_seen(struct trigger_watch *watch, const char *trigger, char byte)
 {
-    if (watch->filled == watch->length) {
-        memmove(watch->recent, watch->recent + 1, watch->length - 1);
+    if (watch->filled == watch->capacity) {
+        memmove(watch->recent, watch->recent + 1, watch->capacity - 1);
         watch->filled--;
     }
     watch->recent[watch->filled++] = byte;
-    return watch->filled == watch->length &&
-           memcmp(watch->recent, watch->prompt, watch->length) == 0;
+    size_t length = strlen(trigger);
+    return watch->filled >= length &&
+           memcmp(watch->recent + watch->filled - length, trigger, length) == 0;
 }
 
 /* Keeps at least the last HISTORY_KEEP console bytes for the failure
@@ -635,13 +656,15 @@ static void remember(struct console *con, const char *bytes, size_t length)
     con->history_length += length;
 }
 
-/* Types the next queued --send-on-prompt text, followed by Enter ("\r").
- * The write may block: typed commands are far smaller than a pipe buffer. */
+/* Types the next queued input, followed by Enter ("\r") if it was given by
+ * --send-on-prompt, and starts watching for the next one's trigger in what
+ * follows. The write may block: typed text is far smaller than a pipe buffer. */
 static void send_next_input(struct console *con, struct qemu *q)
 {
-    const char *text = con->inputs[con->next_input++];
+    const struct input *in = &con->inputs[con->next_input++];
+    con->watch.filled = 0;
     /* EPIPE means QEMU is gone; the main loop will notice and report that. */
-    if (write_all(q->to_guest, text, strlen(text)) == 0)
+    if (write_all(q->to_guest, in->text, strlen(in->text)) == 0 && in->enter)
         write_all(q->to_guest, "\r", 1);
 }
 
@@ -729,7 +752,8 @@ static void take_output(struct console *con, struct qemu *q, const char *raw, si
     remember(con, clean, clean_length);
 
     for (size_t i = 0; i < clean_length; i++) {
-        if (prompt_seen(&con->watch, clean[i]) && con->next_input < con->input_count)
+        if (con->next_input < con->input_count &&
+            trigger_seen(&con->watch, con->inputs[con->next_input].trigger, clean[i]))
             send_next_input(con, q);
         watch_for_dump(con, q, clean[i]);
     }
@@ -825,9 +849,11 @@ static void open_console(const struct options *opt, struct console *con)
     con->inputs = opt->inputs;
     con->input_count = opt->input_count;
     con->dump_on = opt->dump_on;
-    con->watch.prompt = opt->prompt;
-    con->watch.length = strlen(opt->prompt);
-    con->watch.recent = malloc(con->watch.length);
+    con->watch.capacity = 1;
+    for (size_t k = 0; k < opt->input_count; k++)
+        if (strlen(opt->inputs[k].trigger) > con->watch.capacity)
+            con->watch.capacity = strlen(opt->inputs[k].trigger);
+    con->watch.recent = malloc(con->watch.capacity);
     con->history = malloc(2 * HISTORY_KEEP);
     if (con->watch.recent == NULL || con->history == NULL) {
         perror("qemu_run");

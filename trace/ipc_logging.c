@@ -19,6 +19,7 @@
 #include "kernel/init.h"
 #include "kernel/page_alloc.h"
 #include "kernel/parse.h"
+#include "kernel/sched.h"
 #include "kernel/shell.h"
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
@@ -308,8 +309,15 @@ static int cmd_ipc_log_demo(int argc, char **argv, struct fs_writer *out)
     struct ipc_log_context *demo = ipc_log_context_create(DEMO_PAGES, "demo", 0);
     if (!demo)
         return -ENOMEM;
-    for (uint64_t i = 0; i < count; i++)
+    for (uint64_t i = 0; i < count; i++) {
+        if (shell_interrupted()) {
+            fs_printf(out, "ipc_log_demo: wrote %llu of %llu\n", (unsigned long long)i,
+                      (unsigned long long)count);
+            return -EINTR;
+        }
+        cond_resched();
         IPC_LOG(demo, "demo line %llu of %llu", (unsigned long long)i, (unsigned long long)count);
+    }
     fs_printf(out, "ipc_log_demo: wrote %llu\n", (unsigned long long)count);
     return 0;
 }

@@ -8,7 +8,11 @@
  *   sustained stream                10,000 mmiotrace-sized events per guest second for a
  *                                   quarter guest second at the default buffer size: lost,
  *                                   and the most events the buffer held meanwhile
+ *   stream under a flood            markers written as fast as the CPU can for half a guest
+ *                                   second with the stream on: the timer's rate meanwhile,
+ *                                   and the lines and bytes the tick's share carried
  */
+#include "arch/x86/timer.h"
 #include "drivers/serial/com2_stream.h"
 #include "kernel/arch.h"
 #include "kernel/bench.h"
@@ -141,4 +145,35 @@ BENCHMARK(sustained_stream)
     bench_report("sustained 10000 events/s for 0.25 s: written", st.read + st.overrun, "events");
     bench_report("sustained 10000 events/s for 0.25 s: lost", st.overrun + st.dropped, "events");
     bench_report("sustained 10000 events/s for 0.25 s: most events buffered", peak, "events");
+}
+
+BENCHMARK(stream_flood)
+{
+    if (!com2_present())
+        return;
+    quiet_core();
+    trace_stream_enabled = true;
+    /* The CPU does nothing but write markers, interrupts on: the stream gets only its share
+     * of each tick (BACKGROUND_TICK_US), and the ticks must keep coming at TICK_HZ. */
+    const uint64_t span = (uint64_t)arch_cycles_khz() * 500u; /* half a guest second */
+    struct rb_stats before, after;
+    rb_get_stats(trace_buffer(), RB_ALL_CPUS, &before);
+    uint64_t bytes = com2_bytes_sent(), ticks = timer_ticks(), written = 0;
+    uint64_t start = arch_cycles(), cycles;
+    while ((cycles = arch_cycles() - start) < span) {
+        trace_marker_write(mmio_sized_text, sizeof mmio_sized_text - 1);
+        written++;
+    }
+    ticks = timer_ticks() - ticks;
+    bytes = com2_bytes_sent() - bytes;
+    rb_get_stats(trace_buffer(), RB_ALL_CPUS, &after);
+    bench_report("marker flood, stream on: timer ticks per guest second", per_second(ticks, cycles),
+                 "ticks/s");
+    bench_report("marker flood, stream on: markers written per guest second",
+                 per_second(written, cycles), "events/s");
+    bench_report("marker flood, stream on: lines streamed per guest second",
+                 per_second(after.read - before.read, cycles), "lines/s");
+    bench_report("marker flood, stream on: bytes streamed per guest second",
+                 per_second(bytes, cycles), "bytes/s");
+    trace_stream_flush();
 }

@@ -3,16 +3,16 @@
  *
  * This is what `cat trace_pipe > mydump.txt &` does in mmiotrace's documentation: a consumer
  * that keeps the buffer drained into a file on the host, while the console stays free. It
- * runs as background work (kernel/background.h): a bounded batch on every timer tick, and
- * as much as there is whenever the CPU would idle. An interactive `cat trace_pipe` on the
- * console takes precedence; the stream waits meanwhile.
+ * runs as background work (kernel/background.h): on every timer tick for at most
+ * BACKGROUND_TICK_US of the clock, and as much as there is whenever the CPU would idle. One
+ * event is the unit of work, so a tick overruns its slice by at most one line. Events that
+ * wait too long are overwritten and counted, and their gap is printed as a LOST line. An
+ * interactive `cat trace_pipe` on the console takes precedence; the stream waits meanwhile.
  */
 #include "drivers/serial/com2_stream.h"
+#include "kernel/arch.h"
 #include "kernel/background.h"
 #include "trace/trace_internal.h"
-
-#define TICK_BUDGET 256 /* events per timer tick (25,600/s at 100 Hz): bounds the interrupt */
-#define IDLE_BUDGET 256 /* events per idle round, before input is checked again */
 
 bool trace_stream_enabled = true;
 bool trace_pipe_has_follower(void);
@@ -41,24 +41,25 @@ static bool streaming(void)
     return trace_stream_enabled && com2_present() && trace_buffer() && !trace_pipe_has_follower();
 }
 
-/* Streams up to budget events (all with at_end) unless a batch is already running: a tick
- * arriving during a flush must not print into the middle of its line. True if the budget
- * ran out with events left. */
-static bool stream_batch(unsigned budget, bool at_end)
+/* Streams events until the deadline (arch_cycles()) passes or none are left, and with
+ * at_end the lost counts that have no event after them, unless a batch is already running:
+ * a tick arriving during a flush must not print into the middle of its line. True if it
+ * stopped at the deadline, so there may be more. */
+static bool stream_batch(uint64_t deadline, bool at_end)
 {
     if (!streaming() || __atomic_exchange_n(&stream_busy, true, __ATOMIC_ACQUIRE))
         return false;
-    unsigned printed;
+    bool more;
     do {
-        printed = trace_consume_print(&com2_writer, budget, false, &stream_copy);
-    } while (at_end && printed == budget);
+        more = trace_consume_print(&com2_writer, 1, false, &stream_copy) == 1;
+    } while (more && arch_cycles() < deadline);
     if (at_end)
         trace_consume_print(&com2_writer, 0, true, &stream_copy);
     __atomic_store_n(&stream_busy, false, __ATOMIC_RELEASE);
-    return printed == budget;
+    return more;
 }
 
-void trace_stream_flush(void) { stream_batch(IDLE_BUDGET, true); }
+void trace_stream_flush(void) { stream_batch(UINT64_MAX, true); }
 
 void trace_stream_begin(void)
 {
@@ -70,9 +71,6 @@ void trace_stream_begin(void)
     __atomic_store_n(&stream_busy, false, __ATOMIC_RELEASE);
 }
 
-static bool stream_work(bool from_tick)
-{
-    return stream_batch(from_tick ? TICK_BUDGET : IDLE_BUDGET, false);
-}
+static bool stream_work(uint64_t deadline) { return stream_batch(deadline, false); }
 
 void trace_stream_init(void) { background_register(stream_work); }

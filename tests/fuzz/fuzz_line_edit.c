@@ -6,7 +6,7 @@
  * overflow) and holds only what a plain terminal understands; le->len stays within
  * SHELL_LINE_MAX; a finished line is NUL-terminated with strlen == le->len; a cancelled line
  * is empty. The echo is also played on a model terminal, whose current row must then show
- * exactly the line being edited, with the cursor right after it.
+ * exactly the line being edited, with the cursor where the editor's cursor is.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -62,10 +62,12 @@ static void play(struct terminal *t, const char *echo, size_t len)
     }
 }
 
-/* Checks that the row shows le->line, blanks after it, and the cursor at its end. */
+/* Checks that the row shows le->line, blanks after it, and the cursor at le->cursor. */
 static void check_screen(const struct terminal *t, const struct line_editor *le)
 {
-    if (t->cursor != le->len || memcmp(t->row, le->line, le->len) != 0)
+    if (le->cursor > le->len)
+        fail("cursor beyond the end of the line");
+    if (t->cursor != le->cursor || memcmp(t->row, le->line, le->len) != 0)
         fail("terminal does not show the line being edited");
     for (size_t i = le->len; i < t->width_used; i++) {
         if (t->row[i] != ' ')

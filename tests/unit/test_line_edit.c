@@ -5,6 +5,8 @@
 
 #define UP "\x1b[A"
 #define DOWN "\x1b[B"
+#define RIGHT "\x1b[C"
+#define LEFT "\x1b[D"
 #define ERASE "\b \b"
 
 /* An editor and everything it said: the echo, the finished lines and the last event. */
@@ -261,7 +263,7 @@ TEST(ctrl_u_erases_the_whole_line)
 {
     start();
     type("abc\x15");
-    CHECK_EQ_STR(take_echo(), "abc" ERASE ERASE ERASE);
+    CHECK_EQ_STR(take_echo(), "abc\b\b\b   \b\b\b");
     CHECK_EQ_INT(s.le.len, 0);
     CHECK_EQ_STR(s.le.line, "");
     type("\x15");
@@ -320,12 +322,23 @@ TEST(csi_sequences_are_swallowed)
     CHECK_EQ_STR(s.le.line, "abcde");
 }
 
-TEST(ss3_and_two_byte_escapes_are_swallowed)
+TEST(ss3_function_keys_are_swallowed)
 {
     start();
-    type("a\x1bOPb\x1bxc\x1b" "7d");
-    CHECK_EQ_STR(take_echo(), "abcd");
-    CHECK_EQ_STR(s.le.line, "abcd");
+    type("a\x1bOPb\x1bOSc");
+    CHECK_EQ_STR(take_echo(), "abc");
+    CHECK_EQ_STR(s.le.line, "abc");
+}
+
+TEST(a_lone_esc_before_a_key_drops_only_the_esc)
+{
+    /* The report: ESC then "echo" ran "cho". */
+    start();
+    type("\x1b" "echo hi\r");
+    CHECK_EQ_STR(finished_lines(), "echo hi|");
+    CHECK_EQ_STR(take_echo(), "echo hi\r\n");
+    type("a\x1bxb\x1b" "7c\x1b \x1b~d");
+    CHECK_EQ_STR(s.le.line, "axb7c ~d");
 }
 
 TEST(control_byte_ends_an_escape_sequence)
@@ -483,7 +496,11 @@ TEST(ctrl_u_of_a_full_line_fits_the_echo_limit)
     type_repeated('x', SHELL_LINE_MAX);
     take_echo();
     type("\x15");
-    CHECK_EQ_STR(take_echo(), repeated(ERASE, SHELL_LINE_MAX));
+    char expected[4096];
+    snprintf(expected, sizeof expected, "%s%s", repeated("\b", SHELL_LINE_MAX),
+             repeated(" ", SHELL_LINE_MAX));
+    strcat(expected, repeated("\b", SHELL_LINE_MAX));
+    CHECK(strcmp(take_echo(), expected) == 0);
     CHECK_EQ_INT(s.largest_echo, 3 * SHELL_LINE_MAX);
 }
 
@@ -533,4 +550,140 @@ TEST(init_forgets_history_and_escape_state)
     type("A" UP);
     CHECK_EQ_STR(s.le.line, "A");
     CHECK_EQ_INT(s.le.len, 1);
+}
+
+/* --- the cursor: Left/Right, inserting and deleting in the middle, Home/End ------------ */
+
+TEST(left_and_right_move_the_cursor)
+{
+    start();
+    type("abc" LEFT LEFT);
+    CHECK_EQ_STR(take_echo(), "abc\b\b");
+    CHECK_EQ_INT(s.le.cursor, 1);
+    type(RIGHT);
+    CHECK_EQ_STR(take_echo(), "b"); /* moving right prints the character passed over */
+    CHECK_EQ_INT(s.le.cursor, 2);
+    type(RIGHT RIGHT);
+    CHECK_EQ_STR(take_echo(), "c");
+    CHECK_EQ_INT(s.le.cursor, 3);
+    type(LEFT LEFT LEFT LEFT);
+    CHECK_EQ_STR(take_echo(), "\b\b\b");
+    CHECK_EQ_INT(s.le.cursor, 0);
+    CHECK_EQ_STR(s.le.line, "abc");
+}
+
+TEST(typing_inserts_at_the_cursor_and_redraws_the_rest)
+{
+    start();
+    type("ac" LEFT);
+    take_echo();
+    type("b");
+    CHECK_EQ_STR(take_echo(), "bc\b");
+    CHECK_EQ_STR(s.le.line, "abc");
+    CHECK_EQ_INT(s.le.cursor, 2);
+    type("\r");
+    CHECK_EQ_STR(finished_lines(), "abc|");
+}
+
+TEST(backspace_in_the_middle_closes_the_gap)
+{
+    start();
+    type("abcd" LEFT LEFT);
+    take_echo();
+    type("\x7f");
+    CHECK_EQ_STR(take_echo(), "\bcd \b\b\b");
+    CHECK_EQ_STR(s.le.line, "acd");
+    CHECK_EQ_INT(s.le.cursor, 1);
+}
+
+TEST(delete_removes_the_character_under_the_cursor)
+{
+    start();
+    type("abcd" LEFT LEFT LEFT);
+    take_echo();
+    type("\x1b[3~");
+    CHECK_EQ_STR(take_echo(), "cd \b\b\b");
+    CHECK_EQ_STR(s.le.line, "acd");
+    CHECK_EQ_INT(s.le.cursor, 1);
+    type(RIGHT RIGHT "\x1b[3~");
+    CHECK_EQ_STR(take_echo(), "cd"); /* at the end: nothing to delete */
+    CHECK_EQ_STR(s.le.line, "acd");
+}
+
+TEST(home_and_end_in_all_their_spellings)
+{
+    static const char *const home[] = { "\x1b[H", "\x1bOH", "\x1b[1~", "\x1b[7~" };
+    static const char *const end[] = { "\x1b[F", "\x1bOF", "\x1b[4~", "\x1b[8~" };
+    for (int i = 0; i < 4; i++) {
+        start();
+        type("abc");
+        take_echo();
+        type(home[i]);
+        CHECK_EQ_STR(take_echo(), "\b\b\b");
+        CHECK_EQ_INT(s.le.cursor, 0);
+        type("x");
+        CHECK_EQ_STR(s.le.line, "xabc");
+        take_echo();
+        type(end[i]);
+        CHECK_EQ_STR(take_echo(), "abc");
+        CHECK_EQ_INT(s.le.cursor, 4);
+    }
+}
+
+TEST(unknown_sequences_are_consumed_whole)
+{
+    /* Ctrl+Right, Insert, Page Up, F5, a private mode, a huge parameter: nothing typed. */
+    start();
+    type("ab" LEFT);
+    take_echo();
+    type("\x1b[1;5C\x1b[2~\x1b[5~\x1b[15~\x1b[?25h\x1b[99999999999~\x1b[1;2H\x1b[ q");
+    CHECK_EQ_STR(take_echo(), "");
+    CHECK_EQ_STR(s.le.line, "ab");
+    CHECK_EQ_INT(s.le.cursor, 1);
+    type("\x1b[1C"); /* a parameter of 1 is the plain key */
+    CHECK_EQ_INT(s.le.cursor, 2);
+}
+
+TEST(enter_in_the_middle_takes_the_whole_line)
+{
+    start();
+    type("echo hi" LEFT LEFT LEFT "\r");
+    CHECK_EQ_STR(finished_lines(), "echo hi|");
+    CHECK_EQ_STR(take_echo(), "echo hi\b\b\b\r\n");
+}
+
+TEST(history_from_the_middle_of_a_line)
+{
+    start();
+    type("one\rtwo-long" LEFT LEFT LEFT LEFT);
+    take_echo();
+    type(UP);
+    /* back 4 to the start, "one", blank the 5 cells left over, back over them */
+    CHECK_EQ_STR(take_echo(), "\b\b\b\bone     \b\b\b\b\b");
+    CHECK_EQ_STR(s.le.line, "one");
+    CHECK_EQ_INT(s.le.cursor, 3);
+}
+
+TEST(ctrl_u_from_the_middle_erases_everything)
+{
+    start();
+    type("abcd" LEFT LEFT);
+    take_echo();
+    type("\x15");
+    CHECK_EQ_STR(take_echo(), "\b\b    \b\b\b\b");
+    CHECK_EQ_INT(s.le.len, 0);
+    CHECK_EQ_INT(s.le.cursor, 0);
+}
+
+TEST(a_full_line_rings_the_bell_wherever_the_cursor_is)
+{
+    start();
+    type_repeated('x', SHELL_LINE_MAX);
+    type(LEFT "y");
+    CHECK_EQ_INT(s.le.len, SHELL_LINE_MAX);
+    CHECK(strchr(s.le.line, 'y') == NULL);
+    /* inserting near the start of an almost full line stays within the echo limit */
+    type("\x7f\x1b[H" "z");
+    CHECK(s.largest_echo <= LINE_ECHO_MAX);
+    CHECK_EQ_INT(s.le.line[0], 'z');
 }
