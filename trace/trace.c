@@ -123,8 +123,17 @@ void trace_header_info(struct trace_header_info *info)
     info->ncpus = arch_cpu_count();
 }
 
+/*
+ * A program sets the size through buffer_size_kb, so the new pages are charged as its
+ * memory is: the whole new buffer must fit in what is free while leaving the kernel's
+ * reserve (the old buffer is still allocated while its events are copied over), or the
+ * resize fails with -ENOMEM before allocating anything and the buffer stays as it was.
+ * Linux refuses a ring-buffer resize larger than the memory available the same way.
+ */
 int trace_resize(uint32_t pages_per_cpu)
 {
+    if (!page_alloc_leaves_reserve((uint64_t)pages_per_cpu * arch_cpu_count()))
+        return -ENOMEM;
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
     int err = rb_resize(trace_buf, pages_per_cpu);
     spin_unlock_irqrestore(&trace_reader_lock, flags);
@@ -133,12 +142,15 @@ int trace_resize(uint32_t pages_per_cpu)
 
 /* --- setting up ------------------------------------------------------------------------ */
 
-static void *alloc_trace_page(void) { return (void *)page_alloc(1); }
+/* Buffer pages never come out of the kernel's reserve (see trace_resize). */
+static void *alloc_trace_page(void) { return (void *)page_alloc_user(1); }
 static void free_trace_page(void *p) { page_free((uintptr_t)p, 1); }
 
 const struct rb_env trace_rb_env = { alloc_trace_page, free_trace_page, kmalloc, kfree };
 
-/* trace_buf_size= takes bytes per CPU, with an optional K or M, as on Linux. */
+/* trace_buf_size= takes bytes per CPU, with an optional K or M, as on Linux. A size that
+ * is not one, or that would leave less than the kernel's reserve free (programs could not
+ * start), is reported and the default used instead. */
 static uint32_t boot_buffer_pages(void)
 {
     uint64_t bytes = DEFAULT_BUFFER_BYTES;
@@ -149,7 +161,15 @@ static uint32_t boot_buffer_pages(void)
         bytes = DEFAULT_BUFFER_BYTES;
     }
     uint64_t pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
-    return pages < 2 ? 2 : (uint32_t)pages;
+    if (pages < 2)
+        pages = 2;
+    if (arg && !page_alloc_leaves_reserve(pages * arch_cpu_count())) {
+        printk("tracing: trace_buf_size=%s would leave less than the kernel's %u KiB reserve; "
+               "using %u bytes\n", arg, PAGE_KERNEL_RESERVE * (PAGE_SIZE / 1024),
+               DEFAULT_BUFFER_BYTES);
+        pages = DEFAULT_BUFFER_BYTES / PAGE_SIZE;
+    }
+    return (uint32_t)pages;
 }
 
 void trace_init(void)
