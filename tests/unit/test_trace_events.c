@@ -83,7 +83,9 @@ static int test_enable(struct trace_event_call *call, bool on)
     return 0;
 }
 
-static const struct trace_event_ops test_ops = { test_print, test_format, test_enable };
+static const struct trace_event_ops test_ops = { .print = test_print,
+                                                 .print_format = test_format,
+                                                 .enable = test_enable };
 
 static struct trace_event_call make_event(const char *system, const char *name)
 {
