@@ -125,25 +125,30 @@ void trace_header_info(struct trace_header_info *info)
 
 /*
  * A program sets the size through buffer_size_kb, so the new pages are charged as its
- * memory is: the whole new buffer must fit in what is free while leaving the kernel's
- * reserve (the old buffer is still allocated while its events are copied over), or the
- * resize fails with -ENOMEM before allocating anything and the buffer stays as it was.
- * Linux refuses a ring-buffer resize larger than the memory available the same way.
+ * memory is. rb_resize allocates the whole new buffer before it frees the old one: growing
+ * must leave the kernel's reserve free even then (Linux likewise refuses a ring-buffer
+ * resize larger than the memory available); shrinking needs only that the pages exist,
+ * since it ends with more free than it started, so a buffer grown to the limit can always
+ * be shrunk again. Otherwise -ENOMEM before anything is allocated, the buffer unchanged.
+ * The check and the allocation happen with interrupts off on this CPU; the page allocator
+ * itself is not yet SMP-safe (kernel/page_alloc.c).
  */
 int trace_resize(uint32_t pages_per_cpu)
 {
-    if (!page_alloc_leaves_reserve((uint64_t)pages_per_cpu * arch_cpu_count()))
-        return -ENOMEM;
+    uint64_t want = (uint64_t)pages_per_cpu * arch_cpu_count();
+    uint64_t have = (uint64_t)rb_pages_per_cpu(trace_buf) * arch_cpu_count();
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    int err = rb_resize(trace_buf, pages_per_cpu);
+    bool fits = want > have ? page_alloc_leaves_reserve(want) : want < page_alloc_free_pages();
+    int err = fits ? rb_resize(trace_buf, pages_per_cpu) : -ENOMEM;
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     return err;
 }
 
 /* --- setting up ------------------------------------------------------------------------ */
 
-/* Buffer pages never come out of the kernel's reserve (see trace_resize). */
-static void *alloc_trace_page(void) { return (void *)page_alloc_user(1); }
+/* How many pages the buffer may take is decided before it allocates (trace_resize,
+ * boot_buffer_pages). */
+static void *alloc_trace_page(void) { return (void *)page_alloc(1); }
 static void free_trace_page(void *p) { page_free((uintptr_t)p, 1); }
 
 const struct rb_env trace_rb_env = { alloc_trace_page, free_trace_page, kmalloc, kfree };

@@ -22,9 +22,10 @@
  * only an unreferenced one can be.
  *
  * Bounds: at most user_events_max events (default 32768, and no more than the status
- * page's bits 1..32767: bit 0 is never handed out), and the heap memory of events, enable
- * bits and write-index tables together within UE_MEMORY_BUDGET, far below what the heap
- * can hold, so a flood meets the limit's errno (EMFILE) while the kernel still has memory.
+ * page's bits 1..32767: bit 0 is never handed out) whose heap memory stays within
+ * UE_EVENT_BUDGET, and enable bits and write-index tables within UE_REF_BUDGET: both far
+ * below what the heap holds, so a flood meets the limit's errno (EMFILE for events, ENOMEM
+ * for the rest) while the kernel still has memory for everything else.
  *
  * Concurrency: ue_lock guards the registry, the open files' tables, the enablers and the
  * status page. The write path takes no lock: a file's table of events is only ever
@@ -52,10 +53,13 @@
 #define SYSTEM_NAME "user_events"
 #define STATUS_BITS (PAGE_SIZE * 8)
 #define DEFAULT_MAX_EVENTS 32768 /* Linux's user_events_max default, the seed's Max */
-/* Heap bytes user_events may hold for all programs together: a quarter of the kernel heap's
+/* Heap bytes the events of all programs together may take: a quarter of the kernel heap's
  * 4 MiB (kernel/heap.c: 64 chunks of 64 KiB), so that a flood leaves the rest to processes,
  * files and IPC. About 1,300 events of a few fields fit. */
-#define UE_MEMORY_BUDGET (1024u * 1024)
+#define UE_EVENT_BUDGET (1024u * 1024)
+/* Heap bytes for the enable bits and write-index tables of all registrations: a quarter as
+ * much as events may take, about 8,000 enable bits. */
+#define UE_REF_BUDGET (256u * 1024)
 
 _Static_assert(UE_NAME_MAX == TRACE_EVENT_NAME_MAX, "an event name fits its trace_event_call");
 _Static_assert(UE_HEADER_SIZE == TRACE_EVENT_HEADER_SIZE, "fields start after struct trace_entry");
@@ -92,7 +96,8 @@ static struct spinlock ue_lock = SPINLOCK_INIT("user_events");
 static struct user_event *events;
 static uint32_t event_count;
 static uint32_t max_events = DEFAULT_MAX_EVENTS;
-static size_t charged_bytes; /* against UE_MEMORY_BUDGET */
+static size_t event_bytes; /* charged against UE_EVENT_BUDGET */
+static size_t ref_bytes;   /* charged against UE_REF_BUDGET */
 static uint8_t *status_page; /* one page, mapped read-only into programs */
 static uint32_t status_words[STATUS_BITS / 32];
 static struct bitmap_alloc status_bits;
@@ -167,13 +172,11 @@ static const struct trace_event_ops event_ops = {
 
 /* --- the memory budget ------------------------------------------------------------------ */
 
-/* Whether user_events may take more heap: false once the budget is used up. Checked before
- * each allocation a program asks for, so the budget is overshot by one allocation at most.
- * Called with ue_lock held. */
-static bool budget_left(void)
-{
-    return charged_bytes < UE_MEMORY_BUDGET;
-}
+/* Whether another event, or another enable bit or table, may take heap: false once its
+ * budget is used up. Checked before each allocation a program asks for, so a budget is
+ * overshot by one allocation at most. Called with ue_lock held. */
+static bool event_budget_left(void) { return event_bytes < UE_EVENT_BUDGET; }
+static bool ref_budget_left(void) { return ref_bytes < UE_REF_BUDGET; }
 
 /* The heap an event occupies: itself, its description and its events/ directory's nodes. */
 static uint32_t event_cost(const struct user_event *ev)
@@ -185,7 +188,7 @@ static uint32_t event_cost(const struct user_event *ev)
 }
 
 /* Publishes a new event for desc (which it takes): -EMFILE past user_events_max, when the
- * status page is full, or when the memory budget is used up (Linux's errno for a full
+ * status page is full, or when UE_EVENT_BUDGET is used up (Linux's errno for a full
  * table), -ENOMEM, or the events tree's error. Fields larger than one trace buffer event
  * are accepted, as Linux accepts them: such writes are dropped and counted (record_event).
  * Called with ue_lock held. */
@@ -194,7 +197,7 @@ static int create_event(struct ue_desc *desc, bool persist, struct user_event **
     uint32_t bit = BITMAP_NONE;
     struct user_event *ev = NULL;
     int err = -EMFILE;
-    if (event_count < max_events && budget_left())
+    if (event_count < max_events && event_budget_left())
         bit = bitmap_alloc_run(&status_bits, 1, 1);
     if (bit != BITMAP_NONE) {
         err = -ENOMEM;
@@ -218,7 +221,7 @@ static int create_event(struct ue_desc *desc, bool persist, struct user_event **
     }
     ev->persist = persist;
     ev->charged = event_cost(ev);
-    charged_bytes += ev->charged;
+    event_bytes += ev->charged;
     struct user_event **link = &events;
     while (*link)
         link = &(*link)->next;
@@ -264,7 +267,7 @@ static int delete_event(struct user_event *ev)
         link = &(*link)->next;
     *link = ev->next;
     event_count--;
-    charged_bytes -= ev->charged;
+    event_bytes -= ev->charged;
     set_status_bit(ev->status_bit, false);
     bitmap_set_free(&status_bits, ev->status_bit, 1);
     ue_desc_free(ev->desc);
@@ -314,11 +317,11 @@ static struct enabler **find_enabler(struct task *t, uint32_t addr, uint8_t bit,
 }
 
 /* Starts keeping t's bit at addr equal to ev's state, writing the state now: 0, -EFAULT
- * (the word is not writable) or -ENOMEM (no heap, or the budget is used up). Called with
+ * (the word is not writable) or -ENOMEM (no heap, or UE_REF_BUDGET is used up). Called with
  * ue_lock held. */
 static int add_enabler(struct user_event *ev, struct task *t, uint32_t addr, uint8_t bit)
 {
-    struct enabler *en = budget_left() ? kmalloc(sizeof *en) : NULL;
+    struct enabler *en = ref_budget_left() ? kmalloc(sizeof *en) : NULL;
     if (!en)
         return -ENOMEM;
     int err = task_update_user_bit(t, addr, bit, ev->used_by_ftrace);
@@ -328,7 +331,7 @@ static int add_enabler(struct user_event *ev, struct task *t, uint32_t addr, uin
     }
     *en = (struct enabler){ t, addr, bit, ev->enablers };
     ev->enablers = en;
-    charged_bytes += kmalloc_cost(en);
+    ref_bytes += kmalloc_cost(en);
     return 0;
 }
 
@@ -337,7 +340,7 @@ static void remove_enabler(struct enabler **link)
 {
     struct enabler *en = *link;
     *link = en->next;
-    charged_bytes -= kmalloc_cost(en);
+    ref_bytes -= kmalloc_cost(en);
     kfree(en);
 }
 
@@ -380,10 +383,10 @@ static int add_ref(struct file *f, struct user_event *ev)
     if (!t || t->count == t->capacity) {
         uint32_t capacity = t ? t->capacity * 2 : 4;
         struct ref_table *bigger =
-            budget_left() ? kmalloc(sizeof *bigger + capacity * sizeof bigger->events[0]) : NULL;
+            ref_budget_left() ? kmalloc(sizeof *bigger + capacity * sizeof bigger->events[0]) : NULL;
         if (!bigger)
             return -ENOMEM;
-        charged_bytes += kmalloc_cost(bigger);
+        ref_bytes += kmalloc_cost(bigger);
         bigger->count = t ? t->count : 0;
         bigger->capacity = capacity;
         bigger->older = t;
@@ -411,7 +414,7 @@ static void release_data(struct file *f)
     }
     f->private_data = NULL;
     for (struct ref_table *old = t; old; old = old->older)
-        charged_bytes -= kmalloc_cost(old);
+        ref_bytes -= kmalloc_cost(old);
     spin_unlock_irqrestore(&ue_lock, flags);
     while (t) {
         struct ref_table *older = t->older;
