@@ -127,9 +127,10 @@ void trace_header_info(struct trace_header_info *info)
  * A program sets the size through buffer_size_kb, so the new pages are charged as its
  * memory is. rb_resize allocates the whole new buffer before it frees the old one: growing
  * must leave the kernel's reserve free even then (Linux likewise refuses a ring-buffer
- * resize larger than the memory available); shrinking needs only that the pages exist,
- * since it ends with more free than it started, so a buffer grown to the limit can always
- * be shrunk again. Otherwise -ENOMEM before anything is allocated, the buffer unchanged.
+ * resize larger than the memory available); shrinking needs only that the new pages exist,
+ * since it ends with more free than it started, so a buffer grown to the limit can still
+ * shrink to what fits in the free memory (its default size). Otherwise -ENOMEM before
+ * anything is allocated, the buffer unchanged.
  * The check and the allocation happen with interrupts off on this CPU; the page allocator
  * itself is not yet SMP-safe (kernel/page_alloc.c).
  */

@@ -201,7 +201,8 @@ static void flood_memory(void)
 /*
  * buffer_size_kb (and trace_entries) writes that would leave less than the reserve are
  * refused with ENOMEM before anything is allocated, and the buffer keeps its size and its
- * events; one that leaves the reserve works, and the buffer can shrink back from there.
+ * events; one that leaves the reserve works, and the buffer can shrink back to its size from
+ * there (the events written before are checked later, by trace-has).
  */
 static void flood_buffer(void)
 {
