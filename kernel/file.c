@@ -49,9 +49,11 @@ void file_put(struct file *f)
 {
     if (--f->refs > 0)
         return;
+    /* The node stops counting f first, so that a release which finds its node unused may
+     * remove it (an event's files: trace/trace_events.c); f->node is not touched after. */
+    f->node->open_files--;
     if (f->node->ops->release)
         f->node->ops->release(f);
-    f->node->open_files--;
     file_text_free(f->text, f->text_pages);
     kfree(f);
 }

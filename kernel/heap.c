@@ -180,6 +180,14 @@ void kfree(void *ptr)
     insert_free(b);
 }
 
+size_t kmalloc_cost(const void *ptr)
+{
+    if (!ptr)
+        return 0;
+    const struct block *b = (const struct block *)((const char *)ptr - HEADER_SIZE);
+    return b->size;
+}
+
 void heap_get_stats(struct heap_stats *out) { *out = stats; }
 
 void heap_check(void)

@@ -22,6 +22,9 @@ void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 /* Gives back what kmalloc returned; kfree(NULL) does nothing. */
 void kfree(void *ptr);
+/* The heap bytes a live allocation occupies, its header and rounding included: what it
+ * costs the heap, for subsystems that charge their memory against a budget. 0 for NULL. */
+size_t kmalloc_cost(const void *ptr);
 
 struct heap_stats {
     size_t chunk_bytes;   /* obtained from grow() */

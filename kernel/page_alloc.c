@@ -62,10 +62,15 @@ uintptr_t page_alloc(uint32_t count)
     return phys;
 }
 
-uintptr_t page_alloc_user(uint32_t count)
+bool page_alloc_leaves_reserve(uint64_t count)
 {
     ensure_initialized();
-    if (count >= frames.free_units || frames.free_units - count < PAGE_KERNEL_RESERVE)
+    return count < frames.free_units && frames.free_units - count >= PAGE_KERNEL_RESERVE;
+}
+
+uintptr_t page_alloc_user(uint32_t count)
+{
+    if (!page_alloc_leaves_reserve(count))
         return 0;
     return page_alloc(count);
 }

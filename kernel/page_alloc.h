@@ -7,6 +7,7 @@
 #ifndef KERNEL_PAGE_ALLOC_H
 #define KERNEL_PAGE_ALLOC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define PAGE_SIZE 4096u
@@ -26,10 +27,14 @@ void page_alloc_reserve(uint64_t base, uint64_t length);
 uintptr_t page_alloc(uint32_t count);
 
 /* Frames the kernel keeps for itself: allocations made on a user process's behalf (its
- * memory and the page tables that map it, the text of the files it reads) cannot take the
- * last 4 MiB, so a program that asks for all it can get leaves the trace buffer, IPC log
- * contexts and the heap something to work with. */
+ * memory and the page tables that map it, the text of the files it reads, the trace
+ * buffer's pages when a program resizes it) cannot take the last 4 MiB, so a program that
+ * asks for all it can get leaves the heap, kernel stacks of new processes and IPC log
+ * contexts something to work with. */
 #define PAGE_KERNEL_RESERVE 1024
+/* True when count frames are free with PAGE_KERNEL_RESERVE more besides: what a request
+ * made on a program's behalf checks before it allocates anything. */
+bool page_alloc_leaves_reserve(uint64_t count);
 /* page_alloc for a user process's request: 0 also when it would leave fewer than
  * PAGE_KERNEL_RESERVE frames free. */
 uintptr_t page_alloc_user(uint32_t count);

@@ -35,6 +35,7 @@ struct task *task_current(void) { return current; }
 int task_pid(const struct task *t) { return t->pid; }
 const char *task_name(const struct task *t) { return t->name; }
 bool task_is_user(const struct task *t) { return t->as != 0; }
+bool task_privileged(const struct task *t) { return cred_privileged(&t->cred); }
 struct task *task_list(void) { return tasks; }
 
 void task_on_exit(struct task_exit_hook *hook)

@@ -24,6 +24,9 @@ int task_pid(const struct task *t);
 const char *task_name(const struct task *t);
 /* True for a user process (it has an address space of its own). */
 bool task_is_user(const struct task *t);
+/* True when t has root's powers (effective uid 0: kernel/cred.h), which Linux would ask
+ * of a capability such as CAP_PERFMON. */
+bool task_privileged(const struct task *t);
 
 /* Sets (set) or clears bit `bit` of the 32-bit word at user address addr in the memory of
  * process t, which need not be the current one. Returns 0, or -EFAULT when that word is not

@@ -123,22 +123,40 @@ void trace_header_info(struct trace_header_info *info)
     info->ncpus = arch_cpu_count();
 }
 
+/*
+ * A program sets the size through buffer_size_kb, so the new pages are charged as its
+ * memory is. rb_resize allocates the whole new buffer before it frees the old one: growing
+ * must leave the kernel's reserve free even then (Linux likewise refuses a ring-buffer
+ * resize larger than the memory available); shrinking needs only that the new pages exist,
+ * since it ends with more free than it started, so a buffer grown to the limit can still
+ * shrink to what fits in the free memory (its default size). Otherwise -ENOMEM before
+ * anything is allocated, the buffer unchanged.
+ * The check and the allocation happen with interrupts off on this CPU; the page allocator
+ * itself is not yet SMP-safe (kernel/page_alloc.c).
+ */
 int trace_resize(uint32_t pages_per_cpu)
 {
+    uint64_t want = (uint64_t)pages_per_cpu * arch_cpu_count();
+    uint64_t have = (uint64_t)rb_pages_per_cpu(trace_buf) * arch_cpu_count();
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    int err = rb_resize(trace_buf, pages_per_cpu);
+    bool fits = want > have ? page_alloc_leaves_reserve(want) : want < page_alloc_free_pages();
+    int err = fits ? rb_resize(trace_buf, pages_per_cpu) : -ENOMEM;
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     return err;
 }
 
 /* --- setting up ------------------------------------------------------------------------ */
 
+/* How many pages the buffer may take is decided before it allocates (trace_resize,
+ * boot_buffer_pages). */
 static void *alloc_trace_page(void) { return (void *)page_alloc(1); }
 static void free_trace_page(void *p) { page_free((uintptr_t)p, 1); }
 
 const struct rb_env trace_rb_env = { alloc_trace_page, free_trace_page, kmalloc, kfree };
 
-/* trace_buf_size= takes bytes per CPU, with an optional K or M, as on Linux. */
+/* trace_buf_size= takes bytes per CPU, with an optional K or M, as on Linux. A size that
+ * is not one, or that would leave less than the kernel's reserve free (programs could not
+ * start), is reported and the default used instead. */
 static uint32_t boot_buffer_pages(void)
 {
     uint64_t bytes = DEFAULT_BUFFER_BYTES;
@@ -149,7 +167,15 @@ static uint32_t boot_buffer_pages(void)
         bytes = DEFAULT_BUFFER_BYTES;
     }
     uint64_t pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
-    return pages < 2 ? 2 : (uint32_t)pages;
+    if (pages < 2)
+        pages = 2;
+    if (arg && !page_alloc_leaves_reserve(pages * arch_cpu_count())) {
+        printk("tracing: trace_buf_size=%s would leave less than the kernel's %u KiB reserve; "
+               "using %u bytes\n", arg, PAGE_KERNEL_RESERVE * (PAGE_SIZE / 1024),
+               DEFAULT_BUFFER_BYTES);
+        pages = DEFAULT_BUFFER_BYTES / PAGE_SIZE;
+    }
+    return (uint32_t)pages;
 }
 
 void trace_init(void)

@@ -258,6 +258,20 @@ static int set_matching(const struct event_match *m, bool on)
     return matched ? err : -EINVAL;
 }
 
+/* Offers every disabled event to its owner's unused op, after the tree's last use of it:
+ * the owner may free any of them (and with the last one of a system, the system's
+ * directory and the name a group enable file points at), so this runs once a write is
+ * done with every event, name and node, and walks the list by saved links. */
+static void offer_unused(void)
+{
+    struct trace_event_call *next;
+    for (struct trace_event_call *c = events; c; c = next) {
+        next = c->next;
+        if (!c->enabled && c->ops->unused)
+            c->ops->unused(c);
+    }
+}
+
 /* --- the files ----------------------------------------------------------------------------- */
 
 /* Parses an enable file's write: 0 or 1, nothing else. */
@@ -283,7 +297,18 @@ static int write_event_enable(struct fs_node *f, const char *data, size_t len, b
     (void)append;
     bool on;
     int err = parse_enable(data, len, &on);
-    return err ? err : trace_event_set_enabled(f->data, on);
+    if (!err)
+        err = trace_event_set_enabled(f->data, on);
+    offer_unused();
+    return err;
+}
+
+/* The last close of a file of an event's directory (kernel/file.c has already stopped
+ * counting it): if that leaves the directory unused, its event may go. */
+static void release_event_file(struct file *file)
+{
+    (void)file;
+    offer_unused();
 }
 
 /* events/SYSTEM/NAME/format, as Linux's f_show() prints it: name, ID, the common fields,
@@ -331,7 +356,9 @@ static int write_group_enable(struct fs_node *f, const char *data, size_t len, b
         m.system = system;
         m.system_len = strlen(system);
     }
-    return set_matching(&m, on);
+    err = set_matching(&m, on);
+    offer_unused();
+    return err;
 }
 
 static int read_available_events(struct fs_node *f, struct fs_writer *out)
@@ -426,13 +453,17 @@ static int write_set_event(struct fs_node *f, const char *data, size_t len, bool
         int r = set_matching(&m, on);
         err = err ? err : r;
     }
+    offer_unused();
     return err;
 }
 
 static const struct fs_file_ops event_enable_ops = { .read = read_event_enable,
-                                                     .write = write_event_enable };
-static const struct fs_file_ops event_format_ops = { .read = read_event_format };
-static const struct fs_file_ops event_id_ops = { .read = read_event_id };
+                                                     .write = write_event_enable,
+                                                     .release = release_event_file };
+static const struct fs_file_ops event_format_ops = { .read = read_event_format,
+                                                     .release = release_event_file };
+static const struct fs_file_ops event_id_ops = { .read = read_event_id,
+                                                 .release = release_event_file };
 static const struct fs_file_ops group_enable_ops = { .read = read_group_enable,
                                                      .write = write_group_enable };
 static const struct fs_file_ops available_events_ops = { .read = read_available_events };

@@ -38,6 +38,11 @@ struct trace_event_ops {
     /* Recording of this event turns on or off (enable file, set_event, events/enable).
      * May refuse with a negative errno. May be NULL. */
     int (*enable)(struct trace_event_call *call, bool on);
+    /* May be NULL. Offered to every disabled event once a write to the tree's enable
+     * files or set_event has finished, and once the last open file of an event's directory
+     * is closed: the events tree no longer holds the event, and the owner may unregister
+     * and free it here (user_events deletes an event when its last reference goes). */
+    void (*unused)(struct trace_event_call *call);
 };
 
 struct trace_event_call {
@@ -60,7 +65,8 @@ int trace_event_register(struct trace_event_call *call);
  * in the buffer print as "[UNKNOWN EVENT id]" afterwards, as a stale type would on Linux. */
 int trace_event_unregister(struct trace_event_call *call);
 
-/* Turns recording of an event on or off, as writing its enable file does: 0 or -errno. */
+/* Turns recording of an event on or off, as writing its enable file does: 0 or -errno.
+ * It does not offer the event to its unused op: the caller still holds it. */
 int trace_event_set_enabled(struct trace_event_call *call, bool on);
 
 /* The registered event with this id, or NULL. */

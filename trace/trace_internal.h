@@ -25,6 +25,8 @@ int trace_switch(struct tracer *next);
 void trace_set_on(bool on);
 bool trace_is_on(void);
 void trace_header_info(struct trace_header_info *info);
+/* Resizes the buffer (buffer_size_kb): 0, -EINVAL, or -ENOMEM when the new pages would
+ * take the kernel's reserve (kernel/page_alloc.h); on an error the buffer is unchanged. */
 int trace_resize(uint32_t pages_per_cpu);
 
 /* Prints one event the way the current tracer wants it. */

@@ -149,9 +149,12 @@ static int enable_syscall_event(struct trace_event_call *call, bool on)
     return 0;
 }
 
-static const struct trace_event_ops enter_ops = { print_enter, format_enter,
-                                                  enable_syscall_event };
-static const struct trace_event_ops exit_ops = { print_exit, format_exit, enable_syscall_event };
+static const struct trace_event_ops enter_ops = { .print = print_enter,
+                                                  .print_format = format_enter,
+                                                  .enable = enable_syscall_event };
+static const struct trace_event_ops exit_ops = { .print = print_exit,
+                                                 .print_format = format_exit,
+                                                 .enable = enable_syscall_event };
 
 /* Fills in one event of call nr: "sys_enter_write" or "sys_exit_write". */
 static void describe(struct trace_event_call *call, const char *prefix, unsigned nr,

@@ -68,7 +68,8 @@ struct fs_file_ops {
     /* Optional, for files user programs use through system calls (kernel/file.h). */
     /* A process opened the file: set up per-open state in f->private_data. 0 or -errno. */
     int (*open)(struct fs_node *file, struct file *f);
-    /* The last descriptor of f was closed (or its process exited). */
+    /* The last descriptor of f was closed (or its process exited). The node no longer
+     * counts f as open, and may be removed from here; f->node is not used afterwards. */
     void (*release)(struct file *f);
     /* write()/writev() with the data gathered into kernel memory: bytes taken or -errno.
      * When NULL, a write goes to write() above (as echo's would). */

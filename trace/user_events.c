@@ -12,10 +12,20 @@
  *   dynamic_events      "u:NAME FIELDS" creates, "-:NAME" or "!u:NAME" deletes; lists them.
  *   events/user_events/NAME/{enable,format,id}   (trace/trace_events.c)
  *
- * Commands, payload checks and texts are trace/user_events_parse.c. An event lives until it
- * is deleted, and cannot be while an open user_events_data holds it, a process has an
- * enable bit on it, or it is enabled. At most user_events_max= events (default 32768, and
- * no more than the status page's bits 1..32767: bit 0 is never handed out).
+ *   /proc/sys/kernel/user_events_max   the limit on events (Linux's sysctl; root writes)
+ *
+ * Commands, payload checks and texts are trace/user_events_parse.c. Lifetime, as Linux
+ * 6.6+: an event is referenced by each open user_events_data that registered it, each
+ * enable bit on it, being enabled, and each open file of its events/ directory. When the
+ * last reference goes, an event registered without USER_EVENT_REG_PERSIST is deleted at
+ * once; a persistent one (and one created through dynamic_events) stays until deleted, and
+ * only an unreferenced one can be.
+ *
+ * Bounds: at most user_events_max events (default 32768, and no more than the status
+ * page's bits 1..32767: bit 0 is never handed out) whose heap memory stays within
+ * UE_EVENT_BUDGET, and enable bits and write-index tables within UE_REF_BUDGET: both far
+ * below what the heap holds, so a flood meets the limit's errno (EMFILE for events, ENOMEM
+ * for the rest) while the kernel still has memory for everything else.
  *
  * Concurrency: ue_lock guards the registry, the open files' tables, the enablers and the
  * status page. The write path takes no lock: a file's table of events is only ever
@@ -43,6 +53,13 @@
 #define SYSTEM_NAME "user_events"
 #define STATUS_BITS (PAGE_SIZE * 8)
 #define DEFAULT_MAX_EVENTS 32768 /* Linux's user_events_max default, the seed's Max */
+/* Heap bytes the events of all programs together may take: a quarter of the kernel heap's
+ * 4 MiB (kernel/heap.c: 64 chunks of 64 KiB), so that a flood leaves the rest to processes,
+ * files and IPC. About 1,300 events of a few fields fit. */
+#define UE_EVENT_BUDGET (1024u * 1024)
+/* Heap bytes for the enable bits and write-index tables of all registrations: a quarter as
+ * much as events may take, about 8,000 enable bits. */
+#define UE_REF_BUDGET (256u * 1024)
 
 _Static_assert(UE_NAME_MAX == TRACE_EVENT_NAME_MAX, "an event name fits its trace_event_call");
 _Static_assert(UE_HEADER_SIZE == TRACE_EVENT_HEADER_SIZE, "fields start after struct trace_entry");
@@ -62,6 +79,8 @@ struct user_event {
     uint32_t file_refs;       /* entries in the tables of open user_events_data files */
     struct enabler *enablers;
     bool used_by_ftrace;      /* enabled through the events tree */
+    bool persist;             /* USER_EVENT_REG_PERSIST: kept after its last reference */
+    uint32_t charged;         /* heap bytes charged to the budget for it */
     struct user_event *next;  /* the registry, in creation order */
 };
 
@@ -77,9 +96,13 @@ static struct spinlock ue_lock = SPINLOCK_INIT("user_events");
 static struct user_event *events;
 static uint32_t event_count;
 static uint32_t max_events = DEFAULT_MAX_EVENTS;
+static size_t event_bytes; /* charged against UE_EVENT_BUDGET */
+static size_t ref_bytes;   /* charged against UE_REF_BUDGET */
 static uint8_t *status_page; /* one page, mapped read-only into programs */
 static uint32_t status_words[STATUS_BITS / 32];
 static struct bitmap_alloc status_bits;
+
+static void delete_if_unused(struct user_event *ev);
 
 /* --- the registry ------------------------------------------------------------------------ */
 
@@ -131,22 +154,55 @@ static int enable_event(struct trace_event_call *call, bool on)
     return 0;
 }
 
+/* The events tree no longer holds the event (disabled, its files closed): it goes if
+ * nothing else does. */
+static void event_unused(struct trace_event_call *call)
+{
+    unsigned long flags = spin_lock_irqsave(&ue_lock);
+    delete_if_unused(call->data);
+    spin_unlock_irqrestore(&ue_lock, flags);
+}
+
 static const struct trace_event_ops event_ops = {
     .print = print_event,
     .print_format = print_event_format,
     .enable = enable_event,
+    .unused = event_unused,
 };
 
-/* Publishes a new event for desc (which it takes): -EMFILE past user_events_max or when the
- * status page is full (Linux's errno for both), -ENOMEM, or the events tree's error. Fields
- * larger than one trace buffer event are accepted, as Linux accepts them: such writes are
- * dropped and counted (record_event). */
-static int create_event(struct ue_desc *desc, struct user_event **out)
+/* --- the memory budget ------------------------------------------------------------------ */
+
+/* Whether another event, or another enable bit or table, may take heap: false once its
+ * budget is used up. Checked before each allocation a program asks for, so a budget is
+ * overshot by one allocation at most. Called with ue_lock held. */
+static bool event_budget_left(void) { return event_bytes < UE_EVENT_BUDGET; }
+static bool ref_budget_left(void) { return ref_bytes < UE_REF_BUDGET; }
+
+/* The heap an event occupies: itself, its description and its events/ directory's nodes. */
+static uint32_t event_cost(const struct user_event *ev)
 {
+    size_t bytes = kmalloc_cost(ev) + kmalloc_cost(ev->desc) + kmalloc_cost(ev->call.dir);
+    for (const struct fs_node *n = ev->call.dir->children; n; n = n->next)
+        bytes += kmalloc_cost(n);
+    return (uint32_t)bytes;
+}
+
+/* Publishes a new event for desc (which it takes): -EMFILE past user_events_max, when the
+ * status page is full, or when UE_EVENT_BUDGET is used up (Linux's errno for a full
+ * table), -EPERM for a persistent event asked by a non-root task (as Linux without
+ * CAP_PERFMON), -ENOMEM, or the events tree's error. Fields larger than one trace buffer event
+ * are accepted, as Linux accepts them: such writes are dropped and counted (record_event).
+ * Called with ue_lock held. */
+static int create_event(struct ue_desc *desc, bool persist, struct user_event **out)
+{
+    if (persist && !task_privileged(task_current())) { /* Linux: CAP_PERFMON */
+        ue_desc_free(desc);
+        return -EPERM;
+    }
     uint32_t bit = BITMAP_NONE;
     struct user_event *ev = NULL;
     int err = -EMFILE;
-    if (event_count < max_events)
+    if (event_count < max_events && event_budget_left())
         bit = bitmap_alloc_run(&status_bits, 1, 1);
     if (bit != BITMAP_NONE) {
         err = -ENOMEM;
@@ -168,6 +224,9 @@ static int create_event(struct ue_desc *desc, struct user_event **out)
         ue_desc_free(desc);
         return err;
     }
+    ev->persist = persist;
+    ev->charged = event_cost(ev);
+    event_bytes += ev->charged;
     struct user_event **link = &events;
     while (*link)
         link = &(*link)->next;
@@ -178,12 +237,13 @@ static int create_event(struct ue_desc *desc, struct user_event **out)
 }
 
 /* The event desc describes: the existing one of its name if its fields are the same
- * (-EADDRINUSE if not), else a new one. Takes desc. Called with ue_lock held. */
-static int find_or_create(struct ue_desc *desc, struct user_event **out)
+ * (-EADDRINUSE if not), else a new one, persistent if asked (flags count only when they
+ * create the event, as on Linux). Takes desc. Called with ue_lock held. */
+static int find_or_create(struct ue_desc *desc, bool persist, struct user_event **out)
 {
     struct user_event *ev = find_event(desc->name);
     if (!ev)
-        return create_event(desc, out);
+        return create_event(desc, persist, out);
     bool same = ue_same_fields(ev->desc, desc);
     ue_desc_free(desc);
     if (!same)
@@ -212,11 +272,22 @@ static int delete_event(struct user_event *ev)
         link = &(*link)->next;
     *link = ev->next;
     event_count--;
+    event_bytes -= ev->charged;
     set_status_bit(ev->status_bit, false);
     bitmap_set_free(&status_bits, ev->status_bit, 1);
     ue_desc_free(ev->desc);
     kfree(ev);
     return 0;
+}
+
+/* Called whenever a reference to ev went: an event without USER_EVENT_REG_PERSIST dies
+ * with its last one. Linux 6.6+ deletes it from a work item moments later; here it is
+ * deleted before the call that dropped the reference returns, so a program that exits
+ * leaves nothing behind. Called with ue_lock held. */
+static void delete_if_unused(struct user_event *ev)
+{
+    if (!ev->persist && !event_busy(ev))
+        delete_event(ev);
 }
 
 /* Deletes every event, or none with -EBUSY if one is in use (Linux's O_TRUNC open of
@@ -236,21 +307,26 @@ static int delete_all_events(void)
 
 /* --- enablers ---------------------------------------------------------------------------- */
 
-/* The link pointing at t's enabler for (addr, bit) on any event, or NULL. */
-static struct enabler **find_enabler(struct task *t, uint32_t addr, uint8_t bit)
+/* The link pointing at t's enabler for (addr, bit) on any event, or NULL; *owner gets its
+ * event. */
+static struct enabler **find_enabler(struct task *t, uint32_t addr, uint8_t bit,
+                                     struct user_event **owner)
 {
     for (struct user_event *ev = events; ev; ev = ev->next)
         for (struct enabler **link = &ev->enablers; *link; link = &(*link)->next)
-            if ((*link)->task == t && (*link)->addr == addr && (*link)->bit == bit)
+            if ((*link)->task == t && (*link)->addr == addr && (*link)->bit == bit) {
+                *owner = ev;
                 return link;
+            }
     return NULL;
 }
 
 /* Starts keeping t's bit at addr equal to ev's state, writing the state now: 0, -EFAULT
- * (the word is not writable) or -ENOMEM. Called with ue_lock held. */
+ * (the word is not writable) or -ENOMEM (no heap, or UE_REF_BUDGET is used up). Called with
+ * ue_lock held. */
 static int add_enabler(struct user_event *ev, struct task *t, uint32_t addr, uint8_t bit)
 {
-    struct enabler *en = kmalloc(sizeof *en);
+    struct enabler *en = ref_budget_left() ? kmalloc(sizeof *en) : NULL;
     if (!en)
         return -ENOMEM;
     int err = task_update_user_bit(t, addr, bit, ev->used_by_ftrace);
@@ -260,24 +336,39 @@ static int add_enabler(struct user_event *ev, struct task *t, uint32_t addr, uin
     }
     *en = (struct enabler){ t, addr, bit, ev->enablers };
     ev->enablers = en;
+    ref_bytes += kmalloc_cost(en);
     return 0;
 }
 
-/* Exit hook: a process's enable bits die with its memory. */
+/* Unlinks and frees the enabler *link points at. Called with ue_lock held. */
+static void remove_enabler(struct enabler **link)
+{
+    struct enabler *en = *link;
+    *link = en->next;
+    ref_bytes -= kmalloc_cost(en);
+    kfree(en);
+}
+
+/* Exit hook: a process's enable bits die with its memory, and with them the references
+ * they held. */
 static void drop_enablers_of(struct task *t)
 {
     unsigned long flags = spin_lock_irqsave(&ue_lock);
-    for (struct user_event *ev = events; ev; ev = ev->next) {
+    struct user_event *next;
+    for (struct user_event *ev = events; ev; ev = next) {
+        next = ev->next;
+        bool dropped = false;
         struct enabler **link = &ev->enablers;
         while (*link) {
-            struct enabler *en = *link;
-            if (en->task == t) {
-                *link = en->next;
-                kfree(en);
+            if ((*link)->task == t) {
+                remove_enabler(link);
+                dropped = true;
             } else {
-                link = &en->next;
+                link = &(*link)->next;
             }
         }
+        if (dropped)
+            delete_if_unused(ev);
     }
     spin_unlock_irqrestore(&ue_lock, flags);
 }
@@ -286,8 +377,8 @@ static struct task_exit_hook exit_hook = { drop_enablers_of, NULL };
 
 /* --- user_events_data: the per-file table -------------------------------------------------- */
 
-/* ev's write index in f, adding it if needed: the index, or -ENOMEM. Called with ue_lock
- * held. */
+/* ev's write index in f, adding it if needed: the index, or -ENOMEM (no heap, or the
+ * budget is used up when the table must grow). Called with ue_lock held. */
 static int add_ref(struct file *f, struct user_event *ev)
 {
     struct ref_table *t = f->private_data;
@@ -296,9 +387,11 @@ static int add_ref(struct file *f, struct user_event *ev)
             return (int)i;
     if (!t || t->count == t->capacity) {
         uint32_t capacity = t ? t->capacity * 2 : 4;
-        struct ref_table *bigger = kmalloc(sizeof *bigger + capacity * sizeof bigger->events[0]);
+        struct ref_table *bigger =
+            ref_budget_left() ? kmalloc(sizeof *bigger + capacity * sizeof bigger->events[0]) : NULL;
         if (!bigger)
             return -ENOMEM;
+        ref_bytes += kmalloc_cost(bigger);
         bigger->count = t ? t->count : 0;
         bigger->capacity = capacity;
         bigger->older = t;
@@ -314,14 +407,19 @@ static int add_ref(struct file *f, struct user_event *ev)
     return (int)index;
 }
 
-/* The last close of a user_events_data: its events may be deleted again. */
+/* The last close of a user_events_data: it drops its reference to each event it
+ * registered, and those nobody else holds go (unless persistent). */
 static void release_data(struct file *f)
 {
     unsigned long flags = spin_lock_irqsave(&ue_lock);
     struct ref_table *t = f->private_data;
-    for (uint32_t i = 0; t && i < t->count; i++)
+    for (uint32_t i = 0; t && i < t->count; i++) {
         t->events[i]->file_refs--;
+        delete_if_unused(t->events[i]);
+    }
     f->private_data = NULL;
+    for (struct ref_table *old = t; old; old = old->older)
+        ref_bytes -= kmalloc_cost(old);
     spin_unlock_irqrestore(&ue_lock, flags);
     while (t) {
         struct ref_table *older = t->older;
@@ -401,9 +499,11 @@ static long register_with_status_bit(struct file *f, uint32_t arg)
     if (err)
         return err;
     unsigned long flags = spin_lock_irqsave(&ue_lock);
-    err = find_or_create(desc, &ev);
+    err = find_or_create(desc, false, &ev); /* this structure has no flags: never persistent */
     int index = err ? err : add_ref(f, ev);
     uint32_t bit = index >= 0 ? ev->status_bit : 0;
+    if (!err && index < 0)
+        delete_if_unused(ev); /* created for a reference that could not be added */
     spin_unlock_irqrestore(&ue_lock, flags);
     if (index < 0)
         return index;
@@ -411,11 +511,11 @@ static long register_with_status_bit(struct file *f, uint32_t arg)
     return copy_to_user(arg + offsetof(struct user_reg_status, status_bit), answer, sizeof answer);
 }
 
-/* Checks a struct user_reg as Linux 6.4's user_reg_get does (a 32-bit kernel: enable_size
- * must be 4). */
+/* Checks a struct user_reg as Linux 6.6's user_reg_get does (a 32-bit kernel: enable_size
+ * must be 4; USER_EVENT_REG_PERSIST is the only flag). */
 static int check_user_reg(const struct user_reg *reg)
 {
-    if (reg->flags != 0 || reg->enable_size != 4 || reg->enable_addr % 4 != 0 ||
+    if ((reg->flags & ~(USER_EVENT_REG_MAX - 1)) || reg->enable_size != 4 || reg->enable_addr % 4 != 0 ||
         reg->enable_bit > 31)
         return -EINVAL;
     if (reg->enable_addr > UINT32_MAX || !user_range_ok((uint32_t)reg->enable_addr, 4, true))
@@ -443,7 +543,7 @@ static long register_with_enable_bit(struct file *f, uint32_t arg, uint32_t usiz
     uint32_t addr = (uint32_t)reg.enable_addr;
     struct task *t = task_current();
     unsigned long flags = spin_lock_irqsave(&ue_lock);
-    bool in_use = find_enabler(t, addr, reg.enable_bit) != NULL;
+    bool in_use = find_enabler(t, addr, reg.enable_bit, &ev) != NULL;
     spin_unlock_irqrestore(&ue_lock, flags);
     if (in_use)
         return -EADDRINUSE;
@@ -451,10 +551,12 @@ static long register_with_enable_bit(struct file *f, uint32_t arg, uint32_t usiz
     if (err)
         return err;
     flags = spin_lock_irqsave(&ue_lock);
-    err = find_or_create(desc, &ev);
+    err = find_or_create(desc, (reg.flags & USER_EVENT_REG_PERSIST) != 0, &ev);
     int index = err ? err : add_ref(f, ev);
     if (index >= 0)
         err = add_enabler(ev, t, addr, reg.enable_bit);
+    else if (!err)
+        delete_if_unused(ev); /* created for a reference that could not be added */
     spin_unlock_irqrestore(&ue_lock, flags);
     if (index < 0)
         return index;
@@ -515,12 +617,12 @@ static long ioctl_unregister(uint32_t arg)
         return -ENOENT;
     uint32_t addr = (uint32_t)unreg.disable_addr;
     struct task *t = task_current();
+    struct user_event *ev;
     bool found = false;
     unsigned long flags = spin_lock_irqsave(&ue_lock);
-    for (struct enabler **link; (link = find_enabler(t, addr, unreg.disable_bit)) != NULL;) {
-        struct enabler *en = *link;
-        *link = en->next;
-        kfree(en);
+    for (struct enabler **link; (link = find_enabler(t, addr, unreg.disable_bit, &ev)) != NULL;) {
+        remove_enabler(link);
+        delete_if_unused(ev); /* its registering file usually still holds it */
         found = true;
     }
     spin_unlock_irqrestore(&ue_lock, flags);
@@ -671,7 +773,8 @@ static int apply_dynamic_line(const char *line, size_t len)
         return err;
     if (cmd.op == UE_DYN_CREATE) {
         err = ue_parse(cmd.text, cmd.text_len, &desc);
-        return err ? err : find_or_create(desc, &ev);
+        /* Persistent, as Linux 6.6 makes them: nothing else would hold them. */
+        return err ? err : find_or_create(desc, true, &ev);
     }
     for (ev = events; ev; ev = ev->next)
         if (ue_dyn_matches(&cmd, ev->desc))
@@ -721,9 +824,39 @@ static const struct fs_file_ops dynamic_ops = {
     .truncates = true,
 };
 
+/* --- /proc/sys/kernel/user_events_max ---------------------------------------------------- */
+
+static int read_max_events(struct fs_node *node, struct fs_writer *out)
+{
+    (void)node;
+    fs_printf(out, "%u\n", max_events);
+    return 0;
+}
+
+/* A new limit, as Linux's proc_douintvec takes it: an unsigned 32-bit decimal, else EINVAL.
+ * Lowering it below the events that exist deletes none; it only refuses new ones. */
+static int write_max_events(struct fs_node *node, const char *data, size_t len, bool append)
+{
+    (void)node;
+    (void)append;
+    uint64_t n;
+    if (parse_uint(data, len, &n) != 0 || n > UINT32_MAX)
+        return -EINVAL;
+    unsigned long flags = spin_lock_irqsave(&ue_lock);
+    max_events = (uint32_t)n;
+    spin_unlock_irqrestore(&ue_lock, flags);
+    return 0;
+}
+
+static const struct fs_file_ops max_events_ops = {
+    .read = read_max_events,
+    .write = write_max_events,
+};
+
 /* --- start-up ------------------------------------------------------------------------------- */
 
-/* The user_events_max= boot option (Linux's sysctl of that name), or the default. */
+/* The user_events_max= boot option (the start value of /proc/sys/kernel/user_events_max),
+ * or the default. */
 static uint32_t boot_max_events(void)
 {
     const char *value = kernel_param("user_events_max");
@@ -750,10 +883,12 @@ static void user_events_init(void)
     bitmap_set_free(&status_bits, 1, STATUS_BITS - 1); /* bit 0 is never an event's */
     task_on_exit(&exit_hook);
     /* Both TRACE_MODE_WRITE, as Linux creates them: the status page is mapped shared,
-     * which needs a descriptor open for writing. */
+     * which needs a descriptor open for writing. user_events_max is a sysctl: 0644. */
     if (!fs_set_mode(fs_create(fs_root(), "user_events_data", &data_ops, NULL), 0640, 0, 0) ||
         !fs_set_mode(fs_create(fs_root(), "user_events_status", &status_ops, NULL), 0640, 0, 0) ||
-        !fs_create(fs_root(), "dynamic_events", &dynamic_ops, NULL))
+        !fs_create(fs_root(), "dynamic_events", &dynamic_ops, NULL) ||
+        !fs_set_mode(fs_create(fs_mkdir_path("proc/sys/kernel"), "user_events_max",
+                               &max_events_ops, NULL), 0644, 0, 0))
         printk("user_events: could not create its files\n");
 }
 INITCALL(user_events_init);

@@ -5,7 +5,9 @@
  * DIAG_IOCSREG takes either struct user_reg_status (size 20: the seed's ABI, which answers
  * with a bit of the mmap-ed user_events_status page) or struct user_reg (size 28 or more:
  * Linux 6.4's ABI, where the kernel itself sets and clears enable_bit at enable_addr in the
- * registering process). The size field tells them apart; any other size is EINVAL.
+ * registering process, with Linux 6.6's USER_EVENT_REG_PERSIST flag). The size field tells
+ * them apart; any other size is EINVAL. An event registered with the seed's structure has
+ * no flags: it is deleted with its last reference, as any event without PERSIST.
  */
 #ifndef UAPI_USER_EVENTS_H
 #define UAPI_USER_EVENTS_H
@@ -34,13 +36,23 @@ struct user_reg_status {
     uint32_t write_index; /* out: first 4 bytes of every write() for this event */
 } __attribute__((packed));
 
+/* struct user_reg's flags, as Linux 6.6 defines them. Without USER_EVENT_REG_PERSIST an
+ * event is deleted when its last reference goes (the last user_events_data that registered
+ * it closes, its last enable bit is unregistered or its process exits, it is disabled, the
+ * last of its events/ files is closed); with it, the event stays until it is deleted. The
+ * flag counts only when the registration creates the event. Any other bit is EINVAL. */
+enum user_reg_flag {
+    USER_EVENT_REG_PERSIST = 1u << 0,
+    USER_EVENT_REG_MAX = 1u << 1, /* one past the last flag */
+};
+
 /* Linux 6.4+: the kernel keeps enable_bit of the enable_size-byte word at enable_addr equal
  * to "someone is listening". */
 struct user_reg {
     uint32_t size;        /* in: sizeof(struct user_reg) == 28 */
     uint8_t enable_bit;   /* in: bit number within the word */
     uint8_t enable_size;  /* in: 4 (8 is for 64-bit processes) */
-    uint16_t flags;       /* in: must be 0 */
+    uint16_t flags;       /* in: 0 or USER_EVENT_REG_PERSIST (Linux 6.6) */
     uint64_t enable_addr; /* in: the word, aligned to enable_size, writable */
     uint64_t name_args;   /* in: address of the command string */
     uint32_t write_index; /* out */

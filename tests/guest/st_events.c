@@ -51,7 +51,7 @@ static void st_format(struct fs_writer *out, const struct trace_event_call *call
                  "print fmt: \"value=%u\", REC->value\n");
 }
 
-static const struct trace_event_ops st_ops = { st_print, st_format, 0 };
+static const struct trace_event_ops st_ops = { .print = st_print, .print_format = st_format };
 
 /* Records one st_entry if the event is enabled, as an instrumented call site would. */
 static void st_record(struct trace_event_call *call, uint32_t value)

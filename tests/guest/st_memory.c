@@ -33,6 +33,13 @@ SELFTEST(page_alloc)
     ST_CHECK(page_alloc_free_pages() == free_before);
     ST_CHECK(page_alloc(page_alloc_free_pages() + 1) == 0); /* more than exists: refused */
     ST_CHECK(page_alloc_free_pages() == free_before);
+    /* A program's request may take everything but the reserve, never part of it. */
+    uint32_t spare = free_before - PAGE_KERNEL_RESERVE;
+    ST_CHECK(page_alloc_leaves_reserve(spare));
+    ST_CHECK(!page_alloc_leaves_reserve(spare + 1));
+    ST_CHECK(!page_alloc_leaves_reserve((uint64_t)1 << 32));
+    ST_CHECK(page_alloc_user(spare + 1) == 0);
+    ST_CHECK(page_alloc_free_pages() == free_before);
 }
 
 SELFTEST(heap)

@@ -118,3 +118,19 @@ TEST(grow_failure_returns_null)
     heap_init(NULL, corrupted);
     CHECK(kmalloc(10) == NULL);
 }
+
+/* kmalloc_cost is what used_bytes grows by: the size rounded up, with the header. */
+TEST(cost_is_what_the_heap_gives)
+{
+    setup();
+    struct heap_stats before, after;
+    heap_get_stats(&before);
+    void *p = kmalloc(1), *q = kmalloc(100);
+    heap_get_stats(&after);
+    CHECK(kmalloc_cost(p) >= 1 + HEAP_ALIGN && kmalloc_cost(p) % HEAP_ALIGN == 0);
+    CHECK(kmalloc_cost(q) >= 100 && kmalloc_cost(q) < 100 + 3 * HEAP_ALIGN);
+    CHECK_EQ_INT(after.used_bytes - before.used_bytes, kmalloc_cost(p) + kmalloc_cost(q));
+    CHECK_EQ_INT(kmalloc_cost(NULL), 0);
+    kfree(p);
+    kfree(q);
+}

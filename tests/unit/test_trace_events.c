@@ -83,7 +83,9 @@ static int test_enable(struct trace_event_call *call, bool on)
     return 0;
 }
 
-static const struct trace_event_ops test_ops = { test_print, test_format, test_enable };
+static const struct trace_event_ops test_ops = { .print = test_print,
+                                                 .print_format = test_format,
+                                                 .enable = test_enable };
 
 static struct trace_event_call make_event(const char *system, const char *name)
 {
@@ -426,4 +428,47 @@ TEST(ids_come_back_only_when_no_record_can_carry_them)
     CHECK_EQ_STR(print_buffer(), unknown);
     CHECK_EQ_INT(trace_event_unregister(&c), 0);
     rb_reset(trace_buf);
+}
+
+/* --- the unused op: owners that free an event with its last user ------------------------- */
+
+static struct trace_event_call *unused_seen[4];
+static int unused_calls;
+
+/* Unregisters the event at once, as user_events does for an unreferenced event. */
+static void test_unused(struct trace_event_call *call)
+{
+    if (unused_calls < 4)
+        unused_seen[unused_calls] = call;
+    unused_calls++;
+    CHECK_EQ_INT(trace_event_unregister(call), 0);
+}
+
+static const struct trace_event_ops unused_ops = { .print = test_print,
+                                                   .print_format = test_format,
+                                                   .unused = test_unused };
+
+TEST(disabling_offers_the_event_to_its_owner_once_the_write_is_done)
+{
+    struct trace_event_call a = { .system = "gone", .ops = &unused_ops };
+    strcpy(a.name, "a");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    unused_calls = 0;
+    CHECK_EQ_INT(write_file("events/gone/a/enable", "1\n", false), 0);
+    CHECK_EQ_INT(unused_calls, 0); /* enabled: the tree holds it */
+    CHECK_EQ_INT(write_file("events/gone/enable", "0\n", false), 0); /* the group file: its name goes too */
+    CHECK_EQ_INT(unused_calls, 1);
+    CHECK(unused_seen[0] == &a);
+    int err;
+    CHECK(fs_lookup("events/gone", &err) == NULL);
+    /* trace_event_set_enabled itself offers nothing: its caller still holds the event. */
+    struct trace_event_call b = { .system = "gone", .ops = &unused_ops };
+    strcpy(b.name, "b");
+    CHECK_EQ_INT(trace_event_register(&b), 0);
+    CHECK_EQ_INT(trace_event_set_enabled(&b, true), 0);
+    CHECK_EQ_INT(trace_event_set_enabled(&b, false), 0);
+    CHECK_EQ_INT(unused_calls, 1);
+    CHECK_EQ_INT(write_file("set_event", "\n", false), 0); /* '>' disables all: b is offered */
+    CHECK_EQ_INT(unused_calls, 2);
+    CHECK(fs_lookup("events/gone/b", &err) == NULL);
 }

@@ -9,7 +9,9 @@
  * from the start of the whole trace record, that is after the kernel's 8-byte common header
  * (struct trace_entry): here the string follows count (4) and the __data_loc word (4), so
  * its offset is 8 + 8 = 16, and its length includes the NUL. At the end DIAG_IOCSUNREG stops
- * the updates, and the kernel clears the bit.
+ * the updates, and the kernel clears the bit. The event is registered with Linux 6.6's
+ * USER_EVENT_REG_PERSIST, so that it outlives the program and its records in the trace
+ * still print afterwards (without the flag it would be deleted when the program exits).
  *
  * Usage: ue_enable [ITERATIONS [MS]]   (defaults 100 iterations, 10 ms apart)
  * Prints:
@@ -52,6 +54,7 @@ int main(int argc, char **argv)
     reg.size = sizeof(reg);
     reg.enable_bit = ENABLE_BIT;
     reg.enable_size = sizeof(enabled);
+    reg.flags = USER_EVENT_REG_PERSIST;
     reg.enable_addr = (uintptr_t)&enabled;
     reg.name_args = (uintptr_t)"ue_enable u32 count;__data_loc char[] msg";
     if (ioctl(data_fd, DIAG_IOCSREG, &reg) < 0)

@@ -8,6 +8,12 @@
  * writev() of [write_index, count]. count goes up every iteration, so the counts that reach
  * the trace show which iterations had the event enabled.
  *
+ * The event must outlive the program, so that its records in the trace still print after it
+ * exits: since Linux 6.6 an event is deleted with its last reference unless it is
+ * persistent, and the seed's struct user_reg_status has no flags. So the program first
+ * creates the event through dynamic_events, which makes it persistent (as Linux 6.6 does);
+ * the registration then finds that event.
+ *
  * Usage: ue_example [ITERATIONS [MS]]   (defaults 100 iterations, 10 ms apart)
  * Prints:
  *   ue_example: registered test (status_bit B, write_index W)
@@ -27,6 +33,8 @@
 
 #define DATA_FILE "/sys/kernel/tracing/user_events_data"
 #define STATUS_FILE "/sys/kernel/tracing/user_events_status"
+#define DYNAMIC_FILE "/sys/kernel/tracing/dynamic_events"
+#define COMMAND "test u32 count"
 
 static void fail(const char *what)
 {
@@ -47,12 +55,20 @@ int main(int argc, char **argv)
     if (status_page == MAP_FAILED)
         fail("ue_example: mmap user_events_status");
 
+    int dyn_fd = open(DYNAMIC_FILE, O_WRONLY | O_APPEND);
+    if (dyn_fd < 0)
+        fail("ue_example: open " DYNAMIC_FILE);
+    static const char create[] = "u:" COMMAND "\n";
+    if (write(dyn_fd, create, sizeof(create) - 1) < 0)
+        fail("ue_example: create the event in " DYNAMIC_FILE);
+    close(dyn_fd);
+
     int data_fd = open(DATA_FILE, O_RDWR);
     if (data_fd < 0)
         fail("ue_example: open " DATA_FILE);
     struct user_reg_status reg = { 0 };
     reg.size = sizeof(reg);
-    reg.name_args = (uintptr_t)"test u32 count";
+    reg.name_args = (uintptr_t)COMMAND;
     if (ioctl(data_fd, DIAG_IOCSREG, &reg) < 0)
         fail("ue_example: DIAG_IOCSREG");
     printf("ue_example: registered test (status_bit %u, write_index %u)\n", reg.status_bit,

@@ -1,0 +1,418 @@
+/*
+ * hostile_flood.c - a program that tries to make the kernel run out: of memory, of trace
+ * buffer, of user_events. Each attack asserts the exact refusal (Linux's errno) and prints
+ * one TAP-like line; tests/shell/hostile_flood.script runs the modes in one boot and shows
+ * the kernel still up and the trace written before the attacks still there afterwards.
+ *
+ * Usage: hostile_flood memory        mmap until ENOMEM; holding it all, the kernel answers
+ *        hostile_flood buffer        buffer_size_kb / trace_entries writes past the reserve
+ *        hostile_flood events        user_events on one fd until EMFILE; exits holding them
+ *        hostile_flood persist       the same with USER_EVENT_REG_PERSIST
+ *        hostile_flood persisted     the persistent flood's events outlived it, the limit holds
+ *        hostile_flood enablers      enable bits on one event until ENOMEM
+ *        hostile_flood markers N     N trace_marker writes: each recorded or counted as lost
+ *        hostile_flood active N      user_events_status says Active: N
+ *        hostile_flood trace-has T.. each text T is in exactly one line of `trace`
+ * Prints "ok N - WHAT -> WANT" or "not ok N - WHAT -> WANT (got X)", other lines starting
+ * with "# ", and "hostile_flood MODE: P passed, F failed". Exit status 0 when nothing
+ * failed, 1 otherwise, 2 for a usage error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/user_events.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define TRACEFS "/sys/kernel/tracing/"
+#define DATA_FILE TRACEFS "user_events_data"
+#define RESERVE_KB 4096 /* the kernel's page reserve (kernel/page_alloc.h) */
+#define MAX_EVENTS 40000 /* more than any limit: stops a kernel that has none */
+
+static int passed, failed;
+
+/* ---- reporting ---- */
+
+static const char *errno_name(int e)
+{
+    const char *name = e ? strerrorname_np(e) : "success";
+    return name ? name : "an unknown errno";
+}
+
+static void result(bool ok, const char *what, const char *want, const char *got)
+{
+    int n = passed + failed + 1;
+    if (ok) {
+        passed++;
+        printf("ok %d - %s -> %s\n", n, what, want);
+    } else {
+        failed++;
+        printf("not ok %d - %s -> %s (got %s)\n", n, what, want, got);
+    }
+}
+
+/* ret is a libc result (-1 with errno on failure); want an errno or 0 for success. */
+static bool expect(const char *what, long ret, int want)
+{
+    int got = ret == -1 ? errno : 0;
+    result(got == want, what, errno_name(want), errno_name(got));
+    return got == want;
+}
+
+static void expect_num(const char *what, unsigned long long got, unsigned long long want)
+{
+    char g[32], w[32];
+    snprintf(g, sizeof(g), "%llu", got);
+    snprintf(w, sizeof(w), "%llu", want);
+    result(got == want, what, w, g);
+}
+
+/* ---- files ---- */
+
+/* Writes text to path through a descriptor of its own: 0, or -1 with errno. */
+static long write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return -1;
+    long ret = write(fd, text, strlen(text));
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return ret < 0 ? -1 : 0;
+}
+
+/* Calls fn on each line of path (without its newline; long lines are cut at 255 bytes).
+ * Returns false if the file could not be read. */
+static bool for_each_line(const char *path, void (*fn)(const char *line, void *ctx), void *ctx)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return false;
+    char chunk[4096], line[256];
+    size_t len = 0;
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
+        for (ssize_t i = 0; i < n; i++) {
+            if (chunk[i] != '\n') {
+                if (len + 1 < sizeof(line))
+                    line[len++] = chunk[i];
+                continue;
+            }
+            line[len] = '\0';
+            fn(line, ctx);
+            len = 0;
+        }
+    }
+    close(fd);
+    return n == 0;
+}
+
+struct field { const char *name; unsigned long long value; bool found; };
+
+static void find_field(const char *line, void *ctx)
+{
+    struct field *f = ctx;
+    size_t len = strlen(f->name);
+    if (!f->found && strncmp(line, f->name, len) == 0) {
+        f->value = strtoul(line + len, 0, 10);
+        f->found = true;
+    }
+}
+
+/* The number after "NAME" at the start of a line of path, or -1. */
+static long long file_number(const char *path, const char *name)
+{
+    struct field f = { name, 0, false };
+    if (!for_each_line(path, find_field, &f) || !f.found)
+        return -1;
+    return (long long)f.value;
+}
+
+static long long active_events(void) { return file_number(TRACEFS "user_events_status", "Active:"); }
+static long long mem_free_kb(void) { return file_number("/proc/meminfo", "MemFree:"); }
+
+/* ---- user_events ---- */
+
+/* Registers command on fd with the seed's ABI: 0 or -1 with errno. */
+static long register_seed(int fd, const char *command)
+{
+    struct user_reg_status reg = { 0 };
+    reg.size = sizeof(reg);
+    reg.name_args = (uintptr_t)command;
+    return ioctl(fd, DIAG_IOCSREG, &reg);
+}
+
+/* Registers command on fd with Linux 6.4's ABI, bit `bit` of the words at `words`. */
+static long register_bit(int fd, const char *command, volatile uint32_t *words, unsigned bit,
+                         uint16_t flags)
+{
+    struct user_reg reg = { 0 };
+    reg.size = sizeof(reg);
+    reg.enable_bit = (uint8_t)(bit % 32);
+    reg.enable_size = 4;
+    reg.flags = flags;
+    reg.enable_addr = (uintptr_t)&words[bit / 32];
+    reg.name_args = (uintptr_t)command;
+    return ioctl(fd, DIAG_IOCSREG, &reg);
+}
+
+/* ---- the modes ---- */
+
+/*
+ * Maps anonymous memory, a MiB and then 64 KiB at a time, until the kernel says ENOMEM; the
+ * kernel keeps its 4 MiB reserve, so with all of it held the kernel still reads files,
+ * records markers and registers events, and a trace buffer resize cannot grow into it.
+ */
+static void flood_memory(void)
+{
+    unsigned long kb = 0;
+    int err = 0;
+    for (size_t chunk = 1024 * 1024; chunk >= 64 * 1024; chunk /= 16) {
+        while (mmap(0, chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) !=
+               MAP_FAILED)
+            kb += chunk / 1024;
+        err = errno;
+    }
+    printf("# mapped %lu KiB\n", kb);
+    result(err == ENOMEM, "mmap anonymous memory until it fails", "ENOMEM", errno_name(err));
+    long long free_kb = mem_free_kb();
+    char got[32];
+    snprintf(got, sizeof(got), "%lld kB", free_kb);
+    result(free_kb >= RESERVE_KB && free_kb < RESERVE_KB + 256,
+           "holding it all, /proc/meminfo reads and MemFree is the reserve", "4096..4351 kB", got);
+    expect("write trace_marker", write_file(TRACEFS "trace_marker", "hf-while-memory-full\n"), 0);
+    long long size_kb = file_number(TRACEFS "buffer_size_kb", "");
+    char bigger[32];
+    snprintf(bigger, sizeof(bigger), "%lld\n", size_kb + 64);
+    expect("grow buffer_size_kb by 64 KiB", write_file(TRACEFS "buffer_size_kb", bigger), ENOMEM);
+    expect_num("buffer_size_kb unchanged", (unsigned long long)file_number(TRACEFS "buffer_size_kb", ""),
+               (unsigned long long)size_kb);
+    int fd = open(DATA_FILE, O_RDWR);
+    expect("register a user event", register_seed(fd, "hf_while_full u32 a"), 0);
+    close(fd);
+}
+
+/*
+ * buffer_size_kb (and trace_entries) writes that would leave less than the reserve are
+ * refused with ENOMEM before anything is allocated, and the buffer keeps its size and its
+ * events; one that leaves the reserve works, and the buffer can shrink back to its size from
+ * there (the events written before are checked later, by trace-has).
+ */
+static void flood_buffer(void)
+{
+    long long orig = file_number(TRACEFS "buffer_size_kb", "");
+    expect("buffer_size_kb 1048576 (1 GiB, more than the machine has)",
+           write_file(TRACEFS "buffer_size_kb", "1048576\n"), ENOMEM);
+    expect("buffer_size_kb 1048577 (past the largest size)",
+           write_file(TRACEFS "buffer_size_kb", "1048577\n"), EINVAL);
+    expect("trace_entries 16777216", write_file(TRACEFS "trace_entries", "16777216\n"), ENOMEM);
+    long long free_kb = mem_free_kb(); /* the text page of that read is free again after it */
+    char text[32];
+    snprintf(text, sizeof(text), "%lld\n", free_kb + 4 - RESERVE_KB + 32);
+    expect("buffer_size_kb = MemFree - reserve + 32 KiB", write_file(TRACEFS "buffer_size_kb", text),
+           ENOMEM);
+    expect_num("buffer_size_kb unchanged", (unsigned long long)file_number(TRACEFS "buffer_size_kb", ""),
+               (unsigned long long)orig);
+    long long near = (free_kb - RESERVE_KB - 512) / 4 * 4;
+    snprintf(text, sizeof(text), "%lld\n", near);
+    expect("buffer_size_kb = MemFree - reserve - 512 KiB", write_file(TRACEFS "buffer_size_kb", text), 0);
+    expect_num("buffer_size_kb reads the new size",
+               (unsigned long long)file_number(TRACEFS "buffer_size_kb", ""), (unsigned long long)near);
+    snprintf(text, sizeof(text), "%lld\n", orig);
+    expect("shrink it back", write_file(TRACEFS "buffer_size_kb", text), 0);
+    expect_num("buffer_size_kb is the original size again",
+               (unsigned long long)file_number(TRACEFS "buffer_size_kb", ""), (unsigned long long)orig);
+}
+
+/* Registers "PREFIX_i u32 a" for i = 0, 1, ... on one fd until a registration fails;
+ * returns how many worked, the errno in *err. With PERSIST, each gets an enable bit. */
+static int register_until_refused(const char *prefix, bool persist, int *err)
+{
+    static volatile uint32_t words[MAX_EVENTS / 32 + 1];
+    int fd = open(DATA_FILE, O_RDWR);
+    char command[48];
+    int made = 0;
+    *err = 0;
+    while (made < MAX_EVENTS) {
+        snprintf(command, sizeof(command), "%s_%d u32 a", prefix, made);
+        long ret = persist ? register_bit(fd, command, words, (unsigned)made, USER_EVENT_REG_PERSIST)
+                           : register_seed(fd, command);
+        if (ret < 0) {
+            *err = errno;
+            break;
+        }
+        made++;
+    }
+    return made; /* fd stays open: the process's exit closes it */
+}
+
+/* Registers events until the limit; the events are deleted when this process exits. */
+static void flood_events(bool persist)
+{
+    long long before = active_events();
+    int err;
+    int made = register_until_refused(persist ? "hf_p" : "hf_e", persist, &err);
+    printf("# registered %d events%s\n", made, persist ? " with USER_EVENT_REG_PERSIST" : "");
+    result(err == EMFILE, "register events until one fails", "EMFILE", errno_name(err));
+    result(made >= 1000, "at least 1000 fit before the limit", "yes", "no");
+    expect_num("Active: counts them", (unsigned long long)active_events(),
+               (unsigned long long)(before + made));
+    expect("at the limit, dynamic_events cannot add one either",
+           write_file(TRACEFS "dynamic_events", "u:hf_dyn u32 a\n"), EMFILE);
+    printf("# exiting with the events registered\n");
+}
+
+/* The persistent flood's events outlived it: hf_p_0 .. hf_p_(N-1) all exist (the script's
+ * .check compares N with what the flood registered), the limit is still reached, and
+ * deleting one makes room for one. */
+static void check_persisted(void)
+{
+    int survived = 0;
+    for (;; survived++) {
+        char path[96];
+        snprintf(path, sizeof(path), TRACEFS "events/user_events/hf_p_%d/id", survived);
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            break;
+        close(fd);
+    }
+    printf("# %d persistent events survived\n", survived);
+    result(survived >= 1000, "the persistent events outlived their program", "at least 1000",
+           "fewer");
+    int data_fd = open(DATA_FILE, O_RDWR);
+    expect("one more is still refused", register_seed(data_fd, "hf_one_more u32 a"), EMFILE);
+    expect("a persistent event no one holds can be deleted",
+           ioctl(data_fd, DIAG_IOCSDEL, "hf_p_0"), 0);
+    expect("then one more fits", register_seed(data_fd, "hf_one_more u32 a"), 0);
+}
+
+/* Enable bits on one event until the kernel refuses one; unregistering one makes room. */
+static void flood_enablers(void)
+{
+    static volatile uint32_t words[2048]; /* 65536 bits, more than the budget allows */
+    long long before = active_events();
+    int fd = open(DATA_FILE, O_RDWR);
+    unsigned made = 0;
+    int err = 0;
+    while (made < 32 * 2048) {
+        if (register_bit(fd, "hf_bits u32 a", words, made, 0) < 0) {
+            err = errno;
+            break;
+        }
+        made++;
+    }
+    printf("# registered %u enable bits\n", made);
+    result(err == ENOMEM, "register enable bits on one event until one fails", "ENOMEM",
+           errno_name(err));
+    struct user_unreg unreg = { 0 };
+    unreg.size = sizeof(unreg);
+    unreg.disable_bit = 0;
+    unreg.disable_addr = (uintptr_t)&words[0];
+    expect("DIAG_IOCSUNREG one", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
+    expect("then one more fits", register_bit(fd, "hf_bits u32 a", words, made, 0), 0);
+    expect_num("all of them on one event: Active grew by one", (unsigned long long)active_events(),
+               (unsigned long long)before + 1);
+}
+
+struct rb_counts { unsigned long long entries, overrun, dropped, read; };
+
+static void read_counts(struct rb_counts *c)
+{
+    const char *stats = TRACEFS "per_cpu/cpu0/stats"; /* one CPU */
+    c->entries = (unsigned long long)file_number(stats, "entries:");
+    c->overrun = (unsigned long long)file_number(stats, "overrun:");
+    c->dropped = (unsigned long long)file_number(stats, "dropped events:");
+    c->read = (unsigned long long)file_number(stats, "read events:");
+}
+
+/* n markers as fast as the program can write them: each is in the buffer, or was
+ * overwritten or dropped, and counted so (the sum of the counts grows by exactly n). */
+static void flood_markers(unsigned n)
+{
+    struct rb_counts before, after;
+    read_counts(&before);
+    int fd = open(TRACEFS "trace_marker", O_WRONLY);
+    char line[64];
+    unsigned ok = 0;
+    for (unsigned i = 0; i < n; i++) {
+        int len = snprintf(line, sizeof(line), "hf-flood %u of %u\n", i, n);
+        ok += write(fd, line, (size_t)len) == len;
+    }
+    close(fd);
+    read_counts(&after);
+    expect_num("every trace_marker write returned its length", ok, n);
+    unsigned long long sum_before = before.entries + before.overrun + before.dropped + before.read;
+    unsigned long long sum_after = after.entries + after.overrun + after.dropped + after.read;
+    unsigned long long lost = after.overrun + after.dropped - before.overrun - before.dropped;
+    printf("# %llu recorded, %llu lost (%llu overwritten, %llu dropped)\n",
+           after.entries - before.entries, lost, after.overrun - before.overrun,
+           after.dropped - before.dropped);
+    expect_num("stats account for every marker: entries + overrun + dropped grew by n",
+               sum_after - sum_before, n);
+    result(lost > 0, "the flood overflowed the buffer and the losses are counted", "lost > 0",
+           "0");
+}
+
+/* For trace-has: how many lines contain each text. */
+struct search { char **texts; int count; int found[16]; };
+
+static void count_texts(const char *line, void *ctx)
+{
+    struct search *s = ctx;
+    for (int i = 0; i < s->count; i++)
+        s->found[i] += strstr(line, s->texts[i]) != NULL;
+}
+
+static void trace_has(char **texts, int count)
+{
+    struct search s = { texts, count < 16 ? count : 16, { 0 } };
+    result(for_each_line(TRACEFS "trace", count_texts, &s), "read trace", "success", "an error");
+    for (int i = 0; i < s.count; i++) {
+        char what[96];
+        snprintf(what, sizeof(what), "trace holds '%s' once", texts[i]);
+        expect_num(what, (unsigned long long)s.found[i], 1);
+    }
+}
+
+static void usage(void)
+{
+    printf("usage: hostile_flood memory|buffer|events|persist|persisted|enablers|"
+           "markers N|active N|trace-has TEXT...\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        usage();
+    const char *mode = argv[1];
+    if (strcmp(mode, "memory") == 0)
+        flood_memory();
+    else if (strcmp(mode, "buffer") == 0)
+        flood_buffer();
+    else if (strcmp(mode, "events") == 0)
+        flood_events(false);
+    else if (strcmp(mode, "persist") == 0)
+        flood_events(true);
+    else if (strcmp(mode, "persisted") == 0)
+        check_persisted();
+    else if (strcmp(mode, "enablers") == 0)
+        flood_enablers();
+    else if (strcmp(mode, "markers") == 0 && argc == 3)
+        flood_markers((unsigned)strtoul(argv[2], 0, 10));
+    else if (strcmp(mode, "active") == 0 && argc == 3)
+        expect_num("user_events_status Active:", (unsigned long long)active_events(),
+                   strtoul(argv[2], 0, 10));
+    else if (strcmp(mode, "trace-has") == 0 && argc >= 3)
+        trace_has(argv + 2, argc - 2);
+    else
+        usage();
+    printf("hostile_flood %s: %d passed, %d failed\n", mode, passed, failed);
+    return failed != 0;
+}
