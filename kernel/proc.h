@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/signal.h"
 #include "kernel/task.h"
 
 #define TASK_FILES_MAX 32
@@ -46,6 +47,7 @@ struct task {
     char exit_reason[48];     /* "killed: page fault" ... for the shell's report */
     uint64_t start_ns;
     uint32_t syscalls;        /* system calls made, for ps */
+    struct sigstate sig;      /* signal actions, blocked mask, alternate stack (signal.h) */
 
     struct task *next;        /* all tasks, in pid order */
 };

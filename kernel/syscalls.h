@@ -29,5 +29,10 @@ SYSCALL_HANDLER(ipc_send);
 SYSCALL_HANDLER(ipc_recv);
 SYSCALL_HANDLER(ipc_call);
 SYSCALL_HANDLER(ipc_reply);
+SYSCALL_HANDLER(rt_sigaction); /* sys_signal.c */
+SYSCALL_HANDLER(rt_sigprocmask);
+SYSCALL_HANDLER(sigaltstack);
+SYSCALL_HANDLER(rt_sigreturn); /* arch/x86/signal_frame.c */
+SYSCALL_HANDLER(sigreturn);
 
 #endif
