@@ -83,6 +83,7 @@ int fault_signal(const struct trap_frame *tf, uint32_t cr2, struct fault_info *f
     case 1: {
         uint32_t dr6;
         __asm__ volatile("mov %%dr6, %0" : "=r"(dr6));
+        __asm__ volatile("mov %0, %%dr6" : : "r"(0u)); /* as Linux: each #DB starts clean */
         fi->code = (dr6 & 0x4000) ? TRAP_TRACE : TRAP_BRKPT, fi->addr = tf->eip;
         return fi->signo = SIGTRAP;
     }
@@ -239,7 +240,7 @@ bool signal_force(struct trap_frame *tf, const struct fault_info *fi)
     if (!sigstate_fault_handler(&current->sig, fi->signo, &ka))
         return false;
     if (!setup_frame(tf, fi, &ka))
-        die_of(SIGSEGV, "cannot write the signal frame", tf->user_esp);
+        die_of(SIGSEGV, "signal frame not writable", tf->user_esp);
     sigstate_handler_started(&current->sig, fi->signo, &ka);
     return true;
 }
@@ -301,7 +302,7 @@ SYSCALL_HANDLER(rt_sigreturn)
     if (copy_from_user(&uc, frame + offsetof(struct kernel_rt_sigframe, uc), sizeof uc))
         return bad_frame(tf, "bad rt_sigreturn frame", frame);
     if (!restore_sigcontext(tf, &uc.uc_mcontext))
-        return bad_frame(tf, "bad segments in rt_sigreturn frame", frame);
+        return bad_frame(tf, "bad rt_sigreturn segments", frame);
     sigstate_restore_mask(&current->sig, uc.uc_sigmask);
     /* Linux's restore_altstack: the frame's uc_stack through sigaltstack's rules; its
      * errors other than EFAULT are ignored, and there is none here. */
@@ -322,7 +323,7 @@ SYSCALL_HANDLER(sigreturn)
                        sizeof extramask))
         return bad_frame(tf, "bad sigreturn frame", frame);
     if (!restore_sigcontext(tf, &sc))
-        return bad_frame(tf, "bad segments in sigreturn frame", frame);
+        return bad_frame(tf, "bad sigreturn segments", frame);
     sigstate_restore_mask(&current->sig, ((kernel_sigset_t)extramask << 32) | sc.oldmask);
     return (int32_t)tf->eax;
 }

@@ -206,7 +206,7 @@ bool umip_emulate(struct trap_frame *tf)
     if (copy_to_user(in.address, result, size)) {
         struct fault_info fi = { .signo = SIGSEGV, .code = SEGV_MAPERR, .addr = in.address,
                                  .trapno = 14, .err = 0x6 /* user, write */, .cr2 = in.address };
-        signal_force_or_die(tf, &fi, "umip emulation could not write its result");
+        signal_force_or_die(tf, &fi, "umip result not writable");
         return true;
     }
     tf->eip += (uint32_t)in.length;
