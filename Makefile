@@ -191,6 +191,7 @@ UNIT_DEPS_mmiotrace_output := trace/mmiotrace_output.c kernel/format.c tests/uni
 UNIT_DEPS_trace_output := trace/trace_output.c trace/trace_comm.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
 UNIT_DEPS_tracefs := trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_elf := kernel/elf.c
+UNIT_DEPS_signal := kernel/signal.c
 UNIT_DEPS_ipc_log_page := trace/ipc_log_page.c
 UNIT_DEPS_ipc_log_dump := tools/ipc_log_dump.c trace/ipc_log_page.c
 UNIT_DEPS_user_events_parse := trace/user_events_parse.c kernel/parse.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
