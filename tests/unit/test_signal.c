@@ -1,9 +1,11 @@
-/* test_signal.c - the CPU-independent rules of the signal calls (kernel/signal.c), and the
- * i386 layouts of uapi/signal.h as a 64-bit host compiles them. */
+/* test_signal.c - the CPU-independent rules of the signal calls (kernel/signal.c), the
+ * i386 layouts of uapi/signal.h as a 64-bit host compiles them, and the UMIP decoder. */
 #include "unit.h"
 
 #include <stddef.h>
+#include <string.h>
 
+#include "arch/x86/umip_decode.h"
 #include "kernel/errno.h"
 #include "kernel/signal.h"
 
@@ -110,4 +112,33 @@ TEST(altstack_rules)
     CHECK_EQ_INT(sigstate_saved_altstack(&s).ss_flags, SS_DISABLE);
     ss.ss_flags = SS_DISABLE;
     CHECK_EQ_INT(sigstate_altstack(&s, 0x5000, &ss, 0), 0);
+}
+
+/* The UMIP decoder on the encodings the hostile program uses, and on what it refuses. */
+TEST(umip_decode_encodings)
+{
+    const uint32_t regs[8] = { 0x100, 0x3, 0x200, 0x300, 0x400, 0x500, 0x600, 0x700 };
+    struct umip_insn in;
+    static const uint8_t sgdt_eax[] = { 0x0f, 0x01, 0x00 };
+    CHECK(umip_decode(sgdt_eax, 3, regs, &in));
+    CHECK_EQ_INT(in.length, 3);
+    CHECK_EQ_INT(in.reg, 0);
+    CHECK_EQ_INT(in.address, 0x100);
+    static const uint8_t sgdt_sib[] = { 0x0f, 0x01, 0x44, 0x48, 0x08 }; /* 8(%eax,%ecx,2) */
+    CHECK(umip_decode(sgdt_sib, 5, regs, &in));
+    CHECK_EQ_INT(in.length, 5);
+    CHECK_EQ_INT(in.address, 0x100 + 3 * 2 + 8);
+    CHECK(!umip_decode(sgdt_sib, 4, regs, &in)); /* the displacement is missing */
+    static const uint8_t smsw_ax[] = { 0x66, 0x0f, 0x01, 0xe0 };
+    CHECK(umip_decode(smsw_ax, 4, regs, &in));
+    CHECK(in.operand16 && in.mod == 3 && in.reg == 4 && in.rm == 0);
+    static const uint8_t sidt_ebp[] = { 0x64, 0x0f, 0x01, 0x4d, 0xfc }; /* %fs:-4(%ebp) */
+    CHECK(umip_decode(sidt_ebp, 5, regs, &in));
+    CHECK(in.segment == 4 && in.stack_default && in.address == 0x4fc);
+    static const uint8_t addr16[] = { 0x67, 0x0f, 0x01, 0x00 };
+    CHECK(!umip_decode(addr16, 4, regs, &in));
+    uint8_t too_long[16];
+    memset(too_long, 0x66, sizeof too_long);
+    too_long[12] = 0x0f, too_long[13] = 0x01, too_long[14] = 0x05; /* + disp32: 19 bytes */
+    CHECK(!umip_decode(too_long, 16, regs, &in));
 }
