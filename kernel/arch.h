@@ -26,6 +26,8 @@ bool arch_in_hardirq(void);
 #endif
 
 void arch_irq_enable(void);
+/* The user stack pointer the current process had when it entered the kernel. */
+uint32_t arch_user_stack_pointer(void);
 
 
 /* Spin-wait hint (pause), and wait for the next interrupt with interrupts enabled. */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "kernel/cred.h"
+#include "kernel/signal.h"
 #include "kernel/task.h"
 
 #define TASK_FILES_MAX 32
@@ -48,6 +49,7 @@ struct task {
     uint64_t start_ns;
     uint32_t syscalls;        /* system calls made, for ps */
     struct cred cred;         /* its user and group ids (kernel/cred.h); root's: all 0 */
+    struct sigstate sig;      /* signal actions, blocked mask, alternate stack (signal.h) */
 
     struct task *next;        /* all tasks, in pid order */
 };

@@ -54,5 +54,10 @@ SYSCALL_HANDLER(setresuid);
 SYSCALL_HANDLER(setresgid);
 SYSCALL_HANDLER(getresuid);
 SYSCALL_HANDLER(getresgid);
+SYSCALL_HANDLER(rt_sigaction); /* sys_signal.c */
+SYSCALL_HANDLER(rt_sigprocmask);
+SYSCALL_HANDLER(sigaltstack);
+SYSCALL_HANDLER(rt_sigreturn); /* arch/x86/signal_frame.c */
+SYSCALL_HANDLER(sigreturn);
 
 #endif

@@ -20,10 +20,15 @@
 #define SYS_close 6
 #define SYS_getpid 20
 #define SYS_ioctl 54
+#define SYS_sigreturn 119
 #define SYS_munmap 91
 #define SYS_writev 146
 #define SYS_sched_yield 158
 #define SYS_nanosleep 162
+#define SYS_rt_sigreturn 173
+#define SYS_rt_sigaction 174
+#define SYS_rt_sigprocmask 175
+#define SYS_sigaltstack 186
 #define SYS_mmap2 192
 #define SYS_exit_group 252
 #define SYS_clock_gettime 265

@@ -57,7 +57,9 @@ struct tss *gdt_tss_of(uint16_t selector)
 bool gdt_data_selector_ok(uint16_t selector)
 {
     int index = selector >> 3;
-    if (selector & 4) /* an LDT selector: we have no LDT */
+    /* An LDT selector: the LDTR is null from boot (gdt_init) and every TSS names the null
+     * LDT, so loading one faults. No process is given an LDT (there is no modify_ldt). */
+    if (selector & SEL_TI_LDT)
         return false;
     if (index <= 0 || index >= GDT_ENTRIES)
         return false;
@@ -69,6 +71,17 @@ bool gdt_data_selector_ok(uint16_t selector)
     bool present = access & DESC_PRESENT, code_data = access & DESC_CODE_DATA;
     bool readable = !(access & 0x08) || (access & 0x02);
     return present && code_data && readable && dpl >= rpl;
+}
+
+/* A selector ring 3 may hold in DS, ES, FS or GS when the kernel returns to it: null
+ * (whatever its RPL), or the user code or data segment of the GDT (whatever its RPL: both
+ * are DPL 3, so the CPU lets ring 3 load 0x20 as well as 0x23). Anything else, an LDT
+ * selector included, is refused. */
+bool gdt_user_data_selector_ok(uint16_t selector)
+{
+    uint16_t without_rpl = selector & ~3u;
+    return without_rpl == 0 || without_rpl == (SEL_USER_DATA & ~3u) ||
+           without_rpl == (SEL_USER_CODE & ~3u);
 }
 
 void gdt_set_data_segment(int index, bool present)
@@ -89,9 +102,15 @@ void tss_prepare_kernel_task(struct tss *tss, void (*entry)(void), void *stack_t
     tss->ss = tss->ds = tss->es = tss->fs = tss->gs = SEL_KERNEL_DATA;
     tss->ss0 = SEL_KERNEL_DATA;
     tss->esp0 = (uint32_t)(uintptr_t)stack_top;
+    tss->ldt = 0; /* a switch to this task loads the null LDT */
     tss->iomap_base = sizeof(struct tss); /* no I/O permission bitmap */
 }
 
+/* Builds the GDT (ring 0 and ring 3 flat segments and TSS descriptors only: no call gate,
+ * no 16-bit segment, nothing else ring 3 could load) and loads it, the main TSS and the
+ * null LDT. The CPU and the boot loader leave the LDTR as they like (QEMU's reset value is
+ * base 0, limit 0xffff: LDT selectors would name bytes of low memory); from here on every
+ * TI=1 selector faults. */
 void gdt_init(void)
 {
     gdt[0] = 0;
@@ -104,6 +123,7 @@ void gdt_init(void)
      * user mode exists; its register fields are written by the CPU on a task switch away. */
     memset(&main_tss, 0, sizeof main_tss);
     main_tss.ss0 = SEL_KERNEL_DATA;
+    main_tss.ldt = 0; /* a task switch back to the kernel loads the null LDT */
     main_tss.iomap_base = sizeof(struct tss);
     gdt_set_tss(SEL_TSS_MAIN >> 3, &main_tss);
 
@@ -121,8 +141,10 @@ void gdt_init(void)
                      "mov %%ax, %%fs\n\t"
                      "mov %%ax, %%gs\n\t"
                      "mov %%ax, %%ss\n\t"
-                     "ltr %w3"
+                     "ltr %w3\n\t"
+                     "lldt %w4"
                      :
-                     : "m"(gdtr), "i"(SEL_KERNEL_CODE), "i"(SEL_KERNEL_DATA), "r"(SEL_TSS_MAIN)
+                     : "m"(gdtr), "i"(SEL_KERNEL_CODE), "i"(SEL_KERNEL_DATA), "r"(SEL_TSS_MAIN),
+                       "r"(0)
                      : "eax", "memory");
 }

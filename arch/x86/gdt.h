@@ -2,7 +2,8 @@
  * gdt.h - segment descriptors and task-state segments.
  *
  * The GDT holds flat 4 GiB code and data segments for ring 0 and ring 3, and one descriptor
- * per task-state segment (TSS). x86 needs a TSS even without hardware task switching: it
+ * per task-state segment (TSS). The LDT is null from boot, and every TSS names the null LDT,
+ * so a task switch never loads another: no selector with TI=1 can be loaded by anyone. x86 needs a TSS even without hardware task switching: it
  * tells the CPU which stack to use when an interrupt arrives in ring 3. We also use hardware
  * task switching for real: a task gate in the IDT makes the CPU save every register of the
  * interrupted code into its TSS and load a fresh context from another TSS, which is how the
@@ -23,6 +24,7 @@
 #define SEL_TSS_MAIN 0x28
 #define SEL_TSS_DOUBLE_FAULT 0x30
 #define SEL_TSS_DEBUG 0x38 /* the int3 snapshot task of CPU 0 (per-CPU: 0x38 + 8*cpu) */
+#define SEL_TI_LDT 0x4 /* table indicator: the selector names an LDT entry */
 #define GDT_FIRST_FREE_INDEX 8
 #define GDT_ENTRIES 32
 
@@ -57,8 +59,13 @@ void gdt_set_tss(int index, struct tss *tss);
 /* The TSS a selector's GDT descriptor points at, or 0 if it is not a TSS descriptor. */
 struct tss *gdt_tss_of(uint16_t selector);
 
-/* True when selector could be loaded into DS, ES, FS or GS now (null aside). */
+/* True when selector could be loaded into DS, ES, FS or GS now (null aside). Never for an
+ * LDT selector: the LDT is null on every CPU path. */
 bool gdt_data_selector_ok(uint16_t selector);
+
+/* True when selector may be restored into DS, ES, FS or GS on a return to ring 3: null or
+ * one of the two user segments (arch/x86/user_segments.c replaces anything else by null). */
+bool gdt_user_data_selector_ok(uint16_t selector);
 
 /* Puts a flat writable data segment at GDT slot index, present or not (for tests of what a
  * task switch does with a segment register that has become invalid). */

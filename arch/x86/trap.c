@@ -8,6 +8,8 @@
 #include "arch/x86/gdt.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pic.h"
+#include "arch/x86/signal_frame.h"
+#include "arch/x86/umip.h"
 #include "kernel/arch.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -160,6 +162,25 @@ static void handle_irq(int irq)
     pic_send_eoi(irq);
 }
 
+/*
+ * The last word before trap_return pops DS, ES, FS and GS and irets to ring 3: a selector
+ * ring 3 may not hold (an LDT selector, a kernel or TSS descriptor, whatever a forged
+ * signal frame put there) would fault in the kernel, on the pop. As Linux does when it
+ * cannot restore a saved data selector, it becomes the null selector; ring 3 finds out when
+ * it uses it. CS and SS need no check here: the CPU saved them, or sigreturn checked them.
+ */
+static void check_user_segments(struct trap_frame *tf)
+{
+    if (!gdt_user_data_selector_ok((uint16_t)tf->ds))
+        tf->ds = 0;
+    if (!gdt_user_data_selector_ok((uint16_t)tf->es))
+        tf->es = 0;
+    if (!gdt_user_data_selector_ok((uint16_t)tf->fs))
+        tf->fs = 0;
+    if (!gdt_user_data_selector_ok((uint16_t)tf->gs))
+        tf->gs = 0;
+}
+
 /* Called by trap_common for every vector with the saved frame; returning resumes it. */
 void trap_dispatch(struct trap_frame *tf)
 {
@@ -177,10 +198,13 @@ void trap_dispatch(struct trap_frame *tf)
         tf->eip = (uint32_t)(uintptr_t)catch_landing;
         return;
     } else if (trap_from_user(tf)) {
-        user_fault(tf, v < 32 ? exception_names[v] : "unexpected interrupt");
+        if (!(v == VEC_GENERAL_PROTECTION && umip_emulate(tf)) && !signal_fault_from_user(tf))
+            user_fault(tf, v < 32 ? exception_names[v] : "unexpected interrupt");
     } else {
         fatal_exception(tf);
     }
-    if (trap_from_user(tf))
+    if (trap_from_user(tf)) {
         sched_return_to_user();
+        check_user_segments(tf);
+    }
 }

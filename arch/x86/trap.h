@@ -20,6 +20,7 @@ struct trap_frame {
 #define VEC_DEBUG 1
 #define VEC_NMI 2
 #define VEC_BREAKPOINT 3
+#define VEC_OVERFLOW 4
 #define VEC_INVALID_OPCODE 6
 #define VEC_DOUBLE_FAULT 8
 #define VEC_GENERAL_PROTECTION 13

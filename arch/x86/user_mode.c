@@ -1,9 +1,11 @@
 /*
  * user_mode.c - where ring 3 meets the kernel: the system call gate, and the end of a
- * program that raised an exception nobody handles.
+ * program that raised an exception it has no signal handler for.
  */
 #include "arch/x86/cpu.h"
+#include "arch/x86/signal_frame.h"
 #include "arch/x86/trap.h"
+#include "arch/x86/umip.h"
 #include "kernel/arch.h"
 #include "kernel/format.h"
 #include "kernel/printk.h"
@@ -28,35 +30,17 @@ void syscall_gate_init(void)
 {
     idt_route_to_handler(SYSCALL_VECTOR, 3);
     trap_set_handler(SYSCALL_VECTOR, syscall_trap);
-}
-
-/* The signal Linux would send for an exception, for the exit status (128 + signal) and the
- * report. */
-static int exception_signal(uint32_t vector, const char **name)
-{
-    switch (vector) {
-    case 0: case 16: case 19:
-        *name = "SIGFPE";
-        return 8;
-    case 6:
-        *name = "SIGILL";
-        return 4;
-    case 1: case 3:
-        *name = "SIGTRAP";
-        return 5;
-    case 17:
-        *name = "SIGBUS";
-        return 7;
-    default:
-        *name = "SIGSEGV";
-        return 11;
-    }
+    /* As in Linux, `into` (and `int $4`) may raise #OF from ring 3: it becomes SIGSEGV with
+     * trapno 4. Every other vector but 3 and 0x80 is DPL 0: `int N` is a #GP. */
+    idt_route_to_handler(VEC_OVERFLOW, 3);
+    umip_init();
 }
 
 void user_fault(struct trap_frame *tf, const char *what)
 {
-    const char *signame;
-    int sig = exception_signal(tf->vector, &signame);
+    struct fault_info fi; /* the signal Linux sends: the exit status is 128 + it */
+    int sig = fault_signal(tf, tf->vector == VEC_PAGE_FAULT ? read_cr2() : 0, &fi);
+    const char *signame = signal_name(sig);
     printk("%s[%d]: killed by %s", current->name, current->pid, what);
     if (tf->vector == VEC_PAGE_FAULT)
         printk(" at address %#x (%s, %s)", read_cr2(), (tf->error_code & 2) ? "write" : "read",

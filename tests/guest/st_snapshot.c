@@ -148,3 +148,19 @@ NAMEDTEST(snapshot_icount_deltas)
     uint64_t extra = d2 - d1; /* dec + jnz: two instructions per iteration */
     ST_CHECK(extra >= 1980 && extra <= 2020);
 }
+
+/* The LDT register is null from boot, and the int3 task switch (which loads LDTR from each
+ * TSS) leaves it null: no TI=1 selector can be loaded by anyone (issue 22). */
+SELFTEST(ldt_null_across_snapshot)
+{
+    uint16_t ldtr = 0xffff;
+    __asm__ volatile("sldt %0" : "=r"(ldtr));
+    ST_CHECK(ldtr == 0);
+    TRACE_SNAPSHOT();
+    ldtr = 0xffff;
+    __asm__ volatile("sldt %0" : "=r"(ldtr));
+    ST_CHECK(ldtr == 0);
+    ST_CHECK(!gdt_data_selector_ok(0x1007) && !gdt_user_data_selector_ok(0x1007));
+    ST_CHECK(gdt_user_data_selector_ok(0) && gdt_user_data_selector_ok(SEL_USER_DATA));
+    ST_CHECK(!gdt_user_data_selector_ok(SEL_KERNEL_DATA) && !gdt_user_data_selector_ok(SEL_TSS_MAIN));
+}

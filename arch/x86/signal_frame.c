@@ -1,0 +1,329 @@
+/*
+ * signal_frame.c - signals on x86 as Linux's arch/x86/kernel/signal_32.c has them: what each
+ * exception from ring 3 becomes (signal, si_code, address), the frame pushed on the user
+ * stack to run a handler (uapi/signal.h), and sigreturn, which takes the registers back
+ * from that frame without letting a forged one give ring 3 anything it could not have.
+ *
+ * Departures from Linux, all on purpose and documented in docs/signals.md:
+ *   - no FPU state is saved in the frame (sigcontext.fpstate is 0) or restored from it;
+ *   - without SA_RESTORER the handler returns through the frame's retcode (Linux without a
+ *     vDSO), as there is no vDSO;
+ *   - sigreturn refuses a CS or SS other than the user ones with SIGSEGV at once (Linux
+ *     lets the iret fault and answers SIGILL/ILL_BADSTK);
+ *   - sigcontext.cr2 is the faulting address of a page fault, 0 for other signals.
+ */
+#include "arch/x86/signal_frame.h"
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/gdt.h"
+#include "kernel/format.h"
+#include "kernel/page_alloc.h"
+#include "kernel/printk.h"
+#include "kernel/proc.h"
+#include "kernel/string.h"
+#include "kernel/syscalls.h"
+#include "kernel/uaccess.h"
+#include "uapi/syscall.h"
+
+#include <stddef.h>
+
+#define EFLAGS_PF 0x4u
+#define EFLAGS_AF 0x10u
+#define EFLAGS_ZF 0x40u
+#define EFLAGS_SF 0x80u
+#define EFLAGS_DF 0x400u
+#define EFLAGS_OF 0x800u
+#define EFLAGS_RF 0x10000u
+#define EFLAGS_AC 0x40000u
+/* What sigreturn may change (Linux's FIX_EFLAGS): never IF, IOPL, NT, VM or VIF/VIP. */
+#define SIGRETURN_EFLAGS                                                                   \
+    (EFLAGS_AC | EFLAGS_OF | EFLAGS_DF | EFLAGS_TF | EFLAGS_SF | EFLAGS_ZF | EFLAGS_AF |   \
+     EFLAGS_PF | EFLAGS_CF | EFLAGS_RF)
+#define PF_PRESENT 0x1u
+
+/* The trap frame of the current process's entry from ring 3: every entry from ring 3 lands
+ * at the top of its kernel stack (main_tss.esp0), so it is always there. */
+static struct trap_frame *user_frame(void)
+{
+    return (struct trap_frame *)(current->kstack + KERNEL_STACK_PAGES * PAGE_SIZE) - 1;
+}
+
+uint32_t arch_user_stack_pointer(void) { return user_frame()->user_esp; }
+
+/* Linux's fpu__exception_code: the first unmasked x87 exception, in its order. */
+static int x87_si_code(void)
+{
+    uint16_t cw, sw;
+    __asm__ volatile("fnstcw %0\n\tfnstsw %1" : "=m"(cw), "=m"(sw));
+    uint16_t err = sw & ~cw;
+    if (err & 0x001)
+        return FPE_FLTINV;
+    if (err & 0x004)
+        return FPE_FLTDIV;
+    if (err & 0x008)
+        return FPE_FLTOVF;
+    if (err & 0x012)
+        return FPE_FLTUND;
+    if (err & 0x020)
+        return FPE_FLTRES;
+    return SI_KERNEL;
+}
+
+int fault_signal(const struct trap_frame *tf, uint32_t cr2, struct fault_info *fi)
+{
+    fi->code = SI_KERNEL;
+    fi->addr = 0;
+    fi->trapno = tf->vector;
+    fi->err = tf->error_code;
+    fi->cr2 = 0;
+    switch (tf->vector) {
+    case 0:
+        fi->code = FPE_INTDIV, fi->addr = tf->eip;
+        return fi->signo = SIGFPE;
+    case 1: {
+        uint32_t dr6;
+        __asm__ volatile("mov %%dr6, %0" : "=r"(dr6));
+        __asm__ volatile("mov %0, %%dr6" : : "r"(0u)); /* as Linux: each #DB starts clean */
+        fi->code = (dr6 & 0x4000) ? TRAP_TRACE : TRAP_BRKPT, fi->addr = tf->eip;
+        return fi->signo = SIGTRAP;
+    }
+    case 3:
+        fi->code = SI_KERNEL;
+        return fi->signo = SIGTRAP;
+    case 6:
+        fi->code = ILL_ILLOPN, fi->addr = tf->eip;
+        return fi->signo = SIGILL;
+    case 9:
+        return fi->signo = SIGFPE;
+    case 11:
+    case 12:
+        return fi->signo = SIGBUS;
+    case 14:
+        fi->addr = fi->cr2 = cr2;
+        if (cr2 >= USER_BASE && cr2 < USER_TOP) {
+            fi->code = (tf->error_code & PF_PRESENT) ? SEGV_ACCERR : SEGV_MAPERR;
+        } else {
+            /* The kernel's part of the address space: as Linux, always "no mapping", and
+             * the error code says "protection" whether the page is there or not, so the
+             * kernel's layout does not show through. */
+            fi->code = SEGV_MAPERR;
+            fi->err |= PF_PRESENT;
+        }
+        return fi->signo = SIGSEGV;
+    case 16:
+        fi->code = x87_si_code(), fi->addr = tf->eip;
+        return fi->signo = SIGFPE;
+    case 17:
+        fi->code = BUS_ADRALN;
+        return fi->signo = SIGBUS;
+    case 19:
+        fi->addr = tf->eip;
+        return fi->signo = SIGFPE;
+    default: /* #OF, #BR, #TS, #GP (every `int N` ring 3 may not use) ... */
+        return fi->signo = SIGSEGV;
+    }
+}
+
+const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    default: return "SIGSEGV";
+    }
+}
+
+/* The registers of tf as a sigcontext (Linux's setup_sigcontext). */
+static void save_sigcontext(const struct trap_frame *tf, const struct fault_info *fi,
+                            uint32_t mask_low, struct kernel_sigcontext *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->gs = (uint16_t)tf->gs, sc->fs = (uint16_t)tf->fs;
+    sc->es = (uint16_t)tf->es, sc->ds = (uint16_t)tf->ds;
+    sc->edi = tf->edi, sc->esi = tf->esi, sc->ebp = tf->ebp, sc->esp = tf->user_esp;
+    sc->ebx = tf->ebx, sc->edx = tf->edx, sc->ecx = tf->ecx, sc->eax = tf->eax;
+    sc->trapno = fi->trapno, sc->err = fi->err, sc->eip = tf->eip;
+    sc->cs = (uint16_t)tf->cs, sc->eflags = tf->eflags, sc->esp_at_signal = tf->user_esp;
+    sc->ss = (uint16_t)tf->user_ss;
+    sc->fpstate = 0;
+    sc->oldmask = mask_low;
+    sc->cr2 = fi->cr2;
+}
+
+/* Where the frame goes (Linux's get_sigframe): below the interrupted ESP, or at the top of
+ * the alternate stack for SA_ONSTACK, aligned so that ESP + 4 is a multiple of 16 when
+ * the handler starts, as after a call. 0 when it would leave the alternate stack. */
+static uint32_t frame_address(const struct sigstate *s, const struct kernel_sigaction *ka,
+                              uint32_t sp, uint32_t size)
+{
+    bool was_on = sigstate_on_altstack(s, sp), entering = false;
+    if ((ka->flags & SA_ONSTACK) && sigstate_altstack_flags(s, sp) == 0) {
+        sp = s->altstack_sp + s->altstack_size;
+        entering = true;
+    }
+    sp -= size;
+    sp = ((sp + 4) & ~15u) - 4;
+    if ((was_on || entering) && !sigstate_on_altstack(s, sp))
+        return 0;
+    return sp;
+}
+
+/* Writes the frame for handler ka of fi's signal and points tf at the handler. False
+ * (nothing changed in tf) when the frame cannot be written. */
+static bool setup_frame(struct trap_frame *tf, const struct fault_info *fi,
+                        const struct kernel_sigaction *ka)
+{
+    struct sigstate *s = &current->sig;
+    kernel_sigset_t blocked = s->blocked;
+    uint32_t frame, pinfo = 0, puc = 0;
+    if (ka->flags & SA_SIGINFO) {
+        static const uint8_t retcode[8] = { 0xb8, SYS_rt_sigreturn, 0, 0, 0, 0xcd, 0x80, 0 };
+        struct kernel_rt_sigframe f;
+        memset(&f, 0, sizeof f);
+        frame = frame_address(s, ka, tf->user_esp, sizeof f);
+        if (!frame)
+            return false;
+        pinfo = frame + offsetof(struct kernel_rt_sigframe, info);
+        puc = frame + offsetof(struct kernel_rt_sigframe, uc);
+        f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer
+                                               : frame + offsetof(struct kernel_rt_sigframe, retcode);
+        f.sig = fi->signo, f.pinfo = pinfo, f.puc = puc;
+        f.info.si_signo = fi->signo, f.info.si_errno = 0, f.info.si_code = fi->code;
+        f.info.si_addr = fi->addr;
+        f.uc.uc_stack = sigstate_saved_altstack(s);
+        save_sigcontext(tf, fi, (uint32_t)blocked, &f.uc.uc_mcontext);
+        f.uc.uc_sigmask = blocked;
+        memcpy(f.retcode, retcode, sizeof retcode);
+        if (copy_to_user(frame, &f, sizeof f))
+            return false;
+    } else {
+        static const uint8_t retcode[8] = { 0x58, 0xb8, SYS_sigreturn, 0, 0, 0, 0xcd, 0x80 };
+        struct kernel_sigframe f;
+        memset(&f, 0, sizeof f);
+        frame = frame_address(s, ka, tf->user_esp, sizeof f);
+        if (!frame)
+            return false;
+        f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer
+                                               : frame + offsetof(struct kernel_sigframe, retcode);
+        f.sig = fi->signo;
+        save_sigcontext(tf, fi, (uint32_t)blocked, &f.sc);
+        f.extramask = (uint32_t)(blocked >> 32);
+        memcpy(f.retcode, retcode, sizeof retcode);
+        if (copy_to_user(frame, &f, sizeof f))
+            return false;
+    }
+    tf->user_esp = frame;
+    tf->eip = ka->handler;
+    tf->eax = (uint32_t)fi->signo, tf->edx = pinfo, tf->ecx = puc;
+    tf->ds = tf->es = tf->user_ss = SEL_USER_DATA;
+    tf->cs = SEL_USER_CODE;
+    tf->eflags &= ~(EFLAGS_DF | EFLAGS_RF | EFLAGS_TF);
+    return true;
+}
+
+/* The process dies of sig with a line saying why (what Linux's force_sigsegv and a
+ * sigreturn that cannot be undone end in). */
+static void __attribute__((noreturn)) die_of(int sig, const char *why, uint32_t where)
+{
+    printk("%s[%d]: killed by %s: %s at %#x\n", current->name, current->pid, signal_name(sig),
+           why, where);
+    ksnprintf(current->exit_reason, sizeof current->exit_reason, "killed by %s (%s)",
+              signal_name(sig), why);
+    task_exit(128 + sig);
+}
+
+bool signal_force(struct trap_frame *tf, const struct fault_info *fi)
+{
+    struct kernel_sigaction ka;
+    if (!sigstate_fault_handler(&current->sig, fi->signo, &ka))
+        return false;
+    if (!setup_frame(tf, fi, &ka))
+        die_of(SIGSEGV, "signal frame not writable", tf->user_esp);
+    sigstate_handler_started(&current->sig, fi->signo, &ka);
+    return true;
+}
+
+void signal_force_or_die(struct trap_frame *tf, const struct fault_info *fi, const char *why)
+{
+    if (!signal_force(tf, fi))
+        die_of(fi->signo, why, fi->addr);
+}
+
+bool signal_fault_from_user(struct trap_frame *tf)
+{
+    struct fault_info fi;
+    fault_signal(tf, tf->vector == 14 ? read_cr2() : 0, &fi);
+    if (tf->vector == 16)
+        __asm__ volatile("fnclex"); /* the handler starts without the pending x87 error */
+    return signal_force(tf, &fi);
+}
+
+/*
+ * The registers back from a sigcontext (Linux's restore_sigcontext): every general register,
+ * EIP and ESP as saved (a kernel EIP just faults in ring 3); EFLAGS only in the bits ring 3
+ * may change; DS..GS as saved, any that ring 3 may not hold becoming null on the way out
+ * (trap.c); CS and SS forced to RPL 3 and refused unless they are the user segments.
+ */
+static bool restore_sigcontext(struct trap_frame *tf, const struct kernel_sigcontext *sc)
+{
+    /* Checked before anything is written: a refused frame leaves every register as the
+     * sigreturn call had it. */
+    uint32_t cs = sc->cs | 3u, ss = sc->ss | 3u;
+    if (cs != SEL_USER_CODE || ss != SEL_USER_DATA)
+        return false;
+    tf->gs = sc->gs, tf->fs = sc->fs, tf->es = sc->es, tf->ds = sc->ds;
+    tf->edi = sc->edi, tf->esi = sc->esi, tf->ebp = sc->ebp, tf->user_esp = sc->esp;
+    tf->ebx = sc->ebx, tf->edx = sc->edx, tf->ecx = sc->ecx, tf->eax = sc->eax;
+    tf->eip = sc->eip;
+    tf->cs = cs, tf->user_ss = ss;
+    tf->eflags = (tf->eflags & ~SIGRETURN_EFLAGS) | (sc->eflags & SIGRETURN_EFLAGS);
+    return true;
+}
+
+/* A sigreturn that cannot be honoured: SIGSEGV is forced (Linux's signal_fault), and with
+ * no handler for it the process dies. Returns what goes back in EAX. */
+static int32_t bad_frame(struct trap_frame *tf, const char *which, uint32_t frame)
+{
+    struct fault_info fi = { .signo = SIGSEGV, .code = SI_KERNEL };
+    if (!signal_force(tf, &fi))
+        die_of(SIGSEGV, which, frame);
+    return (int32_t)tf->eax;
+}
+
+/* rt_sigreturn: the handler's `ret` popped pretcode, so the frame starts 4 bytes below. */
+SYSCALL_HANDLER(rt_sigreturn)
+{
+    (void)a;
+    struct trap_frame *tf = user_frame();
+    uint32_t frame = tf->user_esp - 4;
+    struct kernel_ucontext uc;
+    if (copy_from_user(&uc, frame + offsetof(struct kernel_rt_sigframe, uc), sizeof uc))
+        return bad_frame(tf, "bad rt_sigreturn frame", frame);
+    if (!restore_sigcontext(tf, &uc.uc_mcontext))
+        return bad_frame(tf, "bad rt_sigreturn segments", frame);
+    sigstate_restore_mask(&current->sig, uc.uc_sigmask);
+    /* Linux's restore_altstack: the frame's uc_stack through sigaltstack's rules; its
+     * errors other than EFAULT are ignored, and there is none here. */
+    sigstate_altstack(&current->sig, tf->user_esp, &uc.uc_stack, 0);
+    return (int32_t)tf->eax;
+}
+
+/* sigreturn: the restorer popped pretcode and sig (popl %eax), so the frame is 8 below. */
+SYSCALL_HANDLER(sigreturn)
+{
+    (void)a;
+    struct trap_frame *tf = user_frame();
+    uint32_t frame = tf->user_esp - 8;
+    struct kernel_sigcontext sc;
+    uint32_t extramask;
+    if (copy_from_user(&sc, frame + offsetof(struct kernel_sigframe, sc), sizeof sc) ||
+        copy_from_user(&extramask, frame + offsetof(struct kernel_sigframe, extramask),
+                       sizeof extramask))
+        return bad_frame(tf, "bad sigreturn frame", frame);
+    if (!restore_sigcontext(tf, &sc))
+        return bad_frame(tf, "bad sigreturn segments", frame);
+    sigstate_restore_mask(&current->sig, ((kernel_sigset_t)extramask << 32) | sc.oldmask);
+    return (int32_t)tf->eax;
+}

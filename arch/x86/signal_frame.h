@@ -1,0 +1,42 @@
+/*
+ * signal_frame.h - exceptions from ring 3 as Linux's i386 signals (arch/x86/signal_frame.c).
+ */
+#ifndef ARCH_X86_SIGNAL_FRAME_H
+#define ARCH_X86_SIGNAL_FRAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86/trap.h"
+#include "kernel/signal.h"
+
+/* A signal the CPU raised, with what its siginfo and sigcontext say about it. */
+struct fault_info {
+    int signo, code;     /* si_signo, si_code */
+    uint32_t addr;       /* si_addr */
+    uint32_t trapno, err; /* sigcontext's trapno and err (a page fault's err sanitized) */
+    uint32_t cr2;        /* sigcontext's cr2 */
+};
+
+/* What Linux sends for exception tf->vector from ring 3 (cr2: the page-fault address):
+ * fills *fi and returns the signal number. */
+int fault_signal(const struct trap_frame *tf, uint32_t cr2, struct fault_info *fi);
+
+/* "SIGSEGV" ... for a signal fault_signal can return. */
+const char *signal_name(int sig);
+
+/* A fault from ring 3: when the process has a handler for its signal (not blocked, not
+ * ignored), pushes the handler's frame and points tf at the handler: true. False when the
+ * process is to die of it (the caller reports and kills, as before signals existed). Kills
+ * the process itself with SIGSEGV when the frame cannot be written. */
+bool signal_fault_from_user(struct trap_frame *tf);
+
+/* Forces fi's signal on the current process, whose user registers are tf (Linux's
+ * force_sig_fault): true when a handler will run, false when it must die. */
+bool signal_force(struct trap_frame *tf, const struct fault_info *fi);
+
+/* signal_force, and when no handler runs, the process dies of fi's signal with a line
+ * saying why (Linux's force_sig for a fault found by the kernel, not by the CPU). */
+void signal_force_or_die(struct trap_frame *tf, const struct fault_info *fi, const char *why);
+
+#endif
