@@ -7,7 +7,7 @@
  *   hostile_files root    run as root: the same files open; ids drop and come back only
  *                         as Linux allows
  *
- * Prints TAP-style "ok N - what" / "not ok N - what (got X, want Y)" lines and ends with
+ * Prints one line per check ("ok N - what -> EACCES", tracekern/check.h) and ends with
  * "hostile_files: P passed, F failed"; the exit status is 1 when anything failed.
  */
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <tracekern/check.h>
 #include <tracekern/ipc.h>
 #include <unistd.h>
 
@@ -24,31 +25,6 @@
 #define ENDPOINTS_PER_TASK 8  /* kernel/ipc.h IPC_ENDPOINTS_PER_TASK */
 #define NAMES_PER_TASK 4      /* kernel/nameserver.c NS_NAMES_PER_TASK */
 
-static int checks, failures;
-
-/* Records one check: the call's result must be -1 with errno want (want 0: success). */
-static void expect(long result, int want, const char *what)
-{
-    int got = result < 0 ? errno : 0;
-    checks++;
-    if (got == want) {
-        printf("ok %d - %s\n", checks, what);
-        return;
-    }
-    failures++;
-    printf("not ok %d - %s (got %s, want %s)\n", checks, what, got ? strerrorname_np(got) : "success",
-           want ? strerrorname_np(want) : "success");
-}
-
-/* Records one check of a plain condition. */
-static void expect_true(int ok, const char *what)
-{
-    checks++;
-    if (!ok)
-        failures++;
-    printf("%sok %d - %s\n", ok ? "" : "not ", checks, what);
-}
-
 /* Opens path with flags, closes it again if that worked, and checks errno want. */
 static void expect_open(const char *path, int flags, int want)
 {
@@ -57,7 +33,7 @@ static void expect_open(const char *path, int flags, int want)
              (flags & O_ACCMODE) == O_RDONLY ? "for reading"
              : (flags & O_ACCMODE) == O_WRONLY ? "for writing" : "for reading and writing");
     int fd = open(path, flags);
-    expect(fd, want, what);
+    check_call(what, fd, want);
     if (fd >= 0)
         close(fd);
 }
@@ -142,60 +118,62 @@ static void file_attacks(void)
     expect_open("/dev/kmsg", O_RDONLY, 0);
     int lines;
     int zero = kallsyms_all_zero(&lines);
-    expect_true(zero == 1 && lines > 10, "/proc/kallsyms shows every address as 00000000");
+    check_true("/proc/kallsyms shows every address as 00000000", zero == 1 && lines > 10);
     /* The forged lines of the issue, had the opens worked. */
     int fd = open("/dev/kmsg", O_WRONLY);
     const char forged[] = "Kernel panic - not syncing: FORGED-BY-USER\n";
-    expect(fd < 0 ? -1 : write(fd, forged, sizeof forged - 1), EACCES, "forge a panic line in dmesg");
+    check_call("forge a panic line in dmesg",
+               fd < 0 ? -1 : write(fd, forged, sizeof forged - 1), EACCES);
     fd = open("/dev/ttyS1", O_WRONLY);
     const char fake_mmio[] = "R 4 0.000001 1 0xfebf0000 0x0 0x0 0 FORGED-BY-USER\n";
-    expect(fd < 0 ? -1 : write(fd, fake_mmio, sizeof fake_mmio - 1), EACCES,
-           "forge an mmiotrace line in the COM2 stream");
+    check_call("forge an mmiotrace line in the COM2 stream",
+               fd < 0 ? -1 : write(fd, fake_mmio, sizeof fake_mmio - 1), EACCES);
 }
 
 /* Attacks on the id system calls as an ordinary user (uid 1000, gid 1000). */
 static void id_attacks(void)
 {
     uid_t r, e, s;
-    expect(setuid(0), EPERM, "setuid(0)");
-    expect(setgid(0), EPERM, "setgid(0)");
-    expect(setresuid(0, 0, 0), EPERM, "setresuid(0, 0, 0)");
-    expect(setresuid(-1, 0, -1), EPERM, "setresuid(-1, 0, -1): become root in euid only");
-    expect(setresgid(0, -1, -1), EPERM, "setresgid(0, -1, -1)");
-    expect(setreuid(0, -1), EPERM, "setreuid(0, -1)");
-    expect(setregid(-1, 0), EPERM, "setregid(-1, 0)");
-    expect(syscall(SYS_setuid, 0), EPERM, "setuid16(0)");
-    expect(syscall(SYS_setuid, 0x10000), EPERM, "setuid16(0x10000): only 16 bits count, so 0");
-    expect(syscall(SYS_setresuid, 0xffff, 0xffff, 0), EPERM, "setresuid16(-1, -1, 0)");
-    expect(setuid(-1), EINVAL, "setuid(-1): not an id");
-    expect(setresuid(-1, -1, -1), 0, "setresuid(-1, -1, -1): changes nothing");
-    expect(syscall(SYS_setresuid, 0xffff, 0xffff, 0xffff), 0, "setresuid16(0xffff x3)");
-    expect(setuid(1000), 0, "setuid(own uid)");
-    expect_true(getuid() == 1000 && geteuid() == 1000 && getgid() == 1000 && getegid() == 1000,
-                "ids are 1000:1000");
-    expect(getresuid((uid_t *)UNMAPPED_ADDRESS, &e, &s), EFAULT, "getresuid into unmapped memory");
-    expect(getresuid(&r, &e, (uid_t *)KERNEL_ADDRESS), EFAULT, "getresuid into kernel memory");
-    expect(getresgid(&r, (gid_t *)(0xc0000000u - 2), &s), EFAULT,
-           "getresgid across the end of user memory");
-    expect(syscall(SYS_getresuid, &r, &e, (void *)KERNEL_ADDRESS), EFAULT,
-           "getresuid16 into kernel memory");
-    expect(getresuid(&r, &e, &s), 0, "getresuid");
-    expect_true(r == 1000 && e == 1000 && s == 1000, "getresuid says 1000 1000 1000");
+    check_call("setuid(0)", setuid(0), EPERM);
+    check_call("setgid(0)", setgid(0), EPERM);
+    check_call("setresuid(0, 0, 0)", setresuid(0, 0, 0), EPERM);
+    check_call("setresuid(-1, 0, -1): become root in euid only", setresuid(-1, 0, -1), EPERM);
+    check_call("setresgid(0, -1, -1)", setresgid(0, -1, -1), EPERM);
+    check_call("setreuid(0, -1)", setreuid(0, -1), EPERM);
+    check_call("setregid(-1, 0)", setregid(-1, 0), EPERM);
+    check_call("setuid16(0)", syscall(SYS_setuid, 0), EPERM);
+    check_call("setuid16(0x10000): only 16 bits count, so 0", syscall(SYS_setuid, 0x10000), EPERM);
+    check_call("setresuid16(-1, -1, 0)", syscall(SYS_setresuid, 0xffff, 0xffff, 0), EPERM);
+    check_call("setuid(-1): not an id", setuid(-1), EINVAL);
+    check_call("setresuid(-1, -1, -1): changes nothing", setresuid(-1, -1, -1), 0);
+    check_call("setresuid16(0xffff x3)", syscall(SYS_setresuid, 0xffff, 0xffff, 0xffff), 0);
+    check_call("setuid(own uid)", setuid(1000), 0);
+    check_true("ids are 1000:1000",
+               getuid() == 1000 && geteuid() == 1000 && getgid() == 1000 && getegid() == 1000);
+    check_call("getresuid into unmapped memory",
+               getresuid((uid_t *)UNMAPPED_ADDRESS, &e, &s), EFAULT);
+    check_call("getresuid into kernel memory", getresuid(&r, &e, (uid_t *)KERNEL_ADDRESS), EFAULT);
+    check_call("getresgid across the end of user memory",
+               getresgid(&r, (gid_t *)(0xc0000000u - 2), &s), EFAULT);
+    check_call("getresuid16 into kernel memory",
+               syscall(SYS_getresuid, &r, &e, (void *)KERNEL_ADDRESS), EFAULT);
+    check_call("getresuid", getresuid(&r, &e, &s), 0);
+    check_true("getresuid says 1000 1000 1000", r == 1000 && e == 1000 && s == 1000);
 }
 
 /* Attacks on the name service: squat the kernel's names, bind someone else's endpoint. */
 static void ipc_attacks(void)
 {
     int own = ipc_create("pong");
-    expect(own, 0, "create an endpoint called pong (a label only)");
-    expect(ipc_register(own, "pong"), EACCES, "squat the name pong before ipc_pong starts");
-    expect(ipc_register(own, "nameserver"), EACCES, "take the name service's own name");
-    expect(ipc_register(own, "ipc_test"), EACCES, "take ipc_test's reserved name");
-    expect(ipc_register(IPC_NAMESERVER, "mine"), EPERM, "bind the name service's endpoint");
+    check_call("create an endpoint called pong (a label only)", own, 0);
+    check_call("squat the name pong before ipc_pong starts", ipc_register(own, "pong"), EACCES);
+    check_call("take the name service's own name", ipc_register(own, "nameserver"), EACCES);
+    check_call("take ipc_test's reserved name", ipc_register(own, "ipc_test"), EACCES);
+    check_call("bind the name service's endpoint", ipc_register(IPC_NAMESERVER, "mine"), EPERM);
     struct ipc_msg m = { 0 };
-    expect(ipc_recv(IPC_NAMESERVER, &m, 0), EPERM, "receive on the name service's endpoint");
-    expect(ipc_reply(1, &m), ESRCH, "answer a call this program never took");
-    expect(ipc_lookup("pong"), ENOENT, "pong is not found while its server is away");
+    check_call("receive on the name service's endpoint", ipc_recv(IPC_NAMESERVER, &m, 0), EPERM);
+    check_call("answer a call this program never took", ipc_reply(1, &m), ESRCH);
+    check_call("pong is not found while its server is away", ipc_lookup("pong"), ENOENT);
 }
 
 /* Floods of each per-process resource: each ends with its errno at its limit. */
@@ -204,16 +182,16 @@ static void floods(void)
     int fds[FILES_PER_PROCESS], opened = 0, fd;
     while ((fd = open("/dev/null", O_RDONLY)) >= 0 && opened < FILES_PER_PROCESS)
         fds[opened++] = fd;
-    expect(fd, EMFILE, "open /dev/null until the descriptor table is full");
-    expect_true(opened == FILES_PER_PROCESS - 3, "29 opens fit beside stdin, stdout and stderr");
+    check_call("open /dev/null until the descriptor table is full", fd, EMFILE);
+    check_true("29 opens fit beside stdin, stdout and stderr", opened == FILES_PER_PROCESS - 3);
     while (opened > 0)
         close(fds[--opened]);
 
     int eps[ENDPOINTS_PER_TASK + 1], made = 0, ep;
     while ((ep = ipc_create("flood")) >= 0 && made < ENDPOINTS_PER_TASK + 1)
         eps[made++] = ep;
-    expect(ep, EMFILE, "create endpoints until the per-process limit");
-    expect_true(made == ENDPOINTS_PER_TASK - 1, "7 more endpoints fit beside the first");
+    check_call("create endpoints until the per-process limit", ep, EMFILE);
+    check_true("7 more endpoints fit beside the first", made == ENDPOINTS_PER_TASK - 1);
 
     int bound = 0, err = 0;
     for (int i = 0; i < made && err == 0; i++) {
@@ -222,8 +200,8 @@ static void floods(void)
         err = ipc_register(eps[i], name);
         bound += err == 0;
     }
-    expect(err, ENOSPC, "register names until the per-process limit");
-    expect_true(bound == NAMES_PER_TASK, "4 names fit");
+    check_call("register names until the per-process limit", err, ENOSPC);
+    check_true("4 names fit", bound == NAMES_PER_TASK);
 }
 
 /* As root, everything the attacks tried opens, and ids drop as Linux lets them. */
@@ -236,35 +214,35 @@ static void root_checks(void)
         expect_open(control_files[i], O_WRONLY, 0);
     expect_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
     int lines;
-    expect_true(kallsyms_all_zero(&lines) == 0, "/proc/kallsyms shows root the addresses");
+    check_true("/proc/kallsyms shows root the addresses", kallsyms_all_zero(&lines) == 0);
     int fd = open("/dev/kmsg", O_WRONLY);
     const char line[] = "hostile_files: root wrote this line to /dev/kmsg\n";
-    expect(fd < 0 ? -1 : write(fd, line, sizeof line - 1), 0, "root writes a line to dmesg");
+    check_call("root writes a line to dmesg", fd < 0 ? -1 : write(fd, line, sizeof line - 1), 0);
     close(fd);
     fd = open("/dev/ttyS1", O_WRONLY);
     const char com2[] = "hostile_files: root wrote this line to /dev/ttyS1\n";
-    expect(fd < 0 ? -1 : write(fd, com2, sizeof com2 - 1), 0, "root writes a line to COM2");
+    check_call("root writes a line to COM2", fd < 0 ? -1 : write(fd, com2, sizeof com2 - 1), 0);
     close(fd);
 
     /* A temporary drop keeps 0 as the saved id, so it comes back; the files follow. */
-    expect(setresuid(-1, 1000, 0), 0, "setresuid(-1, 1000, 0): euid 1000, saved 0");
+    check_call("setresuid(-1, 1000, 0): euid 1000, saved 0", setresuid(-1, 1000, 0), 0);
     expect_open("/sys/kernel/tracing/tracing_on", O_WRONLY, EACCES);
-    expect(setuid(0), 0, "setuid(0) with saved id 0: euid back to 0");
+    check_call("setuid(0) with saved id 0: euid back to 0", setuid(0), 0);
     expect_open("/sys/kernel/tracing/tracing_on", O_WRONLY, 0);
     /* 16-bit views of a high id. */
-    expect(setresgid(70000, 70000, 70000), 0, "setresgid(70000 x3)");
-    expect_true(syscall(SYS_getgid) == 65534 && getgid() == 70000,
-                "getgid16 shows 70000 as overflowgid 65534, getgid32 as 70000");
+    check_call("setresgid(70000 x3)", setresgid(70000, 70000, 70000), 0);
+    check_true("getgid16 shows 70000 as overflowgid 65534, getgid32 as 70000",
+               syscall(SYS_getgid) == 65534 && getgid() == 70000);
     unsigned short r16[3] = { 1, 1, 1 };
-    expect(syscall(SYS_getresgid, &r16[0], &r16[1], &r16[2]), 0, "getresgid16");
-    expect_true(r16[0] == 65534 && r16[1] == 65534 && r16[2] == 65534, "getresgid16: 65534 x3");
+    check_call("getresgid16", syscall(SYS_getresgid, &r16[0], &r16[1], &r16[2]), 0);
+    check_true("getresgid16: 65534 x3", r16[0] == 65534 && r16[1] == 65534 && r16[2] == 65534);
     /* A full drop: setuid as root sets all three, and there is no way back. */
-    expect(setuid(1000), 0, "setuid(1000) as root: real, effective and saved");
-    expect(setuid(0), EPERM, "setuid(0) after dropping");
-    expect(setresuid(0, 0, 0), EPERM, "setresuid(0, 0, 0) after dropping");
-    expect(setreuid(-1, 0), EPERM, "setreuid(-1, 0) after dropping");
+    check_call("setuid(1000) as root: real, effective and saved", setuid(1000), 0);
+    check_call("setuid(0) after dropping", setuid(0), EPERM);
+    check_call("setresuid(0, 0, 0) after dropping", setresuid(0, 0, 0), EPERM);
+    check_call("setreuid(-1, 0) after dropping", setreuid(-1, 0), EPERM);
     expect_open("/sys/kernel/tracing/tracing_on", O_WRONLY, EACCES);
-    expect_true(kallsyms_all_zero(&lines) == 1, "after the drop /proc/kallsyms shows zeros");
+    check_true("after the drop /proc/kallsyms shows zeros", kallsyms_all_zero(&lines) == 1);
 }
 
 int main(int argc, char **argv)
@@ -280,6 +258,5 @@ int main(int argc, char **argv)
         ipc_attacks();
         floods();
     }
-    printf("hostile_files: %d passed, %d failed\n", checks - failures, failures);
-    return failures ? 1 : 0;
+    return check_summary("hostile_files");
 }

@@ -13,9 +13,9 @@
  *        hostile_flood markers N     N trace_marker writes: each recorded or counted as lost
  *        hostile_flood active N      user_events_status says Active: N
  *        hostile_flood trace-has T.. each text T is in exactly one line of `trace`
- * Prints "ok N - WHAT -> WANT" or "not ok N - WHAT -> WANT (got X)", other lines starting
- * with "# ", and "hostile_flood MODE: P passed, F failed". Exit status 0 when nothing
- * failed, 1 otherwise, 2 for a usage error.
+ * Prints one line per check ("ok N - WHAT -> WANT" or "not ok N - WHAT -> WANT (got X)",
+ * tracekern/check.h), other lines starting with "# ", and "hostile_flood MODE: P passed,
+ * F failed". Exit status 0 when nothing failed, 1 otherwise, 2 for a usage error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,65 +27,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <tracekern/check.h>
 #include <unistd.h>
 
 #define TRACEFS "/sys/kernel/tracing/"
 #define DATA_FILE TRACEFS "user_events_data"
 #define RESERVE_KB 4096 /* the kernel's page reserve (kernel/page_alloc.h) */
 #define MAX_EVENTS 40000 /* more than any limit: stops a kernel that has none */
-
-static int passed, failed;
-
-/* ---- reporting ---- */
-
-static const char *errno_name(int e)
-{
-    const char *name = e ? strerrorname_np(e) : "success";
-    return name ? name : "an unknown errno";
-}
-
-static void result(bool ok, const char *what, const char *want, const char *got)
-{
-    int n = passed + failed + 1;
-    if (ok) {
-        passed++;
-        printf("ok %d - %s -> %s\n", n, what, want);
-    } else {
-        failed++;
-        printf("not ok %d - %s -> %s (got %s)\n", n, what, want, got);
-    }
-}
-
-/* ret is a libc result (-1 with errno on failure); want an errno or 0 for success. */
-static bool expect(const char *what, long ret, int want)
-{
-    int got = ret == -1 ? errno : 0;
-    result(got == want, what, errno_name(want), errno_name(got));
-    return got == want;
-}
-
-static void expect_num(const char *what, unsigned long long got, unsigned long long want)
-{
-    char g[32], w[32];
-    snprintf(g, sizeof(g), "%llu", got);
-    snprintf(w, sizeof(w), "%llu", want);
-    result(got == want, what, w, g);
-}
-
-/* ---- files ---- */
-
-/* Writes text to path through a descriptor of its own: 0, or -1 with errno. */
-static long write_file(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY);
-    if (fd < 0)
-        return -1;
-    long ret = write(fd, text, strlen(text));
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return ret < 0 ? -1 : 0;
-}
 
 /* Calls fn on each line of path (without its newline; long lines are cut at 255 bytes).
  * Returns false if the file could not be read. */
@@ -180,21 +128,21 @@ static void flood_memory(void)
         err = errno;
     }
     printf("# mapped %lu KiB\n", kb);
-    result(err == ENOMEM, "mmap anonymous memory until it fails", "ENOMEM", errno_name(err));
+    check_errno("mmap anonymous memory until it fails", err, ENOMEM);
     long long free_kb = mem_free_kb();
-    char got[32];
-    snprintf(got, sizeof(got), "%lld kB", free_kb);
-    result(free_kb >= RESERVE_KB && free_kb < RESERVE_KB + 256,
-           "holding it all, /proc/meminfo reads and MemFree is the reserve", "4096..4351 kB", got);
-    expect("write trace_marker", write_file(TRACEFS "trace_marker", "hf-while-memory-full\n"), 0);
+    printf("# MemFree: %lld kB\n", free_kb);
+    check_true("holding it all, /proc/meminfo reads and MemFree is the reserve, 4096..4351 kB",
+               free_kb >= RESERVE_KB && free_kb < RESERVE_KB + 256);
+    check_call("write trace_marker",
+               write_file(TRACEFS "trace_marker", "hf-while-memory-full\n"), 0);
     long long size_kb = file_number(TRACEFS "buffer_size_kb", "");
     char bigger[32];
     snprintf(bigger, sizeof(bigger), "%lld\n", size_kb + 64);
-    expect("grow buffer_size_kb by 64 KiB", write_file(TRACEFS "buffer_size_kb", bigger), ENOMEM);
-    expect_num("buffer_size_kb unchanged", (unsigned long long)file_number(TRACEFS "buffer_size_kb", ""),
-               (unsigned long long)size_kb);
+    check_call("grow buffer_size_kb by 64 KiB",
+               write_file(TRACEFS "buffer_size_kb", bigger), ENOMEM);
+    check_number("buffer_size_kb unchanged", file_number(TRACEFS "buffer_size_kb", ""), size_kb);
     int fd = open(DATA_FILE, O_RDWR);
-    expect("register a user event", register_seed(fd, "hf_while_full u32 a"), 0);
+    check_call("register a user event", register_seed(fd, "hf_while_full u32 a"), 0);
     close(fd);
 }
 
@@ -207,27 +155,27 @@ static void flood_memory(void)
 static void flood_buffer(void)
 {
     long long orig = file_number(TRACEFS "buffer_size_kb", "");
-    expect("buffer_size_kb 1048576 (1 GiB, more than the machine has)",
-           write_file(TRACEFS "buffer_size_kb", "1048576\n"), ENOMEM);
-    expect("buffer_size_kb 1048577 (past the largest size)",
-           write_file(TRACEFS "buffer_size_kb", "1048577\n"), EINVAL);
-    expect("trace_entries 16777216", write_file(TRACEFS "trace_entries", "16777216\n"), ENOMEM);
+    check_call("buffer_size_kb 1048576 (1 GiB, more than the machine has)",
+               write_file(TRACEFS "buffer_size_kb", "1048576\n"), ENOMEM);
+    check_call("buffer_size_kb 1048577 (past the largest size)",
+               write_file(TRACEFS "buffer_size_kb", "1048577\n"), EINVAL);
+    check_call("trace_entries 16777216", write_file(TRACEFS "trace_entries", "16777216\n"), ENOMEM);
     long long free_kb = mem_free_kb(); /* the text page of that read is free again after it */
     char text[32];
     snprintf(text, sizeof(text), "%lld\n", free_kb + 4 - RESERVE_KB + 32);
-    expect("buffer_size_kb = MemFree - reserve + 32 KiB", write_file(TRACEFS "buffer_size_kb", text),
-           ENOMEM);
-    expect_num("buffer_size_kb unchanged", (unsigned long long)file_number(TRACEFS "buffer_size_kb", ""),
-               (unsigned long long)orig);
+    check_call("buffer_size_kb = MemFree - reserve + 32 KiB",
+               write_file(TRACEFS "buffer_size_kb", text), ENOMEM);
+    check_number("buffer_size_kb unchanged", file_number(TRACEFS "buffer_size_kb", ""), orig);
     long long near = (free_kb - RESERVE_KB - 512) / 4 * 4;
     snprintf(text, sizeof(text), "%lld\n", near);
-    expect("buffer_size_kb = MemFree - reserve - 512 KiB", write_file(TRACEFS "buffer_size_kb", text), 0);
-    expect_num("buffer_size_kb reads the new size",
-               (unsigned long long)file_number(TRACEFS "buffer_size_kb", ""), (unsigned long long)near);
+    check_call("buffer_size_kb = MemFree - reserve - 512 KiB",
+               write_file(TRACEFS "buffer_size_kb", text), 0);
+    check_number("buffer_size_kb reads the new size",
+                 file_number(TRACEFS "buffer_size_kb", ""), near);
     snprintf(text, sizeof(text), "%lld\n", orig);
-    expect("shrink it back", write_file(TRACEFS "buffer_size_kb", text), 0);
-    expect_num("buffer_size_kb is the original size again",
-               (unsigned long long)file_number(TRACEFS "buffer_size_kb", ""), (unsigned long long)orig);
+    check_call("shrink it back", write_file(TRACEFS "buffer_size_kb", text), 0);
+    check_number("buffer_size_kb is the original size again",
+                 file_number(TRACEFS "buffer_size_kb", ""), orig);
 }
 
 /* Registers "PREFIX_i u32 a" for i = 0, 1, ... on one fd until a registration fails;
@@ -259,12 +207,11 @@ static void flood_events(bool persist)
     int err;
     int made = register_until_refused(persist ? "hf_p" : "hf_e", persist, &err);
     printf("# registered %d events%s\n", made, persist ? " with USER_EVENT_REG_PERSIST" : "");
-    result(err == EMFILE, "register events until one fails", "EMFILE", errno_name(err));
-    result(made >= 1000, "at least 1000 fit before the limit", "yes", "no");
-    expect_num("Active: counts them", (unsigned long long)active_events(),
-               (unsigned long long)(before + made));
-    expect("at the limit, dynamic_events cannot add one either",
-           write_file(TRACEFS "dynamic_events", "u:hf_dyn u32 a\n"), EMFILE);
+    check_errno("register events until one fails", err, EMFILE);
+    check_true("at least 1000 fit before the limit", made >= 1000);
+    check_number("Active: counts them", active_events(), before + made);
+    check_call("at the limit, dynamic_events cannot add one either",
+               write_file(TRACEFS "dynamic_events", "u:hf_dyn u32 a\n"), EMFILE);
     printf("# exiting with the events registered\n");
 }
 
@@ -283,13 +230,12 @@ static void check_persisted(void)
         close(fd);
     }
     printf("# %d persistent events survived\n", survived);
-    result(survived >= 1000, "the persistent events outlived their program", "at least 1000",
-           "fewer");
+    check_true("at least 1000 persistent events outlived their program", survived >= 1000);
     int data_fd = open(DATA_FILE, O_RDWR);
-    expect("one more is still refused", register_seed(data_fd, "hf_one_more u32 a"), EMFILE);
-    expect("a persistent event no one holds can be deleted",
-           ioctl(data_fd, DIAG_IOCSDEL, "hf_p_0"), 0);
-    expect("then one more fits", register_seed(data_fd, "hf_one_more u32 a"), 0);
+    check_call("one more is still refused", register_seed(data_fd, "hf_one_more u32 a"), EMFILE);
+    check_call("a persistent event no one holds can be deleted",
+               ioctl(data_fd, DIAG_IOCSDEL, "hf_p_0"), 0);
+    check_call("then one more fits", register_seed(data_fd, "hf_one_more u32 a"), 0);
 }
 
 /* Enable bits on one event until the kernel refuses one; unregistering one makes room. */
@@ -308,16 +254,14 @@ static void flood_enablers(void)
         made++;
     }
     printf("# registered %u enable bits\n", made);
-    result(err == ENOMEM, "register enable bits on one event until one fails", "ENOMEM",
-           errno_name(err));
+    check_errno("register enable bits on one event until one fails", err, ENOMEM);
     struct user_unreg unreg = { 0 };
     unreg.size = sizeof(unreg);
     unreg.disable_bit = 0;
     unreg.disable_addr = (uintptr_t)&words[0];
-    expect("DIAG_IOCSUNREG one", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
-    expect("then one more fits", register_bit(fd, "hf_bits u32 a", words, made, 0), 0);
-    expect_num("all of them on one event: Active grew by one", (unsigned long long)active_events(),
-               (unsigned long long)before + 1);
+    check_call("DIAG_IOCSUNREG one", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
+    check_call("then one more fits", register_bit(fd, "hf_bits u32 a", words, made, 0), 0);
+    check_number("all of them on one event: Active grew by one", active_events(), before + 1);
 }
 
 struct rb_counts { unsigned long long entries, overrun, dropped, read; };
@@ -346,17 +290,16 @@ static void flood_markers(unsigned n)
     }
     close(fd);
     read_counts(&after);
-    expect_num("every trace_marker write returned its length", ok, n);
+    check_number("every trace_marker write returned its length", ok, n);
     unsigned long long sum_before = before.entries + before.overrun + before.dropped + before.read;
     unsigned long long sum_after = after.entries + after.overrun + after.dropped + after.read;
     unsigned long long lost = after.overrun + after.dropped - before.overrun - before.dropped;
     printf("# %llu recorded, %llu lost (%llu overwritten, %llu dropped)\n",
            after.entries - before.entries, lost, after.overrun - before.overrun,
            after.dropped - before.dropped);
-    expect_num("stats account for every marker: entries + overrun + dropped grew by n",
-               sum_after - sum_before, n);
-    result(lost > 0, "the flood overflowed the buffer and the losses are counted", "lost > 0",
-           "0");
+    check_number("stats account for every marker: entries + overrun + dropped grew by n",
+                 sum_after - sum_before, n);
+    check_true("the flood overflowed the buffer and the losses are counted", lost > 0);
 }
 
 /* For trace-has: how many lines contain each text. */
@@ -372,11 +315,11 @@ static void count_texts(const char *line, void *ctx)
 static void trace_has(char **texts, int count)
 {
     struct search s = { texts, count < 16 ? count : 16, { 0 } };
-    result(for_each_line(TRACEFS "trace", count_texts, &s), "read trace", "success", "an error");
+    check_true("read trace", for_each_line(TRACEFS "trace", count_texts, &s));
     for (int i = 0; i < s.count; i++) {
         char what[96];
         snprintf(what, sizeof(what), "trace holds '%s' once", texts[i]);
-        expect_num(what, (unsigned long long)s.found[i], 1);
+        check_number(what, s.found[i], 1);
     }
 }
 
@@ -407,12 +350,12 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "markers") == 0 && argc == 3)
         flood_markers((unsigned)strtoul(argv[2], 0, 10));
     else if (strcmp(mode, "active") == 0 && argc == 3)
-        expect_num("user_events_status Active:", (unsigned long long)active_events(),
-                   strtoul(argv[2], 0, 10));
+        check_number("user_events_status Active:", active_events(), strtoul(argv[2], 0, 10));
     else if (strcmp(mode, "trace-has") == 0 && argc >= 3)
         trace_has(argv + 2, argc - 2);
     else
         usage();
-    printf("hostile_flood %s: %d passed, %d failed\n", mode, passed, failed);
-    return failed != 0;
+    char name[48];
+    snprintf(name, sizeof(name), "hostile_flood %s", mode);
+    return check_summary(name);
 }

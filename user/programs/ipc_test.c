@@ -4,13 +4,14 @@
  * it answers one call late, after we gave up on it; the last checks make that server exit in
  * the middle of a call, to see the caller learn it.
  *
- * Prints TAP-style "ok N - what" / "not ok N - what (got X, want Y)" lines and ends with
+ * Prints one line per check ("ok N - what -> EBADF", tracekern/check.h) and ends with
  * "ipc_test: P passed, F failed"; the exit status is 1 when anything failed.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <tracekern/check.h>
 #include <tracekern/ipc.h>
 #include <unistd.h>
 
@@ -19,24 +20,8 @@
 #define KERNEL_ADDRESS 0x100000
 #define UNMAPPED_ADDRESS 0x1000
 
-static int checks, failures;
-
 /* Something in our read-only code segment, to pass where the kernel must write. */
 static const char read_only[IPC_MSG_MAX + 8] = "read-only";
-
-/* Records one check: the call's result must be -1 with errno want (want 0: success). */
-static void expect(int result, int want, const char *what)
-{
-    int got = result < 0 ? errno : 0;
-    checks++;
-    if (got == want) {
-        printf("ok %d - %s\n", checks, what);
-        return;
-    }
-    failures++;
-    printf("not ok %d - %s (got %s, want %s)\n", checks, what, got ? strerrorname_np(got) : "success",
-           want ? strerrorname_np(want) : "success");
-}
 
 static uint64_t now_ms(void)
 {
@@ -49,54 +34,57 @@ static uint64_t now_ms(void)
 static void bad_endpoints(void)
 {
     struct ipc_msg m = { 0 };
-    expect(ipc_send(0, &m, 0), EBADF, "send to endpoint 0");
-    expect(ipc_send(63, &m, 0), EBADF, "send to an endpoint never created");
-    expect(ipc_send(-5, &m, 0), EBADF, "send to a negative endpoint");
-    expect(ipc_recv(IPC_NAMESERVER, &m, 0), EPERM, "receive on the name service's endpoint");
-    expect(ipc_reply(99999, &m), ESRCH, "reply to a token nobody holds");
-    expect(ipc_reply(getpid(), &m), ESRCH, "reply to oneself, not calling");
+    check_call("send to endpoint 0", ipc_send(0, &m, 0), EBADF);
+    check_call("send to an endpoint never created", ipc_send(63, &m, 0), EBADF);
+    check_call("send to a negative endpoint", ipc_send(-5, &m, 0), EBADF);
+    check_call("receive on the name service's endpoint", ipc_recv(IPC_NAMESERVER, &m, 0), EPERM);
+    check_call("reply to a token nobody holds", ipc_reply(99999, &m), ESRCH);
+    check_call("reply to oneself, not calling", ipc_reply(getpid(), &m), ESRCH);
 }
 
 /* Sizes beyond IPC_MSG_MAX, and bad pointers. */
 static void bad_messages(int own)
 {
     struct ipc_msg m = { 0, IPC_MSG_MAX + 1, { 0 } }, reply;
-    expect(ipc_send(own, &m, 0), EMSGSIZE, "send of IPC_MSG_MAX + 1 bytes");
-    expect(ipc_call(own, &m, &reply, 0), EMSGSIZE, "call of IPC_MSG_MAX + 1 bytes");
-    expect(ipc_reply(getpid(), &m), EMSGSIZE, "reply of IPC_MSG_MAX + 1 bytes");
-    expect(ipc_send(own, (void *)UNMAPPED_ADDRESS, 0), EFAULT, "send from an unmapped message");
-    expect(ipc_send(own, (void *)KERNEL_ADDRESS, 0), EFAULT, "send from kernel memory");
-    expect(ipc_recv(own, (void *)KERNEL_ADDRESS, 0), EFAULT, "receive into kernel memory");
-    expect(ipc_recv(own, (void *)read_only, 0), EFAULT, "receive into read-only code");
+    check_call("send of IPC_MSG_MAX + 1 bytes", ipc_send(own, &m, 0), EMSGSIZE);
+    check_call("call of IPC_MSG_MAX + 1 bytes", ipc_call(own, &m, &reply, 0), EMSGSIZE);
+    check_call("reply of IPC_MSG_MAX + 1 bytes", ipc_reply(getpid(), &m), EMSGSIZE);
+    check_call("send from an unmapped message", ipc_send(own, (void *)UNMAPPED_ADDRESS, 0), EFAULT);
+    check_call("send from kernel memory", ipc_send(own, (void *)KERNEL_ADDRESS, 0), EFAULT);
+    check_call("receive into kernel memory", ipc_recv(own, (void *)KERNEL_ADDRESS, 0), EFAULT);
+    check_call("receive into read-only code", ipc_recv(own, (void *)read_only, 0), EFAULT);
     struct ipc_msg ok = { 0 };
-    expect(ipc_call(IPC_NAMESERVER, &ok, (void *)read_only, 0), EFAULT, "call with a read-only reply buffer");
-    expect(ipc_create((const char *)KERNEL_ADDRESS), EFAULT, "create with a name in kernel memory");
-    expect(ipc_create("a-name-much-too-long-for-it"), ENAMETOOLONG, "create with a 27-byte name");
+    check_call("call with a read-only reply buffer",
+               ipc_call(IPC_NAMESERVER, &ok, (void *)read_only, 0), EFAULT);
+    check_call("create with a name in kernel memory",
+               ipc_create((const char *)KERNEL_ADDRESS), EFAULT);
+    check_call("create with a 27-byte name",
+               ipc_create("a-name-much-too-long-for-it"), ENAMETOOLONG);
 }
 
 /* Nobody on the other side: 0 does not wait, a timeout waits that long. */
 static void timeouts(int own)
 {
     struct ipc_msg m = { 0 };
-    expect(ipc_recv(own, &m, 0), EAGAIN, "receive, timeout 0, no sender");
-    expect(ipc_send(own, &m, 0), EAGAIN, "send, timeout 0, no receiver");
+    check_call("receive, timeout 0, no sender", ipc_recv(own, &m, 0), EAGAIN);
+    check_call("send, timeout 0, no receiver", ipc_send(own, &m, 0), EAGAIN);
     uint64_t start = now_ms();
-    expect(ipc_recv(own, &m, 30), ETIMEDOUT, "receive, timeout 30 ms, no sender");
+    check_call("receive, timeout 30 ms, no sender", ipc_recv(own, &m, 30), ETIMEDOUT);
     uint64_t waited = now_ms() - start;
-    expect(waited >= 30 && waited < 200 ? 0 : -1, 0, "the receive waited 30 ms (less than 200)");
-    expect(ipc_send(own, &m, 20), ETIMEDOUT, "send, timeout 20 ms, no receiver");
+    check_true("the receive waited 30 ms (less than 200)", waited >= 30 && waited < 200);
+    check_call("send, timeout 20 ms, no receiver", ipc_send(own, &m, 20), ETIMEDOUT);
 }
 
 /* The name service's answers. */
 static void name_service(int own)
 {
-    expect(ipc_lookup("no-such-name"), ENOENT, "lookup of a name nobody registered");
-    expect(ipc_register(IPC_NAMESERVER, "stolen"), EPERM, "register someone else's endpoint");
-    expect(ipc_register(own, "ipc_test"), 0, "register our endpoint");
-    expect(ipc_register(own, "ipc_test"), EEXIST, "register the same name again");
+    check_call("lookup of a name nobody registered", ipc_lookup("no-such-name"), ENOENT);
+    check_call("register someone else's endpoint", ipc_register(IPC_NAMESERVER, "stolen"), EPERM);
+    check_call("register our endpoint", ipc_register(own, "ipc_test"), 0);
+    check_call("register the same name again", ipc_register(own, "ipc_test"), EEXIST);
     int found = ipc_lookup("ipc_test");
-    expect(found == own ? 0 : -1, 0, "lookup finds our endpoint");
-    expect(ipc_register(own, ""), EINVAL, "register an empty name");
+    check_true("lookup finds our endpoint", found == own);
+    check_call("register an empty name", ipc_register(own, ""), EINVAL);
 }
 
 /*
@@ -113,12 +101,13 @@ static void late_reply(void)
     if (pong < 0)
         return; /* dead_server() reports it */
     struct ipc_msg first = { PONG_HOLD, 6, "first" }, second = { 8, 7, "second" }, reply;
-    expect(ipc_call(pong, &first, &reply, 50), ETIMEDOUT, "call a server that holds it past our 50 ms");
+    check_call("call a server that holds it past our 50 ms",
+               ipc_call(pong, &first, &reply, 50), ETIMEDOUT);
     memset(&reply, 0, sizeof reply);
-    expect(ipc_call(pong, &second, &reply, 1000), 0, "call the same server again");
-    expect(reply.len == 7 && memcmp(reply.data, "second", 7) == 0 ? 0 : -1, 0,
-           "the second call gets its own answer, not the late one");
-    expect(reply.label == (uint32_t)-ESRCH ? 0 : -1, 0, "the late answer to the first call fails with ESRCH");
+    check_call("call the same server again", ipc_call(pong, &second, &reply, 1000), 0);
+    check_true("the second call gets its own answer, not the late one",
+               reply.len == 7 && memcmp(reply.data, "second", 7) == 0);
+    check_errno("the late answer to the first call", -(int32_t)reply.label, ESRCH);
 }
 
 /* A server that dies in the middle of a call: the caller learns it (EPIPE); afterwards its
@@ -126,28 +115,29 @@ static void late_reply(void)
 static void dead_server(void)
 {
     int pong = ipc_lookup("pong");
-    expect(pong, 0, "lookup pong (ipc_pong must be running)");
+    check_call("lookup pong (ipc_pong must be running)", pong, 0);
     if (pong < 0)
         return;
     struct ipc_msg m = { 7, 4, "abc" }, reply;
-    expect(ipc_call(pong, &m, &reply, 1000), 0, "call pong");
-    expect(reply.label == 7 && memcmp(reply.data, "abc", 4) == 0 ? 0 : -1, 0, "pong's answer is our message");
+    check_call("call pong", ipc_call(pong, &m, &reply, 1000), 0);
+    check_true("pong's answer is our message",
+               reply.label == 7 && memcmp(reply.data, "abc", 4) == 0);
     m.label = PONG_EXIT_WITHOUT_REPLY;
-    expect(ipc_call(pong, &m, &reply, 1000), EPIPE, "call a server that exits instead of replying");
-    expect(ipc_send(pong, &m, 0), EBADF, "send to the dead server's endpoint");
-    expect(ipc_lookup("pong"), ENOENT, "the dead server's name is gone");
+    check_call("call a server that exits instead of replying",
+               ipc_call(pong, &m, &reply, 1000), EPIPE);
+    check_call("send to the dead server's endpoint", ipc_send(pong, &m, 0), EBADF);
+    check_call("the dead server's name is gone", ipc_lookup("pong"), ENOENT);
 }
 
 int main(void)
 {
     int own = ipc_create("ipc_test");
-    expect(own, 0, "create an endpoint");
+    check_call("create an endpoint", own, 0);
     bad_endpoints();
     bad_messages(own);
     timeouts(own);
     name_service(own);
     late_reply();
     dead_server();
-    printf("ipc_test: %d passed, %d failed\n", checks - failures, failures);
-    return failures != 0;
+    return check_summary("ipc_test");
 }

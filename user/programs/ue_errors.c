@@ -10,14 +10,14 @@
  *
  * Usage: ue_errors            every group but the limit
  *        ue_errors full N     only the limit; the kernel was booted with user_events_max=N
- * Prints, TAP-style:
+ * Prints, TAP-style (tracekern/check.h):
  *   # GROUP
  *   ok N - WHAT -> WANT
- *   not ok N - WHAT -> WANT (got X, want WANT)
+ *   not ok N - WHAT -> WANT (got X)
  *   ...
  *   ue_errors: P passed, F failed
- * where WANT and X are errno names ("success" for a call that worked). Exit status 0 when
- * nothing failed, 1 otherwise, 2 for a usage error.
+ * where WANT and X are errno names ("success" for a call that worked) or numbers. Exit
+ * status 0 when nothing failed, 1 otherwise, 2 for a usage error.
  *
  * Every event it registers is deleted at the end (the "# cleanup" group), so it can run
  * again in the same boot. The event ue_err_loc is enabled and disabled by the program
@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <tracekern/check.h>
 #include <unistd.h>
 
 #define TRACEFS "/sys/kernel/tracing/"
@@ -54,7 +55,6 @@ static const char *const event_names[] = {
     "ue_err_persist", "ue_err_shared", "ue_err_held",
 };
 
-static int passed, failed;
 static int data_fd = -1, status_fd = -1;
 static const volatile uint8_t *status_page; /* user_events_status, mapped read-only */
 static uintptr_t edge; /* the end of a writable page that is followed by an unmapped one */
@@ -70,54 +70,6 @@ static volatile uint32_t never_registered; /* a word no registration names */
 static char leaked[8][64];
 static unsigned leaked_count;
 
-/* ---- reporting ---- */
-
-/* The errno's name, "success" for 0, or "errno N" for a number without a name. */
-static const char *errno_text(int e, char *buf, size_t size)
-{
-    if (e == 0)
-        return "success";
-    const char *name = strerrorname_np(e);
-    if (name)
-        return name;
-    snprintf(buf, size, "errno %d", e);
-    return buf;
-}
-
-/* Prints one result line and counts it. got and want are only shown for a failure. */
-static void result(bool ok, const char *what, const char *got, const char *want)
-{
-    int n = passed + failed + 1;
-    if (ok) {
-        passed++;
-        printf("ok %d - %s\n", n, what);
-    } else {
-        failed++;
-        printf("not ok %d - %s (got %s, want %s)\n", n, what, got, want);
-    }
-}
-
-/* Checks one call: ret is what a library wrapper returned (-1 with errno set on failure,
- * anything else is success); want is an errno, or 0 for success. Returns whether it held. */
-static bool expect(const char *what, long ret, int want)
-{
-    int got = ret == -1 ? errno : 0;
-    char line[160], gbuf[24], wbuf[24];
-    const char *want_text = errno_text(want, wbuf, sizeof(wbuf));
-    snprintf(line, sizeof(line), "%s -> %s", what, want_text);
-    result(got == want, line, errno_text(got, gbuf, sizeof(gbuf)), want_text);
-    return got == want;
-}
-
-/* Checks a value the kernel handed back. */
-static void expect_u32(const char *what, uint32_t got, uint32_t want)
-{
-    char gbuf[16], wbuf[16];
-    snprintf(gbuf, sizeof(gbuf), "%u", got);
-    snprintf(wbuf, sizeof(wbuf), "%u", want);
-    result(got == want, what, gbuf, wbuf);
-}
-
 /* One system call and the errno it must fail with (0: it must succeed). Groups build
  * tables of these at run time, since most arguments are addresses known only then. */
 struct errno_case {
@@ -132,9 +84,9 @@ static void run_cases(const struct errno_case *cases, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
         const struct errno_case *c = &cases[i];
-        expect(c->what,
-               syscall(c->nr, c->arg[0], c->arg[1], c->arg[2], c->arg[3], c->arg[4], c->arg[5]),
-               c->want);
+        check_call(c->what,
+                   syscall(c->nr, c->arg[0], c->arg[1], c->arg[2], c->arg[3], c->arg[4], c->arg[5]),
+                   c->want);
     }
 }
 #define RUN_CASES(table) run_cases((table), ARRAY_SIZE(table))
@@ -192,10 +144,10 @@ static bool delete_at_end(int fd, const char *name)
 {
     long ret = ioctl(fd, DIAG_IOCSDEL, name);
     int got = ret == -1 ? errno : 0;
-    char what[96], gbuf[24];
+    char what[96];
     snprintf(what, sizeof(what), "delete %s -> success or ENOENT", name);
-    result(got == 0 || got == ENOENT, what, errno_text(got, gbuf, sizeof(gbuf)),
-           "success or ENOENT");
+    if (!check_true(what, got == 0 || got == ENOENT))
+        printf("#   got %s\n", strerrorname_np(got));
     return got == 0 || got == ENOENT;
 }
 
@@ -239,20 +191,20 @@ static bool setup(void)
 {
     printf("# setup\n");
     status_fd = open(STATUS_FILE, O_RDONLY);
-    if (!expect("open user_events_status O_RDONLY", status_fd, 0))
+    if (!check_call("open user_events_status O_RDONLY", status_fd, 0))
         return false;
     void *page = mmap(0, USER_PAGE_SIZE, PROT_READ, MAP_SHARED, status_fd, 0);
-    if (!expect("mmap user_events_status read-only", (long)(uintptr_t)page, 0))
+    if (!check_call("mmap user_events_status read-only", (long)(uintptr_t)page, 0))
         return false;
     status_page = page;
     data_fd = open(DATA_FILE, O_RDWR);
-    if (!expect("open user_events_data O_RDWR", data_fd, 0))
+    if (!check_call("open user_events_data O_RDWR", data_fd, 0))
         return false;
     char *pages = mmap(0, 2 * USER_PAGE_SIZE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (!expect("mmap two anonymous pages", (long)(uintptr_t)pages, 0))
+    if (!check_call("mmap two anonymous pages", (long)(uintptr_t)pages, 0))
         return false;
-    if (!expect("munmap the second one", munmap(pages + USER_PAGE_SIZE, USER_PAGE_SIZE), 0))
+    if (!check_call("munmap the second one", munmap(pages + USER_PAGE_SIZE, USER_PAGE_SIZE), 0))
         return false;
     edge = (uintptr_t)pages + USER_PAGE_SIZE;
     /* Left over from a run that did not reach its cleanup: not checked. */
@@ -292,7 +244,7 @@ static void group_struct_size(void)
                  sizes[i].size == 32 ? (sizes[i].tail ? " with a nonzero trailing byte"
                                                       : " with zero trailing bytes")
                                      : "");
-        expect(what, ioctl(data_fd, DIAG_IOCSREG, &s), sizes[i].want);
+        check_call(what, ioctl(data_fd, DIAG_IOCSREG, &s), sizes[i].want);
     }
 }
 
@@ -399,17 +351,17 @@ static void group_seed_abi(void)
 {
     printf("# seed ABI (struct user_reg_status)\n");
     struct user_reg_status reg = seed_reg_for("ue_err_seed u32 a");
-    expect("register ue_err_seed with size 20", ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
-    result(reg.status_bit != 0, "its status_bit is not 0", "0", "nonzero");
+    check_call("register ue_err_seed with size 20", ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
+    check_true("its status_bit is not 0", reg.status_bit != 0);
     seed_index = reg.write_index;
 
     struct user_reg_status again = seed_reg_for("ue_err_seed u32 a");
-    expect("register ue_err_seed again, same fields", ioctl(data_fd, DIAG_IOCSREG, &again), 0);
-    expect_u32("same write_index the second time", again.write_index, reg.write_index);
+    check_call("register ue_err_seed again, same fields", ioctl(data_fd, DIAG_IOCSREG, &again), 0);
+    check_number("same write_index the second time", again.write_index, reg.write_index);
 
     struct user_reg_status other = seed_reg_for("ue_err_seed u64 a");
-    expect("register ue_err_seed with other fields", ioctl(data_fd, DIAG_IOCSREG, &other),
-           EADDRINUSE);
+    check_call("register ue_err_seed with other fields",
+               ioctl(data_fd, DIAG_IOCSREG, &other), EADDRINUSE);
 }
 
 /*
@@ -430,7 +382,7 @@ static void group_grammar(void)
         char what[64];
         snprintf(what, sizeof(what), "command \"%s\"", bad[i]);
         long ret = ioctl(data_fd, DIAG_IOCSREG, &reg);
-        expect(what, ret, EINVAL);
+        check_call(what, ret, EINVAL);
         if (ret != -1)
             note_leaked(bad[i]);
     }
@@ -486,10 +438,10 @@ static void group_data_loc(void)
     enum { DATA_OFFSET = COMMON_HEADER_SIZE + 4 + 4 }; /* after a and msg's u32 */
     printf("# __data_loc records\n");
     struct user_reg_status reg = seed_reg_for("ue_err_loc u32 a;__data_loc char[] msg");
-    expect("register ue_err_loc", ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
+    check_call("register ue_err_loc", ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
     int enable_fd = open(LOC_ENABLE_FILE, O_WRONLY);
-    expect("open events/user_events/ue_err_loc/enable", enable_fd, 0);
-    expect("enable ue_err_loc", write(enable_fd, "1\n", 2), 0);
+    check_call("open events/user_events/ue_err_loc/enable", enable_fd, 0);
+    check_call("enable ue_err_loc", write(enable_fd, "1\n", 2), 0);
 
     uint32_t index = reg.write_index, a = 1;
     uint32_t loc_good = DYN_LOC(DATA_OFFSET, 3), loc_past_offset = DYN_LOC(DATA_OFFSET + 1, 3),
@@ -512,7 +464,7 @@ static void group_data_loc(void)
     };
     RUN_CASES(cases);
 
-    expect("disable ue_err_loc", write(enable_fd, "0\n", 2), 0);
+    check_call("disable ue_err_loc", write(enable_fd, "0\n", 2), 0);
     close(enable_fd);
 }
 
@@ -542,18 +494,17 @@ static void group_oversize(void)
     printf("# records larger than the trace buffer takes\n");
     static char blob[3000];
     struct user_reg_status reg = seed_reg_for("ue_err_big struct blob b 3000");
-    expect("register ue_err_big (3000 bytes of fields)", ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
+    check_call("register ue_err_big (3000 bytes of fields)", ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
     int enable_fd = open(TRACEFS "events/user_events/ue_err_big/enable", O_WRONLY);
-    expect("enable ue_err_big", write(enable_fd, "1\n", 2), 0);
+    check_call("enable ue_err_big", write(enable_fd, "1\n", 2), 0);
     long before = dropped_events();
     uint32_t index = reg.write_index;
     struct iovec io[2] = { { &index, 4 }, { blob, sizeof blob } };
-    expect_u32("a 3004-byte write returns its length", (uint32_t)writev(data_fd, io, 2), 3004);
+    check_number("a 3004-byte write returns its length", writev(data_fd, io, 2), 3004);
     long after = dropped_events();
-    bool counted = before >= 0 && after == before + 1;
-    result(counted, "and is counted as one dropped event", counted ? "one more" : "not one more",
-           "one more");
-    expect("disable ue_err_big", write(enable_fd, "0\n", 2), 0);
+    if (!check_true("and is counted as one dropped event", before >= 0 && after == before + 1))
+        printf("#   dropped events: %ld before, %ld after\n", before, after);
+    check_call("disable ue_err_big", write(enable_fd, "0\n", 2), 0);
     close(enable_fd);
 }
 
@@ -569,36 +520,37 @@ static void group_delete(void)
     printf("# DIAG_IOCSDEL and DIAG_IOCSUNREG\n");
     int busy_fd = open(DATA_FILE, O_RDWR);
     struct user_reg_status busy = seed_reg_for("ue_err_busy u32 a");
-    expect("register ue_err_busy on a second fd", ioctl(busy_fd, DIAG_IOCSREG, &busy), 0);
-    expect("delete ue_err_busy while that fd is open", ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"),
-           EBUSY);
-    expect("delete an event that does not exist",
-           ioctl(data_fd, DIAG_IOCSDEL, "ue_err_no_such_event"), ENOENT);
+    check_call("register ue_err_busy on a second fd", ioctl(busy_fd, DIAG_IOCSREG, &busy), 0);
+    check_call("delete ue_err_busy while that fd is open",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
+    check_call("delete an event that does not exist",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_no_such_event"), ENOENT);
     int format_fd = open("/sys/kernel/tracing/events/user_events/ue_err_busy/format", O_RDONLY);
-    expect("open ue_err_busy's format file", format_fd, 0);
-    expect("close the fd that registered it", close(busy_fd), 0);
-    expect("delete ue_err_busy while its format file is open",
-           ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
-    expect("close the format file", close(format_fd), 0);
-    expect("ue_err_busy went with that last reference: deleting it finds none",
-           ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), ENOENT);
-    expect("delete with the name in kernel memory", ioctl(data_fd, DIAG_IOCSDEL, KERNEL_ADDR),
-           EFAULT);
+    check_call("open ue_err_busy's format file", format_fd, 0);
+    check_call("close the fd that registered it", close(busy_fd), 0);
+    check_call("delete ue_err_busy while its format file is open",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
+    check_call("close the format file", close(format_fd), 0);
+    check_call("ue_err_busy went with that last reference: deleting it finds none",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), ENOENT);
+    check_call("delete with the name in kernel memory",
+               ioctl(data_fd, DIAG_IOCSDEL, KERNEL_ADDR), EFAULT);
 
     int enabler_fd = open(DATA_FILE, O_RDWR);
     struct user_reg reg = user_reg_for("ue_err_enabler u32 a");
-    expect("register ue_err_enabler with enable_addr", ioctl(enabler_fd, DIAG_IOCSREG, &reg), 0);
-    expect("close its fd", close(enabler_fd), 0);
+    check_call("register ue_err_enabler with enable_addr",
+               ioctl(enabler_fd, DIAG_IOCSREG, &reg), 0);
+    check_call("close its fd", close(enabler_fd), 0);
     struct user_unreg unreg = { 0 };
     unreg.size = sizeof(unreg);
     unreg.disable_bit = reg.enable_bit;
     unreg.disable_addr = reg.enable_addr;
-    expect("delete ue_err_enabler while its enable_addr is registered",
-           ioctl(data_fd, DIAG_IOCSDEL, "ue_err_enabler"), EBUSY);
-    expect("DIAG_IOCSUNREG of that enable_addr", ioctl(data_fd, DIAG_IOCSUNREG, &unreg), 0);
-    expect("ue_err_enabler went with that DIAG_IOCSUNREG: deleting it finds none",
-           ioctl(data_fd, DIAG_IOCSDEL, "ue_err_enabler"), ENOENT);
-    expect("DIAG_IOCSUNREG of it again", ioctl(data_fd, DIAG_IOCSUNREG, &unreg), ENOENT);
+    check_call("delete ue_err_enabler while its enable_addr is registered",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_enabler"), EBUSY);
+    check_call("DIAG_IOCSUNREG of that enable_addr", ioctl(data_fd, DIAG_IOCSUNREG, &unreg), 0);
+    check_call("ue_err_enabler went with that DIAG_IOCSUNREG: deleting it finds none",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_enabler"), ENOENT);
+    check_call("DIAG_IOCSUNREG of it again", ioctl(data_fd, DIAG_IOCSUNREG, &unreg), ENOENT);
 
     struct user_unreg never = unreg, small = unreg, reserved = unreg;
     never.disable_addr = (uintptr_t)&never_registered;
@@ -669,8 +621,8 @@ static void group_syscalls(void)
 
     /* Outside the table: should the kernel map it after all, it must go again. */
     void *p = mmap(0, USER_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, status_fd, 0);
-    expect("writable MAP_SHARED mapping of user_events_status opened O_RDONLY",
-           (long)(uintptr_t)p, EACCES);
+    check_call("writable MAP_SHARED mapping of user_events_status opened O_RDONLY",
+               (long)(uintptr_t)p, EACCES);
     if (p != MAP_FAILED)
         munmap(p, USER_PAGE_SIZE);
 }
@@ -686,7 +638,8 @@ static void expect_text(const char *what, const char *path, const char *want)
     text[len] = '\0';
     if (fd >= 0)
         close(fd);
-    result(fd >= 0 && n >= 0 && strcmp(text, want) == 0, what, text, want);
+    if (!check_true(what, fd >= 0 && n >= 0 && strcmp(text, want) == 0))
+        printf("#   got \"%s\", want \"%s\"\n", text, want);
 }
 
 /*
@@ -697,18 +650,18 @@ static void expect_text(const char *what, const char *path, const char *want)
 static void group_truncate(void)
 {
     printf("# O_TRUNC\n");
-    expect("open dynamic_events O_TRUNC while events are in use",
-           open(TRACEFS "dynamic_events", O_WRONLY | O_TRUNC), EBUSY);
+    check_call("open dynamic_events O_TRUNC while events are in use",
+               open(TRACEFS "dynamic_events", O_WRONLY | O_TRUNC), EBUSY);
     int fd = open(TRACEFS "set_event", O_WRONLY | O_TRUNC);
-    expect("open set_event O_TRUNC", fd, 0);
+    check_call("open set_event O_TRUNC", fd, 0);
     const char *seed = "user_events:ue_err_seed\n", *loc = "user_events:ue_err_loc\n";
-    expect_u32("write ue_err_seed to it", (uint32_t)write(fd, seed, strlen(seed)), strlen(seed));
-    expect_u32("write ue_err_loc to it", (uint32_t)write(fd, loc, strlen(loc)), strlen(loc));
+    check_number("write ue_err_seed to it", write(fd, seed, strlen(seed)), strlen(seed));
+    check_number("write ue_err_loc to it", write(fd, loc, strlen(loc)), strlen(loc));
     close(fd);
     expect_text("set_event has both", TRACEFS "set_event",
                 "user_events:ue_err_seed\nuser_events:ue_err_loc\n");
     fd = open(TRACEFS "set_event", O_WRONLY | O_TRUNC);
-    expect("open set_event O_TRUNC again, and close it", close(fd), 0);
+    check_call("open set_event O_TRUNC again, and close it", close(fd), 0);
     expect_text("set_event is empty", TRACEFS "set_event", "");
 }
 
@@ -728,10 +681,10 @@ static void cleanup(void)
         unreg.disable_addr = (uintptr_t)&enable_words[n / 32];
         ioctl(data_fd, DIAG_IOCSUNREG, &unreg); /* ENOENT for most: not checked */
     }
-    expect("close the user_events_data fd", close(data_fd), 0);
+    check_call("close the user_events_data fd", close(data_fd), 0);
     data_fd = -1;
     int fd = open(DATA_FILE, O_RDWR);
-    expect("open user_events_data for the deletes", fd, 0);
+    check_call("open user_events_data for the deletes", fd, 0);
     for (unsigned i = 0; i < ARRAY_SIZE(event_names); i++)
         delete_at_end(fd, event_names[i]);
     for (unsigned i = 0; i < leaked_count; i++)
@@ -751,32 +704,19 @@ static void group_last_event(void)
     printf("# the system's last event\n");
     int fd = open(DATA_FILE, O_RDWR);
     struct user_reg_status reg = seed_reg_for("ue_err_last u32 a");
-    expect("register ue_err_last", ioctl(fd, DIAG_IOCSREG, &reg), 0);
+    check_call("register ue_err_last", ioctl(fd, DIAG_IOCSREG, &reg), 0);
     int enable_fd = open(TRACEFS "events/user_events/enable", O_RDONLY);
-    expect("open events/user_events/enable", enable_fd, 0);
-    expect("close the fd that registered it: ue_err_last goes", close(fd), 0);
+    check_call("open events/user_events/enable", enable_fd, 0);
+    check_call("close the fd that registered it: ue_err_last goes", close(fd), 0);
     fd = open(DATA_FILE, O_RDWR);
-    expect("deleting ue_err_last finds none", ioctl(fd, DIAG_IOCSDEL, "ue_err_last"), ENOENT);
+    check_call("deleting ue_err_last finds none", ioctl(fd, DIAG_IOCSDEL, "ue_err_last"), ENOENT);
     char text[8];
-    expect("read events/user_events/enable after that", read(enable_fd, text, sizeof(text)), 0);
-    expect("register ue_err_last again", ioctl(fd, DIAG_IOCSREG, &reg), 0);
-    expect("close events/user_events/enable", close(enable_fd), 0);
-    expect("close that fd too", close(fd), 0);
-    expect("events/user_events went with its last event",
-           open(TRACEFS "events/user_events/enable", O_RDONLY), ENOENT);
-}
-
-/* Writes text to a tracefs file through a descriptor of its own. */
-static long write_file(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY);
-    if (fd < 0)
-        return -1;
-    long ret = write(fd, text, strlen(text));
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return ret < 0 ? -1 : 0;
+    check_call("read events/user_events/enable after that", read(enable_fd, text, sizeof(text)), 0);
+    check_call("register ue_err_last again", ioctl(fd, DIAG_IOCSREG, &reg), 0);
+    check_call("close events/user_events/enable", close(enable_fd), 0);
+    check_call("close that fd too", close(fd), 0);
+    check_call("events/user_events went with its last event",
+               open(TRACEFS "events/user_events/enable", O_RDONLY), ENOENT);
 }
 
 /*
@@ -791,41 +731,42 @@ static void group_lifetime(void)
     int fd = open(DATA_FILE, O_RDWR);
     struct user_reg keep = user_reg_for("ue_err_persist u32 a");
     keep.flags = USER_EVENT_REG_PERSIST;
-    expect("register ue_err_persist with USER_EVENT_REG_PERSIST", ioctl(fd, DIAG_IOCSREG, &keep), 0);
+    check_call("register ue_err_persist with USER_EVENT_REG_PERSIST",
+               ioctl(fd, DIAG_IOCSREG, &keep), 0);
     struct user_unreg unreg = { 0 };
     unreg.size = sizeof(unreg);
     unreg.disable_bit = keep.enable_bit;
     unreg.disable_addr = keep.enable_addr;
-    expect("DIAG_IOCSUNREG its enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
-    expect("close the fd that registered it", close(fd), 0);
-    expect("ue_err_persist is still there: its enable file takes 0",
-           write_file(TRACEFS "events/user_events/ue_err_persist/enable", "0\n"), 0);
+    check_call("DIAG_IOCSUNREG its enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
+    check_call("close the fd that registered it", close(fd), 0);
+    check_call("ue_err_persist is still there: its enable file takes 0",
+               write_file(TRACEFS "events/user_events/ue_err_persist/enable", "0\n"), 0);
     fd = open(DATA_FILE, O_RDWR);
-    expect("and, unused, it can be deleted", ioctl(fd, DIAG_IOCSDEL, "ue_err_persist"), 0);
+    check_call("and, unused, it can be deleted", ioctl(fd, DIAG_IOCSDEL, "ue_err_persist"), 0);
 
     int other = open(DATA_FILE, O_RDWR);
     struct user_reg_status plain = seed_reg_for("ue_err_shared u32 a");
     struct user_reg late = user_reg_for("ue_err_shared u32 a");
     late.flags = USER_EVENT_REG_PERSIST;
-    expect("register ue_err_shared without the flag", ioctl(other, DIAG_IOCSREG, &plain), 0);
-    expect("register it again with PERSIST on another fd", ioctl(fd, DIAG_IOCSREG, &late), 0);
+    check_call("register ue_err_shared without the flag", ioctl(other, DIAG_IOCSREG, &plain), 0);
+    check_call("register it again with PERSIST on another fd", ioctl(fd, DIAG_IOCSREG, &late), 0);
     unreg.disable_bit = late.enable_bit;
     unreg.disable_addr = late.enable_addr;
-    expect("DIAG_IOCSUNREG that enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
-    expect("close both fds", close(other) | close(fd), 0);
+    check_call("DIAG_IOCSUNREG that enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
+    check_call("close both fds", close(other) | close(fd), 0);
     fd = open(DATA_FILE, O_RDWR);
-    expect("the flag did not make the existing event persistent: it is gone",
-           ioctl(fd, DIAG_IOCSDEL, "ue_err_shared"), ENOENT);
+    check_call("the flag did not make the existing event persistent: it is gone",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_shared"), ENOENT);
 
     struct user_reg_status held = seed_reg_for("ue_err_held u32 a");
-    expect("register ue_err_held", ioctl(fd, DIAG_IOCSREG, &held), 0);
-    expect("enable it", write_file(TRACEFS "events/user_events/ue_err_held/enable", "1\n"), 0);
-    expect("close the fd that registered it", close(fd), 0);
+    check_call("register ue_err_held", ioctl(fd, DIAG_IOCSREG, &held), 0);
+    check_call("enable it", write_file(TRACEFS "events/user_events/ue_err_held/enable", "1\n"), 0);
+    check_call("close the fd that registered it", close(fd), 0);
     fd = open(DATA_FILE, O_RDWR);
-    expect("enabled, it is still held: delete", ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), EBUSY);
-    expect("disable it", write_file(TRACEFS "events/user_events/ue_err_held/enable", "0\n"), 0);
-    expect("disabled, it went with that last reference",
-           ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), ENOENT);
+    check_call("enabled, it is still held: delete", ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), EBUSY);
+    check_call("disable it", write_file(TRACEFS "events/user_events/ue_err_held/enable", "0\n"), 0);
+    check_call("disabled, it went with that last reference",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), ENOENT);
     close(fd);
 }
 
@@ -840,12 +781,10 @@ static void group_full(int max)
 {
     printf("# event limit: user_events_max=%d\n", max);
     int present = active_events();
-    char got[48], want[48];
-    snprintf(got, sizeof(got), "%d", present);
-    result(present >= 0, "read Active: from user_events_status", got, "a count");
+    check_true("read Active: from user_events_status", present >= 0);
     int first_fd = open(DATA_FILE, O_RDWR), rest_fd = open(DATA_FILE, O_RDWR);
-    expect("open user_events_data for full0", first_fd, 0);
-    expect("open user_events_data for the others", rest_fd, 0);
+    check_call("open user_events_data for full0", first_fd, 0);
+    check_call("open user_events_data for the others", rest_fd, 0);
 
     char command[32];
     int made = 0, err = 0;
@@ -861,35 +800,29 @@ static void group_full(int max)
             full0_index = reg.write_index;
         made++;
     }
-    char ebuf[24];
-    result(err == EMFILE, "registering until one fails: it fails with EMFILE",
-           errno_text(err, ebuf, sizeof(ebuf)), "EMFILE");
+    check_errno("register until one fails", err, EMFILE);
     /* user_events_max=N lets N events exist: the one refused is number N + 1. */
-    snprintf(got, sizeof(got), "registration %d (%d present + %d made + 1)",
-             present + made + 1, present, made);
-    snprintf(want, sizeof(want), "registration %d", max + 1);
-    result(present + made == max, "the failing registration is number N + 1, counting present ones",
-           got, want);
+    printf("# %d events were present, %d registered before the refusal\n", present, made);
+    check_number("the failing registration is number N + 1, counting present ones",
+                 present + made + 1, max + 1);
 
     struct user_reg_status again = seed_reg_for("full0 u32 n");
-    expect("register full0 again at the limit", ioctl(first_fd, DIAG_IOCSREG, &again), 0);
-    expect_u32("same write_index for full0", again.write_index, full0_index);
-    expect("close full0's fd", close(first_fd), 0);
-    expect("full0 went with it", ioctl(rest_fd, DIAG_IOCSDEL, "full0"), ENOENT);
+    check_call("register full0 again at the limit", ioctl(first_fd, DIAG_IOCSREG, &again), 0);
+    check_number("same write_index for full0", again.write_index, full0_index);
+    check_call("close full0's fd", close(first_fd), 0);
+    check_call("full0 went with it", ioctl(rest_fd, DIAG_IOCSDEL, "full0"), ENOENT);
     snprintf(command, sizeof(command), "full%d u32 n", made);
     struct user_reg_status one_more = seed_reg_for(command);
-    expect("one more event fits after the delete", ioctl(rest_fd, DIAG_IOCSREG, &one_more), 0);
+    check_call("one more event fits after the delete", ioctl(rest_fd, DIAG_IOCSREG, &one_more), 0);
     snprintf(command, sizeof(command), "full%d u32 n", made + 1);
     struct user_reg_status past = seed_reg_for(command);
-    expect("and the next one does not", ioctl(rest_fd, DIAG_IOCSREG, &past), EMFILE);
+    check_call("and the next one does not", ioctl(rest_fd, DIAG_IOCSREG, &past), EMFILE);
 
     /* Closing the fd that holds full1 .. full(made) deletes them all. */
-    expect("close the other fd", close(rest_fd), 0);
+    check_call("close the other fd", close(rest_fd), 0);
     int after = active_events();
-    snprintf(got, sizeof(got), "Active: %d", after);
-    snprintf(want, sizeof(want), "Active: %d", present);
-    result(after == present, "every fullN went with the fds: as many events as before", got,
-           want);
+    check_number("every fullN went with the fds: Active: as many events as before", after,
+                 present);
 }
 
 /* A wrong command line: say how it goes and stop (status 2). */
@@ -934,6 +867,5 @@ int main(int argc, char **argv)
         cleanup();
         group_last_event();
     }
-    printf("ue_errors: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary("ue_errors");
 }
