@@ -73,17 +73,6 @@ bool gdt_data_selector_ok(uint16_t selector)
     return present && code_data && readable && dpl >= rpl;
 }
 
-/* A selector ring 3 may hold in DS, ES, FS or GS when the kernel returns to it: null
- * (whatever its RPL), or the user code or data segment of the GDT (whatever its RPL: both
- * are DPL 3, so the CPU lets ring 3 load 0x20 as well as 0x23). Anything else, an LDT
- * selector included, is refused. */
-bool gdt_user_data_selector_ok(uint16_t selector)
-{
-    uint16_t without_rpl = selector & ~3u;
-    return without_rpl == 0 || without_rpl == (SEL_USER_DATA & ~3u) ||
-           without_rpl == (SEL_USER_CODE & ~3u);
-}
-
 void gdt_set_data_segment(int index, bool present)
 {
     gdt[index] = make_descriptor(0, 0xfffff, (present ? DESC_PRESENT : 0) | DESC_CODE_DATA |

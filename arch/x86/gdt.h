@@ -63,9 +63,18 @@ struct tss *gdt_tss_of(uint16_t selector);
  * LDT selector: the LDT is null on every CPU path. */
 bool gdt_data_selector_ok(uint16_t selector);
 
-/* True when selector may be restored into DS, ES, FS or GS on a return to ring 3: null or
- * one of the two user segments (arch/x86/user_segments.c replaces anything else by null). */
-bool gdt_user_data_selector_ok(uint16_t selector);
+/* True when selector may be restored into DS, ES, FS or GS on a return to ring 3: null
+ * (whatever its RPL), or the user code or data segment of the GDT (whatever its RPL: both
+ * are DPL 3, so the CPU lets ring 3 load 0x20 as well as 0x23). Anything else, an LDT
+ * selector included, is refused (check_user_segments in arch/x86/trap.c makes it null).
+ * Inline and branch-light: it runs four times on every return to ring 3. */
+static inline bool gdt_user_data_selector_ok(uint16_t selector)
+{
+    /* selector >> 2 is the index with the TI bit: 0 (null), 6 (0x18), 8 (0x20). */
+    unsigned slot = selector >> 2u;
+    return slot <= 8u && ((1u << slot) & ((1u << 0) | (1u << (SEL_USER_CODE >> 2)) |
+                                          (1u << (SEL_USER_DATA >> 2))));
+}
 
 /* Puts a flat writable data segment at GDT slot index, present or not (for tests of what a
  * task switch does with a segment register that has become invalid). */
