@@ -1,15 +1,16 @@
 /*
- * umip.c - answering sgdt, sidt and smsw from ring 3 when UMIP is on, as Linux's
- * arch/x86/kernel/umip.c does for 32-bit processes.
+ * umip.c - answering sgdt, sidt, smsw, str and sldt from ring 3 when UMIP is on, as Linux's
+ * arch/x86/kernel/umip.c does for 32-bit processes (str and sldt since Linux 5.10).
  *
  * With CR4.UMIP the five instructions that reveal the kernel's tables and CR0 fault in
- * ring 3. Old programs (Wine, DOSEMU) execute sgdt, sidt and smsw, so Linux emulates those
- * three with fixed dummy results: the GDT at 0xfffe0000 and the IDT at 0xffff0000, both with
- * limit 0, and CR0 as set at boot (PE MP ET NE WP AM PG). str and sldt are not emulated: they
- * stay a #GP, hence SIGSEGV. The instruction is read from user memory with copy_from_user
- * (as much of 15 bytes as is mapped), decoded by umip_decode.c (prefixes, 0F 01 /r, ModRM,
- * SIB, 32-bit addressing), and its memory operand written with copy_to_user: a bad operand address is
- * SIGSEGV/SEGV_MAPERR at that address, as in Linux.
+ * ring 3. Old programs (Wine, DOSEMU) execute them, so Linux emulates all five with fixed
+ * dummy results: the GDT at 0xfffe0000 and the IDT at 0xffff0000, both with limit 0; CR0
+ * as set at boot (PE MP ET NE WP AM PG); TR = i386 Linux's TSS selector (GDT entry 16,
+ * 0x80); LDTR = 0 (a process has no LDT). The instruction is read from user memory with
+ * copy_from_user (as much of 15 bytes as is mapped), decoded by umip_decode.c (prefixes,
+ * 0F 00 /r and 0F 01 /r, ModRM, SIB, 32-bit addressing), and its memory operand written
+ * with copy_to_user: a bad operand address is SIGSEGV/SEGV_MAPERR at that address, as in
+ * Linux.
  *
  * Departure: a 16-bit address size (prefix 0x67) is not decoded; such an sgdt stays a #GP.
  */
@@ -29,6 +30,10 @@
 #define DUMMY_IDT_BASE 0xffff0000u
 /* CR0 as a 32-bit kernel sets it at boot: PE MP ET NE WP AM PG. */
 #define DUMMY_CR0 0x80050033u
+/* i386 Linux's TR: its GDT_ENTRY_TSS (16) times 8. */
+#define DUMMY_TR (16u * 8u)
+/* LDTR: a process never has an LDT here (no modify_ldt), so the null selector. */
+#define DUMMY_LDTR 0u
 
 static bool umip_on; /* set once at boot, before any process runs */
 
@@ -49,7 +54,7 @@ void umip_init(void)
     }
     if (umip_on)
         write_cr4(read_cr4() | CR4_UMIP);
-    printk("umip: %s\n", umip_on ? "enabled (sgdt, sidt and smsw from ring 3 are emulated)"
+    printk("umip: %s\n", umip_on ? "enabled (sgdt, sidt, smsw, str and sldt from ring 3 are emulated)"
                                  : "not supported by this CPU");
 }
 
@@ -98,26 +103,28 @@ bool umip_emulate(struct trap_frame *tf)
     for (int r = 0; r < 8; r++)
         regs[r] = *user_reg(tf, r);
     struct umip_insn in;
-    if (!umip_decode(code, n, regs, &in) || in.opcode2 != 0x01)
-        return false; /* sldt and str (0f 00) are not emulated, as in Linux */
+    if (!umip_decode(code, n, regs, &in))
+        return false;
     uint8_t result[6];
     uint32_t size;
-    if (in.reg == 0 || in.reg == 1) { /* sgdt, sidt: memory only */
+    if (in.opcode2 == 0x01 && (in.reg == 0 || in.reg == 1)) { /* sgdt, sidt: memory only */
         if (in.mod == 3)
             return false;
         uint32_t base = in.reg == 0 ? DUMMY_GDT_BASE : DUMMY_IDT_BASE;
         memset(result, 0, 2); /* limit 0 */
         memcpy(result + 2, &base, 4);
         size = 6;
-    } else if (in.reg == 4) { /* smsw */
-        uint32_t cr0 = DUMMY_CR0;
-        if (in.mod == 3) { /* a register: as many bytes as the operand size */
+    } else if ((in.opcode2 == 0x01 && in.reg == 4) || (in.opcode2 == 0x00 && in.reg <= 1)) {
+        /* smsw, sldt (0f 00 /0), str (0f 00 /1): one value; a register gets as many bytes
+         * as the operand size (4 zero-extends it, 2 keeps the high half), memory 2 bytes */
+        uint32_t value = in.opcode2 == 0x01 ? DUMMY_CR0 : in.reg == 0 ? DUMMY_LDTR : DUMMY_TR;
+        if (in.mod == 3) {
             uint32_t *r = user_reg(tf, in.rm);
-            *r = in.operand16 ? (*r & 0xffff0000u) | (cr0 & 0xffff) : cr0;
+            *r = in.operand16 ? (*r & 0xffff0000u) | (value & 0xffff) : value;
             tf->eip += (uint32_t)in.length;
             return true;
         }
-        memcpy(result, &cr0, 2);
+        memcpy(result, &value, 2);
         size = 2;
     } else {
         return false;

@@ -15,10 +15,11 @@ void umip_init(void);
 /* True when UMIP is on. */
 bool umip_enabled(void);
 
-/* A #GP from ring 3: when UMIP caused it on sgdt, sidt or smsw, answers the instruction
- * with Linux's dummy values and skips it (true), or forces SIGSEGV/SEGV_MAPERR when the
- * result cannot be written (true as well). False for anything else, str and sldt
- * included: the #GP then becomes SIGSEGV as any other. */
+/* A #GP from ring 3: when UMIP caused it on sgdt, sidt, smsw, str or sldt, answers the
+ * instruction with Linux's dummy values and skips it (true), or forces SIGSEGV/SEGV_MAPERR
+ * when the result cannot be written (true as well). False for anything else (sgdt/sidt
+ * with a register operand, a 0x67 prefix, an operand through a non-user segment): the #GP
+ * then becomes SIGSEGV as any other. */
 bool umip_emulate(struct trap_frame *tf);
 
 #endif

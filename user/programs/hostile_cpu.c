@@ -669,6 +669,13 @@ static void do_smsw_reg16(uint32_t a)
 }
 static void do_str(uint32_t a) { (void)a; uint32_t v = 0; asm volatile("str %w0" : "+r"(v)); msw_value = v; }
 static void do_sldt(uint32_t a) { (void)a; uint32_t v = 7; asm volatile("sldt %w0" : "+r"(v)); msw_value = v; }
+/* The same with a register of each operand size (a starts in it) and with a memory operand. */
+static void do_str_reg32(uint32_t a) { uint32_t v = a; asm volatile("str %0" : "+r"(v)); msw_value = v; }
+static void do_str_reg16(uint32_t a) { uint32_t v = a; asm volatile("str %w0" : "+r"(v)); msw_value = v; }
+static void do_str_mem(uint32_t a) { asm volatile("str (%0)" : : "r"(a) : "memory"); }
+static void do_sldt_reg32(uint32_t a) { uint32_t v = a; asm volatile("sldt %0" : "+r"(v)); msw_value = v; }
+static void do_sldt_reg16(uint32_t a) { uint32_t v = a; asm volatile("sldt %w0" : "+r"(v)); msw_value = v; }
+static void do_sldt_mem(uint32_t a) { asm volatile("sldt (%0)" : : "r"(a) : "memory"); }
 
 static uint32_t image_base(void)
 {
@@ -702,11 +709,31 @@ static void attack_umip(bool umip)
         check_true("smsw r16 keeps the high half", msw_value, msw_value == 0x12340033);
         check("sgdt to the kernel", KERNEL_TEXT, attempt(do_sgdt, KERNEL_TEXT),
               segv_pf(SEGV_MAPERR, KERNEL_TEXT, 6));
-        check("str", 0, attempt(do_str, 0), segv_gp(0));
-        check("sldt", 0, attempt(do_sldt, 0), segv_gp(0));
+        /* str and sldt as Linux 5.10+ answers them: TR = i386 Linux's TSS selector 0x80,
+         * LDTR = 0; a 32-bit register gets the value zero-extended, a 16-bit one keeps its
+         * high half, memory gets 2 bytes */
+        check("str r32", 0, attempt(do_str_reg32, 0x12345678), none());
+        check_true("str r32 = 0x80", msw_value, msw_value == 0x80);
+        check("str r16", 0, attempt(do_str_reg16, 0x12345678), none());
+        check_true("str r16 keeps the high half", msw_value, msw_value == 0x12340080);
+        memset(table_image, 0x55, sizeof table_image);
+        check("str mem", 0, attempt(do_str_mem, img), none());
+        check_true("str to memory writes 0x0080 and no more", image_limit(),
+                   image_limit() == 0x0080 && table_image[2] == 0x55);
+        check("sldt r32", 0, attempt(do_sldt_reg32, 0x12345678), none());
+        check_true("sldt r32 = 0", msw_value, msw_value == 0);
+        check("sldt r16", 0, attempt(do_sldt_reg16, 0x12345678), none());
+        check_true("sldt r16 keeps the high half", msw_value, msw_value == 0x12340000);
+        memset(table_image, 0x55, sizeof table_image);
+        check("sldt mem", 0, attempt(do_sldt_mem, img), none());
+        check_true("sldt to memory writes 0x0000 and no more", image_limit(),
+                   image_limit() == 0 && table_image[2] == 0x55);
+        check("str to the kernel", KERNEL_TEXT, attempt(do_str_mem, KERNEL_TEXT),
+              segv_pf(SEGV_MAPERR, KERNEL_TEXT, 6));
         group_end("UMIP on: sgdt/sidt -> Linux's dummy tables (0xfffe0000/0xffff0000, limit 0), "
-                  "smsw -> 0x80050033 (2 bytes to memory), a kernel operand -> SIGSEGV "
-                  "SEGV_MAPERR there (trapno 14 err 6); str and sldt -> SIGSEGV SI_KERNEL");
+                  "smsw -> 0x80050033, str -> 0x80, sldt -> 0 (a register: zero-extended at 32 "
+                  "bits, high half kept at 16; memory: 2 bytes), a kernel operand -> SIGSEGV "
+                  "SEGV_MAPERR there (trapno 14 err 6)");
     } else {
         check("sgdt", 0, attempt(do_sgdt, img), none());
         check_true("sgdt: the real GDT (32 entries) in kernel memory", image_base(),
