@@ -13,6 +13,8 @@
  *   ldt_hold               the issue's LDT panic: try to hold an LDT selector in FS across a
  *                          sleep while another process executes int3
  *   int3                   sleep 0.1 s, then int3 (the other half of ldt_hold)
+ *   secret_holder          keep a secret at a fixed address (run in the background) ...
+ *   secret_reader          ... and try to reach it from this second process
  *   blocked | ignored      a page fault with SIGSEGV blocked / ignored: the process dies
  *   bad_stack              a fault with ESP in the kernel: the frame cannot be written, so
  *                          the process dies of SIGSEGV
@@ -30,6 +32,7 @@
 #include <unistd.h>
 
 #include "uapi/syscall.h"
+#include <tracekern/ipc.h>
 
 #define USER_CS 0x1b
 #define USER_DS 0x23
@@ -918,6 +921,139 @@ static int die_with(const char *mode)
     return 1;
 }
 
+/* --- another process's memory ---------------------------------------------------------- */
+
+/* The holder (run in the background) puts a secret in secret_page, which has the same
+ * virtual address in every process running this program, and in a page it maps at
+ * SECRET_FIXED, which nothing else maps; then it answers the reader over IPC (no timing:
+ * the reader finds it by name, and the holder registers the name only once its secret is
+ * in place). The reader must see its own zeroed page at the secret's address, SIGSEGV at
+ * SECRET_FIXED, and its own bytes (or EFAULT) wherever a system call takes that address;
+ * the holder checks at the end that its secret is unchanged. */
+#define SECRET_FIXED 0x70000000u
+#define SECRET_NAME "cpu-secret"
+#define SECRET_TEXT "A-SECRET-5ec2e7a1"
+#define READER_TEXT "B-own-data"
+enum { SECRET_READY = 1, SECRET_PROBE, SECRET_DONE };
+
+static char secret_page[4096] __attribute__((aligned(4096)));
+
+/* True when both copies of the holder's secret are as it wrote them. */
+static bool secret_intact(void)
+{
+    return !strcmp(secret_page, SECRET_TEXT) &&
+           !strcmp((const char *)(uintptr_t)SECRET_FIXED, SECRET_TEXT);
+}
+
+static int secret_holder(void)
+{
+    memcpy(secret_page, SECRET_TEXT, sizeof SECRET_TEXT);
+    if (mmap((void *)(uintptr_t)SECRET_FIXED, 4096, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != (void *)(uintptr_t)SECRET_FIXED) {
+        printf("not ok - secret holder: mmap at %x failed\n", SECRET_FIXED);
+        return 1;
+    }
+    memcpy((char *)(uintptr_t)SECRET_FIXED, SECRET_TEXT, sizeof SECRET_TEXT);
+    int ep = ipc_create(SECRET_NAME);
+    if (ep < 0 || ipc_register(ep, SECRET_NAME) < 0) {
+        printf("not ok - secret holder: endpoint %s: errno %d\n", SECRET_NAME, errno);
+        return 1;
+    }
+    bool probe_ok = false;
+    for (;;) {
+        struct ipc_msg m;
+        int token = ipc_recv(ep, &m, 60000);
+        if (token < 0) {
+            printf("not ok - secret holder: no reader came (errno %d)\n", errno);
+            return 1;
+        }
+        if (token == 0)
+            continue;
+        struct ipc_msg reply = { 0, 0, { 0 } };
+        if (m.label == SECRET_PROBE) {
+            /* the reader sent a message from its copy of secret_page: its own bytes */
+            probe_ok = m.len == sizeof READER_TEXT && !memcmp(m.data, READER_TEXT, m.len);
+            reply.label = probe_ok;
+        } else if (m.label == SECRET_DONE) {
+            bool ok = probe_ok && secret_intact();
+            printf("%s - another process's memory (the holder): the reader's message from the "
+                   "secret's address carried the reader's bytes; the secret at that address "
+                   "and at %x is unchanged\n", ok ? "ok" : "not ok", SECRET_FIXED);
+            reply.label = ok;
+            ipc_reply(token, &reply);
+            return !ok;
+        } else {
+            reply.label = secret_intact();
+        }
+        ipc_reply(token, &reply);
+    }
+}
+
+static int secret_reader(void)
+{
+    install_fault_handler();
+    int ep = -1;
+    for (int tries = 0; tries < 3000 && ep < 0; tries++) { /* up to 30 s for the holder */
+        ep = ipc_lookup(SECRET_NAME);
+        if (ep < 0)
+            usleep(10000);
+    }
+    struct ipc_msg m = { SECRET_READY, 0, { 0 } }, reply;
+    if (ep < 0 || ipc_call(ep, &m, &reply, 10000) < 0 || reply.label != 1) {
+        printf("not ok - another process's memory: the secret holder is not there (errno %d)\n",
+               errno);
+        return 1;
+    }
+    uint32_t same = (uint32_t)(uintptr_t)secret_page;
+    group_begin();
+    /* The holder's secret page is mapped at this very address in the holder: here it is
+     * this process's own, zeroed. */
+    bool zero = true;
+    for (unsigned i = 0; i < sizeof secret_page; i++)
+        zero &= secret_page[i] == 0;
+    check_true("read at the secret's address: own zeroed page", same, zero);
+    memcpy(secret_page, READER_TEXT, sizeof READER_TEXT);
+    check_true("write at the secret's address: own page", same, !strcmp(secret_page, READER_TEXT));
+    /* The holder's page at SECRET_FIXED is not mapped here. */
+    check("read the holder's mapping", SECRET_FIXED, attempt(read_at, SECRET_FIXED),
+          segv_pf(SEGV_MAPERR, SECRET_FIXED, 4));
+    check("write the holder's mapping", SECRET_FIXED, attempt(write_at, SECRET_FIXED),
+          segv_pf(SEGV_MAPERR, SECRET_FIXED, 6));
+    /* System calls given the holder's addresses reach this process's memory, or EFAULT. */
+    check_true("write(1, holder's mapping)", SECRET_FIXED,
+               raw_syscall(SYS_write, 1, SECRET_FIXED, 16, 0) == -EFAULT);
+    check_true("open(holder's mapping)", SECRET_FIXED,
+               raw_syscall(SYS_open, SECRET_FIXED, O_RDONLY, 0, 0) == -EFAULT);
+    check_true("clock_gettime(holder's mapping)", SECRET_FIXED,
+               raw_syscall(SYS_clock_gettime, CLOCK_MONOTONIC, SECRET_FIXED, 0, 0) == -EFAULT);
+    errno = 0;
+    check_true("ipc_call(msg = holder's mapping)", SECRET_FIXED,
+               ipc_call(ep, (const struct ipc_msg *)(uintptr_t)SECRET_FIXED, &reply, 10000) < 0 &&
+                   errno == EFAULT);
+    errno = 0;
+    check_true("ipc_call(reply = holder's mapping)", SECRET_FIXED,
+               ipc_call(ep, &m, (struct ipc_msg *)(uintptr_t)SECRET_FIXED, 10000) < 0 &&
+                   errno == EFAULT);
+    static const char line[] = "hostile_cpu: write(1) at the secret's address printed the reader's own bytes\n";
+    memcpy(secret_page, line, sizeof line);
+    check_true("write(1, the secret's address)", same,
+               raw_syscall(SYS_write, 1, same, sizeof line - 1, 0) == (long)(sizeof line - 1));
+    /* A message sent from the secret's address carries this process's bytes. */
+    struct ipc_msg *probe = (struct ipc_msg *)(void *)secret_page;
+    probe->label = SECRET_PROBE;
+    probe->len = sizeof READER_TEXT;
+    memcpy(probe->data, READER_TEXT, sizeof READER_TEXT);
+    check_true("ipc_call(msg = the secret's address) carries own bytes", same,
+               ipc_call(ep, probe, &reply, 10000) == 0 && reply.label == 1);
+    m.label = SECRET_DONE;
+    check_true("the holder's secret unchanged", 0, ipc_call(ep, &m, &reply, 10000) == 0 && reply.label == 1);
+    group_end("another process's memory: at the address of its secret the reader sees its own "
+              "zeroed page; the holder's mapping at 0x70000000 -> SIGSEGV SEGV_MAPERR (err 4/6); "
+              "write/open/clock_gettime/ipc_call with that address -> EFAULT, with the "
+              "secret's address -> the reader's own bytes");
+    return total_failures != 0;
+}
+
 /* The issue's panic: an LDT selector held in FS while another process runs int3. With the
  * LDT null no LDT selector loads at all; the process holds what it can (the null selector
  * in FS) across the sleep. */
@@ -945,6 +1081,10 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
     if (!strcmp(mode, "ldt_hold"))
         return ldt_hold();
+    if (!strcmp(mode, "secret_holder"))
+        return secret_holder();
+    if (!strcmp(mode, "secret_reader"))
+        return secret_reader();
     if (!strcmp(mode, "int3")) {
         usleep(100000);
         asm volatile("int3");
@@ -955,7 +1095,7 @@ int main(int argc, char **argv)
         return die_with(mode);
     bool umip = !strcmp(mode, "all_umip");
     if (!umip && strcmp(mode, "all_noumip")) {
-        printf("usage: hostile_cpu all_umip|all_noumip|ldt_hold|int3|blocked|ignored|bad_stack\n");
+        printf("usage: hostile_cpu all_umip|all_noumip|ldt_hold|int3|secret_holder|secret_reader|blocked|ignored|bad_stack\n");
         return 2;
     }
     /* An optional second argument runs only the groups whose names it contains. */
