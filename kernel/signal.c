@@ -50,11 +50,20 @@ int sigstate_change_mask(struct sigstate *s, int how, kernel_sigset_t set)
     }
 }
 
-/* Linux's on_sig_stack: the stack grows down, so its top (sp + size) is on it, its base
+/* Linux's __on_sig_stack: the stack grows down, so its top (sp + size) is on it, its base
  * is not. */
-bool sigstate_on_altstack(const struct sigstate *s, uint32_t sp)
+bool sigstate_sp_in_altstack(const struct sigstate *s, uint32_t sp)
 {
     return s->altstack_size && sp > s->altstack_sp && sp - s->altstack_sp <= s->altstack_size;
+}
+
+/* Linux's on_sig_stack: never while SS_AUTODISARM is set. Such a stack is dropped when a
+ * handler starts on it, so a program is on it with the flag still set only if it set the
+ * flag from the stack itself; then a new signal starts again at its top (and sigaltstack
+ * may change it), which keeps a program whose ESP strayed near the stack's end alive. */
+bool sigstate_on_altstack(const struct sigstate *s, uint32_t sp)
+{
+    return !(s->altstack_flags & SS_AUTODISARM) && sigstate_sp_in_altstack(s, sp);
 }
 
 int sigstate_altstack_flags(const struct sigstate *s, uint32_t sp)

@@ -52,6 +52,11 @@ int sigstate_altstack_flags(const struct sigstate *s, uint32_t sp);
 struct kernel_stack sigstate_saved_altstack(const struct sigstate *s);
 
 /* True when sp lies on the alternate stack (which grows down from sp + size). */
+bool sigstate_sp_in_altstack(const struct sigstate *s, uint32_t sp);
+
+/* Linux's on_sig_stack: sigstate_sp_in_altstack, but always false while the stack was set
+ * with SS_AUTODISARM. What sigaltstack's SS_ONSTACK and EPERM, and the choice of stack for
+ * a handler, go by. */
 bool sigstate_on_altstack(const struct sigstate *s, uint32_t sp);
 
 /*

@@ -15,6 +15,7 @@
 #include "arch/x86/signal_frame.h"
 
 #include "arch/x86/cpu.h"
+#include "arch/x86/fpu_exception.h"
 #include "arch/x86/gdt.h"
 #include "kernel/format.h"
 #include "kernel/page_alloc.h"
@@ -50,23 +51,25 @@ static struct trap_frame *user_frame(void)
 
 uint32_t arch_user_stack_pointer(void) { return user_frame()->user_esp; }
 
-/* Linux's fpu__exception_code: the first unmasked x87 exception, in its order. */
-static int x87_si_code(void)
+#define CR4_OSFXSR (1u << 9)
+
+/* The x87 control and status words at an #MF. */
+static void read_x87_words(uint16_t *cw, uint16_t *sw)
 {
-    uint16_t cw, sw;
-    __asm__ volatile("fnstcw %0\n\tfnstsw %1" : "=m"(cw), "=m"(sw));
-    uint16_t err = sw & ~cw;
-    if (err & 0x001)
-        return FPE_FLTINV;
-    if (err & 0x004)
-        return FPE_FLTDIV;
-    if (err & 0x008)
-        return FPE_FLTOVF;
-    if (err & 0x012)
-        return FPE_FLTUND;
-    if (err & 0x020)
-        return FPE_FLTRES;
-    return SI_KERNEL;
+    __asm__ volatile("fnstcw %0\n\tfnstsw %1" : "=m"(*cw), "=m"(*sw));
+}
+
+/* MXCSR at an #XM. stmxcsr is #UD unless CR4.OSFXSR is set, and this kernel leaves it clear
+ * (fpu.c): then, as Linux without SSE, MXCSR's default (nothing raised) is the answer. With
+ * OSFXSR and CR4.OSXMMEXCPT clear the CPU cannot raise #XM from ring 3 at all (a SIMD error
+ * is #UD and `int $19` is a #GP), so the vector is handled only to be complete. */
+static uint32_t read_mxcsr(void)
+{
+    if (!(read_cr4() & CR4_OSFXSR))
+        return MXCSR_DEFAULT;
+    uint32_t mxcsr;
+    __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+    return mxcsr;
 }
 
 int fault_signal(const struct trap_frame *tf, uint32_t cr2, struct fault_info *fi)
@@ -110,15 +113,18 @@ int fault_signal(const struct trap_frame *tf, uint32_t cr2, struct fault_info *f
             fi->err |= PF_PRESENT;
         }
         return fi->signo = SIGSEGV;
-    case 16:
-        fi->code = x87_si_code(), fi->addr = tf->eip;
-        return fi->signo = SIGFPE;
+    case VEC_X87_FPU_ERROR: {
+        uint16_t cw, sw;
+        read_x87_words(&cw, &sw);
+        fi->code = fpu_exception_code(VEC_X87_FPU_ERROR, cw, sw, 0), fi->addr = tf->eip;
+        return fi->signo = fi->code ? SIGFPE : 0; /* 0: spurious, no signal (Linux) */
+    }
     case 17:
         fi->code = BUS_ADRALN;
         return fi->signo = SIGBUS;
-    case 19:
-        fi->addr = tf->eip;
-        return fi->signo = SIGFPE;
+    case VEC_SIMD_FP_ERROR:
+        fi->code = fpu_exception_code(VEC_SIMD_FP_ERROR, 0, 0, read_mxcsr()), fi->addr = tf->eip;
+        return fi->signo = fi->code ? SIGFPE : 0;
     default: /* #OF, #BR, #TS, #GP (every `int N` ring 3 may not use) ... */
         return fi->signo = SIGSEGV;
     }
@@ -165,7 +171,7 @@ static uint32_t frame_address(const struct sigstate *s, const struct kernel_siga
     }
     sp -= size;
     sp = ((sp + 4) & ~15u) - 4;
-    if ((was_on || entering) && !sigstate_on_altstack(s, sp))
+    if ((was_on || entering) && !sigstate_sp_in_altstack(s, sp))
         return 0;
     return sp;
 }
@@ -254,8 +260,9 @@ void signal_force_or_die(struct trap_frame *tf, const struct fault_info *fi, con
 bool signal_fault_from_user(struct trap_frame *tf)
 {
     struct fault_info fi;
-    fault_signal(tf, tf->vector == 14 ? read_cr2() : 0, &fi);
-    if (tf->vector == 16)
+    if (!fault_signal(tf, tf->vector == 14 ? read_cr2() : 0, &fi))
+        return true; /* a spurious #MF/#XM: as Linux, no signal; the instruction runs again */
+    if (tf->vector == VEC_X87_FPU_ERROR)
         __asm__ volatile("fnclex"); /* the handler starts without the pending x87 error */
     return signal_force(tf, &fi);
 }

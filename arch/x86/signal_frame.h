@@ -19,16 +19,18 @@ struct fault_info {
 };
 
 /* What Linux sends for exception tf->vector from ring 3 (cr2: the page-fault address):
- * fills *fi and returns the signal number. */
+ * fills *fi and returns the signal number; 0 (no signal) for an #MF or #XM with no
+ * unmasked exception raised, which Linux treats as spurious. */
 int fault_signal(const struct trap_frame *tf, uint32_t cr2, struct fault_info *fi);
 
 /* "SIGSEGV" ... for a signal fault_signal can return. */
 const char *signal_name(int sig);
 
 /* A fault from ring 3: when the process has a handler for its signal (not blocked, not
- * ignored), pushes the handler's frame and points tf at the handler: true. False when the
- * process is to die of it (the caller reports and kills, as before signals existed). Kills
- * the process itself with SIGSEGV when the frame cannot be written. */
+ * ignored), pushes the handler's frame and points tf at the handler: true. True as well,
+ * with tf untouched, for a spurious #MF/#XM (no signal, as Linux). False when the process
+ * is to die of it (the caller reports and kills, as before signals existed). Kills the
+ * process itself with SIGSEGV when the frame cannot be written. */
 bool signal_fault_from_user(struct trap_frame *tf);
 
 /* Forces fi's signal on the current process, whose user registers are tf (Linux's

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "arch/x86/fpu_exception.h"
 #include "arch/x86/umip_decode.h"
 #include "kernel/errno.h"
 #include "kernel/signal.h"
@@ -100,18 +101,53 @@ TEST(altstack_rules)
     CHECK_EQ_INT(old.ss_flags, SS_DISABLE);
     ss.ss_size = 0x4000, ss.ss_flags = 4;
     CHECK_EQ_INT(sigstate_altstack(&s, 0x5000, &ss, 0), -EINVAL);
-    ss.ss_flags = (int32_t)SS_AUTODISARM;
+    ss.ss_flags = 0;
     CHECK_EQ_INT(sigstate_altstack(&s, 0x5000, &ss, 0), 0);
     CHECK(!sigstate_on_altstack(&s, 0x10000)); /* its base is not on it */
     CHECK(sigstate_on_altstack(&s, 0x14000)); /* its top is */
     CHECK_EQ_INT(sigstate_altstack(&s, 0x12000, &ss, &old), -EPERM);
-    CHECK_EQ_INT(old.ss_flags, (int32_t)(SS_ONSTACK | SS_AUTODISARM));
+    CHECK_EQ_INT(old.ss_flags, SS_ONSTACK);
+    /* Set with SS_AUTODISARM (here from the stack itself, which is allowed: Linux's
+     * on_sig_stack is false for such a stack) it is never "on": no SS_ONSTACK, no EPERM. */
+    ss.ss_flags = (int32_t)SS_AUTODISARM;
+    CHECK_EQ_INT(sigstate_altstack(&s, 0x5000, &ss, 0), 0);
+    CHECK(sigstate_sp_in_altstack(&s, 0x14000));
+    CHECK(!sigstate_sp_in_altstack(&s, 0x10000));
+    CHECK(!sigstate_on_altstack(&s, 0x14000));
+    CHECK_EQ_INT(sigstate_altstack_flags(&s, 0x12000), 0);
+    CHECK_EQ_INT(sigstate_altstack(&s, 0x12000, &ss, &old), 0);
+    CHECK_EQ_INT(old.ss_flags, (int32_t)SS_AUTODISARM);
     struct kernel_sigaction ka = { 1, SA_ONSTACK, 0, 0 };
     sigstate_handler_started(&s, SIGSEGV, &ka); /* SS_AUTODISARM: gone */
     CHECK_EQ_INT(sigstate_altstack_flags(&s, 0x12000), SS_DISABLE);
     CHECK_EQ_INT(sigstate_saved_altstack(&s).ss_flags, SS_DISABLE);
     ss.ss_flags = SS_DISABLE;
     CHECK_EQ_INT(sigstate_altstack(&s, 0x5000, &ss, 0), 0);
+}
+
+/* #MF's si_code from the x87 words and #XM's from MXCSR, as Linux's fpu__exception_code;
+ * nothing raised and unmasked is spurious: 0, no signal. */
+TEST(fpu_exception_codes)
+{
+    const uint16_t masked = 0x037f, zm_open = 0x037b; /* FNINIT's control word; ZM clear */
+    CHECK_EQ_INT(fpu_exception_code(VEC_X87_FPU_ERROR, zm_open, 0x0084, 0), FPE_FLTDIV);
+    CHECK_EQ_INT(fpu_exception_code(VEC_X87_FPU_ERROR, 0x0372, 0x00a5, 0), FPE_FLTINV);
+    CHECK_EQ_INT(fpu_exception_code(VEC_X87_FPU_ERROR, 0x0340, 0x00b8, 0), FPE_FLTOVF);
+    CHECK_EQ_INT(fpu_exception_code(VEC_X87_FPU_ERROR, 0x0340, 0x00b0, 0), FPE_FLTUND);
+    CHECK_EQ_INT(fpu_exception_code(VEC_X87_FPU_ERROR, 0x0340, 0x00a2, 0), FPE_FLTUND);
+    CHECK_EQ_INT(fpu_exception_code(VEC_X87_FPU_ERROR, 0x0340, 0x00a0, 0), FPE_FLTRES);
+    /* ES set, the flags raised all masked (fldenv can leave that): spurious */
+    CHECK_EQ_INT(fpu_exception_code(VEC_X87_FPU_ERROR, masked, 0x0084, 0), 0);
+    CHECK_EQ_INT(fpu_exception_code(VEC_X87_FPU_ERROR, zm_open, 0x0080, 0), 0);
+    /* MXCSR: flags in bits 0-5, masks in 7-12 */
+    CHECK_EQ_INT(fpu_exception_code(VEC_SIMD_FP_ERROR, 0, 0, MXCSR_DEFAULT), 0);
+    CHECK_EQ_INT(fpu_exception_code(VEC_SIMD_FP_ERROR, 0, 0, (MXCSR_DEFAULT & ~0x200u) | 0x4), FPE_FLTDIV);
+    CHECK_EQ_INT(fpu_exception_code(VEC_SIMD_FP_ERROR, 0, 0, MXCSR_DEFAULT | 0x4), 0);
+    CHECK_EQ_INT(fpu_exception_code(VEC_SIMD_FP_ERROR, 0, 0, 0x0021), FPE_FLTINV);
+    CHECK_EQ_INT(fpu_exception_code(VEC_SIMD_FP_ERROR, 0, 0, (MXCSR_DEFAULT & ~0x1000u) | 0x20), FPE_FLTRES);
+    /* the x87 words do not count for #XM, nor MXCSR for #MF */
+    CHECK_EQ_INT(fpu_exception_code(VEC_SIMD_FP_ERROR, zm_open, 0x0084, MXCSR_DEFAULT), 0);
+    CHECK_EQ_INT(fpu_exception_code(VEC_X87_FPU_ERROR, masked, 0, 0x0004), 0);
 }
 
 /* The UMIP decoder on the encodings the hostile program uses, and on what it refuses. */
