@@ -171,6 +171,13 @@ static void handle_irq(int irq)
  */
 static void check_user_segments(struct trap_frame *tf)
 {
+    /* The common case (every program starts so, and a system call changes none of them):
+     * all four hold the user data selector; a compare with memory each. Only the low half
+     * of a slot counts: a 32-bit push of a segment register may leave the upper half as
+     * it was. */
+    if ((uint16_t)tf->ds == SEL_USER_DATA && (uint16_t)tf->es == SEL_USER_DATA &&
+        (uint16_t)tf->fs == SEL_USER_DATA && (uint16_t)tf->gs == SEL_USER_DATA)
+        return;
     if (!gdt_user_data_selector_ok((uint16_t)tf->ds))
         tf->ds = 0;
     if (!gdt_user_data_selector_ok((uint16_t)tf->es))
