@@ -262,9 +262,11 @@ bool signal_fault_from_user(struct trap_frame *tf)
     struct fault_info fi;
     if (!fault_signal(tf, tf->vector == 14 ? read_cr2() : 0, &fi))
         return true; /* a spurious #MF/#XM: as Linux, no signal; the instruction runs again */
+    if (!signal_force(tf, &fi))
+        return false; /* the caller's report reads the x87 error again: leave it pending */
     if (tf->vector == VEC_X87_FPU_ERROR)
         __asm__ volatile("fnclex"); /* the handler starts without the pending x87 error */
-    return signal_force(tf, &fi);
+    return true;
 }
 
 /*

@@ -1047,6 +1047,12 @@ static int secret_reader(void)
                ipc_call(ep, probe, &reply, 10000) == 0 && reply.label == 1);
     m.label = SECRET_DONE;
     check_true("the holder's secret unchanged", 0, ipc_call(ep, &m, &reply, 10000) == 0 && reply.label == 1);
+    /* The holder exits after that answer; a call blocks until its endpoint goes with it
+     * (EPIPE, or EBADF once it is gone), so its exit notice is on the console before the
+     * line below. */
+    m.label = SECRET_READY;
+    errno = 0;
+    check_true("the holder exits", 0, ipc_call(ep, &m, &reply, 10000) < 0 && (errno == EPIPE || errno == EBADF));
     group_end("another process's memory: at the address of its secret the reader sees its own "
               "zeroed page; the holder's mapping at 0x70000000 -> SIGSEGV SEGV_MAPERR (err 4/6); "
               "write/open/clock_gettime/ipc_call with that address -> EFAULT, with the "
