@@ -25,6 +25,7 @@
 #include "trace/trace_events.h"
 
 #include "kernel/errno.h"
+#include "kernel/file.h"
 #include "kernel/heap.h"
 #include "kernel/parse.h"
 #include "kernel/spinlock.h"
@@ -464,8 +465,10 @@ static const struct fs_file_ops event_format_ops = { .read = read_event_format,
                                                      .release = release_event_file };
 static const struct fs_file_ops event_id_ops = { .read = read_event_id,
                                                  .release = release_event_file };
+static void release_group_enable(struct file *file);
 static const struct fs_file_ops group_enable_ops = { .read = read_group_enable,
-                                                     .write = write_group_enable };
+                                                     .write = write_group_enable,
+                                                     .release = release_group_enable };
 static const struct fs_file_ops available_events_ops = { .read = read_available_events };
 static const struct fs_file_ops set_event_ops = { .read = read_set_event,
                                                   .write = write_set_event,
@@ -543,6 +546,22 @@ static void drop_system_dir_if_empty(struct fs_node *dir, const char *system)
         if (n->ops == &group_enable_ops)
             kfree(n->data); /* the name copy system_dir made */
     remove_dir(dir);
+}
+
+/* The last close of events/enable or events/SYSTEM/enable: events the write left unused
+ * may go now, and a system directory kept (empty) while its enable file was open goes
+ * with its last event, as it would have without the open. */
+static void release_group_enable(struct file *file)
+{
+    char path[FS_NAME_MAX + 8] = "events/";
+    const char *system = file->node->data; /* freed with the directory: copied first */
+    if (system)
+        memcpy(path + 7, system, strlen(system) + 1);
+    offer_unused(); /* may remove the directory, and file->node with it */
+    int err;
+    struct fs_node *dir = system ? fs_lookup(path, &err) : NULL;
+    if (dir)
+        drop_system_dir_if_empty(dir, path + 7);
 }
 
 /* events/SYSTEM/NAME with enable, format and id; NULL without memory. */
