@@ -17,10 +17,24 @@
  * keeps creating and deleting events (user_events) thus runs out of ids only while the
  * buffer holds records from before the oldest deletion: ENOSPC, until it is read or reset.
  *
- * Concurrency: registering, unregistering, enabling and the files run in thread context,
- * which the kernel does not preempt. Printing may also run in the timer interrupt (the COM2
- * stream), so the id table is guarded by events_lock, and an event being printed is marked
- * busy: unregister waits for such printers before its caller may free the event.
+ * Concurrency: printing may run in the timer interrupt (the COM2 stream), so the id table
+ * is guarded by events_lock, and an event being printed is marked busy: unregister waits
+ * for such printers before its caller may free the event.
+ * The list `events` has no lock, and is safe for these reasons only, on one CPU:
+ *  - it is changed (trace_event_register/unregister: user_events under its ue_lock, and
+ *    init code) and walked (the files below) only in thread context, never in an
+ *    interrupt; printing by id does not touch it;
+ *  - the kernel does not preempt thread context (kernel/sched.h) and no walk sleeps: the
+ *    writers they print into only copy (console, a program's read buffer), and the ops
+ *    they call take spinlocks and return; so no other change of the list can come in the
+ *    middle of a walk;
+ *  - the only change a walk makes itself is through an unused op, which may unregister
+ *    and free the event it is given and nothing else (trace_events.h); offer_unused,
+ *    the one walk that calls it, saves the next link before the call. An enable op never
+ *    unregisters.
+ * A second CPU breaks the second point: then the list needs a lock of its own, which the
+ * walks must drop around the ops (the owner's lock comes first: user_events calls
+ * register/unregister holding ue_lock, and its ops take ue_lock).
  */
 #include "trace/trace_events.h"
 
