@@ -15,6 +15,24 @@
 # util-linux), and what each then runs writes files of its own (see "running" below).
 
 BUILD := build
+
+# Files of $(BUILD) named as the only goals (`make build/tracekern.elf`) are built holding
+# the build lock too: this make just runs another one, under the lock, for them.
+ifneq ($(MAKECMDGOALS),)
+ifeq ($(filter-out $(BUILD)/%,$(MAKECMDGOALS)),)
+ifndef TRACEKERN_BUILD_LOCKED
+DIRECT_FILE_GOALS := 1
+endif
+endif
+endif
+ifdef DIRECT_FILE_GOALS
+.PHONY: $(MAKECMDGOALS) direct-file-goals
+$(MAKECMDGOALS): direct-file-goals
+	@:
+direct-file-goals:
+	@mkdir -p $(BUILD) && TRACEKERN_BUILD_LOCKED=1 flock $(BUILD)/.build.lock \
+		$(MAKE) --no-print-directory $(MAKECMDGOALS)
+else
 CC := gcc
 LD := ld
 NASM := nasm
@@ -70,7 +88,8 @@ BUILD_OUTPUTS := $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS)
 
 # Builds GOALS (default: everything `all` names) holding the build lock: a second make waits
 # here until the first has finished, then finds its outputs up to date.
-LOCKED_MAKE = mkdir -p $(BUILD) && flock $(BUILD)/.build.lock $(MAKE) --no-print-directory locked-build
+LOCKED_MAKE = mkdir -p $(BUILD) && TRACEKERN_BUILD_LOCKED=1 flock $(BUILD)/.build.lock \
+	$(MAKE) --no-print-directory locked-build
 all:
 	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS)"
 
@@ -280,3 +299,5 @@ fuzz: $(addprefix $(BUILD)/libfuzzer/fuzz_,$(FUZZ_NAMES))
 
 clean:
 	rm -rf $(BUILD)
+
+endif # DIRECT_FILE_GOALS

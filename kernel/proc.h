@@ -64,9 +64,15 @@ void tasks_init(void);
 /* Starts a kernel thread running fn(arg). Returns it, or NULL when out of memory. */
 struct task *task_create_kernel(const char *name, void (*fn)(void *), void *arg);
 
+/* The limits on tasks (Linux's kernel.threads-max) and on the processes of one real user
+ * other than root (Linux's default RLIMIT_NPROC): spawning past either is -EAGAIN. */
+uint32_t task_limit(void);
+uint32_t task_user_limit(void);
+
 /* Creates a user process from an ELF image with the given argument strings, with the
  * current task's credentials; it starts running when the scheduler picks it. 0 with *out set, or -errno (-ENOEXEC for a bad
- * image, -ENOMEM, -E2BIG for arguments that do not fit). */
+ * image, -ENOMEM, -E2BIG for arguments that do not fit, -EAGAIN past task_limit() or, for a
+ * user other than root, task_user_limit()). */
 int process_spawn(const char *name, const void *elf, uint32_t elf_len, int argc,
                   char *const argv[], struct task **out);
 /* The same, with credentials cred instead of the current task's (`run -u`): the process

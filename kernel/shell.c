@@ -10,12 +10,14 @@
 
 #include "kernel/console.h"
 #include "kernel/errno.h"
+#include "kernel/file.h"
 #include "kernel/heap.h"
 #include "kernel/line_edit.h"
 #include "kernel/printk.h"
 #include "kernel/shell_parse.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
+#include "uapi/syscall.h"
 
 #define REDIRECT_MAX 4096
 
@@ -100,22 +102,27 @@ static void report_error(const char *who, const char *what, int err)
         printk("%s: %s\n", who, error_name(err));
 }
 
-/* Runs cmd with its output sent to the file path (see the file comment). */
+/* Runs cmd with its output sent to the file path (see the file comment). The file is open
+ * (a struct file, as a program's would be) from the lookup to the write: the command may
+ * sleep, and while it does an owner may delete what the node belongs to (a user event whose
+ * program exits); an open node is not removed (fs_remove, fs_in_use), so the write reaches
+ * a live node, and the last close lets its owner remove it then. */
 static int run_redirected(const struct shell_command *cmd, struct shell_line *pl)
 {
     int err = 0;
-    struct fs_node *file = fs_lookup(pl->redirect, &err);
-    if (!file) {
-        report_error(pl->argv[0], pl->redirect, err);
-        return err;
-    }
-    if (fs_is_dir(file) || !file->ops->write) {
-        err = fs_is_dir(file) ? -EISDIR : -EACCES;
+    struct file *f = NULL;
+    struct fs_node *node = fs_lookup(pl->redirect, &err);
+    if (node && (fs_is_dir(node) || !node->ops->write))
+        err = fs_is_dir(node) ? -EISDIR : -EACCES;
+    else if (node)
+        err = file_open(node, O_WRONLY, &f);
+    if (err) {
         report_error(pl->argv[0], pl->redirect, err);
         return err;
     }
     struct capture cap = { kmalloc(REDIRECT_MAX), 0, false };
     if (!cap.data) {
+        file_put(f);
         report_error(pl->argv[0], NULL, -ENOMEM);
         return -ENOMEM;
     }
@@ -124,8 +131,9 @@ static int run_redirected(const struct shell_command *cmd, struct shell_line *pl
     if (rc == 0 && cap.overflow)
         rc = -EFBIG;
     if (rc == 0)
-        rc = file->ops->write(file, cap.data, cap.len, pl->append);
+        rc = node->ops->write(node, cap.data, cap.len, pl->append);
     kfree(cap.data);
+    file_put(f);
     if (rc < 0)
         report_error(pl->argv[0], pl->redirect, rc);
     else if (rc == SHELL_USAGE)

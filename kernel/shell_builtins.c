@@ -7,6 +7,7 @@
 #include "kernel/console.h"
 #include "kernel/cred.h"
 #include "kernel/errno.h"
+#include "kernel/file.h"
 #include "kernel/format.h"
 #include "kernel/klog.h"
 #include "kernel/panic.h"
@@ -14,6 +15,7 @@
 #include "kernel/shell.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
+#include "uapi/syscall.h"
 
 extern const struct shell_command shell_commands_start[], shell_commands_end[];
 
@@ -120,13 +122,20 @@ static int cmd_cat(int argc, char **argv, struct fs_writer *out)
     int status = 0;
     for (int i = 1; i < argc; i++) {
         int err = 0;
+        struct file *f = NULL;
         struct fs_node *node = fs_lookup(argv[i], &err);
         if (node && fs_is_dir(node))
             err = -EISDIR;
         else if (node && !node->ops->read)
             err = -EACCES;
         else if (node)
+            err = file_open(node, O_RDONLY, &f);
+        /* Open while it is read: a consuming file (trace_pipe, log_cont) may sleep, and
+         * its owner may not remove an open node meanwhile (see run_redirected). */
+        if (f) {
             err = node->ops->read(node, out);
+            file_put(f);
+        }
         if (err) {
             printk("cat: %s: %s\n", argv[i], error_name(err));
             status = SHELL_FAILED;

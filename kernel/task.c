@@ -146,9 +146,47 @@ int process_spawn(const char *name, const void *elf, uint32_t elf_len, int argc,
     return process_spawn_as(name, elf, elf_len, argc, argv, &current->cred, out);
 }
 
+/* Linux's kernel.threads-max, from the memory as Linux's set_max_threads() derives it but
+ * for a whole process rather than a thread: a process that only sleeps costs about 28
+ * pages here (kernel stack, page tables, its image and stack), so 1/128 of the pages lets
+ * all of them take at most about a fifth of the memory, and a flood of `run ... &` stops
+ * at this limit while the kernel and programs already running have the rest. At least
+ * 16. */
+uint32_t task_limit(void)
+{
+    uint32_t limit = page_alloc_total_pages() / 128;
+    return limit < 16 ? 16 : limit;
+}
+
+/* Linux's default RLIMIT_NPROC (init's, half of threads-max): how many processes one real
+ * user id may have. */
+uint32_t task_user_limit(void) { return task_limit() / 2; }
+
+/* Whether a new process with credentials cred stays within the limits, as Linux's
+ * copy_process() checks them: every task (kernel threads and zombies included) against
+ * task_limit(), then, unless the real user is root (Linux exempts it, with
+ * CAP_SYS_RESOURCE), that user's tasks against task_user_limit(). 0 or -EAGAIN.
+ * The list is walked with interrupts off: one CPU. */
+static int check_task_limits(const struct cred *cred)
+{
+    uint32_t all = 0, user = 0;
+    unsigned long flags = arch_irq_save();
+    for (struct task *t = tasks; t; t = t->next) {
+        all++;
+        user += t->as && t->cred.uid == cred->uid;
+    }
+    arch_irq_restore(flags);
+    if (all >= task_limit() || (cred->uid != 0 && user >= task_user_limit()))
+        return -EAGAIN;
+    return 0;
+}
+
 int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int argc,
                      char *const argv[], const struct cred *cred, struct task **out)
 {
+    int limit_err = check_task_limits(cred);
+    if (limit_err)
+        return limit_err;
     struct task *t = task_alloc(name);
     if (!t)
         return -ENOMEM;

@@ -563,29 +563,33 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
     rb->overwrite = overwrite;
 }
 
-int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
+int rb_resize_alloc(struct ring_buffer *rb, uint32_t pages_per_cpu, struct rb_resize_pages *r)
 {
     const struct rb_env *env = &rb->env;
     if (pages_per_cpu < 2)
         return -EINVAL;
-    struct rb_page **fresh_pages[RB_MAX_CPUS] = { 0 };
+    *r = (struct rb_resize_pages){ .npages = pages_per_cpu };
     for (unsigned i = 0; i < rb->ncpus; i++) {
-        fresh_pages[i] = env->alloc(pages_per_cpu * sizeof(struct rb_page *));
-        if (!fresh_pages[i] || !alloc_pages(env, fresh_pages[i], pages_per_cpu)) {
-            env->free(fresh_pages[i]);
-            for (unsigned j = 0; j < i; j++) {
-                free_pages(env, fresh_pages[j], pages_per_cpu);
-                env->free(fresh_pages[j]);
-            }
+        r->pages[i] = env->alloc(pages_per_cpu * sizeof(struct rb_page *));
+        if (!r->pages[i] || !alloc_pages(env, r->pages[i], pages_per_cpu)) {
+            env->free(r->pages[i]);
+            r->pages[i] = 0;
+            rb_resize_free(rb, r);
             return -ENOMEM;
         }
     }
+    return 0;
+}
+
+void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r)
+{
+    uint32_t old_npages = rb->cpu[0].npages;
     rb->resizing = true;
     __atomic_add_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
     wait_for_writers(rb);
     for (unsigned i = 0; i < rb->ncpus; i++) {
         struct rb_cpu *c = &rb->cpu[i];
-        struct rb_cpu fresh = { .pages = fresh_pages[i], .npages = pages_per_cpu };
+        struct rb_cpu fresh = { .pages = r->pages[i], .npages = r->npages };
         reset_cpu(&fresh);
         copy_ring(rb, c, &fresh);
         /* Losses already reported, and drop marks not yet reported, carry over. */
@@ -598,12 +602,33 @@ int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
         fresh.dropped = c->dropped;
         if (fresh.last_ts < c->last_ts)
             fresh.last_ts = c->last_ts; /* events written later never predate earlier ones */
-        free_pages(env, c->pages, c->npages);
-        env->free(c->pages);
+        r->pages[i] = c->pages; /* the old pages, for rb_resize_free */
         fresh.gen = c->gen + 2; /* readers that sampled the old generation retry */
         *c = fresh;
     }
+    r->npages = old_npages;
     __atomic_sub_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
     rb->resizing = false;
+}
+
+void rb_resize_free(struct ring_buffer *rb, struct rb_resize_pages *r)
+{
+    for (unsigned i = 0; i < rb->ncpus; i++) {
+        if (!r->pages[i])
+            continue;
+        free_pages(&rb->env, r->pages[i], r->npages);
+        rb->env.free(r->pages[i]);
+        r->pages[i] = 0;
+    }
+}
+
+int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
+{
+    struct rb_resize_pages r;
+    int err = rb_resize_alloc(rb, pages_per_cpu, &r);
+    if (err)
+        return err;
+    rb_resize_swap(rb, &r);
+    rb_resize_free(rb, &r);
     return 0;
 }

@@ -165,6 +165,19 @@ void rb_reset(struct ring_buffer *rb);
  * 0, -EINVAL (fewer than 2 pages) or -ENOMEM, leaving the buffer as it was. Call with no
  * consumer reading (the tracing core holds its reader lock). */
 int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu);
+/* rb_resize in three steps, so that only the middle one need exclude consumers: the two
+ * that allocate and free (the long ones) can run with interrupts on and no lock held.
+ * rb_resize_alloc gets pages_per_cpu pages for every ring into r: 0, -EINVAL or -ENOMEM
+ * (r then holds nothing, the buffer is untouched). rb_resize_swap moves the rings onto
+ * r's pages as rb_resize does (call it as rb_resize is called) and leaves the old pages in
+ * r; rb_resize_free gives r's pages back. */
+struct rb_resize_pages {
+    uint32_t npages;                        /* per ring */
+    struct rb_page **pages[RB_MAX_CPUS];
+};
+int rb_resize_alloc(struct ring_buffer *rb, uint32_t pages_per_cpu, struct rb_resize_pages *r);
+void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r);
+void rb_resize_free(struct ring_buffer *rb, struct rb_resize_pages *r);
 uint32_t rb_pages_per_cpu(const struct ring_buffer *rb);
 /* Payload bytes a page holds, for converting sizes to counts. */
 uint32_t rb_page_data_size(void);

@@ -125,23 +125,40 @@ void trace_header_info(struct trace_header_info *info)
 
 /*
  * A program sets the size through buffer_size_kb, so the new pages are charged as its
- * memory is. rb_resize allocates the whole new buffer before it frees the old one: growing
+ * memory is. The whole new buffer is allocated before the old one is freed: growing
  * must leave the kernel's reserve free even then (Linux likewise refuses a ring-buffer
  * resize larger than the memory available); shrinking needs only that the new pages exist,
  * since it ends with more free than it started, so a buffer grown to the limit can still
- * shrink to what fits in the free memory (its default size). Otherwise -ENOMEM before
- * anything is allocated, the buffer unchanged.
- * The check and the allocation happen with interrupts off on this CPU; the page allocator
- * itself is not yet SMP-safe (kernel/page_alloc.c).
+ * shrink to what fits in the free memory (its default size). Otherwise -ENOMEM, the buffer
+ * unchanged.
+ * Interrupts stay on throughout, so the tick keeps its rate even while ~100 MB are
+ * allocated and copied: allocating and freeing hold no lock, and the copy onto the new
+ * pages holds the reader lock with interrupts on, which is safe because the one reader in
+ * an interrupt (the COM2 stream in the tick) only try-locks it, and writers meanwhile
+ * find recording disabled and count their events as dropped. resize_lock keeps two resizes
+ * apart. The reserve check and the allocation are not atomic against other allocations on
+ * another CPU: the page allocator is not yet SMP-safe (kernel/page_alloc.c), and no
+ * interrupt handler allocates pages.
  */
+static struct spinlock resize_lock = SPINLOCK_INIT("trace_resize"); /* thread context only */
+
 int trace_resize(uint32_t pages_per_cpu)
 {
+    unsigned long flags = spin_lock_irqsave(&resize_lock);
+    arch_irq_restore(flags); /* no interrupt handler takes it */
     uint64_t want = (uint64_t)pages_per_cpu * arch_cpu_count();
     uint64_t have = (uint64_t)rb_pages_per_cpu(trace_buf) * arch_cpu_count();
-    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
     bool fits = want > have ? page_alloc_leaves_reserve(want) : want < page_alloc_free_pages();
-    int err = fits ? rb_resize(trace_buf, pages_per_cpu) : -ENOMEM;
-    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    struct rb_resize_pages pages;
+    int err = fits ? rb_resize_alloc(trace_buf, pages_per_cpu, &pages) : -ENOMEM;
+    if (!err) {
+        unsigned long reader_flags = spin_lock_irqsave(&trace_reader_lock);
+        arch_irq_restore(reader_flags); /* the tick only try-locks it (above) */
+        rb_resize_swap(trace_buf, &pages);
+        spin_unlock_irqrestore(&trace_reader_lock, reader_flags);
+        rb_resize_free(trace_buf, &pages);
+    }
+    spin_unlock_irqrestore(&resize_lock, flags);
     return err;
 }
 

@@ -17,14 +17,29 @@
  * keeps creating and deleting events (user_events) thus runs out of ids only while the
  * buffer holds records from before the oldest deletion: ENOSPC, until it is read or reset.
  *
- * Concurrency: registering, unregistering, enabling and the files run in thread context,
- * which the kernel does not preempt. Printing may also run in the timer interrupt (the COM2
- * stream), so the id table is guarded by events_lock, and an event being printed is marked
- * busy: unregister waits for such printers before its caller may free the event.
+ * Concurrency: printing may run in the timer interrupt (the COM2 stream), so the id table
+ * is guarded by events_lock, and an event being printed is marked busy: unregister waits
+ * for such printers before its caller may free the event.
+ * The list `events` has no lock, and is safe for these reasons only, on one CPU:
+ *  - it is changed (trace_event_register/unregister: user_events under its ue_lock, and
+ *    init code) and walked (the files below) only in thread context, never in an
+ *    interrupt; printing by id does not touch it;
+ *  - the kernel does not preempt thread context (kernel/sched.h) and no walk sleeps: the
+ *    writers they print into only copy (console, a program's read buffer), and the ops
+ *    they call take spinlocks and return; so no other change of the list can come in the
+ *    middle of a walk;
+ *  - the only change a walk makes itself is through an unused op, which may unregister
+ *    and free the event it is given and nothing else (trace_events.h); offer_unused,
+ *    the one walk that calls it, saves the next link before the call. An enable op never
+ *    unregisters.
+ * A second CPU breaks the second point: then the list needs a lock of its own, which the
+ * walks must drop around the ops (the owner's lock comes first: user_events calls
+ * register/unregister holding ue_lock, and its ops take ue_lock).
  */
 #include "trace/trace_events.h"
 
 #include "kernel/errno.h"
+#include "kernel/file.h"
 #include "kernel/heap.h"
 #include "kernel/parse.h"
 #include "kernel/spinlock.h"
@@ -464,8 +479,10 @@ static const struct fs_file_ops event_format_ops = { .read = read_event_format,
                                                      .release = release_event_file };
 static const struct fs_file_ops event_id_ops = { .read = read_event_id,
                                                  .release = release_event_file };
+static void release_group_enable(struct file *file);
 static const struct fs_file_ops group_enable_ops = { .read = read_group_enable,
-                                                     .write = write_group_enable };
+                                                     .write = write_group_enable,
+                                                     .release = release_group_enable };
 static const struct fs_file_ops available_events_ops = { .read = read_available_events };
 static const struct fs_file_ops set_event_ops = { .read = read_set_event,
                                                   .write = write_set_event,
@@ -543,6 +560,22 @@ static void drop_system_dir_if_empty(struct fs_node *dir, const char *system)
         if (n->ops == &group_enable_ops)
             kfree(n->data); /* the name copy system_dir made */
     remove_dir(dir);
+}
+
+/* The last close of events/enable or events/SYSTEM/enable: events the write left unused
+ * may go now, and a system directory kept (empty) while its enable file was open goes
+ * with its last event, as it would have without the open. */
+static void release_group_enable(struct file *file)
+{
+    char path[FS_NAME_MAX + 8] = "events/";
+    const char *system = file->node->data; /* freed with the directory: copied first */
+    if (system)
+        memcpy(path + 7, system, strlen(system) + 1);
+    offer_unused(); /* may remove the directory, and file->node with it */
+    int err;
+    struct fs_node *dir = system ? fs_lookup(path, &err) : NULL;
+    if (dir)
+        drop_system_dir_if_empty(dir, path + 7);
 }
 
 /* events/SYSTEM/NAME with enable, format and id; NULL without memory. */

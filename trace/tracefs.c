@@ -146,6 +146,9 @@ int fs_remove(struct fs_node *node)
     while (*link != node)
         link = &(*link)->next;
     *link = node->next;
+    /* Poisoned: code that kept a pointer to a removed node (it should have held it open)
+     * faults on its ops at once instead of acting on whatever reuses the memory. */
+    memset(node, 0x6b, sizeof *node);
     kfree(node);
     return 0;
 }

@@ -55,7 +55,8 @@
 #define DEFAULT_MAX_EVENTS 32768 /* Linux's user_events_max default, the seed's Max */
 /* Heap bytes the events of all programs together may take: a quarter of the kernel heap's
  * 4 MiB (kernel/heap.c: 64 chunks of 64 KiB), so that a flood leaves the rest to processes,
- * files and IPC. About 1,300 events of a few fields fit. */
+ * files and IPC. About 1,450 events of one field fit (the flood of
+ * hostile_flood.c registers 1,457 before EMFILE). */
 #define UE_EVENT_BUDGET (1024u * 1024)
 /* Heap bytes for the enable bits and write-index tables of all registrations: a quarter as
  * much as events may take, about 8,000 enable bits. */

@@ -13,6 +13,8 @@
  *        hostile_flood markers N     N trace_marker writes: each recorded or counted as lost
  *        hostile_flood active N      user_events_status says Active: N
  *        hostile_flood trace-has T.. each text T is in exactly one line of `trace`
+ *        hostile_flood resize-ticks  grow and shrink the buffer by ~100 MB: no tick lost
+ *        hostile_flood hold|wait-held|kick   an event dies while the shell writes its file
  * Prints one line per check ("ok N - WHAT -> WANT" or "not ok N - WHAT -> WANT (got X)",
  * tracekern/check.h), other lines starting with "# ", and "hostile_flood MODE: P passed,
  * F failed". Exit status 0 when nothing failed, 1 otherwise, 2 for a usage error.
@@ -28,6 +30,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <tracekern/check.h>
+#include <tracekern/ipc.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TRACEFS "/sys/kernel/tracing/"
@@ -323,10 +327,125 @@ static void trace_has(char **texts, int count)
     }
 }
 
+/* ---- the timer keeps its rate while the trace buffer is resized ---- */
+
+static void find_timer_count(const char *line, void *ctx)
+{
+    long long *count = ctx;
+    if (strstr(line, "timer (PIT)"))
+        *count = strtoul(line, 0, 10) == 0 ? (long long)strtoul(line + 5, 0, 10) : *count;
+}
+
+/* The timer's count in /proc/interrupts, or -1. */
+static long long timer_ticks(void)
+{
+    long long count = -1;
+    for_each_line("/proc/interrupts", find_timer_count, &count);
+    return count;
+}
+
+static long long monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Writes text to buffer_size_kb and checks that the PIT's 100 interrupts a second all
+ * arrived meanwhile (guest time from the TSC, which lost ticks would not slow): at most
+ * two short, for the partial ticks at both ends. */
+static void resize_keeping_ticks(const char *what, const char *text)
+{
+    long long ticks = timer_ticks(), start = monotonic_ms();
+    check_call(what, write_file(TRACEFS "buffer_size_kb", text), 0);
+    long long ms = monotonic_ms() - start, got = timer_ticks() - ticks;
+    printf("# %s: %lld ms, %lld timer interrupts\n", what, ms, got);
+    char claim[128];
+    snprintf(claim, sizeof(claim), "%s: the timer kept 100/s (%lld of %lld ticks)", what, got,
+             ms / 10);
+    check_true(claim, ticks >= 0 && got >= ms / 10 - 2);
+}
+
+static void resize_ticks(void)
+{
+    long long orig = file_number(TRACEFS "buffer_size_kb", "");
+    long long big = (mem_free_kb() - RESERVE_KB - 8192) / 4 * 4;
+    if (big > 100000)
+        big = 100000;
+    char text[32];
+    snprintf(text, sizeof(text), "%lld\n", big);
+    resize_keeping_ticks("grow buffer_size_kb to about 100 MB", text);
+    snprintf(text, sizeof(text), "%lld\n", orig);
+    resize_keeping_ticks("shrink it back", text);
+}
+
+/* ---- a user event that dies while the shell writes one of its files ----
+ *
+ * The shell looks up a redirection's file, runs the command, then writes: the three modes
+ * below make the event behind that file die while the command runs, in a fixed order and
+ * without timing. `hold` (in the background) registers the non-persistent "hf_rv" with an
+ * enable bit and exits once the bit is set; `wait-held` returns once hf_rv exists; `kick`,
+ * the redirected command, enables hf_rv (so `hold` exits), waits until `hold` is gone (its
+ * IPC endpoint leaves /proc/ipc), and disables hf_rv again: from then on only the shell's
+ * redirection can keep the event, and its directory, alive. */
+#define HOLDER_ENDPOINT "hf_rv_holder"
+#define RV_DIR TRACEFS "events/user_events/hf_rv"
+
+static bool path_exists(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0)
+        close(fd);
+    return fd >= 0;
+}
+
+struct find_text { const char *text; bool found; };
+
+static void find_text_line(const char *line, void *ctx)
+{
+    struct find_text *f = ctx;
+    f->found |= strstr(line, f->text) != NULL;
+}
+
+static bool holder_alive(void)
+{
+    struct find_text f = { HOLDER_ENDPOINT, false };
+    return for_each_line("/proc/ipc", find_text_line, &f) && f.found;
+}
+
+static void hold_event(void)
+{
+    static volatile uint32_t word;
+    int fd = open(DATA_FILE, O_RDWR);
+    check_true("create the endpoint that shows this process is alive",
+               ipc_create(HOLDER_ENDPOINT) >= 0);
+    check_call("register hf_rv (not persistent) with an enable bit",
+               register_bit(fd, "hf_rv u32 a", &word, 0, 0), 0);
+    while (!(word & 1))
+        usleep(1000);
+    printf("# hf_rv enabled: exiting, holding it\n");
+}
+
+static void wait_held(void)
+{
+    while (!path_exists(RV_DIR "/id") || !holder_alive())
+        usleep(1000);
+    check_true("hf_rv exists and its holder runs", true);
+}
+
+static void kick_holder(void)
+{
+    check_true("enable hf_rv: its holder exits", write_file(RV_DIR "/enable", "1\n") == 0);
+    while (holder_alive())
+        usleep(1000);
+    check_true("disable hf_rv: nothing but the shell's redirection holds it now",
+               write_file(RV_DIR "/enable", "0\n") == 0);
+}
+
 static void usage(void)
 {
     printf("usage: hostile_flood memory|buffer|events|persist|persisted|enablers|"
-           "markers N|active N|trace-has TEXT...\n");
+           "markers N|active N|trace-has TEXT...|resize-ticks|hold|wait-held|kick\n");
     exit(2);
 }
 
@@ -351,6 +470,14 @@ int main(int argc, char **argv)
         flood_markers((unsigned)strtoul(argv[2], 0, 10));
     else if (strcmp(mode, "active") == 0 && argc == 3)
         check_number("user_events_status Active:", active_events(), strtoul(argv[2], 0, 10));
+    else if (strcmp(mode, "resize-ticks") == 0)
+        resize_ticks();
+    else if (strcmp(mode, "hold") == 0)
+        hold_event();
+    else if (strcmp(mode, "wait-held") == 0)
+        wait_held();
+    else if (strcmp(mode, "kick") == 0)
+        kick_holder();
     else if (strcmp(mode, "trace-has") == 0 && argc >= 3)
         trace_has(argv + 2, argc - 2);
     else
