@@ -13,11 +13,11 @@ int file_open(struct fs_node *node, uint32_t flags, struct file **out)
     if (fs_is_dir(node))
         return -EISDIR;
     uint32_t mode = flags & O_ACCMODE;
-    if (mode == 3)
-        return -EINVAL;
     /* O_RDWR needs only one of the two, as Linux's samples open user_events_data (which
      * cannot be read) and user_events_status (which cannot be written) O_RDWR; the missing
-     * half fails at read() or write() with EINVAL, as on Linux. */
+     * half fails at read() or write() with EINVAL, as on Linux. Access mode 3 is Linux's
+     * "ioctl only": the opener needed read and write permission (sys_file.c), and the file
+     * can be neither read nor written (EBADF), only given ioctls; it opens as O_RDWR does. */
     bool readable = node->ops->read || node->ops->mmap;
     bool writable = node->ops->write || node->ops->write_data;
     if ((mode == O_RDONLY && !readable) || (mode == O_WRONLY && !writable) ||

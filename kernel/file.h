@@ -27,6 +27,17 @@ struct file {
     uint32_t pos;          /* read(): offset in text of the next byte */
 };
 
+/* Whether read() and write() may use f: Linux's FMODE_READ and FMODE_WRITE from the
+ * access mode (O_RDONLY 0, O_WRONLY 1, O_RDWR 2; 3 gives neither). */
+static inline bool file_readable(const struct file *f)
+{
+    return (f->flags & 3u) == 0 || (f->flags & 3u) == 2;
+}
+static inline bool file_writable(const struct file *f)
+{
+    return (f->flags & 3u) == 1 || (f->flags & 3u) == 2;
+}
+
 /* Opens node for a process: 0 with *out set, or -errno (-EISDIR, -EACCES, -ENOMEM, or the
  * node's open). */
 int file_open(struct fs_node *node, uint32_t flags, struct file **out);

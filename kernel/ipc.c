@@ -45,6 +45,7 @@ struct ipc_wait {
 struct endpoint {
     int id;                   /* the last id this slot had: slot + 1 + k * IPC_ENDPOINTS */
     struct task *owner;       /* NULL: the slot is free */
+    uint32_t uid;             /* the user it counts for: its owner's effective uid then */
     char name[IPC_NAME_MAX];
     struct ipc_wait *senders; /* blocked senders and callers, oldest first */
     struct ipc_wait *receiver; /* the owner, blocked in recv */
@@ -103,15 +104,37 @@ static struct endpoint *endpoint_of(int ep)
     return e->owner && e->id == ep ? e : 0;
 }
 
+/* Why the table refuses owner one more endpoint: 0 (it may have one), -EMFILE (the task's
+ * share, or its non-root user's, is used up) or -ENOSPC (the table is full, or the owner
+ * is not root and the other users' share is used up). Interrupts off. */
+static int endpoint_refusal(const struct task *owner)
+{
+    uint32_t uid = owner->cred.euid;
+    int of_task = 0, of_user = 0, of_others = 0, used = 0;
+    for (int i = 0; i < IPC_ENDPOINTS; i++) {
+        const struct endpoint *e = &endpoints[i];
+        if (!e->owner)
+            continue;
+        used++;
+        of_task += e->owner == owner;
+        of_user += e->uid == uid;
+        of_others += e->uid != 0;
+    }
+    if (of_task >= IPC_ENDPOINTS_PER_TASK || (uid != 0 && of_user >= IPC_ENDPOINTS_PER_USER))
+        return -EMFILE;
+    if (used >= IPC_ENDPOINTS ||
+        (uid != 0 && of_others >= IPC_ENDPOINTS - IPC_ENDPOINTS_ROOT_ONLY))
+        return -ENOSPC;
+    return 0;
+}
+
 int ipc_create(struct task *owner, const char *name)
 {
     unsigned long flags = arch_irq_save();
-    int owned = 0;
-    for (int i = 0; i < IPC_ENDPOINTS; i++)
-        owned += endpoints[i].owner == owner;
-    if (owned >= IPC_ENDPOINTS_PER_TASK) {
+    int err = endpoint_refusal(owner);
+    if (err) {
         arch_irq_restore(flags);
-        return -EMFILE;
+        return err;
     }
     for (int i = 0; i < IPC_ENDPOINTS; i++) {
         struct endpoint *e = &endpoints[i];
@@ -121,6 +144,7 @@ int ipc_create(struct task *owner, const char *name)
         memset(e, 0, sizeof *e);
         e->id = id;
         e->owner = owner;
+        e->uid = owner->cred.euid;
         strlcpy(e->name, name && *name ? name : owner->name, sizeof e->name);
         arch_irq_restore(flags);
         LOG("ep %d '%s' created by %s-%d", id, e->name, owner->name, owner->pid);

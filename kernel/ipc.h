@@ -15,16 +15,26 @@
 #include "uapi/ipc.h"
 
 #define IPC_ENDPOINTS 64
-/* The most endpoints one task may own: no program can take the whole table (-EMFILE, as
- * Linux's per-process limit on descriptors and message queues). */
+/* The most endpoints one task may own (-EMFILE, as Linux's per-process limit on
+ * descriptors). */
 #define IPC_ENDPOINTS_PER_TASK 8
+/* The most endpoints the tasks of one non-root user may own together (-EMFILE, as Linux's
+ * per-user limits answer: mq_open past RLIMIT_MSGQUEUE, inotify_init past
+ * max_user_instances). An endpoint counts for the effective uid that created it, the id
+ * that owns names too (kernel/nameserver.c). */
+#define IPC_ENDPOINTS_PER_USER 16
+/* Endpoints only root (effective uid 0) may take: the tasks of all other users together
+ * own at most IPC_ENDPOINTS - IPC_ENDPOINTS_ROOT_ONLY (-ENOSPC, as Linux keeps the end of
+ * its file table for the privileged), so they cannot starve root's servers. */
+#define IPC_ENDPOINTS_ROOT_ONLY 16
 
 struct task;
 
 /* A new endpoint owned (received on) by task owner; name is for people (listings, logs).
  * Returns its id (>= 1, never reused within a boot, as far as 31 bits go), -EMFILE (owner
- * has IPC_ENDPOINTS_PER_TASK already) or -ENOSPC (the table is full). It lives until its
- * owner exits. */
+ * has IPC_ENDPOINTS_PER_TASK already, or its non-root user IPC_ENDPOINTS_PER_USER),
+ * -ENOSPC (the table is full, or the owner is not root and the endpoints of users other
+ * than root fill all but the root-only slots). It lives until its owner exits. */
 int ipc_create(struct task *owner, const char *name);
 
 /* The rendezvous operations of uapi/ipc.h, for the current task. ipc_recv returns a call's

@@ -2,7 +2,7 @@
  * nameserver.c - the name service: the first server of the system, and itself an IPC
  * client's first contact. It owns endpoint IPC_NAMESERVER and answers two requests
  * (uapi/ipc.h): NS_REGISTER binds a name to an endpoint (only the endpoint's owner may, and
- * only if the name is free or the caller's user's: below),
+ * only if the name is free or the caller outranks its holder: below),
  * NS_LOOKUP finds the endpoint bound to a name. Programs find each other through it
  * instead of agreeing on endpoint numbers.
  */
@@ -16,20 +16,29 @@
 #define NAMES_MAX 32
 
 /*
- * Who may bind a name (docs/ipc.md): a name belongs to a user, not to whoever comes first.
- * The names of the servers the kernel ships are root's from boot; a name root registers
- * stays root's after its endpoint is gone, so a server that restarts finds it free and
- * nobody else can take it meanwhile; any other name is its registering user's while its
- * endpoint lives, then free. Only root may bind a name that is root's (-EACCES, as bind()
- * to a privileged port). One task binds at most NS_NAMES_PER_TASK names (-ENOSPC, as
- * Linux's per-user inotify watch limit), so no program can fill the table.
+ * Who may bind a name (docs/ipc.md, "Who owns a name"): a name belongs to a user, not to
+ * whoever comes first, and root outranks every other user. The names of the servers the
+ * kernel ships are reserved for root from boot and stay so; any other name belongs to the
+ * effective uid that bound it while its endpoint lives, and is free again when the
+ * endpoint goes. Only root may bind a name that is root's (-EACCES, as bind() to a
+ * privileged port); root may take a name another user holds (the privileged server wins,
+ * and that user's clients reach root's server from then on); between equals the holder
+ * keeps it (-EEXIST).
+ *
+ * Limits (-ENOSPC, as Linux's inotify answers past a user's max_user_watches): a task binds
+ * at most NS_NAMES_PER_TASK names, a non-root user at most NS_NAMES_PER_USER, and all users
+ * but root together at most NAMES_MAX - NS_NAMES_ROOT_ONLY, so neither one program nor all
+ * other users together can fill the table against root's servers.
  */
 #define NS_NAMES_PER_TASK 4
+#define NS_NAMES_PER_USER 8
+#define NS_NAMES_ROOT_ONLY 16
 
 struct binding {
     char name[IPC_NAME_MAX]; /* "": a free slot */
-    int ep;                  /* 0: no endpoint bound now (a root name waiting for its server) */
+    int ep;                  /* 0: no endpoint bound now (a reserved name without its server) */
     uint32_t uid;            /* the name's owner: the registering effective uid */
+    bool reserved;           /* root's from boot, kept with or without an endpoint */
 };
 
 /* The names the kernel's own programs serve: ipc_pong's "pong", ipc_test's "ipc_test",
@@ -38,36 +47,51 @@ static const char *const reserved_names[] = { "nameserver", "pong", "ipc_test" }
 
 static struct binding bindings[NAMES_MAX];
 
-/* Drops the endpoint of a binding whose endpoint is gone; the name itself goes too unless
- * it is root's. */
-static void forget_if_dead(struct binding *b)
-{
-    if (b->ep && ipc_endpoint_owner(b->ep) < 0) {
-        b->ep = 0;
-        if (b->uid != 0)
-            b->name[0] = '\0';
-    }
-}
-
-/* The binding of name (bound to a living endpoint, or a root name without one), or NULL. */
-static struct binding *find(const char *name)
+/* Unbinds every name whose endpoint is gone (ids are never reused, so a dead id names
+ * nothing): a reserved name loses only its endpoint, any other name its slot. */
+static void forget_dead(void)
 {
     for (int i = 0; i < NAMES_MAX; i++) {
         struct binding *b = &bindings[i];
-        forget_if_dead(b);
-        if (b->name[0] && strcmp(b->name, name) == 0)
-            return b;
+        if (b->ep && ipc_endpoint_owner(b->ep) < 0) {
+            b->ep = 0;
+            if (!b->reserved)
+                b->name[0] = '\0';
+        }
     }
+}
+
+/* The binding of name (bound to a living endpoint, or reserved), or NULL; after
+ * forget_dead(). */
+static struct binding *find(const char *name)
+{
+    for (int i = 0; i < NAMES_MAX; i++)
+        if (bindings[i].name[0] && strcmp(bindings[i].name, name) == 0)
+            return &bindings[i];
     return 0;
 }
 
-/* How many names the task with pid owner has bound to its endpoints now. */
-static int names_of(int owner)
+/* Why the table refuses one more name to the task with pid owner and credentials cred:
+ * 0, or -ENOSPC (its task's or its non-root user's share is used up, or it needs a new
+ * slot and there is none it may take). After forget_dead(). */
+static int name_refusal(int owner, const struct cred *cred, bool new_slot)
 {
-    int n = 0;
-    for (int i = 0; i < NAMES_MAX; i++)
-        n += bindings[i].ep && ipc_endpoint_owner(bindings[i].ep) == owner;
-    return n;
+    int of_task = 0, of_user = 0, of_others = 0, used = 0;
+    for (int i = 0; i < NAMES_MAX; i++) {
+        const struct binding *b = &bindings[i];
+        if (!b->name[0])
+            continue;
+        used++;
+        of_task += b->ep && ipc_endpoint_owner(b->ep) == owner;
+        of_user += b->uid == cred->euid;
+        of_others += b->uid != 0;
+    }
+    bool root = cred->euid == 0;
+    if (of_task >= NS_NAMES_PER_TASK || (!root && of_user >= NS_NAMES_PER_USER))
+        return -ENOSPC;
+    if (new_slot && (used >= NAMES_MAX || (!root && of_others >= NAMES_MAX - NS_NAMES_ROOT_ONLY)))
+        return -ENOSPC;
+    return 0;
 }
 
 /* NS_REGISTER from the task with pid sender and credentials cred: data is the endpoint,
@@ -83,13 +107,16 @@ static int do_register(const struct ipc_msg *m, int sender, const struct cred *c
         return -EINVAL;
     if (ipc_endpoint_owner((int)ep) != sender)
         return -EPERM;
+    forget_dead();
     struct binding *b = find(name);
-    if (b && b->uid == 0 && !cred_privileged(cred))
+    bool privileged = cred_privileged(cred);
+    if (b && b->uid == 0 && !privileged)
         return -EACCES; /* root's, bound or not: checked first, as bind() checks the port */
-    if (b && b->ep)
-        return -EEXIST;
-    if (names_of(sender) >= NS_NAMES_PER_TASK)
-        return -ENOSPC;
+    if (b && b->ep && (b->uid == 0 || !privileged))
+        return -EEXIST; /* the holder keeps it against its equals */
+    int err = name_refusal(sender, cred, b == 0);
+    if (err)
+        return err;
     for (int i = 0; !b && i < NAMES_MAX; i++)
         if (!bindings[i].name[0])
             b = &bindings[i];
@@ -106,6 +133,7 @@ static int do_lookup(const struct ipc_msg *m)
 {
     if (m->len == 0 || m->data[m->len - 1] != 0)
         return -EINVAL;
+    forget_dead();
     const struct binding *b = find((const char *)m->data);
     return b && b->ep ? b->ep : -ENOENT;
 }
@@ -138,6 +166,8 @@ void nameserver_start(void)
     int ep = ipc_create(t, "nameserver");
     if (ep != IPC_NAMESERVER)
         panic("ipc: the name service did not get endpoint %d", IPC_NAMESERVER);
-    for (unsigned i = 0; i < sizeof reserved_names / sizeof reserved_names[0]; i++)
+    for (unsigned i = 0; i < sizeof reserved_names / sizeof reserved_names[0]; i++) {
         strlcpy(bindings[i].name, reserved_names[i], sizeof bindings[i].name);
+        bindings[i].reserved = true;
+    }
 }

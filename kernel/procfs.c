@@ -5,7 +5,7 @@
  *   /proc/meminfo    physical pages and the kernel heap
  *   /proc/uptime     seconds since boot
  *   /proc/kallsyms   the symbol table built into the image ("address t name")
- *   /dev/kmsg        read: the kernel log; write: add a line to it (as on Linux)
+ *   /dev/kmsg        read: the kernel log (root only: dmesg_restrict); write: add a line
  *   /proc/ipc        IPC endpoints: owner, traffic, who waits
  *   /dev/null        reads nothing, swallows writes
  *   /dev/console     user programs' standard input and output: writes print on the console
@@ -13,6 +13,7 @@
 #include "kernel/console.h"
 #include "kernel/cred.h"
 #include "kernel/errno.h"
+#include "kernel/file.h"
 #include "kernel/heap.h"
 #include "kernel/init.h"
 #include "kernel/ipc.h"
@@ -24,6 +25,7 @@
 #include "kernel/symbols.h"
 #include "kernel/time.h"
 #include "trace/tracefs.h"
+#include "uapi/syscall.h"
 
 static int read_cmdline(struct fs_node *f, struct fs_writer *out)
 {
@@ -84,6 +86,21 @@ static int read_kmsg(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
+/*
+ * Linux with dmesg_restrict=1 (Debian's default): reading the kernel log needs CAP_SYSLOG,
+ * which here is root. devkmsg_open asks only an open that reads (a writer needs just the
+ * file's w bit, which 0644 gives root alone) and answers -EPERM, after the mode check has
+ * passed. The log holds what was typed at the console (the shell's echo of a script line,
+ * "X: command not found"), so no other user may read it.
+ */
+static int open_kmsg(struct fs_node *node, struct file *f)
+{
+    (void)node;
+    if ((f->flags & O_ACCMODE) != O_WRONLY && !cred_privileged(&current->cred))
+        return -EPERM;
+    return 0;
+}
+
 static int write_kmsg(struct fs_node *f, const char *data, size_t len, bool append)
 {
     (void)f;
@@ -140,7 +157,8 @@ static const struct fs_file_ops cmdline_ops = { .read = read_cmdline };
 static const struct fs_file_ops meminfo_ops = { .read = read_meminfo };
 static const struct fs_file_ops uptime_ops = { .read = read_uptime };
 static const struct fs_file_ops kallsyms_ops = { .read = read_kallsyms };
-static const struct fs_file_ops kmsg_ops = { .read = read_kmsg, .write = write_kmsg };
+static const struct fs_file_ops kmsg_ops = { .read = read_kmsg, .write = write_kmsg,
+                                             .open = open_kmsg };
 static const struct fs_file_ops null_ops = { .read = read_null, .write = write_null };
 
 static void procfs_init(void)

@@ -88,20 +88,63 @@ static void list_directory(struct fs_node *dir, bool long_form, struct fs_writer
     }
 }
 
+/* ls -R: the directory named path (len bytes of path[FS_PATH_MAX] used), then each of its
+ * subdirectories the same way, each under a "PATH:" line and after a blank line, as Linux's
+ * ls -R; -l adds "total 0" (no file here has a size). Stops with -EINTR on ^C and
+ * -ENAMETOOLONG on a path too long to show. */
+static int list_recursive(struct fs_node *dir, char *path, size_t len, bool long_form,
+                          struct fs_writer *out)
+{
+    if (out->interrupted(out))
+        return -EINTR;
+    fs_printf(out, "%s:\n", path);
+    if (long_form)
+        fs_puts(out, "total 0\n");
+    list_directory(dir, long_form, out);
+    for (struct fs_node *n = dir->children; n; n = n->next) {
+        if (!fs_is_dir(n))
+            continue;
+        int added = ksnprintf(path + len, FS_PATH_MAX - len, "%s%s",
+                              len && path[len - 1] == '/' ? "" : "/", n->name);
+        if (added < 0 || (size_t)added >= FS_PATH_MAX - len)
+            return -ENAMETOOLONG;
+        fs_puts(out, "\n");
+        int err = list_recursive(n, path, len + (size_t)added, long_form, out);
+        path[len] = '\0';
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
 static int cmd_ls(int argc, char **argv, struct fs_writer *out)
 {
-    bool long_form = argc > 1 && strcmp(argv[1], "-l") == 0;
-    if (long_form) {
+    bool long_form = false, recursive = false;
+    while (argc > 1 && argv[1][0] == '-' && argv[1][1]) {
+        for (const char *flag = argv[1] + 1; *flag; flag++) {
+            if (*flag == 'l')
+                long_form = true;
+            else if (*flag == 'R')
+                recursive = true;
+            else
+                return SHELL_USAGE;
+        }
         argc--;
         argv++;
     }
     if (argc > 2)
         return SHELL_USAGE;
+    const char *where = argc == 2 ? argv[1] : "/";
     int err = 0;
-    struct fs_node *node = fs_lookup(argc == 2 ? argv[1] : "/", &err);
+    struct fs_node *node = fs_lookup(where, &err);
     if (!node) {
-        printk("ls: %s: %s\n", argv[1], error_name(err));
+        printk("ls: %s: %s\n", where, error_name(err));
         return SHELL_FAILED;
+    }
+    if (fs_is_dir(node) && recursive) {
+        char path[FS_PATH_MAX];
+        strlcpy(path, where, sizeof path);
+        return list_recursive(node, path, strlen(path), long_form, out);
     }
     if (fs_is_dir(node))
         list_directory(node, long_form, out);
@@ -111,8 +154,9 @@ static int cmd_ls(int argc, char **argv, struct fs_writer *out)
         fs_printf(out, "%s\n", node->name);
     return 0;
 }
-SHELL_COMMAND("ls", "ls [-l] [PATH]",
-              "list a directory of the tree (default: the root); -l: mode, owner, group",
+SHELL_COMMAND("ls", "ls [-l] [-R] [PATH]",
+              "list a directory of the tree (default: the root); -l: mode, owner, group; "
+              "-R: and every directory below it",
               cmd_ls);
 
 static int cmd_cat(int argc, char **argv, struct fs_writer *out)

@@ -42,8 +42,10 @@ SYSCALL_HANDLER(open)
     struct fs_node *node = fs_lookup_as(path, &current->cred, &err);
     if (!node)
         return err;
-    /* Linux's may_open: the access mode's bits, and write for O_TRUNC. */
-    static const int want_of_mode[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE, 0 };
+    /* Linux's may_open: the access mode's bits (ACC_MODE: mode 3 asks for read and write),
+     * and write for O_TRUNC. */
+    static const int want_of_mode[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE,
+                                         MAY_READ | MAY_WRITE };
     int want = want_of_mode[a[1] & O_ACCMODE] | (a[1] & O_TRUNC ? MAY_WRITE : 0);
     err = fs_may_open(node, &current->cred, want);
     if (err)
@@ -144,7 +146,7 @@ static int render_text(struct file *f, uint32_t count)
 SYSCALL_HANDLER(read)
 {
     struct file *f = fd_file(a[0]);
-    if (!f || (f->flags & O_ACCMODE) == O_WRONLY)
+    if (!f || !file_readable(f))
         return -EBADF;
     if (!f->node->ops->read)
         return -EINVAL;
@@ -182,7 +184,7 @@ static int32_t write_gathered(struct file *f, const char *data, uint32_t len)
 static struct file *writable_file(uint32_t fd)
 {
     struct file *f = fd_file(fd);
-    return f && (f->flags & O_ACCMODE) != O_RDONLY ? f : 0;
+    return f && file_writable(f) ? f : 0;
 }
 
 SYSCALL_HANDLER(write)

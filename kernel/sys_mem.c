@@ -74,7 +74,9 @@ SYSCALL_HANDLER(mmap_pgoff)
             return -EBADF;
         if (!f->node->ops->mmap)
             return -ENODEV;
-        if (type == MAP_SHARED && (prot & PROT_WRITE) && (f->flags & O_ACCMODE) == O_RDONLY)
+        /* Linux's do_mmap: a file mapping needs the file open for reading, a shared
+         * writable one for writing too (so neither O_WRONLY nor access mode 3 maps). */
+        if (!file_readable(f) || (type == MAP_SHARED && (prot & PROT_WRITE) && !file_writable(f)))
             return -EACCES;
         if (pgoff + len / PAGE_SIZE < pgoff)
             return -EOVERFLOW; /* the page offset wraps: Linux's check */

@@ -226,6 +226,9 @@ struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err)
         return NULL;
     }
     path = strip_mount_prefix(path);
+    size_t path_len = strlen(path);
+    /* A trailing slash asks for a directory: "/dev/kmsg/" is ENOTDIR, as on Linux. */
+    bool want_dir = path_len > 0 && path[path_len - 1] == '/';
     struct fs_node *node = fs_root();
     while (*path) {
         while (*path == '/')
@@ -256,6 +259,10 @@ struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err)
             }
         }
         path += len;
+    }
+    if (want_dir && !fs_is_dir(node)) {
+        *err = -ENOTDIR;
+        return NULL;
     }
     return node;
 }

@@ -42,6 +42,17 @@ TEST(lookup_errors)
     fs_create(d, "file", &hello_ops, NULL);
     CHECK(fs_lookup("errs/file/more", &err) == NULL);
     CHECK_EQ_INT(err, -ENOTDIR);
+    /* A trailing slash (or "/.") after a file asks for a directory, as Linux's walk. */
+    err = 0;
+    CHECK(fs_lookup("errs/file/", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOTDIR);
+    err = 0;
+    CHECK(fs_lookup("/sys/kernel/tracing/errs/file//", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOTDIR);
+    CHECK(fs_lookup("errs/file/.", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOTDIR);
+    CHECK(fs_lookup("errs/", &err) == d);
+    CHECK(fs_lookup("/sys/kernel/tracing/", &err) == fs_root());
     char long_path[FS_PATH_MAX + 10];
     memset(long_path, 'a', sizeof long_path - 1);
     long_path[sizeof long_path - 1] = '\0';

@@ -31,7 +31,9 @@ static void expect_open(const char *path, int flags, int want)
     char what[160];
     snprintf(what, sizeof what, "open %s %s", path,
              (flags & O_ACCMODE) == O_RDONLY ? "for reading"
-             : (flags & O_ACCMODE) == O_WRONLY ? "for writing" : "for reading and writing");
+             : (flags & O_ACCMODE) == O_WRONLY ? "for writing"
+             : (flags & O_ACCMODE) == O_RDWR ? "for reading and writing"
+                                             : "with access mode 3 (ioctl only)");
     int fd = open(path, flags);
     check_call(what, fd, want);
     if (fd >= 0)
@@ -75,6 +77,18 @@ static const char *const control_files[] = {
     "/sys/kernel/tracing/options/stream_com2",
     "/sys/kernel/tracing/options/func_stack_trace",
     "/sys/kernel/tracing/mmiotrace/filter_offset",
+    "/proc/sys/kernel/user_events_max",
+};
+
+/* Files nobody writes; opening them for writing fails for everyone (here and in the
+ * whole-tree check of hostile_files.check, which walks `ls -lR /`). */
+static const char *const read_only_files[] = {
+    "/sys/kernel/tracing/per_cpu/cpu0/stats",
+    "/sys/kernel/tracing/trace_stat/function0",
+    "/sys/kernel/tracing/ipc_logging/pci/stats",
+    "/sys/kernel/tracing/available_events",
+    "/proc/bus/pci/devices",
+    "/proc/kallsyms",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -107,6 +121,8 @@ static void file_attacks(void)
         expect_open(secret_files[i], O_RDONLY, EACCES);
     for (unsigned i = 0; i < COUNT(control_files); i++)
         expect_open(control_files[i], O_WRONLY, EACCES);
+    for (unsigned i = 0; i < COUNT(read_only_files); i++)
+        expect_open(read_only_files[i], O_WRONLY, EACCES);
     expect_open("/dev/kmsg", O_RDWR, EACCES);
     expect_open("/sys/kernel/tracing/trace", O_RDONLY | O_TRUNC, EACCES);
     /* Through a directory it may not search, even to a name that exists. */
@@ -115,7 +131,20 @@ static void file_attacks(void)
     expect_open("/proc/meminfo", O_RDONLY, 0);
     expect_open("/proc/kallsyms", O_RDONLY, 0);
     expect_open("/dev/null", O_RDWR, 0);
-    expect_open("/dev/kmsg", O_RDONLY, 0);
+    /* dmesg_restrict=1: the kernel log holds what was typed at the console. The mode
+     * (0644) lets the open through; devkmsg_open's CAP_SYSLOG check refuses it. */
+    expect_open("/dev/kmsg", O_RDONLY, EPERM);
+    /* A trailing slash asks for a directory. */
+    expect_open("/dev/kmsg/", O_WRONLY, ENOTDIR);
+    expect_open("/dev/null/", O_RDONLY, ENOTDIR);
+    /* Access mode 3 asks for read and write permission and gives neither. */
+    expect_open("/proc/meminfo", 3, EACCES);
+    int ioctl_only = open("/dev/null", 3);
+    check_call("open /dev/null with access mode 3 (ioctl only)", ioctl_only, 0);
+    char byte;
+    check_call("read from it", read(ioctl_only, &byte, 1), EBADF);
+    check_call("write to it", write(ioctl_only, "x", 1), EBADF);
+    close(ioctl_only);
     int lines;
     int zero = kallsyms_all_zero(&lines);
     check_true("/proc/kallsyms shows every address as 00000000", zero == 1 && lines > 10);
@@ -213,6 +242,7 @@ static void root_checks(void)
     for (unsigned i = 0; i < COUNT(control_files); i++)
         expect_open(control_files[i], O_WRONLY, 0);
     expect_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
+    expect_open("/dev/kmsg", O_RDONLY, 0);
     int lines;
     check_true("/proc/kallsyms shows root the addresses", kallsyms_all_zero(&lines) == 0);
     int fd = open("/dev/kmsg", O_WRONLY);
