@@ -12,104 +12,81 @@ static bool one_of(uint32_t id, uint32_t a, uint32_t b, uint32_t c)
     return id == a || id == b || id == c;
 }
 
-/* setuid: root sets all three ids; anyone else may set the effective id to its real or
- * saved one. -1 is not an id (EINVAL). */
-int cred_setuid(struct cred *c, uint32_t uid)
+/* The real, effective and saved ids of one kind, user or group: Linux applies the same
+ * rules to both, so each rule below is written once, over this. */
+struct ids {
+    uint32_t *real, *eff, *saved;
+};
+static struct ids user_ids(struct cred *c) { return (struct ids){ &c->uid, &c->euid, &c->suid }; }
+static struct ids group_ids(struct cred *c) { return (struct ids){ &c->gid, &c->egid, &c->sgid }; }
+
+/* setuid/setgid: a privileged task sets all three ids; any other may set the effective id
+ * to its real or saved one. -1 is not an id (EINVAL). priv is asked of the old ids. */
+static int set_id(struct ids ids, bool priv, uint32_t id)
 {
-    if (uid == CRED_NO_CHANGE)
+    if (id == CRED_NO_CHANGE)
         return -EINVAL;
-    if (cred_privileged(c))
-        c->uid = c->suid = c->euid = uid;
-    else if (uid == c->uid || uid == c->suid)
-        c->euid = uid;
+    if (priv)
+        *ids.real = *ids.saved = *ids.eff = id;
+    else if (id == *ids.real || id == *ids.saved)
+        *ids.eff = id;
     else
         return -EPERM;
     return 0;
 }
 
-int cred_setgid(struct cred *c, uint32_t gid)
+/* setreuid/setregid: the real id may become the real or effective one, the effective id
+ * any of the three; the saved id follows the new effective id when the real id is set, or
+ * when the effective id is set to something other than the old real id (as Linux). */
+static int set_re(struct ids ids, bool priv, uint32_t real, uint32_t eff)
 {
-    if (gid == CRED_NO_CHANGE)
-        return -EINVAL;
-    if (cred_privileged(c))
-        c->gid = c->sgid = c->egid = gid;
-    else if (gid == c->gid || gid == c->sgid)
-        c->egid = gid;
-    else
+    if (real != CRED_NO_CHANGE && !priv && !one_of(real, *ids.real, *ids.eff, *ids.eff))
         return -EPERM;
-    return 0;
-}
-
-/* setreuid: the real id may become the real or effective one, the effective id any of the
- * three; the saved id follows the new effective id when the real id is set, or when the
- * effective id is set to something other than the old real id (as Linux). */
-int cred_setreuid(struct cred *c, uint32_t ruid, uint32_t euid)
-{
-    bool priv = cred_privileged(c);
-    if (ruid != CRED_NO_CHANGE && !priv && !one_of(ruid, c->uid, c->euid, c->euid))
+    if (eff != CRED_NO_CHANGE && !priv && !one_of(eff, *ids.real, *ids.eff, *ids.saved))
         return -EPERM;
-    if (euid != CRED_NO_CHANGE && !priv && !one_of(euid, c->uid, c->euid, c->suid))
-        return -EPERM;
-    uint32_t old_ruid = c->uid;
-    if (ruid != CRED_NO_CHANGE)
-        c->uid = ruid;
-    if (euid != CRED_NO_CHANGE)
-        c->euid = euid;
-    if (ruid != CRED_NO_CHANGE || (euid != CRED_NO_CHANGE && euid != old_ruid))
-        c->suid = c->euid;
-    return 0;
-}
-
-int cred_setregid(struct cred *c, uint32_t rgid, uint32_t egid)
-{
-    bool priv = cred_privileged(c);
-    if (rgid != CRED_NO_CHANGE && !priv && !one_of(rgid, c->gid, c->egid, c->egid))
-        return -EPERM;
-    if (egid != CRED_NO_CHANGE && !priv && !one_of(egid, c->gid, c->egid, c->sgid))
-        return -EPERM;
-    uint32_t old_rgid = c->gid;
-    if (rgid != CRED_NO_CHANGE)
-        c->gid = rgid;
-    if (egid != CRED_NO_CHANGE)
-        c->egid = egid;
-    if (rgid != CRED_NO_CHANGE || (egid != CRED_NO_CHANGE && egid != old_rgid))
-        c->sgid = c->egid;
+    uint32_t old_real = *ids.real;
+    if (real != CRED_NO_CHANGE)
+        *ids.real = real;
+    if (eff != CRED_NO_CHANGE)
+        *ids.eff = eff;
+    if (real != CRED_NO_CHANGE || (eff != CRED_NO_CHANGE && eff != old_real))
+        *ids.saved = *ids.eff;
     return 0;
 }
 
 /* setresuid/setresgid: each id given (not -1) must be one of the three old ones unless the
  * task is privileged; all are checked before any changes. */
-static int set_three(uint32_t ids[3], const uint32_t want[3], bool priv)
+static int set_res(struct ids ids, bool priv, uint32_t real, uint32_t eff, uint32_t saved)
 {
+    uint32_t *slot[3] = { ids.real, ids.eff, ids.saved }, want[3] = { real, eff, saved };
     for (int i = 0; i < 3; i++)
-        if (want[i] != CRED_NO_CHANGE && !priv && !one_of(want[i], ids[0], ids[1], ids[2]))
+        if (want[i] != CRED_NO_CHANGE && !priv && !one_of(want[i], *ids.real, *ids.eff, *ids.saved))
             return -EPERM;
     for (int i = 0; i < 3; i++)
         if (want[i] != CRED_NO_CHANGE)
-            ids[i] = want[i];
+            *slot[i] = want[i];
     return 0;
+}
+
+int cred_setuid(struct cred *c, uint32_t uid) { return set_id(user_ids(c), cred_privileged(c), uid); }
+int cred_setgid(struct cred *c, uint32_t gid) { return set_id(group_ids(c), cred_privileged(c), gid); }
+
+int cred_setreuid(struct cred *c, uint32_t ruid, uint32_t euid)
+{
+    return set_re(user_ids(c), cred_privileged(c), ruid, euid);
+}
+
+int cred_setregid(struct cred *c, uint32_t rgid, uint32_t egid)
+{
+    return set_re(group_ids(c), cred_privileged(c), rgid, egid);
 }
 
 int cred_setresuid(struct cred *c, uint32_t ruid, uint32_t euid, uint32_t suid)
 {
-    uint32_t ids[3] = { c->uid, c->euid, c->suid }, want[3] = { ruid, euid, suid };
-    int err = set_three(ids, want, cred_privileged(c));
-    if (!err) {
-        c->uid = ids[0];
-        c->euid = ids[1];
-        c->suid = ids[2];
-    }
-    return err;
+    return set_res(user_ids(c), cred_privileged(c), ruid, euid, suid);
 }
 
 int cred_setresgid(struct cred *c, uint32_t rgid, uint32_t egid, uint32_t sgid)
 {
-    uint32_t ids[3] = { c->gid, c->egid, c->sgid }, want[3] = { rgid, egid, sgid };
-    int err = set_three(ids, want, cred_privileged(c));
-    if (!err) {
-        c->gid = ids[0];
-        c->egid = ids[1];
-        c->sgid = ids[2];
-    }
-    return err;
+    return set_res(group_ids(c), cred_privileged(c), rgid, egid, sgid);
 }
