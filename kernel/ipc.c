@@ -75,25 +75,21 @@ void ipc_logging_set(bool on) { ipc_log_on = on; }
     } while (0)
 
 /*
- * The messages themselves are logged id-based, as the seed allows: a fixed text saying what
- * the numbers are, then the numbers as INT32 items, with no formatting on the way (a
- * formatted IPC_LOG line costs about five times as much, and this is every message). Readers
- * print the items after the text: "[ipc_reply] call: ep caller server label len, reply:
- * label len = 2 4 3 1 16 1 16".
+ * The messages themselves are logged through ipc_log_numbers: a fixed text saying what the
+ * numbers are, then the numbers in decimal, written by a formatter of their own rather than
+ * printf (a formatted IPC_LOG line costs several times as much, and this is every message).
+ * They are ordinary string events, "[ipc_reply] call: ep caller server label len, reply:
+ * label len = 2 4 3 1 16 1 16", so every reader of IPC logs reads them, Qualcomm's dump
+ * parser included (it decodes string events and stops at any other type).
  */
 #define LOG_NUMBERS(what, ...)                                                 \
     do {                                                                       \
         if (ipc_log_on) {                                                      \
             const int32_t numbers_[] = { __VA_ARGS__ };                        \
-            ipc_log_numbers(ipc_log, IPC_EVENT_NUMBERS, what, sizeof(what) - 1, \
-                            numbers_, sizeof numbers_ / sizeof numbers_[0]);   \
+            ipc_log_numbers(ipc_log, what, sizeof(what) - 1, numbers_,         \
+                            sizeof numbers_ / sizeof numbers_[0]);             \
         }                                                                      \
     } while (0)
-
-/* IPC's own event type: a client's type as the original allows (past TSV_TYPE_STRING),
- * so that readers which know only string events skip these by their size instead of
- * misreading the numbers after the text. */
-#define IPC_EVENT_NUMBERS 0x10
 
 /* The endpoint with id ep, or NULL. */
 static struct endpoint *endpoint_of(int ep)

@@ -87,8 +87,10 @@ int dump_image_open(const uint8_t *file, size_t size, struct dump_image *img, FI
 {
     img->regions = NULL;
     img->count = 0;
+    img->elf = false;
     if (size >= 4 && memcmp(file, "\177ELF", 4) == 0) {
         int r = map_elf(file, size, img, err);
+        img->elf = r > 0;
         if (r != 0)
             return r < 0 ? -1 : 0;
         fprintf(err, "ipc_log_extract: ELF headers do not hold up; reading raw memory instead\n");
@@ -239,8 +241,8 @@ struct context {
 };
 
 /* Whether an event that looks whole starts at p: an event of any type opening with its
- * 8-byte timestamp, the shape of ipc_log_string's events and of id-based ones (IPC's).
- * Decoding resumes there after damage. */
+ * 8-byte timestamp, the shape of string events (and of the numbers-only events that older
+ * kernels of ours logged, type 0x10). Decoding resumes there after damage. */
 static bool looks_like_event_start(const uint8_t *p, size_t len)
 {
     return ipc_log_event_check(p, len) > 0 && p[1] >= 10 && p[2] == TSV_TYPE_TIMESTAMP &&
@@ -274,6 +276,7 @@ static void print_run(struct extraction *x, const struct context *c, const uint8
             size_t line_len = ipc_log_format_line(buf + at, (size_t)n, line, sizeof line);
             fwrite(line, 1, line_len, x->out);
             x->result->events++;
+            x->result->unreadable += !ipc_log_event_is_original_string(buf + at, (size_t)n);
             at += (size_t)n;
             continue;
         }
@@ -365,6 +368,7 @@ static int print_context(struct extraction *x, const struct context *c)
 
     fprintf(x->out, "=== %s: %u pages, version %u, user version %u, log id 0x%llx ===\n", c->name,
             n, c->hdr.version, c->hdr.user_version, (unsigned long long)c->hdr.log_id);
+    unsigned events_before = x->result->events, unreadable_before = x->result->unreadable;
     uint32_t count = ipc_log_dump_spans(hdrs, n, spans);
     check_order(x, c, pages, n, spans, count);
     size_t run_len = 0;
@@ -382,6 +386,12 @@ static int print_context(struct extraction *x, const struct context *c)
     }
     print_run(x, c, run, run_len, synced, false);
     x->result->contexts++;
+    if (x->result->unreadable > unreadable_before)
+        fprintf(x->err, "ipc_log_extract: context %s: %u of its %u events are not string events "
+                        "as the original layout defines them (type 2: TIMESTAMP, QTIMER, "
+                        "BYTE_ARRAY); Qualcomm's ipc_logging.py stops at the first of them\n",
+                c->name, x->result->unreadable - unreadable_before,
+                x->result->events - events_before);
     free(pages), free(hdrs), free(spans), free(run);
     return 0;
 }
@@ -419,7 +429,7 @@ int ipc_log_extract(const struct dump_image *img, const char *only, FILE *out, F
     size_t ncontexts = 0;
     int status = -1;
 
-    *result = (struct extract_result){ 0, 0, 0 };
+    *result = (struct extract_result){ 0, 0, 0, 0 };
     if (scan_pages(&x) < 0)
         goto done;
     if (x.count == 0) {

@@ -13,10 +13,16 @@
  * Anything damaged (a page whose header does not hold up, a missing page, an event that
  * does not decode) is reported and skipped; decoding resumes at the next event that
  * looks whole.
+ *
+ * It reads more than Qualcomm's own parser (linux-ramdump-parser-v2's ipc_logging.py)
+ * does, and says so when a dump needs it: that parser scans a raw file of physical memory
+ * only, 4 KiB at a time, so it finds nothing in an ELF core; and it decodes only string
+ * events of exactly TIMESTAMP, QTIMER and BYTE_ARRAY, stopping at any other event.
  */
 #ifndef TOOLS_IPC_LOG_DUMP_H
 #define TOOLS_IPC_LOG_DUMP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +37,7 @@ struct dump_region {
 struct dump_image {
     struct dump_region *regions;
     size_t count;
+    bool elf; /* read through ELF program headers (Qualcomm's parser reads raw files only) */
 };
 
 /*
@@ -48,11 +55,15 @@ const uint8_t *dump_image_at(const struct dump_image *img, uint64_t phys, size_t
 struct extract_result {
     unsigned contexts;  /* printed */
     unsigned events;    /* printed */
+    unsigned unreadable; /* printed, but not string events as the original layout defines
+                            them: Qualcomm's ipc_logging.py stops at the first of these */
     unsigned problems;  /* reported on err */
 };
 
 /* Extracts every IPC log of img (or only those named only, when not NULL) to out,
- * reporting problems on err. Returns -1 when memory ran out, else 0. */
+ * reporting problems on err, and, for each context holding events that are not the
+ * original layout's string events, how many (a note, not a problem). Returns -1 when
+ * memory ran out, else 0. */
 int ipc_log_extract(const struct dump_image *img, const char *only, FILE *out, FILE *err,
                     struct extract_result *result);
 

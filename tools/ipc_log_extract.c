@@ -8,6 +8,10 @@
  * (an ELF core). Every context found is printed as a header line and its events, oldest
  * first, in the kernel's `log` format (tools/ipc_log_dump.h); -c prints only the contexts
  * named NAME. Damage is reported on stderr and skipped, then a summary line follows.
+ *
+ * What Qualcomm's own parser (ipc_logging.py of linux-ramdump-parser-v2) cannot read is
+ * said on stderr too, as notes: an ELF core (that parser scans a raw file only), and
+ * events other than the original layout's string events (it stops at the first).
  * Exit status: 0 when a context was printed, 1 when none was (or DUMP cannot be read),
  * 2 on a usage error.
  */
@@ -26,7 +30,8 @@
 static void usage(void)
 {
     fputs("usage: ipc_log_extract [-c NAME] DUMP\n"
-          "  DUMP     raw physical memory (QEMU pmemsave) or an ELF core (dump-guest-memory)\n"
+          "  DUMP     raw physical memory (QEMU pmemsave) or an ELF core (dump-guest-memory;\n"
+          "           Qualcomm's ipc_logging.py reads raw memory only)\n"
           "  -c NAME  print only the contexts named NAME\n",
           stderr);
     exit(2);
@@ -79,6 +84,10 @@ int main(int argc, char **argv)
         fputs("ipc_log_extract: out of memory\n", stderr);
         return 1;
     }
+    if (img.elf)
+        fprintf(stderr, "ipc_log_extract: %s is an ELF core; Qualcomm's ipc_logging.py cannot "
+                        "read it (it scans a raw file of physical memory only, as QEMU's "
+                        "pmemsave writes)\n", path);
     dump_image_close(&img);
     fprintf(stderr, "ipc_log_extract: %s: %u contexts, %u events, %u problems\n", path,
             result.contexts, result.events, result.problems);

@@ -310,45 +310,77 @@ static uint8_t *put_header(uint8_t *p, uint8_t type, uint8_t size)
     return p + TSV_HEADER_SIZE;
 }
 
-/* The id-based event's bytes at p (len of them, the event header included). */
-static void put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_numbers *ev)
+/*
+ * Writes v in decimal at p, a '-' first when negative, and returns the end. The numbers
+ * of ipc_log_numbers' events go through here instead of a printf: one division per digit
+ * and no format string to interpret. p has room for 11 characters.
+ */
+static char *put_decimal(char *p, int32_t v)
 {
-    p = put_header(p, ev->type, (uint8_t)(len - TSV_HEADER_SIZE));
+    char digits[10];
+    unsigned n = 0;
+    uint32_t u = (uint32_t)v;
+    if (v < 0) {
+        *p++ = '-';
+        u = 0u - u; /* INT32_MIN too */
+    }
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (n)
+        *p++ = digits[--n];
+    return p;
+}
+
+/* The string event's bytes at p (len of them, the event header included): the header,
+ * TIMESTAMP, QTIMER and a BYTE_ARRAY of the text what followed by the formatted numbers. */
+static void put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_numbers *ev,
+                              const char *numbers, size_t numbers_len)
+{
+    p = put_header(p, TSV_TYPE_STRING, (uint8_t)(len - TSV_HEADER_SIZE));
     p = put_header(p, TSV_TYPE_TIMESTAMP, 8);
     put_le(p, ev->ns, 8);
     p = put_header(p + 8, TSV_TYPE_QTIMER, 8);
     put_le(p, ev->ticks, 8);
-    p = put_header(p + 8, TSV_TYPE_BYTE_ARRAY, (uint8_t)ev->what_len);
+    p = put_header(p + 8, TSV_TYPE_BYTE_ARRAY, (uint8_t)(ev->what_len + numbers_len));
     copy_bytes(p, (const uint8_t *)ev->what, ev->what_len);
-    p += ev->what_len;
-    for (unsigned i = 0; i < ev->count; i++, p += 4) {
-        p = put_header(p, TSV_TYPE_INT32, 4);
-        put_le(p, (uint32_t)ev->numbers[i], 4);
-    }
+    copy_bytes(p + ev->what_len, (const uint8_t *)numbers, numbers_len);
 }
+
+/* A string event's bytes before its text: its header, TIMESTAMP, QTIMER, the text's header. */
+#define STRING_EVENT_OVERHEAD (4 * TSV_HEADER_SIZE + 8 + 8)
 
 int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev)
 {
-    uint64_t len64 = 4 * TSV_HEADER_SIZE + 8 + 8 + (uint64_t)ev->what_len +
-                     (uint64_t)ev->count * (TSV_HEADER_SIZE + 4);
-    if (len64 > IPC_LOG_MAX_MSG_SIZE) {
+    /* The numbers are formatted first, as " 12 -3 ...", to learn the event's length; the
+     * text may hold IPC_LOG_MAX_MSG_SIZE - STRING_EVENT_OVERHEAD bytes, and an 11-character
+     * number (its blank included, 12) past that makes the event oversize. */
+    char numbers[IPC_LOG_MAX_MSG_SIZE + 12];
+    size_t room = IPC_LOG_MAX_MSG_SIZE - STRING_EVENT_OVERHEAD;
+    size_t numbers_len = 0;
+    bool oversize = ev->what_len > room;
+    for (unsigned i = 0; i < ev->count && !oversize; i++) {
+        numbers[numbers_len] = ' ';
+        numbers_len = (size_t)(put_decimal(numbers + numbers_len + 1, ev->numbers[i]) - numbers);
+        oversize = ev->what_len + numbers_len > room;
+    }
+    if (oversize) {
         log->oversize++;
         return -EMSGSIZE;
     }
-    if (ev->type == TSV_TYPE_INVALID)
-        return -EINVAL;
-    uint32_t len = (uint32_t)len64;
+    uint32_t len = (uint32_t)(STRING_EVENT_OVERHEAD + ev->what_len + numbers_len);
     struct ipc_log_page *page = log->pages[log->write_page];
     if (IPC_LOG_DATA_SIZE - page->hdr.write_offset < len) {
         /* It would straddle two pages: built whole first, then appended like any other. */
         uint8_t event[IPC_LOG_MAX_MSG_SIZE];
-        put_numbers_event(event, len, ev);
+        put_numbers_event(event, len, ev, numbers, numbers_len);
         return ipc_log_append(log, event, len);
     }
     int dropped = make_room(log, len);
     /* Written in place, after the last event: the write offset that makes it part of the
      * log moves only once all of it is there, so a dump never sees half an event. */
-    put_numbers_event(page->data + page->hdr.write_offset, len, ev);
+    put_numbers_event(page->data + page->hdr.write_offset, len, ev, numbers, numbers_len);
     page->hdr.write_offset += (uint16_t)len;
     return count_append(log, len, dropped);
 }
@@ -475,6 +507,15 @@ int ipc_log_event_check(const uint8_t *ev, size_t len)
             return -EINVAL;
     }
     return (int)total;
+}
+
+bool ipc_log_event_is_original_string(const uint8_t *ev, size_t len)
+{
+    int total = ipc_log_event_check(ev, len);
+    return total >= STRING_EVENT_OVERHEAD && ev[0] == TSV_TYPE_STRING &&
+           ev[2] == TSV_TYPE_TIMESTAMP && ev[3] == 8 && ev[12] == TSV_TYPE_QTIMER &&
+           ev[13] == 8 && ev[22] == TSV_TYPE_BYTE_ARRAY &&
+           STRING_EVENT_OVERHEAD + (size_t)ev[23] == (size_t)total;
 }
 
 /* A line being built: text is always NUL-terminated within size. */

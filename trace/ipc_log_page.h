@@ -27,8 +27,10 @@
  *
  * An event is <type:size:value>: a type byte, a size byte and size bytes of items, each
  * itself <type:size:value> with type TIMESTAMP, POINTER, INT32, BYTE_ARRAY or QTIMER. A
- * string event (ipc_log_string) is type TSV_TYPE_STRING holding TIMESTAMP (ns), QTIMER
- * (cycles) and BYTE_ARRAY (the text, no NUL). All numbers are little-endian.
+ * string event (ipc_log_string, ipc_log_numbers) is type TSV_TYPE_STRING holding TIMESTAMP
+ * (ns), QTIMER (cycles) and BYTE_ARRAY (the text, no NUL); the only kind the kernel
+ * logs (kernel/ipc.c, drivers) and the only kind Qualcomm's dump parser reads. All numbers are
+ * little-endian.
  */
 #ifndef TRACE_IPC_LOG_PAGE_H
 #define TRACE_IPC_LOG_PAGE_H
@@ -188,10 +190,9 @@ int ipc_log_append(struct ipc_log *log, const uint8_t *ev, uint32_t len);
  * counted in oversize (-EMSGSIZE). Otherwise as ipc_log_append. */
 int ipc_log_append_encoded(struct ipc_log *log, struct ipc_log_encoder *e);
 
-/* An id-based event (ipc_log_numbers in trace/ipc_logging.h): TIMESTAMP, QTIMER, the
- * text what as a BYTE_ARRAY, then count INT32 items, under the caller's event type. */
+/* A message event (ipc_log_numbers in trace/ipc_logging.h): a string event whose text is
+ * what followed by each number in decimal, a blank before each. */
 struct ipc_log_numbers {
-    uint8_t type;
     uint64_t ns, ticks;
     const char *what;
     size_t what_len;
@@ -199,9 +200,10 @@ struct ipc_log_numbers {
     unsigned count;
 };
 
-/* Appends an id-based event: the bytes an encoder would make, but written straight into
- * the page when the event fits there whole (no encode buffer, one copy of the text).
- * Returns as ipc_log_append; -EMSGSIZE (counted in oversize) when it is too large. */
+/* Appends a message event: the bytes the encoder and ipc_log_string would make of
+ * "%s %d %d ...", formatted by a decimal writer of its own (no printf) and written straight
+ * into the page when the event fits there whole. Returns as ipc_log_append; -EMSGSIZE
+ * (counted in oversize) when the text does not fit in one event. */
 int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev);
 
 /* The position of the oldest event. */
@@ -239,6 +241,13 @@ uint32_t ipc_log_dump_spans(const struct ipc_log_page_header *const *pages, uint
 /* Checks that ev[0..len) starts with a whole event whose items exactly fill it, each a
  * known type of a valid size. Returns the event's length, or -EINVAL. */
 int ipc_log_event_check(const uint8_t *ev, size_t len);
+
+/* Whether ev[0..len) starts with a string event exactly as the original layout defines
+ * it: type TSV_TYPE_STRING holding an 8-byte TIMESTAMP, an 8-byte QTIMER and a BYTE_ARRAY
+ * that ends the event. That is all Qualcomm's ipc_logging.py decodes: it stops at an event
+ * of any other type, and reads a string event's three items without skipping to the end
+ * its size declares. */
+bool ipc_log_event_is_original_string(const uint8_t *ev, size_t len);
 
 /*
  * Formats a checked event as one line, as the original's `log` file shows it:

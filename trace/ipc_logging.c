@@ -91,14 +91,14 @@ int ipc_log_string(struct ipc_log_context *ctx, const char *fmt, ...)
     return ipc_log_write(ctx, &e);
 }
 
-int ipc_log_numbers(struct ipc_log_context *ctx, uint8_t type, const char *what,
-                    size_t what_len, const int32_t *numbers, unsigned n)
+int ipc_log_numbers(struct ipc_log_context *ctx, const char *what, size_t what_len,
+                    const int32_t *numbers, unsigned n)
 {
     if (!ctx)
         return -EINVAL;
     uint64_t cycles = arch_cycles();
-    struct ipc_log_numbers ev = { type, time_cycles_to_ns(cycles), cycles, what, what_len,
-                                  numbers, n };
+    struct ipc_log_numbers ev = { time_cycles_to_ns(cycles), cycles, what, what_len, numbers,
+                                  n };
     unsigned long flags = spin_lock_irqsave(&ctx->lock);
     int r = ipc_log_append_numbers(&ctx->log, &ev);
     spin_unlock_irqrestore(&ctx->lock, flags);

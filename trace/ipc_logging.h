@@ -59,14 +59,15 @@ int ipc_log_string(struct ipc_log_context *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /*
- * Logs an id-based event, the seed's cheap alternative to formatting: TIMESTAMP, QTIMER,
- * the fixed text what (a BYTE_ARRAY saying what the numbers are) and then the n numbers as
- * INT32 items, under the caller's own event type (past TSV_TYPE_STRING, so readers that
- * know only strings skip it). Nothing is formatted: for events too frequent for
- * ipc_log_string. Returns as ipc_log_write.
+ * Logs a message event, the cheap way to log numbers: a string event (TIMESTAMP, QTIMER,
+ * BYTE_ARRAY) whose text is the fixed text what followed by the n numbers in decimal, a
+ * blank before each, as ipc_log_string(ctx, "%s %d %d ...") would write it, but formatted
+ * by a decimal writer of its own and written in place, with no format to interpret. For
+ * events too frequent for ipc_log_string; any reader of string events reads them,
+ * Qualcomm's ipc_logging.py included. Returns as ipc_log_write.
  */
-int ipc_log_numbers(struct ipc_log_context *ctx, uint8_t type, const char *what,
-                    size_t what_len, const int32_t *numbers, unsigned n);
+int ipc_log_numbers(struct ipc_log_context *ctx, const char *what, size_t what_len,
+                    const int32_t *numbers, unsigned n);
 
 /* ipc_log_string with the calling function's name first, as Qualcomm's drivers log:
  * IPC_LOG(ctx, "state %d", s) gives `[my_function] state 3`. */

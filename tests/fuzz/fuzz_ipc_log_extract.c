@@ -7,7 +7,7 @@
  *   byte 1      events to write (enough to wrap the pages a few times)
  *   byte 2      L, the length of the text that follows
  *   3 .. 3+L    event texts, separated by newlines, used in turn: string events with a
- *               number appended, and (every other event) id-based events of two numbers
+ *               number appended, and (every other event) message events of two numbers
  *   the rest    damage, three bytes each: dump[(lo | hi << 8) % 12 KiB] = value
  * Before the damage, the extractor must print all that the live reader has: as many
  * events, the same oldest and newest lines, and no problem.
@@ -65,9 +65,9 @@ static void write_events(struct ipc_log *log, const uint8_t *data, size_t size)
         size_t end = at;
         while (end < text_len && text[end] != '\n')
             end++;
-        if (i % 2) { /* every other one id-based, as kernel/ipc.c logs messages */
+        if (i % 2) { /* every other one as kernel/ipc.c logs messages */
             int32_t numbers[] = { (int32_t)i, (int32_t)end };
-            struct ipc_log_numbers ev = { 0x10, clock_ns, i, text + at, end - at, numbers, 2 };
+            struct ipc_log_numbers ev = { clock_ns, i, text + at, end - at, numbers, 2 };
             ipc_log_append_numbers(log, &ev); /* an oversize one is refused: fine */
             at = end < text_len ? end + 1 : 0;
             continue;

@@ -11,8 +11,10 @@
 # the context "ipc", which wraps as well), prints `cat ipc_logging/demo/log` and `cat ipc_logging/ipc/log`, then
 # runs `hang`: interrupts off, spinning. When the
 # console shows hang's line, qemu_run has QEMU's monitor stop the guest, save its physical
-# memory and quit. The extracted "demo" and "ipc" contexts must equal the live lines exactly. This is
-# done twice: with a raw dump (pmemsave) and with an ELF core (dump-guest-memory).
+# memory and quit. The extracted "demo" and "ipc" contexts must equal the live lines exactly,
+# and every event of every context (demo, ipc, pci, serial) must be a string event as the
+# original layout defines it, the only kind Qualcomm's ipc_logging.py reads. This is done
+# twice: with a raw dump (pmemsave) and with an ELF core (dump-guest-memory).
 #
 # Prints one "ok - ..." or "not ok - ..." line per check (with a diff or the console's end
 # under a failing one) and exits non-zero if any check failed. Logs stay in
@@ -67,6 +69,38 @@ check_dump() { # dump-file kind
 
     compare_context "$kind" "$name" "$dump" demo
     compare_context "$kind" "$name" "$dump" ipc
+    check_all_string_events "$kind" "$name" "$dump"
+}
+
+# Every event of every context in the dump is a string event as Qualcomm's IPC logging layout
+# defines it (type 2: TIMESTAMP, QTIMER, BYTE_ARRAY), the only kind its ipc_logging.py
+# decodes: ipc_log_extract, over all contexts, notes no other event. An ELF core is noted as
+# what that parser cannot read, a raw dump is not.
+check_all_string_events() { # kind dump-name dump-file
+    local kind=$1 name=$2 dump=$3 out=$logs/$name.all err=$logs/$name.all.err
+    "$build/tools/ipc_log_extract" "$dump" > "$out" 2> "$err"
+    local contexts summary
+    contexts=$(sed -n 's/^=== \([^:]*\): .*/\1/p' "$out" | tr '\n' ' ')
+    summary=$(grep -E '^ipc_log_extract: .*: [0-9]+ contexts, [0-9]+ events, 0 problems$' "$err")
+    if [ "$contexts" = "demo ipc pci serial " ] && [ -n "$summary" ] &&
+        ! grep -q 'not string events' "$err"; then
+        pass "$kind: every event in every context is a string event of the original layout (${summary#*: *: })"
+    else
+        fail "$kind: every event in every context is a string event of the original layout (contexts: $contexts)"
+        show < "$err"
+    fi
+    local elf_note=false want
+    grep -q "is an ELF core; Qualcomm's ipc_logging.py cannot read it" "$err" && elf_note=true
+    case $dump in
+    *.elf) want=true ;;
+    *) want=false ;;
+    esac
+    if [ "$elf_note" = "$want" ]; then
+        pass "$kind: ipc_log_extract says whether Qualcomm's parser can read this dump"
+    else
+        fail "$kind: ipc_log_extract says whether Qualcomm's parser can read this dump"
+        show < "$err"
+    fi
 }
 
 # Compares one context's live lines (what `cat ipc_logging/CTX/log` printed, between its

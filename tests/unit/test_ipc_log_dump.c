@@ -1,8 +1,8 @@
 /*
  * test_ipc_log_dump.c - the dump extractor (tools/ipc_log_dump.c) on a small dump made by
- * the real writer: a wrapped four-page log of string events and IPC's id-based events, read
- * whole first, then with the damage a real dump can have (a page gone, a header bit
- * flipped, the original's 0xffff "full" offset). Whatever is damaged must be reported, and
+ * the real writer: a wrapped four-page log of string events, made by the encoder and by
+ * IPC's ipc_log_numbers, read whole first, then with the damage a real dump can have (a
+ * page gone, a header bit flipped, the original's 0xffff "full" offset). Whatever is damaged must be reported, and
  * what is intact must still come out.
  */
 #include <errno.h>
@@ -23,9 +23,9 @@ static uint8_t dump[DUMP_SIZE] __attribute__((aligned(IPC_LOG_PAGE_SIZE)));
 static uint64_t clock_ns;
 static uint64_t fake_clock(void) { return clock_ns += 1000; }
 
-/* The log in dump, with EVENTS events: every third one a string event, the others shaped
- * as kernel/ipc.c's message events (type 0x10, a text, then one to four INT32 numbers,
- * each the event's own number). */
+/* The log in dump, with EVENTS events: every third one made with the encoder, the others
+ * as kernel/ipc.c's message events (ipc_log_append_numbers: a text, then one to four
+ * numbers, each the event's own number). */
 static struct ipc_log *make_dump(void)
 {
     memset(dump, 0, sizeof dump);
@@ -48,8 +48,8 @@ static struct ipc_log *make_dump(void)
             CHECK(ipc_log_append_encoded(log, &e) >= 0);
         } else {
             int32_t numbers[] = { i, i, i, i }; /* 1 to 4 of them: sizes vary */
-            struct ipc_log_numbers ev = { 0x10, clock_ns, (uint64_t)i, what, sizeof what - 1,
-                                          numbers, 1 + (unsigned)i % 4 };
+            struct ipc_log_numbers ev = { clock_ns, (uint64_t)i, what, sizeof what - 1, numbers,
+                                          1 + (unsigned)i % 4 };
             CHECK(ipc_log_append_numbers(log, &ev) >= 0);
         }
     }
@@ -92,8 +92,8 @@ static int read_page(void)
     return -1;
 }
 
-/* Numbers of the events in x's text, in the order printed: a string event's "line N", an
- * id-based event's last number. */
+/* Numbers of the events in x's text, in the order printed: an encoder event's "line N", a
+ * message event's last number. */
 static int event_numbers(const struct extracted *x, int *numbers, int max)
 {
     int n = 0;
@@ -123,6 +123,28 @@ TEST(whole_dump_gives_every_event_in_order)
     CHECK_EQ_INT(numbers[n - 1], EVENTS - 1);
     for (int i = 1; i < n; i++)
         CHECK_EQ_INT(numbers[i], numbers[i - 1] + 1);
+}
+
+/* Every event the writer makes, message events included, is one Qualcomm's parser reads:
+ * no note. One event of another type is counted, and named in a note that is no problem. */
+TEST(events_the_original_parser_cannot_read_are_counted)
+{
+    struct ipc_log *log = make_dump();
+    static struct extracted x;
+    extract(&x);
+    CHECK_EQ_INT(x.result.unreadable, 0);
+    CHECK(!strstr(x.err, "not string events"));
+
+    struct ipc_log_encoder e;
+    ipc_log_encode_start(&e, 0x10);
+    ipc_log_encode_timestamp(&e, clock_ns);
+    ipc_log_encode_qtimer(&e, 1);
+    ipc_log_encode_int32(&e, 7);
+    CHECK(ipc_log_append_encoded(log, &e) >= 0);
+    extract(&x);
+    CHECK_EQ_INT(x.result.problems, 0);
+    CHECK_EQ_INT(x.result.unreadable, 1);
+    CHECK(strstr(x.err, "context ipc: 1 of its ") && strstr(x.err, " events are not string events"));
 }
 
 TEST(original_full_offset_0xffff_reads_as_full)
@@ -192,12 +214,12 @@ static int first_whole_after(const struct ipc_log *log, uint32_t gone)
     return -1;
 }
 
-TEST(decoding_resumes_at_id_based_events_after_a_missing_page)
+TEST(decoding_resumes_at_message_events_after_a_missing_page)
 {
     struct ipc_log *log = make_dump();
     int r = read_page();
     /* A full page in the middle of the stream, after which the first whole event is an
-     * id-based one (a string event would be found even by a reader that knows no other). */
+     * message event (ipc_log_numbers), not one made by the encoder. */
     uint32_t gone = (uint32_t)(r + 1) % LOG_PAGES;
     int want = first_whole_after(log, gone);
     if (want % 3 == 0) {
@@ -211,7 +233,7 @@ TEST(decoding_resumes_at_id_based_events_after_a_missing_page)
     static int numbers[EVENTS];
     int n = event_numbers(&x, numbers, EVENTS);
     /* The first event printed after the gap is the first whole one, whatever its type (two
-     * in three are id-based): none that survived is skipped. */
+     * in three are message events): none that survived is skipped. */
     int after_gap = -1;
     for (int i = 1; i < n && after_gap < 0; i++)
         if (numbers[i] != numbers[i - 1] + 1)

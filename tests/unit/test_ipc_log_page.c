@@ -270,16 +270,22 @@ TEST(event_straddles_page_boundary)
     free_log(t);
 }
 
-/* The id-based event of ipc_log_append_numbers, built with the encoder instead. */
+/* The message event of ipc_log_append_numbers, built as ipc_log_string builds a line:
+ * the encoder, with the text formatted by the host's printf ("%s %d %d ..."). */
 static int log_numbers_encoded(struct ipc_log *log, const struct ipc_log_numbers *ev)
 {
     struct ipc_log_encoder e;
-    ipc_log_encode_start(&e, ev->type);
+    size_t room;
+    ipc_log_encode_start(&e, TSV_TYPE_STRING);
     ipc_log_encode_timestamp(&e, ev->ns);
     ipc_log_encode_qtimer(&e, ev->ticks);
-    ipc_log_encode_bytes(&e, ev->what, ev->what_len);
+    char *text = ipc_log_encode_bytes_start(&e, &room);
+    char line[1024];
+    int n = snprintf(line, sizeof line, "%.*s", (int)ev->what_len, ev->what);
     for (unsigned i = 0; i < ev->count; i++)
-        ipc_log_encode_int32(&e, ev->numbers[i]);
+        n += snprintf(line + n, sizeof line - (size_t)n, " %d", ev->numbers[i]);
+    memcpy(text, line, (size_t)n <= room ? (size_t)n : room);
+    ipc_log_encode_bytes_done(&e, (size_t)n);
     return ipc_log_append_encoded(log, &e);
 }
 
@@ -299,18 +305,20 @@ static bool same_pages(const struct test_log *a, const struct test_log *b)
            a->log.written == b->log.written && a->log.dropped == b->log.dropped;
 }
 
-/* Written in place, an id-based event is byte for byte what the encoder makes, wherever
- * it falls: inside a page, straddling two, or after dropping the oldest. */
+/* Written in place, a message event is byte for byte the string event that printf and the
+ * encoder make of the same text and numbers (negative, zero and extreme ones included),
+ * wherever it falls: inside a page, straddling two, or after dropping the oldest; and it is
+ * a string event exactly as the original layout defines it. */
 TEST(numbers_event_same_bytes_as_encoder)
 {
     static const char text[] = "[ipc_reply] call: ep caller server label len, reply: label len =";
     struct test_log *fast = new_log(2, "fast"), *slow = new_log(2, "slow");
-    int32_t numbers[9] = { 2, 4, -3, 1, 16, 1, 16, 0x7fffffff, -1 };
+    int32_t numbers[10] = { 2, 4, -3, 1, 16, 0, 16, 0x7fffffff, -1, INT32_MIN };
     bool same = true;
     for (int i = 0; i < 600 && same; i++) {
-        struct ipc_log_numbers ev = { (uint8_t)(0x10 + i % 3), (uint64_t)i * 1000,
-                                      (uint64_t)i * 3, text, (size_t)(i * 7) % sizeof text,
-                                      numbers, (unsigned)i % 10 };
+        struct ipc_log_numbers ev = { (uint64_t)i * 1000, (uint64_t)i * 3, text,
+                                      (size_t)(i * 7) % sizeof text, numbers,
+                                      (unsigned)i % 11 };
         fake_ns = (uint64_t)i;
         numbers[0] = i;
         int r_fast = ipc_log_append_numbers(&fast->log, &ev);
@@ -319,6 +327,15 @@ TEST(numbers_event_same_bytes_as_encoder)
     }
     CHECK(same);
     CHECK(fast->log.dropped > 0); /* it wrapped */
+    struct ipc_log_cursor c = ipc_log_oldest(&fast->log);
+    uint8_t ev[IPC_LOG_EVENT_MAX];
+    int len, events = 0, original = 0;
+    while ((len = ipc_log_read_event(&fast->log, &c, ev)) > 0) {
+        events++;
+        original += ipc_log_event_is_original_string(ev, (size_t)len);
+    }
+    CHECK(events > 0);
+    CHECK_EQ_INT(original, events);
     free_log(fast);
     free_log(slow);
 }
@@ -329,8 +346,8 @@ TEST(numbers_event_oversize_refused_whole)
     char text[256];
     memset(text, 'x', sizeof text);
     int32_t numbers[8] = { 0 };
-    struct ipc_log_numbers fits = { 0x10, 1, 2, text, 255 - 24, numbers, 0 };
-    struct ipc_log_numbers over = { 0x10, 1, 2, text, 255 - 24 - 5, numbers, 1 };
+    struct ipc_log_numbers fits = { 1, 2, text, 255 - 24 - 2, numbers, 1 }; /* " 0" */
+    struct ipc_log_numbers over = { 1, 2, text, 255 - 24 - 1, numbers, 1 };
     CHECK_EQ_INT(ipc_log_append_numbers(&t->log, &fits), 0);
     CHECK_EQ_INT(ipc_log_append_numbers(&t->log, &over), -EMSGSIZE);
     CHECK_EQ_INT(t->log.oversize, 1);
