@@ -233,6 +233,32 @@ else
     show_log "$LOGS/halt.log"
 fi
 
+if "$QEMU_RUN" --kernel "$KERNEL" --devices edu --quiet --timeout 30 --console "$LOGS/halt_mmiotrace.log" \
+    --com2 "$LOGS/halt_mmiotrace.com2" --send-on-prompt 'echo 0 > options/stream_com2' \
+    --send-on-prompt 'echo mmiotrace > current_tracer' --send-on-prompt 'mmio read 00:04.0 0 0 4' \
+    --send-on-prompt halt > /dev/null 2>&1 && [ "$(head -n 1 "$LOGS/halt_mmiotrace.com2")" = "VERSION 20070824" ] \
+    && grep -q '^R 4 .* 0xfea00000 0x10000ed ' "$LOGS/halt_mmiotrace.com2"; then
+    pass "an mmiotrace log written only by halt's flight recorder starts with its header"
+else
+    fail "an mmiotrace log written only by halt's flight recorder starts with its header"
+    show_log "$LOGS/halt_mmiotrace.com2"
+fi
+
+echo "# one CPU until SMP exists: more are refused, never silently left idle"
+"$QEMU_RUN" --kernel "$KERNEL" --smp 2 --expect-exit 35 --quiet --timeout 30 \
+    --console "$LOGS/smp2.log" > /dev/null 2>&1 && expect_all "the kernel refuses to boot on 2 CPUs" \
+    "$LOGS/smp2.log" "tracekern: 2 CPUs present, but tracekern runs on one only (no SMP yet): refusing to boot" \
+    || { fail "the kernel refuses to boot on 2 CPUs: QEMU did not exit with 35"; show_log "$LOGS/smp2.log"; }
+for goal in run trace test; do
+    if make --no-print-directory "$goal" SMP=2 SCRIPT=tests/shell/basics.script OUT="$BUILD/trace-smp" \
+        > "$LOGS/make_smp2.log" 2>&1 < /dev/null; then
+        fail "make $goal SMP=2 is refused"
+    else
+        expect_all "make $goal SMP=2 is refused" "$LOGS/make_smp2.log" \
+            "SMP=2: tracekern runs on one CPU only (no SMP yet)"
+    fi
+done
+
 echo "# boot tests"
 if "$QEMU_RUN" --iso "$ISO" --devices "edu pci-testdev" --send-on-prompt poweroff --quiet \
     --timeout 60 --console "$LOGS/boot_iso.log" > /dev/null 2>&1; then
