@@ -4,7 +4,7 @@
 #   make run        boot the ISO in QEMU: console on this terminal, COM2 to build/com2.txt
 #                   (GRUB_MENU=1: GRUB's menu first, on the same terminal)
 #   make test       every test: host unit tests, fuzz replays, in-kernel self-tests, boots
-#   make trace SCRIPT=FILE [DEVICES="edu pci-testdev"] [SMP=N] [OUT=DIR] [QEMU_EXTRA=...]
+#   make trace SCRIPT=FILE [DEVICES="edu pci-testdev"] [OUT=DIR] [QEMU_EXTRA=...]
 #   make debug      QEMU halted with a gdb stub; then `gdb -x build/gdbinit` in another shell
 #   make bench      costs in guest instructions (QEMU -icount); table here, JSON in build/
 #   make fuzz       coverage-guided fuzzing with clang's libFuzzer (FUZZ_SECONDS each)
@@ -186,6 +186,11 @@ $(BUILD)/tracekern-menu.iso: $(BUILD)/tracekern.elf iso/grub.cfg $(USER_ELFS)
 COM2_SLOT := tools/com2_slot.sh $(BUILD)
 DEVICES ?= edu pci-testdev
 SMP ?= 1
+# One CPU until the kernel starts the others (the kernel refuses more too: kernel/main.c).
+# Remove this check when SMP exists.
+ifneq ($(SMP),1)
+$(error SMP=$(SMP): tracekern runs on one CPU only (no SMP yet); use SMP=1 or leave SMP out)
+endif
 OUT ?= $(BUILD)/trace
 TIMEOUT ?= 300
 
@@ -220,7 +225,7 @@ trace: deps
 
 trace-ready:
 	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN)"
-	@test -n "$(SCRIPT)" || { echo "usage: make trace SCRIPT=FILE [DEVICES=...] [SMP=N] [OUT=DIR]"; exit 2; }
+	@test -n "$(SCRIPT)" || { echo "usage: make trace SCRIPT=FILE [DEVICES=...] [OUT=DIR]"; exit 2; }
 	@test -f "$(SCRIPT)" || { echo "make trace: $(SCRIPT): no such file"; exit 2; }
 	@mkdir -p $(OUT)
 	@$(QEMU_RUN) --kernel $(BUILD)/tracekern.elf --initrd "$(SCRIPT),$(USER_MODULES)" --devices "$(DEVICES)" \

@@ -37,6 +37,10 @@ void arch_wait_for_interrupt(void);
 /* The cycle counter's rate, measured at boot. */
 uint32_t arch_cycles_khz(void);
 
+/* How many CPUs the machine was started with (QEMU's fw_cfg; 1 where it cannot tell), which
+ * may be more than arch_cpu_count() runs: the kernel refuses that until SMP exists. */
+unsigned arch_cpus_present(void);
+
 /* Leave QEMU with isa-debug-exit (code 0x10 pass, 0x11 fail); halts forever if not in QEMU. */
 void arch_exit_emulator(uint8_t code) __attribute__((noreturn));
 #define EXIT_PASS 0x10

@@ -37,8 +37,11 @@ void ioremap_set_observer(const struct ioremap_observer *observer);
 uintptr_t ioremap_reserve_window(uint32_t pages);
 
 /* Maps [phys, phys+size) uncached; returns the virtual address of phys, or NULL when the
- * window is full or the request is empty or above 4 GiB. */
+ * window has no room, or the request is empty, larger than the window or above 4 GiB. It
+ * prints nothing: the caller reports the failure, in its own words, once. */
 void *ioremap(uint64_t phys, size_t size);
+/* The size of the window every mapping comes from, in bytes. */
+size_t ioremap_window_bytes(void);
 /* Removes the mapping ioremap returned at addr; an unknown addr is reported and ignored. */
 void iounmap(void *addr);
 

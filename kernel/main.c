@@ -129,6 +129,21 @@ static void warn_unknown_params(void)
         printk("kernel command line too long: the end was dropped\n");
 }
 
+/*
+ * The kernel runs on one CPU until SMP start-up exists. A machine started with more would
+ * leave the others idle while everything said "one CPU" (#P:1 in trace headers), so the
+ * boot stops here with the reason instead. Remove this function when SMP arrives.
+ */
+static void refuse_more_cpus_than_one(void)
+{
+    unsigned present = arch_cpus_present();
+    if (present <= 1)
+        return;
+    printk("tracekern: %u CPUs present, but tracekern runs on one only (no SMP yet): "
+           "refusing to boot; start QEMU with -smp 1\n", present);
+    arch_exit_emulator(EXIT_FAIL);
+}
+
 void kmain(uint32_t magic, uint32_t multiboot_info)
 {
     bool multiboot_ok = multiboot_read(magic, multiboot_info);
@@ -141,6 +156,7 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
         panic("not started by a multiboot loader (magic %#x)", magic);
     cmdline_parse(&kernel_cmdline, boot_info.cmdline);
     printk("Command line: %s\n", boot_info.cmdline);
+    refuse_more_cpus_than_one();
 
     memory_init();
     paging_init(page_alloc_top());

@@ -7,6 +7,7 @@
 #include "kernel/printk.h"
 #include "kernel/proc.h"
 #include "kernel/programs.h"
+#include "kernel/sched.h"
 #include "kernel/shell.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
@@ -118,15 +119,14 @@ static const char *state_name(const struct task *t)
 }
 
 /* ps: every task, kernel threads in brackets as Linux's ps shows them; UID is the
- * effective user id, as `ps -o uid`. */
+ * effective user id, as `ps -o uid`; TIME the CPU time it has used, as Linux's ps. */
 static int cmd_ps(int argc, char **argv, struct fs_writer *out)
 {
     (void)argc;
     (void)argv;
     fs_puts(out, "  PID   UID STATE      MEM(KiB) SYSCALLS  TIME(s) NAME\n");
-    uint64_t now = time_ns();
     for (struct task *t = task_list(); t; t = t->next) {
-        uint64_t ms = (now - t->start_ns) / 1000000u;
+        uint64_t ms = task_cpu_time_ns(t) / 1000000u;
         fs_printf(out, "%5d %5u %-10s %8u %8u %4u.%03u %s%s%s\n", t->pid, t->cred.euid,
                   state_name(t),
                   t->as ? vm_owned_pages(t->as) * 4 : 0, t->syscalls, (unsigned)(ms / 1000),

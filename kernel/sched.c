@@ -6,6 +6,7 @@
  */
 #include "kernel/sched.h"
 
+#include "kernel/arch.h"
 #include "kernel/errno.h"
 #include "kernel/proc.h"
 #include "kernel/time.h"
@@ -16,6 +17,7 @@ struct task *current;
 int32_t current_pid;            /* what trace events record (trace.h) */
 static volatile bool need_resched;
 static struct task *switched_from; /* the task that ran before the one resuming now */
+static uint64_t current_since_ns;  /* when current was switched to; per CPU once SMP exists */
 
 bool sched_need_resched(void) { return need_resched; }
 
@@ -33,6 +35,22 @@ static struct task *pick_next(struct task *prev)
     return idle_task;
 }
 
+/* Charges prev with the time since it was switched to, now that it is switched away. */
+static void account_cpu_time(struct task *prev)
+{
+    uint64_t now = time_ns();
+    prev->cpu_ns += now - current_since_ns;
+    current_since_ns = now;
+}
+
+uint64_t task_cpu_time_ns(const struct task *t)
+{
+    unsigned long flags = arch_irq_save(); /* current and current_since_ns change together */
+    uint64_t ns = t->cpu_ns + (t == current ? time_ns() - current_since_ns : 0);
+    arch_irq_restore(flags);
+    return ns;
+}
+
 void schedule(void)
 {
     need_resched = false;
@@ -40,6 +58,7 @@ void schedule(void)
     struct task *next = pick_next(prev);
     if (next == prev)
         return;
+    account_cpu_time(prev);
     switched_from = prev;
     current = next;
     current_pid = next->pid;

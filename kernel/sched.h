@@ -47,6 +47,10 @@ void wake_up(const void *chan);
  * a kernel thread at its next cond_resched()). */
 void sched_tick(void);
 
+/* The CPU time t has used, in nanoseconds, as ps shows it in TIME (Linux's utime + stime):
+ * the time between its being switched to and away from, interrupts it took included. */
+uint64_t task_cpu_time_ns(const struct task *t);
+
 /* True when the running task should call schedule() at its next chance. */
 bool sched_need_resched(void);
 

@@ -72,14 +72,59 @@ expect_all() { # name file string...
     fi
 }
 
+# The ELF class (1: 32-bit, 2: 64-bit) and machine (3: i386, 62: x86-64) in a file's header,
+# as "CLASS MACHINE"; fails when the file is not an ELF file. The machine field is read in
+# the host's byte order, which is the file's whenever the two can match at all.
+elf_kind() { # file
+    [ "$(od -An -tx1 -N4 "$1" 2> /dev/null | tr -d ' \n')" = 7f454c46 ] || return 1
+    echo "$(od -An -tu1 -j4 -N1 "$1" | tr -d ' ') $(od -An -tu2 -j18 -N2 "$1" | tr -d ' ')"
+}
+# The host's own kind: that of the shell running this script.
+HOST_ELF_KIND=$(elf_kind "$BASH")
+
+# True when file is a program of the host's own ELF class and machine; otherwise false,
+# with the reason in not_host_reason. Nothing in `make test` executes anything else on the
+# host: an i386 program needs IA32 emulation in the host's kernel, which many hosts lack.
+is_host_binary() { # file
+    local kind
+    kind=$(elf_kind "$1") || { not_host_reason="$1 is not an ELF program"; return 1; }
+    [ "$kind" = "$HOST_ELF_KIND" ] && return 0
+    not_host_reason="$1 is ELF class/machine $kind, the host's is $HOST_ELF_KIND"
+    return 1
+}
+
+# Fails check name, saying why, unless file is a host program (is_host_binary); the caller
+# then skips running it.
+host_binary() { # name file
+    is_host_binary "$2" && return 0
+    fail "$1: not run: $not_host_reason"
+    return 1
+}
+
+if [ -z "$HOST_ELF_KIND" ]; then
+    fail "the runner knows the host's ELF class and machine (from $BASH)"
+elif ! is_host_binary "$BUILD/user/hello" && [[ $not_host_reason == *"class/machine 1 3,"* ]]; then
+    pass "the runner refuses to execute an i386 program on the host ($not_host_reason)"
+else
+    fail "the runner refuses to execute an i386 program on the host ($BUILD/user/hello)"
+fi
+# Every program of build/ that this script or its helpers execute on the host.
+for bin in "$QEMU_RUN" "$BUILD"/tools/mmio_annotate "$BUILD"/tools/mmio_replay \
+    "$BUILD"/tools/ipc_log_extract "$BUILD"/user/format_test; do
+    host_binary "host program $(basename "$bin")" "$bin" \
+        || { echo; echo "$passed passed, $failed failed"; exit 1; }
+done
+
 echo "# host unit tests (AddressSanitizer + UBSan)"
 for bin in "$BUILD"/unit/test_*; do
     name=$(basename "$bin")
+    host_binary "$name" "$bin" || continue
     "$bin" "$name" > "$LOGS/$name.txt" 2>&1
     count_tap "$name" "$LOGS/$name.txt" $?
 done
 
-# The user programs' printf against the host C library's (user/tests/format_test.c).
+# The user programs' printf against the host C library's (user/tests/format_test.c), built
+# for the host's architecture; tests/shell/user_format.script checks the guest's 32-bit build.
 if "$BUILD/user/format_test" > "$LOGS/user_format_test.txt" 2>&1; then
     pass "user library printf agrees with the host's ($(tail -n 1 "$LOGS/user_format_test.txt"))"
 else
@@ -90,6 +135,7 @@ fi
 echo "# fuzz targets, replaying their corpus and $FUZZ_ITERATIONS mutations each"
 for bin in "$BUILD"/fuzz/fuzz_*; do
     name=$(basename "$bin")
+    host_binary "$name" "$bin" || continue
     seeds=(tests/fuzz/corpus/"${name#fuzz_}"/*)
     [ -e "${seeds[0]}" ] || seeds=()
     if "$bin" "$FUZZ_ITERATIONS" "${seeds[@]}" > "$LOGS/$name.txt" 2>&1; then
@@ -186,6 +232,32 @@ else
     fail "halt writes every unread event to COM2 before stopping"
     show_log "$LOGS/halt.log"
 fi
+
+if "$QEMU_RUN" --kernel "$KERNEL" --devices edu --quiet --timeout 30 --console "$LOGS/halt_mmiotrace.log" \
+    --com2 "$LOGS/halt_mmiotrace.com2" --send-on-prompt 'echo 0 > options/stream_com2' \
+    --send-on-prompt 'echo mmiotrace > current_tracer' --send-on-prompt 'mmio read 00:04.0 0 0 4' \
+    --send-on-prompt halt > /dev/null 2>&1 && [ "$(head -n 1 "$LOGS/halt_mmiotrace.com2")" = "VERSION 20070824" ] \
+    && grep -q '^R 4 .* 0xfea00000 0x10000ed ' "$LOGS/halt_mmiotrace.com2"; then
+    pass "an mmiotrace log written only by halt's flight recorder starts with its header"
+else
+    fail "an mmiotrace log written only by halt's flight recorder starts with its header"
+    show_log "$LOGS/halt_mmiotrace.com2"
+fi
+
+echo "# one CPU until SMP exists: more are refused, never silently left idle"
+"$QEMU_RUN" --kernel "$KERNEL" --smp 2 --expect-exit 35 --quiet --timeout 30 \
+    --console "$LOGS/smp2.log" > /dev/null 2>&1 && expect_all "the kernel refuses to boot on 2 CPUs" \
+    "$LOGS/smp2.log" "tracekern: 2 CPUs present, but tracekern runs on one only (no SMP yet): refusing to boot" \
+    || { fail "the kernel refuses to boot on 2 CPUs: QEMU did not exit with 35"; show_log "$LOGS/smp2.log"; }
+for goal in run trace test; do
+    if make --no-print-directory "$goal" SMP=2 SCRIPT=tests/shell/basics.script OUT="$BUILD/trace-smp" \
+        > "$LOGS/make_smp2.log" 2>&1 < /dev/null; then
+        fail "make $goal SMP=2 is refused"
+    else
+        expect_all "make $goal SMP=2 is refused" "$LOGS/make_smp2.log" \
+            "SMP=2: tracekern runs on one CPU only (no SMP yet)"
+    fi
+done
 
 echo "# boot tests"
 if "$QEMU_RUN" --iso "$ISO" --devices "edu pci-testdev" --send-on-prompt poweroff --quiet \

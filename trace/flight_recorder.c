@@ -6,7 +6,8 @@
  * before the machine stops, they are written out: to COM2, where trace_pipe goes, if the
  * machine has it, else to the console, framed by a line before and after so a reader can
  * tell them from the live stream. They come out as trace_pipe shows them, loss records
- * included, whatever options/stream_com2 says.
+ * included, whatever options/stream_com2 says; on COM2 after the tracer's pipe header if
+ * the stream has not sent it yet (an mmiotrace log always starts with its header).
  *
  * This runs with interrupts off on a CPU that may have crashed anywhere, including inside
  * a reader: the reader lock is taken over rather than waited for.
@@ -28,6 +29,8 @@ static void dump_unread_events(void)
     trace_reader_lock.locked = 0;
     printk("flight recorder: unread trace events follow on %s\n",
            com2_present() ? "COM2" : "the console");
+    if (com2_present())
+        trace_stream_send_pending_header();
     fs_puts(out, "# flight recorder: unread events at the crash\n");
     unsigned n, total = 0;
     do {

@@ -83,8 +83,10 @@ struct tracer *trace_find_tracer(const char *name, size_t len)
 /*
  * Switches tracers as Linux does: the old one stops and its unread events are streamed to
  * COM2 before the buffer is emptied for the new one, so a stream captured on the host is
- * complete. Returns 0 or the new tracer's init error (then the old tracer stays off and nop
- * is current).
+ * complete. Events that could not be streamed (options/stream_com2 is 0, an interactive
+ * reader holds trace_pipe) are discarded, and how many is printed: a loss is never silent.
+ * Returns 0 or the new tracer's init error (then the old tracer stays off and nop is
+ * current).
  */
 int trace_switch(struct tracer *next)
 {
@@ -99,8 +101,14 @@ int trace_switch(struct tracer *next)
             old->reset();
     }
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    struct rb_stats unread;
+    rb_get_stats(trace_buf, RB_ALL_CPUS, &unread);
     rb_reset(trace_buf);
     spin_unlock_irqrestore(&trace_reader_lock, flags);
+    if (unread.entries)
+        printk("tracing: switching to %s discarded %llu unread events%s\n", next->name,
+               (unsigned long long)unread.entries,
+               trace_stream_enabled ? "" : " (options/stream_com2 is 0)");
     int err = next->init ? next->init() : 0;
     if (err) {
         printk("tracing: %s could not start (%s); current tracer is nop\n", next->name,

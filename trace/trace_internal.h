@@ -52,8 +52,13 @@ void trace_print_all(struct fs_writer *out);
 
 void trace_files_init(void);
 void trace_stream_init(void);
-/* A new tracer became current: the stream gets its pipe header. */
+/* A new tracer became current: its pipe header is pending, and goes to COM2 now if the
+ * stream runs, else when it starts (trace_stream_send_pending_header). */
 void trace_stream_begin(void);
+/* Sends the current tracer's pipe header to COM2 if it has not gone there since the tracer
+ * became current; else nothing. For whoever is about to write the tracer's events to COM2,
+ * holding off other COM2 writers (the stream's batch, the flight recorder). */
+void trace_stream_send_pending_header(void);
 /* A writer whose text goes straight to COM2 (the stream's, and the flight recorder's). */
 struct fs_writer *trace_com2_writer(void);
 /* The COM2 stream is on (options/stream_com2). */

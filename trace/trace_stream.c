@@ -8,6 +8,11 @@
  * event is the unit of work, so a tick overruns its slice by at most one line. Events that
  * wait too long are overwritten and counted, and their gap is printed as a LOST line. An
  * interactive `cat trace_pipe` on the console takes precedence; the stream waits meanwhile.
+ *
+ * A tracer's pipe header (mmiotrace's VERSION, PCIDEV and LSPCI lines) starts what reaches
+ * COM2 of its session however streaming begins: at the switch, or later, when
+ * options/stream_com2 turns on or an interactive reader leaves, or in the flight recorder's
+ * dump. Until it has been sent it is pending, and goes out before the next event.
  */
 #include "drivers/serial/com2_stream.h"
 #include "kernel/arch.h"
@@ -34,6 +39,7 @@ static struct fs_writer com2_writer = { .emit = com2_emit, .interrupted = never 
 struct fs_writer *trace_com2_writer(void) { return &com2_writer; }
 static union trace_event_copy stream_copy;
 static volatile bool stream_busy; /* one batch at a time: COM2 lines are never interleaved */
+static volatile bool header_pending; /* the current tracer's pipe header is not on COM2 yet */
 
 /* True when the stream should run now. */
 static bool streaming(void)
@@ -49,6 +55,7 @@ static bool stream_batch(uint64_t deadline, bool at_end)
 {
     if (!streaming() || __atomic_exchange_n(&stream_busy, true, __ATOMIC_ACQUIRE))
         return false;
+    trace_stream_send_pending_header();
     bool more;
     do {
         more = trace_consume_print(&com2_writer, 1, false, &stream_copy) == 1;
@@ -61,13 +68,21 @@ static bool stream_batch(uint64_t deadline, bool at_end)
 
 void trace_stream_flush(void) { stream_batch(UINT64_MAX, true); }
 
+void trace_stream_send_pending_header(void)
+{
+    if (!__atomic_exchange_n(&header_pending, false, __ATOMIC_ACQ_REL))
+        return;
+    struct tracer *t = trace_current();
+    if (t->print_pipe_header)
+        t->print_pipe_header(&com2_writer);
+}
+
 void trace_stream_begin(void)
 {
-    struct tracer *t = trace_current();
-    if (!t->print_pipe_header || !streaming() ||
-        __atomic_exchange_n(&stream_busy, true, __ATOMIC_ACQUIRE))
+    __atomic_store_n(&header_pending, trace_current()->print_pipe_header != 0, __ATOMIC_RELEASE);
+    if (!streaming() || __atomic_exchange_n(&stream_busy, true, __ATOMIC_ACQUIRE))
         return;
-    t->print_pipe_header(&com2_writer);
+    trace_stream_send_pending_header();
     __atomic_store_n(&stream_busy, false, __ATOMIC_RELEASE);
 }
 

@@ -21,6 +21,8 @@ static const struct ioremap_observer *observer;
 
 void ioremap_set_observer(const struct ioremap_observer *o) { observer = o; }
 
+size_t ioremap_window_bytes(void) { return IOREMAP_SIZE; }
+
 /* Sets up the window's allocator on first use: every page free. Lock held. */
 static void window_init_once(void)
 {
@@ -64,9 +66,7 @@ void *ioremap(uint64_t phys, size_t size)
     if (slot == BITMAP_NONE) {
         spin_unlock_irqrestore(&ioremap_lock, flags);
         kfree(m);
-        printk("ioremap: window full, cannot map %u pages at %#llx\n", pages,
-               (unsigned long long)phys);
-        return NULL;
+        return NULL; /* the caller says what it could not map, as after every failure */
     }
     uintptr_t va = IOREMAP_BASE + (uintptr_t)slot * PAGE_SIZE;
     uintptr_t pa = (uintptr_t)(phys - offset);

@@ -174,13 +174,16 @@ static bool check_span(const struct mmio_target *t, uint64_t offset, uint64_t co
     return true;
 }
 
-/* Maps [offset, offset + span) of the BAR; NULL (reported) if the window has no room. */
+/* Maps [offset, offset + span) of the BAR; NULL if it cannot, reported in one line. */
 static volatile uint8_t *map_span(const struct mmio_target *t, uint64_t offset, uint64_t span)
 {
-    volatile uint8_t *p = span == (size_t)span ? ioremap(t->base + offset, (size_t)span) : 0;
+    uint64_t window = ioremap_window_bytes();
+    volatile uint8_t *p = span <= window ? ioremap(t->base + offset, (size_t)span) : 0;
     if (!p)
-        printk("mmio: cannot map 0x%llx bytes at 0x%llx\n", (unsigned long long)span,
-               (unsigned long long)(t->base + offset));
+        printk("mmio: cannot map 0x%llx bytes at 0x%llx: %s the 0x%llx-byte ioremap window\n",
+               (unsigned long long)span, (unsigned long long)(t->base + offset),
+               span > window ? "larger than" : "no room for them in",
+               (unsigned long long)window);
     return p;
 }
 

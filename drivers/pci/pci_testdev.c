@@ -199,6 +199,8 @@ static int pci_testdev_probe(struct pci_device *dev)
                                        (uint32_t)mem->size };
     t->bars[1] = (struct testdev_bar){ "BAR1", NULL, (uint16_t)io->base, (uint32_t)io->size };
     if (!t->bars[0].mem) {
+        printk("pci-testdev: %02x:%02x.%u: cannot map BAR0 (%llu bytes at %#llx)\n", dev->bus,
+               dev->dev, dev->fn, (unsigned long long)mem->size, (unsigned long long)mem->base);
         kfree(t);
         return -ENOMEM;
     }
