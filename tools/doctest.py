@@ -20,6 +20,9 @@ A documented session is a fenced block whose info string is `console`:
 - Lines before a block's first prompt are what the boot printed before the first prompt;
   only the first block of a boot may have them.
 
+A block whose info string is `com2` shows lines the boot so far sent to the host on COM2
+(`build/com2.txt` under `make run`): they must appear there in order, "..." and "…" as above.
+
 Every block of a chapter runs, in order, on one boot of the kernel (`poweroff` ends a boot:
 the next block starts a new one). HTML comments, invisible on a rendered page, steer this:
 
@@ -81,6 +84,7 @@ class Block:
         self.line = line
         self.boot_expected = []
         self.steps = []
+        self.com2_expected = []     # for a com2 block: the (line, pattern) pairs it shows
 
 
 class Boot:
@@ -164,7 +168,13 @@ def parse_chapter(path, text):
                     for line in lines[i + 1:end]]
             is_session = any(line.startswith(PROMPT) or line.rstrip() == PROMPT.rstrip()
                              for line in body)
-            if info.split()[:1] == ["console"]:
+            if info.split()[:1] == ["com2"]:
+                block = Block(path, number)
+                block.com2_expected = ([(number, SKIP_LINES)] +
+                                       [(n, line_pattern(t)) for n, t in enumerate(body, number + 1)] +
+                                       [(end + 1, SKIP_LINES)])
+                boots[-1].blocks.append(block)
+            elif info.split()[:1] == ["console"]:
                 if pending_not_run is not None:
                     raise DocError(f"{path}:{pending_not_run}: 'not run' before a console block")
                 block = parse_console_block(path, number + 1, body)
@@ -240,19 +250,28 @@ def split_transcript(console):
 
 
 def attach_early_output(steps, commands):
-    """Puts text printed between a prompt and the echo of what was typed into that command.
+    """Puts text printed between a prompt and the end of what was typed into that command.
 
-    A background program or a job notice can print while the prompt waits for input, so the
-    console shows "tracekern> [4] spin: killed" and the typed line on the line after. A
-    person sees that text before the command's output, and so does the block."""
+    A background program or a job notice can print while the prompt waits for input, or
+    between two characters of the echo, so the console shows "tracekern> sl[4] spin: killed"
+    and "eep 1" on the next line. A person sees that text before the command's output; so
+    does the block: it is taken out of the echo and put first in the command's output."""
     for index, command in enumerate(commands[:len(steps)]):
         typed, output = steps[index]
         if normalise(typed) == normalise(command):
             continue
-        for position, line in enumerate(output):
-            if normalise(line) == normalise(command):
-                early = ([typed] if typed.strip() else []) + output[:position]
-                steps[index] = (command, early + output[position + 1:])
+        for split in range(len(command) + 1):
+            if not typed.startswith(command[:split]):
+                break
+            lines = [typed[split:]] + output
+            rest = command[split:].rstrip()
+            found = [position for position in range(1, len(lines))
+                     if lines[position].rstrip() == rest]
+            if found:
+                early = lines[:found[0]]
+                if not early[0].strip():
+                    early = early[1:]       # nothing was printed on the prompt's line
+                steps[index] = (command, early + lines[found[0] + 1:])
                 break
     return steps
 
@@ -266,7 +285,7 @@ def describe(path, failure, command):
     return f"{path}:{expected_line}: after `{command}`: expected line not matched, got {got}"
 
 
-def check_boot(boot, boot_output, steps):
+def check_boot(boot, boot_output, steps, com2_lines):
     """Compares each block of a boot with its part of the transcript: (block, problem) list."""
     attach_early_output(steps, [step.command for block in boot.blocks for step in block.steps])
     results = []
@@ -275,6 +294,11 @@ def check_boot(boot, boot_output, steps):
         problem = None
         position = start
         start += len(block.steps)   # the next block's steps, whatever happens to this one
+        if block.com2_expected:
+            failure = match_lines(block.com2_expected, com2_lines)
+            if failure:
+                problem = (f"{block.path}:{failure[0]}: COM2 does not have this line "
+                           "(after the lines above it)")
         if block.boot_expected:
             failure = match_lines(block.boot_expected, boot_output)
             if failure:
@@ -334,10 +358,18 @@ def run_chapter(path, args, report):
                 boot_output, steps = split_transcript(handle.read())
         except OSError:
             boot_output, steps = [], []
-        for block, problem in check_boot(boot, boot_output, steps):
+        try:
+            with open(com2, encoding="utf-8", errors="replace") as handle:
+                com2_lines = handle.read().replace("\r", "").split("\n")
+        except OSError:
+            com2_lines = []
+        for block, problem in check_boot(boot, boot_output, steps, com2_lines):
             if problem is None and status != 0:
                 problem = f"{path}:{block.line}: qemu_run exited with {status} (see {console})"
-            title = f"{block.path}:{block.line} block, {len(block.steps)} commands"
+            if block.com2_expected:
+                title = f"{block.path}:{block.line} COM2 block, {len(block.com2_expected) - 2} lines"
+            else:
+                title = f"{block.path}:{block.line} block, {len(block.steps)} commands"
             report(title, problem)
 
 
