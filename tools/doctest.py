@@ -17,6 +17,10 @@ A documented session is a fenced block whose info string is `console`:
 - "…" (one character, U+2026) inside a line stands for any text within that line: the
   values that vary from run to run (timestamps, addresses, cycle counts).
 - Runs of blanks compare equal to one blank, and leading and trailing blanks are ignored.
+- What a background program prints can reach the console just before or just after the next
+  prompt; the block shows it after the command it came during (usually a `sleep`), and
+  either place matches. Text printed inside the echo of a typed line counts as that
+  command's first output, as a person sees it.
 - Lines before a block's first prompt are what the boot printed before the first prompt;
   only the first block of a boot may have them.
 
@@ -316,6 +320,15 @@ def check_boot(boot, boot_output, steps, com2_lines):
                            f"shows `{typed}` at that prompt")
                 break
             failure = match_lines(step.expected, output)
+            for moved in range(1, len(output) + 1):
+                if not failure or position >= len(steps):
+                    break
+                # A background program's lines can come just before the next prompt instead
+                # of just after it: they may count for the next command, and must match there.
+                if match_lines(step.expected, output[:-moved]) is None:
+                    typed_next, output_next = steps[position]
+                    steps[position] = (typed_next, output[-moved:] + output_next)
+                    failure = None
             if failure:
                 shown = "\n".join(f"| {line}" for line in output[:30])
                 problem = describe(block.path, failure, step.command) + "\n" + shown

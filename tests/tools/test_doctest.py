@@ -135,6 +135,14 @@ class Transcripts(unittest.TestCase):
         self.assertRegex(results[0][1], r"^ch\.md:3: after `echo hi`: expected line not matched, got 'ho'")
         self.assertIsNone(results[1][1])
 
+    def test_lines_printed_before_the_next_prompt_may_count_for_the_next_command(self):
+        boots = doc.parse_chapter("ch.md", chapter(
+            FENCE + "console", "tracekern> run ping", "pinged", "tracekern> sleep 1", "pong done", FENCE))
+        early = [("run ping", ["pinged", "pong done"]), ("sleep 1", [])]
+        self.assertEqual(doc.check_boot(boots[0], [], early, [])[0][1], None)
+        wrong = [("run ping", ["pinged", "pong failed"]), ("sleep 1", [])]
+        self.assertRegex(doc.check_boot(boots[0], [], wrong, [])[0][1], "ch.md:5: after `sleep 1`")
+
     def test_a_command_that_never_got_a_prompt_fails(self):
         boots = doc.parse_chapter("ch.md", chapter(FENCE + "console", "tracekern> hang", FENCE))
         self.assertRegex(doc.check_boot(boots[0], [], [], [])[0][1], "ch.md:2: `hang` never got a prompt")
