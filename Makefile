@@ -83,7 +83,7 @@ empty :=
 space := $(empty) $(empty)
 USER_MODULES := $(subst $(space),$(comma),$(strip $(USER_ELFS)))
 
-.PHONY: all run debug trace test print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready bench-ready locked-build
+.PHONY: all run debug trace test tour print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready tour-ready bench-ready locked-build
 .SECONDEXPANSION:
 BUILD_OUTPUTS := $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
 
@@ -306,6 +306,16 @@ test: deps
 test-ready:
 	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUILD)/gdbinit $(UNIT_BINS) $(FUZZ_BINS) $(BUILD)/user/format_test"
 	@flock $(BUILD)/.test.lock tests/run_all.sh
+
+# The README's sessions typed one after another on one boot of the ISO, shown as they run
+# and checked against the README (tools/doctest.py): what a new user following it sees.
+tour: deps
+	@$(MAKE) --no-print-directory tour-ready
+
+tour-ready:
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN)"
+	@python3 tools/doctest.py --show --qemu-run $(QEMU_RUN) --kernel $(BUILD)/tracekern.elf \
+		--iso $(BUILD)/tracekern.iso --programs "$(USER_MODULES)" --logs $(BUILD)/tour README.md
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-ready

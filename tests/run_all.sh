@@ -151,6 +151,17 @@ tests/tools/test_mmio_tools.sh "$PWD/$BUILD/tools/mmio_annotate" "$PWD/$BUILD/to
     > "$LOGS/mmio_tools.txt" 2>&1
 count_tap "mmio_tools" "$LOGS/mmio_tools.txt" $?
 
+echo "# tools/doctest.py, which runs the documentation's console sessions"
+python3 tests/tools/test_doctest.py > "$LOGS/test_doctest.txt" 2>&1
+count_tap "test_doctest" "$LOGS/test_doctest.txt" $?
+# The docs must stand alone: a clone has no DESIGN.md and no ../shared/ to point to.
+if outside=$(grep -nE 'DESIGN\.md|\.\./shared' README.md docs/*.md); then
+    fail "README.md and docs/ name no file outside the repository (DESIGN.md, ../shared)"
+    echo "$outside" | sed 's/^/#   /'
+else
+    pass "README.md and docs/ name no file outside the repository (DESIGN.md, ../shared)"
+fi
+
 echo "# two makes at once in one tree (the build lock)"
 tests/tools/concurrent_make.sh "$LOGS" > "$LOGS/concurrent_make.txt" 2>&1 \
     && pass "two concurrent 'make all' after a touch both succeed, building once" \
@@ -329,6 +340,12 @@ for script in tests/shell/*.script; do
         fi
     fi
 done
+echo "# the documentation run as written: every console session of README.md and docs/*.md"
+SECONDS=0
+python3 tools/doctest.py --qemu-run "$QEMU_RUN" --kernel "$KERNEL" --iso "$ISO" --programs "$PROGRAMS" \
+    --logs "$LOGS" README.md docs/*.md > "$LOGS/doctest.txt" 2>&1
+count_tap "doctest" "$LOGS/doctest.txt" $?
+echo "# doctest: ${SECONDS} s"
 echo "# IPC logs from a memory dump of a hung kernel"
 tests/ipc_dump/dump_test.sh "$BUILD" > "$LOGS/ipc_dump.txt" 2>&1
 count_tap "ipc_dump" "$LOGS/ipc_dump.txt" $?

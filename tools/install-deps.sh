@@ -7,6 +7,7 @@
 #   qemu-system-x86     the machine we run on
 #   make, binutils      building
 #   gdb                 make debug (and its test)
+#   python3             tools/doctest.py: runs the documentation's console sessions (make test, make tour)
 #
 # Run by `make run`, `make test` and the other targets that need them; safe to run again.
 set -eu
@@ -25,6 +26,7 @@ have_cmd xorriso || need="$need xorriso"
 have_cmd mformat || need="$need mtools"
 have_cmd qemu-system-i386 || need="$need qemu-system-x86"
 have_cmd gdb || need="$need gdb"
+have_cmd python3 || need="$need python3"
 
 [ -z "$need" ] && exit 0
 
