@@ -216,6 +216,7 @@ static const char *parse_ampersand(struct parser *ps, struct shell_words *cmd)
     if (cmd->argc == SHELL_MAX_ARGS)
         return "too many words (at most " STRINGIFY(SHELL_MAX_ARGS) " a command)";
     cmd->argv[cmd->argc++] = ps->copy;
+    cmd->background = true;
     put(ps, '&');
     put(ps, '\0');
     return NULL;
@@ -259,6 +260,7 @@ static void make_empty(struct shell_line *out)
             out->cmd[c].argv[i] = NULL;
         out->cmd[c].redirect = NULL;
         out->cmd[c].append = false;
+        out->cmd[c].background = false;
     }
 }
 

@@ -22,6 +22,7 @@ struct shell_words {
     char *argv[SHELL_MAX_ARGS + 1]; /* argv[argc] == NULL; point into the line's storage */
     char *redirect;                 /* file after '>' or '>>', or NULL */
     bool append;                    /* '>>' */
+    bool background;                /* ended by an unquoted '&' (its last word is "&") */
 };
 
 struct shell_line {

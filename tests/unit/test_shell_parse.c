@@ -475,6 +475,7 @@ TEST(ampersand_ends_the_line_as_a_word)
 {
     CHECK_EQ_STR(parse("run spin &"), "ok");
     CHECK_EQ_STR(words(), "[run][spin][&]");
+    CHECK(sl.cmd[0].background);
     CHECK_EQ_STR(parse("run spin&"), "ok");
     CHECK_EQ_STR(words(), "[run][spin][&]");
     CHECK_EQ_STR(parse("run spin > /dev/null & # bg"), "ok");
@@ -483,6 +484,7 @@ TEST(ampersand_ends_the_line_as_a_word)
     CHECK_EQ_STR(words(), "[echo][a] ; [run][spin][&]");
     CHECK_EQ_STR(parse("echo '&' a\\&b"), "ok");
     CHECK_EQ_STR(words(), "[echo][&][a&b]");
+    CHECK(!sl.cmd[0].background);
 }
 
 TEST(ampersand_elsewhere_is_refused)
