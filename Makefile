@@ -216,6 +216,7 @@ UNIT_DEPS_format := kernel/format.c
 UNIT_DEPS_cmdline := kernel/cmdline.c
 UNIT_DEPS_shell_parse := kernel/shell_parse.c
 UNIT_DEPS_line_edit := kernel/line_edit.c kernel/shell_parse.c
+UNIT_DEPS_complete := kernel/complete.c trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_bitmap_alloc := kernel/bitmap_alloc.c
 UNIT_DEPS_heap := kernel/heap.c
 UNIT_DEPS_klog := kernel/klog.c kernel/format.c

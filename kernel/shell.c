@@ -12,6 +12,7 @@
  */
 #include "kernel/shell.h"
 
+#include "kernel/complete.h"
 #include "kernel/console.h"
 #include "kernel/cred.h"
 #include "kernel/errno.h"
@@ -292,10 +293,40 @@ int shell_run_script(const char *name, const char *text, size_t len)
     return failed;
 }
 
+/* Every command's name, for completion. */
+static void visit_commands(complete_visit visit, void *arg)
+{
+    for (const struct shell_command *c = shell_commands_start; c < shell_commands_end; c++)
+        visit(arg, c->name, false);
+}
+
+/*
+ * Tab at the console, as bash answers it: the word before the cursor is completed as far as
+ * its matches agree; when that adds nothing, the bell rings, and a second Tab in a row lists
+ * the matches below the line, then shows the prompt and the line again.
+ */
+static void complete_at_cursor(struct line_editor *le, char *echo)
+{
+    struct completion c;
+    size_t echo_len = 0;
+    complete_word(le->line, le->cursor, visit_commands, &c, NULL);
+    if (c.insert[0] && line_edit_insert(le, c.insert, strlen(c.insert), echo, &echo_len)) {
+        console_write(echo, echo_len);
+    } else if (c.matches > 1 && le->tabs_in_row >= 2) {
+        console_write("\n", 1);
+        complete_word(le->line, le->cursor, visit_commands, &c, &interactive_writer);
+        console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
+        line_edit_redraw(le, echo, &echo_len);
+        console_write(echo, echo_len);
+    } else {
+        console_write("\a", 1);
+    }
+}
+
 void shell_loop(void)
 {
     static struct line_editor editor;
-    char echo[LINE_ECHO_MAX];
+    static char echo[LINE_ECHO_MAX]; /* 12 KiB: not on the stack; one console, one loop */
     line_edit_init(&editor);
     console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
     for (;;) {
@@ -304,8 +335,14 @@ void shell_loop(void)
         console_write(echo, echo_len);
         if (ev == LINE_PENDING)
             continue;
+        if (ev == LINE_COMPLETE) {
+            complete_at_cursor(&editor, echo);
+            continue;
+        }
         if (ev == LINE_DONE)
             shell_run_line(editor.line);
+        else if (ev == LINE_TOO_LONG)
+            printk("shell: line too long (at most %d characters); nothing run\n", SHELL_LINE_MAX);
         console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
     }
 }
