@@ -323,6 +323,17 @@ static void complete_at_cursor(struct line_editor *le, char *echo)
     }
 }
 
+/* Says so when typed bytes were dropped because the console's input queue was full, so
+ * that a line which lost some of them is not mistaken for what was typed. */
+static void report_lost_input(void)
+{
+    static unsigned reported;
+    unsigned lost = console_input_overruns();
+    if (lost != reported)
+        printk("console: %u typed bytes lost (input queue full)\n", lost - reported);
+    reported = lost;
+}
+
 void shell_loop(void)
 {
     static struct line_editor editor;
@@ -343,6 +354,7 @@ void shell_loop(void)
             shell_run_line(editor.line);
         else if (ev == LINE_TOO_LONG)
             printk("shell: line too long (at most %d characters); nothing run\n", SHELL_LINE_MAX);
+        report_lost_input();
         console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
     }
 }
