@@ -132,6 +132,12 @@ static void report_error(const char *who, const char *what, int err)
         printk("%s: %s\n", who, error_name(err));
 }
 
+/* True for `run`, whose redirection is its program's standard output. */
+static bool runs_program(const struct shell_command *cmd)
+{
+    return strcmp(cmd->name, "run") == 0;
+}
+
 /* Reports how a command ended: an error, or its usage line. */
 static void report_result(const struct shell_command *cmd, const char *what, int rc)
 {
@@ -149,7 +155,7 @@ static void report_result(const struct shell_command *cmd, const char *what, int
  * (fs_remove, fs_in_use), so the writes reach a live node, and the last close lets its owner
  * remove it then. 0 with *out set, or -errno.
  */
-static int open_redirect(const struct shell_words *w, struct file **out)
+static int open_redirect(const struct shell_words *w, bool for_program, struct file **out)
 {
     int err = 0;
     struct fs_node *node = fs_lookup(w->redirect, &err);
@@ -162,9 +168,12 @@ static int open_redirect(const struct shell_words *w, struct file **out)
     err = fs_may_open(node, &current->cred, MAY_WRITE);
     if (err)
         return err;
-    /* O_TRUNC only for a file that streams: the others are emptied by the one write
-     * below, with append false, so that output which is refused leaves them unchanged. */
-    uint32_t flags = O_WRONLY | (w->append ? O_APPEND : node->ops->streams ? O_TRUNC : 0);
+    /* '>' empties the file at the open (O_TRUNC) for a program, which writes as it likes,
+     * and for a file that streams; the others are emptied by the one write in
+     * run_redirected(), with append false, so that output they refuse leaves them as
+     * they were. */
+    bool truncate = !w->append && (for_program || node->ops->streams);
+    uint32_t flags = O_WRONLY | (w->append ? O_APPEND : truncate ? O_TRUNC : 0);
     return file_open(node, flags, out);
 }
 
@@ -174,7 +183,7 @@ static int run_redirected(const struct shell_command *cmd, struct shell_words *w
 {
     struct fs_node *node = f->node;
     int rc;
-    if (strcmp(cmd->name, "run") == 0) {
+    if (runs_program(cmd)) {
         /* The program's standard output; run's own notices go to the console. */
         struct fs_writer out = *shell_console_writer();
         out.file = f;
@@ -213,7 +222,7 @@ static int run_command(struct shell_words *w)
         printk("%s: command not found (type 'help' for the list)\n", w->argv[0]);
         return -ENOENT;
     }
-    if (w->background && strcmp(cmd->name, "run") != 0) {
+    if (w->background && !runs_program(cmd)) {
         printk("%s: only 'run PROGRAM ... &' runs in the background\n", cmd->name);
         return -EINVAL;
     }
@@ -223,7 +232,7 @@ static int run_command(struct shell_words *w)
         return rc;
     }
     struct file *f = NULL;
-    int rc = open_redirect(w, &f);
+    int rc = open_redirect(w, runs_program(cmd), &f);
     if (rc == 0) {
         rc = run_redirected(cmd, w, f);
         file_put(f);
