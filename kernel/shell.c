@@ -97,15 +97,9 @@ struct stream {
 static void stream_emit(struct fs_writer *w, const char *text, size_t len)
 {
     struct stream *st = w->ctx;
-    const struct fs_file_ops *ops = st->file->node->ops;
     if (st->err || len == 0)
         return;
-    if (ops->write_data) {
-        long n = ops->write_data(st->file, text, len);
-        st->err = n < 0 ? (int)n : 0;
-    } else {
-        st->err = ops->write(st->file->node, text, len, true);
-    }
+    st->err = st->file->node->ops->write(st->file->node, text, len, true);
 }
 
 static const struct shell_command *find_command(const char *name)
@@ -163,7 +157,9 @@ static int open_redirect(const struct shell_words *w, bool for_program, struct f
         return err;
     if (fs_is_dir(node))
         return -EISDIR;
-    if (!node->ops->write && !node->ops->write_data)
+    /* A program may write what it could open itself (write_data too: user_events_data);
+     * the shell's own commands write with ops->write, as echo does. */
+    if (!node->ops->write && !(for_program && node->ops->write_data))
         return -EACCES;
     err = fs_may_open(node, &current->cred, MAY_WRITE);
     if (err)
@@ -205,10 +201,7 @@ static int run_redirected(const struct shell_command *cmd, struct shell_words *w
         if (rc == 0 && cap.overflow)
             rc = -EFBIG;
         if (rc == 0)
-            rc = node->ops->write ? node->ops->write(node, cap.data, cap.len, w->append)
-                                  : (int)node->ops->write_data(f, cap.data, cap.len);
-        if (rc > 0 && !node->ops->write)
-            rc = 0; /* write_data's byte count */
+            rc = node->ops->write(node, cap.data, cap.len, w->append);
         kfree(cap.data);
     }
     return rc;
