@@ -3,9 +3,11 @@
 #   make            build/tracekern.elf and build/tracekern.iso
 #   make run        boot the ISO in QEMU: console on this terminal, COM2 to build/com2.txt
 #                   (GRUB_MENU=1: GRUB's menu first, on the same terminal)
+#                   [APPEND="..."]: that kernel command line (boots the ELF with -kernel)
 #   make test       every test: host unit tests, fuzz replays, in-kernel self-tests, boots
-#   make trace SCRIPT=FILE [DEVICES="edu pci-testdev"] [OUT=DIR] [QEMU_EXTRA=...]
+#   make trace SCRIPT=FILE [DEVICES="edu pci-testdev"] [OUT=DIR] [APPEND="..."] [QEMU_EXTRA=...]
 #   make debug      QEMU halted with a gdb stub; then `gdb -x build/gdbinit` in another shell
+#                   [APPEND="..."]; says which build/com2*.txt it writes, as make run does
 #   make bench      costs in guest instructions (QEMU -icount); table here, JSON in build/
 #   make fuzz       coverage-guided fuzzing with clang's libFuzzer (FUZZ_SECONDS each)
 #
@@ -200,11 +202,16 @@ run: deps
 # GRUB_MENU=1 boots the ISO whose GRUB menu waits for a choice (the self-tests entry, or
 # 'e' to edit the kernel's command line).
 RUN_ISO := $(if $(GRUB_MENU),$(BUILD)/tracekern-menu.iso,$(BUILD)/tracekern.iso)
+# APPEND="..." is the kernel command line. GRUB's menu entry in the ISO has a fixed one, so
+# `make run APPEND=...` boots the same kernel and programs with QEMU's -kernel instead.
+# The value reaches qemu_run through the environment (make exports command-line variables),
+# so that quotes in it (param="two words") arrive as typed.
+RUN_BOOT = $(if $(APPEND),--kernel $(BUILD)/tracekern.elf --initrd "$(USER_MODULES)" --append "$$APPEND",--iso $(RUN_ISO))
 
 run-ready:
 	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(RUN_ISO)"
 	@$(COM2_SLOT) sh -c 'echo "tracekern on QEMU: console here, COM2 -> $$0; Ctrl-A x quits, poweroff too"; \
-		exec "$$@"' @COM2@ $(QEMU_RUN) --interactive --iso $(RUN_ISO) --devices "$(DEVICES)" \
+		exec "$$@"' @COM2@ $(QEMU_RUN) --interactive $(RUN_BOOT) --devices "$(DEVICES)" \
 		--smp $(SMP) --com2 @COM2@ --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
 
 debug: deps
@@ -216,20 +223,21 @@ $(BUILD)/gdbinit: tools/gdbinit.in
 
 debug-ready:
 	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUILD)/gdbinit"
-	@echo "QEMU is waiting for gdb on :1234. In another terminal: gdb -x $(BUILD)/gdbinit"
-	@$(COM2_SLOT) $(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --initrd "$(USER_MODULES)" \
-		--devices "$(DEVICES)" --com2 @COM2@ --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
+	@$(COM2_SLOT) sh -c 'echo "QEMU is waiting for gdb on :1234. In another terminal: gdb -x $(BUILD)/gdbinit"; \
+		echo "COM2 -> $$0"; exec "$$@"' @COM2@ \
+		$(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --initrd "$(USER_MODULES)" \
+		--append "$${APPEND-}" --devices "$(DEVICES)" --com2 @COM2@ --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
 
 trace: deps
 	@$(MAKE) --no-print-directory trace-ready
 
 trace-ready:
 	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN)"
-	@test -n "$(SCRIPT)" || { echo "usage: make trace SCRIPT=FILE [DEVICES=...] [OUT=DIR]"; exit 2; }
+	@test -n "$(SCRIPT)" || { echo "usage: make trace SCRIPT=FILE [DEVICES=...] [OUT=DIR] [APPEND=...]"; exit 2; }
 	@test -f "$(SCRIPT)" || { echo "make trace: $(SCRIPT): no such file"; exit 2; }
 	@mkdir -p $(OUT)
 	@$(QEMU_RUN) --kernel $(BUILD)/tracekern.elf --initrd "$(SCRIPT),$(USER_MODULES)" --devices "$(DEVICES)" \
-		--smp $(SMP) --timeout $(TIMEOUT) --console $(OUT)/console.log \
+		--smp $(SMP) --timeout $(TIMEOUT) --console $(OUT)/console.log --append "$${APPEND-}" \
 		--com2 $(OUT)/trace_pipe.txt -- $(QEMU_EXTRA) \
 		&& echo "trace: script ran to its end; $(OUT)/console.log $(OUT)/trace_pipe.txt" \
 		|| { echo "trace: the script did not finish cleanly (see $(OUT)/console.log)"; exit 1; }
@@ -240,6 +248,7 @@ UNIT_DEPS_format := kernel/format.c
 UNIT_DEPS_cmdline := kernel/cmdline.c
 UNIT_DEPS_shell_parse := kernel/shell_parse.c
 UNIT_DEPS_line_edit := kernel/line_edit.c kernel/shell_parse.c
+UNIT_DEPS_complete := kernel/complete.c trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
 UNIT_DEPS_bitmap_alloc := kernel/bitmap_alloc.c
 UNIT_DEPS_heap := kernel/heap.c
 UNIT_DEPS_klog := kernel/klog.c kernel/format.c

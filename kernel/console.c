@@ -10,6 +10,11 @@
  * it. A command that runs long polls console_take_interrupt(), one load while nothing is
  * pending; at the prompt the line editor reads the ^C in its place among the other bytes.
  * Either way the ^C is taken once.
+ *
+ * Every other byte stays queued until the shell reads it, whatever runs meanwhile: what is
+ * typed during a command runs after it, as on a terminal. Only a ^C flushes the bytes typed
+ * before it (as Linux's n_tty does on SIGINT), and a full queue drops bytes and counts them
+ * (console_input_overruns(), which the shell reports).
  */
 #include "kernel/console.h"
 
@@ -22,7 +27,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 
-#define INPUT_QUEUE 256 /* a power of two */
+#define INPUT_QUEUE 8192 /* a power of two: two whole lines typed ahead (SHELL_LINE_MAX) */
 #define CTRL_C 0x03
 
 /* The input queue and the pending ^C count, under input_lock. */

@@ -16,6 +16,11 @@
  * dropped and the byte after it is taken as typed, as a terminal that knows no Meta keys
  * would; a control byte inside a sequence ends it and acts as itself (Enter still works).
  *
+ * A line has room for SHELL_LINE_MAX bytes. Typing past that does not cut the line silently:
+ * the bell rings once and the line is lost, so that Enter reports it (LINE_TOO_LONG) and
+ * nothing shorter than what was typed is ever run. Tab only reports itself (LINE_COMPLETE):
+ * the caller knows the names to complete from and inserts with line_edit_insert().
+ *
  * le->line is NUL-terminated at all times. After LINE_DONE the finished line stays in
  * le->line until the next byte is fed, which starts a new, empty line.
  */
@@ -56,12 +61,13 @@ static void echo_repeat(struct echo *e, char c, size_t count)
     *e->len += count;
 }
 
-/* Empties the line (without echo). */
+/* Empties the line (without echo); a line past its limit is forgotten too. */
 static void clear_line(struct line_editor *le)
 {
     le->len = 0;
     le->cursor = 0;
     le->line[0] = '\0';
+    le->overflowed = false;
 }
 
 /* True when the previous byte finished a line, which the caller has consumed by now. */
@@ -140,18 +146,29 @@ static void redraw_tail(struct line_editor *le, size_t erased, struct echo *e)
     echo_repeat(e, '\b', tail + erased);
 }
 
-/* Inserts a printable character at the cursor, or rings the bell when the line is full. */
+/* Inserts n printable characters at the cursor and echoes them (n <= room left). */
+static void insert_text(struct line_editor *le, const char *text, size_t n, struct echo *e)
+{
+    memmove(le->line + le->cursor + n, le->line + le->cursor, le->len - le->cursor + 1);
+    memcpy(le->line + le->cursor, text, n);
+    le->cursor += n;
+    le->len += n;
+    echo_text(e, text, n);
+    redraw_tail(le, 0, e);
+}
+
+/* Inserts a printable character at the cursor. On a full line, the first character too
+ * many rings the bell and marks the line lost (line_edit.h); the rest are dropped. */
 static void insert_char(struct line_editor *le, char c, struct echo *e)
 {
+    if (le->overflowed)
+        return;
     if (le->len == SHELL_LINE_MAX) {
         echo_text(e, "\a", 1);
+        le->overflowed = true;
         return;
     }
-    memmove(le->line + le->cursor + 1, le->line + le->cursor, le->len - le->cursor + 1);
-    le->line[le->cursor++] = c;
-    le->len++;
-    echo_text(e, &c, 1);
-    redraw_tail(le, 0, e);
+    insert_text(le, &c, 1, e);
 }
 
 /* Delete: removes the character under the cursor; nothing at the end of the line. */
@@ -215,10 +232,16 @@ static void erase_line(struct line_editor *le, struct echo *e)
     clear_line(le);
 }
 
-/* Enter: moves the terminal to a new line (the cursor may be mid-line) and hands it over. */
+/* Enter: moves the terminal to a new line (the cursor may be mid-line) and hands it over,
+ * or for a line past its limit, throws it away and says so. */
 static enum line_event finish_line(struct line_editor *le, struct echo *e)
 {
     echo_text(e, "\r\n", 2);
+    le->history_browse = 0;
+    if (le->overflowed) {
+        clear_line(le);
+        return LINE_TOO_LONG;
+    }
     remember_line(le);
     le->history_browse = 0;
     return LINE_DONE;
@@ -307,7 +330,8 @@ static bool feed_escape(struct line_editor *le, unsigned char c, struct echo *e)
         return true;
     }
     le->escape_state = ESC_NONE;
-    run_escape(le, c, le->escape_params, le->escape_first, e);
+    if (!le->overflowed) /* a lost line takes no editing */
+        run_escape(le, c, le->escape_params, le->escape_first, e);
     return true;
 }
 
@@ -323,9 +347,14 @@ static enum line_event feed_key(struct line_editor *le, unsigned char c, struct 
     case CTRL('U'):
         erase_line(le, e);
         break;
+    case '\t':
+        if (!le->overflowed)
+            return LINE_COMPLETE;
+        break;
     case '\b':
     case KEY_DEL:
-        erase_char(le, e);
+        if (!le->overflowed) /* a lost line takes no editing */
+            erase_char(le, e);
         break;
     case KEY_ESC:
         le->escape_state = ESC_START;
@@ -358,7 +387,28 @@ enum line_event line_edit_feed(struct line_editor *le, char byte, char *echo, si
     if (line_was_finished(le))
         clear_line(le);
     le->last_byte = byte;
+    le->tabs_in_row = c == '\t' ? le->tabs_in_row + 1 : 0;
     if (lf_after_cr || feed_escape(le, c, &e))
         return LINE_PENDING;
     return feed_key(le, c, &e);
+}
+
+bool line_edit_insert(struct line_editor *le, const char *text, size_t n, char *echo,
+                      size_t *echo_len)
+{
+    struct echo e = { .buf = echo, .len = echo_len };
+    if (le->overflowed || n > SHELL_LINE_MAX - le->len)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (text[i] < 0x20 || text[i] > 0x7e)
+            return false;
+    insert_text(le, text, n, &e);
+    return true;
+}
+
+void line_edit_redraw(const struct line_editor *le, char *echo, size_t *echo_len)
+{
+    struct echo e = { .buf = echo, .len = echo_len };
+    echo_text(&e, le->line, le->len);
+    echo_repeat(&e, '\b', le->len - le->cursor);
 }

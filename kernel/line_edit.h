@@ -8,6 +8,7 @@
 #ifndef KERNEL_LINE_EDIT_H
 #define KERNEL_LINE_EDIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kernel/shell_parse.h"
@@ -18,6 +19,9 @@ enum line_event {
     LINE_PENDING,   /* keep feeding */
     LINE_DONE,      /* Enter: the line is in le->line, NUL-terminated */
     LINE_CANCELLED, /* ^C: the line was thrown away */
+    LINE_TOO_LONG,  /* Enter after more than SHELL_LINE_MAX bytes: thrown away, le->line empty */
+    LINE_COMPLETE,  /* Tab: the caller may complete the word before the cursor
+                     * (line_edit_insert); le->tabs_in_row says how many Tabs in a row */
 };
 
 struct line_editor {
@@ -33,6 +37,8 @@ struct line_editor {
     int escape_params;   /* parameters seen so far in it (255: a byte no key of ours has) */
     unsigned escape_first; /* the first parameter's value */
     char last_byte;      /* to treat CR LF as one Enter */
+    bool overflowed;     /* a byte was typed past SHELL_LINE_MAX: the line can only be lost */
+    int tabs_in_row;     /* Tabs typed one after another, this one included */
 };
 
 /* Sets the editor to an empty line and empty history. */
@@ -42,11 +48,27 @@ void line_edit_init(struct line_editor *le);
  * Feeds one byte. Appends to echo[0..*echo_len) what the terminal must be sent (the caller
  * sets *echo_len = 0 before; LINE_ECHO_MAX bytes are always enough for one call).
  * Handles printable bytes (inserted at the cursor), Backspace/DEL, ^C (cancel, echoes "^C"),
- * ^U (erase line), Enter (CR, LF or CR LF), and the VT100/xterm keys Left/Right (move),
- * Up/Down (history), Home, End and Delete; consumes every other escape sequence whole and
- * ignores other control bytes. A full line rings the bell instead of growing.
+ * ^U (erase line), Enter (CR, LF or CR LF), Tab (LINE_COMPLETE), and the VT100/xterm keys
+ * Left/Right (move), Up/Down (history), Home, End and Delete; consumes every other escape
+ * sequence whole and ignores other control bytes.
+ * A byte typed into a full line rings the bell once; the line is then lost whatever follows
+ * (bytes are dropped, editing keys ignored): Enter gives LINE_TOO_LONG, ^C or ^U start
+ * afresh. Nothing of a line that was cut is ever handed over.
  */
 #define LINE_ECHO_MAX (3 * SHELL_LINE_MAX + 16)
 enum line_event line_edit_feed(struct line_editor *le, char byte, char *echo, size_t *echo_len);
+
+/*
+ * Inserts n bytes of text at the cursor as if typed (printable bytes only), appending the
+ * echo as line_edit_feed does (at most 3 * SHELL_LINE_MAX bytes). False, with nothing
+ * inserted, if the text does not fit or the line is past its limit.
+ */
+bool line_edit_insert(struct line_editor *le, const char *text, size_t n, char *echo,
+                      size_t *echo_len);
+
+/* Appends to echo the whole line and the backspaces that put the terminal's cursor back on
+ * the editor's (at most 2 * SHELL_LINE_MAX bytes): after a listing, the caller prints the
+ * prompt and then this. */
+void line_edit_redraw(const struct line_editor *le, char *echo, size_t *echo_len);
 
 #endif

@@ -2,6 +2,7 @@
  * proc_commands.c - the shell's commands for processes: run, ps, kill.
  */
 #include "kernel/errno.h"
+#include "kernel/file.h"
 #include "kernel/heap.h"
 #include "kernel/parse.h"
 #include "kernel/printk.h"
@@ -67,8 +68,9 @@ static bool parse_user(const char *text, struct cred *c)
     return true;
 }
 
-/* run [-u UID[:GID]] NAME [ARGS...] [&]: starts a program (as that user with -u, else as
- * the shell's root); waits for it unless the line ends with '&'. */
+/* run [-u UID[:GID]] NAME [ARGS...] [&] [> FILE]: starts a program (as that user with -u,
+ * else as the shell's root), its standard output FILE when redirected; waits for it unless
+ * the line ends with '&'. */
 static int cmd_run(int argc, char **argv, struct fs_writer *out)
 {
     if (argc < 2) {
@@ -96,6 +98,14 @@ static int cmd_run(int argc, char **argv, struct fs_writer *out)
     int err = process_spawn_as(p->name, p->image, p->size, argc - 1, argv + 1, &cred, &t);
     if (err)
         return err;
+    if (out->file) {
+        /* `run NAME > FILE`: the file the shell opened is the program's standard output,
+         * as sh's dup2 before exec; the program has not run yet (one CPU, no preemption
+         * of the shell), so it never writes to the console's descriptor 1. */
+        file_put(t->files[1]);
+        out->file->refs++;
+        t->files[1] = out->file;
+    }
     if (!background)
         return wait_foreground(t, out);
     t->detached = true;

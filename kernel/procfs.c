@@ -159,7 +159,8 @@ static const struct fs_file_ops uptime_ops = { .read = read_uptime };
 static const struct fs_file_ops kallsyms_ops = { .read = read_kallsyms };
 static const struct fs_file_ops kmsg_ops = { .read = read_kmsg, .write = write_kmsg,
                                              .open = open_kmsg };
-static const struct fs_file_ops null_ops = { .read = read_null, .write = write_null };
+static const struct fs_file_ops null_ops = { .read = read_null, .write = write_null,
+                                             .streams = true };
 
 static void procfs_init(void)
 {

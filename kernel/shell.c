@@ -1,19 +1,26 @@
 /*
  * shell.c - reads lines from the console and runs them as commands.
  *
- * A line is parsed by shell_parse() into words and an optional redirection. The first
- * word names a command from the .shell_commands section. Without a redirection the
- * command's output goes straight to the console; with one, it is collected and then written
- * to the file in one write(), the way a file in Linux's tracefs receives `echo ... > file`.
+ * A line is parsed whole by shell_parse() into commands separated by ';', each with words
+ * and an optional redirection; a syntax error anywhere runs nothing. The first word names a
+ * command from the .shell_commands section. Without a redirection the command's output goes
+ * straight to the console. With one, the file is opened (a struct file, checked as a
+ * program's open would be) and the output goes to it: streamed as it comes to a file that
+ * takes pieces (/dev/ttyS1, /dev/null), else collected and written in one write(), the way
+ * a file in Linux's tracefs receives `echo ... > file`. `run` hands the open file to the
+ * program as its standard output instead.
  */
 #include "kernel/shell.h"
 
+#include "kernel/complete.h"
 #include "kernel/console.h"
+#include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/file.h"
 #include "kernel/heap.h"
 #include "kernel/line_edit.h"
 #include "kernel/printk.h"
+#include "kernel/proc.h"
 #include "kernel/shell_parse.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
@@ -62,7 +69,8 @@ struct fs_writer *shell_console_writer(void)
     return running_script ? &script_writer : &interactive_writer;
 }
 
-/* Output collected for a redirection: a growing heap buffer, capped at REDIRECT_MAX. */
+/* Output collected for a redirection to a file that takes one write: a heap buffer,
+ * capped at REDIRECT_MAX. */
 struct capture {
     char *data;
     size_t len;
@@ -80,6 +88,20 @@ static void capture_emit(struct fs_writer *w, const char *text, size_t len)
     c->len += len;
 }
 
+/* Output streamed to a file that takes pieces: the first error stops the rest. */
+struct stream {
+    struct file *file;
+    int err;
+};
+
+static void stream_emit(struct fs_writer *w, const char *text, size_t len)
+{
+    struct stream *st = w->ctx;
+    if (st->err || len == 0)
+        return;
+    st->err = st->file->node->ops->write(st->file->node, text, len, true);
+}
+
 static const struct shell_command *find_command(const char *name)
 {
     for (const struct shell_command *c = shell_commands_start; c < shell_commands_end; c++)
@@ -87,6 +109,8 @@ static const struct shell_command *find_command(const char *name)
             return c;
     return 0;
 }
+
+const struct shell_command *shell_find_command(const char *name) { return find_command(name); }
 
 /* Prints "who: what" for a failed command or file operation; for a command that ^C stopped,
  * how long after the key it did (guest time: the console stamps the ^C as it arrives). */
@@ -102,48 +126,119 @@ static void report_error(const char *who, const char *what, int err)
         printk("%s: %s\n", who, error_name(err));
 }
 
-/* Runs cmd with its output sent to the file path (see the file comment). The file is open
- * (a struct file, as a program's would be) from the lookup to the write: the command may
- * sleep, and while it does an owner may delete what the node belongs to (a user event whose
- * program exits); an open node is not removed (fs_remove, fs_in_use), so the write reaches
- * a live node, and the last close lets its owner remove it then. */
-static int run_redirected(const struct shell_command *cmd, struct shell_line *pl)
+/* True for `run`, whose redirection is its program's standard output. */
+static bool runs_program(const struct shell_command *cmd)
 {
-    int err = 0;
-    struct file *f = NULL;
-    struct fs_node *node = fs_lookup(pl->redirect, &err);
-    if (node && (fs_is_dir(node) || !node->ops->write))
-        err = fs_is_dir(node) ? -EISDIR : -EACCES;
-    else if (node)
-        err = file_open(node, O_WRONLY, &f);
-    if (err) {
-        report_error(pl->argv[0], pl->redirect, err);
-        return err;
-    }
-    struct capture cap = { kmalloc(REDIRECT_MAX), 0, false };
-    if (!cap.data) {
-        file_put(f);
-        report_error(pl->argv[0], NULL, -ENOMEM);
-        return -ENOMEM;
-    }
-    struct fs_writer w = { .emit = capture_emit, .interrupted = writer_interrupted, .ctx = &cap };
-    int rc = cmd->run(pl->argc, pl->argv, &w);
-    if (rc == 0 && cap.overflow)
-        rc = -EFBIG;
-    if (rc == 0)
-        rc = node->ops->write(node, cap.data, cap.len, pl->append);
-    kfree(cap.data);
-    file_put(f);
+    return strcmp(cmd->name, "run") == 0;
+}
+
+/* Reports how a command ended: an error, or its usage line. */
+static void report_result(const struct shell_command *cmd, const char *what, int rc)
+{
     if (rc < 0)
-        report_error(pl->argv[0], pl->redirect, rc);
+        report_error(cmd->name, what, rc);
     else if (rc == SHELL_USAGE)
         printk("usage: %s\n", cmd->usage);
+}
+
+/*
+ * Opens a redirection's target for writing as a program's open(O_WRONLY | O_TRUNC or
+ * O_APPEND) would, with the shell's credentials. The file is open (a struct file) from the
+ * lookup to the last write: the command may sleep, and while it does an owner may delete
+ * what the node belongs to (a user event whose program exits); an open node is not removed
+ * (fs_remove, fs_in_use), so the writes reach a live node, and the last close lets its owner
+ * remove it then. 0 with *out set, or -errno.
+ */
+static int open_redirect(const struct shell_words *w, bool for_program, struct file **out)
+{
+    int err = 0;
+    struct fs_node *node = fs_lookup(w->redirect, &err);
+    if (!node)
+        return err;
+    if (fs_is_dir(node))
+        return -EISDIR;
+    /* A program may write what it could open itself (write_data too: user_events_data);
+     * the shell's own commands write with ops->write, as echo does. */
+    if (!node->ops->write && !(for_program && node->ops->write_data))
+        return -EACCES;
+    err = fs_may_open(node, &current->cred, MAY_WRITE);
+    if (err)
+        return err;
+    /* '>' empties the file at the open (O_TRUNC) for a program, which writes as it likes,
+     * and for a file that streams; the others are emptied by the one write in
+     * run_redirected(), with append false, so that output they refuse leaves them as
+     * they were. */
+    bool truncate = !w->append && (for_program || node->ops->streams);
+    uint32_t flags = O_WRONLY | (w->append ? O_APPEND : truncate ? O_TRUNC : 0);
+    return file_open(node, flags, out);
+}
+
+/* Runs cmd with its output sent to the open file f (see the file comment). */
+static int run_redirected(const struct shell_command *cmd, struct shell_words *w,
+                          struct file *f)
+{
+    struct fs_node *node = f->node;
+    int rc;
+    if (runs_program(cmd)) {
+        /* The program's standard output; run's own notices go to the console. */
+        struct fs_writer out = *shell_console_writer();
+        out.file = f;
+        rc = cmd->run(w->argc, w->argv, &out);
+    } else if (node->ops->streams) {
+        struct stream st = { f, 0 };
+        struct fs_writer out = { .emit = stream_emit, .interrupted = writer_interrupted,
+                                 .ctx = &st, .file = f };
+        rc = cmd->run(w->argc, w->argv, &out);
+        if (rc == 0)
+            rc = st.err;
+    } else {
+        struct capture cap = { kmalloc(REDIRECT_MAX), 0, false };
+        if (!cap.data)
+            return -ENOMEM;
+        struct fs_writer out = { .emit = capture_emit, .interrupted = writer_interrupted,
+                                 .ctx = &cap, .file = f };
+        rc = cmd->run(w->argc, w->argv, &out);
+        if (rc == 0 && cap.overflow)
+            rc = -EFBIG;
+        if (rc == 0)
+            rc = node->ops->write(node, cap.data, cap.len, w->append);
+        kfree(cap.data);
+    }
     return rc;
 }
 
+/* Runs one command of a line; returns as shell_run_line does. */
+static int run_command(struct shell_words *w)
+{
+    const struct shell_command *cmd = find_command(w->argv[0]);
+    if (!cmd) {
+        printk("%s: command not found (type 'help' for the list)\n", w->argv[0]);
+        return -ENOENT;
+    }
+    if (w->background && !runs_program(cmd)) {
+        printk("%s: only 'run PROGRAM ... &' runs in the background\n", cmd->name);
+        return -EINVAL;
+    }
+    if (!w->redirect) {
+        int rc = cmd->run(w->argc, w->argv, shell_console_writer());
+        report_result(cmd, NULL, rc);
+        return rc;
+    }
+    struct file *f = NULL;
+    int rc = open_redirect(w, runs_program(cmd), &f);
+    if (rc == 0) {
+        rc = run_redirected(cmd, w, f);
+        file_put(f);
+    }
+    report_result(cmd, rc == -EINTR ? NULL : w->redirect, rc);
+    return rc;
+}
+
+/* Runs the commands of a parsed line one after another, as sh runs a list: each runs
+ * whatever the one before returned, but a ^C stops the whole line (bash does so too). */
 int shell_run_line(const char *line)
 {
-    struct shell_line *pl = kmalloc(sizeof *pl); /* too big for a 16 KiB stack's comfort */
+    struct shell_line *pl = kmalloc(sizeof *pl); /* too big for a 16 KiB stack */
     if (!pl) {
         report_error("shell", NULL, -ENOMEM);
         return -ENOMEM;
@@ -154,20 +249,11 @@ int shell_run_line(const char *line)
     if (syntax_error) {
         printk("shell: %s\n", syntax_error);
         rc = -EINVAL;
-    } else if (pl->argc > 0) {
-        const struct shell_command *cmd = find_command(pl->argv[0]);
-        if (!cmd) {
-            printk("%s: command not found (type 'help' for the list)\n", pl->argv[0]);
-            rc = -ENOENT;
-        } else if (pl->redirect) {
-            rc = run_redirected(cmd, pl);
-        } else {
-            rc = cmd->run(pl->argc, pl->argv, shell_console_writer());
-            if (rc < 0)
-                report_error(pl->argv[0], NULL, rc);
-            else if (rc == SHELL_USAGE)
-                printk("usage: %s\n", cmd->usage);
-        }
+    }
+    for (int i = 0; i < pl->count && !interrupt_ns; i++) {
+        int status = run_command(&pl->cmd[i]);
+        if (status && !rc)
+            rc = status;
     }
     kfree(pl);
     return rc;
@@ -175,7 +261,7 @@ int shell_run_line(const char *line)
 
 int shell_run_script(const char *name, const char *text, size_t len)
 {
-    char line[SHELL_LINE_MAX + 2];
+    static char line[SHELL_LINE_MAX + 2]; /* scripts run one at a time, at boot */
     int failed = 0, lines = 0;
     printk("script: running %s\n", name);
     running_script = true;
@@ -196,7 +282,9 @@ int shell_run_script(const char *name, const char *text, size_t len)
         line[n] = '\0';
         lines++;
         printk("%s%s\n", SHELL_PROMPT, line);
-        int rc = too_long ? (printk("shell: line too long\n"), -EINVAL) : shell_run_line(line);
+        int rc = too_long ? (printk("shell: line too long (at most %d characters); nothing run\n",
+                                    SHELL_LINE_MAX), -EINVAL)
+                          : shell_run_line(line);
         if (rc) {
             failed++;
             script_failures++;
@@ -207,10 +295,51 @@ int shell_run_script(const char *name, const char *text, size_t len)
     return failed;
 }
 
+/* Every command's name, for completion. */
+static void visit_commands(complete_visit visit, void *arg)
+{
+    for (const struct shell_command *c = shell_commands_start; c < shell_commands_end; c++)
+        visit(arg, c->name, false);
+}
+
+/*
+ * Tab at the console, as bash answers it: the word before the cursor is completed as far as
+ * its matches agree; when that adds nothing, the bell rings, and a second Tab in a row lists
+ * the matches below the line, then shows the prompt and the line again.
+ */
+static void complete_at_cursor(struct line_editor *le, char *echo)
+{
+    struct completion c;
+    size_t echo_len = 0;
+    complete_word(le->line, le->cursor, visit_commands, &c, NULL);
+    if (c.insert[0] && line_edit_insert(le, c.insert, strlen(c.insert), echo, &echo_len)) {
+        console_write(echo, echo_len);
+    } else if (c.matches > 1 && le->tabs_in_row >= 2) {
+        console_write("\n", 1);
+        complete_word(le->line, le->cursor, visit_commands, &c, &interactive_writer);
+        console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
+        line_edit_redraw(le, echo, &echo_len);
+        console_write(echo, echo_len);
+    } else {
+        console_write("\a", 1);
+    }
+}
+
+/* Says so when typed bytes were dropped because the console's input queue was full, so
+ * that a line which lost some of them is not mistaken for what was typed. */
+static void report_lost_input(void)
+{
+    static unsigned reported;
+    unsigned lost = console_input_overruns();
+    if (lost != reported)
+        printk("console: %u typed bytes lost (input queue full)\n", lost - reported);
+    reported = lost;
+}
+
 void shell_loop(void)
 {
     static struct line_editor editor;
-    char echo[LINE_ECHO_MAX];
+    static char echo[LINE_ECHO_MAX]; /* 12 KiB: not on the stack; one console, one loop */
     line_edit_init(&editor);
     console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
     for (;;) {
@@ -219,8 +348,15 @@ void shell_loop(void)
         console_write(echo, echo_len);
         if (ev == LINE_PENDING)
             continue;
+        if (ev == LINE_COMPLETE) {
+            complete_at_cursor(&editor, echo);
+            continue;
+        }
         if (ev == LINE_DONE)
             shell_run_line(editor.line);
+        else if (ev == LINE_TOO_LONG)
+            printk("shell: line too long (at most %d characters); nothing run\n", SHELL_LINE_MAX);
+        report_lost_input();
         console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
     }
 }

@@ -10,7 +10,7 @@
  * A command. run() gets the words (argv[0] is the command's name) and a writer for its
  * output, and returns 0, a negative errno (the shell prints "name: <error>"), or
  * SHELL_USAGE (the shell prints the usage line). Output goes to the console, or into the
- * file named after '>' when the line has a redirection.
+ * file named after '>' when the command has a redirection (out->file is then that file).
  *
  * A command that can run long (a loop whose length the user chooses, or a wait) polls
  * shell_interrupted() - directly, or through out->interrupted(), which is the same for every
@@ -34,8 +34,9 @@ struct shell_command {
         __attribute__((used, section(".shell_commands"), aligned(4))) = {         \
             cname, cusage, chelp, cfn }
 
-/* Runs one line; returns 0 on success, non-zero if the command or the line failed (the
- * reason has been printed). */
+/* Runs one line, its commands one after another; returns 0 when all succeeded, else the
+ * status of the first that failed or -EINVAL for a line that does not parse (the reason has
+ * been printed). A ^C stops the rest of the line. */
 int shell_run_line(const char *line);
 
 /* Runs a boot script (text of a multiboot module) line by line, echoing each line after
@@ -52,6 +53,9 @@ bool shell_interrupted(void);
 
 /* A writer that prints to the console; interrupted() is shell_interrupted(). */
 struct fs_writer *shell_console_writer(void);
+
+/* The command called name, or NULL. */
+const struct shell_command *shell_find_command(const char *name);
 
 /* Number of boot-script lines that failed so far (poweroff reports it in QEMU's exit code). */
 int shell_script_failures(void);

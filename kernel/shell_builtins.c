@@ -30,16 +30,29 @@ static const struct shell_command *next_by_name(const struct shell_command *prev
     return best;
 }
 
+/* help: every command with its usage; help CMD...: those commands' usage and what they do. */
 static int cmd_help(int argc, char **argv, struct fs_writer *out)
 {
-    (void)argc;
-    (void)argv;
-    fs_puts(out, "Commands (files: see 'ls'; paths may start with /sys/kernel/tracing):\n");
-    for (const struct shell_command *c = next_by_name(0); c; c = next_by_name(c))
-        fs_printf(out, "  %-28s %s\n", c->usage, c->help);
-    return 0;
+    if (argc == 1) {
+        fs_puts(out, "Commands (files: see 'ls'; paths may start with /sys/kernel/tracing;\n"
+                     "help COMMAND for one; Tab completes names):\n");
+        for (const struct shell_command *c = next_by_name(0); c; c = next_by_name(c))
+            fs_printf(out, "  %-28s %s\n", c->usage, c->help);
+        return 0;
+    }
+    int status = 0;
+    for (int i = 1; i < argc; i++) {
+        const struct shell_command *c = shell_find_command(argv[i]);
+        if (!c) {
+            printk("help: %s: no such command (type 'help' for the list)\n", argv[i]);
+            status = SHELL_FAILED;
+            continue;
+        }
+        fs_printf(out, "usage: %s\n  %s\n", c->usage, c->help);
+    }
+    return status;
 }
-SHELL_COMMAND("help", "help", "list the commands", cmd_help);
+SHELL_COMMAND("help", "help [COMMAND...]", "list the commands, or show how to use one", cmd_help);
 
 /* The name of a user or group id as /etc/passwd and /etc/group of a Debian system give
  * them for the ids the kernel uses; others as numbers (ls does so for unknown ids). */

@@ -1,11 +1,12 @@
 /*
- * shell_parse.c - splits one console line into words and an output redirection.
+ * shell_parse.c - splits one console line into commands, their words and redirections.
  *
  * One pass over the line copies each word, with its quotes and escapes removed, into
  * out->storage followed by a NUL. Copying never makes a word longer (quotes and backslashes
- * are dropped, nothing is added), so the copied characters fit in SHELL_LINE_MAX bytes, and
- * at most SHELL_MAX_ARGS + 1 NULs follow them (the words and the redirect target): storage
- * is always large enough.
+ * are dropped, nothing is added), so a word of n bytes in the line takes at most n + 1 <= 2n
+ * bytes of storage (every word has at least one byte in the line): twice the line fits.
+ *
+ * The line is parsed whole before anything runs, so a mistake anywhere in it runs nothing.
  */
 #include "kernel/shell_parse.h"
 
@@ -25,10 +26,12 @@ static bool is_blank(char c)
     return c == ' ' || c == '\t';
 }
 
-/* An unquoted word ends at a blank, at a '>' glued to it, or at the end of the line. */
+/* An unquoted word ends at a blank, at an operator glued to it, or at the end of the line.
+ * '|', '<' and '`' end it too, to be refused as operators rather than kept as text. */
 static bool ends_word(char c)
 {
-    return c == '\0' || is_blank(c) || c == '>';
+    return c == '\0' || is_blank(c) || c == '>' || c == ';' || c == '&' || c == '|' ||
+           c == '<' || c == '`';
 }
 
 /* Moves past blanks so that ps->next is at a word, an operator, a comment or the end. */
@@ -62,6 +65,28 @@ static const char *check_characters(const char *line)
     return NULL;
 }
 
+/*
+ * True when a '$' followed by c would make sh expand something: a name ($HOME), a
+ * positional or special parameter ($1, $?, $#, $@, $*, $!, $$, $-), ${...} or $(...).
+ * A '$' before anything else (a blank, '/', the end) is a plain '$' in sh too.
+ */
+static bool starts_expansion(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '{' || c == '(' || c == '?' || c == '#' || c == '@' || c == '*' ||
+           c == '!' || c == '$' || c == '-';
+}
+
+/* The refusal for a '$' that sh would expand (ps->next is just past the '$'), or NULL. */
+static const char *check_dollar(const struct parser *ps)
+{
+    if (!starts_expansion(*ps->next))
+        return NULL;
+    if (*ps->next == '(')
+        return "command substitution $(...) is not supported";
+    return "variables ($NAME) are not supported; quote a literal '$'";
+}
+
 /* Copies the inside of '...' as it is; ps->next is just past the opening quote. */
 static const char *copy_single_quoted(struct parser *ps)
 {
@@ -75,8 +100,9 @@ static const char *copy_single_quoted(struct parser *ps)
 }
 
 /*
- * Copies the inside of "..." (ps->next is just past the opening quote): \" and \\ stand for
- * " and \, any other backslash is kept as it is.
+ * Copies the inside of "..." (ps->next is just past the opening quote): \" \\ \$ and \`
+ * stand for the character, any other backslash is kept as it is. A '$' that sh would expand
+ * and a '`' are refused: sh substitutes inside double quotes.
  */
 static const char *copy_double_quoted(struct parser *ps)
 {
@@ -84,8 +110,13 @@ static const char *copy_double_quoted(struct parser *ps)
         char c = *ps->next++;
         if (c == '\0')
             return "unterminated quote";
-        if (c == '\\' && (*ps->next == '"' || *ps->next == '\\'))
+        if (c == '\\' && (*ps->next == '"' || *ps->next == '\\' || *ps->next == '$' ||
+                          *ps->next == '`'))
             c = *ps->next++;
+        else if (c == '`')
+            return "command substitution `...` is not supported";
+        else if (c == '$' && check_dollar(ps))
+            return check_dollar(ps);
         put(ps, c);
     }
     ps->next++;
@@ -117,6 +148,8 @@ static const char *copy_word(struct parser *ps, char **word)
             error = copy_double_quoted(ps);
         else if (c == '\\')
             error = copy_escaped(ps);
+        else if (c == '$' && check_dollar(ps))
+            error = check_dollar(ps);
         else
             put(ps, c);
         if (error != NULL)
@@ -126,53 +159,109 @@ static const char *copy_word(struct parser *ps, char **word)
     return NULL;
 }
 
-/* Adds the word at ps->next to argv; words may not follow the redirection target. */
-static const char *parse_argument(struct parser *ps, struct shell_line *out)
+/* Adds the word at ps->next to the command; words may not follow its redirection target. */
+static const char *parse_argument(struct parser *ps, struct shell_words *cmd)
 {
-    if (out->redirect != NULL)
+    if (cmd->redirect != NULL)
         return "words after the redirection target";
-    if (out->argc == SHELL_MAX_ARGS)
-        return "too many words (at most " STRINGIFY(SHELL_MAX_ARGS) ")";
-    return copy_word(ps, &out->argv[out->argc++]);
+    if (cmd->argc == SHELL_MAX_ARGS)
+        return "too many words (at most " STRINGIFY(SHELL_MAX_ARGS) " a command)";
+    return copy_word(ps, &cmd->argv[cmd->argc++]);
 }
 
 /*
  * Reads '>' or '>>' (ps->next is at the first '>') and the file name after it, which must be
- * a non-empty word: a comment, another '>' or the end of the line do not name a file.
+ * a non-empty word: a comment, another operator or the end of the line do not name a file.
  */
-static const char *parse_redirect(struct parser *ps, struct shell_line *out)
+static const char *parse_redirect(struct parser *ps, struct shell_words *cmd)
 {
     const char *missing;
     char *target;
     const char *error;
 
-    if (out->redirect != NULL)
+    if (cmd->redirect != NULL)
         return "only one redirection is allowed";
     ps->next++;
-    out->append = *ps->next == '>';
-    if (out->append)
+    cmd->append = *ps->next == '>';
+    if (cmd->append)
         ps->next++;
-    missing = out->append ? "missing file name after '>>'" : "missing file name after '>'";
+    missing = cmd->append ? "missing file name after '>>'" : "missing file name after '>'";
     skip_blanks(ps);
-    if (*ps->next == '\0' || *ps->next == '#' || *ps->next == '>')
+    if (*ps->next == '#' || ends_word(*ps->next))
         return missing;
     error = copy_word(ps, &target);
     if (error != NULL)
         return error;
     if (target[0] == '\0')
         return missing;
-    out->redirect = target;
+    cmd->redirect = target;
     return NULL;
 }
 
-/* Sets out to a line without words or redirection. */
+/*
+ * Reads an unquoted '&' (ps->next is at it): "&&" is refused; a lone '&' must end the line
+ * (blanks or a comment may follow) and becomes the command's last word "&", after a
+ * redirection too (run PROGRAM > FILE &).
+ */
+static const char *parse_ampersand(struct parser *ps, struct shell_words *cmd)
+{
+    if (ps->next[1] == '&')
+        return "'&&' is not supported; use ';' between commands";
+    ps->next++;
+    skip_blanks(ps);
+    if (*ps->next != '\0' && *ps->next != '#')
+        return "'&' may only end the line (run PROGRAM ... &)";
+    if (cmd->argc == 0)
+        return "'&' without a command";
+    if (cmd->argc == SHELL_MAX_ARGS)
+        return "too many words (at most " STRINGIFY(SHELL_MAX_ARGS) " a command)";
+    cmd->argv[cmd->argc++] = ps->copy;
+    cmd->background = true;
+    put(ps, '&');
+    put(ps, '\0');
+    return NULL;
+}
+
+/* The refusal for an operator this shell does not have: '|', '||', '<', '`'. */
+static const char *unsupported_operator(const struct parser *ps)
+{
+    switch (*ps->next) {
+    case '|':
+        return ps->next[1] == '|' ? "'||' is not supported; use ';' between commands"
+                                  : "pipes (|) are not supported; use '>' to a file";
+    case '<':
+        return "input redirection (<) is not supported";
+    default:
+        return "command substitution `...` is not supported";
+    }
+}
+
+/* Ends the command at a ';' (ps->next is at it): it must have words, as in sh. */
+static const char *end_command(struct parser *ps, struct shell_line *out)
+{
+    struct shell_words *cmd = &out->cmd[out->count];
+    ps->next++;
+    if (cmd->argc == 0)
+        return cmd->redirect ? "redirection without a command" : "empty command before ';'";
+    out->count++;
+    skip_blanks(ps);
+    if (*ps->next != '\0' && *ps->next != '#' && out->count == SHELL_MAX_COMMANDS)
+        return "too many commands (at most " STRINGIFY(SHELL_MAX_COMMANDS) " a line)";
+    return NULL;
+}
+
+/* Sets out to a line without commands. */
 static void make_empty(struct shell_line *out)
 {
-    out->argc = 0;
-    for (int i = 0; i <= SHELL_MAX_ARGS; i++)
-        out->argv[i] = NULL;
-    out->redirect = NULL;
-    out->append = false;
+    out->count = 0;
+    for (int c = 0; c < SHELL_MAX_COMMANDS; c++) {
+        out->cmd[c].argc = 0;
+        for (int i = 0; i <= SHELL_MAX_ARGS; i++)
+            out->cmd[c].argv[i] = NULL;
+        out->cmd[c].redirect = NULL;
+        out->cmd[c].append = false;
+        out->cmd[c].background = false;
+    }
 }
 
 /* Does the work of shell_parse(); on an error out may be left half filled. */
@@ -185,20 +274,32 @@ static const char *parse_line(const char *line, struct shell_line *out)
         skip_blanks(&ps);
         if (*ps.next == '\0' || *ps.next == '#')
             break;
-        if (*ps.next == '>')
-            error = parse_redirect(&ps, out);
+        struct shell_words *cmd = &out->cmd[out->count]; /* end_command keeps count < MAX */
+        if (*ps.next == ';')
+            error = end_command(&ps, out);
+        else if (*ps.next == '>')
+            error = parse_redirect(&ps, cmd);
+        else if (*ps.next == '&')
+            error = parse_ampersand(&ps, cmd);
+        else if (*ps.next == '|' || *ps.next == '<' || *ps.next == '`')
+            error = unsupported_operator(&ps);
         else
-            error = parse_argument(&ps, out);
+            error = parse_argument(&ps, cmd);
     }
-    if (error == NULL && out->redirect != NULL && out->argc == 0)
-        error = "redirection without a command";
+    if (error == NULL && out->count < SHELL_MAX_COMMANDS) {
+        const struct shell_words *last = &out->cmd[out->count];
+        if (last->redirect != NULL && last->argc == 0)
+            error = "redirection without a command";
+        else if (last->argc > 0)
+            out->count++; /* the last command, not ended by ';' */
+    }
     return error;
 }
 
 /*
- * Splits line as described in shell_parse.h. On success argv[argc] is NULL and every pointer
- * is into out->storage; on an error out holds no words and no redirection, so a caller that
- * ignores the message still sees an empty line.
+ * Splits line as described in shell_parse.h. On success each command's argv[argc] is NULL
+ * and every pointer is into out->storage; on an error out holds no commands, so a caller
+ * that ignores the message still runs nothing.
  */
 const char *shell_parse(const char *line, struct shell_line *out)
 {

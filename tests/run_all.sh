@@ -166,6 +166,9 @@ echo "# two makes at once in one tree (the build lock)"
 tests/tools/concurrent_make.sh "$LOGS" > "$LOGS/concurrent_make.txt" 2>&1 \
     && pass "two concurrent 'make all' after a touch both succeed, building once" \
     || { fail "two concurrent 'make all' after a touch both succeed, building once"; cat "$LOGS/concurrent_make.txt"; }
+tests/tools/make_run.sh "$LOGS" > "$LOGS/make_run.txt" 2>&1 \
+    && pass "APPEND=... is the kernel command line of make trace, run and debug; a second run gets its own COM2 file" \
+    || { fail "APPEND=... is the kernel command line of make trace, run and debug; a second run gets its own COM2 file"; cat "$LOGS/make_run.txt"; }
 
 echo "# in-kernel self-tests (QEMU, -kernel, 'selftest' on the command line)"
 "$QEMU_RUN" --kernel "$KERNEL" --append selftest --initrd "$PROGRAMS" --devices "edu pci-testdev" --quiet \

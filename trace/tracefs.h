@@ -28,6 +28,8 @@
 #define FS_NAME_MAX 64
 #define FS_PATH_MAX 256
 
+struct file;
+
 /* Where a read sends its text (the console, a buffer in a test, a user program later). */
 struct fs_writer {
     void (*emit)(struct fs_writer *w, const char *text, size_t len);
@@ -40,6 +42,9 @@ struct fs_writer {
     /* A program's second or later read() of one open consuming file: its header (if it
      * has one) was already given. */
     bool continued;
+    /* The open file a shell line redirected the output to (NULL: none); `run` gives it to
+     * the program as its standard output. */
+    struct file *file;
 };
 
 /* Formats into the writer. */
@@ -47,7 +52,6 @@ void fs_printf(struct fs_writer *w, const char *fmt, ...) __attribute__((format(
 void fs_puts(struct fs_writer *w, const char *text);
 
 struct fs_node;
-struct file;
 
 struct fs_file_ops {
     /* Writes the file's text; returns 0 or a negative errno. NULL: not readable. */
@@ -60,6 +64,11 @@ struct fs_file_ops {
      * the function filters): a program's open() with O_TRUNC empties them by a write of
      * nothing with append false, and its writes then all add, as on Linux. */
     bool truncates;
+    /* True for files that take data in pieces of any size, each write adding to what came
+     * before (/dev/ttyS1, /dev/null): a shell redirection streams a command's output to
+     * them as it is produced, however much there is. Other files get the output in one
+     * write, as `echo ... > file` gives it on Linux. */
+    bool streams;
     /* True for files whose reading takes the data away (trace_pipe, an IPC log): a
      * program's read() renders only about what it asked for, polling interrupted() between
      * events, and renders again when that is used up (kernel/sys_file.c). */

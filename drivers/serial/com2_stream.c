@@ -42,7 +42,7 @@ static int write_ttys1(struct fs_node *f, const char *data, size_t len, bool app
     return 0;
 }
 
-static const struct fs_file_ops ttys1_ops = { .write = write_ttys1 };
+static const struct fs_file_ops ttys1_ops = { .write = write_ttys1, .streams = true };
 
 static void com2_init(void)
 {

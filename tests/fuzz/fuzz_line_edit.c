@@ -5,9 +5,13 @@
  * in LINE_ECHO_MAX bytes (the echo buffer is exactly that large, so ASan also sees an
  * overflow) and holds only what a plain terminal understands; le->len stays within
  * SHELL_LINE_MAX; a finished line is NUL-terminated with strlen == le->len; a cancelled line
- * is empty. The echo is also played on a model terminal, whose current row must then show
- * exactly the line being edited, with the cursor where the editor's cursor is.
+ * is empty, and so is a line that was too long. A Tab is answered as the shell would: an
+ * odd one inserts a word (line_edit_insert), an even one lists on a new row and redraws the
+ * line there (line_edit_redraw). The echo is also played on a model terminal, whose current
+ * row must then show exactly the line being edited, with the cursor where the editor's
+ * cursor is.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,10 +92,10 @@ static void check_editor(const struct line_editor *le, enum line_event event)
             fail("finished line not NUL-terminated");
         if (strlen(le->line) != le->len)
             fail("finished line's length is not le->len");
-    } else if (event == LINE_CANCELLED) {
-        if (le->len != 0)
-            fail("cancelled line not emptied");
-    } else if (event != LINE_PENDING) {
+    } else if (event == LINE_CANCELLED || event == LINE_TOO_LONG) {
+        if (le->len != 0 || le->line[0] != '\0')
+            fail("cancelled or too long line not emptied");
+    } else if (event != LINE_PENDING && event != LINE_COMPLETE) {
         fail("unknown event");
     }
 }
@@ -116,7 +120,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail("echo longer than LINE_ECHO_MAX");
         check_editor(&le, event);
         play(&t, echo, echo_len);
-        if (event == LINE_PENDING)
+        if (event == LINE_COMPLETE) {
+            echo_len = 0;
+            if (le.tabs_in_row % 2) {
+                size_t before = le.len;
+                bool fits = before + 4 <= SHELL_LINE_MAX;
+                if (line_edit_insert(&le, "tab/", 4, echo, &echo_len) != fits)
+                    fail("insert refused text that fits, or took text that does not");
+                if (le.len != before + (fits ? 4 : 0))
+                    fail("insert changed the length wrongly");
+            } else {
+                play(&t, "\r\n", 2);
+                line_edit_redraw(&le, echo, &echo_len);
+            }
+            if (echo_len > LINE_ECHO_MAX)
+                fail("completion echo longer than LINE_ECHO_MAX");
+            play(&t, echo, echo_len);
+        }
+        if (event == LINE_PENDING || event == LINE_COMPLETE)
             check_screen(&t, &le);
         else if (t.cursor != 0)
             fail("finished or cancelled line does not end with \\r\\n");

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # interactive.sh - types at the console as a person would: line editing with the arrow keys,
+# Tab completion, lines typed ahead while a command runs, a line too long,
 # Home, End and Delete, ^C, history, and checks that keystrokes arrived by interrupt, and that
 # ^C ends a program running in the foreground and every shell command that loops or waits. usage: interactive.sh QEMU_RUN KERNEL LOGDIR PROGRAMS (an -initrd list)
 set -u
@@ -10,6 +11,11 @@ log=$logs/interactive.log
 # the input queue for the foreground wait to see it. The commands that loop or wait get their
 # ^C once their line has been echoed (--send-on-output), while they run.
 LEFT=$'\x1b[D' HOME=$'\x1b[H' END=$'\x1bOF' DEL=$'\x1b[3~' UP=$'\x1b[A' DOWN=$'\x1b[B'
+TAB=$'\t'
+# Type-ahead: lines typed while a command runs (triggered by its output, which the typed
+# line's echo does not contain: 'wait'ing prints waiting) run after it. One of them is 600
+# bytes, more than the old 256-byte input queue held; a 4100-byte line is too long.
+LONG600=$(printf 'L%.0s' $(seq 600)) LONG4100=$(printf 'x%.0s' $(seq 4100))
 "$qemu_run" --kernel "$kernel" --initrd "$programs" --quiet --timeout 60 --console "$log" \
     --send-on-prompt $'ech\x7fho typed' \
     --send-on-prompt $'garbage\x03' \
@@ -25,10 +31,17 @@ LEFT=$'\x1b[D' HOME=$'\x1b[H' END=$'\x1bOF' DEL=$'\x1b[3~' UP=$'\x1b[A' DOWN=$'\
     --send-on-prompt $'run spin\r\x03' \
     --send-on-prompt 'ps' \
     --send-on-prompt 'ipc_log_demo 100000000' --send-on-output 'ipc_log_demo 100000000' $'\x03' \
-    --send-on-prompt 'sleep 1000' --send-on-output 'sleep 1000' $'\x03' \
+    --send-on-prompt 'sleep 1000' --send-on-output 'sleep 1000' $'echo flushed\r\x03' \
     --send-on-prompt 'cat trace_pipe' --send-on-output 'cat trace_pipe' $'\x03' \
     --send-on-prompt 'markers 100000000 > /dev/null' --send-on-output 'markers 100000000 > /dev/null' $'\x03' \
+    --send-on-prompt "echo 'wait'ing; sleep 1" --send-on-output 'waiting' $'echo ahead\r' \
+    --send-on-prompt "echo 'nap'ping; sleep 0.5" --send-on-output 'napping' "echo $LONG600"$'\r' \
+    --send-on-prompt "echo $LONG4100" \
+    --send-on-prompt "ec${TAB}tabbed" \
+    --send-on-prompt "echo tracing_o${TAB}" \
+    --send-on-prompt "ls /pro${TAB}meminf${TAB}" \
     --send-on-prompt 'echo still here' \
+    --send-on-prompt "m${TAB}${TAB}"$'\x15'"echo listed" \
     --send-on-prompt 'poweroff' > /dev/null 2>&1
 rc=$?
 
@@ -56,6 +69,28 @@ grep -q '^ipc_log_demo: interrupted by \^C' "$log" || problems+=("ipc_log_demo d
 grep -q '^sleep: interrupted by \^C' "$log" || problems+=("^C did not stop sleep")
 grep -q '^markers: interrupted by \^C' "$log" || problems+=("^C did not stop a redirected markers")
 grep -qx 'still here' "$log" || problems+=("the shell did not come back after ^C ended cat trace_pipe")
+# ^C flushes what was typed before it, as Linux does.
+grep -qx 'flushed' "$log" && problems+=("a line typed before ^C ran (^C must flush it)")
+# Type-ahead: typed during sleep, run after it, once, in order.
+clean=$(tr -d '\r' < "$log")
+grep -qx 'ahead' <<< "$clean" || problems+=("a line typed during 'sleep 1' did not run after it")
+[ "$(grep -nx -e waiting -e ahead <<< "$clean" | cut -d: -f2 | tr '\n' ' ')" = 'waiting ahead ' ] ||
+    problems+=("'echo ahead' did not run once, after sleep")
+grep -qx "$LONG600" <<< "$clean" || problems+=("a 600-byte line typed during 'sleep 0.5' did not run")
+# A line past 4096 bytes: one bell, one error, nothing run.
+grep -qx 'shell: line too long (at most 4096 characters); nothing run' <<< "$clean" ||
+    problems+=("a 4100-byte line gave no 'line too long' error")
+grep -q 'xxxxxxxxxx$' <<< "$(grep -v '^tracekern> ' <<< "$clean")" &&
+    problems+=("a 4100-byte line was run")
+[ "$(grep "^tracekern> echo xxxx" <<< "$clean" | tr -cd '\a' | wc -c)" -eq 1 ] ||
+    problems+=("a 4100-byte line did not ring the bell exactly once")
+# Tab: a command, a file, a directory then a file in it, and the list of several.
+grep -qx 'tabbed' <<< "$clean" || problems+=("Tab did not complete 'ec' to 'echo '")
+grep -qx 'tracing_on' <<< "$clean" || problems+=("Tab did not complete the file name 'tracing_o'")
+grep -qx 'meminfo' <<< "$clean" || problems+=("Tab did not complete '/pro' to '/proc/' and then 'meminf'")
+grep -qx 'markers   mmio      modprobe' <<< "$clean" ||
+    problems+=("a second Tab did not list the commands starting with 'm'")
+grep -qx 'listed' <<< "$clean" || problems+=("the line after a Tab listing did not run")
 
 if [ ${#problems[@]} -eq 0 ]; then
     exit 0

@@ -12,12 +12,15 @@
 /* An editor and everything it said: the echo, the finished lines and the last event. */
 struct session {
     struct line_editor le;
-    char echo[16384];      /* all echo of the bytes typed since the last take_echo() */
+    char echo[8 * SHELL_LINE_MAX]; /* all echo of the bytes typed since the last take_echo() */
     size_t echo_len;
-    char lines[4096];      /* each LINE_DONE line followed by '|', each cancel as "^C|" */
+    char lines[4 * SHELL_LINE_MAX]; /* each LINE_DONE line followed by '|', each cancel as
+                                     * "^C|", each line too long as "!|" */
     size_t lines_len;
     int done;
     int cancelled;
+    int too_long;
+    int completions;
     enum line_event last;
     size_t largest_echo;   /* most echo one byte ever produced */
 };
@@ -34,15 +37,23 @@ static void start(void)
 /* Records the finished line or the cancel that event reports. */
 static void record_event(enum line_event event)
 {
-    const char *text = event == LINE_DONE ? s.le.line : "^C";
+    const char *text = event == LINE_DONE ? s.le.line : event == LINE_TOO_LONG ? "!" : "^C";
     size_t n = strlen(text);
 
     s.last = event;
     if (event == LINE_PENDING)
         return;
+    if (event == LINE_COMPLETE) {
+        s.completions++;
+        return;
+    }
     if (event == LINE_DONE) {
         s.done++;
         CHECK_EQ_INT(n, s.le.len);
+    } else if (event == LINE_TOO_LONG) {
+        s.too_long++;
+        CHECK_EQ_INT(s.le.len, 0);
+        CHECK_EQ_STR(s.le.line, "");
     } else {
         s.cancelled++;
         CHECK_EQ_INT(s.le.len, 0);
@@ -111,7 +122,7 @@ static void type_repeated(char c, int count)
 /* A string of count copies of text, in one of two static buffers (so two can be compared). */
 static const char *repeated(const char *text, int count)
 {
-    static char buffers[2][4096];
+    static char buffers[2][4 * SHELL_LINE_MAX];
     static int which;
     char *out = buffers[which ^= 1];
     size_t n = strlen(text), len = 0;
@@ -289,7 +300,7 @@ TEST(non_ascii_bytes_are_ignored)
     CHECK_EQ_STR(s.le.line, "caf !");
 }
 
-TEST(line_of_256_characters_is_accepted)
+TEST(line_of_4096_characters_is_accepted)
 {
     start();
     type_repeated('x', SHELL_LINE_MAX);
@@ -299,19 +310,108 @@ TEST(line_of_256_characters_is_accepted)
     CHECK_EQ_STR(s.le.line, repeated("x", SHELL_LINE_MAX));
 }
 
-TEST(full_line_rings_the_bell)
+TEST(a_line_past_the_limit_rings_once_and_is_never_handed_over)
 {
     start();
     type_repeated('x', SHELL_LINE_MAX);
     take_echo();
     type("yz");
-    CHECK_EQ_STR(take_echo(), "\a\a");
-    CHECK_EQ_INT(s.le.len, SHELL_LINE_MAX);
-    type("\bq");
-    CHECK_EQ_STR(take_echo(), ERASE "q");
+    CHECK_EQ_STR(take_echo(), "\a"); /* one bell, not one per byte */
+    type_repeated('w', 2000);
+    CHECK_EQ_STR(take_echo(), "");
+    /* editing a lost line does nothing: what was dropped cannot come back */
+    type("\bq" LEFT UP);
+    CHECK_EQ_STR(take_echo(), "");
     type("\r");
+    CHECK_EQ_STR(take_echo(), "\r\n");
+    CHECK_EQ_INT(s.last, LINE_TOO_LONG);
+    CHECK_EQ_INT(s.done, 0);
+    CHECK_EQ_STR(finished_lines(), "!|");
+    /* the next line is a fresh one, and the lost line is not in the history */
+    type("ok\r" UP UP);
+    CHECK_EQ_STR(finished_lines(), "!|ok|");
+    CHECK_EQ_STR(s.le.line, "ok");
+}
+
+TEST(ctrl_c_or_ctrl_u_forget_a_line_past_the_limit)
+{
+    start();
+    type_repeated('x', SHELL_LINE_MAX + 1);
+    type("\x03" "echo a\r");
+    CHECK_EQ_STR(finished_lines(), "^C|echo a|");
+    type_repeated('x', SHELL_LINE_MAX + 5);
+    type("\x15" "echo b\r");
+    CHECK_EQ_STR(finished_lines(), "^C|echo a|echo b|");
+    CHECK_EQ_INT(s.too_long, 0);
+}
+
+TEST(pasted_long_line_with_crlf_is_too_long_once)
+{
+    start();
+    type_repeated('x', SHELL_LINE_MAX + 100);
+    type("\r\n");
+    CHECK_EQ_INT(s.too_long, 1);
+    CHECK_EQ_INT(s.done, 0);
+}
+
+TEST(tab_asks_for_completion_and_counts_tabs_in_a_row)
+{
+    start();
+    type("ec\t");
+    CHECK_EQ_INT(s.last, LINE_COMPLETE);
+    CHECK_EQ_INT(s.le.tabs_in_row, 1);
+    CHECK_EQ_STR(take_echo(), "ec");
+    CHECK_EQ_STR(s.le.line, "ec");
+    type("\t");
+    CHECK_EQ_INT(s.le.tabs_in_row, 2);
+    type("h\t");
+    CHECK_EQ_INT(s.le.tabs_in_row, 1);
+    CHECK_EQ_INT(s.completions, 3);
+    type_repeated('x', SHELL_LINE_MAX); /* past the limit: no completion */
+    type("\t");
+    CHECK_EQ_INT(s.completions, 3);
+}
+
+TEST(insert_puts_text_at_the_cursor_with_its_echo)
+{
+    char echo[LINE_ECHO_MAX];
+    size_t n = 0;
+    start();
+    type("cat tr" LEFT LEFT);
+    take_echo();
+    CHECK(line_edit_insert(&s.le, "/x", 2, echo, &n));
+    echo[n] = '\0';
+    CHECK_EQ_STR(echo, "/xtr\b\b");
+    CHECK_EQ_STR(s.le.line, "cat /xtr");
+    CHECK_EQ_INT(s.le.cursor, 6);
+    n = 0;
+    CHECK(!line_edit_insert(&s.le, "a\tb", 3, echo, &n));
+    CHECK(!line_edit_insert(&s.le, "\x1b[A", 4, echo, &n));
+    CHECK_EQ_INT(n, 0);
+    CHECK_EQ_STR(s.le.line, "cat /xtr");
+}
+
+TEST(insert_refuses_what_does_not_fit)
+{
+    char echo[LINE_ECHO_MAX];
+    size_t n = 0;
+    start();
+    type_repeated('x', SHELL_LINE_MAX - 2);
+    CHECK(!line_edit_insert(&s.le, "abc", 3, echo, &n));
+    CHECK_EQ_INT(s.le.len, SHELL_LINE_MAX - 2);
+    CHECK(line_edit_insert(&s.le, "ab", 2, echo, &n));
     CHECK_EQ_INT(s.le.len, SHELL_LINE_MAX);
-    CHECK(memcmp(s.le.line + SHELL_LINE_MAX - 2, "xq", 3) == 0);
+}
+
+TEST(redraw_shows_the_line_and_puts_the_cursor_back)
+{
+    char echo[LINE_ECHO_MAX];
+    size_t n = 0;
+    start();
+    type("echo abc" LEFT LEFT);
+    line_edit_redraw(&s.le, echo, &n);
+    echo[n] = '\0';
+    CHECK_EQ_STR(echo, "echo abc\b\b");
 }
 
 TEST(csi_sequences_are_swallowed)
@@ -496,7 +596,7 @@ TEST(ctrl_u_of_a_full_line_fits_the_echo_limit)
     type_repeated('x', SHELL_LINE_MAX);
     take_echo();
     type("\x15");
-    char expected[4096];
+    static char expected[4 * SHELL_LINE_MAX];
     snprintf(expected, sizeof expected, "%s%s", repeated("\b", SHELL_LINE_MAX),
              repeated(" ", SHELL_LINE_MAX));
     strcat(expected, repeated("\b", SHELL_LINE_MAX));
@@ -506,7 +606,7 @@ TEST(ctrl_u_of_a_full_line_fits_the_echo_limit)
 
 TEST(history_swaps_of_full_lines_fit_the_echo_limit)
 {
-    char expected[4096];
+    static char expected[4 * SHELL_LINE_MAX];
     start();
     type_repeated('a', SHELL_LINE_MAX);
     type("\r");
@@ -516,7 +616,7 @@ TEST(history_swaps_of_full_lines_fit_the_echo_limit)
     snprintf(expected, sizeof expected, "%s%s", repeated("\b", SHELL_LINE_MAX),
              repeated("a", SHELL_LINE_MAX));
     CHECK(strcmp(take_echo(), expected) == 0);
-    /* Up to a short line, fill it to 256 characters, then Down to the empty line. */
+    /* Up to a short line, fill it to SHELL_LINE_MAX characters, then Down to the empty line. */
     start();
     type("s\r" UP);
     type_repeated('t', SHELL_LINE_MAX - 1);
@@ -675,15 +775,19 @@ TEST(ctrl_u_from_the_middle_erases_everything)
     CHECK_EQ_INT(s.le.cursor, 0);
 }
 
-TEST(a_full_line_rings_the_bell_wherever_the_cursor_is)
+TEST(a_full_line_is_lost_wherever_the_cursor_is)
 {
     start();
     type_repeated('x', SHELL_LINE_MAX);
     type(LEFT "y");
     CHECK_EQ_INT(s.le.len, SHELL_LINE_MAX);
     CHECK(strchr(s.le.line, 'y') == NULL);
+    type("\r");
+    CHECK_EQ_INT(s.too_long, 1);
     /* inserting near the start of an almost full line stays within the echo limit */
-    type("\x7f\x1b[H" "z");
+    type_repeated('x', SHELL_LINE_MAX - 1);
+    type("\x1b[H" "z");
     CHECK(s.largest_echo <= LINE_ECHO_MAX);
     CHECK_EQ_INT(s.le.line[0], 'z');
+    CHECK_EQ_INT(s.le.len, SHELL_LINE_MAX);
 }

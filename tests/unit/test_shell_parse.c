@@ -13,27 +13,41 @@ static const char *parse(const char *line)
 }
 
 /*
- * sl's words as "[w1][w2]...", plus " > target" or " >> target"; "(broken)" when argv is not
- * NULL-terminated or a pointer leaves storage, so that one CHECK_EQ_STR checks everything.
+ * sl's commands as "[w1][w2]...", each with " > target" or " >> target", joined by " ; ";
+ * "(broken)" when an argv is not NULL-terminated, a pointer leaves storage, or a command
+ * past sl.count has words, so that one CHECK_EQ_STR checks everything.
  */
 static const char *words(void)
 {
-    static char text[1024];
+    static char text[16384];
     const char *storage_end = sl.storage + sizeof sl.storage;
     size_t n = 0;
 
-    if (sl.argc < 0 || sl.argc > SHELL_MAX_ARGS || sl.argv[sl.argc] != NULL)
-        return "(broken)";
     text[0] = '\0';
-    for (int i = 0; i < sl.argc; i++) {
-        if (sl.argv[i] < sl.storage || sl.argv[i] >= storage_end)
+    if (sl.count < 0 || sl.count > SHELL_MAX_COMMANDS)
+        return "(broken)";
+    for (int c = 0; c < SHELL_MAX_COMMANDS; c++) {
+        const struct shell_words *w = &sl.cmd[c];
+        if (c >= sl.count) {
+            if (w->argc != 0 || w->argv[0] != NULL || w->redirect != NULL)
+                return "(broken)";
+            continue;
+        }
+        if (w->argc <= 0 || w->argc > SHELL_MAX_ARGS || w->argv[w->argc] != NULL)
             return "(broken)";
-        n += (size_t)snprintf(text + n, sizeof text - n, "[%s]", sl.argv[i]);
-    }
-    if (sl.redirect != NULL) {
-        if (sl.redirect < sl.storage || sl.redirect >= storage_end)
-            return "(broken)";
-        snprintf(text + n, sizeof text - n, " %s %s", sl.append ? ">>" : ">", sl.redirect);
+        if (c > 0)
+            n += (size_t)snprintf(text + n, sizeof text - n, " ; ");
+        for (int i = 0; i < w->argc; i++) {
+            if (w->argv[i] < sl.storage || w->argv[i] >= storage_end)
+                return "(broken)";
+            n += (size_t)snprintf(text + n, sizeof text - n, "[%s]", w->argv[i]);
+        }
+        if (w->redirect != NULL) {
+            if (w->redirect < sl.storage || w->redirect >= storage_end)
+                return "(broken)";
+            n += (size_t)snprintf(text + n, sizeof text - n, " %s %s", w->append ? ">>" : ">",
+                                  w->redirect);
+        }
     }
     return text;
 }
@@ -53,7 +67,7 @@ static const char *numbered_words(int count)
 /* A line "echo xxx...x" exactly length characters long (length >= 6). */
 static const char *echo_line_of_length(size_t length)
 {
-    static char line[1024];
+    static char line[8192];
     memcpy(line, "echo ", 5);
     memset(line + 5, 'x', length - 5);
     line[length] = '\0';
@@ -63,25 +77,25 @@ static const char *echo_line_of_length(size_t length)
 TEST(empty_line_has_no_words)
 {
     CHECK_EQ_STR(parse(""), "ok");
-    CHECK_EQ_INT(sl.argc, 0);
-    CHECK(sl.argv[0] == NULL);
-    CHECK(sl.redirect == NULL);
+    CHECK_EQ_INT(sl.cmd[0].argc, 0);
+    CHECK(sl.cmd[0].argv[0] == NULL);
+    CHECK(sl.cmd[0].redirect == NULL);
 }
 
 TEST(blank_line_has_no_words)
 {
     CHECK_EQ_STR(parse("  \t \t"), "ok");
-    CHECK_EQ_INT(sl.argc, 0);
+    CHECK_EQ_INT(sl.cmd[0].argc, 0);
     CHECK_EQ_STR(words(), "");
 }
 
 TEST(splits_on_spaces_and_tabs)
 {
     CHECK_EQ_STR(parse("cat trace"), "ok");
-    CHECK_EQ_INT(sl.argc, 2);
+    CHECK_EQ_INT(sl.cmd[0].argc, 2);
     CHECK_EQ_STR(words(), "[cat][trace]");
     CHECK_EQ_STR(parse("  echo \t a\tb  \t"), "ok");
-    CHECK_EQ_INT(sl.argc, 3);
+    CHECK_EQ_INT(sl.cmd[0].argc, 3);
     CHECK_EQ_STR(words(), "[echo][a][b]");
 }
 
@@ -106,9 +120,9 @@ TEST(quotes_glue_to_the_word_around_them)
 TEST(empty_quotes_make_an_empty_word)
 {
     CHECK_EQ_STR(parse("echo \"\" '' x"), "ok");
-    CHECK_EQ_INT(sl.argc, 4);
-    CHECK_EQ_STR(sl.argv[1], "");
-    CHECK_EQ_STR(sl.argv[2], "");
+    CHECK_EQ_INT(sl.cmd[0].argc, 4);
+    CHECK_EQ_STR(sl.cmd[0].argv[1], "");
+    CHECK_EQ_STR(sl.cmd[0].argv[2], "");
     CHECK_EQ_STR(words(), "[echo][][][x]");
 }
 
@@ -136,18 +150,18 @@ TEST(tracefs_examples_from_the_header)
 {
     CHECK_EQ_STR(parse("echo mmiotrace > current_tracer"), "ok");
     CHECK_EQ_STR(words(), "[echo][mmiotrace] > current_tracer");
-    CHECK(!sl.append);
+    CHECK(!sl.cmd[0].append);
     CHECK_EQ_STR(parse("echo \"X is up\" > trace_marker"), "ok");
     CHECK_EQ_STR(words(), "[echo][X is up] > trace_marker");
     CHECK_EQ_STR(parse("echo 1 >> set_ftrace_filter"), "ok");
     CHECK_EQ_STR(words(), "[echo][1] >> set_ftrace_filter");
-    CHECK(sl.append);
+    CHECK(sl.cmd[0].append);
 }
 
 TEST(redirect_may_be_glued_to_words)
 {
     CHECK_EQ_STR(parse("echo a>b"), "ok");
-    CHECK_EQ_INT(sl.argc, 2);
+    CHECK_EQ_INT(sl.cmd[0].argc, 2);
     CHECK_EQ_STR(words(), "[echo][a] > b");
     CHECK_EQ_STR(parse("echo a>>b"), "ok");
     CHECK_EQ_STR(words(), "[echo][a] >> b");
@@ -173,10 +187,10 @@ TEST(quoted_or_escaped_angle_bracket_is_a_word)
 {
     CHECK_EQ_STR(parse("echo '>'"), "ok");
     CHECK_EQ_STR(words(), "[echo][>]");
-    CHECK(sl.redirect == NULL);
+    CHECK(sl.cmd[0].redirect == NULL);
     CHECK_EQ_STR(parse("echo \">>\" a\\>b"), "ok");
     CHECK_EQ_STR(words(), "[echo][>>][a>b]");
-    CHECK(sl.redirect == NULL);
+    CHECK(sl.cmd[0].redirect == NULL);
 }
 
 TEST(missing_file_name_after_redirect)
@@ -216,13 +230,13 @@ TEST(redirect_needs_a_command)
 TEST(comment_line_has_no_words)
 {
     CHECK_EQ_STR(parse("# comment"), "ok");
-    CHECK_EQ_INT(sl.argc, 0);
-    CHECK(sl.argv[0] == NULL);
+    CHECK_EQ_INT(sl.cmd[0].argc, 0);
+    CHECK(sl.cmd[0].argv[0] == NULL);
     CHECK_EQ_STR(parse("#"), "ok");
-    CHECK_EQ_INT(sl.argc, 0);
+    CHECK_EQ_INT(sl.cmd[0].argc, 0);
     CHECK_EQ_STR(parse(" \t# echo a > b"), "ok");
-    CHECK_EQ_INT(sl.argc, 0);
-    CHECK(sl.redirect == NULL);
+    CHECK_EQ_INT(sl.cmd[0].argc, 0);
+    CHECK(sl.cmd[0].redirect == NULL);
 }
 
 TEST(comment_after_words)
@@ -269,75 +283,224 @@ TEST(non_ascii_bytes_are_errors)
     CHECK_EQ_STR(parse("echo '\xff'"), "non-ascii character in line");
 }
 
-TEST(sixteen_words_fit)
+TEST(thirty_two_words_fit)
 {
-    CHECK_EQ_STR(parse(numbered_words(16)), "ok");
-    CHECK_EQ_INT(sl.argc, 16);
-    CHECK_EQ_STR(sl.argv[0], "w0");
-    CHECK_EQ_STR(sl.argv[15], "w15");
-    CHECK(sl.argv[16] == NULL);
+    CHECK_EQ_STR(parse(numbered_words(32)), "ok");
+    CHECK_EQ_INT(sl.cmd[0].argc, 32);
+    CHECK_EQ_STR(sl.cmd[0].argv[0], "w0");
+    CHECK_EQ_STR(sl.cmd[0].argv[31], "w31");
+    CHECK(sl.cmd[0].argv[32] == NULL);
 }
 
-TEST(seventeen_words_are_too_many)
+TEST(thirty_three_words_are_too_many)
 {
-    CHECK_EQ_STR(parse(numbered_words(17)), "too many words (at most 16)");
-    CHECK_EQ_STR(parse("'' '' '' '' '' '' '' '' '' '' '' '' '' '' '' '' ''"),
-                 "too many words (at most 16)");
+    CHECK_EQ_STR(parse(numbered_words(33)), "too many words (at most 32 a command)");
+    char line[256] = "";
+    for (int i = 0; i < 33; i++)
+        strcat(line, "'' ");
+    CHECK_EQ_STR(parse(line), "too many words (at most 32 a command)");
+}
+
+TEST(the_word_limit_is_per_command)
+{
+    char line[1024];
+    snprintf(line, sizeof line, "%s; %s", numbered_words(32), numbered_words(32));
+    CHECK_EQ_STR(parse(line), "ok");
+    CHECK_EQ_INT(sl.count, 2);
+    CHECK_EQ_INT(sl.cmd[1].argc, 32);
 }
 
 TEST(redirect_target_is_not_counted_as_a_word)
 {
     char line[512];
-    snprintf(line, sizeof line, "%s > out", numbered_words(16));
+    snprintf(line, sizeof line, "%s > out", numbered_words(32));
     CHECK_EQ_STR(parse(line), "ok");
-    CHECK_EQ_INT(sl.argc, 16);
-    CHECK_EQ_STR(sl.redirect, "out");
-    CHECK(sl.argv[16] == NULL);
+    CHECK_EQ_INT(sl.cmd[0].argc, 32);
+    CHECK_EQ_STR(sl.cmd[0].redirect, "out");
+    CHECK(sl.cmd[0].argv[32] == NULL);
 }
 
-TEST(line_of_256_characters_fits)
+TEST(line_of_4096_characters_fits)
 {
-    const char *line = echo_line_of_length(256);
-    CHECK_EQ_INT(strlen(line), 256);
+    const char *line = echo_line_of_length(4096);
+    CHECK_EQ_INT(strlen(line), 4096);
     CHECK_EQ_STR(parse(line), "ok");
-    CHECK_EQ_INT(sl.argc, 2);
-    CHECK_EQ_INT(strlen(sl.argv[1]), 251);
+    CHECK_EQ_INT(sl.cmd[0].argc, 2);
+    CHECK_EQ_INT(strlen(sl.cmd[0].argv[1]), 4091);
 }
 
-TEST(line_of_257_characters_is_too_long)
+TEST(line_of_4097_characters_is_too_long)
 {
-    CHECK_EQ_STR(parse(echo_line_of_length(257)), "line too long (at most 256 characters)");
-    CHECK_EQ_STR(parse(echo_line_of_length(1000)), "line too long (at most 256 characters)");
+    CHECK_EQ_STR(parse(echo_line_of_length(4097)), "line too long (at most 4096 characters)");
+    CHECK_EQ_STR(parse(echo_line_of_length(6000)), "line too long (at most 4096 characters)");
+    CHECK_EQ_INT(sl.count, 0);
 }
 
-TEST(full_line_with_every_word_and_a_redirect_fits_storage)
+TEST(full_line_of_one_letter_words_fits_storage)
 {
-    /* 15 one-letter words, a 16th word padding the line to 256, then " >> f". */
-    char line[SHELL_LINE_MAX + 1];
+    /* "a;a;a;...": 2048 commands would be too many, so 31 commands of 32 one-letter words
+     * each and a last word padding the line to 4096: the storage bound (2 bytes a word
+     * byte) is reached by one-letter words. */
+    static char line[SHELL_LINE_MAX + 1];
     size_t n = 0;
-    for (int i = 0; i < 15; i++) {
-        line[n++] = (char)('a' + i);
-        line[n++] = ' ';
+    for (int c = 0; c < 31; c++) {
+        for (int i = 0; i < 32; i++) {
+            line[n++] = (char)('a' + i % 26);
+            line[n++] = i == 31 ? ';' : ' ';
+        }
     }
     while (n < SHELL_LINE_MAX - 5)
         line[n++] = 'z';
     memcpy(line + n, " >> f", 6);
-    CHECK_EQ_INT(strlen(line), 256);
+    CHECK_EQ_INT(strlen(line), 4096);
     CHECK_EQ_STR(parse(line), "ok");
-    CHECK_EQ_INT(sl.argc, 16);
-    CHECK_EQ_STR(sl.argv[14], "o");
-    CHECK_EQ_INT(strlen(sl.argv[15]), 256 - 30 - 5);
-    CHECK_EQ_STR(sl.redirect, "f");
-    CHECK(sl.append);
+    CHECK_EQ_INT(sl.count, 32);
+    CHECK_EQ_STR(sl.cmd[30].argv[31], "f");
+    CHECK_EQ_INT(sl.cmd[31].argc, 1);
+    CHECK_EQ_INT(strlen(sl.cmd[31].argv[0]), 4096 - 31 * 64 - 5);
+    CHECK_EQ_STR(sl.cmd[31].redirect, "f");
+    CHECK(sl.cmd[31].append);
+}
+
+TEST(semicolon_separates_commands)
+{
+    CHECK_EQ_STR(parse("echo a; echo b"), "ok");
+    CHECK_EQ_INT(sl.count, 2);
+    CHECK_EQ_STR(words(), "[echo][a] ; [echo][b]");
+    CHECK_EQ_STR(parse("echo a;echo b;cat trace"), "ok");
+    CHECK_EQ_STR(words(), "[echo][a] ; [echo][b] ; [cat][trace]");
+    CHECK_EQ_STR(parse("echo 1 > tracing_on; cat trace >> /dev/ttyS1"), "ok");
+    CHECK_EQ_STR(words(), "[echo][1] > tracing_on ; [cat][trace] >> /dev/ttyS1");
+    CHECK_EQ_STR(parse("echo a>b;echo c"), "ok");
+    CHECK_EQ_STR(words(), "[echo][a] > b ; [echo][c]");
+}
+
+TEST(a_line_may_end_with_a_semicolon)
+{
+    CHECK_EQ_STR(parse("echo a;"), "ok");
+    CHECK_EQ_INT(sl.count, 1);
+    CHECK_EQ_STR(parse("echo a ;  # done"), "ok");
+    CHECK_EQ_STR(words(), "[echo][a]");
+}
+
+TEST(empty_command_before_semicolon_is_an_error)
+{
+    CHECK_EQ_STR(parse(";"), "empty command before ';'");
+    CHECK_EQ_STR(parse(" ; echo a"), "empty command before ';'");
+    CHECK_EQ_STR(parse("echo a;; echo b"), "empty command before ';'");
+    CHECK_EQ_STR(parse("> f; echo b"), "redirection without a command");
+    CHECK_EQ_INT(sl.count, 0);
+}
+
+TEST(quoted_or_escaped_semicolon_is_text)
+{
+    CHECK_EQ_STR(parse("echo 'a;b' \"c;d\" e\\;f"), "ok");
+    CHECK_EQ_STR(words(), "[echo][a;b][c;d][e;f]");
+    CHECK_EQ_STR(parse("echo 'u:dyn_test u32 a;char[8] b' >> dynamic_events"), "ok");
+    CHECK_EQ_STR(words(), "[echo][u:dyn_test u32 a;char[8] b] >> dynamic_events");
+}
+
+TEST(a_comment_hides_a_semicolon)
+{
+    CHECK_EQ_STR(parse("echo a # ; echo b"), "ok");
+    CHECK_EQ_STR(words(), "[echo][a]");
+}
+
+TEST(an_error_anywhere_runs_nothing)
+{
+    CHECK_EQ_STR(parse("echo a; echo 'b"), "unterminated quote");
+    CHECK_EQ_INT(sl.count, 0);
+    CHECK_EQ_STR(words(), "");
+    CHECK_EQ_STR(parse("echo a; echo b | cat"), "pipes (|) are not supported; use '>' to a file");
+    CHECK_EQ_INT(sl.count, 0);
+}
+
+TEST(thirty_two_commands_fit_and_thirty_three_do_not)
+{
+    char line[512] = "";
+    for (int i = 0; i < 32; i++)
+        strcat(line, "ls;");
+    CHECK_EQ_STR(parse(line), "ok");
+    CHECK_EQ_INT(sl.count, 32);
+    strcat(line, "  # still 32");
+    CHECK_EQ_STR(parse(line), "ok");
+    CHECK_EQ_INT(sl.count, 32);
+    strcpy(line + 32 * 3, "ls");
+    CHECK_EQ_STR(parse(line), "too many commands (at most 32 a line)");
+    strcpy(line + 32 * 3, ";");
+    CHECK_EQ_STR(parse(line), "too many commands (at most 32 a line)");
+}
+
+TEST(pipes_are_refused_not_taken_literally)
+{
+    CHECK_EQ_STR(parse("echo a | cat"), "pipes (|) are not supported; use '>' to a file");
+    CHECK_EQ_STR(parse("echo a|cat"), "pipes (|) are not supported; use '>' to a file");
+    CHECK_EQ_STR(parse("echo a || echo b"), "'||' is not supported; use ';' between commands");
+    CHECK_EQ_STR(parse("|"), "pipes (|) are not supported; use '>' to a file");
+    CHECK_EQ_STR(parse("echo 'a|b' \"|\" \\|"), "ok");
+    CHECK_EQ_STR(words(), "[echo][a|b][|][|]");
+}
+
+TEST(other_sh_operators_are_refused)
+{
+    CHECK_EQ_STR(parse("echo a && echo b"), "'&&' is not supported; use ';' between commands");
+    CHECK_EQ_STR(parse("cat < trace"), "input redirection (<) is not supported");
+    CHECK_EQ_STR(parse("echo `ls`"), "command substitution `...` is not supported");
+    CHECK_EQ_STR(parse("echo \"`ls`\""), "command substitution `...` is not supported");
+    CHECK_EQ_STR(parse("echo $(ls)"), "command substitution $(...) is not supported");
+    CHECK_EQ_STR(parse("echo 'a<b' '`' \\< \"\\`\""), "ok");
+    CHECK_EQ_STR(words(), "[echo][a<b][`][<][`]");
+}
+
+TEST(variables_are_refused_not_taken_literally)
+{
+    static const char *const refused[] = {
+        "echo $HOME",   "echo $HOME; echo b", "echo x$y",  "echo ${HOME}", "echo $?",
+        "echo $1",      "echo $$",            "echo \"$HOME\"", "echo a > $f", "echo $_x",
+        "echo \"a ${b}\"",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        CHECK_EQ_STR(parse(refused[i]), "variables ($NAME) are not supported; quote a literal '$'");
+}
+
+TEST(a_dollar_sh_would_not_expand_is_text)
+{
+    CHECK_EQ_STR(parse("echo $ a$ '$HOME' \\$HOME \"\\$x\" $/ \"$\""), "ok");
+    CHECK_EQ_STR(words(), "[echo][$][a$][$HOME][$HOME][$x][$/][$]");
+    CHECK_EQ_STR(parse("echo 'p:myprobe do_sys_open $arg1' >> kprobe_events"), "ok");
+    CHECK_EQ_STR(words(), "[echo][p:myprobe do_sys_open $arg1] >> kprobe_events");
+}
+
+TEST(ampersand_ends_the_line_as_a_word)
+{
+    CHECK_EQ_STR(parse("run spin &"), "ok");
+    CHECK_EQ_STR(words(), "[run][spin][&]");
+    CHECK(sl.cmd[0].background);
+    CHECK_EQ_STR(parse("run spin&"), "ok");
+    CHECK_EQ_STR(words(), "[run][spin][&]");
+    CHECK_EQ_STR(parse("run spin > /dev/null & # bg"), "ok");
+    CHECK_EQ_STR(words(), "[run][spin][&] > /dev/null");
+    CHECK_EQ_STR(parse("echo a; run spin &"), "ok");
+    CHECK_EQ_STR(words(), "[echo][a] ; [run][spin][&]");
+    CHECK_EQ_STR(parse("echo '&' a\\&b"), "ok");
+    CHECK_EQ_STR(words(), "[echo][&][a&b]");
+    CHECK(!sl.cmd[0].background);
+}
+
+TEST(ampersand_elsewhere_is_refused)
+{
+    CHECK_EQ_STR(parse("run a & run b"), "'&' may only end the line (run PROGRAM ... &)");
+    CHECK_EQ_STR(parse("run a &; echo b"), "'&' may only end the line (run PROGRAM ... &)");
+    CHECK_EQ_STR(parse("&"), "'&' without a command");
 }
 
 TEST(words_point_into_storage_in_order)
 {
     CHECK_EQ_STR(parse("a 'bb' \"c\"c > d"), "ok");
-    CHECK(sl.argv[0] == sl.storage);
-    CHECK(sl.argv[1] == sl.argv[0] + 2);
-    CHECK(sl.argv[2] == sl.argv[1] + 3);
-    CHECK(sl.redirect == sl.argv[2] + 3);
+    CHECK(sl.cmd[0].argv[0] == sl.storage);
+    CHECK(sl.cmd[0].argv[1] == sl.cmd[0].argv[0] + 2);
+    CHECK(sl.cmd[0].argv[2] == sl.cmd[0].argv[1] + 3);
+    CHECK(sl.cmd[0].redirect == sl.cmd[0].argv[2] + 3);
     CHECK_EQ_STR(words(), "[a][bb][cc] > d");
 }
 
@@ -345,29 +508,30 @@ TEST(error_leaves_an_empty_line)
 {
     CHECK_EQ_STR(parse("echo a >> b"), "ok");
     CHECK_EQ_STR(parse("echo a >> b c"), "words after the redirection target");
-    CHECK_EQ_INT(sl.argc, 0);
-    CHECK(sl.argv[0] == NULL);
-    CHECK(sl.argv[1] == NULL);
-    CHECK(sl.redirect == NULL);
-    CHECK(!sl.append);
+    CHECK_EQ_INT(sl.cmd[0].argc, 0);
+    CHECK(sl.cmd[0].argv[0] == NULL);
+    CHECK(sl.cmd[0].argv[1] == NULL);
+    CHECK(sl.cmd[0].redirect == NULL);
+    CHECK(!sl.cmd[0].append);
 }
 
 TEST(reused_struct_keeps_nothing_from_before)
 {
     CHECK_EQ_STR(parse("a b c >> d"), "ok");
     CHECK_EQ_STR(parse("x"), "ok");
-    CHECK_EQ_INT(sl.argc, 1);
-    CHECK(sl.argv[1] == NULL);
-    CHECK(sl.argv[2] == NULL);
-    CHECK(sl.redirect == NULL);
-    CHECK(!sl.append);
+    CHECK_EQ_INT(sl.cmd[0].argc, 1);
+    CHECK(sl.cmd[0].argv[1] == NULL);
+    CHECK(sl.cmd[0].argv[2] == NULL);
+    CHECK(sl.cmd[0].redirect == NULL);
+    CHECK(!sl.cmd[0].append);
     CHECK_EQ_STR(words(), "[x]");
 }
 
 TEST(error_messages_are_short_single_lines)
 {
     static const char *const bad[] = {
-        "'", "a\\", "a >", "a >>", "a > b > c", "a > b c", "> b", "\x01", "\xff",
+        "'", "a\\", "a >", "a >>", "a > b > c", "a > b c", "> b", "\x01", "\xff", ";",
+        "a | b", "a || b", "a && b", "a < b", "`a`", "$(a)", "$a", "a & b", "&",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *error = parse(bad[i]);

@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 static int checks_passed, checks_failed; /* one thread: see check.h */
+static int check_fd = STDOUT_FILENO;
+
+void check_output(int fd) { check_fd = fd; }
 
 /* The name of errno e for a check line: "success" for 0, "errno N" for a number libc has
  * no name for. The text lives in buf or in libc's table. */
@@ -34,11 +37,11 @@ static bool report(bool ok, const char *what, const char *want, const char *got)
     else
         checks_failed++;
     if (!want)
-        printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
+        dprintf(check_fd, "%sok %d - %s\n", ok ? "" : "not ", n, what);
     else if (ok)
-        printf("ok %d - %s -> %s\n", n, what, want);
+        dprintf(check_fd, "ok %d - %s -> %s\n", n, what, want);
     else
-        printf("not ok %d - %s -> %s (got %s)\n", n, what, want, got);
+        dprintf(check_fd, "not ok %d - %s -> %s (got %s)\n", n, what, want, got);
     return ok;
 }
 
@@ -78,7 +81,7 @@ bool check_true(const char *what, bool ok)
  * program should end with: 0 when nothing failed, 1 otherwise. */
 int check_summary(const char *name)
 {
-    printf("%s: %d passed, %d failed\n", name, checks_passed, checks_failed);
+    dprintf(check_fd, "%s: %d passed, %d failed\n", name, checks_passed, checks_failed);
     return checks_failed != 0;
 }
 

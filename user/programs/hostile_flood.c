@@ -14,7 +14,8 @@
  *        hostile_flood active N      user_events_status says Active: N
  *        hostile_flood trace-has T.. each text T is in exactly one line of `trace`
  *        hostile_flood resize-ticks  grow and shrink the buffer by ~100 MB: no tick lost
- *        hostile_flood hold|wait-held|kick   an event dies while the shell writes its file
+ *        hostile_flood hold|wait-held|kick event|group   an event dies while the shell writes
+ *                                                         its file
  * Prints one line per check ("ok N - WHAT -> WANT" or "not ok N - WHAT -> WANT (got X)",
  * tracekern/check.h), other lines starting with "# ", and "hostile_flood MODE: P passed,
  * F failed". Exit status 0 when nothing failed, 1 otherwise, 2 for a usage error.
@@ -387,7 +388,10 @@ static void resize_ticks(void)
  * enable bit and exits once the bit is set; `wait-held` returns once hf_rv exists; `kick`,
  * the redirected command, enables hf_rv (so `hold` exits), waits until `hold` is gone (its
  * IPC endpoint leaves /proc/ipc), and disables hf_rv again: from then on only the shell's
- * redirection can keep the event, and its directory, alive. */
+ * redirection (the file it opened, which is kick's standard output) keeps the event, and
+ * its directory, alive: a write to it reaches a live node (`kick event`: hf_rv's own file,
+ * which takes it; `kick group`: the group's, which names no live event now: EINVAL). Its
+ * check lines go to standard error (the console). */
 #define HOLDER_ENDPOINT "hf_rv_holder"
 #define RV_DIR TRACEFS "events/user_events/hf_rv"
 
@@ -433,19 +437,26 @@ static void wait_held(void)
     check_true("hf_rv exists and its holder runs", true);
 }
 
-static void kick_holder(void)
+static void kick_holder(bool group)
 {
+    check_output(STDERR_FILENO); /* standard output is the enable file */
     check_true("enable hf_rv: its holder exits", write_file(RV_DIR "/enable", "1\n") == 0);
     while (holder_alive())
         usleep(1000);
     check_true("disable hf_rv: nothing but the shell's redirection holds it now",
                write_file(RV_DIR "/enable", "0\n") == 0);
+    if (group) /* the group names no live event now: Linux's EINVAL */
+        check_call("write 0 to stdout, the group's enable file, no event left in it",
+                   write(STDOUT_FILENO, "0\n", 2), EINVAL);
+    else
+        check_call("write 0 to stdout, hf_rv's enable file the redirection keeps alive",
+                   write(STDOUT_FILENO, "0\n", 2), 0);
 }
 
 static void usage(void)
 {
     printf("usage: hostile_flood memory|buffer|events|persist|persisted|enablers|"
-           "markers N|active N|trace-has TEXT...|resize-ticks|hold|wait-held|kick\n");
+           "markers N|active N|trace-has TEXT...|resize-ticks|hold|wait-held|kick event|group\n");
     exit(2);
 }
 
@@ -476,8 +487,9 @@ int main(int argc, char **argv)
         hold_event();
     else if (strcmp(mode, "wait-held") == 0)
         wait_held();
-    else if (strcmp(mode, "kick") == 0)
-        kick_holder();
+    else if (strcmp(mode, "kick") == 0 && argc == 3 &&
+             (strcmp(argv[2], "event") == 0 || strcmp(argv[2], "group") == 0))
+        kick_holder(strcmp(argv[2], "group") == 0);
     else if (strcmp(mode, "trace-has") == 0 && argc >= 3)
         trace_has(argv + 2, argc - 2);
     else

@@ -22,6 +22,9 @@ bool check_errno(const char *what, int got_errno, int want_errno);
 bool check_number(const char *what, long long got, long long want);
 bool check_true(const char *what, bool ok);
 int check_summary(const char *name);
+/* Sends the check lines and the summary to fd instead of standard output (1): for a
+ * program whose standard output a test redirects elsewhere on purpose. */
+void check_output(int fd);
 
 long write_file(const char *path, const char *text);
 
