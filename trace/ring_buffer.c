@@ -422,7 +422,8 @@ void rb_iter_start(struct ring_buffer *rb, unsigned cpu, struct rb_iter *it)
 
 /* The iterator's step; peek leaves the iterator at the event (the pages it moved past and
  * what it skipped are kept). Skips are reported with the next event stepped over. */
-static bool iter_step(struct rb_iter *it, void *buf, uint32_t size, struct rb_event *ev, bool advance)
+static bool iter_step(struct rb_iter *it, void *buf, uint32_t size, struct rb_event *ev,
+                      bool advance)
 {
     struct reader r = { .c = &it->rb->cpu[it->cpu], .at = iter_pos(it),
                         .end_seq = it->end_seq, .end_offset = it->end_offset, .end_fixed = true,
