@@ -21,13 +21,8 @@
 #include <stddef.h>
 
 #include "kernel/cmdline.h"
+#include "kernel/parse.h"
 #include "kernel/string.h"
-
-/* Whether c separates words. */
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
 
 /* What copy_word learnt about the word it copied. */
 struct word {
@@ -51,7 +46,7 @@ static const char *copy_word(const char *text, char *dst, size_t room, struct wo
     w->key_len = 0;
     w->has_value = false;
     w->has_slash = false;
-    for (; *text != '\0' && (quoted || !is_blank(*text)); text++) {
+    for (; *text != '\0' && (quoted || !is_space(*text)); text++) {
         char c = *text;
         if (c == '"') {
             quoted = !quoted;
@@ -86,7 +81,7 @@ void cmdline_parse(struct cmdline *cl, const char *text)
     if (text == NULL)
         return;
     for (;;) {
-        while (is_blank(*text))
+        while (is_space(*text))
             text++;
         if (*text == '\0')
             break;

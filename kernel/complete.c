@@ -8,6 +8,7 @@
  */
 #include "kernel/complete.h"
 
+#include "kernel/parse.h"
 #include "kernel/string.h"
 
 /* What one pass over the candidates gathers. */
@@ -126,7 +127,7 @@ static void list_matches(struct matcher *m, complete_commands commands, struct f
 /* True for the bytes that end a word before the cursor: blanks and the shell's operators. */
 static bool separates_words(char c)
 {
-    return c == ' ' || c == '\t' || c == ';' || c == '>' || c == '&' || c == '|' || c == '<';
+    return is_space(c) || c == ';' || c == '>' || c == '&' || c == '|' || c == '<';
 }
 
 void complete_word(const char *line, size_t cursor, complete_commands commands,
@@ -141,7 +142,7 @@ void complete_word(const char *line, size_t cursor, complete_commands commands,
         if (line[i] == '\'' || line[i] == '"' || line[i] == '\\' || line[i] == '$')
             return; /* quoting: what the name would be is not simply what was typed */
     size_t before = start;
-    while (before > 0 && (line[before - 1] == ' ' || line[before - 1] == '\t'))
+    while (before > 0 && is_space(line[before - 1]))
         before--;
     bool command = before == 0 || line[before - 1] == ';';
 

@@ -7,14 +7,12 @@
 
 #include "kernel/errno.h"
 
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 void trim_blanks(const char *text, size_t len, size_t *start, size_t *end)
 {
     size_t s = 0, e = len;
-    while (s < e && is_blank(text[s]))
+    while (s < e && is_space(text[s]))
         s++;
-    while (e > s && is_blank(text[e - 1]))
+    while (e > s && is_space(text[e - 1]))
         e--;
     *start = s;
     *end = e;

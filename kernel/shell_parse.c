@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "kernel/parse.h"
+
 #define STRINGIFY_VALUE(x) #x
 #define STRINGIFY(x) STRINGIFY_VALUE(x)
 
@@ -20,24 +22,18 @@ struct parser {
     char *copy;       /* where the next word character goes in out->storage */
 };
 
-/* Blanks separate words; a tab is a blank just like a space. */
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
 /* An unquoted word ends at a blank, at an operator glued to it, or at the end of the line.
  * '|', '<' and '`' end it too, to be refused as operators rather than kept as text. */
 static bool ends_word(char c)
 {
-    return c == '\0' || is_blank(c) || c == '>' || c == ';' || c == '&' || c == '|' ||
+    return c == '\0' || is_space(c) || c == '>' || c == ';' || c == '&' || c == '|' ||
            c == '<' || c == '`';
 }
 
 /* Moves past blanks so that ps->next is at a word, an operator, a comment or the end. */
 static void skip_blanks(struct parser *ps)
 {
-    while (is_blank(*ps->next))
+    while (is_space(*ps->next))
         ps->next++;
 }
 

@@ -67,7 +67,10 @@ int ftrace_site_index(uint32_t ip)
     return lo < ftrace_sites.count && ftrace_sites.addr[lo] == ip ? (int)lo : -1;
 }
 
-/* Keeps the sites that hold gcc's NOP; reports and drops the others. */
+/* Keeps the sites that hold gcc's NOP; reports and drops the others. The site list and its
+ * five bitmaps (patched, scratch, the three filter sets) are all allocated before any is
+ * used: without memory for them at boot function tracing cannot exist, and the kernel stops
+ * saying so rather than run with some of them missing. */
 static void collect_sites(void)
 {
     uint32_t listed = (uint32_t)(mcount_loc_end - mcount_loc_start);
@@ -82,14 +85,25 @@ static void collect_sites(void)
             bad++;
     }
     sort_sites(addr, good);
+    enum { PATCHED, SCRATCH, FILTER, NOTRACE, GRAPH_FILTER, BITMAPS };
+    uint32_t *bitmap[BITMAPS];
+    uint32_t words = (good + 31) / 32 + 1;
+    bool complete = true;
+    for (int i = 0; i < BITMAPS; i++)
+        complete &= (bitmap[i] = kzalloc(words * 4)) != NULL;
+    if (!complete) {
+        for (int i = 0; i < BITMAPS; i++)
+            kfree(bitmap[i]);
+        kfree(addr);
+        panic("ftrace: no memory for the bitmaps of %u call sites", good);
+    }
     ftrace_sites.addr = addr;
     ftrace_sites.count = good;
-    uint32_t words = (good + 31) / 32 + 1;
-    ftrace_sites.patched = kzalloc(words * 4);
-    ftrace_sites.scratch = kzalloc(words * 4);
-    ftrace_func_set_init(&ftrace_filter, kzalloc(words * 4), good);
-    ftrace_func_set_init(&ftrace_notrace, kzalloc(words * 4), good);
-    ftrace_func_set_init(&ftrace_graph_filter, kzalloc(words * 4), good);
+    ftrace_sites.patched = bitmap[PATCHED];
+    ftrace_sites.scratch = bitmap[SCRATCH];
+    ftrace_func_set_init(&ftrace_filter, bitmap[FILTER], good);
+    ftrace_func_set_init(&ftrace_notrace, bitmap[NOTRACE], good);
+    ftrace_func_set_init(&ftrace_graph_filter, bitmap[GRAPH_FILTER], good);
     if (bad)
         printk("ftrace: %u of %u call sites do not hold the expected NOP; left alone\n", bad,
                listed);

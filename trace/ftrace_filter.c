@@ -5,6 +5,7 @@
 #include "trace/ftrace_filter.h"
 
 #include "kernel/errno.h"
+#include "kernel/parse.h"
 #include "kernel/string.h"
 
 void ftrace_func_set_init(struct ftrace_func_set *set, uint32_t *bits, uint32_t nfuncs)
@@ -109,8 +110,7 @@ bool ftrace_glob_match(const char *pattern, size_t plen, const char *name)
 
 static bool is_separator(char c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' ||
-           c == '\0';
+    return is_space(c) || c == '\0';
 }
 
 /* kstrtoul(word, 0): the whole word a number, 0x/0X hex, leading-0 octal, else decimal. */
@@ -128,19 +128,10 @@ static bool parse_index(const char *w, size_t len, uint32_t *out)
         return false;
     uint32_t v = 0;
     for (; i < len; i++) {
-        char c = w[i];
-        unsigned digit;
-        if (c >= '0' && c <= '9')
-            digit = (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            digit = (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            digit = (unsigned)(c - 'A' + 10);
-        else
+        int digit = parse_digit(w[i], base);
+        if (digit < 0 || v > (UINT32_MAX - (uint32_t)digit) / base)
             return false;
-        if (digit >= base || v > (UINT32_MAX - digit) / base)
-            return false;
-        v = v * base + digit;
+        v = v * base + (uint32_t)digit;
     }
     *out = v;
     return true;

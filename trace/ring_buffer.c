@@ -73,10 +73,6 @@ static void read_published(const struct rb_cpu *c, struct published *p)
     p->commit_offset = distance % PAGE_DATA;
 }
 
-/* oldest_seq as of now (a 64-bit value: read under the seqcount, since a 32-bit CPU
- * loads it in two halves). */
-static uint64_t oldest_seq_now(const struct rb_cpu *c) { return read_oldest(c); }
-
 /* --- writing ------------------------------------------------------------------------- */
 
 /* Moves the writer to the next page, recycling the slot's old page if the mode allows.
@@ -187,68 +183,104 @@ struct read_pos {
 };
 
 /*
- * Reads the event at pos without moving: copies up to size payload bytes to buf, fills ev
- * (not lost_before) and returns the position after it in *next. Returns 1 on success, 0 at
- * the end of committed data (limit), -1 if the page was recycled meanwhile (retry).
- * Page-crossing is done here too: an exhausted page moves pos to the next one.
+ * A reader for the length of one read (rb_consume, rb_peek_ts, an iterator's step, or
+ * copy_ring's walk): where it is, where the data it may read ends, where the payload goes,
+ * and what it skipped. reader_next fills in the rest.
  */
-static int read_at(const struct rb_cpu *c, struct read_pos *pos, uint64_t limit_seq,
-                   uint32_t limit_offset, void *buf, uint32_t size, struct rb_event *ev,
-                   struct read_pos *next)
+struct reader {
+    const struct rb_cpu *c;
+    struct read_pos at;    /* the next event to read */
+    struct read_pos after; /* once an event is read: the position after it */
+    uint64_t end_seq;      /* committed data ends at (end_seq, end_offset) ... */
+    uint32_t end_offset;
+    bool end_fixed;        /* ... fixed (an iterator's snapshot) or re-read each try */
+    uint64_t skipped;      /* events recycled before the reader got to them */
+    void *buf;             /* up to size payload bytes go here (buf may be NULL if 0) */
+    uint32_t size;
+};
+
+/* An event found on a page: its time, and where its payload lies. */
+struct page_event {
+    uint64_t ts;
+    uint32_t payload, length;
+};
+
+/*
+ * Finds the next whole event on page p between offsets off and end; ts is the time just
+ * before off. Time-extend records on the way add to the time. False if no whole event lies
+ * before end. The page may be being recycled under the reader, so every word is read once
+ * and no length is trusted: the event found always lies inside [off, end), and the caller
+ * checks afterwards whether the page was still the one it expected.
+ */
+static bool find_event(const struct rb_page *p, uint32_t off, uint32_t end, uint64_t ts,
+                       struct page_event *e)
 {
-    for (;;) {
-        if (pos->seq > limit_seq || (pos->seq == limit_seq && pos->offset >= limit_offset))
-            return 0;
-        const struct rb_page *p = slot(c, pos->seq);
-        uint64_t page_seq = p->seq, ts = pos->offset ? pos->ts : p->time_stamp;
-        uint32_t end = pos->seq < limit_seq ? p->size : limit_offset;
-        if (end > PAGE_DATA)
-            end = PAGE_DATA;
-        uint32_t off = pos->offset;
-        uint32_t w0 = 0, length = 0, header = 0;
-        bool have_event = false;
-        while (off + 4 <= end) {
-            const uint32_t *word = (const uint32_t *)(p->data + off);
-            w0 = word[0];
-            uint32_t type = w0 & TYPE_LEN_MASK;
-            if (type == TYPE_TIME_EXTEND && off + 8 <= end) {
-                ts += ((uint64_t)word[1] << 27) + (w0 >> DELTA_SHIFT);
-                off += 8;
-                continue;
-            }
-            ts += w0 >> DELTA_SHIFT;
-            if (type >= 1 && type <= TYPE_DATA_MAX) {
-                length = type * 4;
-                header = 4;
-            } else {
-                length = off + 8 <= end ? word[1] : 0;
-                header = 8;
-            }
-            have_event = off + header + length <= end && type != TYPE_TIME_EXTEND;
-            break;
-        }
-        if (have_event)
-            memcpy(buf, p->data + off + header, length < size ? length : size);
-        /* Everything above came from the page: trust it only if the page was not recycled. */
-        if (page_seq != pos->seq || oldest_seq_now(c) > pos->seq)
-            return -1;
-        if (!have_event) {
-            /* This page is exhausted: go on at the start of the next one. */
-            pos->seq++;
-            pos->offset = 0;
-            pos->entry = pos->seq <= limit_seq ? slot(c, pos->seq)->first_entry : pos->entry;
-            if (oldest_seq_now(c) > pos->seq)
-                return -1;
+    while (off + 4 <= end) {
+        const uint32_t *word = (const uint32_t *)(p->data + off);
+        uint32_t w0 = word[0], type = w0 & TYPE_LEN_MASK;
+        if (off + 8 > end && !(type >= 1 && type <= TYPE_DATA_MAX))
+            return false; /* a record needing a second word that is not there */
+        if (type == TYPE_TIME_EXTEND) {
+            ts += ((uint64_t)word[1] << 27) + (w0 >> DELTA_SHIFT);
+            off += 8;
             continue;
         }
-        ev->ts = ts;
-        ev->number = pos->entry;
-        ev->length = length;
-        next->seq = pos->seq;
-        next->offset = off + header + length;
-        next->ts = ts;
-        next->entry = pos->entry + 1;
-        return 1;
+        uint32_t header = 4, length = type * 4;
+        if (!(type >= 1 && type <= TYPE_DATA_MAX)) {
+            header = 8;
+            length = word[1];
+        }
+        if (length > end - off - header)
+            return false;
+        e->ts = ts + (w0 >> DELTA_SHIFT);
+        e->payload = off + header;
+        e->length = length;
+        return true;
+    }
+    return false;
+}
+
+enum read_result { READ_RECYCLED = -1, READ_END = 0, READ_EVENT = 1 };
+
+/*
+ * One try at reading the event at r->at: copies up to r->size payload bytes to r->buf,
+ * fills ev (all but cpu and lost_before) and r->after. A page read to its end moves r->at
+ * to the next one. READ_RECYCLED: a page changed under the reader, and what it read
+ * (r->at included) cannot be trusted.
+ */
+static enum read_result read_step(struct reader *r, struct rb_event *ev)
+{
+    const struct rb_cpu *c = r->c;
+    struct read_pos *at = &r->at;
+    for (;;) {
+        if (at->seq > r->end_seq || (at->seq == r->end_seq && at->offset >= r->end_offset))
+            return READ_END;
+        const struct rb_page *p = slot(c, at->seq);
+        uint64_t page_seq = p->seq;
+        uint32_t end = at->seq < r->end_seq ? p->size : r->end_offset;
+        if (end > PAGE_DATA)
+            end = PAGE_DATA;
+        struct page_event e;
+        bool found = find_event(p, at->offset, end, at->offset ? at->ts : p->time_stamp, &e);
+        if (found && r->size)
+            memcpy(r->buf, p->data + e.payload, e.length < r->size ? e.length : r->size);
+        /* Everything above came from the page: trust it only if the page was not recycled. */
+        if (page_seq != at->seq || read_oldest(c) > at->seq)
+            return READ_RECYCLED;
+        if (found) {
+            ev->ts = e.ts;
+            ev->number = at->entry;
+            ev->length = e.length;
+            r->after = (struct read_pos){ at->seq, e.ts, at->entry + 1, e.payload + e.length };
+            return READ_EVENT;
+        }
+        /* This page is exhausted: go on at the start of the next one. */
+        at->seq++;
+        at->offset = 0;
+        if (at->seq <= r->end_seq)
+            at->entry = slot(c, at->seq)->first_entry;
+        if (read_oldest(c) > at->seq)
+            return READ_RECYCLED;
     }
 }
 
@@ -262,6 +294,38 @@ static uint64_t skip_to_oldest(const struct rb_cpu *c, struct read_pos *pos, uin
     pos->offset = 0;
     pos->entry = first > pos->entry ? first : pos->entry;
     return skipped;
+}
+
+/*
+ * Reads the event at r->at, trying again while writers recycle pages under the reader; a
+ * reader left behind the oldest page moves up to it and adds what it missed to r->skipped.
+ * True: ev holds the event (all but cpu and lost_before), its payload is in r->buf, r->at
+ * is at it and r->after after it. False: nothing to read (r->at keeps the pages it moved
+ * past), or the pages kept changing MAX_RETRIES times (a crash dump taken while a writer
+ * was stopped midway must still end).
+ */
+static bool reader_next(struct reader *r, struct rb_event *ev)
+{
+    for (int tries = 0; tries < MAX_RETRIES; tries++) {
+        struct published pub;
+        read_published(r->c, &pub);
+        if (!r->end_fixed) {
+            r->end_seq = pub.commit_seq;
+            r->end_offset = pub.commit_offset;
+        }
+        if (r->at.seq < pub.oldest_seq) {
+            r->skipped += skip_to_oldest(r->c, &r->at, pub.oldest_seq);
+            continue;
+        }
+        struct read_pos start = r->at;
+        enum read_result got = read_step(r, ev);
+        if (got == READ_RECYCLED) {
+            r->at = start;
+            continue;
+        }
+        return got == READ_EVENT;
+    }
+    return false;
 }
 
 static struct read_pos consumer_pos(const struct rb_cpu *c)
@@ -299,28 +363,15 @@ static uint64_t take_lost(struct rb_cpu *c, uint64_t entry)
 bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size, struct rb_event *ev)
 {
     struct rb_cpu *c = &rb->cpu[cpu];
-    for (int tries = 0; tries < MAX_RETRIES; tries++) {
-        struct published pub;
-        read_published(c, &pub);
-        struct read_pos pos = consumer_pos(c), next;
-        if (pos.seq < pub.oldest_seq) {
-            c->overrun += skip_to_oldest(c, &pos, pub.oldest_seq);
-            set_consumer_pos(c, &pos);
-            continue;
-        }
-        int r = read_at(c, &pos, pub.commit_seq, pub.commit_offset, buf, size, ev, &next);
-        if (r < 0)
-            continue;
-        if (r == 0) {
-            set_consumer_pos(c, &pos); /* keep page moves */
-            return false;
-        }
-        set_consumer_pos(c, &next);
-        ev->cpu = cpu;
-        ev->lost_before = take_lost(c, ev->number);
-        return true;
-    }
-    return false;
+    struct reader r = { .c = c, .at = consumer_pos(c), .buf = buf, .size = size };
+    bool got = reader_next(&r, ev);
+    c->overrun += r.skipped;
+    set_consumer_pos(c, got ? &r.after : &r.at); /* nothing read: keep the page moves */
+    if (!got)
+        return false;
+    ev->cpu = cpu;
+    ev->lost_before = take_lost(c, ev->number);
+    return true;
 }
 
 uint64_t rb_take_lost(struct ring_buffer *rb, unsigned cpu)
@@ -331,22 +382,26 @@ uint64_t rb_take_lost(struct ring_buffer *rb, unsigned cpu)
 bool rb_peek_ts(struct ring_buffer *rb, unsigned cpu, uint64_t *ts)
 {
     struct rb_cpu *c = &rb->cpu[cpu];
-    uint32_t scratch;
-    for (int tries = 0; tries < MAX_RETRIES; tries++) {
-        struct published pub;
-        read_published(c, &pub);
-        struct read_pos pos = consumer_pos(c), next;
-        struct rb_event ev;
-        if (pos.seq < pub.oldest_seq)
-            skip_to_oldest(c, &pos, pub.oldest_seq);
-        int r = read_at(c, &pos, pub.commit_seq, pub.commit_offset, &scratch, 0, &ev, &next);
-        if (r < 0)
-            continue;
-        if (r > 0)
-            *ts = ev.ts;
-        return r > 0;
-    }
-    return false;
+    struct reader r = { .c = c, .at = consumer_pos(c) }; /* a copy: the consumer stays */
+    struct rb_event ev;
+    if (!reader_next(&r, &ev))
+        return false;
+    *ts = ev.ts;
+    return true;
+}
+
+static struct read_pos iter_pos(const struct rb_iter *it)
+{
+    struct read_pos pos = { it->seq, it->ts, it->entry, it->offset };
+    return pos;
+}
+
+static void set_iter_pos(struct rb_iter *it, const struct read_pos *pos)
+{
+    it->seq = pos->seq;
+    it->ts = pos->ts;
+    it->entry = pos->entry;
+    it->offset = pos->offset;
 }
 
 void rb_iter_start(struct ring_buffer *rb, unsigned cpu, struct rb_iter *it)
@@ -359,44 +414,33 @@ void rb_iter_start(struct ring_buffer *rb, unsigned cpu, struct rb_iter *it)
     it->cpu = cpu;
     it->skipped = 0;
     if (pos.seq < pub.oldest_seq)
-        skip_to_oldest(c, &pos, pub.oldest_seq);
-    it->seq = pos.seq;
-    it->offset = pos.offset;
-    it->ts = pos.ts;
-    it->entry = pos.entry;
+        skip_to_oldest(c, &pos, pub.oldest_seq); /* gone before the snapshot: no loss to it */
+    set_iter_pos(it, &pos);
     it->end_seq = pub.commit_seq;
     it->end_offset = pub.commit_offset;
 }
 
-/* The iterator's step; peek leaves the iterator where it is. */
-static bool iter_step(struct rb_iter *it, void *buf, uint32_t size, struct rb_event *ev, bool advance)
+/* The iterator's step; peek leaves the iterator at the event (the pages it moved past and
+ * what it skipped are kept). Skips are reported with the next event stepped over. */
+static bool iter_step(struct rb_iter *it, void *buf, uint32_t size, struct rb_event *ev,
+                      bool advance)
 {
-    struct rb_cpu *c = &it->rb->cpu[it->cpu];
-    for (int tries = 0; tries < MAX_RETRIES; tries++) {
-        struct read_pos pos = { it->seq, it->ts, it->entry, it->offset }, next;
-        uint64_t oldest = oldest_seq_now(c);
-        if (pos.seq < oldest) {
-            /* Overwritten while we iterated: what we skip is reported as overrun. */
-            it->skipped += skip_to_oldest(c, &pos, oldest);
-            it->seq = pos.seq, it->offset = 0, it->entry = pos.entry;
-            continue;
-        }
-        int r = read_at(c, &pos, it->end_seq, it->end_offset, buf, size, ev, &next);
-        if (r < 0)
-            continue;
-        it->seq = pos.seq, it->offset = pos.offset, it->ts = pos.ts, it->entry = pos.entry;
-        if (r == 0)
-            return false;
-        ev->cpu = it->cpu;
-        ev->lost_before = 0;
-        if (advance) {
-            it->seq = next.seq, it->offset = next.offset, it->ts = next.ts, it->entry = next.entry;
-            ev->lost_before = it->skipped;
-            it->skipped = 0;
-        }
-        return true;
+    struct reader r = { .c = &it->rb->cpu[it->cpu], .at = iter_pos(it),
+                        .end_seq = it->end_seq, .end_offset = it->end_offset, .end_fixed = true,
+                        .skipped = it->skipped, .buf = buf, .size = size };
+    bool got = reader_next(&r, ev);
+    set_iter_pos(it, &r.at);
+    it->skipped = r.skipped;
+    if (!got)
+        return false;
+    ev->cpu = it->cpu;
+    ev->lost_before = 0;
+    if (advance) {
+        set_iter_pos(it, &r.after);
+        ev->lost_before = it->skipped;
+        it->skipped = 0;
     }
-    return false;
+    return true;
 }
 
 bool rb_iter_next(struct rb_iter *it, void *buf, uint32_t size, struct rb_event *ev)
@@ -407,8 +451,7 @@ bool rb_iter_next(struct rb_iter *it, void *buf, uint32_t size, struct rb_event 
 bool rb_iter_peek_ts(struct rb_iter *it, uint64_t *ts)
 {
     struct rb_event ev;
-    uint32_t scratch;
-    if (!iter_step(it, &scratch, 0, &ev, false))
+    if (!iter_step(it, 0, 0, &ev, false))
         return false;
     *ts = ev.ts;
     return true;
@@ -543,22 +586,23 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
     static uint8_t payload[RB_MAX_EVENT + 4];
     struct published pub;
     read_published(old, &pub);
-    struct read_pos pos = consumer_pos(old), next;
-    uint64_t skipped = 0;
-    if (pos.seq < pub.oldest_seq)
-        skipped = skip_to_oldest(old, &pos, pub.oldest_seq);
-    fresh->next_entry = fresh->read_entry = pos.entry;
-    fresh->overrun = old->overrun + skipped;
+    struct reader r = { .c = old, .at = consumer_pos(old), .end_seq = pub.commit_seq,
+                        .end_offset = pub.commit_offset, .end_fixed = true,
+                        .buf = payload, .size = sizeof payload };
+    if (r.at.seq < pub.oldest_seq)
+        r.skipped = skip_to_oldest(old, &r.at, pub.oldest_seq);
+    fresh->next_entry = fresh->read_entry = r.at.entry;
+    fresh->overrun = old->overrun + r.skipped;
     bool overwrite = rb->overwrite;
     rb->overwrite = true;
     struct rb_event ev;
-    while (read_at(old, &pos, pub.commit_seq, pub.commit_offset, payload, sizeof payload, &ev, &next) > 0) {
+    while (reader_next(&r, &ev)) { /* the writers are stopped: no page changes meanwhile */
         void *dst = rb_reserve_on(rb, fresh, ev.length, ev.ts);
         if (dst) {
             memcpy(dst, payload, ev.length);
             rb_commit_on(fresh);
         }
-        pos = next;
+        r.at = r.after;
     }
     rb->overwrite = overwrite;
 }

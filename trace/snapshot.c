@@ -20,7 +20,8 @@
 /* Records a snapshot as a trace event (called by the debug task). */
 static void record(const struct snapshot_regs *regs, uint32_t number, uint64_t delta)
 {
-    struct snapshot_entry *e = (struct snapshot_entry *)trace_reserve(TRACE_SNAPSHOT, sizeof *e);
+    struct snapshot_entry *e =
+        (struct snapshot_entry *)trace_reserve(TRACE_CPU_SNAPSHOT, sizeof *e);
     if (!e)
         return;
     /* The event is taken in the debug task, interrupts off; what matters is the context. */
@@ -59,7 +60,7 @@ void snapshot_print(struct fs_writer *out, const struct trace_event_view *ev)
 
 static bool print_event(struct fs_writer *out, const struct trace_event_view *ev)
 {
-    if (ev->entry->type != TRACE_SNAPSHOT || ev->length < sizeof(struct snapshot_entry))
+    if (ev->entry->type != TRACE_CPU_SNAPSHOT || ev->length < sizeof(struct snapshot_entry))
         return false;
     snapshot_print(out, ev);
     return true;

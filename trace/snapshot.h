@@ -27,7 +27,7 @@ struct snapshot_regs {
                              * replaced by the null selector so the return could not fault */
 };
 
-/* TRACE_SNAPSHOT: one int3. */
+/* TRACE_CPU_SNAPSHOT: the record one TRACE_SNAPSHOT() (one int3) leaves. */
 struct snapshot_entry {
     struct trace_entry ent;
     uint32_t number;        /* this CPU's snapshot count, 1, 2, ... */

@@ -27,7 +27,7 @@ enum trace_type {
     TRACE_GRAPH_RET = 6,   /* function_graph: its return */
     TRACE_GRAPH_LEAF = 7,  /* function_graph: a call with nothing traced inside (entry+return) */
     TRACE_STACK = 8,       /* a stack trace attached to the event before it */
-    TRACE_SNAPSHOT = 9,    /* int3 through the task gate: a CPU-state snapshot */
+    TRACE_CPU_SNAPSHOT = 9, /* int3 through the task gate (TRACE_SNAPSHOT()): CPU state */
 };
 
 /* The common head of every event, filled by trace_reserve. */

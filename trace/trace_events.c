@@ -425,16 +425,16 @@ static void parse_set_event_word(const char *word, size_t len, struct event_matc
     }
 }
 
-/* The next blank-separated word of data[*pos..len): its bounds, or false at the end. */
+/* The next word (separated by is_space) of data[*pos..len): its bounds, or false at the end. */
 static bool next_word(const char *data, size_t len, size_t *pos, size_t *start, size_t *end)
 {
     size_t i = *pos;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n'))
+    while (i < len && is_space(data[i]))
         i++;
     if (i == len)
         return false;
     *start = i;
-    while (i < len && data[i] != ' ' && data[i] != '\t' && data[i] != '\n')
+    while (i < len && !is_space(data[i]))
         i++;
     *end = *pos = i;
     return true;

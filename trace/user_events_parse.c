@@ -38,11 +38,6 @@ static const char *const spaced_prefixes[] = {
 };
 #define SPACED_PREFIXES (sizeof spaced_prefixes / sizeof spaced_prefixes[0])
 
-/* isspace(): what Linux's skip_spaces() skips before a field. */
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
 
 /* True when s contains a control character: they have no place in names or types. */
 static bool has_control(const char *s)
@@ -163,7 +158,7 @@ static size_t spaced_prefix(const char *field, bool *is_struct)
  */
 static int parse_field(struct ue_desc *d, char *field, uint32_t *offset)
 {
-    while (is_blank(*field))
+    while (is_space(*field))
         field++;
     if (*field == '\0')
         return 0;
@@ -465,7 +460,7 @@ void ue_print_command(struct fs_writer *out, const struct ue_desc *d)
 /* Index of the first blank in line[from..end), or end. */
 static size_t token_end(const char *line, size_t from, size_t end)
 {
-    while (from < end && !is_blank(line[from]))
+    while (from < end && !is_space(line[from]))
         from++;
     return from;
 }
@@ -473,7 +468,7 @@ static size_t token_end(const char *line, size_t from, size_t end)
 /* Index of the first non-blank in line[from..end), or end. */
 static size_t skip_blanks(const char *line, size_t from, size_t end)
 {
-    while (from < end && is_blank(line[from]))
+    while (from < end && is_space(line[from]))
         from++;
     return from;
 }
@@ -515,7 +510,7 @@ int ue_dyn_parse(const char *line, size_t len, struct ue_dyn_cmd *cmd)
     if (find_byte(line, 0, len, '\0') != len)
         return -EINVAL;
     size_t end = find_byte(line, 0, len, '#');
-    while (end > 0 && is_blank(line[end - 1]))
+    while (end > 0 && is_space(line[end - 1]))
         end--;
     size_t s = skip_blanks(line, 0, end);
     if (s == end)

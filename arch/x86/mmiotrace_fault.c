@@ -109,45 +109,29 @@ static void alias_map(uintptr_t va, uintptr_t pa)
         paging_set_pte(va, pa, PTE_IO_FLAGS);
 }
 
-/* --- device accesses of the tracer's own --------------------------------------------- */
+/* --- the tracer's own accesses, to the device and to the shadow ------------------------- */
 
-static uint32_t device_read(uintptr_t alias, uint8_t width)
+/* Reads width bytes (1, 2 or 4) at va with one mov of that width: a device register through
+ * its alias sees exactly the access the traced instruction made, and the shadow (RAM, where
+ * any alignment will do on x86) is read the same way. */
+static uint32_t read_sized(uintptr_t va, uint8_t width)
 {
     if (width == 1)
-        return mmio_read8((void *)alias);
+        return mmio_read8((void *)va);
     if (width == 2)
-        return mmio_read16((void *)alias);
-    return mmio_read32((void *)alias);
+        return mmio_read16((void *)va);
+    return mmio_read32((void *)va);
 }
 
-static void device_write(uintptr_t alias, uint8_t width, uint32_t value)
+/* Writes the low width bytes of value at va with one mov of that width (see read_sized). */
+static void write_sized(uintptr_t va, uint8_t width, uint32_t value)
 {
     if (width == 1)
-        mmio_write8((void *)alias, (uint8_t)value);
+        mmio_write8((void *)va, (uint8_t)value);
     else if (width == 2)
-        mmio_write16((void *)alias, (uint16_t)value);
+        mmio_write16((void *)va, (uint16_t)value);
     else
-        mmio_write32((void *)alias, value);
-}
-
-/* Reads or writes width bytes of the shadow at va (RAM: any alignment will do on x86). */
-static uint32_t shadow_load(uintptr_t va, uint8_t width)
-{
-    if (width == 1)
-        return *(volatile uint8_t *)va;
-    if (width == 2)
-        return *(volatile uint16_t *)va;
-    return *(volatile uint32_t *)va;
-}
-
-static void shadow_store(uintptr_t va, uint8_t width, uint32_t value)
-{
-    if (width == 1)
-        *(volatile uint8_t *)va = (uint8_t)value;
-    else if (width == 2)
-        *(volatile uint16_t *)va = (uint16_t)value;
-    else
-        *(volatile uint32_t *)va = value;
+        mmio_write32((void *)va, value);
 }
 
 /* --- the fault ------------------------------------------------------------------------- */
@@ -189,8 +173,8 @@ static bool prepare_operand(const struct io_mapping *m, uintptr_t addr, uint8_t 
             return false;
     uintptr_t device = alias + (addr - first);
     if (read) {
-        uint32_t value = device_read(device, width);
-        shadow_store(addr, width, value); /* where the instruction will read it */
+        uint32_t value = read_sized(device, width);
+        write_sized(addr, width, value); /* where the instruction will read it */
         mmiotrace_record_rw(MMIO_OP_READ, width, m->id, phys, value, step.pc, 0);
     }
     if (write)
@@ -325,8 +309,8 @@ static bool mmiotrace_debug_trap(struct trap_frame *tf)
         return false;
     for (int i = 0; i < step.nwrites; i++) {
         const struct pending_write *w = &step.writes[i];
-        uint32_t value = shadow_load(w->va, w->width);
-        device_write(w->alias, w->width, value);
+        uint32_t value = read_sized(w->va, w->width);
+        write_sized(w->alias, w->width, value);
         mmiotrace_record_rw(MMIO_OP_WRITE, w->width, w->map_id, w->phys, value, step.pc, 0);
     }
     step_rearm();

@@ -99,7 +99,7 @@ static void collect_snapshot(const struct trace_entry *e, uint32_t length, void 
     (void)length;
     struct snapshot_list *l = ctx;
     const struct snapshot_entry *s = (const void *)e;
-    if (e->type == TRACE_SNAPSHOT && l->n < 2) {
+    if (e->type == TRACE_CPU_SNAPSHOT && l->n < 2) {
         l->numbers[l->n++] = s->number;
         l->delta = s->delta;
     }

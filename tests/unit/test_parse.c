@@ -1,6 +1,7 @@
 /* test_parse.c - numbers from user text: accepted forms, rejected forms, overflow. */
 #include "unit.h"
 
+#include <ctype.h>
 #include <stdint.h>
 
 #include "kernel/errno.h"
@@ -50,4 +51,20 @@ TEST(sizes)
     CHECK_EQ_INT(size_of("K", &v), -EINVAL);
     CHECK_EQ_INT(size_of("1KB", &v), -EINVAL);
     CHECK_EQ_INT(size_of("17179869184G", &v), -ERANGE);
+}
+
+/* Every parser splits on is_space: it must be C's isspace() (in the "C" locale), byte for
+ * byte, and trim_blanks must strip exactly those bytes. */
+TEST(is_space_is_c_isspace)
+{
+    for (int c = 0; c < 256; c++) {
+        CHECK_EQ_INT(is_space((char)c), isspace(c) != 0);
+        char text[3] = { 'x', (char)c, 'x' };
+        size_t start, end;
+        trim_blanks(text + 1, 1, &start, &end);
+        CHECK_EQ_INT(end - start, isspace(c) ? 0 : 1);
+    }
+    uint64_t v = 0;
+    CHECK_EQ_INT(uint_of("\v\f 42\r\n", &v), 0);
+    CHECK_EQ_INT(v, 42);
 }

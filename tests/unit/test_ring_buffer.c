@@ -333,6 +333,74 @@ TEST(iterator_overtaken_by_writer_reports_skip)
     rb_destroy(rb);
 }
 
+TEST(iterator_peek_keeps_a_skip_for_the_next_event)
+{
+    struct ring_buffer *rb = make(3);
+    for (uint32_t i = 0; i < 300; i++)
+        CHECK(write_marked(rb, i, 32));
+    struct rb_iter it;
+    rb_iter_start(rb, 0, &it);
+    uint32_t buf[8];
+    struct rb_event ev;
+    CHECK(rb_iter_next(&it, buf, sizeof buf, &ev));
+    for (uint32_t i = 300; i < 450; i++) /* recycles the page the iterator is on */
+        CHECK(write_marked(rb, i, 32));
+    /* The peek moves past the recycled page and names the event next will return. */
+    uint64_t ts = 0;
+    CHECK(rb_iter_peek_ts(&it, &ts));
+    CHECK(rb_iter_next(&it, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.ts, ts);
+    CHECK(ev.number > 1);
+    CHECK_EQ_INT(ev.lost_before, ev.number - 1); /* the skip is reported once, here */
+    CHECK(payload_is(buf, (uint32_t)ev.number, 32));
+    CHECK(rb_iter_next(&it, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.lost_before, 0);
+    rb_destroy(rb);
+}
+
+TEST(peek_after_overrun_counts_nothing_until_consumed)
+{
+    struct ring_buffer *rb = make(3);
+    for (uint32_t i = 0; i < 1000; i++) /* laps the ring: the oldest events are gone */
+        CHECK(write_marked(rb, i, 32));
+    uint64_t ts = 0;
+    CHECK(rb_peek_ts(rb, 0, &ts));
+    CHECK(rb_peek_ts(rb, 0, &ts)); /* peeking twice neither moves nor counts */
+    struct rb_stats st;
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.read, 0);
+    uint32_t buf[8];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.ts, ts);
+    CHECK(ev.number > 0);
+    CHECK_EQ_INT(ev.lost_before, ev.number); /* the overrun, reported once */
+    CHECK(payload_is(buf, (uint32_t)ev.number, 32));
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.overrun, ev.number);
+    CHECK_EQ_INT(st.read, 1);
+    rb_destroy(rb);
+}
+
+/* A reader may copy from a page a writer is recycling under it, and so see any words at
+ * all where a header should be (it throws the copy away afterwards). Whatever a header
+ * says, the copy stays inside the page. */
+TEST(garbage_header_length_never_reads_past_the_page)
+{
+    struct ring_buffer *rb = make(2);
+    CHECK(write_marked(rb, 7, 8));
+    uint32_t *word = (uint32_t *)rb->cpu[0].pages[0]->data;
+    word[0] = 0;           /* type_len 0: the length is in the next word */
+    word[1] = 0xfffffffcu; /* and that length wraps a 32-bit offset back into the page */
+    static uint8_t buf[2 * RB_PAGE_SIZE];
+    struct rb_event ev;
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev)); /* no whole event: nothing to read */
+    struct rb_iter it;
+    rb_iter_start(rb, 0, &it);
+    CHECK(!rb_iter_next(&it, buf, sizeof buf, &ev));
+    rb_destroy(rb);
+}
+
 TEST(resize_keeps_data_grow_and_shrink)
 {
     struct ring_buffer *rb = make(3);
