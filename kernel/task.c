@@ -25,8 +25,6 @@
 #include "trace/ftrace.h"
 #include "trace/trace_comm.h"
 
-#include "arch/x86/paging.h"
-
 static struct task *tasks;      /* every task, in creation order */
 static int next_pid = 2;        /* 0 is idle, 1 the shell */
 static struct task_exit_hook *exit_hooks;
@@ -91,7 +89,7 @@ static struct task *task_alloc(const char *name)
         kfree(t);
         return 0;
     }
-    paging_set_pte(t->kstack, 0, 0);
+    arch_kstack_guard(t->kstack, true);
     strlcpy(t->name, name, sizeof t->name);
     t->pid = next_pid++;
     t->state = TASK_RUNNABLE;
@@ -105,7 +103,7 @@ static struct task *task_alloc(const char *name)
 static void task_free(struct task *t)
 {
     task_list_remove(t);
-    paging_set_pte(t->kstack, t->kstack, PTE_PRESENT | PTE_WRITE);
+    arch_kstack_guard(t->kstack, false);
     page_free(t->kstack, KERNEL_STACK_PAGES);
     kfree(t->graph_stack);
     kfree(t);

@@ -20,7 +20,6 @@
  * The return stack is one per CPU (tracekern has no tasks yet; interrupt handlers nest on it
  * in order, since they return before the code they interrupted continues).
  */
-#include "arch/x86/ftrace_arch.h"
 #include "kernel/arch.h"
 #include "kernel/errno.h"
 #include "kernel/heap.h"
