@@ -9,8 +9,15 @@
 #include <stdint.h>
 
 #ifndef TRACEKERN_HOST
-/* Kernel build: the hot-path functions below are inline (arch/x86/arch_inline.h). */
+/* Kernel build: the hot-path functions below are inline (arch/x86/arch_inline.h); the
+ * machine's per-task state (struct arch_task, embedded in struct task as `arch`), the MMIO
+ * accessors (mmio_read32 ...: one access of the given width each) and function tracing's
+ * call-site patching and trampolines come from the arch too. This header is the one door
+ * from portable code to arch/x86: tests/tools/include_check.sh holds everyone to it. */
 #include "arch/x86/arch_inline.h"
+#include "arch/x86/arch_task.h"
+#include "arch/x86/ftrace_arch.h"
+#include "arch/x86/mmio.h"
 #else
 /* Interrupt flag: disable and return the previous state, or restore it. */
 unsigned long arch_irq_save(void);
@@ -24,6 +31,28 @@ unsigned arch_cpu_id(void);
 /* True while the CPU runs a hardware interrupt handler (trace flags show 'h'). */
 bool arch_in_hardirq(void);
 #endif
+
+/*
+ * Bring-up, in the order kernel/main.c calls these (arch/x86/setup.c):
+ * arch_early_init reads the boot loader's information (magic and the address it passed)
+ * into boot_info and sets up the CPU's tables, so faults are reported; false when no
+ * multiboot loader started us. arch_memory_init turns paging on up to lowmem_top once
+ * physical memory is known. arch_timer_init measures the cycle counter and starts the tick
+ * (interrupts off). arch_tasks_ready runs once tasks exist: FPU switching, the system call
+ * gate.
+ */
+bool arch_early_init(uint32_t magic, uint32_t boot_info_addr);
+void arch_memory_init(uintptr_t lowmem_top);
+void arch_timer_init(void);
+void arch_tasks_ready(void);
+
+/* The periodic tick: its rate, and how many ticks have passed since arch_timer_init. */
+#define TICK_HZ 100
+uint64_t timer_ticks(void);
+
+/* Unmaps the lowest page of a kernel stack starting at kstack (guard on), so that an
+ * overflow faults instead of corrupting memory, or maps it back before the stack is freed. */
+void arch_kstack_guard(uintptr_t kstack, bool on);
 
 void arch_irq_enable(void);
 /* The user stack pointer the current process had when it entered the kernel. */

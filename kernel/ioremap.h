@@ -32,6 +32,28 @@ struct ioremap_observer {
 };
 void ioremap_set_observer(const struct ioremap_observer *observer);
 
+/*
+ * Watching every access to a mapping (mmiotrace's fault path, which arch/x86 implements):
+ * the tracer passes the sink it wants each access reported to, and the arch arms the pages
+ * of each mapping it names so that their accesses fault. The sink runs from the page-fault
+ * or debug-trap handler, once per access: op is MMIO_OP_READ, MMIO_OP_WRITE or
+ * MMIO_OP_UNKNOWN (an instruction the decoder does not know; opcode then holds its first
+ * bytes, else 0), pc the instruction's address.
+ */
+enum mmio_trace_op {
+    MMIO_OP_READ = 1,
+    MMIO_OP_WRITE,
+    MMIO_OP_UNKNOWN, /* an instruction the decoder does not know touched the mapping */
+    MMIO_OP_MAP,
+    MMIO_OP_UNMAP,
+};
+typedef void (*mmio_access_sink)(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                                 uint32_t value, uint32_t pc, const uint8_t opcode[3]);
+/* Installs the fault handlers that report to sink (0 or -errno), or removes them (sink 0). */
+int mmiotrace_arch_enable(mmio_access_sink sink);
+/* Arms every page of a mapping (its accesses fault and reach the sink) or disarms it. */
+void mmiotrace_arm(struct io_mapping *m, bool arm);
+
 /* Takes pages of virtual addresses out of the ioremap window for the caller's own use
  * (mmiotrace's second view of a traced page). Returns the first address, or 0. */
 uintptr_t ioremap_reserve_window(uint32_t pages);

@@ -12,14 +12,6 @@
  *      ELF modules become programs;
  *   7. self-tests if asked, else boot scripts, else the interactive shell.
  */
-#include "arch/x86/double_fault.h"
-#include "arch/x86/fpu.h"
-#include "arch/x86/gdt.h"
-#include "arch/x86/multiboot.h"
-#include "arch/x86/paging.h"
-#include "arch/x86/pic.h"
-#include "arch/x86/timer.h"
-#include "arch/x86/trap.h"
 #include "drivers/pci/pci.h"
 #include "kernel/arch.h"
 #include "kernel/bench.h"
@@ -146,10 +138,7 @@ static void refuse_more_cpus_than_one(void)
 
 void kmain(uint32_t magic, uint32_t multiboot_info)
 {
-    bool multiboot_ok = multiboot_read(magic, multiboot_info);
-    gdt_init();
-    idt_init();
-    pic_init();
+    bool multiboot_ok = arch_early_init(magic, multiboot_info);
     console_init();
     printk("tracekern: booting (%s)\n", boot_info.loader[0] ? boot_info.loader : "unknown loader");
     if (!multiboot_ok)
@@ -159,13 +148,12 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     refuse_more_cpus_than_one();
 
     memory_init();
-    paging_init(page_alloc_top());
-    double_fault_init();
+    arch_memory_init(page_alloc_top());
     heap_init(heap_grow, heap_corrupted);
     printk("memory: %u KiB usable, %u KiB free, paging on\n",
            page_alloc_total_pages() * 4, page_alloc_free_pages() * 4);
 
-    timer_init();
+    arch_timer_init();
     time_init(arch_cycles_khz());
     arch_irq_enable();
     printk("clock: TSC %u.%03u MHz, tick %d Hz\n", arch_cycles_khz() / 1000,
@@ -175,8 +163,7 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     trace_init(); /* after the initcalls: every tracer has registered */
     pci_init();   /* after tracing is up, so `ftrace=` can trace enumeration */
     tasks_init(); /* the boot context becomes the shell task; the idle task starts */
-    fpu_init();
-    syscall_gate_init();
+    arch_tasks_ready(); /* FPU switching, the system call gate */
     nameserver_start();
     add_programs();
     const char *selftests = kernel_param("selftest");

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/arch.h"
 #include "kernel/cred.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
@@ -35,9 +36,7 @@ struct task {
     void (*thread_fn)(void *arg); /* kernel threads: what they run */
     void *thread_arg;
     void *graph_stack;        /* function_graph's return stack for this task */
-    bool fpu_used;            /* has run an x87 instruction: fpu_state is its registers */
-    uint8_t fpu_state[108];   /* its x87 registers (FNSAVE's image) while another task's
-                                 are in the FPU (arch/x86/fpu.c) */
+    struct arch_task arch;    /* the machine's own per-task state (kernel/arch.h) */
 
     const void *wait_chan;    /* what it sleeps on */
     uint64_t wake_at_ns;      /* 0: no timeout */

@@ -10,7 +10,6 @@
 #include "kernel/errno.h"
 #include "kernel/proc.h"
 #include "kernel/time.h"
-#include "trace/ftrace.h"
 #include "trace/trace.h"
 
 struct task *current;
@@ -18,6 +17,15 @@ int32_t current_pid;            /* what trace events record (trace.h) */
 static volatile bool need_resched;
 static struct task *switched_from; /* the task that ran before the one resuming now */
 static uint64_t current_since_ns;  /* when current was switched to; per CPU once SMP exists */
+static void (*switch_hook)(struct task *prev, struct task *next); /* task_on_switch's */
+
+int task_on_switch(void (*fn)(struct task *prev, struct task *next))
+{
+    if (switch_hook && switch_hook != fn)
+        return -EBUSY;
+    switch_hook = fn;
+    return 0;
+}
 
 bool sched_need_resched(void) { return need_resched; }
 
@@ -62,7 +70,8 @@ void schedule(void)
     switched_from = prev;
     current = next;
     current_pid = next->pid;
-    ftrace_graph_switch_stack(next->graph_stack);
+    if (switch_hook)
+        switch_hook(prev, next);
     arch_switch_to(prev, next);
     /* prev runs again here, switched to by some other task. */
     task_finish_switch(switched_from);

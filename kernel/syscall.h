@@ -27,6 +27,20 @@ struct syscall_info {
 /* The description of call number nr, or NULL when the kernel has no such call. */
 const struct syscall_info *syscall_info(unsigned nr);
 
+/*
+ * A tracer of system calls (the syscall tracepoints of trace/trace_syscalls.c): enter runs
+ * before each call with its arguments as the registers carried them, exit after it with its
+ * result (a value or -errno); either may see a number the table does not have. The tracer
+ * is installed only while it wants calls, so that an untraced call pays one test of a
+ * pointer. syscall_set_tracer(NULL) removes it; syscall_tracer is the one installed now.
+ */
+struct syscall_tracer {
+    void (*enter)(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX]);
+    void (*exit)(unsigned nr, int32_t ret);
+};
+void syscall_set_tracer(const struct syscall_tracer *tracer);
+extern const struct syscall_tracer *volatile syscall_tracer;
+
 /* Runs system call nr for the current process (from the int $0x80 trap, interrupts on);
  * returns what goes back to the program in EAX. */
 int32_t syscall_dispatch(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX]);

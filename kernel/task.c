@@ -22,14 +22,11 @@
 #include "kernel/string.h"
 #include "kernel/time.h"
 #include "kernel/vm.h"
-#include "trace/ftrace.h"
-#include "trace/trace_comm.h"
-
-#include "arch/x86/paging.h"
 
 static struct task *tasks;      /* every task, in creation order */
 static int next_pid = 2;        /* 0 is idle, 1 the shell */
 static struct task_exit_hook *exit_hooks;
+static struct task_create_hook *create_hooks;
 
 struct task *task_current(void) { return current; }
 int task_pid(const struct task *t) { return t->pid; }
@@ -42,6 +39,35 @@ void task_on_exit(struct task_exit_hook *hook)
 {
     hook->next = exit_hooks;
     exit_hooks = hook;
+}
+
+void task_on_create(struct task_create_hook *hook)
+{
+    hook->next = create_hooks;
+    create_hooks = hook;
+}
+
+/* Runs every release hook of t, from `from` on: for a task being freed (from: the first
+ * hook), or to undo the create hooks that ran before the one that failed. */
+static void release_hooks(struct task *t, struct task_create_hook *from,
+                          struct task_create_hook *to)
+{
+    for (struct task_create_hook *h = from; h != to; h = h->next)
+        if (h->release)
+            h->release(t);
+}
+
+/* Runs every create hook for t; 0, or the first hook's error after undoing the others. */
+static int create_hooks_run(struct task *t)
+{
+    for (struct task_create_hook *h = create_hooks; h; h = h->next) {
+        int err = h->create(t);
+        if (err) {
+            release_hooks(t, create_hooks, h);
+            return err;
+        }
+    }
+    return 0;
 }
 
 struct task *task_find(int pid)
@@ -83,21 +109,21 @@ static struct task *task_alloc(const char *name)
     if (!t)
         return 0;
     t->kstack = page_alloc(KERNEL_STACK_PAGES);
-    t->graph_stack = ftrace_graph_stack_new();
-    if (!t->kstack || !t->graph_stack) {
-        if (t->kstack)
-            page_free(t->kstack, KERNEL_STACK_PAGES);
-        kfree(t->graph_stack);
+    if (!t->kstack) {
         kfree(t);
         return 0;
     }
-    paging_set_pte(t->kstack, 0, 0);
+    arch_kstack_guard(t->kstack, true);
     strlcpy(t->name, name, sizeof t->name);
     t->pid = next_pid++;
     t->state = TASK_RUNNABLE;
     t->start_ns = time_ns();
-    if (t->pid > 1)
-        trace_comm_save(t->pid, t->name);
+    if (create_hooks_run(t) != 0) {
+        arch_kstack_guard(t->kstack, false);
+        page_free(t->kstack, KERNEL_STACK_PAGES);
+        kfree(t);
+        return 0;
+    }
     return t;
 }
 
@@ -105,9 +131,9 @@ static struct task *task_alloc(const char *name)
 static void task_free(struct task *t)
 {
     task_list_remove(t);
-    paging_set_pte(t->kstack, t->kstack, PTE_PRESENT | PTE_WRITE);
+    release_hooks(t, create_hooks, 0);
+    arch_kstack_guard(t->kstack, false);
     page_free(t->kstack, KERNEL_STACK_PAGES);
-    kfree(t->graph_stack);
     kfree(t);
 }
 
@@ -323,9 +349,9 @@ void tasks_init(void)
     boot_task.pid = 1;
     strlcpy(boot_task.name, "sh", sizeof boot_task.name);
     boot_task.state = TASK_RUNNABLE;
-    boot_task.graph_stack = ftrace_graph_current_stack();
     boot_task.start_ns = time_ns();
-    trace_comm_save(1, boot_task.name);
+    if (create_hooks_run(&boot_task) != 0)
+        panic("tasks: the boot task's per-task state cannot be set up");
     task_list_add(&boot_task);
     current = &boot_task;
     current_pid = 1;

@@ -41,4 +41,28 @@ struct task_exit_hook {
 };
 void task_on_exit(struct task_exit_hook *hook);
 
+/*
+ * Per-task state a subsystem keeps for a task's whole life (function_graph's return stack,
+ * the name trace output shows for a pid), so that the task code need not know who keeps
+ * what. create runs for each new task, once its pid and name are set and before it can run,
+ * and for the boot task (pid 1), which adopts the context already running; it returns 0 or
+ * -errno, and on an error the task is not created (hooks that had succeeded get release).
+ * release, if set, runs when the task structure is freed, after the last switch away from
+ * it. Register before tasks exist (from an initcall).
+ */
+struct task_create_hook {
+    int (*create)(struct task *t);
+    void (*release)(struct task *t);
+    struct task_create_hook *next;
+};
+void task_on_create(struct task_create_hook *hook);
+
+/*
+ * The one function run at every switch between tasks (function_graph: its return stack
+ * follows the running task), with interrupts off, just before the CPU switches stacks.
+ * With none registered the switch pays one test of a pointer. Returns 0, or -EBUSY when
+ * another function is registered already.
+ */
+int task_on_switch(void (*fn)(struct task *prev, struct task *next));
+
 #endif

@@ -162,6 +162,15 @@ else
     pass "README.md and docs/ name no file outside the repository (DESIGN.md, ../shared)"
 fi
 
+echo "# layers: portable code reaches arch/x86 only through kernel/arch.h, the core reaches tracers through hooks"
+if tests/tools/include_check.sh > "$LOGS/include_check.txt" 2>&1; then
+    pass "include check: no kernel/ or trace/ file includes arch/x86 but kernel/arch.h; trace/ includes from kernel/ and arch/ only as allow-listed"
+else
+    fail "include check: no kernel/ or trace/ file includes arch/x86 but kernel/arch.h; trace/ includes from kernel/ and arch/ only as allow-listed"
+    grep -v '^#' "$LOGS/include_check.txt" | sed 's/^/#   /'
+fi
+grep '^#   ' "$LOGS/include_check.txt"
+
 echo "# two makes at once in one tree (the build lock)"
 tests/tools/concurrent_make.sh "$LOGS" > "$LOGS/concurrent_make.txt" 2>&1 \
     && pass "two concurrent 'make all' after a touch both succeed, building once" \

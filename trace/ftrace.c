@@ -15,7 +15,6 @@
  */
 #include "trace/ftrace_internal.h"
 
-#include "arch/x86/ftrace_arch.h"
 #include "kernel/arch.h"
 #include "kernel/errno.h"
 #include "kernel/heap.h"

@@ -60,12 +60,9 @@ uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen);
  * arch_call_catching_faults) abandoned them, and they will never return. */
 void ftrace_graph_unwind(uintptr_t sp);
 
-/* Per-task return stacks (kernel/task.c): a new empty one (NULL when out of memory, freed
- * with kfree), the one in use now, and the switch to the next task's (by the scheduler,
- * with interrupts off, right before the switch of CPU stacks). */
-void *ftrace_graph_stack_new(void);
-void *ftrace_graph_current_stack(void);
-void ftrace_graph_switch_stack(void *stack);
+/* Per-task return stacks live in each task's graph_stack: ftrace_graph.c registers the
+ * hooks that give every task one and switch to it (kernel/task.h: task_on_create,
+ * task_on_switch). */
 
 /* Printing (portable: tests/unit/test_ftrace_output.c). Names come from the symbol table. */
 void ftrace_output_set_symbols(const struct symbol_table *symbols);

@@ -20,12 +20,12 @@
  * The return stack is one per CPU (tracekern has no tasks yet; interrupt handlers nest on it
  * in order, since they return before the code they interrupted continues).
  */
-#include "arch/x86/ftrace_arch.h"
 #include "kernel/arch.h"
 #include "kernel/errno.h"
 #include "kernel/heap.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/proc.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
 #include "trace/ftrace_internal.h"
@@ -194,9 +194,28 @@ uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen)
     return i >= 0 ? gs->e[i].ret : ret;
 }
 
-void *ftrace_graph_stack_new(void) { return kzalloc(sizeof(struct graph_stack)); }
-void *ftrace_graph_current_stack(void) { return gs; }
-void ftrace_graph_switch_stack(void *stack) { gs = stack; }
+/* A new task gets an empty return stack of its own; the boot task (no kernel stack of its
+ * own: it runs on the boot stack) keeps the one the boot context has been using. */
+static int graph_stack_create(struct task *t)
+{
+    t->graph_stack = t->kstack ? kzalloc(sizeof(struct graph_stack)) : gs;
+    return t->graph_stack ? 0 : -ENOMEM;
+}
+
+static void graph_stack_release(struct task *t)
+{
+    kfree(t->graph_stack);
+    t->graph_stack = 0;
+}
+
+/* The scheduler's switch hook: from here on, calls return through next's stack. */
+static void graph_stack_switch(struct task *prev, struct task *next)
+{
+    (void)prev;
+    gs = next->graph_stack;
+}
+
+static struct task_create_hook graph_stack_hook = { graph_stack_create, graph_stack_release, 0 };
 
 /* --- the tracer -------------------------------------------------------------------------- */
 
@@ -322,6 +341,9 @@ static const struct fs_file_ops profile_ops = { .read = read_profile };
 
 void ftrace_graph_setup(void)
 {
+    task_on_create(&graph_stack_hook);
+    if (task_on_switch(graph_stack_switch) != 0)
+        panic("ftrace: another task switch hook is registered");
     register_tracer(&graph_tracer);
     trace_create_flag_file(fs_root(), "function_profile_enabled", &profile_flag);
     fs_create(fs_mkdir_path("trace_stat"), "function0", &profile_ops, 0);

@@ -87,7 +87,7 @@ static const struct ioremap_observer mmiotrace_observer = { on_mapped, on_unmapp
 
 static int mmiotrace_init(void)
 {
-    int err = mmiotrace_arch_enable(true);
+    int err = mmiotrace_arch_enable(mmiotrace_record_rw);
     if (err)
         return err;
     ioremap_set_observer(&mmiotrace_observer);
@@ -101,7 +101,7 @@ static void mmiotrace_reset(void)
     for (const struct io_mapping *c = ioremap_list(); c; c = c->next)
         if (c->traced)
             mmiotrace_arm((struct io_mapping *)c, false);
-    mmiotrace_arch_enable(false);
+    mmiotrace_arch_enable(0);
 }
 
 /* --- what a reader sees first ---------------------------------------------------------- */

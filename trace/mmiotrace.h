@@ -15,13 +15,7 @@
 #include "kernel/ioremap.h"
 #include "trace/trace.h"
 
-enum mmio_op {
-    MMIO_OP_READ = 1,
-    MMIO_OP_WRITE,
-    MMIO_OP_UNKNOWN, /* an instruction the decoder does not know touched the mapping */
-    MMIO_OP_MAP,
-    MMIO_OP_UNMAP,
-};
+/* enum mmio_trace_op (what happened) is kernel/ioremap.h's: the fault path reports with it. */
 
 struct mmiotrace_rw_entry {
     struct trace_entry ent;
@@ -60,10 +54,8 @@ void mmiotrace_print_marker(struct fs_writer *out, const struct trace_event_view
                             const char *text, uint32_t len);
 void mmiotrace_print_lost(struct fs_writer *out, unsigned cpu, uint64_t lost);
 
-/* The x86 side: arm every page of a mapping (accesses fault) or disarm it. */
-void mmiotrace_arm(struct io_mapping *m, bool arm);
-/* Installs (true) or removes the page-fault and debug-trap handlers. 0 or -errno. */
-int mmiotrace_arch_enable(bool on);
+/* The fault path that reports each access (mmiotrace_arm, mmiotrace_arch_enable) is the
+ * arch's, declared in kernel/ioremap.h; mmiotrace_record_rw is the sink it is given. */
 
 /* Settings (files in mmiotrace/): record the PC; trace only the mapping at this address. */
 extern bool mmiotrace_trace_pc;

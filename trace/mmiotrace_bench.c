@@ -5,7 +5,7 @@
  * decode, shadow step and records are the same as for a device, and the numbers do not
  * depend on which device models the machine has.
  */
-#include "arch/x86/mmio.h"
+#include "kernel/arch.h"
 #include "kernel/bench.h"
 #include "kernel/ioremap.h"
 #include "kernel/page_alloc.h"

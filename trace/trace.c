@@ -12,7 +12,9 @@
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
+#include "kernel/task.h"
 #include "kernel/time.h"
+#include "trace/trace_comm.h"
 #include "trace/trace_internal.h"
 #include "trace/trace_syscalls.h"
 
@@ -203,8 +205,18 @@ static uint32_t boot_buffer_pages(void)
     return (uint32_t)pages;
 }
 
+/* Saves each task's name as the task is created (pid 1, the boot task, included), so that
+ * its events print with that name even after it exits. */
+static int save_task_comm(struct task *t)
+{
+    trace_comm_save(task_pid(t), task_name(t));
+    return 0;
+}
+static struct task_create_hook comm_hook = { save_task_comm, 0, 0 };
+
 void trace_init(void)
 {
+    task_on_create(&comm_hook); /* before tasks_init: even without a buffer, names are kept */
     uint32_t pages = boot_buffer_pages();
     trace_buf = rb_create(&trace_rb_env, arch_cpu_count(), pages);
     if (!trace_buf) {

@@ -12,7 +12,6 @@
  *                                   second with the stream on: the timer's rate meanwhile,
  *                                   and the lines and bytes the tick's share carried
  */
-#include "arch/x86/timer.h"
 #include "drivers/serial/com2_stream.h"
 #include "kernel/arch.h"
 #include "kernel/bench.h"

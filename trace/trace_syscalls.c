@@ -38,7 +38,6 @@ struct syscall_events {
     uint8_t nargs;
 };
 
-volatile bool trace_syscalls_active;
 static struct syscall_events *events_by_nr[SYS_MAX];
 static unsigned enabled_events;
 
@@ -140,12 +139,15 @@ static void format_exit(struct fs_writer *out, const struct trace_event_call *ca
     fs_puts(out, "\nprint fmt: \"0x%lx\", REC->ret\n");
 }
 
-/* Keeps trace_syscalls_active true exactly while some syscall event is enabled. */
+static const struct syscall_tracer syscall_events_tracer = { trace_syscall_enter,
+                                                             trace_syscall_exit };
+
+/* Keeps the dispatcher's tracer installed exactly while some syscall event is enabled. */
 static int enable_syscall_event(struct trace_event_call *call, bool on)
 {
     (void)call;
     enabled_events = on ? enabled_events + 1 : enabled_events - 1;
-    trace_syscalls_active = enabled_events > 0;
+    syscall_set_tracer(enabled_events > 0 ? &syscall_events_tracer : 0);
     return 0;
 }
 

@@ -6,23 +6,16 @@
  *   sys_write(fd: 1, buf: 40001000, count: c)
  *   sys_write -> 0xc
  *
- * The system call dispatcher calls the hooks only while some syscall event is enabled,
- * so that an untraced call pays one test of a global flag:
- *
- *   if (trace_syscalls_active)
- *       trace_syscall_enter(nr, args);
- *   ...
- *   if (trace_syscalls_active)
- *       trace_syscall_exit(nr, ret);
+ * The two functions below are installed as the system call dispatcher's tracer
+ * (kernel/syscall.h: syscall_set_tracer) exactly while some syscall event is enabled, so
+ * that an untraced call pays one test of a pointer and the kernel includes nothing of
+ * tracing.
  */
 #ifndef TRACE_TRACE_SYSCALLS_H
 #define TRACE_TRACE_SYSCALLS_H
 
 #include <stdbool.h>
 #include <stdint.h>
-
-/* True while at least one syscalls/ event is enabled. */
-extern volatile bool trace_syscalls_active;
 
 /* Records sys_enter_NAME for call nr with its arguments as the registers carried them, if
  * that event is enabled. Any context; numbers without a table entry are ignored. */

@@ -29,7 +29,7 @@
 #define CR0_NE (1u << 5)
 #define VEC_DEVICE_NOT_AVAILABLE 7
 
-_Static_assert(sizeof(((struct task *)0)->fpu_state) == 108, "FNSAVE writes 108 bytes");
+_Static_assert(sizeof(((struct task *)0)->arch.fpu_state) == 108, "FNSAVE writes 108 bytes");
 
 static struct task *fpu_owner; /* whose registers the FPU holds; NULL: nobody's */
 
@@ -66,12 +66,12 @@ static bool device_not_available(struct trap_frame *tf)
      * owner left pending. Either way FRSTOR, which waits for pending errors, cannot raise
      * #MF here in the kernel: the error goes with the state it belongs to. */
     if (fpu_owner)
-        __asm__ volatile("fnsave %0" : "=m"(fpu_owner->fpu_state));
+        __asm__ volatile("fnsave %0" : "=m"(fpu_owner->arch.fpu_state));
     else
         __asm__ volatile("fnclex");
-    const uint8_t *state = current->fpu_used ? current->fpu_state : clean_fpu_state;
+    const uint8_t *state = current->arch.fpu_used ? current->arch.fpu_state : clean_fpu_state;
     __asm__ volatile("frstor %0" : : "m"(*(const uint8_t(*)[108])state));
-    current->fpu_used = true;
+    current->arch.fpu_used = true;
     fpu_owner = current;
     return true;
 }

@@ -32,7 +32,6 @@
 #include "kernel/ioremap.h"
 #include "kernel/page_alloc.h"
 #include "trace/mmio_decode.h"
-#include "trace/mmiotrace.h"
 
 #define MAX_STEP_PAGES 4    /* pages one step may touch: two operands, each on two pages */
 #define DR6_SINGLE_STEP (1u << 14)
@@ -58,6 +57,7 @@ static struct step step;             /* one CPU; an SMP kernel makes this per CP
 static uintptr_t shadow_pages[MAX_STEP_PAGES]; /* physical RAM pages */
 static uintptr_t alias_window;       /* 2 pages per operand: the device view */
 static bool installed;
+static mmio_access_sink sink; /* where each access is reported while installed */
 
 /* --- page-table edits ------------------------------------------------------------------ */
 
@@ -175,7 +175,7 @@ static bool prepare_operand(const struct io_mapping *m, uintptr_t addr, uint8_t 
     if (read) {
         uint32_t value = read_sized(device, width);
         write_sized(addr, width, value); /* where the instruction will read it */
-        mmiotrace_record_rw(MMIO_OP_READ, width, m->id, phys, value, step.pc, 0);
+        sink(MMIO_OP_READ, width, m->id, phys, value, step.pc, 0);
     }
     if (write)
         step.writes[step.nwrites++] = (struct pending_write){ addr, device, width, m->id, phys };
@@ -251,7 +251,7 @@ static void step_native(const struct io_mapping *m, uintptr_t cr2, const uint8_t
 {
     uintptr_t va = PAGE_ALIGN_DOWN(cr2);
     step_map_page(va, (uintptr_t)PAGE_ALIGN_DOWN(phys_of(m, va)), PTE_IO_FLAGS);
-    mmiotrace_record_rw(MMIO_OP_UNKNOWN, 0, m->id, phys_of(m, cr2), 0, step.pc, opcode);
+    sink(MMIO_OP_UNKNOWN, 0, m->id, phys_of(m, cr2), 0, step.pc, opcode);
 }
 
 /* Undoes a half-prepared shadow step so the instruction can be run natively instead. Reads
@@ -311,7 +311,7 @@ static bool mmiotrace_debug_trap(struct trap_frame *tf)
         const struct pending_write *w = &step.writes[i];
         uint32_t value = read_sized(w->va, w->width);
         write_sized(w->alias, w->width, value);
-        mmiotrace_record_rw(MMIO_OP_WRITE, w->width, w->map_id, w->phys, value, step.pc, 0);
+        sink(MMIO_OP_WRITE, w->width, w->map_id, w->phys, value, step.pc, 0);
     }
     step_rearm();
     step.nwrites = 0;
@@ -321,20 +321,23 @@ static bool mmiotrace_debug_trap(struct trap_frame *tf)
     return true;
 }
 
-int mmiotrace_arch_enable(bool on)
+int mmiotrace_arch_enable(mmio_access_sink new_sink)
 {
+    bool on = new_sink != 0;
     if (on && !installed) {
         for (int i = 0; i < MAX_STEP_PAGES; i++)
             if (!shadow_pages[i] && !(shadow_pages[i] = page_alloc(1)))
                 return -ENOMEM;
         if (!alias_window && !(alias_window = ioremap_reserve_window(4)))
             return -ENOMEM;
+        sink = new_sink;
         trap_set_handler(VEC_PAGE_FAULT, mmiotrace_page_fault);
         trap_set_handler(VEC_DEBUG, mmiotrace_debug_trap);
         installed = true;
     } else if (!on && installed) {
         trap_set_handler(VEC_PAGE_FAULT, 0);
         trap_set_handler(VEC_DEBUG, 0);
+        sink = 0;
         installed = false;
     }
     return 0;

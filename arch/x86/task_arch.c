@@ -4,6 +4,7 @@
  */
 #include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
+#include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
 #include "kernel/page_alloc.h"
 #include "kernel/proc.h"
@@ -58,4 +59,12 @@ void arch_switch_to(struct task *prev, struct task *next)
     vm_activate(next->as);
     fpu_switch(prev, next);
     context_switch(&prev->saved_esp, next->saved_esp);
+}
+
+void arch_kstack_guard(uintptr_t kstack, bool on)
+{
+    if (on)
+        paging_set_pte(kstack, 0, 0);
+    else
+        paging_set_pte(kstack, kstack, PTE_PRESENT | PTE_WRITE);
 }

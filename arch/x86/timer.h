@@ -6,10 +6,9 @@
 
 #include <stdint.h>
 
-#define TICK_HZ 100
+#include "kernel/arch.h" /* TICK_HZ, timer_ticks */
 
 /* Measures the TSC rate, then starts the tick. Interrupts must still be off. */
 void timer_init(void);
-uint64_t timer_ticks(void);
 
 #endif

@@ -33,7 +33,6 @@
  * One edu device is bound at a time: the kernel's interrupt handlers take no argument, so
  * the handler finds its device through edu_bound.
  */
-#include "arch/x86/mmio.h"
 #include "arch/x86/trap.h"
 #include "drivers/pci/pci.h"
 #include "kernel/arch.h"

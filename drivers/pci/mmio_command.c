@@ -6,14 +6,13 @@
  *   mmio copy DEVICE BAR SRC DST WIDTH COUNT           COUNT registers from SRC to DST
  *
  * It goes the way a driver goes: ioremap() of just the bytes the command touches, the
- * accessors of arch/x86/mmio.h (one mov per register), iounmap(). So mmiotrace records a
+ * accessors kernel/arch.h gives (arch/x86/mmio.h: one mov per register), iounmap(). So mmiotrace records a
  * typed command exactly as it records a driver, MAP, R/W and UNMAP. A block write is one
  * `rep stos` and a copy one `rep movs`, the string instructions some drivers use, so their
  * tracing can be tried by hand too. Offsets need not be aligned: how a device answers an
  * unaligned or odd-sized access is often the question. A fault during the access is caught
  * and reported; the command gives up and the kernel carries on.
  */
-#include "arch/x86/mmio.h"
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pci_format.h"
 #include "kernel/arch.h"

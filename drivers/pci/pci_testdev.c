@@ -26,7 +26,7 @@
  * accesses the driver (and mmiotrace) see. The device stays bound only if every test passed.
  */
 #include "arch/x86/cpu.h"
-#include "arch/x86/mmio.h"
+#include "kernel/arch.h"
 #include "drivers/pci/pci.h"
 #include "kernel/errno.h"
 #include "kernel/format.h"

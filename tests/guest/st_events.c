@@ -158,10 +158,10 @@ SELFTEST(events_syscalls)
     ST_CHECK(syscall_info(SYS_write) != 0);
     ST_CHECK(contains(guest_read_file("available_events"),
                       "syscalls:sys_enter_write\nsyscalls:sys_exit_write\n"));
-    ST_CHECK(!trace_syscalls_active);
+    ST_CHECK(syscall_tracer == 0);
     ST_CHECK(guest_write_file("set_event", "syscalls:sys_enter_write syscalls:sys_exit_write\n",
                         false) == 0);
-    ST_CHECK(trace_syscalls_active);
+    ST_CHECK(syscall_tracer != 0);
     const uint32_t args[6] = { 1, 0x40001000, 12, 0, 0, 0 };
     trace_syscall_enter(SYS_write, args);
     trace_syscall_exit(SYS_write, 12);
@@ -186,6 +186,6 @@ SELFTEST(events_syscalls)
                       "print fmt: \"0x%lx\", REC->ret\n"));
 
     ST_CHECK(guest_write_file("events/syscalls/enable", "0\n", false) == 0);
-    ST_CHECK(!trace_syscalls_active);
+    ST_CHECK(syscall_tracer == 0);
     quiet_buffer(false);
 }

@@ -1,0 +1,18 @@
+/*
+ * arch_task.h - what x86 keeps in every task besides the portable fields: the x87 state.
+ * Included by kernel/arch.h in kernel builds; the portable struct task embeds it as
+ * `arch` and only arch/x86 looks inside.
+ */
+#ifndef ARCH_X86_ARCH_TASK_H
+#define ARCH_X86_ARCH_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct arch_task {
+    bool fpu_used;            /* has run an x87 instruction: fpu_state is its registers */
+    uint8_t fpu_state[108];   /* its x87 registers (FNSAVE's image) while another task's
+                                 are in the FPU (arch/x86/fpu.c) */
+};
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * setup.c - x86 bring-up, in the steps kernel/main.c calls through kernel/arch.h: the boot
+ * loader's information and the CPU tables first, then paging and the double-fault task once
+ * physical memory is known, then the timer, and last what needs tasks (FPU, system calls).
+ */
+#include "kernel/arch.h"
+
+#include "arch/x86/double_fault.h"
+#include "arch/x86/fpu.h"
+#include "arch/x86/gdt.h"
+#include "arch/x86/multiboot.h"
+#include "arch/x86/paging.h"
+#include "arch/x86/pic.h"
+#include "arch/x86/timer.h"
+#include "arch/x86/trap.h"
+
+/* Reads the multiboot information before anything can overwrite it, then loads the
+ * segments and the interrupt table and quiets the interrupt controller, so that every fault
+ * from here on is reported. False when no multiboot loader started us. */
+bool arch_early_init(uint32_t magic, uint32_t boot_info_addr)
+{
+    bool multiboot_ok = multiboot_read(magic, boot_info_addr);
+    gdt_init();
+    idt_init();
+    pic_init();
+    return multiboot_ok;
+}
+
+/* Turns paging on over the low memory up to lowmem_top (with the boot stack's guard page)
+ * and sets up the task that reports a double fault on a stack of its own. */
+void arch_memory_init(uintptr_t lowmem_top)
+{
+    paging_init(lowmem_top);
+    double_fault_init();
+}
+
+/* Measures the cycle counter's rate and starts the periodic tick (interrupts still off). */
+void arch_timer_init(void) { timer_init(); }
+
+/* What needs the task structures: each task's own x87 registers, and the system call gate
+ * user programs enter through. */
+void arch_tasks_ready(void)
+{
+    fpu_init();
+    syscall_gate_init();
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# include_check.sh - holds the layers apart: portable code reaches arch/x86 only through
+# kernel/arch.h, and the kernel core and the arch reach tracers only through hooks.
+#
+# Usage: tests/tools/include_check.sh [TREE]   (TREE: the source tree, default the repo)
+# Prints the include edges between the top folders (kernel, trace, arch, drivers, uapi) as
+# "from -> to: N", then one line per include that breaks a rule, and exits 1 if any does:
+#   1. no file under kernel/ or trace/ includes an arch/x86/ header, except kernel/arch.h
+#      (the one door to the machine) and the entries of ALLOW_ARCH below;
+#   2. no file under kernel/ or arch/ includes a trace/ header, except the entries of
+#      ALLOW_TRACE below: each says why it is still there and what removes it.
+set -u
+cd "${1:-$(dirname "$0")/../..}"
+
+# file:header, why it may stay for now. Keep these short: each is work for the next session.
+ALLOW_ARCH=(
+)
+ALLOW_TRACE=(
+    "kernel/file.h:trace/tracefs.h"            # the general file tree; moves to kernel/ (issue 15)
+    "kernel/shell.h:trace/tracefs.h"           # the general file tree; moves to kernel/ (issue 15)
+    "kernel/complete.h:trace/tracefs.h"        # the general file tree; moves to kernel/ (issue 15)
+    "kernel/procfs.c:trace/tracefs.h"          # the general file tree; moves to kernel/ (issue 15)
+    "kernel/programs.c:trace/tracefs.h"        # the general file tree; moves to kernel/ (issue 15)
+    "kernel/usermode_bench.c:trace/tracefs.h"  # the general file tree; moves to kernel/ (issue 15)
+    "arch/x86/proc_interrupts.c:trace/tracefs.h" # the general file tree; moves to kernel/
+    "kernel/ipc.c:trace/ipc_logging.h"         # IPC's own log uses the generic log API, as drivers do
+    "kernel/main.c:trace/trace.h"              # trace_init() at boot, until it is a levelled initcall
+    "kernel/sched.c:trace/trace.h"             # only for arch_irq_save (kernel/arch.h): the order branch drops it
+    "arch/x86/backtrace.c:trace/ftrace.h"      # unwinding through function_graph's hijacked returns
+    "arch/x86/trap.c:trace/ftrace.h"           # function_graph's stack unwound when a fault abandons calls
+    "arch/x86/snapshot.c:trace/snapshot.h"     # struct snapshot_regs and the snapshot_sink hook are declared there
+    "arch/x86/mmiotrace_fault.c:trace/mmio_decode.h" # the x86 decoder; moves to arch/x86 (issue 15)
+)
+
+allowed() { # list-name file:header
+    local -n list=$1
+    local entry
+    for entry in "${list[@]}"; do [ "$entry" = "$2" ] && return 0; done
+    return 1
+}
+
+# Every project include as "file header", from the five top folders.
+edges=$(grep -rHo --include='*.c' --include='*.h' '^#include "[a-z_0-9]*/[^"]*"' \
+            kernel trace arch drivers uapi 2>/dev/null |
+        sed 's/:#include "/ /; s/"$//')
+
+echo "# include edges between top folders (includes: from -> to)"
+echo "$edges" | awk '{ split($1, a, "/"); split($2, b, "/");
+                       if (a[1] != b[1]) n[a[1] " -> " b[1]]++ }
+                     END { for (e in n) printf "#   %s: %d\n", e, n[e] }' | sort
+
+bad=0
+while read -r file header; do
+    [ -n "$file" ] || continue
+    case "$file:$header" in
+        kernel/arch.h:arch/x86/*) ;;
+        kernel/*:arch/x86/* | trace/*:arch/x86/*)
+            allowed ALLOW_ARCH "$file:$header" ||
+                { echo "include_check: $file includes $header (portable code: use kernel/arch.h)"; bad=1; } ;;
+        kernel/*:trace/* | arch/*:trace/*)
+            allowed ALLOW_TRACE "$file:$header" ||
+                { echo "include_check: $file includes $header (a lower layer: reach the tracer through a hook)"; bad=1; } ;;
+    esac
+done <<< "$edges"
+exit $bad
