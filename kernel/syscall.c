@@ -11,7 +11,7 @@
 
 #include "kernel/errno.h"
 #include "kernel/proc.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall_handlers.h"
 #include "trace/trace_syscalls.h"
 #include "uapi/ipc.h"
 
