@@ -390,7 +390,7 @@ static void ipc_init(void)
     task_on_exit(&ipc_exit_hook);
     ipc_log = ipc_log_context_create(IPC_LOG_PAGES, "ipc", 0);
 }
-INITCALL(ipc_init);
+INITCALL(core, ipc_init);
 
 bool ipc_endpoint_stats(int i, struct ipc_endpoint_stats *out)
 {

@@ -29,21 +29,39 @@
 #include "kernel/programs.h"
 #include "kernel/selftest.h"
 #include "kernel/shell.h"
+#include "kernel/symbols.h"
 #include "kernel/time.h"
 #include "trace/trace.h"
 
 extern char kernel_start[], kernel_end[];
-extern const initcall_fn initcalls_start[], initcalls_end[];
+extern const struct initcall initcalls_start[], initcalls_end[];
 
 static struct cmdline kernel_cmdline;
 
 const char *kernel_param(const char *key) { return cmdline_get(&kernel_cmdline, key); }
 const char *kernel_cmdline_text(void) { return boot_info.cmdline; }
 
+/* The levels must come in order: linker.ld sorts .initcall.* by name, and this stops a
+ * boot whose table is out of order instead of running it so. */
 void run_initcalls(void)
 {
-    for (const initcall_fn *fn = initcalls_start; fn < initcalls_end; fn++)
-        (*fn)();
+    bool debug = kernel_param("initcall_debug") != NULL;
+    unsigned level = 0;
+    for (const struct initcall *c = initcalls_start; c < initcalls_end; c++) {
+        if (c->level < level)
+            panic("initcall table out of level order at %s (linker.ld: SORT .initcall.*)",
+                  c->level_name);
+        level = c->level;
+        if (debug) {
+            uint32_t offset, size;
+            const char *name = symbol_lookup(kernel_symbols(), (uint32_t)c->fn, &offset, &size);
+            if (name)
+                printk("initcall: %s %s\n", c->level_name, name);
+            else
+                printk("initcall: %s %p\n", c->level_name, (void *)c->fn);
+        }
+        c->fn();
+    }
 }
 
 /* Frees what the firmware calls usable, then takes back what is already in use. */

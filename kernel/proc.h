@@ -51,7 +51,7 @@ struct task {
     struct cred cred;         /* its user and group ids (kernel/cred.h); root's: all 0 */
     struct sigstate sig;      /* signal actions, blocked mask, alternate stack (signal.h) */
 
-    struct task *next;        /* all tasks, in pid order */
+    struct task *next;        /* all tasks, in creation order (task_list) */
 };
 
 /* The task running now (also task_current()). */
@@ -93,7 +93,9 @@ void task_kill(struct task *t, int status, const char *reason);
 
 /* The living (not yet collected) task with this pid, or NULL. */
 struct task *task_find(int pid);
-/* The task list, for `ps`. */
+/* The task list, in creation order: the shell (pid 1), the idle task (pid 0, made just
+ * after it), then every other task as it was created, so pids 2, 3, ... rise along it.
+ * `ps` lists it so and the scheduler takes turns along it. */
 struct task *task_list(void);
 
 /* The idle task: chosen only when nothing else is runnable. */

@@ -178,4 +178,4 @@ static void procfs_init(void)
     fs_set_mode(fs_create(dev, "null", &null_ops, 0), 0666, 0, 0);
     fs_set_mode(fs_create(dev, "console", &console_ops, 0), 0600, 0, 0);
 }
-INITCALL(procfs_init);
+INITCALL(fs, procfs_init);

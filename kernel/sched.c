@@ -9,8 +9,8 @@
 #include "kernel/arch.h"
 #include "kernel/errno.h"
 #include "kernel/proc.h"
+#include "kernel/task.h" /* current_pid */
 #include "kernel/time.h"
-#include "trace/trace.h"
 
 struct task *current;
 int32_t current_pid;            /* what trace events record (trace.h) */

@@ -7,7 +7,7 @@
 #include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/proc.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall_handlers.h"
 #include "kernel/uaccess.h"
 
 SYSCALL_HANDLER(getuid) { (void)a; return (int32_t)current->cred.uid; }

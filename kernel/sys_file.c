@@ -14,7 +14,7 @@
 #include "kernel/page_alloc.h"
 #include "kernel/proc.h"
 #include "kernel/string.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall_handlers.h"
 #include "kernel/uaccess.h"
 #include "uapi/syscall.h"
 

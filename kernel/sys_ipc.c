@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/ipc.h"
 #include "kernel/proc.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall_handlers.h"
 #include "kernel/uaccess.h"
 
 /* Copies a message from the program: its header, then only the bytes it says it uses. */

@@ -10,7 +10,7 @@
 #include "kernel/file.h"
 #include "kernel/page_alloc.h"
 #include "kernel/proc.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall_handlers.h"
 #include "kernel/vm.h"
 
 #define MMAP_BASE 0x80000000u /* where mmap looks for room first */

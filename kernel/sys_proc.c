@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall_handlers.h"
 #include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "uapi/syscall.h"

@@ -7,7 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/proc.h"
 #include "kernel/signal.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall_handlers.h"
 #include "kernel/uaccess.h"
 
 /* rt_sigaction(sig, act, oact, sigsetsize): the order of checks is Linux's: the size, then

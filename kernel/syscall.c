@@ -11,7 +11,7 @@
 
 #include "kernel/errno.h"
 #include "kernel/proc.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall_handlers.h"
 #include "uapi/ipc.h"
 
 #define CALL(nr, fn, n, names, types) [nr] = { #fn, n, names, types, sys_##fn }

@@ -4,7 +4,8 @@
  * User programs enter with `int $0x80` (uapi/syscall.h). The table describes every call the
  * kernel has by its Linux i386 number: its name ("write"), its arguments' names and C types ("unsigned int fd",
  * "const char * buf", "size_t count", as Linux's SYSCALL_DEFINE gives them) and its handler. Syscall tracepoints
- * (trace/trace_syscalls.c) print from the same descriptions.
+ * (trace/trace_syscalls.c) print from the same descriptions. The handlers themselves are
+ * declared in kernel/syscall_handlers.h; the numbers programs use are uapi/syscall.h's.
  */
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H

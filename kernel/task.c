@@ -23,7 +23,7 @@
 #include "kernel/time.h"
 #include "kernel/vm.h"
 
-static struct task *tasks;      /* every task, in creation order */
+static struct task *tasks;      /* every task, in creation order: 1, 0, then 2, 3, ... */
 static int next_pid = 2;        /* 0 is idle, 1 the shell */
 static struct task_exit_hook *exit_hooks;
 static struct task_create_hook *create_hooks;

@@ -43,4 +43,4 @@ static void dump_unread_events(void)
 }
 
 static void flight_recorder_setup(void) { panic_register_last_words(dump_unread_events); }
-INITCALL(flight_recorder_setup);
+INITCALL(trace, flight_recorder_setup);

@@ -320,4 +320,4 @@ static void ftrace_setup(void)
     ftrace_graph_setup();
     printk("ftrace: %u functions can be traced\n", ftrace_sites.count);
 }
-INITCALL(ftrace_setup);
+INITCALL(trace, ftrace_setup);

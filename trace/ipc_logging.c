@@ -296,7 +296,7 @@ static void ipc_logging_setup(void)
 {
     fs_mkdir_path("ipc_logging");
 }
-INITCALL(ipc_logging_setup);
+INITCALL(trace, ipc_logging_setup);
 
 /* --- the demo command ---------------------------------------------------------------------- */
 

@@ -186,4 +186,4 @@ static void mmiotrace_setup(void)
     trace_create_flag_file(dir, "trace_pc", &trace_pc_flag);
     fs_create(dir, "filter_offset", &filter_offset_ops, 0);
 }
-INITCALL(mmiotrace_setup);
+INITCALL(trace, mmiotrace_setup);

@@ -87,4 +87,4 @@ static void snapshot_setup(void)
     snapshot_arch_init();
     register_tracer(&snapshot_tracer);
 }
-INITCALL(snapshot_setup);
+INITCALL(trace, snapshot_setup);

@@ -48,4 +48,4 @@ static int read_saved_cmdlines(struct fs_node *f, struct fs_writer *out)
 static const struct fs_file_ops saved_cmdlines_ops = { .read = read_saved_cmdlines };
 
 static void trace_comm_init(void) { fs_create(fs_root(), "saved_cmdlines", &saved_cmdlines_ops, 0); }
-INITCALL(trace_comm_init);
+INITCALL(trace, trace_comm_init);

@@ -41,7 +41,7 @@ struct syscall_events {
 static struct syscall_events *events_by_nr[SYS_MAX];
 static unsigned enabled_events;
 
-void trace_syscall_enter(unsigned nr, const uint32_t args[6])
+void trace_syscall_enter(unsigned nr, const uint32_t *args)
 {
     struct syscall_events *se = nr < SYS_MAX ? events_by_nr[nr] : 0;
     if (!se || !se->enter.enabled)

@@ -17,9 +17,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Records sys_enter_NAME for call nr with its arguments as the registers carried them, if
- * that event is enabled. Any context; numbers without a table entry are ignored. */
-void trace_syscall_enter(unsigned nr, const uint32_t args[6]);
+/* Records sys_enter_NAME for call nr with its arguments as the registers carried them
+ * (SYSCALL_ARGS_MAX of them: kernel/syscall.h, which this header does not include so that
+ * host tests need not see uapi/syscall.h), if that event is enabled. Any context; numbers
+ * without a table entry are ignored. */
+void trace_syscall_enter(unsigned nr, const uint32_t *args);
 
 /* Records sys_exit_NAME for call nr with its result (a value or -errno), if enabled. */
 void trace_syscall_exit(unsigned nr, int32_t ret);

@@ -10,4 +10,4 @@ static struct tracer nop_tracer = { .name = "nop" };
 
 /* Makes nop selectable; the core starts with it (trace_init, after every initcall). */
 static void nop_setup(void) { register_tracer(&nop_tracer); }
-INITCALL(nop_setup);
+INITCALL(trace, nop_setup);

@@ -892,4 +892,4 @@ static void user_events_init(void)
                                &max_events_ops, NULL), 0644, 0, 0))
         printk("user_events: could not create its files\n");
 }
-INITCALL(user_events_init);
+INITCALL(trace, user_events_init);

@@ -30,4 +30,4 @@ static void proc_interrupts_init(void)
 {
     fs_create(fs_mkdir_path("proc"), "interrupts", &interrupts_ops, 0);
 }
-INITCALL(proc_interrupts_init);
+INITCALL(arch, proc_interrupts_init);

@@ -22,7 +22,7 @@
 #include "kernel/printk.h"
 #include "kernel/proc.h"
 #include "kernel/string.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall_handlers.h"
 #include "kernel/uaccess.h"
 #include "uapi/syscall.h"
 

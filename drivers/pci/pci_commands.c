@@ -168,4 +168,4 @@ static void pci_files_init(void)
     if (dir)
         fs_create(dir, "devices", &proc_devices_ops, 0);
 }
-INITCALL(pci_files_init);
+INITCALL(device, pci_files_init);

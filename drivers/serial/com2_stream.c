@@ -54,4 +54,4 @@ static void com2_init(void)
     /* crw-rw---- root dialout, as udev makes the serial ports. */
     fs_set_mode(fs_create(fs_mkdir_path("dev"), "ttyS1", &ttys1_ops, 0), 0660, 0, GID_DIALOUT);
 }
-INITCALL(com2_init);
+INITCALL(device, com2_init);

@@ -69,7 +69,7 @@ static void uart_rx_interrupt(void)
 }
 
 static void serial_log_init(void) { serial_log = ipc_log_context_create(4, "serial", 0); }
-INITCALL(serial_log_init);
+INITCALL(device, serial_log_init);
 
 void uart_enable_rx_interrupt(uint16_t port, int irq, void (*on_byte)(uint8_t))
 {

@@ -162,7 +162,7 @@ SELFTEST(events_syscalls)
     ST_CHECK(guest_write_file("set_event", "syscalls:sys_enter_write syscalls:sys_exit_write\n",
                         false) == 0);
     ST_CHECK(syscall_tracer != 0);
-    const uint32_t args[6] = { 1, 0x40001000, 12, 0, 0, 0 };
+    const uint32_t args[SYSCALL_ARGS_MAX] = { 1, 0x40001000, 12, 0, 0, 0 };
     trace_syscall_enter(SYS_write, args);
     trace_syscall_exit(SYS_write, 12);
     trace_syscall_exit(SYS_write, -14);

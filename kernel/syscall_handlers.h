@@ -1,15 +1,18 @@
 /*
- * syscalls.h - the handlers of the system call table (kernel/syscall.c), one file per
- * group: sys_file.c (files), sys_mem.c (memory), sys_proc.c (the process itself),
- * sys_ipc.c (message passing), sys_cred.c (user and group ids).
- * Each takes the six argument registers and returns the result or -errno.
+ * syscall_handlers.h - the handlers of the system call table (kernel/syscall.h), one file
+ * per group: sys_file.c (files), sys_mem.c (memory), sys_proc.c (the process itself),
+ * sys_ipc.c (message passing), sys_cred.c (user and group ids), sys_signal.c (signals).
+ * Each takes the argument registers (SYSCALL_ARGS_MAX of them) and returns the result or
+ * -errno.
  */
-#ifndef KERNEL_SYSCALLS_H
-#define KERNEL_SYSCALLS_H
+#ifndef KERNEL_SYSCALL_HANDLERS_H
+#define KERNEL_SYSCALL_HANDLERS_H
 
 #include <stdint.h>
 
-#define SYSCALL_HANDLER(name) int32_t sys_##name(const uint32_t a[6])
+#include "kernel/syscall.h"
+
+#define SYSCALL_HANDLER(name) int32_t sys_##name(const uint32_t a[SYSCALL_ARGS_MAX])
 
 SYSCALL_HANDLER(exit);
 SYSCALL_HANDLER(read);
