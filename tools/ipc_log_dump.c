@@ -170,7 +170,7 @@ static int consider_page(struct extraction *x, uint64_t phys, const uint8_t *p)
     struct found_page f = { .phys = phys, .data = p + IPC_LOG_HEADER_SIZE };
     memcpy(&f.hdr, p, sizeof f.hdr);
     if (f.hdr.write_offset == 0xffff)
-        f.hdr.write_offset = IPC_LOG_DATA_SIZE; /* the original's other way to say "full" */
+        f.hdr.write_offset = IPC_LOG_DATA_SIZE; /* Qualcomm's ipc_logging: also "full" */
     f.index = f.hdr.page_num & ~IPC_LOG_PAGE_FLAG;
     f.ctx_phys = phys + (uint64_t)f.hdr.ctx_offset;
     const uint8_t *ctx = dump_image_at(x->img, f.ctx_phys, IPC_LOG_HEADER_SIZE);

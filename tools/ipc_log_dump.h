@@ -55,15 +55,15 @@ const uint8_t *dump_image_at(const struct dump_image *img, uint64_t phys, size_t
 struct extract_result {
     unsigned contexts;  /* printed */
     unsigned events;    /* printed */
-    unsigned unreadable; /* printed, but not string events as the original layout defines
+    unsigned unreadable; /* printed, but not string events as Qualcomm's ipc_logging.c defines
                             them: Qualcomm's ipc_logging.py stops at the first of these */
     unsigned problems;  /* reported on err */
 };
 
 /* Extracts every IPC log of img (or only those named only, when not NULL) to out,
- * reporting problems on err, and, for each context holding events that are not the
- * original layout's string events, how many (a note, not a problem). Returns -1 when
- * memory ran out, else 0. */
+ * reporting problems on err, and, for each context holding events that are not string
+ * events as Qualcomm's ipc_logging.c defines them, how many (a note, not a problem).
+ * Returns -1 when memory ran out, else 0. */
 int ipc_log_extract(const struct dump_image *img, const char *only, FILE *out, FILE *err,
                     struct extract_result *result);
 

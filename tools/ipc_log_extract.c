@@ -11,7 +11,7 @@
  *
  * What Qualcomm's own parser (ipc_logging.py of linux-ramdump-parser-v2) cannot read is
  * said on stderr too, as notes: an ELF core (that parser scans a raw file only), and
- * events other than the original layout's string events (it stops at the first).
+ * events other than the string events of Qualcomm's ipc_logging.c (it stops at the first).
  * Exit status: 0 when a context was printed, 1 when none was (or DUMP cannot be read),
  * 2 on a usage error.
  */

@@ -197,8 +197,8 @@ static uint32_t next_page(const struct ipc_log *log, uint32_t page)
 
 /*
  * Copies n bytes (n < IPC_LOG_DATA_SIZE) at *c into out (unless NULL) and moves *c past
- * them. As in the original, a position may rest at the very end of a page; the next step
- * from there starts on the next page.
+ * them. As in Qualcomm's ipc_logging.c, a position may rest at the very end of a page; the
+ * next step from there starts on the next page.
  */
 static void step(const struct ipc_log *log, struct ipc_log_cursor *c, uint8_t *out, uint32_t n)
 {
@@ -218,8 +218,8 @@ static void step(const struct ipc_log *log, struct ipc_log_cursor *c, uint8_t *o
 }
 
 /* Drops the oldest event: the read position moves past it, and the page it leaves gets
- * read_offset 0 (the original's rule, which dump tools rely on: only the read page has a
- * read_offset). The `log` reader moves along if it was there. */
+ * read_offset 0 (the rule of Qualcomm's ipc_logging.c, which dump tools rely on: only the
+ * read page has a read_offset). The `log` reader moves along if it was there. */
 static void drop_oldest(struct ipc_log *log)
 {
     struct ipc_log_cursor r = ipc_log_oldest(log);
@@ -555,7 +555,8 @@ static void put_dec(struct line *l, uint64_t v, int width, char pad)
     put_chars(l, buf + n, sizeof buf - (size_t)n);
 }
 
-/* v as 0x and hex digits, right-aligned in width (at most 18: the original's %#18llx). */
+/* v as 0x and hex digits, right-aligned in width (at most 18: Qualcomm's ipc_logging.c prints
+ * %#18llx). */
 static void put_hex(struct line *l, uint64_t v, int width)
 {
     char buf[18];

@@ -63,7 +63,8 @@
 #define TSV_TYPE_STRING 2
 
 #define TSV_HEADER_SIZE 2
-/* The encode buffer's size, as the original's MAX_MSG_SIZE: a whole event (its 2-byte
+/* The encode buffer's size, as MAX_MSG_SIZE in Qualcomm's include/linux/ipc_logging.h
+ * (msm kernel): a whole event (its 2-byte
  * header included) has at most this many bytes; larger ones are refused, never cut. */
 #define IPC_LOG_MAX_MSG_SIZE 255
 /* The most bytes an event can claim (a size byte of 255): what a reader must hold. */
@@ -81,7 +82,8 @@ struct ipc_log_page_header {
     uint64_t start_time;
     uint64_t end_time;
     int64_t ctx_offset;
-    uint8_t runtime[IPC_LOG_HEADER_SIZE - 0x30]; /* the original's list links; unused */
+    /* Qualcomm's list links and nd_read_offset (ipc_logging_private.h); unused */
+    uint8_t runtime[IPC_LOG_HEADER_SIZE - 0x30];
 };
 
 struct ipc_log_page {
@@ -156,8 +158,9 @@ struct ipc_log {
     uint64_t written, dropped, oversize; /* events: stored, dropped to make room, refused */
 };
 
-/* Where a context's page count is, from its header: the first of the original's "run-time
- * data structures", so that a dump tool can tell a missing last page from a short log. */
+/* Where a context's page count is, from its header: the first of the run-time data that
+ * follows the context header in Qualcomm's layout (drivers/soc/qcom/ipc_logging_private.h),
+ * so that a dump tool can tell a missing last page from a short log. */
 #define IPC_LOG_PAGE_COUNT_AT IPC_LOG_HEADER_SIZE
 _Static_assert(offsetof(struct ipc_log, page_count) == IPC_LOG_PAGE_COUNT_AT,
                "page_count follows the context header");
@@ -165,8 +168,8 @@ _Static_assert(offsetof(struct ipc_log, page_count) == IPC_LOG_PAGE_COUNT_AT,
 /*
  * Sets up log over count (at least 1) zeroed pages, page-aligned, and names it (name is
  * shorter than IPC_LOG_NAME_SIZE). The headers get their magic numbers last, so that a
- * dump taken meanwhile shows no half-made page. log_id is the address of log, as the
- * original's; each page's ctx_offset is the distance from it to log.
+ * dump taken meanwhile shows no half-made page. log_id is the address of log, as in
+ * Qualcomm's ipc_logging.c; each page's ctx_offset is the distance from it to log.
  */
 void ipc_log_init(struct ipc_log *log, struct ipc_log_page **pages, uint32_t count,
                   const char *name, uint16_t user_version, uint64_t (*clock)(void));
@@ -177,8 +180,8 @@ void ipc_log_forget(struct ipc_log *log);
 
 /*
  * Appends the event ev[0..len) after the newest one. When the pages are full it first
- * drops the oldest events, as the original does: the write position catches up with the
- * read position, which moves on by whole events. The event may start on one page and end
+ * drops the oldest events, as Qualcomm's ipc_logging.c does: the write position catches up
+ * with the read position, which moves on by whole events. The event may start on one page and end
  * on the next. Returns how many events were dropped; -EMSGSIZE (counted in oversize) when
  * len is above IPC_LOG_MAX_MSG_SIZE; -EINVAL when ev's size byte does not say len - 2 or its
  * type is 0 (TSV_TYPE_INVALID, which readers take for damage).
@@ -242,7 +245,7 @@ uint32_t ipc_log_dump_spans(const struct ipc_log_page_header *const *pages, uint
  * known type of a valid size. Returns the event's length, or -EINVAL. */
 int ipc_log_event_check(const uint8_t *ev, size_t len);
 
-/* Whether ev[0..len) starts with a string event exactly as the original layout defines
+/* Whether ev[0..len) starts with a string event exactly as Qualcomm's ipc_logging.c defines
  * it: type TSV_TYPE_STRING holding an 8-byte TIMESTAMP, an 8-byte QTIMER and a BYTE_ARRAY
  * that ends the event. That is all Qualcomm's ipc_logging.py decodes: it stops at an event
  * of any other type, and reads a string event's three items without skipping to the end
@@ -250,7 +253,8 @@ int ipc_log_event_check(const uint8_t *ev, size_t len);
 bool ipc_log_event_is_original_string(const uint8_t *ev, size_t len);
 
 /*
- * Formats a checked event as one line, as the original's `log` file shows it:
+ * Formats a checked event as one line, as the debugfs `log` file of Qualcomm's
+ * ipc_logging.c shows it:
  *   [  4191.362072425/      0x12bec5ff43] [diag_state_open_smd] MODEM_DATA ...
  * (seconds.nanoseconds from TIMESTAMP, the QTIMER value, then the text). Items of other
  * events follow the bracket, separated by blanks: INT32 in decimal, POINTER in hex,

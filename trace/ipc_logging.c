@@ -85,7 +85,7 @@ int ipc_log_string(struct ipc_log_context *ctx, const char *fmt, ...)
     ipc_log_encode_qtimer(&e, cycles);
     char *text = ipc_log_encode_bytes_start(&e, &room);
     va_start(ap, fmt);
-    int n = kvsnprintf(text, room + 1, fmt, ap); /* formatted in place, as the original */
+    int n = kvsnprintf(text, room + 1, fmt, ap); /* in place, as Qualcomm's ipc_logging.c */
     va_end(ap);
     ipc_log_encode_bytes_done(&e, n < 0 ? room + 1 : (size_t)n);
     return ipc_log_write(ctx, &e);
@@ -166,7 +166,7 @@ static int print_events(struct ipc_log_context *ctx, struct fs_writer *out, bool
     return 0;
 }
 
-/* `log`: what is unread, then return, as the original's debugfs file. */
+/* `log`: what is unread, then return, as the debugfs file of Qualcomm's ipc_logging.c. */
 static int read_log(struct fs_node *f, struct fs_writer *out)
 {
     return print_events(f->data, out, false);

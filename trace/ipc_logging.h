@@ -7,8 +7,9 @@
  *
  * Each context is a directory of the file tree, ipc_logging/NAME/:
  *   log        the events not yet shown by log or log_cont, then returns. Reading moves
- *              the context's one read mark, as the original's debugfs file does; the
- *              events stay in memory until the writer needs their room.
+ *              the context's one read mark, as the debugfs file of Qualcomm's
+ *              drivers/soc/qcom/ipc_logging.c does; the events stay in memory until
+ *              the writer needs their room.
  *   log_cont   the same, then waits for new events until ^C (as `tail -f`); when the
  *              reader is a script or a redirection it returns once all is shown.
  *   stats      pages, and events written, dropped to make room, and refused as oversize.
@@ -52,9 +53,9 @@ int ipc_log_context_destroy(struct ipc_log_context *ctx);
  */
 int ipc_log_write(struct ipc_log_context *ctx, struct ipc_log_encoder *e);
 
-/* Logs a formatted string event (TIMESTAMP, QTIMER, BYTE_ARRAY), as the original's
- * helper. Text longer than an event holds (about 230 bytes) is refused as oversize, never
- * cut. Returns as ipc_log_write. */
+/* Logs a formatted string event (TIMESTAMP, QTIMER, BYTE_ARRAY), as ipc_log_string() in
+ * Qualcomm's ipc_logging.c. Text longer than an event holds (about 230 bytes) is refused as
+ * oversize, never cut. Returns as ipc_log_write. */
 int ipc_log_string(struct ipc_log_context *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

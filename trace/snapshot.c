@@ -7,7 +7,8 @@
  *   cat trace
  *       <idle>-0  [000] d....  1.234567: snapshot #2 +1744 cycles at do_thing+0x1c: eax=...
  *
- * Two snapshots around a region time it, as the seed times __ide_dma_end: the second one's
+ * Two snapshots around a region time it, as Chuck Ebbert's 2003 patch "Debugging i386 using
+ * hardware task" times __ide_dma_end: the second one's
  * delta is the region plus one snapshot's own cost. The edu driver does that around its
  * factorial (drivers/pci/edu.c): `echo snapshot > current_tracer; modprobe edu; cat trace`.
  */

@@ -1,6 +1,6 @@
 /*
- * snapshot.h - CPU-state snapshots taken by `int3` through a task gate (the seed's
- * "Debugging i386 using hardware task").
+ * snapshot.h - CPU-state snapshots taken by `int3` through a task gate (after Chuck Ebbert's
+ * 2003 patch "Debugging i386 using hardware task").
  *
  * Vector 3 is a task gate to a debug task. Executing int3 anywhere makes the CPU save every
  * register of the running context into that context's TSS and switch to the debug task,
@@ -54,7 +54,8 @@ void snapshot_arch_init(void);
  * whose handler records the same snapshot from the trap frame (false). */
 void snapshot_use_task_gate(bool task_gate);
 
-/* The last snapshots of this CPU, kept in its one-page ring (the seed's per-CPU page). */
+/* The last snapshots of this CPU, kept in its one-page ring (Ebbert's 2003 patch's per-CPU
+ * page). */
 struct snapshot_record {
     uint32_t number;
     uint64_t tsc;

@@ -63,7 +63,7 @@ static int write_current_tracer(struct fs_node *f, const char *data, size_t len,
     trim_blanks(data, len, &s, &e);
     struct tracer *t = trace_find_tracer(data + s, e - s);
     if (!t && e - s == 4 && strncmp(data + s, "none", 4) == 0)
-        t = trace_find_tracer("nop", 3); /* the name older kernels (and the seed) use */
+        t = trace_find_tracer("nop", 3); /* older kernels' name, as in their mmiotrace.txt */
     if (!t)
         return -EINVAL;
     return trace_switch(t);

@@ -12,8 +12,9 @@
 #include "kernel/cred.h"
 
 /* Linux's names for the tracing directory; each is accepted as a prefix naming our root.
- * debugfs itself names it too (checked after the longer names), so the seed's
- * /sys/kernel/debug/ipc_logging/NAME/log finds ipc_logging/NAME/log. */
+ * debugfs itself names it too (checked after the longer names), so the path of Qualcomm's
+ * IPC logging files (drivers/soc/qcom/ipc_logging.c),
+ * /sys/kernel/debug/ipc_logging/NAME/log, finds ipc_logging/NAME/log. */
 static const char *const mount_prefixes[] = {
     "/sys/kernel/tracing",
     "/sys/kernel/debug/tracing",

@@ -52,7 +52,8 @@
 
 #define SYSTEM_NAME "user_events"
 #define STATUS_BITS (PAGE_SIZE * 8)
-#define DEFAULT_MAX_EVENTS 32768 /* Linux's user_events_max default, the seed's Max */
+/* Linux's user_events_max default; "Max:" in the user_events_status of Linux before 6.4 */
+#define DEFAULT_MAX_EVENTS 32768
 /* Heap bytes the events of all programs together may take: a quarter of the kernel heap's
  * 4 MiB (kernel/heap.c: 64 chunks of 64 KiB), so that a flood leaves the rest to processes,
  * files and IPC. About 1,450 events of one field fit (the flood of
@@ -488,7 +489,9 @@ static bool answer_writable(uint32_t arg, uint32_t size)
     return user_range_ok(arg, size, true);
 }
 
-/* DIAG_IOCSREG with the seed's struct user_reg_status: answers status_bit and write_index. */
+/* DIAG_IOCSREG with struct user_reg_status, the pre-6.4 status-page ABI (Linux's struct
+ * user_reg before 6.4, in Documentation/trace/user_events.rst): answers status_bit and
+ * write_index. */
 static long register_with_status_bit(struct file *f, uint32_t arg)
 {
     struct user_reg_status reg;

@@ -2,11 +2,12 @@
  * uapi/user_events.h - registering and deleting user_events through ioctl() on
  * user_events_data (Linux's include/uapi/linux/user_events.h, both generations).
  *
- * DIAG_IOCSREG takes either struct user_reg_status (size 20: the seed's ABI, which answers
+ * DIAG_IOCSREG takes either struct user_reg_status (size 20: the status-page ABI of Linux
+ * before 6.4, Documentation/trace/user_events.rst of that time, which answers
  * with a bit of the mmap-ed user_events_status page) or struct user_reg (size 28 or more:
  * Linux 6.4's ABI, where the kernel itself sets and clears enable_bit at enable_addr in the
  * registering process, with Linux 6.6's USER_EVENT_REG_PERSIST flag). The size field tells
- * them apart; any other size is EINVAL. An event registered with the seed's structure has
+ * them apart; any other size is EINVAL. An event registered with the pre-6.4 structure has
  * no flags: it is deleted with its last reference, as any event without PERSIST.
  */
 #ifndef UAPI_USER_EVENTS_H
@@ -28,7 +29,8 @@
 #define DIAG_IOCSDEL UE_IOC(1, 1)   /* 0x40042a01 */
 #define DIAG_IOCSUNREG UE_IOC(1, 2) /* 0x40042a02 */
 
-/* The seed's registration: the answer is a status bit and a write index. */
+/* The pre-6.4 registration (Linux's struct user_reg before 6.4): the answer is a status bit
+ * and a write index. */
 struct user_reg_status {
     uint32_t size;        /* in: sizeof(struct user_reg_status) == 20 */
     uint64_t name_args;   /* in: address of "name[:flags] [field[;field...]]" */

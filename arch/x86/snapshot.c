@@ -16,7 +16,8 @@
  *     (arch/x86/fpu.c) only clears TS when the interrupted task owns the FPU, and hands
  *     the FPU over otherwise;
  *   - the segment registers are reloaded from the TSS on the way back, and one that became
- *     invalid since it was loaded (the seed's "known bug") would fault in the middle of the
+ *     invalid since it was loaded (the "known bug" of Chuck Ebbert's 2003 patch "Debugging
+ *     i386 using hardware task") would fault in the middle of the
  *     task switch: the debug task checks DS, ES, FS and GS first and replaces an invalid
  *     one with the null selector, recording that it did.
  */
@@ -37,7 +38,7 @@ void (*snapshot_sink)(const struct snapshot_regs *, uint32_t, uint64_t);
 static struct tss debug_tss;
 static uint8_t debug_stack[8192] __attribute__((aligned(16)));
 
-/* The seed's per-CPU page: a 16-byte work area, then a ring of records. */
+/* The per-CPU page of Ebbert's 2003 patch: a 16-byte work area, then a ring of records. */
 struct snapshot_page {
     uint32_t count;        /* snapshots taken */
     uint32_t pad;

@@ -152,7 +152,8 @@ static void check_factorial(struct edu *e)
     for (uint32_t k = 2; k <= FACTORIAL_INPUT; k++)
         expected *= k;
 
-    /* Two snapshots time the computation, as the seed times __ide_dma_end: with the
+    /* Two snapshots time the computation, as Chuck Ebbert's 2003 patch "Debugging i386
+     * using hardware task" times __ide_dma_end: with the
      * snapshot tracer current, the second one's delta is the factorial's cycles (plus one
      * snapshot's own cost). */
     TRACE_SNAPSHOT();

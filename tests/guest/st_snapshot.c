@@ -53,7 +53,8 @@ SELFTEST(snapshot_registers)
     ST_CHECK(!(read_cr0() & CR0_TS) || true); /* TS may be set: #NM clears it on demand */
 }
 
-/* The seed's `for (;;) int3` program, for a fixed count: the kernel stays healthy and every
+/* The `for (;;) int3` program of Chuck Ebbert's 2003 patch "Debugging i386 using hardware
+ * task", for a fixed count: the kernel stays healthy and every
  * int3 is counted, each with a positive cycle delta. */
 SELFTEST(snapshot_tight_loop)
 {

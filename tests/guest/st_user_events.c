@@ -76,7 +76,8 @@ SELFTEST(user_events_status_and_enable)
 {
     no_user_events();
     ST_CHECK(guest_write_file("dynamic_events", "u:test u32 count\n", true) == 0);
-    /* The seed's example, to the byte: bit 1 is the first handed out. */
+    /* The example in Linux's pre-6.4 Documentation/trace/user_events.rst, to the byte: bit 1
+     * is the first handed out. */
     ST_CHECK(strcmp(guest_read_file("user_events_status"), "1:test\n\nActive: 1\nBusy: 0\nMax: 32768\n") ==
              0);
     ST_CHECK(status_bit(1) == 0);

@@ -12,9 +12,9 @@
 # runs `hang`: interrupts off, spinning. When the
 # console shows hang's line, qemu_run has QEMU's monitor stop the guest, save its physical
 # memory and quit. The extracted "demo" and "ipc" contexts must equal the live lines exactly,
-# and every event of every context (demo, ipc, pci, serial) must be a string event as the
-# original layout defines it, the only kind Qualcomm's ipc_logging.py reads. This is done
-# twice: with a raw dump (pmemsave) and with an ELF core (dump-guest-memory).
+# and every event of every context (demo, ipc, pci, serial) must be a string event as
+# Qualcomm's ipc_logging.c defines it, the only kind Qualcomm's ipc_logging.py reads. This
+# is done twice: with a raw dump (pmemsave) and with an ELF core (dump-guest-memory).
 #
 # Prints one "ok - ..." or "not ok - ..." line per check (with a diff or the console's end
 # under a failing one) and exits non-zero if any check failed. Logs stay in

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# replay.sh QEMU_RUN KERNEL MMIO_REPLAY LOGDIR - the seed's replay, end to end: trace a
+# replay.sh QEMU_RUN KERNEL MMIO_REPLAY LOGDIR - replaying an MMIO log, one of the tools
+# Linux's Documentation/trace/mmiotrace.rst lists for developers, end to end: trace a
 # session (capture.script), turn its log into a boot script with mmio_replay, run that under
 # mmiotrace, and check that the device received the same writes, in the same order, and that
 # every read the replay checked gave the value the first session saw.

@@ -2,8 +2,8 @@
  * test_ipc_log_dump.c - the dump extractor (tools/ipc_log_dump.c) on a small dump made by
  * the real writer: a wrapped four-page log of string events, made by the encoder and by
  * IPC's ipc_log_numbers, read whole first, then with the damage a real dump can have (a
- * page gone, a header bit flipped, the original's 0xffff "full" offset). Whatever is damaged must be reported, and
- * what is intact must still come out.
+ * page gone, a header bit flipped, 0xffff: Qualcomm's ipc_logging's other "full" offset).
+ * Whatever is damaged must be reported, and what is intact must still come out.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -308,7 +308,7 @@ static bool same_pages(const struct test_log *a, const struct test_log *b)
 /* Written in place, a message event is byte for byte the string event that printf and the
  * encoder make of the same text and numbers (negative, zero and extreme ones included),
  * wherever it falls: inside a page, straddling two, or after dropping the oldest; and it is
- * a string event exactly as the original layout defines it. */
+ * a string event exactly as Qualcomm's ipc_logging.c defines it. */
 TEST(numbers_event_same_bytes_as_encoder)
 {
     static const char text[] = "[ipc_reply] call: ep caller server label len, reply: label len =";
@@ -366,7 +366,7 @@ TEST(event_ending_at_page_end_then_next_page)
         CHECK_EQ_INT(ipc_log_append(&t->log, ev, len), 0);
     }
     CHECK_EQ_INT(t->pages[0]->hdr.write_offset, IPC_LOG_DATA_SIZE);
-    CHECK_EQ_INT(t->log.write_page, 0); /* rests at the very end, as the original */
+    CHECK_EQ_INT(t->log.write_page, 0); /* rests at the very end, as in Qualcomm's ipc_logging.c */
     CHECK_EQ_INT(log_text(&t->log, 1, "next"), 0);
     CHECK_EQ_INT(t->log.write_page, 1);
     CHECK_EQ_INT(t->pages[1]->hdr.write_offset, 28);

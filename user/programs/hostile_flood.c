@@ -92,7 +92,7 @@ static long long mem_free_kb(void) { return file_number("/proc/meminfo", "MemFre
 
 /* ---- user_events ---- */
 
-/* Registers command on fd with the seed's ABI: 0 or -1 with errno. */
+/* Registers command on fd with user_events' pre-6.4 status-page ABI: 0 or -1 with errno. */
 static long register_seed(int fd, const char *command)
 {
     struct user_reg_status reg = { 0 };

@@ -803,7 +803,7 @@ static void guard_nanosleep(struct call *c)
 }
 
 /* DIAG_IOCSREG: the structure in scratch, and its enable_addr (Linux 6.4's ABI: any size
- * but the seed's 20) where the kernel may write the enable bit. */
+ * but the pre-6.4 ABI's 20) where the kernel may write the enable bit. */
 static void guard_reg(struct call *c)
 {
     if (!guard_in(&c->a[2], REG_SPAN))

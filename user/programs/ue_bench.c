@@ -7,7 +7,7 @@
  *     event "ue_bench_idle u32 value", which nothing enables:
  *       ue_disabled_check_enable_addr  Linux 6.4's ABI: `if (enabled)`, one read of the
  *                                      variable the kernel keeps up to date;
- *       ue_disabled_check_status_page  the seed's ABI: `if (status_page[byte] & mask)`.
+ *       ue_disabled_check_status_page  the pre-6.4 ABI: `if (status_page[byte] & mask)`.
  *     Each is a loop of CHECK_LOOPS iterations with the check, minus the same loop without
  *     it, divided by CHECK_LOOPS: the check alone (load, test, branch not taken).
  * (b) ue_writev_4byte: one writev() of [write_index, u32] to the enabled event
@@ -41,7 +41,7 @@
 #define REPEATS 9
 #define ENABLE_WAIT_MS 5000
 
-/* The two registrations of one event: the 6.4 ABI's variable and the seed ABI's bit. */
+/* The two registrations of one event: the 6.4 ABI's variable and the pre-6.4 ABI's bit. */
 struct bench_event {
     volatile uint32_t enabled;
     const volatile uint8_t *status_byte;

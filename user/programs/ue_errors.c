@@ -114,7 +114,7 @@ static struct user_reg user_reg_for(const char *command)
     return r;
 }
 
-/* A struct user_reg_status (the seed's ABI) for command. */
+/* A struct user_reg_status (the pre-6.4 status-page ABI) for command. */
 static struct user_reg_status seed_reg_for(const char *command)
 {
     struct user_reg_status r = { 0 };
@@ -214,9 +214,10 @@ static bool setup(void)
 }
 
 /*
- * DIAG_IOCSREG tells its two ABIs apart by the size field: 20 is the seed's struct
- * user_reg_status, 28 and more Linux 6.4's struct user_reg (more is fine when the extra
- * bytes are zero, as copy_struct_from_user allows for newer programs on older kernels).
+ * DIAG_IOCSREG tells its two ABIs apart by the size field: 20 is struct user_reg_status
+ * (Linux's struct user_reg before 6.4), 28 and more Linux 6.4's struct user_reg (more is
+ * fine when the extra bytes are zero, as copy_struct_from_user allows for newer programs on
+ * older kernels).
  * Everything else must be refused before the kernel reads past what the program has.
  */
 static void group_struct_size(void)
@@ -313,7 +314,7 @@ static void group_reg_pointers(void)
     kernel_name.name_args = KERNEL_ADDR;
     unmapped_name.name_args = UNMAPPED_ADDR;
     long_name.name_args = (uintptr_t)no_nul;
-    /* A seed struct user_reg_status (size, name_args low and high, status_bit,
+    /* A pre-6.4 struct user_reg_status (size, name_args low and high, status_bit,
      * write_index) in the program's read-only segment: readable, but the answer cannot be
      * written back, so the kernel must refuse it before it registers anything. */
     static const char readonly_cmd[] = "ue_err_ro u32 a";
@@ -343,8 +344,8 @@ static void group_reg_pointers(void)
 }
 
 /*
- * The seed's ABI (size 20): the answer is a status bit, never 0 (bit 0 is the one a
- * program may use for "no event"). Registering the same command again on the same fd is
+ * The pre-6.4 status-page ABI (size 20): the answer is a status bit, never 0 (bit 0 is the
+ * one a program may use for "no event"). Registering the same command again on the same fd is
  * not an error and gives the same write_index; the same name with other fields is.
  */
 static void group_seed_abi(void)
@@ -832,7 +833,7 @@ static void usage(void)
     exit(2);
 }
 
-/* Runs the groups in order (the writes need ue_err_seed from the seed ABI group), or only
+/* Runs the groups in order (the writes need ue_err_seed from the pre-6.4 ABI group), or only
  * the limit, then the summary line. */
 int main(int argc, char **argv)
 {

@@ -1,6 +1,7 @@
 /*
- * ue_example.c - a user_events producer with the seed's ABI (status page), in the manner of
- * Linux's samples/user_events/example.c.
+ * ue_example.c - a user_events producer with the pre-6.4 status-page ABI (Linux's
+ * Documentation/trace/user_events.rst before 6.4), in the manner of Linux's
+ * samples/user_events/example.c of that time.
  *
  * Registers the event "test u32 count" on user_events_data (DIAG_IOCSREG with struct
  * user_reg_status), maps user_events_status read-only and then, ITERATIONS times, checks the
@@ -10,9 +11,9 @@
  *
  * The event must outlive the program, so that its records in the trace still print after it
  * exits: since Linux 6.6 an event is deleted with its last reference unless it is
- * persistent, and the seed's struct user_reg_status has no flags. So the program first
- * creates the event through dynamic_events, which makes it persistent (as Linux 6.6 does);
- * the registration then finds that event.
+ * persistent, and the pre-6.4 struct (our struct user_reg_status) has no flags. So the
+ * program first creates the event through dynamic_events, which makes it persistent (as
+ * Linux 6.6 does); the registration then finds that event.
  *
  * Usage: ue_example [ITERATIONS [MS]]   (defaults 100 iterations, 10 ms apart)
  * Prints:
