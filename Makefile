@@ -50,19 +50,34 @@ LIBGCC = $(shell $(CC) -m32 -print-libgcc-file-name)
 NASMFLAGS := -f elf32 -g -F dwarf
 
 # Function tracing: gcc puts a 5-byte NOP before every function's first instruction and lists
-# them in __mcount_loc (-mfentry -mnop-mcount -mrecord-mcount); trace/ftrace.c patches them.
-# These files are never traced: the tracers themselves, trap entry, the code that patches or
-# walks stacks for them, the clock they read, the last words of a crash, and everything that
-# carries the trace out (formatting, symbols, the serial ports, the console, the background
+# them in __mcount_loc (-mfentry -mnop-mcount -mrecord-mcount); trace/ftrace/ftrace.c patches
+# them. These files are never traced: the tracers themselves (all of trace/), the benchmarks
+# that measure them (tests/bench/), trap entry, the code that patches or walks stacks for
+# them, the clock they read, the last words of a crash, and everything that carries the trace
+# out (formatting, symbols, the file tree, the serial ports, the console, the background
 # stream): tracing those would make every printed event produce new ones, without end.
 FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
-NOTRACE_C := $(wildcard trace/*.c drivers/serial/*.c) arch/x86/trap.c arch/x86/machine.c \
-	arch/x86/backtrace.c arch/x86/double_fault.c arch/x86/mmiotrace_fault.c \
-	arch/x86/ftrace_arch.c arch/x86/fpu.c arch/x86/task_arch.c arch/x86/paging.c arch/x86/snapshot.c arch/x86/gdt.c kernel/time.c kernel/panic.c kernel/format.c \
-	kernel/string.c kernel/symbols.c kernel/background.c kernel/console.c
+NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
+NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
+	fpu task_arch paging snapshot gdt
+NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols fs/fs_tree \
+	shell/console
+NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
+	$(NOTRACE_KERNEL:%=kernel/%.c)
 
-# Every .c and .asm of the kernel; tests/guest holds the in-kernel self-tests.
-KERNEL_C := $(wildcard arch/x86/*.c kernel/*.c drivers/*/*.c trace/*.c tests/guest/*.c)
+# Every .c and .asm of the kernel: arch/x86, kernel/ and its subsystem folders, drivers,
+# trace/ and its folders, tests/guest (the in-kernel self-tests) and tests/bench (the
+# benchmarks). Link order is the order of the commands in `help`, of the self-tests and of
+# initcalls within a level (kernel/init.h): within kernel/ and within trace/ it is by file
+# name, whatever the subfolder, as it was when each was one flat folder, so moving a file
+# between subfolders reorders nothing.
+by_file_name = $(foreach n,$(sort $(notdir $(1))),$(filter %/$(n),$(1)))
+KERNEL_C := $(wildcard arch/x86/*.c) $(call by_file_name,$(wildcard kernel/*.c kernel/*/*.c)) \
+	$(wildcard drivers/*/*.c) $(call by_file_name,$(wildcard trace/*.c trace/*/*.c)) \
+	$(wildcard tests/guest/*.c tests/bench/*.c)
+ifneq ($(filter-out $(KERNEL_C),$(NOTRACE_C)),)
+$(error NOTRACE names files that do not exist: $(filter-out $(KERNEL_C),$(NOTRACE_C)))
+endif
 KERNEL_ASM := $(wildcard boot/*.asm arch/x86/*.asm)
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KERNEL_C)) \
 	$(patsubst %.asm,$(BUILD)/obj/%.asm.o,$(KERNEL_ASM))
@@ -122,10 +137,10 @@ $(MMIO_LOG_TOOLS): $(BUILD)/tools/%: tools/%.c tools/mmio_log.c tools/mmio_log.h
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -o $@ $< tools/mmio_log.c
 
 $(IPC_LOG_TOOLS): tools/ipc_log_extract.c tools/ipc_log_dump.c tools/ipc_log_dump.h \
-		trace/ipc_log_page.c trace/ipc_log_page.h
+		trace/ipc_logging/ipc_log_page.c trace/ipc_logging/ipc_log_page.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I. -o $@ tools/ipc_log_extract.c \
-		tools/ipc_log_dump.c trace/ipc_log_page.c
+		tools/ipc_log_dump.c trace/ipc_logging/ipc_log_page.c
 
 # Two links: the first gives the addresses for the symbol table; the second adds the table
 # at the end of the image (linker.ld), where it moves nothing. The check proves that.
@@ -243,66 +258,73 @@ trace-ready:
 		|| { echo "trace: the script did not finish cleanly (see $(OUT)/console.log)"; exit 1; }
 
 # --- tests -------------------------------------------------------------------------------
-# Each unit test binary links its test file with the portable modules it tests.
-UNIT_DEPS_format := kernel/format.c
-UNIT_DEPS_cmdline := kernel/cmdline.c
-UNIT_DEPS_shell_parse := kernel/shell_parse.c
-UNIT_DEPS_line_edit := kernel/line_edit.c kernel/shell_parse.c
-UNIT_DEPS_complete := kernel/complete.c trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
-UNIT_DEPS_bitmap_alloc := kernel/bitmap_alloc.c
-UNIT_DEPS_heap := kernel/heap.c
-UNIT_DEPS_klog := kernel/klog.c kernel/format.c
-UNIT_DEPS_symbols := kernel/symbols.c
+# Each unit test binary links its test file with the portable modules it tests. HOST_x is
+# module x built for the host: its .c and the .c files of what it calls (tests/unit/host_*.c
+# stand in for the kernel's heap, clock and system-call table); the link list is sorted, so a
+# module named twice is linked once.
+HOST_errno := kernel/lib/errno.c
+HOST_format := kernel/lib/format.c
+HOST_parse := kernel/lib/parse.c
+HOST_symbols := kernel/lib/symbols.c
+HOST_shell_parse := kernel/shell/shell_parse.c
+HOST_fs_tree := kernel/fs/fs_tree.c $(HOST_format) $(HOST_errno) tests/unit/host_heap.c
+HOST_ring_buffer := trace/core/ring_buffer.c tests/unit/host_arch.c
+HOST_trace_output := trace/core/trace_output.c trace/core/trace_comm.c $(HOST_fs_tree)
+HOST_ipc_log_page := trace/ipc_logging/ipc_log_page.c
+HOST_ftrace_filter := trace/ftrace/ftrace_filter.c $(HOST_parse) $(HOST_symbols) $(HOST_fs_tree)
+HOST_user_events_parse := trace/events/user_events_parse.c $(HOST_parse) $(HOST_fs_tree)
+
+UNIT_DEPS_format := $(HOST_format)
+UNIT_DEPS_cmdline := kernel/lib/cmdline.c
+UNIT_DEPS_shell_parse := $(HOST_shell_parse)
+UNIT_DEPS_line_edit := kernel/shell/line_edit.c $(HOST_shell_parse)
+UNIT_DEPS_complete := kernel/shell/complete.c $(HOST_fs_tree)
+UNIT_DEPS_bitmap_alloc := kernel/lib/bitmap_alloc.c
+UNIT_DEPS_heap := kernel/mm/heap.c
+UNIT_DEPS_klog := kernel/log/klog.c $(HOST_format)
+UNIT_DEPS_symbols := $(HOST_symbols)
 UNIT_DEPS_time := kernel/time.c tests/unit/host_arch.c
-UNIT_DEPS_ring_buffer := trace/ring_buffer.c tests/unit/host_arch.c
-UNIT_DEPS_parse := kernel/parse.c
-UNIT_DEPS_mmio_decode := trace/mmio_decode.c
-UNIT_DEPS_pci_format := drivers/pci/pci_format.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
+UNIT_DEPS_ring_buffer := $(HOST_ring_buffer)
+UNIT_DEPS_parse := $(HOST_parse)
+UNIT_DEPS_mmio_decode := arch/x86/mmio_decode.c
+UNIT_DEPS_pci_format := drivers/pci/pci_format.c $(HOST_fs_tree)
 UNIT_DEPS_mmio_log := tools/mmio_log.c
-UNIT_DEPS_ftrace_output := trace/ftrace_output.c trace/trace_output.c trace/trace_comm.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
-UNIT_DEPS_ftrace_filter := trace/ftrace_filter.c kernel/parse.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
-UNIT_DEPS_mmiotrace_output := trace/mmiotrace_output.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
-UNIT_DEPS_trace_output := trace/trace_output.c trace/trace_comm.c kernel/format.c tests/unit/host_heap.c trace/tracefs.c kernel/errno.c
-UNIT_DEPS_tracefs := trace/tracefs.c kernel/format.c kernel/errno.c tests/unit/host_heap.c
-UNIT_DEPS_cred := kernel/cred.c
-UNIT_DEPS_elf := kernel/elf.c
-UNIT_DEPS_signal := kernel/signal.c arch/x86/umip_decode.c arch/x86/fpu_exception.c
-UNIT_DEPS_ipc_log_page := trace/ipc_log_page.c
-UNIT_DEPS_ipc_log_dump := tools/ipc_log_dump.c trace/ipc_log_page.c
-UNIT_DEPS_user_events_parse := trace/user_events_parse.c kernel/parse.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
-UNIT_DEPS_trace_events := trace/trace_events.c trace/trace_syscalls.c tests/unit/host_syscall_table.c trace/tracefs.c trace/ring_buffer.c kernel/format.c kernel/errno.c kernel/parse.c tests/unit/host_heap.c tests/unit/host_arch.c
+UNIT_DEPS_ftrace_output := trace/ftrace/ftrace_output.c $(HOST_trace_output) $(HOST_symbols)
+UNIT_DEPS_ftrace_filter := $(HOST_ftrace_filter)
+UNIT_DEPS_mmiotrace_output := trace/mmiotrace/mmiotrace_output.c $(HOST_fs_tree)
+UNIT_DEPS_trace_output := $(HOST_trace_output)
+UNIT_DEPS_fs_tree := $(HOST_fs_tree)
+UNIT_DEPS_cred := kernel/proc/cred.c
+UNIT_DEPS_elf := kernel/proc/elf.c
+UNIT_DEPS_signal := kernel/proc/signal.c arch/x86/umip_decode.c arch/x86/fpu_exception.c
+UNIT_DEPS_ipc_log_page := $(HOST_ipc_log_page)
+UNIT_DEPS_ipc_log_dump := tools/ipc_log_dump.c $(HOST_ipc_log_page)
+UNIT_DEPS_user_events_parse := $(HOST_user_events_parse)
+UNIT_DEPS_trace_events := trace/events/trace_events.c trace/events/trace_syscalls.c \
+	tests/unit/host_syscall_table.c $(HOST_ring_buffer) $(HOST_parse) $(HOST_fs_tree)
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 
 $(BUILD)/unit/test_%: tests/unit/test_%.c tests/unit/unit_main.c tests/unit/unit.h $$(UNIT_DEPS_%)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< tests/unit/unit_main.c $(UNIT_DEPS_$*)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< tests/unit/unit_main.c $(sort $(UNIT_DEPS_$*))
 
-FUZZ_DEPS_cmdline := kernel/cmdline.c
-FUZZ_DEPS_format := kernel/format.c
-FUZZ_DEPS_shell_parse := kernel/shell_parse.c
-FUZZ_DEPS_line_edit := kernel/line_edit.c kernel/shell_parse.c
-FUZZ_DEPS_parse := kernel/parse.c
-FUZZ_DEPS_mmio_decode := trace/mmio_decode.c
-FUZZ_DEPS_mmio_log := tools/mmio_log.c
-FUZZ_DEPS_ftrace_filter := trace/ftrace_filter.c kernel/parse.c kernel/symbols.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
-FUZZ_DEPS_ring_buffer := trace/ring_buffer.c tests/unit/host_arch.c
-FUZZ_DEPS_elf := kernel/elf.c
+# A fuzz target links what the unit test of the same name links, unless named here.
 FUZZ_DEPS_umip_decode := arch/x86/umip_decode.c
-FUZZ_DEPS_ipc_log_page := trace/ipc_log_page.c
-FUZZ_DEPS_ipc_log_extract := tools/ipc_log_dump.c trace/ipc_log_page.c
-FUZZ_DEPS_user_events := trace/user_events_parse.c kernel/parse.c kernel/format.c trace/tracefs.c kernel/errno.c tests/unit/host_heap.c
+FUZZ_DEPS_ipc_log_extract := $(UNIT_DEPS_ipc_log_dump)
+FUZZ_DEPS_user_events := $(HOST_user_events_parse)
+FUZZ_DEPS = $(sort $(or $(FUZZ_DEPS_$(1)),$(UNIT_DEPS_$(1))))
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))
 FUZZ_SECONDS ?= 60
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_driver.c $$(FUZZ_DEPS_%)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_driver.c $$(call FUZZ_DEPS,$$*)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< tests/fuzz/fuzz_driver.c $(FUZZ_DEPS_$*)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< tests/fuzz/fuzz_driver.c $(call FUZZ_DEPS,$*)
 
-$(BUILD)/libfuzzer/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_DEPS_%)
+$(BUILD)/libfuzzer/fuzz_%: tests/fuzz/fuzz_%.c $$(call FUZZ_DEPS,$$*)
 	@mkdir -p $(dir $@)
-	clang -g -O1 -I. -DTRACEKERN_HOST -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_DEPS_$*)
+	clang -g -O1 -I. -DTRACEKERN_HOST -fsanitize=fuzzer,address,undefined -o $@ $< $(call FUZZ_DEPS,$*)
 
 # For tests/run_all.sh: the -initrd list that gives a boot every user program.
 print-user-modules:

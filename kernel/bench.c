@@ -4,8 +4,8 @@
 #include "kernel/bench.h"
 
 #include "kernel/arch.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/log/printk.h"
+#include "kernel/lib/string.h"
 
 #define MAX_ROWS 64
 

@@ -6,8 +6,8 @@
 #include <stdarg.h>
 
 #include "kernel/arch.h"
-#include "kernel/format.h"
-#include "kernel/printk.h"
+#include "kernel/lib/format.h"
+#include "kernel/log/printk.h"
 
 static int panicking;
 static void (*last_words)(void);

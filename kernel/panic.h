@@ -12,7 +12,7 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
 void panic_begin(void);
 void panic_end(const char *reason) __attribute__((noreturn));
 
-/* Work for the last moment: the flight recorder (trace/flight_recorder.c) registers one
+/* Work for the last moment: the flight recorder (trace/snapshot/flight_recorder.c) registers one
  * that sends every tracer's unread events to the serial ports, so a crash loses no trace
  * data. Runs in panic_end with interrupts off and printk lock-free; must not take locks. */
 void panic_register_last_words(void (*fn)(void));

@@ -1,5 +1,5 @@
 /*
- * params.h - the kernel command line, parsed once at boot (kernel/cmdline.h does the work).
+ * params.h - the kernel command line, parsed once at boot (kernel/lib/cmdline.h does the work).
  */
 #ifndef KERNEL_PARAMS_H
 #define KERNEL_PARAMS_H

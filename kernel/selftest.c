@@ -4,9 +4,9 @@
 #include "kernel/selftest.h"
 
 #include "kernel/arch.h"
-#include "kernel/format.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/format.h"
+#include "kernel/log/printk.h"
+#include "kernel/lib/string.h"
 
 extern const struct selftest selftests_start[], selftests_end[];
 

@@ -123,7 +123,7 @@ for bin in "$BUILD"/unit/test_*; do
     count_tap "$name" "$LOGS/$name.txt" $?
 done
 
-# The user programs' printf against the host C library's (user/tests/format_test.c), built
+# The user programs' printf against the host C library's (tests/user/format_test.c), built
 # for the host's architecture; tests/shell/user_format.script checks the guest's 32-bit build.
 if "$BUILD/user/format_test" > "$LOGS/user_format_test.txt" 2>&1; then
     pass "user library printf agrees with the host's ($(tail -n 1 "$LOGS/user_format_test.txt"))"

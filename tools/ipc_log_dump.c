@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/ipc_log_page.h"
+#include "trace/ipc_logging/ipc_log_page.h"
 
 #define PT_LOAD 1
 #define MAX_PAGE_INDEX 65535 /* page numbers above this are taken for damage */

@@ -7,7 +7,7 @@
  * program header says which physical addresses its file bytes hold). Extraction finds
  * every 4 KiB-aligned page that starts with the page magic numbers, follows each page's
  * ctx_offset to its context header, groups the pages by context, orders them as the
- * writer left them (trace/ipc_log_page.h: ipc_log_dump_spans) and prints each context's
+ * writer left them (trace/ipc_logging/ipc_log_page.h: ipc_log_dump_spans) and prints each context's
  * events as the kernel's `log` file does, under a header line:
  *   === demo: 2 pages, version 2, user version 0, log id 0x1fe000 ===
  * Anything damaged (a page whose header does not hold up, a missing page, an event that

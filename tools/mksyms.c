@@ -5,7 +5,7 @@
  *
  * Keeps the text symbols (types T, t, W, w), one per address (the first name seen), in
  * address order, and ends the table with the address of `text_end` so the last function
- * has a size. The table layout is struct symbol_table in kernel/symbols.h. Given no input
+ * has a size. The table layout is struct symbol_table in kernel/lib/symbols.h. Given no input
  * (the first link, when there is no kernel yet) it writes an empty table with the same
  * symbols, so both links see the same sections.
  */

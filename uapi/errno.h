@@ -3,7 +3,7 @@
  *
  * Kernel functions return 0 or a negative errno (-ENOENT), as Linux does, and system calls
  * hand the same number to user programs, so tools written for Linux read our errors
- * unchanged. Shared by the kernel (kernel/errno.h) and the C library (user/lib).
+ * unchanged. Shared by the kernel (kernel/lib/errno.h) and the C library (user/lib).
  */
 #ifndef UAPI_ERRNO_H
 #define UAPI_ERRNO_H

@@ -1,5 +1,5 @@
 /*
- * uapi/ipc.h - synchronous message passing between tasks (kernel/ipc.c).
+ * uapi/ipc.h - synchronous message passing between tasks (kernel/ipc/ipc.c).
  *
  * A task creates an endpoint and is its only receiver. Any task may send to it: send()
  * blocks until the receiver takes the message (a rendezvous, as in L4 and seL4: nothing is

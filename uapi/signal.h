@@ -4,7 +4,7 @@
  * two frames the kernel pushes on the user stack to run a handler (sigframe for handlers
  * installed without SA_SIGINFO, rt_sigframe with it).
  *
- * Shared by the kernel (kernel/signal.c, arch/x86/signal_frame.c) and the C library
+ * Shared by the kernel (kernel/proc/signal.c, arch/x86/signal_frame.c) and the C library
  * (user/lib/signal.c). Every size and offset below is the one Linux's arch/x86 uses for a
  * 32-bit process, checked by the static assertions at the end; a program built for Linux
  * i386 (glibc's sigaction with its __restore_rt) finds what it expects.

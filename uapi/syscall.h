@@ -1,7 +1,7 @@
 /*
  * uapi/syscall.h - the system call interface between user programs and the kernel.
  *
- * Shared by the kernel (kernel/syscall.c) and the C library (user/lib). The numbers and the
+ * Shared by the kernel (kernel/syscall/syscall.c) and the C library (user/lib). The numbers and the
  * calling convention are Linux's for i386, so that a reader who knows Linux recognises them:
  * `int $0x80` with the number in EAX and arguments in EBX, ECX, EDX, ESI, EDI, EBP; the
  * result comes back in EAX, a negative errno on failure.

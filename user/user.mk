@@ -43,7 +43,7 @@ $(USER_ELFS): $(BUILD)/user/%: $(BUILD)/user/programs/%.o $(USER_CRT0) $(USER_LI
 
 -include $(USER_LIB_OBJS:.o=.d) $(USER_PROGRAM_OBJS:.o=.d)
 
-# A host test of the printf formatter against the host's snprintf (user/tests/format_test.c):
+# A host test of the printf formatter against the host's snprintf (tests/user/format_test.c):
 # format.c, portable C, compiled with the user programs' headers but for the host's own
 # architecture (nothing in `make test` may execute a 32-bit program on the host), its
 # snprintf renamed, linked into a native host program under ASan/UBSan. That long and
@@ -57,7 +57,7 @@ $(BUILD)/user/tests/format.o: user/lib/format.c user/user.mk
 	@mkdir -p $(@D)
 	$(HOST_CC) $(USER_HOST_CFLAGS) -Dsnprintf=user_snprintf -Dvsnprintf=user_vsnprintf -c $< -o $@
 
-$(BUILD)/user/format_test: user/tests/format_test.c user/tests/format_cases.h $(BUILD)/user/tests/format.o
+$(BUILD)/user/format_test: tests/user/format_test.c tests/user/format_cases.h $(BUILD)/user/tests/format.o
 	$(HOST_CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-format-truncation \
 		-fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $< $(BUILD)/user/tests/format.o
 

@@ -1,20 +1,20 @@
 /*
- * address_space.c - kernel/vm.h on x86: one page directory per process.
+ * address_space.c - kernel/mm/vm.h on x86: one page directory per process.
  *
  * The directory's kernel entries are copied from the kernel's directory when the process is
  * created. That is enough for them to stay right forever, because the kernel never adds a
  * directory entry later: low memory's page tables and the ioremap window's are all created
  * at boot (paging_init). User page tables are the process's own.
  */
-#include "kernel/vm.h"
+#include "kernel/mm/vm.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/paging.h"
-#include "kernel/errno.h"
-#include "kernel/heap.h"
-#include "kernel/page_alloc.h"
-#include "kernel/string.h"
+#include "kernel/lib/errno.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/lib/string.h"
 
 /* An available PTE bit: the frame is not the process's to free. */
 #define PTE_SHARED_FRAME 0x200u

@@ -9,8 +9,8 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
 #include "kernel/arch.h"
-#include "kernel/printk.h"
-#include "trace/ftrace.h"
+#include "kernel/log/printk.h"
+#include "trace/ftrace/ftrace.h"
 
 #define MAX_FRAMES 24
 

@@ -15,7 +15,7 @@
 #include "arch/x86/paging.h"
 #include "kernel/arch.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/log/printk.h"
 
 static struct tss double_fault_tss;
 static uint8_t double_fault_stack[8192] __attribute__((aligned(16)));

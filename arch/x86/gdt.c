@@ -4,7 +4,7 @@
 #include "arch/x86/gdt.h"
 
 #include "arch/x86/cpu.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 /* Access byte bits. */
 #define DESC_PRESENT 0x80

@@ -1,13 +1,13 @@
 /*
  * ioremap.c - maps device memory into the ioremap window, uncached.
  */
-#include "kernel/ioremap.h"
+#include "kernel/mm/ioremap.h"
 
 #include "arch/x86/paging.h"
-#include "kernel/bitmap_alloc.h"
-#include "kernel/heap.h"
-#include "kernel/page_alloc.h"
-#include "kernel/printk.h"
+#include "kernel/lib/bitmap_alloc.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/log/printk.h"
 #include "kernel/spinlock.h"
 
 #define WINDOW_PAGES (IOREMAP_SIZE / PAGE_SIZE)

@@ -2,7 +2,7 @@
  * mmiotrace_fault.c - how mmiotrace sees every access to a traced mapping.
  *
  * The pages of a traced mapping are armed: their page-table entries are not present, so any
- * access faults. On the fault we decode the instruction (trace/mmio_decode.c) and find each
+ * access faults. On the fault we decode the instruction (arch/x86/mmio_decode.c) and find each
  * memory operand it touches in a traced mapping. Then, instead of letting the instruction
  * reach the device directly, we
  *
@@ -28,10 +28,10 @@
 #include "arch/x86/mmio.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
-#include "kernel/errno.h"
-#include "kernel/ioremap.h"
-#include "kernel/page_alloc.h"
-#include "trace/mmio_decode.h"
+#include "kernel/lib/errno.h"
+#include "kernel/mm/ioremap.h"
+#include "kernel/mm/page_alloc.h"
+#include "arch/x86/mmio_decode.h"
 
 #define MAX_STEP_PAGES 4    /* pages one step may touch: two operands, each on two pages */
 #define DR6_SINGLE_STEP (1u << 14)

@@ -7,7 +7,7 @@
 #include "arch/x86/multiboot.h"
 
 #include "kernel/boot_info.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 #define MB_INFO_MEMORY (1u << 0)
 #define MB_INFO_CMDLINE (1u << 2)

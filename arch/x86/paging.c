@@ -8,7 +8,7 @@
 #include "arch/x86/paging.h"
 
 #include "arch/x86/cpu.h"
-#include "kernel/page_alloc.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/panic.h"
 
 #define PDE_INDEX(va) ((va) >> 22)

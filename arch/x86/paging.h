@@ -36,7 +36,7 @@ void paging_set_pte(uintptr_t va, uintptr_t pa, uint32_t flags);
 uint32_t paging_get_pte(uintptr_t va);
 
 /* The kernel's page directory: the CPU's while no user process runs, and the source of the
- * kernel entries of every process's directory (kernel/vm.h). */
+ * kernel entries of every process's directory (kernel/mm/vm.h). */
 const uint32_t *paging_kernel_directory(void);
 
 /* True when reading va cannot fault. */

@@ -3,9 +3,9 @@
  * can see that the console really is interrupt-driven and the timer ticks.
  */
 #include "arch/x86/trap.h"
-#include "kernel/console.h"
+#include "kernel/shell/console.h"
 #include "kernel/init.h"
-#include "trace/tracefs.h"
+#include "kernel/fs/fs_tree.h"
 
 static const char *const irq_names[IRQ_COUNT] = {
     [0] = "timer (PIT)", [4] = "COM1 console",

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "arch/x86/trap.h"
-#include "kernel/signal.h"
+#include "kernel/proc/signal.h"
 
 /* A signal the CPU raised, with what its siginfo and sigcontext say about it. */
 struct fault_info {

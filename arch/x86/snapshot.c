@@ -21,15 +21,15 @@
  *     task switch: the debug task checks DS, ES, FS and GS first and replaces an invalid
  *     one with the null selector, recording that it did.
  */
-#include "trace/snapshot.h"
+#include "trace/snapshot/snapshot.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/ftrace_arch.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/trap.h"
-#include "kernel/page_alloc.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/panic.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 #define RING_RECORDS ((PAGE_SIZE - 16) / sizeof(struct snapshot_record))
 

@@ -6,10 +6,10 @@
 #include "arch/x86/gdt.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
-#include "kernel/page_alloc.h"
-#include "kernel/proc.h"
-#include "kernel/string.h"
-#include "kernel/vm.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/proc/proc.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/vm.h"
 
 extern void context_switch(uint32_t *save_esp, uint32_t next_esp);
 extern void task_enter_user(void);

@@ -12,7 +12,7 @@
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
 #include "kernel/background.h"
-#include "kernel/sched.h"
+#include "kernel/proc/sched.h"
 
 #define PIT_HZ 1193182u
 #define PIT_CH0 0x40

@@ -12,11 +12,11 @@
 #include "arch/x86/umip.h"
 #include "kernel/arch.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/string.h"
-#include "kernel/symbols.h"
-#include "trace/ftrace.h"
+#include "kernel/log/printk.h"
+#include "kernel/proc/sched.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/symbols.h"
+#include "trace/ftrace/ftrace.h"
 
 static trap_handler_fn trap_handlers[256];
 static irq_handler_fn irq_handlers[IRQ_COUNT];

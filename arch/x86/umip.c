@@ -21,9 +21,9 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/signal_frame.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/log/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/uaccess.h"
 
 #define CR4_UMIP (1u << 11)
 #define DUMMY_GDT_BASE 0xfffe0000u

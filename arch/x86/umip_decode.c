@@ -5,7 +5,7 @@
  */
 #include "arch/x86/umip_decode.h"
 
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 bool umip_decode(const uint8_t *code, int n, const uint32_t regs[8], struct umip_insn *in)
 {

@@ -7,10 +7,10 @@
 #include "arch/x86/trap.h"
 #include "arch/x86/umip.h"
 #include "kernel/arch.h"
-#include "kernel/format.h"
-#include "kernel/printk.h"
-#include "kernel/proc.h"
-#include "kernel/syscall.h"
+#include "kernel/lib/format.h"
+#include "kernel/log/printk.h"
+#include "kernel/proc/proc.h"
+#include "kernel/syscall/syscall.h"
 
 /* int $0x80: EAX is the call, EBX..EBP its arguments, EAX its result. The gate is an
  * interrupt gate (interrupts off on entry); the call runs with them on, so that it may sleep

@@ -36,15 +36,15 @@
 #include "arch/x86/trap.h"
 #include "drivers/pci/pci.h"
 #include "kernel/arch.h"
-#include "kernel/errno.h"
-#include "kernel/format.h"
-#include "kernel/heap.h"
-#include "kernel/ioremap.h"
-#include "kernel/page_alloc.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/ioremap.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/log/printk.h"
+#include "kernel/lib/string.h"
 #include "kernel/time.h"
-#include "trace/snapshot.h"
+#include "trace/snapshot/snapshot.h"
 
 #define EDU_REG_ID 0x00
 #define EDU_REG_LIVENESS 0x04

@@ -16,11 +16,11 @@
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pci_format.h"
 #include "kernel/arch.h"
-#include "kernel/ioremap.h"
-#include "kernel/parse.h"
-#include "kernel/printk.h"
-#include "kernel/shell.h"
-#include "kernel/string.h"
+#include "kernel/mm/ioremap.h"
+#include "kernel/lib/parse.h"
+#include "kernel/log/printk.h"
+#include "kernel/shell/shell.h"
+#include "kernel/lib/string.h"
 
 enum mmio_op { MMIO_READ, MMIO_WRITE, MMIO_FILL, MMIO_COPY };
 

@@ -8,14 +8,14 @@
  * bus, device and function. The list never changes after boot; only driver binding
  * (pci_commands.c) writes to the devices.
  */
-#include "trace/ipc_logging.h"
+#include "trace/ipc_logging/ipc_logging.h"
 #include "drivers/pci/pci.h"
 
 #include "arch/x86/pci_config.h"
 #include "drivers/pci/pci_format.h"
-#include "kernel/heap.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/mm/heap.h"
+#include "kernel/log/printk.h"
+#include "kernel/lib/string.h"
 
 static struct pci_device *device_list;
 

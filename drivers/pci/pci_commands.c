@@ -10,16 +10,16 @@
  * Drivers are built in (PCI_DRIVER), yet binding waits for modprobe, as loading a module
  * would: tracing (mmiotrace) can be switched on first and see the probe map its BARs.
  */
-#include "trace/ipc_logging.h"
+#include "trace/ipc_logging/ipc_logging.h"
 #include "drivers/pci/pci.h"
 
 #include "drivers/pci/pci_format.h"
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/init.h"
-#include "kernel/printk.h"
-#include "kernel/shell.h"
-#include "kernel/string.h"
-#include "trace/tracefs.h"
+#include "kernel/log/printk.h"
+#include "kernel/shell/shell.h"
+#include "kernel/lib/string.h"
+#include "kernel/fs/fs_tree.h"
 
 extern const struct pci_driver *const pci_drivers_start[], *const pci_drivers_end[];
 

@@ -10,7 +10,7 @@
  */
 #include "drivers/pci/pci_format.h"
 
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 /* --- names ------------------------------------------------------------------------------- */
 

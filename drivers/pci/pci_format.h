@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "drivers/pci/pci.h"
-#include "trace/tracefs.h"
+#include "kernel/fs/fs_tree.h"
 
 #define PCI_CONFIG_SIZE 256
 

@@ -28,12 +28,12 @@
 #include "arch/x86/cpu.h"
 #include "kernel/arch.h"
 #include "drivers/pci/pci.h"
-#include "kernel/errno.h"
-#include "kernel/format.h"
-#include "kernel/heap.h"
-#include "kernel/ioremap.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/ioremap.h"
+#include "kernel/log/printk.h"
+#include "kernel/lib/string.h"
 
 #define TESTDEV_SELECT 0             /* write a test number here; the header's test byte */
 #define TESTDEV_HDR_WIDTH 1

@@ -10,11 +10,11 @@
 #include "drivers/serial/com2_stream.h"
 
 #include "drivers/serial/uart16550.h"
-#include "kernel/cred.h"
+#include "kernel/proc/cred.h"
 #include "kernel/init.h"
-#include "kernel/printk.h"
+#include "kernel/log/printk.h"
 #include "kernel/spinlock.h"
-#include "trace/tracefs.h"
+#include "kernel/fs/fs_tree.h"
 
 static bool present;
 static uint64_t bytes_sent;

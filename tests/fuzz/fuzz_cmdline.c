@@ -1,5 +1,5 @@
 /*
- * fuzz_cmdline.c - kernel/cmdline.c on arbitrary bytes.
+ * fuzz_cmdline.c - kernel/lib/cmdline.c on arbitrary bytes.
  *
  * The input is a command line (cut at its first NUL, as the boot loader's string would be).
  * Besides what ASan/UBSan catch, it checks the promises of cmdline.h and cmdline.c and
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 
 #define GUARD 0xa5 /* fills the bytes after an output buffer's size: they must stay so */
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_elf.c - kernel/elf.c on arbitrary bytes.
+ * fuzz_elf.c - kernel/proc/elf.c on arbitrary bytes.
  *
  * Besides what ASan/UBSan catch, checks the promises the loader relies on and aborts when
  * one breaks: an accepted image has 1..ELF_MAX_SEGMENTS segments, each inside the file and
@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "kernel/elf.h"
-#include "kernel/errno.h"
+#include "kernel/proc/elf.h"
+#include "kernel/lib/errno.h"
 
 #define LO 0x40000000u
 #define HI 0xbe000000u

@@ -1,5 +1,5 @@
 /*
- * fuzz_format.c - kernel/format.c against the host's snprintf, on formats built from bytes.
+ * fuzz_format.c - kernel/lib/format.c against the host's snprintf, on formats built from bytes.
  *
  * Arbitrary bytes are not used as a format directly: most would be undefined behaviour for
  * the host's printf, and %n would write through garbage. Instead each group of input bytes
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 
 #define BUF_SIZE 512
 #define FILL 0x5a /* both buffers start as this: bytes neither side writes must still match */

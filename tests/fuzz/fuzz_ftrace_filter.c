@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/errno.h"
-#include "trace/ftrace_filter.h"
+#include "kernel/lib/errno.h"
+#include "trace/ftrace/ftrace_filter.h"
 
 static const struct symbol_entry entries[] = {
     { 0x1000, 0 },  { 0x1100, 8 },  { 0x1200, 16 }, { 0x1300, 25 }, { 0x1400, 42 },

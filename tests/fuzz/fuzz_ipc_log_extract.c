@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "tools/ipc_log_dump.h"
-#include "trace/ipc_log_page.h"
+#include "trace/ipc_logging/ipc_log_page.h"
 
 #define DUMP_PAGES 3
 #define DUMP_SIZE (DUMP_PAGES * IPC_LOG_PAGE_SIZE)
@@ -65,7 +65,7 @@ static void write_events(struct ipc_log *log, const uint8_t *data, size_t size)
         size_t end = at;
         while (end < text_len && text[end] != '\n')
             end++;
-        if (i % 2) { /* every other one as kernel/ipc.c logs messages */
+        if (i % 2) { /* every other one as kernel/ipc/ipc.c logs messages */
             int32_t numbers[] = { (int32_t)i, (int32_t)end };
             struct ipc_log_numbers ev = { clock_ns, i, text + at, end - at, numbers, 2 };
             ipc_log_append_numbers(log, &ev); /* an oversize one is refused: fine */

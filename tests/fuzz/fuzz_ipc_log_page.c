@@ -1,5 +1,5 @@
 /*
- * fuzz_ipc_log_page.c - the IPC logging writer, reader and decoder (trace/ipc_log_page.c)
+ * fuzz_ipc_log_page.c - the IPC logging writer, reader and decoder (trace/ipc_logging/ipc_log_page.c)
  * on arbitrary events.
  *
  * The input is first one event as a reader would find it: checking and formatting it must
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/errno.h"
-#include "trace/ipc_log_page.h"
+#include "kernel/lib/errno.h"
+#include "trace/ipc_logging/ipc_log_page.h"
 
 static uint64_t clock_ns;
 /* Page start and end times: a clock that moves a nanosecond per reading. */

@@ -1,5 +1,5 @@
 /*
- * fuzz_line_edit.c - fuzz target for kernel/line_edit.c.
+ * fuzz_line_edit.c - fuzz target for kernel/shell/line_edit.c.
  *
  * Feeds the input to a fresh editor byte by byte and checks after every byte: the echo fits
  * in LINE_ECHO_MAX bytes (the echo buffer is exactly that large, so ASan also sees an
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/line_edit.h"
+#include "kernel/shell/line_edit.h"
 
 /* Aborts with a message: the fuzzer records the input as a crash. */
 static void fail(const char *what)

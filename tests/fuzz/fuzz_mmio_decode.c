@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/mmio_decode.h"
+#include "arch/x86/mmio_decode.h"
 
 #define CHECK(cond)                                                            \
     do {                                                                       \

@@ -1,5 +1,5 @@
 /*
- * fuzz_ring_buffer.c - fuzz target for trace/ring_buffer.c.
+ * fuzz_ring_buffer.c - fuzz target for trace/core/ring_buffer.c.
  *
  * The input is a program. Its first two bytes choose 1-3 CPUs (and, with the top bit, a
  * try at rb_create failures first) and 2-6 pages per CPU, the third the starting clock
@@ -51,9 +51,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "tests/unit/rb_host_env.h"
-#include "trace/ring_buffer.h"
+#include "trace/core/ring_buffer.h"
 
 #define MAX_CPUS 3
 #define MAX_DEPTH 3         /* reservations a CPU may hold open */

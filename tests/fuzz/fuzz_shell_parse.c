@@ -1,5 +1,5 @@
 /*
- * fuzz_shell_parse.c - fuzz target for kernel/shell_parse.c.
+ * fuzz_shell_parse.c - fuzz target for kernel/shell/shell_parse.c.
  *
  * The input (up to its first NUL) is one console line. Checks that shell_parse() either
  * fails with a short one-line message and an empty result, or returns at most
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/shell_parse.h"
+#include "kernel/shell/shell_parse.h"
 
 /* Aborts with a message: the fuzzer records the input as a crash. */
 static void fail(const char *what)

@@ -1,5 +1,5 @@
 /*
- * fuzz_user_events.c - fuzz target for trace/user_events_parse.c.
+ * fuzz_user_events.c - fuzz target for trace/events/user_events_parse.c.
  *
  * The input is a command, a newline, then payload bytes. Checks that ue_parse() either
  * refuses with -EINVAL or gives a description whose fields follow each other from offset 8
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/errno.h"
-#include "trace/user_events_parse.h"
+#include "kernel/lib/errno.h"
+#include "trace/events/user_events_parse.h"
 
 static void fail(const char *what)
 {

@@ -11,7 +11,7 @@
  */
 #include "tests/guest/ftrace_testmod.h"
 
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 
 #define KEEP() __asm__ volatile("" ::: "memory")
 

@@ -3,10 +3,10 @@
  */
 #include "tests/guest/guest_helpers.h"
 
-#include "kernel/errno.h"
-#include "kernel/string.h"
-#include "trace/trace_internal.h"
-#include "trace/tracefs.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "trace/core/trace_internal.h"
+#include "kernel/fs/fs_tree.h"
 
 void for_each_buffered_event(void (*fn)(const struct trace_entry *e, uint32_t length, void *ctx),
                              void *ctx)

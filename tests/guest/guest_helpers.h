@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "trace/trace.h"
+#include "trace/core/trace.h"
 
 /* Calls fn for each event in CPU 0's buffer, oldest first, without consuming any. The
  * payload is an aligned copy, valid during the call. */

@@ -4,14 +4,14 @@
  * tracepoints' exact lines in the `trace` file.
  */
 #include "tests/guest/guest_helpers.h"
-#include "kernel/errno.h"
-#include "kernel/format.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
 #include "kernel/selftest.h"
-#include "kernel/string.h"
-#include "kernel/syscall.h"
-#include "trace/trace_events.h"
-#include "trace/trace_internal.h"
-#include "trace/trace_syscalls.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
+#include "trace/events/trace_events.h"
+#include "trace/core/trace_internal.h"
+#include "trace/events/trace_syscalls.h"
 
 /* True when needle occurs in haystack. */
 static bool contains(const char *haystack, const char *needle)

@@ -7,12 +7,12 @@
 #include "arch/x86/ftrace_arch.h"
 #include "kernel/arch.h"
 #include "kernel/selftest.h"
-#include "kernel/string.h"
-#include "kernel/symbols.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/symbols.h"
 #include "tests/guest/guest_helpers.h"
 #include "tests/guest/ftrace_testmod.h"
-#include "trace/ftrace_internal.h"
-#include "trace/trace_internal.h"
+#include "trace/ftrace/ftrace_internal.h"
+#include "trace/core/trace_internal.h"
 
 #define MAX_RECORDS 32
 

@@ -6,12 +6,12 @@
  */
 #include "tests/guest/guest_helpers.h"
 #include "arch/x86/trap.h"
-#include "kernel/errno.h"
-#include "kernel/format.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
 #include "kernel/selftest.h"
-#include "kernel/string.h"
-#include "trace/ipc_logging.h"
-#include "trace/tracefs.h"
+#include "kernel/lib/string.h"
+#include "trace/ipc_logging/ipc_logging.h"
+#include "kernel/fs/fs_tree.h"
 
 #define LOGGING_VECTOR 0x82
 

@@ -3,11 +3,11 @@
  */
 #include "arch/x86/paging.h"
 #include "kernel/arch.h"
-#include "kernel/heap.h"
-#include "kernel/ioremap.h"
-#include "kernel/page_alloc.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/ioremap.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/selftest.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 extern char boot_stack_guard[];
 

@@ -7,13 +7,13 @@
  */
 #include "arch/x86/cpu.h"
 #include "kernel/arch.h"
-#include "kernel/ioremap.h"
-#include "kernel/page_alloc.h"
+#include "kernel/mm/ioremap.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/selftest.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "tests/guest/guest_helpers.h"
-#include "trace/mmiotrace.h"
-#include "trace/trace_internal.h"
+#include "trace/mmiotrace/mmiotrace.h"
+#include "trace/core/trace_internal.h"
 
 #define MAX_RECORDS 16
 

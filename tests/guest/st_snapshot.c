@@ -5,11 +5,11 @@
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
-#include "kernel/printk.h"
+#include "kernel/log/printk.h"
 #include "kernel/selftest.h"
 #include "tests/guest/guest_helpers.h"
-#include "trace/snapshot.h"
-#include "trace/trace_internal.h"
+#include "trace/snapshot/snapshot.h"
+#include "trace/core/trace_internal.h"
 
 #define SPARE_GDT_INDEX 9
 

@@ -4,13 +4,13 @@
  */
 #include "arch/x86/trap.h"
 #include "drivers/serial/com2_stream.h"
-#include "kernel/errno.h"
-#include "kernel/format.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
 #include "kernel/selftest.h"
-#include "kernel/shell.h"
-#include "kernel/string.h"
+#include "kernel/shell/shell.h"
+#include "kernel/lib/string.h"
 #include "tests/guest/guest_helpers.h"
-#include "trace/trace_internal.h"
+#include "trace/core/trace_internal.h"
 
 #define NESTING_VECTOR 0x81
 

@@ -5,12 +5,12 @@
  * write paths need a user process: the user-program tests cover them.)
  */
 #include "tests/guest/guest_helpers.h"
-#include "kernel/errno.h"
-#include "kernel/format.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
 #include "kernel/selftest.h"
-#include "kernel/string.h"
-#include "trace/trace_events.h"
-#include "trace/trace_internal.h"
+#include "kernel/lib/string.h"
+#include "trace/events/trace_events.h"
+#include "trace/core/trace_internal.h"
 
 static bool exists(const char *path) { return fs_lookup(path, &(int){ 0 }) != 0; }
 

@@ -4,7 +4,8 @@
 #
 # Usage: tests/tools/include_check.sh [TREE]   (TREE: the source tree, default the repo)
 # Prints the include edges between the top folders (kernel, trace, arch, drivers, uapi) as
-# "from -> to: N", then one line per include that breaks a rule, and exits 1 if any does:
+# "from -> to: N", the same between their subsystem folders (kernel/mm, trace/core, ...),
+# then one line per include that breaks a rule, and exits 1 if any does:
 #   1. no file under kernel/ or trace/ includes an arch/x86/ header, except kernel/arch.h
 #      (the one door to the machine) and the entries of ALLOW_ARCH below;
 #   2. no file under kernel/ or arch/ includes a trace/ header, except the entries of
@@ -17,19 +18,16 @@ cd "${1:-$(dirname "$0")/../..}"
 ALLOW_ARCH=(
 )
 ALLOW_TRACE=(
-    "kernel/file.h:trace/tracefs.h"            # the general file tree; moves to kernel/ (issue 15)
-    "kernel/shell.h:trace/tracefs.h"           # the general file tree; moves to kernel/ (issue 15)
-    "kernel/complete.h:trace/tracefs.h"        # the general file tree; moves to kernel/ (issue 15)
-    "kernel/procfs.c:trace/tracefs.h"          # the general file tree; moves to kernel/ (issue 15)
-    "kernel/programs.c:trace/tracefs.h"        # the general file tree; moves to kernel/ (issue 15)
-    "kernel/usermode_bench.c:trace/tracefs.h"  # the general file tree; moves to kernel/ (issue 15)
-    "arch/x86/proc_interrupts.c:trace/tracefs.h" # the general file tree; moves to kernel/
-    "kernel/ipc.c:trace/ipc_logging.h"         # IPC's own log uses the generic log API, as drivers do
-    "kernel/main.c:trace/trace.h"              # trace_init() at boot, until it is a levelled initcall
-    "arch/x86/backtrace.c:trace/ftrace.h"      # unwinding through function_graph's hijacked returns
-    "arch/x86/trap.c:trace/ftrace.h"           # function_graph's stack unwound when a fault abandons calls
-    "arch/x86/snapshot.c:trace/snapshot.h"     # struct snapshot_regs and the snapshot_sink hook are declared there
-    "arch/x86/mmiotrace_fault.c:trace/mmio_decode.h" # the x86 decoder; moves to arch/x86 (issue 15)
+    # IPC's own log uses the generic log API, as drivers do
+    "kernel/ipc/ipc.c:trace/ipc_logging/ipc_logging.h"
+    # trace_init() at boot, until it is a levelled initcall
+    "kernel/main.c:trace/core/trace.h"
+    # unwinding through function_graph's hijacked returns
+    "arch/x86/backtrace.c:trace/ftrace/ftrace.h"
+    # function_graph's stack unwound when a fault abandons calls
+    "arch/x86/trap.c:trace/ftrace/ftrace.h"
+    # struct snapshot_regs and the snapshot_sink hook are declared there
+    "arch/x86/snapshot.c:trace/snapshot/snapshot.h"
 )
 
 allowed() { # list-name file:header
@@ -47,6 +45,11 @@ edges=$(grep -rHo --include='*.c' --include='*.h' '^#include "[a-z_0-9]*/[^"]*"'
 echo "# include edges between top folders (includes: from -> to)"
 echo "$edges" | awk '{ split($1, a, "/"); split($2, b, "/");
                        if (a[1] != b[1]) n[a[1] " -> " b[1]]++ }
+                     END { for (e in n) printf "#   %s: %d\n", e, n[e] }' | sort
+
+echo "# include edges between subsystem folders"
+echo "$edges" | awk '{ a = $1; b = $2; sub(/\/[^\/]*$/, "", a); sub(/\/[^\/]*$/, "", b);
+                       if (a != b) n[a " -> " b]++ }
                      END { for (e in n) printf "#   %s: %d\n", e, n[e] }' | sort
 
 bad=0

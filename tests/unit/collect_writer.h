@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "trace/tracefs.h"
+#include "kernel/fs/fs_tree.h"
 
 static char collected[8192];
 static size_t collected_len;

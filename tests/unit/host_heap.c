@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 
 void *kmalloc(size_t size) { return size ? malloc(size) : NULL; }
 

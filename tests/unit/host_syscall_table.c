@@ -1,7 +1,7 @@
 /* host_syscall_table.c - a system call table of two calls (write and getpid), described as
- * kernel/syscall.c describes them, for host tests of code that reads the table. Apart from
+ * kernel/syscall/syscall.c describes them, for host tests of code that reads the table. Apart from
  * the test files because uapi/syscall.h's struct timespec clashes with the host's libc. */
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 
 static const struct syscall_info host_write = { "write", 3, { "fd", "buf", "count" },
                                               { "unsigned int", "const char *", "size_t" }, 0 };

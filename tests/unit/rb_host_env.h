@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "trace/ring_buffer.h"
+#include "trace/core/ring_buffer.h"
 
 /* The clock and CPU number the buffer reads (tests/unit/host_arch.c). */
 extern uint64_t host_cycles;

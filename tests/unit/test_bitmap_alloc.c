@@ -1,7 +1,7 @@
 /* test_bitmap_alloc.c - runs of units from a bitmap: first fit, alignment, accounting. */
 #include "unit.h"
 
-#include "kernel/bitmap_alloc.h"
+#include "kernel/lib/bitmap_alloc.h"
 
 static uint32_t bits[4];
 static struct bitmap_alloc b;

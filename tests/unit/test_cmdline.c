@@ -1,10 +1,10 @@
-/* test_cmdline.c - kernel/cmdline.c: splitting, lookup, the unused-key report, and limits. */
+/* test_cmdline.c - kernel/lib/cmdline.c: splitting, lookup, the unused-key report, and limits. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "unit.h"
 
 /* A struct cmdline is over a kilobyte: tests share one instead of each putting one on the stack. */

@@ -1,9 +1,9 @@
-/* test_complete.c - unit tests for kernel/complete.c: command names for the first word,
+/* test_complete.c - unit tests for kernel/shell/complete.c: command names for the first word,
  * paths of the tree for the others, unique and shared completions, the listing. */
 #include "unit.h"
 
 #include "collect_writer.h"
-#include "kernel/complete.h"
+#include "kernel/shell/complete.h"
 
 static const char *const command_names[] = { "echo", "cat", "dmesg", "markers", "mmio",
                                              "mmio_map", "help", "halt", "run", "ls" };

@@ -1,8 +1,8 @@
 /* test_cred.c - Linux's rules for changing ids (kernel/sys.c) and its DAC check. */
 #include "unit.h"
 
-#include "kernel/cred.h"
-#include "kernel/errno.h"
+#include "kernel/proc/cred.h"
+#include "kernel/lib/errno.h"
 
 #define NC CRED_NO_CHANGE
 

@@ -1,11 +1,11 @@
 /*
- * test_elf.c - kernel/elf.c: what it accepts, and every way an image is refused.
+ * test_elf.c - kernel/proc/elf.c: what it accepts, and every way an image is refused.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "kernel/elf.h"
-#include "kernel/errno.h"
+#include "kernel/proc/elf.h"
+#include "kernel/lib/errno.h"
 #include "unit.h"
 
 #define LO 0x40000000u

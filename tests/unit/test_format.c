@@ -1,5 +1,5 @@
 /*
- * test_format.c - kernel/format.c against the host's snprintf.
+ * test_format.c - kernel/lib/format.c against the host's snprintf.
  *
  * The host C library is the oracle: SAME(fmt, ...) formats with both, at buffer sizes from 0
  * up past the full length, and compares every byte of the buffers (so a write past the
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "unit.h"
 
 #define BUF_SIZE 512

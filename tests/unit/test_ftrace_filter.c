@@ -3,8 +3,8 @@
 #include "unit.h"
 
 #include "collect_writer.h"
-#include "kernel/errno.h"
-#include "trace/ftrace_filter.h"
+#include "kernel/lib/errno.h"
+#include "trace/ftrace/ftrace_filter.h"
 
 static const struct symbol_entry entries[] = {
     { 0x1000, 0 },  /* do_fork */

@@ -3,7 +3,7 @@
 #include "unit.h"
 
 #include "collect_writer.h"
-#include "trace/ftrace.h"
+#include "trace/ftrace/ftrace.h"
 
 /* do_work 0x1000-0x103f, kmain 0x1040-0x109f, leaf 0x10a0-0x1fff; 0x2000 ends the text. */
 static const struct symbol_entry entries[] = {

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 
 static int grows;
 static const char *last_corruption;

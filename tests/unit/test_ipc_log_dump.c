@@ -12,7 +12,7 @@
 
 #include "tests/unit/unit.h"
 #include "tools/ipc_log_dump.h"
-#include "trace/ipc_log_page.h"
+#include "trace/ipc_logging/ipc_log_page.h"
 
 #define LOG_PAGES 4
 #define DUMP_PAGES (1 + LOG_PAGES) /* page 0 holds the context */
@@ -24,7 +24,7 @@ static uint64_t clock_ns;
 static uint64_t fake_clock(void) { return clock_ns += 1000; }
 
 /* The log in dump, with EVENTS events: every third one made with the encoder, the others
- * as kernel/ipc.c's message events (ipc_log_append_numbers: a text, then one to four
+ * as kernel/ipc/ipc.c's message events (ipc_log_append_numbers: a text, then one to four
  * numbers, each the event's own number). */
 static struct ipc_log *make_dump(void)
 {

@@ -1,5 +1,5 @@
 /*
- * test_ipc_log_page.c - the IPC logging format (trace/ipc_log_page.c): headers byte for
+ * test_ipc_log_page.c - the IPC logging format (trace/ipc_logging/ipc_log_page.c): headers byte for
  * byte, the TSV encoding, writing round the pages (straddling, dropping the oldest,
  * refusing oversize events), reading back live and from dumped pages, and the line format.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tests/unit/unit.h"
-#include "trace/ipc_log_page.h"
+#include "trace/ipc_logging/ipc_log_page.h"
 
 static uint64_t fake_ns;
 static uint64_t fake_clock(void) { return fake_ns; }

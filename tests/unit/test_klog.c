@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "kernel/klog.h"
+#include "kernel/log/klog.h"
 
 static char out[KLOG_SIZE * 2];
 static size_t out_len;

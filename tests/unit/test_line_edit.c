@@ -1,7 +1,7 @@
-/* test_line_edit.c - unit tests for kernel/line_edit.c. */
+/* test_line_edit.c - unit tests for kernel/shell/line_edit.c. */
 #include "unit.h"
 
-#include "kernel/line_edit.h"
+#include "kernel/shell/line_edit.h"
 
 #define UP "\x1b[A"
 #define DOWN "\x1b[B"

@@ -1,5 +1,5 @@
 /*
- * test_mmio_decode.c - the decoder of instructions that fault on MMIO (trace/mmio_decode.c).
+ * test_mmio_decode.c - the decoder of instructions that fault on MMIO (arch/x86/mmio_decode.c).
  *
  * Every supported form is here as GNU as encodes it (the byte strings were produced with
  * `as --32` and checked against `objdump -d`; the few that as will not emit, such as
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "trace/mmio_decode.h"
+#include "arch/x86/mmio_decode.h"
 
 #define EAX MMIO_EAX
 #define ECX MMIO_ECX

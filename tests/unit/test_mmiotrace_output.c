@@ -2,7 +2,7 @@
 #include "unit.h"
 
 #include "collect_writer.h"
-#include "trace/mmiotrace.h"
+#include "trace/mmiotrace/mmiotrace.h"
 
 static const char *print(const void *entry, uint32_t length, uint64_t ts)
 {

@@ -4,8 +4,8 @@
 #include <ctype.h>
 #include <stdint.h>
 
-#include "kernel/errno.h"
-#include "kernel/parse.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/parse.h"
 
 static int uint_of(const char *s, uint64_t *v) { return parse_uint(s, strlen(s), v); }
 static int size_of(const char *s, uint64_t *v) { return parse_size(s, strlen(s), v); }

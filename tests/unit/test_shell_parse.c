@@ -1,7 +1,7 @@
-/* test_shell_parse.c - unit tests for kernel/shell_parse.c. */
+/* test_shell_parse.c - unit tests for kernel/shell/shell_parse.c. */
 #include "unit.h"
 
-#include "kernel/shell_parse.h"
+#include "kernel/shell/shell_parse.h"
 
 static struct shell_line sl;
 

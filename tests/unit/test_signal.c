@@ -1,4 +1,4 @@
-/* test_signal.c - the CPU-independent rules of the signal calls (kernel/signal.c), the
+/* test_signal.c - the CPU-independent rules of the signal calls (kernel/proc/signal.c), the
  * i386 layouts of uapi/signal.h as a 64-bit host compiles them, and the UMIP decoder. */
 #include "unit.h"
 
@@ -7,8 +7,8 @@
 
 #include "arch/x86/fpu_exception.h"
 #include "arch/x86/umip_decode.h"
-#include "kernel/errno.h"
-#include "kernel/signal.h"
+#include "kernel/lib/errno.h"
+#include "kernel/proc/signal.h"
 
 TEST(layouts_are_linux_i386)
 {

@@ -1,7 +1,7 @@
 /* test_symbols.c - symbol lookups: inside, at edges, outside, by name. */
 #include "unit.h"
 
-#include "kernel/symbols.h"
+#include "kernel/lib/symbols.h"
 
 static const struct symbol_entry entries[] = {
     { 0x1000, 0 }, { 0x1040, 6 }, { 0x10a0, 12 }, { 0x2000, 18 },

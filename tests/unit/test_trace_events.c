@@ -5,12 +5,12 @@
 #include "unit.h"
 
 #include "collect_writer.h"
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "rb_host_env.h"
-#include "trace/trace_events.h"
-#include "trace/trace_syscalls.h"
+#include "trace/events/trace_events.h"
+#include "trace/events/trace_syscalls.h"
 
-/* What trace_syscalls.c installed as the dispatcher's tracer (kernel/syscall.h, which the
+/* What trace_syscalls.c installed as the dispatcher's tracer (kernel/syscall/syscall.h, which the
  * host cannot include: tests/unit/host_syscall_table.c keeps it). */
 struct syscall_tracer;
 extern const struct syscall_tracer *volatile syscall_tracer;

@@ -2,7 +2,7 @@
 #include "unit.h"
 
 #include "collect_writer.h"
-#include "trace/trace.h"
+#include "trace/core/trace.h"
 
 
 TEST(context_columns)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "collect_writer.h"
-#include "kernel/errno.h"
-#include "trace/user_events_parse.h"
+#include "kernel/lib/errno.h"
+#include "trace/events/user_events_parse.h"
 
 /* Parses a C string; returns the errno (0) and the description through *out (or NULL). */
 static int parse(const char *cmd, struct ue_desc **out)

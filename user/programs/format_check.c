@@ -1,6 +1,6 @@
 /*
  * format_check.c - prints what the user library's snprintf makes of every case of
- * user/tests/format_cases.h, as a 32-bit user program formats it, one line per case and
+ * tests/user/format_cases.h, as a 32-bit user program formats it, one line per case and
  * buffer size:
  *
  *     format_check: FORMAT, ARGS | SIZE | RETURN | TEXT
@@ -26,7 +26,7 @@ static int lines;
         }                                                                                  \
     } while (0)
 
-#include "user/tests/format_cases.h"
+#include "tests/user/format_cases.h"
 
 int main(void)
 {

@@ -18,7 +18,7 @@
 
 #define UNMAPPED_ADDRESS 0x1000
 #define TCGETS 0x5401
-#define WRITE_MAX (64 << 10) /* the most one write() takes (kernel/sys_file.c) */
+#define WRITE_MAX (64 << 10) /* the most one write() takes (kernel/syscall/sys_file.c) */
 
 static char big[WRITE_MAX + 4096];
 

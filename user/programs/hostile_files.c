@@ -21,9 +21,9 @@
 
 #define KERNEL_ADDRESS 0x100000
 #define UNMAPPED_ADDRESS 0x1000
-#define FILES_PER_PROCESS 32  /* kernel/proc.h TASK_FILES_MAX */
-#define ENDPOINTS_PER_TASK 8  /* kernel/ipc.h IPC_ENDPOINTS_PER_TASK */
-#define NAMES_PER_TASK 4      /* kernel/nameserver.c NS_NAMES_PER_TASK */
+#define FILES_PER_PROCESS 32  /* kernel/proc/proc.h TASK_FILES_MAX */
+#define ENDPOINTS_PER_TASK 8  /* kernel/ipc/ipc.h IPC_ENDPOINTS_PER_TASK */
+#define NAMES_PER_TASK 4      /* kernel/ipc/nameserver.c NS_NAMES_PER_TASK */
 
 /* Opens path with flags, closes it again if that worked, and checks errno want. */
 static void expect_open(const char *path, int flags, int want)

@@ -37,7 +37,7 @@
 
 #define TRACEFS "/sys/kernel/tracing/"
 #define DATA_FILE TRACEFS "user_events_data"
-#define RESERVE_KB 4096 /* the kernel's page reserve (kernel/page_alloc.h) */
+#define RESERVE_KB 4096 /* the kernel's page reserve (kernel/mm/page_alloc.h) */
 #define MAX_EVENTS 40000 /* more than any limit: stops a kernel that has none */
 
 /* Calls fn on each line of path (without its newline; long lines are cut at 255 bytes).

@@ -172,7 +172,7 @@ static char names[MAX_NAMES][NAME_MAX]; /* events successful registrations named
 static unsigned name_count;
 
 /* Whether the stack's slack is this program's argv strings, as the kernel lays out the
- * initial stack (kernel/exec.c): then the program may read it. */
+ * initial stack (kernel/proc/exec.c): then the program may read it. */
 static bool slack_is_argv;
 
 static uint32_t errno_count[4096];

@@ -1,0 +1,77 @@
+/*
+ * file.c - open files of user processes, over the nodes of the file tree.
+ */
+#include "kernel/fs/file.h"
+
+#include "kernel/lib/errno.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/page_alloc.h"
+#include "uapi/syscall.h"
+
+int file_open(struct fs_node *node, uint32_t flags, struct file **out)
+{
+    if (fs_is_dir(node))
+        return -EISDIR;
+    uint32_t mode = flags & O_ACCMODE;
+    /* O_RDWR needs only one of the two, as Linux's samples open user_events_data (which
+     * cannot be read) and user_events_status (which cannot be written) O_RDWR; the missing
+     * half fails at read() or write() with EINVAL, as on Linux. Access mode 3 is Linux's
+     * "ioctl only": the opener needed read and write permission (sys_file.c), and the file
+     * can be neither read nor written (EBADF), only given ioctls; it opens as O_RDWR does. */
+    bool readable = node->ops->read || node->ops->mmap;
+    bool writable = node->ops->write || node->ops->write_data;
+    if ((mode == O_RDONLY && !readable) || (mode == O_WRONLY && !writable) ||
+        (!readable && !writable))
+        return -EACCES;
+    struct file *f = kzalloc(sizeof *f);
+    if (!f)
+        return -ENOMEM;
+    f->node = node;
+    f->flags = flags;
+    f->refs = 1;
+    int err = node->ops->open ? node->ops->open(node, f) : 0;
+    /* Last, once nothing else can fail: an open that fails leaves the file as it was. */
+    if (!err && (flags & O_TRUNC) && mode != O_RDONLY && node->ops->truncates) {
+        err = node->ops->write(node, "", 0, false);
+        if (err && node->ops->release)
+            node->ops->release(f);
+    }
+    if (err) {
+        kfree(f);
+        return err;
+    }
+    node->open_files++;
+    *out = f;
+    return 0;
+}
+
+void file_put(struct file *f)
+{
+    if (--f->refs > 0)
+        return;
+    /* The node stops counting f first, so that a release which finds its node unused may
+     * remove it (an event's files: trace/events/trace_events.c); f->node is not touched after. */
+    f->node->open_files--;
+    if (f->node->ops->release)
+        f->node->ops->release(f);
+    file_text_free(f->text, f->text_pages);
+    kfree(f);
+}
+
+void file_text_free(char *text, uint32_t pages)
+{
+    if (pages)
+        page_free((uintptr_t)text, pages);
+}
+
+int file_open_console(struct file *files[3])
+{
+    int err;
+    struct fs_node *node = fs_lookup("/dev/console", &err);
+    struct file *f;
+    if (!node || (err = file_open(node, O_RDWR, &f)) != 0)
+        return err;
+    f->refs = 3;
+    files[0] = files[1] = files[2] = f;
+    return 0;
+}

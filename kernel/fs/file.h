@@ -1,0 +1,53 @@
+/*
+ * file.h - files opened by user programs: what a file descriptor refers to.
+ *
+ * A struct file is one open() of a node of the file tree (kernel/fs/fs_tree.h). Reading a text
+ * file renders its whole text once, at the first read(), and serves it by offset, so a
+ * program reading in small pieces sees one consistent snapshot (as seq_file gives on
+ * Linux); a consuming file (trace_pipe) is rendered a read's worth at a time instead.
+ * Files with per-open state (user_events_data) keep it in private_data through the node's
+ * open/release operations.
+ */
+#ifndef KERNEL_FS_FILE_H
+#define KERNEL_FS_FILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/fs/fs_tree.h"
+
+struct file {
+    struct fs_node *node;
+    uint32_t flags;        /* open()'s O_RDONLY / O_WRONLY / O_RDWR (uapi/syscall.h) */
+    int refs;              /* descriptors pointing here */
+    void *private_data;    /* the node owner's per-open state */
+    bool rendered;         /* read() has rendered the text at least once */
+    char *text;            /* read(): the rendered text, in text_pages whole pages */
+    uint32_t text_len, text_pages;
+    uint32_t pos;          /* read(): offset in text of the next byte */
+};
+
+/* Whether read() and write() may use f: Linux's FMODE_READ and FMODE_WRITE from the
+ * access mode (O_RDONLY 0, O_WRONLY 1, O_RDWR 2; 3 gives neither). */
+static inline bool file_readable(const struct file *f)
+{
+    return (f->flags & 3u) == 0 || (f->flags & 3u) == 2;
+}
+static inline bool file_writable(const struct file *f)
+{
+    return (f->flags & 3u) == 1 || (f->flags & 3u) == 2;
+}
+
+/* Opens node for a process: 0 with *out set, or -errno (-EISDIR, -EACCES, -ENOMEM, or the
+ * node's open). */
+int file_open(struct fs_node *node, uint32_t flags, struct file **out);
+/* Drops one reference; the last one releases the file. */
+void file_put(struct file *f);
+
+/* Gives back a text buffer of read() (page_alloc_user's pages; NULL and 0 are fine). */
+void file_text_free(char *text, uint32_t pages);
+
+/* Opens /dev/console as descriptors 0, 1 and 2 (files[0..2]) of a new process. */
+int file_open_console(struct file *files[3]);
+
+#endif

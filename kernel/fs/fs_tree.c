@@ -1,0 +1,292 @@
+/*
+ * fs_tree.c - an in-memory tree of directories and files with read/write functions.
+ */
+#include "kernel/fs/fs_tree.h"
+
+#include <stdarg.h>
+
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
+#include "kernel/mm/heap.h"
+#include "kernel/lib/string.h"
+#include "kernel/proc/cred.h"
+
+/* Linux's names for the tracing directory; each is accepted as a prefix naming our root.
+ * debugfs itself names it too (checked after the longer names), so the path of Qualcomm's
+ * IPC logging files (drivers/soc/qcom/ipc_logging.c),
+ * /sys/kernel/debug/ipc_logging/NAME/log, finds ipc_logging/NAME/log. */
+static const char *const mount_prefixes[] = {
+    "/sys/kernel/tracing",
+    "/sys/kernel/debug/tracing",
+    "/debug/tracing",
+    "/sys/kernel/debug",
+};
+
+static struct fs_node root_node = { .name = "/", .mode = 0755 };
+
+struct fs_node *fs_root(void) { return &root_node; }
+
+void fs_puts(struct fs_writer *w, const char *text) { w->emit(w, text, strlen(text)); }
+
+void fs_printf(struct fs_writer *w, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = kvsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) /* over INT_MAX characters: nothing sensible to emit */
+        return;
+    if (n < (int)sizeof buf) {
+        w->emit(w, buf, (size_t)n);
+        return;
+    }
+    /* Longer than the stack buffer: format again into one from the heap. */
+    char *big = kmalloc((size_t)n + 1);
+    if (!big) {
+        w->emit(w, buf, sizeof buf - 1);
+        return;
+    }
+    va_start(ap, fmt);
+    kvsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    w->emit(w, big, (size_t)n);
+    kfree(big);
+}
+
+/* A name is one path component: non-empty, short, no '/', not "." or "..". */
+static bool valid_name(const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len >= FS_NAME_MAX || strchr(name, '/'))
+        return false;
+    return strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/* The child of dir called name (len bytes, not NUL-terminated), or NULL. */
+static struct fs_node *find_child(struct fs_node *dir, const char *name, size_t len)
+{
+    for (struct fs_node *c = dir->children; c; c = c->next)
+        if (strncmp(c->name, name, len) == 0 && c->name[len] == '\0')
+            return c;
+    return NULL;
+}
+
+/* Allocates a node and links it into parent's children in name order (ls shows them so). */
+static struct fs_node *add_node(struct fs_node *parent, const char *name,
+                                const struct fs_file_ops *ops, void *data)
+{
+    if (!parent || !fs_is_dir(parent) || !valid_name(name) ||
+        find_child(parent, name, strlen(name)))
+        return NULL;
+    struct fs_node *n = kzalloc(sizeof *n);
+    if (!n)
+        return NULL;
+    memcpy(n->name, name, strlen(name) + 1);
+    n->parent = parent;
+    n->ops = ops;
+    n->data = data;
+    struct fs_node **link = &parent->children;
+    while (*link && strcmp((*link)->name, name) < 0)
+        link = &(*link)->next;
+    n->next = *link;
+    *link = n;
+    return n;
+}
+
+struct fs_node *fs_mkdir(struct fs_node *parent, const char *name)
+{
+    return add_node(parent, name, NULL, NULL);
+}
+
+struct fs_node *fs_create(struct fs_node *parent, const char *name,
+                          const struct fs_file_ops *ops, void *data)
+{
+    if (!ops)
+        return NULL;
+    return add_node(parent, name, ops, data);
+}
+
+struct fs_node *fs_mkdir_path(const char *path)
+{
+    struct fs_node *dir = fs_root();
+    char name[FS_NAME_MAX];
+    while (*path) {
+        while (*path == '/')
+            path++;
+        size_t len = 0;
+        while (path[len] && path[len] != '/')
+            len++;
+        if (len == 0)
+            break;
+        if (len >= FS_NAME_MAX)
+            return NULL;
+        struct fs_node *next = find_child(dir, path, len);
+        if (!next) {
+            memcpy(name, path, len);
+            name[len] = '\0';
+            next = fs_mkdir(dir, name);
+        }
+        if (!next || !fs_is_dir(next))
+            return NULL;
+        dir = next;
+        path += len;
+    }
+    return dir;
+}
+
+int fs_remove(struct fs_node *node)
+{
+    if (node == fs_root() || !node->parent)
+        return -EINVAL;
+    if (node->children)
+        return -ENOTEMPTY;
+    if (node->open_files)
+        return -EBUSY;
+    struct fs_node **link = &node->parent->children;
+    while (*link != node)
+        link = &(*link)->next;
+    *link = node->next;
+    /* Poisoned: code that kept a pointer to a removed node (it should have held it open)
+     * faults on its ops at once instead of acting on whatever reuses the memory. */
+    memset(node, 0x6b, sizeof *node);
+    kfree(node);
+    return 0;
+}
+
+bool fs_in_use(const struct fs_node *node)
+{
+    if (node->open_files)
+        return true;
+    for (const struct fs_node *child = node->children; child; child = child->next)
+        if (fs_in_use(child))
+            return true;
+    return false;
+}
+
+/* If path starts with a mount prefix (as a whole component), returns what follows it. */
+static const char *strip_mount_prefix(const char *path)
+{
+    for (size_t i = 0; i < sizeof mount_prefixes / sizeof mount_prefixes[0]; i++) {
+        size_t len = strlen(mount_prefixes[i]);
+        if (strncmp(path, mount_prefixes[i], len) == 0 && (path[len] == '/' || path[len] == '\0'))
+            return path + len;
+    }
+    return path;
+}
+
+struct fs_node *fs_set_mode(struct fs_node *node, uint16_t mode, uint32_t uid, uint32_t gid)
+{
+    if (node) {
+        node->mode = mode & 07777;
+        node->uid = uid;
+        node->gid = gid;
+    }
+    return node;
+}
+
+/* The default a directory gives what is created in it: its mode, except for the root,
+ * whose children are the tracing directory's. */
+static uint16_t dir_default(const struct fs_node *dir)
+{
+    return dir == &root_node ? TRACEFS_DIR_MODE : fs_mode(dir);
+}
+
+uint16_t fs_mode(const struct fs_node *node)
+{
+    if (node->mode || !node->parent)
+        return node->mode;
+    uint16_t base = dir_default(node->parent);
+    if (fs_is_dir(node))
+        return base;
+    uint16_t allowed = 0;
+    if (node->ops->read || node->ops->mmap)
+        allowed |= 0444;
+    if (node->ops->write || node->ops->write_data)
+        allowed |= 0222;
+    return base & allowed;
+}
+
+int fs_may_open(const struct fs_node *node, const struct cred *c, int want)
+{
+    return cred_may_access(c, node->uid, node->gid, fs_mode(node), want, fs_is_dir(node))
+               ? 0
+               : -EACCES;
+}
+
+struct fs_node *fs_lookup(const char *path, int *err)
+{
+    return fs_lookup_as(path, NULL, err);
+}
+
+/* The walk behind both lookups; c NULL: the kernel's own, which passes everywhere. */
+struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err)
+{
+    if (strlen(path) >= FS_PATH_MAX) {
+        *err = -ENAMETOOLONG;
+        return NULL;
+    }
+    path = strip_mount_prefix(path);
+    size_t path_len = strlen(path);
+    /* A trailing slash asks for a directory: "/dev/kmsg/" is ENOTDIR, as on Linux. */
+    bool want_dir = path_len > 0 && path[path_len - 1] == '/';
+    struct fs_node *node = fs_root();
+    while (*path) {
+        while (*path == '/')
+            path++;
+        size_t len = 0;
+        while (path[len] && path[len] != '/')
+            len++;
+        if (len == 0)
+            break;
+        if (!fs_is_dir(node)) {
+            *err = -ENOTDIR;
+            return NULL;
+        }
+        if (c && fs_may_open(node, c, MAY_EXEC) != 0) {
+            *err = -EACCES;
+            return NULL;
+        }
+        if (len == 1 && path[0] == '.') {
+            /* stays */
+        } else if (len == 2 && path[0] == '.' && path[1] == '.') {
+            if (node->parent)
+                node = node->parent;
+        } else {
+            node = find_child(node, path, len);
+            if (!node) {
+                *err = -ENOENT;
+                return NULL;
+            }
+        }
+        path += len;
+    }
+    if (want_dir && !fs_is_dir(node)) {
+        *err = -ENOTDIR;
+        return NULL;
+    }
+    return node;
+}
+
+void fs_path_of(const struct fs_node *node, char *buf, size_t size)
+{
+    if (size == 0)
+        return;
+    if (!node->parent) {
+        ksnprintf(buf, size, "/");
+        return;
+    }
+    /* Collect the components from the leaf up, then print them root first. */
+    const struct fs_node *chain[32];
+    int depth = 0;
+    for (const struct fs_node *n = node; n->parent && depth < 32; n = n->parent)
+        chain[depth++] = n;
+    size_t used = 0;
+    buf[0] = '\0';
+    while (depth-- > 0 && used < size) {
+        int n = ksnprintf(buf + used, size - used, "/%s", chain[depth]->name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}

@@ -1,0 +1,151 @@
+/*
+ * fs_tree.h - the file tree the console shell shows, and that tracers put their files in.
+ *
+ * Its root is the tracing directory: `/sys/kernel/tracing/`, `/sys/kernel/debug/tracing/`
+ * and `/debug/tracing/` all name it, so commands copied from Linux documentation work with
+ * or without the prefix. Other kernel files live in directories of the same tree (`/proc`,
+ * `/dev`). A file is a pair of functions: read produces its whole text through a writer,
+ * write receives what `echo ... > file` sends.
+ *
+ * Every node has an owner, a group and a mode, as Linux's files have; all are root's.
+ * A node's mode is its own when set with fs_set_mode(), else its directory's default:
+ * a directory gets its parent's mode, a file its parent's mode without the x bits and with
+ * only the r bits (it can be read) and w bits (it can be written) its operations allow.
+ * The root is both `/` (0755) and the tracing directory, whose default is tracefs's 0750,
+ * so tracing files come out as Linux's TRACE_MODE_WRITE (0640), TRACE_MODE_READ (0440), or
+ * 0200 for a file that is only written (free_buffer; trace_marker sets Linux's 0220);
+ * /proc and /dev set their own. Only
+ * programs are checked (fs_lookup_as, fs_may_open): the console shell is root.
+ * Portable: tests/unit/test_fs_tree.c.
+ */
+#ifndef KERNEL_FS_FS_TREE_H
+#define KERNEL_FS_FS_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FS_NAME_MAX 64
+#define FS_PATH_MAX 256
+
+struct file;
+
+/* Where a read sends its text (the console, a buffer in a test, a user program later). */
+struct fs_writer {
+    void (*emit)(struct fs_writer *w, const char *text, size_t len);
+    /* Long reads poll this: true when the reader wants to stop (^C). */
+    bool (*interrupted)(struct fs_writer *w);
+    void *ctx;
+    /* Streaming reads (trace_pipe) wait for more data when true (an interactive `cat`), and
+     * return once drained when false (a boot script, a redirection). */
+    bool follow;
+    /* A program's second or later read() of one open consuming file: its header (if it
+     * has one) was already given. */
+    bool continued;
+    /* The open file a shell line redirected the output to (NULL: none); `run` gives it to
+     * the program as its standard output. */
+    struct file *file;
+};
+
+/* Formats into the writer. */
+void fs_printf(struct fs_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fs_puts(struct fs_writer *w, const char *text);
+
+struct fs_node;
+
+struct fs_file_ops {
+    /* Writes the file's text; returns 0 or a negative errno. NULL: not readable. */
+    int (*read)(struct fs_node *file, struct fs_writer *out);
+    /* Receives data (echo's text with its newline); append is true for '>>'. Returns 0 or a
+     * negative errno, and must leave the file unchanged when it rejects the data.
+     * NULL: not writable. */
+    int (*write)(struct fs_node *file, const char *data, size_t len, bool append);
+    /* True for files that '>' empties before it writes (trace, set_event, dynamic_events,
+     * the function filters): a program's open() with O_TRUNC empties them by a write of
+     * nothing with append false, and its writes then all add, as on Linux. */
+    bool truncates;
+    /* True for files that take data in pieces of any size, each write adding to what came
+     * before (/dev/ttyS1, /dev/null): a shell redirection streams a command's output to
+     * them as it is produced, however much there is. Other files get the output in one
+     * write, as `echo ... > file` gives it on Linux. */
+    bool streams;
+    /* True for files whose reading takes the data away (trace_pipe, an IPC log): a
+     * program's read() renders only about what it asked for, polling interrupted() between
+     * events, and renders again when that is used up (kernel/syscall/sys_file.c). */
+    bool consumes;
+
+    /* Optional, for files user programs use through system calls (kernel/fs/file.h). */
+    /* A process opened the file: set up per-open state in f->private_data. 0 or -errno. */
+    int (*open)(struct fs_node *file, struct file *f);
+    /* The last descriptor of f was closed (or its process exited). The node no longer
+     * counts f as open, and may be removed from here; f->node is not used afterwards. */
+    void (*release)(struct file *f);
+    /* write()/writev() with the data gathered into kernel memory: bytes taken or -errno.
+     * When NULL, a write goes to write() above (as echo's would). */
+    long (*write_data)(struct file *f, const void *data, size_t len);
+    /* ioctl(); arg is the program's value, often a user address (kernel/mm/uaccess.h). */
+    long (*ioctl)(struct file *f, uint32_t cmd, uint32_t arg);
+    /* mmap() of the page at offset: *phys gets the physical page to map, *writable whether
+     * the process may write it. 0 or -errno. */
+    int (*mmap)(struct file *f, uint32_t offset, uintptr_t *phys, bool *writable);
+};
+
+struct fs_node {
+    char name[FS_NAME_MAX];
+    struct fs_node *parent;
+    struct fs_node *children; /* directories only, sorted by name */
+    struct fs_node *next;     /* next sibling */
+    const struct fs_file_ops *ops; /* NULL for a directory */
+    void *data;               /* the owner's */
+    uint32_t open_files;      /* struct files open on it (kernel/fs/file.h); no removal till 0 */
+    uint16_t mode;            /* permission bits; 0: the directory's default (fs_mode) */
+    uint32_t uid, gid;        /* owner and group (0: root) */
+};
+
+struct cred;
+
+/* The tracing directory's default for what is created in it: tracefs's directory mode. */
+#define TRACEFS_DIR_MODE 0750
+
+/* Gives node its own mode, owner and group (NULL is ignored); returns node. */
+struct fs_node *fs_set_mode(struct fs_node *node, uint16_t mode, uint32_t uid, uint32_t gid);
+/* The node's permission bits: its own, or its directory's default (above). */
+uint16_t fs_mode(const struct fs_node *node);
+/* Whether a task with credentials c may open node with Linux's MAY_READ/MAY_WRITE bits
+ * (kernel/proc/cred.h): 0 or -EACCES. */
+int fs_may_open(const struct fs_node *node, const struct cred *c, int want);
+
+/* The root directory (created on first use). */
+struct fs_node *fs_root(void);
+
+/* Creates a directory or file in parent. Names may not contain '/' or be "." or "..";
+ * returns NULL (and does nothing) on a bad name, a duplicate, or no memory. */
+struct fs_node *fs_mkdir(struct fs_node *parent, const char *name);
+struct fs_node *fs_create(struct fs_node *parent, const char *name,
+                          const struct fs_file_ops *ops, void *data);
+
+/* Creates every missing directory of a path like "events/user_events"; returns the last. */
+struct fs_node *fs_mkdir_path(const char *path);
+
+/* Removes a file or an empty directory: 0, -ENOTEMPTY, -EBUSY (a program has it open) or
+ * -EINVAL (the root). */
+int fs_remove(struct fs_node *node);
+
+/* Whether a program has the node, or anything below it, open: an owner that removes a
+ * directory of files asks this first, so it removes all of them or none. */
+bool fs_in_use(const struct fs_node *node);
+
+/* Finds a path (absolute or relative to the root; mount prefixes, ".", ".." and repeated
+ * slashes accepted). Returns the node, or NULL with *err = -ENOENT, -ENOTDIR or
+ * -ENAMETOOLONG. */
+struct fs_node *fs_lookup(const char *path, int *err);
+/* fs_lookup for a program with credentials c: each directory it passes through must be
+ * searchable (x) by c, else NULL with *err = -EACCES, as Linux's path walk. */
+struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err);
+
+static inline bool fs_is_dir(const struct fs_node *n) { return n->ops == NULL; }
+
+/* Writes the node's path from the root ("/", "/proc/meminfo") into buf. */
+void fs_path_of(const struct fs_node *node, char *buf, size_t size);
+
+#endif

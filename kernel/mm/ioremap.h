@@ -1,0 +1,79 @@
+/*
+ * ioremap.h - mapping device memory (PCI BARs) into the kernel's address space.
+ *
+ * Device registers must not be cached, and each mapping gets its own 4 KiB pages in the
+ * ioremap window, so that a tracer can arm exactly the pages of one mapping (mmiotrace).
+ */
+#ifndef KERNEL_MM_IOREMAP_H
+#define KERNEL_MM_IOREMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct io_mapping {
+    uintptr_t virt;          /* first byte the caller asked for */
+    uint64_t phys;
+    size_t size;
+    uint32_t id;             /* 1, 2, ... in mapping order: mmiotrace's map id */
+    bool traced;             /* its pages are armed by mmiotrace */
+    struct io_mapping *next;
+};
+
+/*
+ * Someone who wants to know about mappings as they come and go: mmiotrace. mapped() runs
+ * after the pages are in place, before ioremap returns; unmapping() runs before they go.
+ * Both with the ioremap lock held and interrupts off. caller is the code address that
+ * called ioremap or iounmap.
+ */
+struct ioremap_observer {
+    void (*mapped)(struct io_mapping *m, uintptr_t caller);
+    void (*unmapping)(struct io_mapping *m, uintptr_t caller);
+};
+void ioremap_set_observer(const struct ioremap_observer *observer);
+
+/*
+ * Watching every access to a mapping (mmiotrace's fault path, which arch/x86 implements):
+ * the tracer passes the sink it wants each access reported to, and the arch arms the pages
+ * of each mapping it names so that their accesses fault. The sink runs from the page-fault
+ * or debug-trap handler, once per access: op is MMIO_OP_READ, MMIO_OP_WRITE or
+ * MMIO_OP_UNKNOWN (an instruction the decoder does not know; opcode then holds its first
+ * bytes, else 0), pc the instruction's address.
+ */
+enum mmio_trace_op {
+    MMIO_OP_READ = 1,
+    MMIO_OP_WRITE,
+    MMIO_OP_UNKNOWN, /* an instruction the decoder does not know touched the mapping */
+    MMIO_OP_MAP,
+    MMIO_OP_UNMAP,
+};
+typedef void (*mmio_access_sink)(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                                 uint32_t value, uint32_t pc, const uint8_t opcode[3]);
+/* Installs the fault handlers that report to sink (0 or -errno), or removes them (sink 0). */
+int mmiotrace_arch_enable(mmio_access_sink sink);
+/* Arms every page of a mapping (its accesses fault and reach the sink) or disarms it. */
+void mmiotrace_arm(struct io_mapping *m, bool arm);
+
+/* Takes pages of virtual addresses out of the ioremap window for the caller's own use
+ * (mmiotrace's second view of a traced page). Returns the first address, or 0. */
+uintptr_t ioremap_reserve_window(uint32_t pages);
+
+/* Maps [phys, phys+size) uncached; returns the virtual address of phys, or NULL when the
+ * window has no room, or the request is empty, larger than the window or above 4 GiB. It
+ * prints nothing: the caller reports the failure, in its own words, once. */
+void *ioremap(uint64_t phys, size_t size);
+/* The size of the window every mapping comes from, in bytes. */
+size_t ioremap_window_bytes(void);
+/* Removes the mapping ioremap returned at addr; an unknown addr is reported and ignored. */
+void iounmap(void *addr);
+
+/* The page-aligned start and the number of pages of a mapping. */
+uintptr_t ioremap_first_page(const struct io_mapping *m);
+uint32_t ioremap_page_count(const struct io_mapping *m);
+
+/* The mapping containing virtual address va, or NULL. */
+const struct io_mapping *ioremap_find(uintptr_t va);
+/* All live mappings, newest first. */
+const struct io_mapping *ioremap_list(void);
+
+#endif

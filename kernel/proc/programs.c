@@ -1,0 +1,80 @@
+/*
+ * programs.c - the table of user programs, and /bin, which shows it.
+ */
+#include "kernel/proc/programs.h"
+
+#include "kernel/proc/elf.h"
+#include "kernel/mm/heap.h"
+#include "kernel/log/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/fs/fs_tree.h"
+#include "uapi/syscall.h"
+
+static struct program *programs;
+
+bool program_is_elf(const void *data, uint32_t len)
+{
+    return len >= 4 && memcmp(data, "\177ELF", 4) == 0;
+}
+
+const struct program *program_find(const char *name)
+{
+    for (const struct program *p = programs; p; p = p->next)
+        if (strcmp(p->name, name) == 0)
+            return p;
+    return 0;
+}
+
+const struct program *program_list(void) { return programs; }
+
+/* /bin/NAME: what the image is, checked as the loader would check it. */
+static int read_program(struct fs_node *file, struct fs_writer *out)
+{
+    const struct program *p = file->data;
+    struct elf_image img;
+    const char *why;
+    if (elf_parse(p->image, p->size, USER_BASE, USER_TOP, &img, &why) != 0) {
+        fs_printf(out, "%s: %u bytes, not loadable: %s\n", p->name, p->size, why);
+        return 0;
+    }
+    fs_printf(out, "%s: ELF 32-bit i386 executable, %u bytes, entry %#x\n", p->name, p->size,
+              img.entry);
+    for (int i = 0; i < img.nsegments; i++)
+        fs_printf(out, "  LOAD %#010x %6u bytes (%u from the file) %c%c%c\n", img.seg[i].vaddr,
+                  img.seg[i].memsz, img.seg[i].filesz, 'r', img.seg[i].writable ? 'w' : '-',
+                  img.seg[i].executable ? 'x' : '-');
+    return 0;
+}
+
+static const struct fs_file_ops program_ops = { .read = read_program };
+
+void program_add(const char *args, const void *image, uint32_t size)
+{
+    /* The name: the first word's last path component. */
+    size_t end = 0;
+    while (args[end] && args[end] != ' ')
+        end++;
+    size_t start = end;
+    while (start > 0 && args[start - 1] != '/')
+        start--;
+    struct program *p = kzalloc(sizeof *p);
+    if (!p || end == start || end - start >= sizeof p->name) {
+        printk("programs: cannot add module '%s'\n", args);
+        kfree(p);
+        return;
+    }
+    memcpy(p->name, args + start, end - start);
+    if (program_find(p->name)) {
+        printk("programs: '%s' given twice; the first one stays\n", p->name);
+        kfree(p);
+        return;
+    }
+    p->image = image;
+    p->size = size;
+    struct program **tail = &programs;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = p;
+    fs_set_mode(fs_create(fs_set_mode(fs_mkdir_path("bin"), 0755, 0, 0), p->name, &program_ops, p),
+                0755, 0, 0);
+}

@@ -1,0 +1,163 @@
+/*
+ * sched.c - choosing the next task, sleeping and waking.
+ *
+ * Round robin over the task list. Every field the scheduler reads (state, wait_chan,
+ * wake_at_ns) is changed only with interrupts off, which on one CPU is the whole locking.
+ */
+#include "kernel/proc/sched.h"
+
+#include "kernel/arch.h"
+#include "kernel/lib/errno.h"
+#include "kernel/proc/proc.h"
+#include "kernel/proc/task.h" /* current_pid */
+#include "kernel/time.h"
+
+struct task *current;
+int32_t current_pid;            /* what trace events record (trace.h) */
+static volatile bool need_resched;
+static struct task *switched_from; /* the task that ran before the one resuming now */
+static uint64_t current_since_ns;  /* when current was switched to; per CPU once SMP exists */
+static void (*switch_hook)(struct task *prev, struct task *next); /* task_on_switch's */
+
+int task_on_switch(void (*fn)(struct task *prev, struct task *next))
+{
+    if (switch_hook && switch_hook != fn)
+        return -EBUSY;
+    switch_hook = fn;
+    return 0;
+}
+
+bool sched_need_resched(void) { return need_resched; }
+
+/* The next runnable task after prev in list order (wrapping round), prev itself if it alone
+ * can run, or the idle task when nothing can. */
+static struct task *pick_next(struct task *prev)
+{
+    struct task *start = prev->next ? prev->next : task_list();
+    struct task *t = start;
+    do {
+        if (t->state == TASK_RUNNABLE && t != idle_task)
+            return t;
+        t = t->next ? t->next : task_list();
+    } while (t != start);
+    return idle_task;
+}
+
+/* Charges prev with the time since it was switched to, now that it is switched away. */
+static void account_cpu_time(struct task *prev)
+{
+    uint64_t now = time_ns();
+    prev->cpu_ns += now - current_since_ns;
+    current_since_ns = now;
+}
+
+uint64_t task_cpu_time_ns(const struct task *t)
+{
+    unsigned long flags = arch_irq_save(); /* current and current_since_ns change together */
+    uint64_t ns = t->cpu_ns + (t == current ? time_ns() - current_since_ns : 0);
+    arch_irq_restore(flags);
+    return ns;
+}
+
+void schedule(void)
+{
+    need_resched = false;
+    struct task *prev = current;
+    struct task *next = pick_next(prev);
+    if (next == prev)
+        return;
+    account_cpu_time(prev);
+    switched_from = prev;
+    current = next;
+    current_pid = next->pid;
+    if (switch_hook)
+        switch_hook(prev, next);
+    arch_switch_to(prev, next);
+    /* prev runs again here, switched to by some other task. */
+    task_finish_switch(switched_from);
+}
+
+/* A new task's first code after the switch to it (arch layer calls it). */
+void sched_first_run(void) { task_finish_switch(switched_from); }
+
+void sched_yield(void)
+{
+    unsigned long flags = arch_irq_save();
+    schedule();
+    arch_irq_restore(flags);
+}
+
+void cond_resched(void)
+{
+    if (need_resched)
+        sched_yield();
+}
+
+int sleep_on(const void *chan, uint64_t timeout_ns)
+{
+    if (current->killed)
+        return -EINTR;
+    current->state = TASK_SLEEPING;
+    current->wait_chan = chan;
+    current->wake_at_ns = timeout_ns ? time_ns() + timeout_ns : 0;
+    current->wake_reason = 0;
+    schedule();
+    current->wait_chan = 0;
+    return current->killed ? -EINTR : current->wake_reason;
+}
+
+int sleep_ns(uint64_t ns)
+{
+    unsigned long flags = arch_irq_save();
+    int err = ns ? sleep_on(0, ns) : 0;
+    arch_irq_restore(flags);
+    return err == -ETIMEDOUT ? 0 : err;
+}
+
+/* Makes a sleeping task runnable, with the result its sleep_on() returns. */
+static void wake(struct task *t, int reason)
+{
+    t->state = TASK_RUNNABLE;
+    t->wake_reason = reason;
+    need_resched = true;
+}
+
+void wake_up(const void *chan)
+{
+    unsigned long flags = arch_irq_save();
+    for (struct task *t = task_list(); t; t = t->next)
+        if (t->state == TASK_SLEEPING && t->wait_chan == chan)
+            wake(t, 0);
+    arch_irq_restore(flags);
+}
+
+void sched_tick(void)
+{
+    if (!current)
+        return; /* before tasks_init */
+    uint64_t now = time_ns();
+    bool others_wait = false;
+    for (struct task *t = task_list(); t; t = t->next) {
+        if (t->state == TASK_SLEEPING && t->wake_at_ns && now >= t->wake_at_ns)
+            wake(t, -ETIMEDOUT);
+        if (t != current && t != idle_task && t->state == TASK_RUNNABLE)
+            others_wait = true;
+    }
+    /* A time slice is one tick. Kernel threads are never preempted: they see the request at
+     * their next cond_resched() or wait. */
+    if (others_wait)
+        need_resched = true;
+}
+
+void sched_return_to_user(void)
+{
+    for (;;) {
+        if (current->killed) {
+            arch_irq_enable();
+            task_exit(current->exit_status);
+        }
+        if (!need_resched)
+            return;
+        schedule();
+    }
+}

@@ -1,0 +1,367 @@
+/*
+ * task.c - creating, ending and collecting tasks.
+ *
+ * A task is created runnable and put on the task list; the scheduler (kernel/proc/sched.c)
+ * decides when it runs. A task ends with task_exit(): its files are closed, its memory
+ * freed and it becomes a zombie holding only its kernel stack and exit status, until the
+ * task that started it collects it with task_wait() (the shell's `run`), or, when nobody
+ * will (`run ... &`), at once after the switch away from it.
+ */
+#include "kernel/proc/proc.h"
+
+#include "kernel/background.h"
+#include "kernel/lib/errno.h"
+#include "kernel/proc/exec.h"
+#include "kernel/fs/file.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/panic.h"
+#include "kernel/log/printk.h"
+#include "kernel/proc/sched.h"
+#include "kernel/spinlock.h"
+#include "kernel/lib/string.h"
+#include "kernel/time.h"
+#include "kernel/mm/vm.h"
+
+static struct task *tasks;      /* every task, in creation order: 1, 0, then 2, 3, ... */
+static int next_pid = 2;        /* 0 is idle, 1 the shell */
+static struct task_exit_hook *exit_hooks;
+static struct task_create_hook *create_hooks;
+
+struct task *task_current(void) { return current; }
+int task_pid(const struct task *t) { return t->pid; }
+const char *task_name(const struct task *t) { return t->name; }
+bool task_is_user(const struct task *t) { return t->as != 0; }
+bool task_privileged(const struct task *t) { return cred_privileged(&t->cred); }
+struct task *task_list(void) { return tasks; }
+
+void task_on_exit(struct task_exit_hook *hook)
+{
+    hook->next = exit_hooks;
+    exit_hooks = hook;
+}
+
+void task_on_create(struct task_create_hook *hook)
+{
+    hook->next = create_hooks;
+    create_hooks = hook;
+}
+
+/* Runs every release hook of t, from `from` on: for a task being freed (from: the first
+ * hook), or to undo the create hooks that ran before the one that failed. */
+static void release_hooks(struct task *t, struct task_create_hook *from,
+                          struct task_create_hook *to)
+{
+    for (struct task_create_hook *h = from; h != to; h = h->next)
+        if (h->release)
+            h->release(t);
+}
+
+/* Runs every create hook for t; 0, or the first hook's error after undoing the others. */
+static int create_hooks_run(struct task *t)
+{
+    for (struct task_create_hook *h = create_hooks; h; h = h->next) {
+        int err = h->create(t);
+        if (err) {
+            release_hooks(t, create_hooks, h);
+            return err;
+        }
+    }
+    return 0;
+}
+
+struct task *task_find(int pid)
+{
+    for (struct task *t = tasks; t; t = t->next)
+        if (t->pid == pid)
+            return t;
+    return 0;
+}
+
+/* Adds t at the end of the task list. */
+static void task_list_add(struct task *t)
+{
+    unsigned long flags = arch_irq_save();
+    struct task **p = &tasks;
+    while (*p)
+        p = &(*p)->next;
+    t->next = 0;
+    *p = t;
+    arch_irq_restore(flags);
+}
+
+static void task_list_remove(struct task *t)
+{
+    unsigned long flags = arch_irq_save();
+    for (struct task **p = &tasks; *p; p = &(*p)->next)
+        if (*p == t) {
+            *p = t->next;
+            break;
+        }
+    arch_irq_restore(flags);
+}
+
+/* A task structure with a kernel stack whose lowest page is unmapped, so that a kernel stack
+ * overflow faults (and ends in the double-fault task's report) instead of corrupting memory. */
+static struct task *task_alloc(const char *name)
+{
+    struct task *t = kzalloc(sizeof *t);
+    if (!t)
+        return 0;
+    t->kstack = page_alloc(KERNEL_STACK_PAGES);
+    if (!t->kstack) {
+        kfree(t);
+        return 0;
+    }
+    arch_kstack_guard(t->kstack, true);
+    strlcpy(t->name, name, sizeof t->name);
+    t->pid = next_pid++;
+    t->state = TASK_RUNNABLE;
+    t->start_ns = time_ns();
+    if (create_hooks_run(t) != 0) {
+        arch_kstack_guard(t->kstack, false);
+        page_free(t->kstack, KERNEL_STACK_PAGES);
+        kfree(t);
+        return 0;
+    }
+    return t;
+}
+
+/* Gives back a dead task's kernel stack and structure. */
+static void task_free(struct task *t)
+{
+    task_list_remove(t);
+    release_hooks(t, create_hooks, 0);
+    arch_kstack_guard(t->kstack, false);
+    page_free(t->kstack, KERNEL_STACK_PAGES);
+    kfree(t);
+}
+
+struct task *task_create_kernel(const char *name, void (*fn)(void *), void *arg)
+{
+    struct task *t = task_alloc(name);
+    if (!t)
+        return 0;
+    t->thread_fn = fn;
+    t->thread_arg = arg;
+    arch_task_init_kernel(t);
+    task_list_add(t);
+    return t;
+}
+
+void task_thread_main(void)
+{
+    arch_irq_enable();
+    current->thread_fn(current->thread_arg);
+    task_exit(0);
+}
+
+/* Closes every open file of t. */
+static void close_files(struct task *t)
+{
+    for (int fd = 0; fd < TASK_FILES_MAX; fd++)
+        if (t->files[fd]) {
+            file_put(t->files[fd]);
+            t->files[fd] = 0;
+        }
+}
+
+int process_spawn(const char *name, const void *elf, uint32_t elf_len, int argc,
+                  char *const argv[], struct task **out)
+{
+    return process_spawn_as(name, elf, elf_len, argc, argv, &current->cred, out);
+}
+
+/* Linux's kernel.threads-max, from the memory as Linux's set_max_threads() derives it but
+ * for a whole process rather than a thread: a process that only sleeps costs about 28
+ * pages here (kernel stack, page tables, its image and stack), so 1/128 of the pages lets
+ * all of them take at most about a fifth of the memory, and a flood of `run ... &` stops
+ * at this limit while the kernel and programs already running have the rest. At least
+ * 16. */
+uint32_t task_limit(void)
+{
+    uint32_t limit = page_alloc_total_pages() / 128;
+    return limit < 16 ? 16 : limit;
+}
+
+/* Linux's default RLIMIT_NPROC (init's, half of threads-max): how many processes one real
+ * user id may have. */
+uint32_t task_user_limit(void) { return task_limit() / 2; }
+
+/* Whether a new process with credentials cred stays within the limits, as Linux's
+ * copy_process() checks them: every task (kernel threads and zombies included) against
+ * task_limit(), then, unless the real user is root (Linux exempts it, with
+ * CAP_SYS_RESOURCE), that user's tasks against task_user_limit(). 0 or -EAGAIN.
+ * The list is walked with interrupts off: one CPU. */
+static int check_task_limits(const struct cred *cred)
+{
+    uint32_t all = 0, user = 0;
+    unsigned long flags = arch_irq_save();
+    for (struct task *t = tasks; t; t = t->next) {
+        all++;
+        user += t->as && t->cred.uid == cred->uid;
+    }
+    arch_irq_restore(flags);
+    if (all >= task_limit() || (cred->uid != 0 && user >= task_user_limit()))
+        return -EAGAIN;
+    return 0;
+}
+
+int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int argc,
+                     char *const argv[], const struct cred *cred, struct task **out)
+{
+    int limit_err = check_task_limits(cred);
+    if (limit_err)
+        return limit_err;
+    struct task *t = task_alloc(name);
+    if (!t)
+        return -ENOMEM;
+    t->cred = *cred;
+    t->as = vm_create();
+    uint32_t entry, user_esp;
+    int err = t->as ? exec_load(t->as, elf, elf_len, argc, argv, &entry, &user_esp) : -ENOMEM;
+    if (err == 0)
+        err = file_open_console(t->files);
+    if (err) {
+        close_files(t);
+        if (t->as)
+            vm_destroy(t->as);
+        task_free(t);
+        return err;
+    }
+    arch_task_init_user(t, entry, user_esp);
+    task_list_add(t);
+    *out = t;
+    return 0;
+}
+
+/* Closes a process's files and frees its memory; it keeps running on its kernel stack, in
+ * the kernel's address space. */
+static void release_process_resources(struct task *t)
+{
+    close_files(t);
+    unsigned long flags = arch_irq_save();
+    struct addr_space *as = t->as;
+    t->as = 0;
+    vm_activate(0);
+    arch_irq_restore(flags);
+    vm_destroy(as);
+}
+
+void task_exit(int status)
+{
+    struct task *t = current;
+    for (struct task_exit_hook *h = exit_hooks; h; h = h->next)
+        h->fn(t);
+    if (t->as)
+        release_process_resources(t);
+    arch_irq_save();
+    t->exit_status = status;
+    t->state = TASK_ZOMBIE;
+    if (t->detached) {
+        if (t->exit_reason[0])
+            printk("[%d] %s: %s\n", t->pid, t->name, t->exit_reason);
+        else
+            printk("[%d] %s: exited with status %d\n", t->pid, t->name, status);
+    }
+    wake_up(t);
+    schedule();
+    for (;;) /* a zombie is never chosen again */
+        ;
+}
+
+int task_wait(struct task *t, int *status, char *reason, uint64_t timeout_ns)
+{
+    unsigned long flags = arch_irq_save();
+    int err = 0;
+    while (t->state != TASK_ZOMBIE && err == 0)
+        err = sleep_on(t, timeout_ns);
+    arch_irq_restore(flags);
+    if (t->state != TASK_ZOMBIE)
+        return err;
+    *status = t->exit_status;
+    if (reason)
+        strlcpy(reason, t->exit_reason, sizeof t->exit_reason);
+    task_free(t);
+    return 0;
+}
+
+void task_kill(struct task *t, int status, const char *reason)
+{
+    unsigned long flags = arch_irq_save();
+    if (!t->killed && t->state != TASK_ZOMBIE) {
+        t->killed = true;
+        t->exit_status = status;
+        strlcpy(t->exit_reason, reason, sizeof t->exit_reason);
+        if (t->state == TASK_SLEEPING) {
+            t->state = TASK_RUNNABLE;
+            t->wake_reason = -EINTR;
+        }
+    }
+    arch_irq_restore(flags);
+}
+
+void task_finish_switch(struct task *prev)
+{
+    if (prev->state == TASK_ZOMBIE && prev->detached)
+        task_free(prev);
+}
+
+int task_update_user_bit(struct task *t, uint32_t addr, unsigned bit, bool set)
+{
+    if (!t->as || (addr & 3) || bit >= 32)
+        return -EFAULT;
+    unsigned long flags = arch_irq_save();
+    int err = -EFAULT;
+    if (vm_rights(t->as, addr) & VM_WRITE) {
+        uint32_t *word = vm_kernel_ptr(t->as, addr);
+        if (set)
+            __atomic_or_fetch(word, 1u << bit, __ATOMIC_RELAXED);
+        else
+            __atomic_and_fetch(word, ~(1u << bit), __ATOMIC_RELAXED);
+        err = 0;
+    }
+    arch_irq_restore(flags);
+    return err;
+}
+
+struct task *idle_task;
+static struct task boot_task; /* the shell, on the boot stack */
+
+/* The idle task's loop: background work (the COM2 stream), else halt until an interrupt,
+ * and whenever something became runnable, let it run. */
+static void idle_main(void *unused)
+{
+    (void)unused;
+    for (;;) {
+        bool worked = background_idle();
+        arch_irq_save();
+        if (!worked && !sched_need_resched())
+            arch_wait_for_interrupt(); /* sti; hlt: returns with interrupts on */
+        arch_irq_save();
+        schedule();
+        arch_irq_enable();
+    }
+}
+
+void tasks_init(void)
+{
+    boot_task.pid = 1;
+    strlcpy(boot_task.name, "sh", sizeof boot_task.name);
+    boot_task.state = TASK_RUNNABLE;
+    boot_task.start_ns = time_ns();
+    if (create_hooks_run(&boot_task) != 0)
+        panic("tasks: the boot task's per-task state cannot be set up");
+    task_list_add(&boot_task);
+    current = &boot_task;
+    current_pid = 1;
+
+    idle_task = task_alloc("swapper");
+    if (!idle_task)
+        panic("tasks: no memory for the idle task");
+    idle_task->pid = 0; /* shown as <idle> in traces, as on Linux */
+    next_pid = 2;
+    idle_task->thread_fn = idle_main;
+    arch_task_init_kernel(idle_task);
+    task_list_add(idle_task);
+}

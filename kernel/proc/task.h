@@ -1,0 +1,68 @@
+/*
+ * task.h - tasks: kernel threads and user processes, and the scheduler that runs them.
+ *
+ * A task has a pid, a name, a kernel stack and saved registers; a user process also has
+ * its own address space (page directory), its open files and its memory regions. pid 0 is
+ * each CPU's idle task, which runs background work when nothing else can run.
+ */
+#ifndef KERNEL_PROC_TASK_H
+#define KERNEL_PROC_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TASK_NAME_MAX 16 /* as Linux's comm, NUL included */
+
+struct task;
+
+/* The pid of the task running on this CPU: what trace events record (trace/core/trace.h). */
+extern int32_t current_pid;
+
+/* The task running on this CPU. */
+struct task *task_current(void);
+int task_pid(const struct task *t);
+const char *task_name(const struct task *t);
+/* True for a user process (it has an address space of its own). */
+bool task_is_user(const struct task *t);
+/* True when t has root's powers (effective uid 0: kernel/proc/cred.h), which Linux would ask
+ * of a capability such as CAP_PERFMON. */
+bool task_privileged(const struct task *t);
+
+/* Sets (set) or clears bit `bit` of the 32-bit word at user address addr in the memory of
+ * process t, which need not be the current one. Returns 0, or -EFAULT when that word is not
+ * mapped writable for the user in t. Used by user_events to keep enable bits current. */
+int task_update_user_bit(struct task *t, uint32_t addr, unsigned bit, bool set);
+
+/* Called once for each task that exits (or is killed), before a process's files are closed
+ * and its memory freed, so that subsystems drop what points into it. */
+struct task_exit_hook {
+    void (*fn)(struct task *t);
+    struct task_exit_hook *next;
+};
+void task_on_exit(struct task_exit_hook *hook);
+
+/*
+ * Per-task state a subsystem keeps for a task's whole life (function_graph's return stack,
+ * the name trace output shows for a pid), so that the task code need not know who keeps
+ * what. create runs for each new task, once its pid and name are set and before it can run,
+ * and for the boot task (pid 1), which adopts the context already running; it returns 0 or
+ * -errno, and on an error the task is not created (hooks that had succeeded get release).
+ * release, if set, runs when the task structure is freed, after the last switch away from
+ * it. Register before tasks exist (from an initcall).
+ */
+struct task_create_hook {
+    int (*create)(struct task *t);
+    void (*release)(struct task *t);
+    struct task_create_hook *next;
+};
+void task_on_create(struct task_create_hook *hook);
+
+/*
+ * The one function run at every switch between tasks (function_graph: its return stack
+ * follows the running task), with interrupts off, just before the CPU switches stacks.
+ * With none registered the switch pays one test of a pointer. Returns 0, or -EBUSY when
+ * another function is registered already.
+ */
+int task_on_switch(void (*fn)(struct task *prev, struct task *next));
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * sys_file.c - system calls on files: open, close, read, write, writev, ioctl.
+ *
+ * A file descriptor indexes the process's table of open files (kernel/fs/file.h); at most
+ * TASK_FILES_MAX per process (then EMFILE, as RLIMIT_NOFILE). open() checks the file's
+ * owner and mode against the process's credentials, and each directory on the way (as
+ * Linux's path walk and may_open; EACCES). Data going
+ * to a file is gathered from user memory into the kernel first, so the file's write sees
+ * one checked buffer whatever the program passed (a buffer, or an iovec array).
+ */
+#include "kernel/lib/errno.h"
+#include "kernel/fs/file.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/proc/proc.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/syscall_handlers.h"
+#include "kernel/mm/uaccess.h"
+#include "uapi/syscall.h"
+
+#define WRITE_MAX (64u << 10)    /* the most one write()/writev() takes */
+#define WRITE_ON_STACK 256       /* smaller writes need no allocation (user_events) */
+
+/* The open file behind fd, or NULL. */
+static struct file *fd_file(uint32_t fd)
+{
+    return fd < TASK_FILES_MAX ? current->files[fd] : 0;
+}
+
+SYSCALL_HANDLER(open)
+{
+    char path[FS_PATH_MAX];
+    int len = copy_string_from_user(path, a[0], sizeof path);
+    if (len < 0)
+        return len == -E2BIG ? -ENAMETOOLONG : len;
+    int fd = 0;
+    while (fd < TASK_FILES_MAX && current->files[fd])
+        fd++;
+    if (fd == TASK_FILES_MAX)
+        return -EMFILE;
+    int err;
+    struct fs_node *node = fs_lookup_as(path, &current->cred, &err);
+    if (!node)
+        return err;
+    /* Linux's may_open: the access mode's bits (ACC_MODE: mode 3 asks for read and write),
+     * and write for O_TRUNC. */
+    static const int want_of_mode[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE,
+                                         MAY_READ | MAY_WRITE };
+    int want = want_of_mode[a[1] & O_ACCMODE] | (a[1] & O_TRUNC ? MAY_WRITE : 0);
+    err = fs_may_open(node, &current->cred, want);
+    if (err)
+        return err;
+    struct file *f;
+    err = file_open(node, a[1], &f);
+    if (err)
+        return err;
+    current->files[fd] = f;
+    return fd;
+}
+
+SYSCALL_HANDLER(close)
+{
+    struct file *f = fd_file(a[0]);
+    if (!f)
+        return -EBADF;
+    current->files[a[0]] = 0;
+    file_put(f);
+    return 0;
+}
+
+/* A writer that appends a read's text to the file's buffer, growing it as needed. The
+ * buffer is whole pages from page_alloc_user: a program's reads can take neither the
+ * kernel's reserve nor heap that would stay grown after the file is closed. */
+struct text_buffer {
+    char *data;
+    uint32_t len, pages;
+    uint32_t enough; /* a consuming file stops once this much has come (0: no limit) */
+    bool failed;     /* out of memory: the rest of the text was not kept */
+};
+
+static void text_emit(struct fs_writer *w, const char *text, size_t len)
+{
+    struct text_buffer *b = w->ctx;
+    if (b->failed)
+        return;
+    if (len > b->pages * PAGE_SIZE - b->len) {
+        uint64_t pages = b->pages ? b->pages : 1;
+        while (pages * PAGE_SIZE < (uint64_t)b->len + len)
+            pages *= 2;
+        char *grown = pages <= UINT32_MAX / PAGE_SIZE
+                          ? (char *)page_alloc_user((uint32_t)pages)
+                          : 0;
+        if (!grown) {
+            b->failed = true;
+            return;
+        }
+        memcpy(grown, b->data, b->len);
+        file_text_free(b->data, b->pages);
+        b->data = grown;
+        b->pages = (uint32_t)pages;
+    }
+    memcpy(b->data + b->len, text, len);
+    b->len += len;
+}
+
+/* Polled by long reads: a consuming file stops taking data once the program's read has
+ * what it asked for, and any file stops once memory ran out. */
+static bool text_has_enough(struct fs_writer *w)
+{
+    struct text_buffer *b = w->ctx;
+    return b->failed || (b->enough && b->len >= b->enough);
+}
+
+/*
+ * Renders the file's text into f->text. An ordinary file renders its whole text once, at
+ * the first read, and is served by offset: a program reading in small pieces sees one
+ * snapshot (as seq_file gives on Linux). A consuming file (trace_pipe, an IPC log) is
+ * rendered again each time what it gave is used up, and only about count bytes at a time:
+ * it is asked after every event whether the read has enough, so it takes at most one event
+ * more than the program asked for, and that one waits in f->text for the next read.
+ * Returns 0 or -errno (-ENOMEM: the text does not fit beside the kernel's reserve; a
+ * consuming file keeps whatever it took before that).
+ */
+static int render_text(struct file *f, uint32_t count)
+{
+    bool consumes = f->node->ops->consumes;
+    struct text_buffer b = { .enough = consumes ? count : 0 };
+    struct fs_writer w = { .emit = text_emit, .interrupted = text_has_enough, .ctx = &b,
+                           .continued = f->rendered };
+    int err = f->node->ops->read(f->node, &w);
+    if (b.failed && !(consumes && b.len))
+        err = -ENOMEM;
+    if (err) {
+        file_text_free(b.data, b.pages);
+        return err;
+    }
+    file_text_free(f->text, f->text_pages);
+    f->text = b.data;
+    f->text_pages = b.pages;
+    f->text_len = b.len;
+    f->pos = 0;
+    f->rendered = true;
+    return 0;
+}
+
+SYSCALL_HANDLER(read)
+{
+    struct file *f = fd_file(a[0]);
+    if (!f || !file_readable(f))
+        return -EBADF;
+    if (!f->node->ops->read)
+        return -EINVAL;
+    uint32_t count = a[2];
+    if (count == 0)
+        return 0;
+    if (!f->rendered || (f->pos == f->text_len && f->node->ops->consumes)) {
+        int err = render_text(f, count);
+        if (err)
+            return err;
+    }
+    uint32_t n = f->text_len - f->pos < count ? f->text_len - f->pos : count;
+    if (n == 0)
+        return 0; /* the end of the text */
+    if (copy_to_user(a[1], f->text + f->pos, n) != 0)
+        return -EFAULT; /* nothing lost: the text stays for a read with a good buffer */
+    f->pos += n;
+    return (int32_t)n;
+}
+
+/* Hands len gathered bytes to the file: its write_data, or its echo-style write. */
+static int32_t write_gathered(struct file *f, const char *data, uint32_t len)
+{
+    const struct fs_file_ops *ops = f->node->ops;
+    if (ops->write_data)
+        return (int32_t)ops->write_data(f, data, len);
+    if (!ops->write)
+        return -EINVAL;
+    /* Writes add; only open() with O_TRUNC empties the file (kernel/fs/file.c). */
+    int err = ops->write(f->node, data, len, true);
+    return err ? err : (int32_t)len;
+}
+
+/* The file behind fd if it is open for writing. */
+static struct file *writable_file(uint32_t fd)
+{
+    struct file *f = fd_file(fd);
+    return f && file_writable(f) ? f : 0;
+}
+
+SYSCALL_HANDLER(write)
+{
+    struct file *f = writable_file(a[0]);
+    if (!f)
+        return -EBADF;
+    /* Linux takes at most MAX_RW_COUNT at once and says how much; so do we, at a smaller
+     * bound (a short write, never an error). */
+    uint32_t len = a[2] < WRITE_MAX ? a[2] : WRITE_MAX;
+    if (!user_range_ok(a[1], len, false))
+        return -EFAULT;
+    char small[WRITE_ON_STACK];
+    char *buf = len <= sizeof small ? small : kmalloc(len);
+    if (!buf)
+        return -ENOMEM;
+    copy_from_user(buf, a[1], len);
+    int32_t ret = write_gathered(f, buf, len);
+    if (buf != small)
+        kfree(buf);
+    return ret;
+}
+
+SYSCALL_HANDLER(writev)
+{
+    struct file *f = writable_file(a[0]);
+    if (!f)
+        return -EBADF;
+    uint32_t n = a[2];
+    if (n > IOV_MAX)
+        return -EINVAL;
+    struct iovec small_iov[8];
+    struct iovec *iov = n <= 8 ? small_iov : kmalloc(n * sizeof *iov);
+    char small[WRITE_ON_STACK];
+    char *buf = small;
+    int32_t ret = iov ? copy_from_user(iov, a[1], n * sizeof *iov) : -ENOMEM;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n && ret == 0; i++) {
+        if (iov[i].iov_len > INT32_MAX)
+            ret = -EINVAL; /* a negative ssize_t, as Linux sees it */
+        else if (!user_range_ok((uint32_t)(uintptr_t)iov[i].iov_base, iov[i].iov_len, false))
+            ret = -EFAULT;
+        else {
+            if (iov[i].iov_len > WRITE_MAX - total)
+                iov[i].iov_len = WRITE_MAX - total; /* a short write, as write() makes */
+            total += iov[i].iov_len;
+        }
+    }
+    if (ret == 0 && total > sizeof small && !(buf = kmalloc(total)))
+        ret = -ENOMEM;
+    /* Linux's writev of no bytes at all returns 0 without reaching the file. */
+    if (ret == 0 && total > 0) {
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            memcpy(buf + at, iov[i].iov_base, iov[i].iov_len);
+            at += iov[i].iov_len;
+        }
+        ret = write_gathered(f, buf, total);
+    }
+    if (buf != small)
+        kfree(buf);
+    if (iov != small_iov)
+        kfree(iov);
+    return ret;
+}
+
+SYSCALL_HANDLER(ioctl)
+{
+    struct file *f = fd_file(a[0]);
+    if (!f)
+        return -EBADF;
+    if (!f->node->ops->ioctl)
+        return -ENOTTY;
+    return (int32_t)f->node->ops->ioctl(f, a[1], a[2]);
+}

@@ -1,0 +1,121 @@
+/*
+ * syscall.c - the system call table and the dispatcher every `int $0x80` goes through.
+ *
+ * The table is indexed by Linux's i386 numbers. Each entry names the call and its
+ * arguments as Linux's SYSCALL_DEFINE does, which is what syscall tracepoints print
+ * ("sys_write(fd: 1, buf: 40002000, count: c)"), under the names of Linux's i386 handlers
+ * (mmap2 is sys_mmap_pgoff, nanosleep sys_nanosleep_time32, as in syscall_32.tbl).
+ * exit_group is exit: processes have one thread.
+ */
+#include "kernel/syscall/syscall.h"
+
+#include "kernel/lib/errno.h"
+#include "kernel/proc/proc.h"
+#include "kernel/syscall/syscall_handlers.h"
+#include "uapi/ipc.h"
+
+#define CALL(nr, fn, n, names, types) [nr] = { #fn, n, names, types, sys_##fn }
+#define ARGS(...) { __VA_ARGS__ }
+
+static const struct syscall_info table[SYS_MAX] = {
+    CALL(SYS_exit, exit, 1, ARGS("error_code"), ARGS("int")),
+    CALL(SYS_read, read, 3, ARGS("fd", "buf", "count"),
+         ARGS("unsigned int", "char *", "size_t")),
+    CALL(SYS_write, write, 3, ARGS("fd", "buf", "count"),
+         ARGS("unsigned int", "const char *", "size_t")),
+    CALL(SYS_open, open, 3, ARGS("filename", "flags", "mode"),
+         ARGS("const char *", "int", "umode_t")),
+    CALL(SYS_close, close, 1, ARGS("fd"), ARGS("unsigned int")),
+    CALL(SYS_getpid, getpid, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_ioctl, ioctl, 3, ARGS("fd", "cmd", "arg"),
+         ARGS("unsigned int", "unsigned int", "unsigned long")),
+    CALL(SYS_munmap, munmap, 2, ARGS("addr", "len"), ARGS("unsigned long", "size_t")),
+    CALL(SYS_writev, writev, 3, ARGS("fd", "vec", "vlen"),
+         ARGS("unsigned long", "const struct iovec *", "unsigned long")),
+    CALL(SYS_sched_yield, sched_yield, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_nanosleep, nanosleep_time32, 2, ARGS("rqtp", "rmtp"),
+         ARGS("struct old_timespec32 *", "struct old_timespec32 *")),
+    CALL(SYS_mmap2, mmap_pgoff, 6, ARGS("addr", "len", "prot", "flags", "fd", "pgoff"),
+         ARGS("unsigned long", "unsigned long", "unsigned long", "unsigned long",
+              "unsigned long", "unsigned long")),
+    [SYS_exit_group] = { "exit_group", 1, ARGS("error_code"), ARGS("int"), sys_exit },
+    CALL(SYS_clock_gettime, clock_gettime32, 2, ARGS("which_clock", "tp"),
+         ARGS("clockid_t", "struct old_timespec32 *")),
+    /* Ids: 16-bit (old_uid_t) calls under their 16 names, the 32-bit ones under Linux's. */
+    CALL(SYS_getuid, getuid16, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_getgid, getgid16, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_geteuid, geteuid16, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_getegid, getegid16, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_setuid, setuid16, 1, ARGS("uid"), ARGS("old_uid_t")),
+    CALL(SYS_setgid, setgid16, 1, ARGS("gid"), ARGS("old_gid_t")),
+    CALL(SYS_setreuid, setreuid16, 2, ARGS("ruid", "euid"), ARGS("old_uid_t", "old_uid_t")),
+    CALL(SYS_setregid, setregid16, 2, ARGS("rgid", "egid"), ARGS("old_gid_t", "old_gid_t")),
+    CALL(SYS_setresuid, setresuid16, 3, ARGS("ruid", "euid", "suid"),
+         ARGS("old_uid_t", "old_uid_t", "old_uid_t")),
+    CALL(SYS_getresuid, getresuid16, 3, ARGS("ruidp", "euidp", "suidp"),
+         ARGS("old_uid_t *", "old_uid_t *", "old_uid_t *")),
+    CALL(SYS_setresgid, setresgid16, 3, ARGS("rgid", "egid", "sgid"),
+         ARGS("old_gid_t", "old_gid_t", "old_gid_t")),
+    CALL(SYS_getresgid, getresgid16, 3, ARGS("rgidp", "egidp", "sgidp"),
+         ARGS("old_gid_t *", "old_gid_t *", "old_gid_t *")),
+    CALL(SYS_getuid32, getuid, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_getgid32, getgid, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_geteuid32, geteuid, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_getegid32, getegid, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_setreuid32, setreuid, 2, ARGS("ruid", "euid"), ARGS("uid_t", "uid_t")),
+    CALL(SYS_setregid32, setregid, 2, ARGS("rgid", "egid"), ARGS("gid_t", "gid_t")),
+    CALL(SYS_setresuid32, setresuid, 3, ARGS("ruid", "euid", "suid"),
+         ARGS("uid_t", "uid_t", "uid_t")),
+    CALL(SYS_getresuid32, getresuid, 3, ARGS("ruidp", "euidp", "suidp"),
+         ARGS("uid_t *", "uid_t *", "uid_t *")),
+    CALL(SYS_setresgid32, setresgid, 3, ARGS("rgid", "egid", "sgid"),
+         ARGS("gid_t", "gid_t", "gid_t")),
+    CALL(SYS_getresgid32, getresgid, 3, ARGS("rgidp", "egidp", "sgidp"),
+         ARGS("gid_t *", "gid_t *", "gid_t *")),
+    CALL(SYS_setuid32, setuid, 1, ARGS("uid"), ARGS("uid_t")),
+    CALL(SYS_setgid32, setgid, 1, ARGS("gid"), ARGS("gid_t")),
+    /* Signals: the names of Linux's i386 handlers (kernel/signal.c, arch/x86/signal.c). */
+    CALL(SYS_sigreturn, sigreturn, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_rt_sigreturn, rt_sigreturn, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_rt_sigaction, rt_sigaction, 4, ARGS("sig", "act", "oact", "sigsetsize"),
+         ARGS("int", "const struct sigaction *", "struct sigaction *", "size_t")),
+    CALL(SYS_rt_sigprocmask, rt_sigprocmask, 4, ARGS("how", "nset", "oset", "sigsetsize"),
+         ARGS("int", "sigset_t *", "sigset_t *", "size_t")),
+    CALL(SYS_sigaltstack, sigaltstack, 2, ARGS("uss", "uoss"),
+         ARGS("const stack_t *", "stack_t *")),
+    CALL(SYS_ipc_create, ipc_create, 1, ARGS("name"), ARGS("const char *")),
+    CALL(SYS_ipc_send, ipc_send, 3, ARGS("ep", "msg", "timeout_ms"),
+         ARGS("int", "const struct ipc_msg *", "unsigned int")),
+    CALL(SYS_ipc_recv, ipc_recv, 3, ARGS("ep", "msg", "timeout_ms"),
+         ARGS("int", "struct ipc_msg *", "unsigned int")),
+    CALL(SYS_ipc_call, ipc_call, 4, ARGS("ep", "msg", "reply", "timeout_ms"),
+         ARGS("int", "const struct ipc_msg *", "struct ipc_msg *", "unsigned int")),
+    CALL(SYS_ipc_reply, ipc_reply, 2, ARGS("token", "msg"),
+         ARGS("unsigned int", "const struct ipc_msg *")),
+};
+
+const struct syscall_info *syscall_info(unsigned nr)
+{
+    return nr < SYS_MAX && table[nr].handler ? &table[nr] : 0;
+}
+
+const struct syscall_tracer *volatile syscall_tracer; /* NULL: calls are untraced */
+
+void syscall_set_tracer(const struct syscall_tracer *tracer) { syscall_tracer = tracer; }
+
+/* Runs system call nr for the current process; returns what goes back in EAX. The tracer
+ * calls are marked unlikely so that the compiler keeps them off the untraced path, which
+ * then costs what the former flag test did (`make bench`: syscall_getpid). */
+int32_t syscall_dispatch(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX])
+{
+    current->syscalls++;
+    const struct syscall_tracer *tracer = syscall_tracer;
+    if (__builtin_expect(tracer != 0, 0))
+        tracer->enter(nr, args);
+    const struct syscall_info *info = syscall_info(nr);
+    int32_t ret = info ? info->handler(args) : -ENOSYS;
+    tracer = syscall_tracer;
+    if (__builtin_expect(tracer != 0, 0))
+        tracer->exit(nr, ret);
+    return ret;
+}

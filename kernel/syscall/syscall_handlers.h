@@ -1,0 +1,66 @@
+/*
+ * syscall_handlers.h - the handlers of the system call table (kernel/syscall/syscall.h), one file
+ * per group: sys_file.c (files), sys_mem.c (memory), sys_proc.c (the process itself),
+ * sys_ipc.c (message passing), sys_cred.c (user and group ids), sys_signal.c (signals).
+ * Each takes the argument registers (SYSCALL_ARGS_MAX of them) and returns the result or
+ * -errno.
+ */
+#ifndef KERNEL_SYSCALL_SYSCALL_HANDLERS_H
+#define KERNEL_SYSCALL_SYSCALL_HANDLERS_H
+
+#include <stdint.h>
+
+#include "kernel/syscall/syscall.h"
+
+#define SYSCALL_HANDLER(name) int32_t sys_##name(const uint32_t a[SYSCALL_ARGS_MAX])
+
+SYSCALL_HANDLER(exit);
+SYSCALL_HANDLER(read);
+SYSCALL_HANDLER(write);
+SYSCALL_HANDLER(open);
+SYSCALL_HANDLER(close);
+SYSCALL_HANDLER(getpid);
+SYSCALL_HANDLER(ioctl);
+SYSCALL_HANDLER(munmap);
+SYSCALL_HANDLER(writev);
+SYSCALL_HANDLER(sched_yield);
+SYSCALL_HANDLER(nanosleep_time32);
+SYSCALL_HANDLER(mmap_pgoff);
+SYSCALL_HANDLER(clock_gettime32);
+SYSCALL_HANDLER(ipc_create);
+SYSCALL_HANDLER(ipc_send);
+SYSCALL_HANDLER(ipc_recv);
+SYSCALL_HANDLER(ipc_call);
+SYSCALL_HANDLER(ipc_reply);
+/* sys_cred.c */
+SYSCALL_HANDLER(getuid16);
+SYSCALL_HANDLER(geteuid16);
+SYSCALL_HANDLER(getgid16);
+SYSCALL_HANDLER(getegid16);
+SYSCALL_HANDLER(setuid16);
+SYSCALL_HANDLER(setgid16);
+SYSCALL_HANDLER(setreuid16);
+SYSCALL_HANDLER(setregid16);
+SYSCALL_HANDLER(setresuid16);
+SYSCALL_HANDLER(setresgid16);
+SYSCALL_HANDLER(getresuid16);
+SYSCALL_HANDLER(getresgid16);
+SYSCALL_HANDLER(getuid);
+SYSCALL_HANDLER(geteuid);
+SYSCALL_HANDLER(getgid);
+SYSCALL_HANDLER(getegid);
+SYSCALL_HANDLER(setuid);
+SYSCALL_HANDLER(setgid);
+SYSCALL_HANDLER(setreuid);
+SYSCALL_HANDLER(setregid);
+SYSCALL_HANDLER(setresuid);
+SYSCALL_HANDLER(setresgid);
+SYSCALL_HANDLER(getresuid);
+SYSCALL_HANDLER(getresgid);
+SYSCALL_HANDLER(rt_sigaction); /* sys_signal.c */
+SYSCALL_HANDLER(rt_sigprocmask);
+SYSCALL_HANDLER(sigaltstack);
+SYSCALL_HANDLER(rt_sigreturn); /* arch/x86/signal_frame.c */
+SYSCALL_HANDLER(sigreturn);
+
+#endif

@@ -1,0 +1,166 @@
+/* test_fs_tree.c - the file tree: creation rules, lookup with mount prefixes, paths,
+ * default modes and permission checks. */
+#include "unit.h"
+
+#include "collect_writer.h"
+#include "kernel/proc/cred.h"
+#include "kernel/lib/errno.h"
+#include "kernel/fs/fs_tree.h"
+
+static int read_hello(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_printf(out, "hello %d\n", 42);
+    return 0;
+}
+static const struct fs_file_ops hello_ops = { .read = read_hello };
+
+
+TEST(create_and_lookup)
+{
+    struct fs_node *events = fs_mkdir_path("events/user_events");
+    CHECK(events != NULL);
+    struct fs_node *f = fs_create(events, "enable", &hello_ops, NULL);
+    CHECK(f != NULL);
+    int err = 0;
+    CHECK(fs_lookup("events/user_events/enable", &err) == f);
+    CHECK(fs_lookup("/sys/kernel/tracing/events/user_events/enable", &err) == f);
+    CHECK(fs_lookup("/sys/kernel/debug/tracing/events//user_events/./enable", &err) == f);
+    CHECK(fs_lookup("/debug/tracing/events/user_events/../user_events/enable", &err) == f);
+    CHECK(fs_lookup("/sys/kernel/debug/events/user_events/enable", &err) == f); /* debugfs */
+    CHECK(fs_lookup("/sys/kernel/debugx/events/user_events/enable", &err) == NULL);
+    CHECK(fs_lookup("/sys/kernel/tracing", &err) == fs_root());
+    CHECK(fs_lookup("..", &err) == fs_root());
+}
+
+TEST(lookup_errors)
+{
+    int err = 0;
+    CHECK(fs_lookup("nope", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOENT);
+    struct fs_node *d = fs_mkdir_path("errs");
+    fs_create(d, "file", &hello_ops, NULL);
+    CHECK(fs_lookup("errs/file/more", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOTDIR);
+    /* A trailing slash (or "/.") after a file asks for a directory, as Linux's walk. */
+    err = 0;
+    CHECK(fs_lookup("errs/file/", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOTDIR);
+    err = 0;
+    CHECK(fs_lookup("/sys/kernel/tracing/errs/file//", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOTDIR);
+    CHECK(fs_lookup("errs/file/.", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOTDIR);
+    CHECK(fs_lookup("errs/", &err) == d);
+    CHECK(fs_lookup("/sys/kernel/tracing/", &err) == fs_root());
+    char long_path[FS_PATH_MAX + 10];
+    memset(long_path, 'a', sizeof long_path - 1);
+    long_path[sizeof long_path - 1] = '\0';
+    CHECK(fs_lookup(long_path, &err) == NULL);
+    CHECK_EQ_INT(err, -ENAMETOOLONG);
+    /* A prefix only counts as a whole component. */
+    CHECK(fs_lookup("/sys/kernel/tracingx", &err) == NULL);
+}
+
+TEST(bad_names_and_duplicates_refused)
+{
+    struct fs_node *d = fs_mkdir_path("names");
+    CHECK(fs_create(d, "a", &hello_ops, NULL) != NULL);
+    CHECK(fs_create(d, "a", &hello_ops, NULL) == NULL);
+    CHECK(fs_mkdir(d, "") == NULL);
+    CHECK(fs_mkdir(d, ".") == NULL);
+    CHECK(fs_mkdir(d, "..") == NULL);
+    CHECK(fs_mkdir(d, "x/y") == NULL);
+    CHECK(fs_create(d, "noops", NULL, NULL) == NULL);
+    CHECK(fs_mkdir(fs_lookup("names/a", &(int){0}), "sub") == NULL); /* a file has no children */
+}
+
+TEST(children_sorted)
+{
+    struct fs_node *d = fs_mkdir_path("sorted");
+    fs_create(d, "trace_pipe", &hello_ops, NULL);
+    fs_create(d, "available_tracers", &hello_ops, NULL);
+    fs_mkdir(d, "events");
+    CHECK_EQ_STR(d->children->name, "available_tracers");
+    CHECK_EQ_STR(d->children->next->name, "events");
+    CHECK_EQ_STR(d->children->next->next->name, "trace_pipe");
+}
+
+TEST(remove_and_path)
+{
+    struct fs_node *d = fs_mkdir_path("rm/dir");
+    struct fs_node *f = fs_create(d, "file", &hello_ops, NULL);
+    char path[64];
+    fs_path_of(f, path, sizeof path);
+    CHECK_EQ_STR(path, "/rm/dir/file");
+    fs_path_of(fs_root(), path, sizeof path);
+    CHECK_EQ_STR(path, "/");
+    CHECK_EQ_INT(fs_remove(d), -ENOTEMPTY);
+    f->open_files = 1; /* as file_open leaves it while a program has the file open */
+    CHECK(fs_in_use(d));
+    CHECK_EQ_INT(fs_remove(f), -EBUSY);
+    f->open_files = 0;
+    CHECK(!fs_in_use(d));
+    CHECK_EQ_INT(fs_remove(f), 0);
+    CHECK_EQ_INT(fs_remove(d), 0);
+    CHECK_EQ_INT(fs_remove(fs_root()), -EINVAL);
+    int err;
+    CHECK(fs_lookup("rm/dir", &err) == NULL);
+}
+
+TEST(writer_formats)
+{
+    struct fs_writer w = collect_writer;
+    collect_reset();
+    struct fs_node *f = fs_create(fs_mkdir_path("w"), "hello", &hello_ops, NULL);
+    CHECK_EQ_INT(f->ops->read(f, &w), 0);
+    CHECK_EQ_STR(collected, "hello 42\n");
+    collect_reset();
+    char big[1000];
+    memset(big, 'z', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    fs_printf(&w, "<%s>", big); /* longer than fs_printf's stack buffer */
+    CHECK_EQ_INT(collected_len, 1001);
+}
+
+static int write_nothing(struct fs_node *f, const char *d, size_t l, bool a)
+{
+    (void)f, (void)d, (void)l, (void)a;
+    return 0;
+}
+static const struct fs_file_ops rw_ops = { .read = read_hello, .write = write_nothing };
+static const struct fs_file_ops wo_ops = { .write = write_nothing };
+
+TEST(modes_default_from_the_directory_as_linux)
+{
+    struct fs_node *d = fs_mkdir_path("modes");
+    CHECK_EQ_INT(fs_mode(fs_root()), 0755);
+    CHECK_EQ_INT(fs_mode(d), TRACEFS_DIR_MODE);
+    CHECK_EQ_INT(fs_mode(fs_create(d, "ro", &hello_ops, NULL)), 0440); /* TRACE_MODE_READ */
+    CHECK_EQ_INT(fs_mode(fs_create(d, "rw", &rw_ops, NULL)), 0640);    /* TRACE_MODE_WRITE */
+    CHECK_EQ_INT(fs_mode(fs_create(d, "wo", &wo_ops, NULL)), 0200);    /* as free_buffer */
+    struct fs_node *proc = fs_set_mode(fs_mkdir_path("modes/proc"), 0555, 0, 0);
+    struct fs_node *sub = fs_mkdir(proc, "sub");
+    CHECK_EQ_INT(fs_mode(sub), 0555);
+    CHECK_EQ_INT(fs_mode(fs_create(sub, "f", &hello_ops, NULL)), 0444);
+    struct fs_node *tty = fs_set_mode(fs_create(d, "tty", &rw_ops, NULL), 0660, 0, 20);
+    CHECK_EQ_INT(fs_mode(tty), 0660);
+    CHECK_EQ_INT(tty->gid, 20);
+    CHECK(fs_set_mode(NULL, 0644, 0, 0) == NULL);
+}
+
+TEST(lookup_as_a_user_needs_search_permission)
+{
+    struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000 }, root = CRED_ROOT;
+    struct fs_node *open_dir = fs_set_mode(fs_mkdir_path("pub"), 0755, 0, 0);
+    struct fs_node *f = fs_create(open_dir, "f", &hello_ops, NULL);
+    fs_create(fs_mkdir_path("priv"), "g", &hello_ops, NULL);
+    int err = 0;
+    CHECK(fs_lookup_as("/pub/f", &u, &err) == f);
+    CHECK(fs_lookup_as("/priv/g", &u, &err) == NULL);
+    CHECK_EQ_INT(err, -EACCES);
+    CHECK(fs_lookup_as("/priv/../pub/f", &u, &err) == NULL); /* every directory passed */
+    CHECK(fs_lookup_as("/priv/g", &root, &err) != NULL);
+    CHECK_EQ_INT(fs_may_open(f, &u, MAY_READ), 0); /* 0444: "pub"'s 0755 without x or w */
+    CHECK_EQ_INT(fs_may_open(f, &u, MAY_WRITE), -EACCES);
+}

@@ -1,0 +1,289 @@
+/*
+ * ring_buffer.h - the per-CPU event buffers every tracer writes into.
+ *
+ * Modelled on Linux's ring buffer: each CPU has a ring of 4 KiB pages; an event is a 32-bit
+ * header (5-bit type/length, 27-bit time delta) followed by its payload, so a small event
+ * costs 4 bytes of overhead and timestamps cost nothing until 2^27 cycles pass between two
+ * events (then an 8-byte time-extend record carries the larger delta). Timestamps are raw
+ * cycle counts, the cheapest clock there is; readers convert them to nanoseconds.
+ *
+ * Writers: rb_reserve() claims space and returns where the payload goes; rb_commit()
+ * publishes it. Both run with interrupts off for a few instructions only, never while the
+ * caller fills the payload. A writer interrupted between reserve and commit (by an interrupt
+ * or exception handler that traces too) is *nested*: the nested event is reserved after the
+ * outer one and becomes visible when the outermost writer commits, so readers see events in
+ * reservation order and never a half-written one. Each CPU writes only its own buffer.
+ *
+ * Readers never make a writer wait. In overwrite mode the writer recycles the oldest page
+ * even while a reader is copying from it; the reader notices (page sequence numbers), throws
+ * the copy away, and counts what it missed as overrun. In producer/consumer mode the writer
+ * refuses to enter a page holding unread events and counts the refused event as dropped.
+ * Every event gets a number in writing order, so every loss is counted exactly.
+ *
+ * Portable: tests/unit/test_ring_buffer.c, tests/fuzz/fuzz_ring_buffer.c.
+ */
+#ifndef TRACE_CORE_RING_BUFFER_H
+#define TRACE_CORE_RING_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RB_PAGE_SIZE 4096u
+#define RB_MAX_CPUS 8
+#define RB_MAX_EVENT 2048u /* largest payload; must fit a page with its headers */
+#define RB_DROP_MARKS 16
+
+/* Memory the buffer gets from its host. Timestamps come from arch_cycles() and the CPU
+ * number from arch_cpu_id() (kernel/arch.h): inline instructions in the kernel, variables
+ * in host tests. */
+struct rb_env {
+    void *(*alloc_page)(void);   /* RB_PAGE_SIZE bytes, aligned to 4; NULL when exhausted */
+    void (*free_page)(void *page);
+    void *(*alloc)(size_t size); /* small structures (kmalloc) */
+    void (*free)(void *p);
+};
+
+/* A page of a ring: this header, then events. */
+struct rb_page {
+    uint64_t seq;         /* logical page number this slot holds */
+    uint64_t time_stamp;  /* clock of the page's first event; deltas start from it */
+    uint64_t first_entry; /* number of the page's first event */
+    uint32_t size;        /* bytes of events, final once the writer has moved on */
+    uint32_t reserved;
+    uint8_t data[];
+};
+
+#define RB_PAGE_DATA (RB_PAGE_SIZE - (uint32_t)sizeof(struct rb_page))
+/* Event header: type_len in the low 5 bits, time delta in the high 27. */
+#define RB_DELTA_SHIFT 5
+#define RB_DELTA_LIMIT (1u << 27)
+#define RB_TYPE_DATA_MAX 28 /* type_len 1..28: payload is type_len * 4 bytes */
+
+/* One CPU's ring. Fields are private to ring_buffer.c; the struct is here for sizeof. */
+struct rb_cpu {
+    struct rb_page **pages;
+    uint32_t npages;
+    /* writer side (this CPU only, updated with interrupts off) */
+    struct rb_page *write_page; /* the slot of write_seq */
+    uint64_t write_seq;      /* logical number of the page being written */
+    uint32_t write_offset;   /* next free byte in it */
+    uint64_t last_ts;        /* timestamp of the last reserved event */
+    uint64_t next_entry;     /* number the next event gets */
+    uint32_t nesting;        /* writers between reserve and commit */
+    uint64_t dropped;        /* refused: buffer full (producer/consumer), too big, resizing */
+    /* published state (seqcount-protected for readers) */
+    uint32_t write_base;     /* write_seq * RB_PAGE_DATA, modulo 2^32 */
+    /* published to readers */
+    volatile uint32_t commit_pos; /* end of visible data: page * RB_PAGE_DATA + offset, mod 2^32 */
+    volatile uint32_t gen;   /* odd while the writer updates oldest_seq */
+    uint64_t oldest_seq;     /* oldest page not recycled */
+    /* consuming reader */
+    uint64_t read_seq;
+    uint32_t read_offset;
+    uint64_t read_ts;
+    uint64_t read_entry;     /* number of the next event the reader expects */
+    uint64_t overrun;        /* events overwritten before the reader got them (counted) */
+    uint64_t reported_overrun; /* overrun already told to the reader */
+    /* Where drops happened: a burst of count drops before event number before_entry was
+     * written, so the reader reports them in their place in the stream. A single-producer
+     * single-consumer queue; when it is full, drops go to unplaced (reported next). */
+    struct rb_drop_mark { uint64_t before_entry, count; } drop_marks[RB_DROP_MARKS];
+    volatile uint32_t drop_head, drop_tail;
+    uint64_t unplaced_drops, reported_unplaced;
+};
+
+struct ring_buffer {
+    struct rb_env env;
+    unsigned ncpus;
+    bool overwrite;          /* true: recycle oldest pages; false: drop new events */
+    volatile int record_disabled; /* > 0: writers refuse (tracing_on=0, resizing) */
+    volatile bool resizing;  /* refusals now count as dropped */
+    struct rb_cpu cpu[RB_MAX_CPUS];
+};
+
+/* An event as a reader receives it. */
+struct rb_event {
+    uint64_t ts;          /* arch_cycles() at its reservation */
+    uint64_t number;      /* per-CPU writing order */
+    unsigned cpu;
+    uint32_t length;      /* payload bytes (rounded up to a multiple of 4) */
+    uint64_t lost_before; /* events lost on this CPU since the previous event read */
+};
+
+/* Creates a buffer of ncpus rings of pages_per_cpu pages (at least 2). NULL on no memory. */
+struct ring_buffer *rb_create(const struct rb_env *env, unsigned ncpus, uint32_t pages_per_cpu);
+void rb_destroy(struct ring_buffer *rb);
+
+/* Writer API (inline, at the end of this file). rb_reserve returns where to put length
+ * payload bytes, or NULL if the event was not accepted (dropped and counted, or recording
+ * disabled); rb_commit publishes it. */
+static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length);
+static inline void rb_commit(struct ring_buffer *rb);
+/* reserve + copy + commit. */
+bool rb_write(struct ring_buffer *rb, const void *data, uint32_t length);
+
+/* Consuming read of cpu's oldest unread event: copies its payload into buf (up to size
+ * bytes) and fills *ev. Returns false when cpu has nothing to read. */
+bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size,
+                struct rb_event *ev);
+/* Losses on cpu not yet reported through lost_before (drops after the last event read,
+ * typically); reports them now. Call after draining, before a stream ends. */
+uint64_t rb_take_lost(struct ring_buffer *rb, unsigned cpu);
+/* Peeks at the next event's timestamp without consuming it (to merge CPUs in order). */
+bool rb_peek_ts(struct ring_buffer *rb, unsigned cpu, uint64_t *ts);
+
+/* Non-consuming reader over what is in a CPU's ring at rb_iter_start. If writers recycle
+ * pages under it, it skips to the oldest surviving page and reports the skipped events in
+ * the next event's lost_before; skips with no event after them stay in it->skipped. */
+struct rb_iter {
+    struct ring_buffer *rb;
+    unsigned cpu;
+    uint64_t seq, ts, entry, end_seq, skipped;
+    uint32_t offset, end_offset;
+};
+void rb_iter_start(struct ring_buffer *rb, unsigned cpu, struct rb_iter *it);
+bool rb_iter_next(struct rb_iter *it, void *buf, uint32_t size, struct rb_event *ev);
+bool rb_iter_peek_ts(struct rb_iter *it, uint64_t *ts);
+
+/* Counts for the trace header, per CPU or summed over all (cpu = RB_ALL_CPUS). */
+#define RB_ALL_CPUS 0xffffffffu
+struct rb_stats {
+    uint64_t entries;  /* reserved and not yet consumed (nor overwritten); an open
+                        * reservation counts, since it will be committed */
+    uint64_t overrun;  /* overwritten before being read */
+    uint64_t dropped;  /* refused by the writer */
+    uint64_t read;     /* consumed */
+};
+void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st);
+
+void rb_set_overwrite(struct ring_buffer *rb, bool overwrite);
+/* Empties every ring and zeroes every count. */
+void rb_reset(struct ring_buffer *rb);
+/* Changes every ring to pages_per_cpu pages keeping the newest unread events (the oldest
+ * that no longer fit count as overrun; events written meanwhile count as dropped). Returns
+ * 0, -EINVAL (fewer than 2 pages) or -ENOMEM, leaving the buffer as it was. Call with no
+ * consumer reading (the tracing core holds its reader lock). */
+int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu);
+/* rb_resize in three steps, so that only the middle one need exclude consumers: the two
+ * that allocate and free (the long ones) can run with interrupts on and no lock held.
+ * rb_resize_alloc gets pages_per_cpu pages for every ring into r: 0, -EINVAL or -ENOMEM
+ * (r then holds nothing, the buffer is untouched). rb_resize_swap moves the rings onto
+ * r's pages as rb_resize does (call it as rb_resize is called) and leaves the old pages in
+ * r; rb_resize_free gives r's pages back. */
+struct rb_resize_pages {
+    uint32_t npages;                        /* per ring */
+    struct rb_page **pages[RB_MAX_CPUS];
+};
+int rb_resize_alloc(struct ring_buffer *rb, uint32_t pages_per_cpu, struct rb_resize_pages *r);
+void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r);
+void rb_resize_free(struct ring_buffer *rb, struct rb_resize_pages *r);
+uint32_t rb_pages_per_cpu(const struct ring_buffer *rb);
+/* Payload bytes a page holds, for converting sizes to counts. */
+uint32_t rb_page_data_size(void);
+
+/* --- the writer's fast path ----------------------------------------------------------
+ * Inline because it runs for every traced event: a call and its register saving would cost
+ * as much as the work. Everything uncommon is in ring_buffer.c. */
+
+#include "kernel/arch.h"
+
+void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, uint32_t size,
+                      uint64_t ts);
+void rb_count_drop(struct rb_cpu *c);
+
+static inline void rb_publish_begin(struct rb_cpu *c)
+{
+    c->gen++;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void rb_publish_end(struct rb_cpu *c)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    c->gen++;
+}
+
+/* Writes the header of an event of body payload bytes with time delta at word; returns
+ * where the payload goes. */
+static inline void *rb_put_header(uint32_t *word, uint32_t body, uint32_t delta)
+{
+    if (body - 1 < RB_TYPE_DATA_MAX * 4) { /* 1..112 bytes: the length fits in type_len */
+        word[0] = (body / 4) | (delta << RB_DELTA_SHIFT);
+        return &word[1];
+    }
+    word[0] = delta << RB_DELTA_SHIFT; /* type_len 0: the length is in the next word */
+    word[1] = body;
+    return &word[2];
+}
+
+/* Books size bytes just written at the write position. */
+static inline void *rb_account(struct rb_cpu *c, uint32_t size, uint64_t ts, void *payload)
+{
+    c->write_offset += size;
+    c->last_ts = ts;
+    c->next_entry++;
+    c->nesting++;
+    return payload;
+}
+
+/* Reserves an event at time ts on c with interrupts off. The common case (room on the page,
+ * a delta that fits 27 bits) takes no branch; the rest is rb_reserve_slow. */
+static inline void *rb_reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length,
+                                  uint64_t ts)
+{
+    uint32_t body = (length + 3) & ~3u;
+    uint32_t size = body - 1 < RB_TYPE_DATA_MAX * 4 ? 4 + body : 8 + body;
+    /* The delta in 32-bit arithmetic (cheap on a 32-bit CPU): exact when the high halves
+     * agree and the low half did not go backwards; the slow path takes the rest (every 2^32
+     * cycles, or a clock that went backwards). */
+    uint32_t ts_low = (uint32_t)ts, last_low = (uint32_t)c->last_ts;
+    uint32_t delta = ts_low - last_low;
+    bool same_high = (uint32_t)(ts >> 32) == (uint32_t)(c->last_ts >> 32);
+    uint32_t offset = c->write_offset;
+    /* ">=": an offset never reaches RB_PAGE_DATA, so commit_pos names one page only. */
+    if (__builtin_expect(!same_high || ts_low < last_low || delta >= RB_DELTA_LIMIT ||
+                             offset == 0 || offset + size >= RB_PAGE_DATA, 0))
+        return rb_reserve_slow(rb, c, body, size, ts);
+    uint32_t *word = (uint32_t *)(c->write_page->data + offset);
+    return rb_account(c, size, ts, rb_put_header(word, body, delta));
+}
+
+/* Ends the outermost reservation on c: everything reserved so far becomes visible. One
+ * 32-bit store publishes it; readers turn it back into (page, offset). */
+static inline void rb_commit_on(struct rb_cpu *c)
+{
+    if (--c->nesting)
+        return;
+    __atomic_store_n(&c->commit_pos, c->write_base + c->write_offset, __ATOMIC_RELEASE);
+}
+
+/* rb_reserve for a caller that has interrupts off already. */
+static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
+{
+    struct rb_cpu *c = &rb->cpu[arch_cpu_id()];
+    if (__builtin_expect(!rb->record_disabled && length <= RB_MAX_EVENT, 1))
+        return rb_reserve_on(rb, c, length, arch_cycles());
+    if (rb->resizing || !rb->record_disabled)
+        rb_count_drop(c); /* tracing_on=0 is no loss; a resize or an oversized event is */
+    return 0;
+}
+
+static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length)
+{
+    unsigned long flags = arch_irq_save();
+    void *payload = rb_reserve_irqs_off(rb, length);
+    arch_irq_restore(flags);
+    return payload;
+}
+
+/* Interrupts go off for the decrement and the store: a writer interrupting in between
+ * could otherwise publish its event and see our older position stored over it. */
+static inline void rb_commit(struct ring_buffer *rb)
+{
+    unsigned long flags = arch_irq_save();
+    rb_commit_on(&rb->cpu[arch_cpu_id()]);
+    arch_irq_restore(flags);
+}
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * trace.c - the tracing core: the buffer, the tracer registry, recording, and switching
+ * tracers (see trace.h).
+ */
+#include "trace/core/trace.h"
+
+#include "kernel/arch.h"
+#include "kernel/lib/errno.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/params.h"
+#include "kernel/log/printk.h"
+#include "kernel/spinlock.h"
+#include "kernel/lib/string.h"
+#include "kernel/proc/task.h"
+#include "kernel/time.h"
+#include "trace/core/trace_comm.h"
+#include "trace/core/trace_internal.h"
+#include "trace/events/trace_syscalls.h"
+
+/* Linux's default per-CPU buffer: 1441792 bytes (352 pages of 4 KiB). */
+#define DEFAULT_BUFFER_BYTES 1441792u
+
+struct ring_buffer *trace_buf;
+volatile bool trace_recording;
+static struct tracer *tracers;
+static struct tracer *current_tracer_ptr;
+static volatile bool tracing_on = true;
+struct spinlock trace_reader_lock = SPINLOCK_INIT("trace_reader");
+
+struct ring_buffer *trace_buffer(void) { return trace_buf; }
+struct tracer *trace_current(void) { return current_tracer_ptr; }
+struct tracer *trace_tracers(void) { return tracers; }
+
+void register_tracer(struct tracer *t)
+{
+    /* Newest first, as Linux lists available_tracers. */
+    t->next = tracers;
+    tracers = t;
+}
+
+bool trace_enabled(void) { return trace_recording; }
+
+int trace_marker_write(const char *text, uint32_t len)
+{
+    if (len && text[len - 1] == '\n')
+        len--;
+    bool cut = len > TRACE_MARKER_MAX;
+    if (cut)
+        len = TRACE_MARKER_MAX;
+    uint32_t size = (uint32_t)sizeof(struct print_entry) + len + (cut ? 4 : 1);
+    struct print_entry *p = (struct print_entry *)trace_reserve(TRACE_PRINT, size);
+    if (!p)
+        return 0; /* tracing off, or lost and counted: the write itself succeeded */
+    p->ip = 0;
+    memcpy(p->text, text, len);
+    memcpy(p->text + len, cut ? "...\0" : "\0", cut ? 4 : 1);
+    trace_commit();
+    return 0;
+}
+
+void trace_set_on(bool on)
+{
+    if (on == tracing_on)
+        return;
+    struct tracer *t = current_tracer_ptr;
+    if (!on && t->stop)
+        t->stop();
+    tracing_on = on;
+    trace_recording = on && trace_buf;
+    if (on && t->start)
+        t->start();
+}
+
+bool trace_is_on(void) { return tracing_on; }
+
+struct tracer *trace_find_tracer(const char *name, size_t len)
+{
+    for (struct tracer *t = tracers; t; t = t->next)
+        if (strlen(t->name) == len && strncmp(t->name, name, len) == 0)
+            return t;
+    return 0;
+}
+
+/*
+ * Switches tracers as Linux does: the old one stops and its unread events are streamed to
+ * COM2 before the buffer is emptied for the new one, so a stream captured on the host is
+ * complete. Events that could not be streamed (options/stream_com2 is 0, an interactive
+ * reader holds trace_pipe) are discarded, and how many is printed: a loss is never silent.
+ * Returns 0 or the new tracer's init error (then the old tracer stays off and nop is
+ * current).
+ */
+int trace_switch(struct tracer *next)
+{
+    struct tracer *old = current_tracer_ptr;
+    if (next == old)
+        return 0;
+    if (old) {
+        if (tracing_on && old->stop)
+            old->stop();
+        trace_stream_flush();
+        if (old->reset)
+            old->reset();
+    }
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    struct rb_stats unread;
+    rb_get_stats(trace_buf, RB_ALL_CPUS, &unread);
+    rb_reset(trace_buf);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    if (unread.entries)
+        printk("tracing: switching to %s discarded %llu unread events%s\n", next->name,
+               (unsigned long long)unread.entries,
+               trace_stream_enabled ? "" : " (options/stream_com2 is 0)");
+    int err = next->init ? next->init() : 0;
+    if (err) {
+        printk("tracing: %s could not start (%s); current tracer is nop\n", next->name,
+               error_name(err));
+        next = trace_find_tracer("nop", 3);
+    }
+    current_tracer_ptr = next;
+    trace_stream_begin();
+    if (tracing_on && next->start)
+        next->start();
+    return err;
+}
+
+void trace_header_info(struct trace_header_info *info)
+{
+    struct rb_stats st;
+    rb_get_stats(trace_buf, RB_ALL_CPUS, &st);
+    info->entries = st.entries;
+    info->written = st.entries + st.overrun + st.dropped;
+    info->ncpus = arch_cpu_count();
+}
+
+/*
+ * A program sets the size through buffer_size_kb, so the new pages are charged as its
+ * memory is. The whole new buffer is allocated before the old one is freed: growing
+ * must leave the kernel's reserve free even then (Linux likewise refuses a ring-buffer
+ * resize larger than the memory available); shrinking needs only that the new pages exist,
+ * since it ends with more free than it started, so a buffer grown to the limit can still
+ * shrink to what fits in the free memory (its default size). Otherwise -ENOMEM, the buffer
+ * unchanged.
+ * Interrupts stay on throughout, so the tick keeps its rate even while ~100 MB are
+ * allocated and copied: allocating and freeing hold no lock, and the copy onto the new
+ * pages holds the reader lock with interrupts on, which is safe because the one reader in
+ * an interrupt (the COM2 stream in the tick) only try-locks it, and writers meanwhile
+ * find recording disabled and count their events as dropped. resize_lock keeps two resizes
+ * apart. The reserve check and the allocation are not atomic against other allocations on
+ * another CPU: the page allocator is not yet SMP-safe (kernel/mm/page_alloc.c), and no
+ * interrupt handler allocates pages.
+ */
+static struct spinlock resize_lock = SPINLOCK_INIT("trace_resize"); /* thread context only */
+
+int trace_resize(uint32_t pages_per_cpu)
+{
+    unsigned long flags = spin_lock_irqsave(&resize_lock);
+    arch_irq_restore(flags); /* no interrupt handler takes it */
+    uint64_t want = (uint64_t)pages_per_cpu * arch_cpu_count();
+    uint64_t have = (uint64_t)rb_pages_per_cpu(trace_buf) * arch_cpu_count();
+    bool fits = want > have ? page_alloc_leaves_reserve(want) : want < page_alloc_free_pages();
+    struct rb_resize_pages pages;
+    int err = fits ? rb_resize_alloc(trace_buf, pages_per_cpu, &pages) : -ENOMEM;
+    if (!err) {
+        unsigned long reader_flags = spin_lock_irqsave(&trace_reader_lock);
+        arch_irq_restore(reader_flags); /* the tick only try-locks it (above) */
+        rb_resize_swap(trace_buf, &pages);
+        spin_unlock_irqrestore(&trace_reader_lock, reader_flags);
+        rb_resize_free(trace_buf, &pages);
+    }
+    spin_unlock_irqrestore(&resize_lock, flags);
+    return err;
+}
+
+/* --- setting up ------------------------------------------------------------------------ */
+
+/* How many pages the buffer may take is decided before it allocates (trace_resize,
+ * boot_buffer_pages). */
+static void *alloc_trace_page(void) { return (void *)page_alloc(1); }
+static void free_trace_page(void *p) { page_free((uintptr_t)p, 1); }
+
+const struct rb_env trace_rb_env = { alloc_trace_page, free_trace_page, kmalloc, kfree };
+
+/* trace_buf_size= takes bytes per CPU, with an optional K or M, as on Linux. A size that
+ * is not one, or that would leave less than the kernel's reserve free (programs could not
+ * start), is reported and the default used instead. */
+static uint32_t boot_buffer_pages(void)
+{
+    uint64_t bytes = DEFAULT_BUFFER_BYTES;
+    const char *arg = kernel_param("trace_buf_size");
+    if (arg && parse_size(arg, strlen(arg), &bytes) != 0) {
+        printk("tracing: trace_buf_size=%s is not a size; using %u bytes\n", arg,
+               DEFAULT_BUFFER_BYTES);
+        bytes = DEFAULT_BUFFER_BYTES;
+    }
+    uint64_t pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+    if (pages < 2)
+        pages = 2;
+    if (arg && !page_alloc_leaves_reserve(pages * arch_cpu_count())) {
+        printk("tracing: trace_buf_size=%s would leave less than the kernel's %u KiB reserve; "
+               "using %u bytes\n", arg, PAGE_KERNEL_RESERVE * (PAGE_SIZE / 1024),
+               DEFAULT_BUFFER_BYTES);
+        pages = DEFAULT_BUFFER_BYTES / PAGE_SIZE;
+    }
+    return (uint32_t)pages;
+}
+
+/* Saves each task's name as the task is created (pid 1, the boot task, included), so that
+ * its events print with that name even after it exits. */
+static int save_task_comm(struct task *t)
+{
+    trace_comm_save(task_pid(t), task_name(t));
+    return 0;
+}
+static struct task_create_hook comm_hook = { save_task_comm, 0, 0 };
+
+void trace_init(void)
+{
+    task_on_create(&comm_hook); /* before tasks_init: even without a buffer, names are kept */
+    uint32_t pages = boot_buffer_pages();
+    trace_buf = rb_create(&trace_rb_env, arch_cpu_count(), pages);
+    if (!trace_buf) {
+        printk("tracing: no memory for %u buffer pages; tracing is off\n", pages);
+        return;
+    }
+    trace_recording = tracing_on;
+    trace_files_init();
+    trace_syscalls_init();
+    trace_stream_init();
+    trace_switch(trace_find_tracer("nop", 3));
+    /* ftrace= selects the boot tracer, as on Linux: what follows boot is traced. */
+    const char *boot = kernel_param("ftrace");
+    struct tracer *t = boot ? trace_find_tracer(boot, strlen(boot)) : 0;
+    if (boot && !t)
+        printk("tracing: ftrace=%s: no such tracer\n", boot);
+    if (t)
+        trace_switch(t);
+    printk("tracing: %u KiB buffer per CPU, tracers:", pages * 4);
+    for (struct tracer *t = tracers; t; t = t->next)
+        printk(" %s", t->name);
+    printk("\n");
+}

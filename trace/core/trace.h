@@ -1,0 +1,162 @@
+/*
+ * trace.h - the tracing core: one trace buffer, the registered tracers, and what every
+ * event carries.
+ *
+ * A tracer is a struct tracer registered by name (as in Linux's kernel/trace). The core owns
+ * the ring buffer (trace/core/ring_buffer.h), timestamps, the files in the tracing directory
+ * (`current_tracer`, `trace`, `trace_pipe`, `trace_marker`, ...), the stream of trace_pipe
+ * to COM2, and the accounting of lost events. A tracer records events with trace_reserve()/
+ * trace_commit() and says how to print them; it never writes to a port itself.
+ */
+#ifndef TRACE_CORE_TRACE_H
+#define TRACE_CORE_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace/core/ring_buffer.h"
+#include "kernel/fs/fs_tree.h"
+
+/* Event types. Tracers add theirs here so that each number has one meaning. */
+enum trace_type {
+    TRACE_PRINT = 1,    /* trace_marker text */
+    TRACE_MMIO_RW = 2,  /* mmiotrace: a read, a write, or an unknown access */
+    TRACE_MMIO_MAP = 3, /* mmiotrace: ioremap or iounmap */
+    TRACE_FN = 4,          /* function tracer: a call */
+    TRACE_GRAPH_ENT = 5,   /* function_graph: entry of a function that calls others */
+    TRACE_GRAPH_RET = 6,   /* function_graph: its return */
+    TRACE_GRAPH_LEAF = 7,  /* function_graph: a call with nothing traced inside (entry+return) */
+    TRACE_STACK = 8,       /* a stack trace attached to the event before it */
+    TRACE_CPU_SNAPSHOT = 9, /* int3 through the task gate (TRACE_SNAPSHOT()): CPU state */
+};
+
+/* The common head of every event, filled by trace_reserve. */
+struct trace_entry {
+    uint16_t type;
+    uint8_t flags;         /* TRACE_FLAG_* at the time of the event */
+    uint8_t preempt_count;
+    int32_t pid;
+};
+
+#define TRACE_FLAG_IRQS_OFF 0x01
+#define TRACE_FLAG_HARDIRQ 0x08
+
+/* TRACE_PRINT: a marker. */
+struct print_entry {
+    struct trace_entry ent;
+    uint32_t ip;   /* where it was written from (0 for the trace_marker file) */
+    char text[];   /* NUL-terminated, no trailing newline */
+};
+
+#define TRACE_MARKER_MAX 1024 /* longer marker writes are cut here, as Linux does */
+
+/* An event handed to a tracer for printing. */
+struct trace_event_view {
+    const struct trace_entry *entry; /* the payload, properly aligned */
+    uint32_t length;                 /* of the payload */
+    uint64_t ts;                     /* ns since boot */
+    unsigned cpu;
+};
+
+/* What a `trace` header states. */
+struct trace_header_info {
+    uint64_t entries;  /* in the buffer now */
+    uint64_t written;  /* entries + every lost event (overwritten or dropped) */
+    unsigned ncpus;
+};
+
+struct tracer {
+    const char *name;
+    /* Selected as current_tracer: prepare (0) or refuse (negative errno). */
+    int (*init)(void);
+    /* Deselected: undo init. Runs after stop. */
+    void (*reset)(void);
+    /* Tracing turns on and off (selection, tracing_on). May be NULL. */
+    void (*start)(void);
+    void (*stop)(void);
+    /* The `trace` file's header; NULL gives Linux's default header for this tracer. */
+    void (*print_header)(struct fs_writer *out, const struct trace_header_info *info);
+    /* What a trace_pipe reader gets first (mmiotrace: VERSION and PCIDEV lines). */
+    void (*print_pipe_header)(struct fs_writer *out);
+    /* Prints one event. Returns false if the event is not of the tracer's types, and the
+     * core prints it (markers). */
+    bool (*print_event)(struct fs_writer *out, const struct trace_event_view *ev);
+    /* Prints a marker event whose text is text[0..len) (NULL: Linux's
+     * "tracing_mark_write: text" line). */
+    void (*print_marker)(struct fs_writer *out, const struct trace_event_view *ev,
+                         const char *text, uint32_t len);
+    /* The record saying events were lost before the next one (NULL: "CPU:n [LOST k EVENTS]"). */
+    void (*print_lost)(struct fs_writer *out, unsigned cpu, uint64_t lost);
+    /* Typical bytes of one event (payload), to express the buffer size in trace_entries. */
+    uint32_t entry_size;
+    struct tracer *next;
+};
+
+/* Makes a tracer selectable in current_tracer. */
+void register_tracer(struct tracer *t);
+
+/* Sets up the buffer (size from trace_buf_size=) and the tracing directory's files. */
+void trace_init(void);
+
+/* Writer side, usable in any context: interrupt handlers and exception handlers included.
+ * trace_reserve returns the event with its trace_entry filled in, or NULL when the event is
+ * not recorded (tracing off, or lost and counted). Inline: see the end of this file. */
+static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length);
+static inline void trace_commit(void);
+
+/* Records a marker, as a write to trace_marker does. Returns 0 or -errno. */
+int trace_marker_write(const char *text, uint32_t len);
+
+/* True while events are recorded (tracing_on and a tracer selected). */
+bool trace_enabled(void);
+
+/* Prints the context columns Linux puts before an event: "  <idle>-0  [000] d....  12.345678: ". */
+void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev);
+/* Linux's default header for a tracer name (the # lines above the events). */
+void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
+                                const struct trace_header_info *info);
+/* Timestamp as the trace files show it: seconds.microseconds. */
+void trace_print_ts(struct fs_writer *out, uint64_t ts_ns);
+
+/* A file holding an on/off setting: reads 1 or 0, takes 1 or 0 (anything else: -EINVAL). */
+struct trace_flag {
+    bool (*get)(void);
+    void (*set)(bool on);
+};
+struct fs_node *trace_create_flag_file(struct fs_node *dir, const char *name,
+                                       const struct trace_flag *flag);
+
+/* Sends everything unread to the COM2 stream now (tail flush: tracer switch, crash). */
+void trace_stream_flush(void);
+
+/* The buffer, for the bench and tests. */
+struct ring_buffer *trace_buffer(void);
+
+/* --- the writer's fast path, inline (every traced event runs it) --------------------- */
+
+#include "kernel/arch.h"
+#include "kernel/proc/task.h"
+
+extern struct ring_buffer *trace_buf; /* NULL until trace_init */
+extern volatile bool trace_recording; /* tracing_on, and a buffer exists */
+
+static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
+{
+    if (!trace_recording)
+        return 0;
+    unsigned long irqs = arch_irq_save();
+    struct trace_entry *e = (struct trace_entry *)rb_reserve_irqs_off(trace_buf, length);
+    arch_irq_restore(irqs);
+    if (!e)
+        return 0;
+    e->type = type;
+    e->flags = (uint8_t)((irqs ? 0 : TRACE_FLAG_IRQS_OFF) |
+                         (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
+    e->preempt_count = 0;
+    e->pid = current_pid;
+    return e;
+}
+
+static inline void trace_commit(void) { rb_commit(trace_buf); }
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * trace_comm.h - which name goes with a pid in trace output (Linux's saved_cmdlines).
+ *
+ * Events record only the pid. The names of the last TRACE_COMM_SLOTS pids seen are kept
+ * here, even after their tasks exit, so `trace` can print "ue_example-5" for events of a
+ * process long gone; a pid whose name was pushed out prints as "<...>", as on Linux.
+ */
+#ifndef TRACE_CORE_TRACE_COMM_H
+#define TRACE_CORE_TRACE_COMM_H
+
+#define TRACE_COMM_SLOTS 128
+#define TRACE_COMM_LEN 16
+
+/* Remembers the name of pid (the task was created or renamed). */
+void trace_comm_save(int pid, const char *name);
+/* The name saved for pid: "<idle>" for 0, "<...>" when unknown. */
+const char *trace_comm_lookup(int pid);
+
+#endif

@@ -1,0 +1,279 @@
+/*
+ * trace_files.c - the tracing directory's files, as Linux's tracefs has them:
+ *
+ *   available_tracers     the registered tracers
+ *   current_tracer        read: the current one; write: switch ("none" means nop)
+ *   tracing_on            1/0: record or not (not recording is not losing)
+ *   trace                 header and every buffered event; writing empties the buffer
+ *   trace_pipe            consumes events as they come (an interactive cat follows until ^C)
+ *   trace_marker          a write becomes a marker event
+ *   buffer_size_kb        per-CPU buffer size in KiB; writing resizes, keeping the data
+ *   buffer_total_size_kb  all CPUs together
+ *   trace_entries         the buffer size counted in events of the current tracer (the name
+ *                         mmiotrace's documentation uses)
+ *   options/overwrite     1: the oldest events are overwritten; 0: new events are dropped
+ *   options/stream_com2   1: trace_pipe is streamed to COM2 in the background
+ *   per_cpu/cpuN/stats    Linux's per-CPU counters
+ */
+#include "kernel/arch.h"
+#include "kernel/shell/console.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+#include "trace/core/trace_internal.h"
+
+/* Payload bytes per event when a tracer gives no size (a marker line of ~40 characters). */
+#define DEFAULT_ENTRY_SIZE 48
+#define EVENT_HEADER 4
+#define TRACE_PIPE_POLL_NS 10000000u /* an interactive trace_pipe looks for events this often */
+
+static int trace_pipe_followers;
+
+/* Parses a 0/1 flag file write. */
+static int parse_bool(const char *data, size_t len, bool *out)
+{
+    uint64_t v;
+    int err = parse_uint(data, len, &v);
+    if (err || v > 1)
+        return -EINVAL;
+    *out = v == 1;
+    return 0;
+}
+
+static int read_available_tracers(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    for (struct tracer *t = trace_tracers(); t; t = t->next)
+        fs_printf(out, "%s%s", t->name, t->next ? " " : "\n");
+    return 0;
+}
+
+static int read_current_tracer(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_printf(out, "%s\n", trace_current()->name);
+    return 0;
+}
+
+static int write_current_tracer(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    size_t s, e;
+    trim_blanks(data, len, &s, &e);
+    struct tracer *t = trace_find_tracer(data + s, e - s);
+    if (!t && e - s == 4 && strncmp(data + s, "none", 4) == 0)
+        t = trace_find_tracer("nop", 3); /* older kernels' name, as in their mmiotrace.txt */
+    if (!t)
+        return -EINVAL;
+    return trace_switch(t);
+}
+
+static int read_trace(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    trace_print_all(out);
+    return 0;
+}
+
+/* `echo > trace` empties the buffer, as on Linux. */
+static int write_trace(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)data;
+    (void)len;
+    if (!append) {
+        unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+        rb_reset(trace_buffer());
+        spin_unlock_irqrestore(&trace_reader_lock, flags);
+    }
+    return 0;
+}
+
+bool trace_pipe_has_follower(void) { return trace_pipe_followers > 0; }
+
+static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    /* The console shell and programs' read() share it: each consumes and prints an event
+     * without sleeping in between, and the kernel preempts no thread. */
+    static union trace_event_copy copy;
+    struct tracer *t = trace_current();
+    if (t->print_pipe_header && !out->continued)
+        t->print_pipe_header(out);
+    if (out->follow)
+        trace_pipe_followers++; /* the COM2 stream steps aside meanwhile */
+    for (;;) {
+        /* A reader that does not follow (a program's read(), a script) is asked after
+         * every event whether it has enough, so it takes no more than it can hold. */
+        unsigned n = trace_consume_print(out, out->follow ? 64 : 1, !out->follow, &copy);
+        if (out->interrupted(out))
+            break;
+        if (n == 0) {
+            if (!out->follow)
+                break;
+            console_wait_input(TRACE_PIPE_POLL_NS); /* new events, or a keystroke (^C) */
+        }
+    }
+    if (out->follow) {
+        trace_consume_print(out, 0, true, &copy); /* losses after the last event */
+        trace_pipe_followers--;
+    }
+    return 0;
+}
+
+static int write_trace_marker(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    return trace_marker_write(data, (uint32_t)len);
+}
+
+static int read_buffer_size_kb(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_printf(out, "%u\n", rb_pages_per_cpu(trace_buffer()) * (RB_PAGE_SIZE / 1024));
+    return 0;
+}
+
+/* Resizes to bytes per CPU, at least two pages. */
+static int resize_bytes(uint64_t bytes)
+{
+    uint64_t pages = (bytes + RB_PAGE_SIZE - 1) / RB_PAGE_SIZE;
+    if (pages > 0x10000)
+        return -ENOMEM; /* 256 MiB per CPU: more than this machine has */
+    return trace_resize(pages < 2 ? 2 : (uint32_t)pages);
+}
+
+static int write_buffer_size_kb(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    uint64_t kb;
+    int err = parse_uint(data, len, &kb);
+    if (err)
+        return err;
+    if (kb == 0 || kb > (1u << 20))
+        return -EINVAL;
+    return resize_bytes(kb * 1024);
+}
+
+static int read_buffer_total_size_kb(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_printf(out, "%u\n", rb_pages_per_cpu(trace_buffer()) * (RB_PAGE_SIZE / 1024) * arch_cpu_count());
+    return 0;
+}
+
+/* Bytes one event of the current tracer takes in the buffer. */
+static uint32_t entry_bytes(void)
+{
+    uint32_t size = trace_current()->entry_size;
+    return (size ? size : DEFAULT_ENTRY_SIZE) + EVENT_HEADER;
+}
+
+static int read_trace_entries(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    uint64_t entries = (uint64_t)rb_pages_per_cpu(trace_buffer()) * (rb_page_data_size() / entry_bytes());
+    fs_printf(out, "%llu\n", (unsigned long long)entries);
+    return 0;
+}
+
+static int write_trace_entries(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    uint64_t entries;
+    int err = parse_uint(data, len, &entries);
+    if (err)
+        return err;
+    if (entries == 0 || entries > (1u << 24))
+        return -EINVAL;
+    uint32_t per_page = rb_page_data_size() / entry_bytes();
+    return resize_bytes((entries + per_page - 1) / per_page * RB_PAGE_SIZE);
+}
+
+/*
+ * Files holding one on/off setting (tracing_on, the options, tracers' own switches): reading
+ * gives 1 or 0, writing accepts 1 or 0 and nothing else. f->data points at the setting's
+ * get/set pair.
+ */
+static int read_flag(struct fs_node *f, struct fs_writer *out)
+{
+    const struct trace_flag *flag = f->data;
+    fs_printf(out, "%d\n", flag->get() ? 1 : 0);
+    return 0;
+}
+
+static int write_flag(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)append;
+    const struct trace_flag *flag = f->data;
+    bool on;
+    int err = parse_bool(data, len, &on);
+    if (!err)
+        flag->set(on);
+    return err;
+}
+
+static const struct fs_file_ops flag_ops = { .read = read_flag, .write = write_flag };
+
+struct fs_node *trace_create_flag_file(struct fs_node *dir, const char *name,
+                                       const struct trace_flag *flag)
+{
+    return fs_create(dir, name, &flag_ops, (void *)flag);
+}
+
+static bool overwrite_get(void) { return trace_buffer()->overwrite; }
+static void overwrite_set(bool on) { rb_set_overwrite(trace_buffer(), on); }
+static bool stream_get(void) { return trace_stream_enabled; }
+static void stream_set(bool on) { trace_stream_enabled = on; }
+
+static const struct trace_flag tracing_on_flag = { trace_is_on, trace_set_on };
+static const struct trace_flag overwrite_flag = { overwrite_get, overwrite_set };
+static const struct trace_flag stream_com2_flag = { stream_get, stream_set };
+
+/* per_cpu/cpuN/stats, in Linux's field names. */
+static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
+{
+    unsigned cpu = (unsigned)(uintptr_t)f->data;
+    struct rb_stats st;
+    rb_get_stats(trace_buffer(), cpu, &st);
+    fs_printf(out, "entries: %llu\noverrun: %llu\ndropped events: %llu\nread events: %llu\n",
+              (unsigned long long)st.entries, (unsigned long long)st.overrun,
+              (unsigned long long)st.dropped, (unsigned long long)st.read);
+    return 0;
+}
+
+static const struct fs_file_ops available_tracers_ops = { .read = read_available_tracers };
+static const struct fs_file_ops current_tracer_ops = { .read = read_current_tracer, .write = write_current_tracer };
+static const struct fs_file_ops trace_ops = { .read = read_trace, .write = write_trace, .truncates = true };
+static const struct fs_file_ops trace_pipe_ops = { .read = read_trace_pipe, .consumes = true };
+static const struct fs_file_ops trace_marker_ops = { .write = write_trace_marker };
+static const struct fs_file_ops buffer_size_kb_ops = { .read = read_buffer_size_kb, .write = write_buffer_size_kb };
+static const struct fs_file_ops buffer_total_size_kb_ops = { .read = read_buffer_total_size_kb };
+static const struct fs_file_ops trace_entries_ops = { .read = read_trace_entries, .write = write_trace_entries };
+static const struct fs_file_ops cpu_stats_ops = { .read = read_cpu_stats };
+
+void trace_files_init(void)
+{
+    struct fs_node *root = fs_root();
+    fs_create(root, "available_tracers", &available_tracers_ops, 0);
+    fs_create(root, "current_tracer", &current_tracer_ops, 0);
+    trace_create_flag_file(root, "tracing_on", &tracing_on_flag);
+    fs_create(root, "trace", &trace_ops, 0);
+    fs_create(root, "trace_pipe", &trace_pipe_ops, 0);
+    fs_set_mode(fs_create(root, "trace_marker", &trace_marker_ops, 0), 0220, 0, 0); /* Linux's */
+    fs_create(root, "buffer_size_kb", &buffer_size_kb_ops, 0);
+    fs_create(root, "buffer_total_size_kb", &buffer_total_size_kb_ops, 0);
+    fs_create(root, "trace_entries", &trace_entries_ops, 0);
+    struct fs_node *options = fs_mkdir_path("options");
+    trace_create_flag_file(options, "overwrite", &overwrite_flag);
+    trace_create_flag_file(options, "stream_com2", &stream_com2_flag);
+    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
+        char path[32];
+        ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);
+        fs_create(fs_mkdir_path(path), "stats", &cpu_stats_ops, (void *)(uintptr_t)cpu);
+    }
+}

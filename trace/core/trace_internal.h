@@ -1,0 +1,67 @@
+/*
+ * trace_internal.h - what the parts of the tracing core share (trace.c, trace_files.c,
+ * trace_stream.c, trace_read.c). Tracers use trace.h only.
+ */
+#ifndef TRACE_CORE_TRACE_INTERNAL_H
+#define TRACE_CORE_TRACE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "kernel/lib/parse.h"
+#include "kernel/spinlock.h"
+#include "trace/core/trace.h"
+
+/* Held by whoever consumes events or changes the buffer's shape, so that one consumer
+ * reads at a time. Writers never take it. */
+extern struct spinlock trace_reader_lock;
+
+/* Page and memory functions for ring buffers in the kernel. */
+extern const struct rb_env trace_rb_env;
+
+struct tracer *trace_current(void);
+struct tracer *trace_tracers(void);
+struct tracer *trace_find_tracer(const char *name, size_t len);
+int trace_switch(struct tracer *next);
+void trace_set_on(bool on);
+bool trace_is_on(void);
+void trace_header_info(struct trace_header_info *info);
+/* Resizes the buffer (buffer_size_kb): 0, -EINVAL, or -ENOMEM when the new pages would
+ * take the kernel's reserve (kernel/mm/page_alloc.h); on an error the buffer is unchanged. */
+int trace_resize(uint32_t pages_per_cpu);
+
+/* Prints one event the way the current tracer wants it. */
+void trace_print_event(struct fs_writer *out, const struct trace_event_view *ev);
+/* Prints a loss record the way the current tracer wants it. */
+void trace_print_lost(struct fs_writer *out, unsigned cpu, uint64_t lost);
+
+/* One event's payload copied out of the ring, aligned so that tracers may cast it. Each
+ * reading context has its own: a copy is printed after the reader lock is released. */
+union trace_event_copy {
+    uint64_t align;
+    uint8_t bytes[RB_MAX_EVENT];
+};
+
+/* Consumes up to budget events (merged across CPUs by time) into copy and prints them with
+ * their loss records; at_end also reports losses after the last event. Takes the reader
+ * lock for each event. Returns the number of events printed. */
+unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end,
+                             union trace_event_copy *copy);
+
+/* Prints the whole `trace` file: header and every event in the buffer, not consuming. */
+void trace_print_all(struct fs_writer *out);
+
+void trace_files_init(void);
+void trace_stream_init(void);
+/* A new tracer became current: its pipe header is pending, and goes to COM2 now if the
+ * stream runs, else when it starts (trace_stream_send_pending_header). */
+void trace_stream_begin(void);
+/* Sends the current tracer's pipe header to COM2 if it has not gone there since the tracer
+ * became current; else nothing. For whoever is about to write the tracer's events to COM2,
+ * holding off other COM2 writers (the stream's batch, the flight recorder). */
+void trace_stream_send_pending_header(void);
+/* A writer whose text goes straight to COM2 (the stream's, and the flight recorder's). */
+struct fs_writer *trace_com2_writer(void);
+/* The COM2 stream is on (options/stream_com2). */
+extern bool trace_stream_enabled;
+
+#endif

@@ -1,0 +1,649 @@
+/*
+ * trace_events.c - named trace events (trace_events.h): the registry and its ids, the
+ * events/ tree, available_events and set_event, and printing records by id.
+ *
+ *   events/enable                all events: reads 0, 1, X (mixed) or ? (none); takes 0/1
+ *   events/SYSTEM/enable         the same for one system
+ *   events/SYSTEM/NAME/enable    one event: 0/1
+ *   events/SYSTEM/NAME/format    the record's layout, as Linux prints it
+ *   events/SYSTEM/NAME/id        the id, also the trace_entry type of its records
+ *   available_events             "system:name" for every event
+ *   set_event                    "system:name" for every enabled event; takes Linux's forms
+ *
+ * Ids are handed out in order. Records of an unregistered event may stay in the buffer,
+ * and their id must not come to mean another event while they do: so an id is reused only
+ * once every id has been given out, and only if its event was unregistered before the
+ * oldest record still in the buffer was written (the lowest such id first). A boot that
+ * keeps creating and deleting events (user_events) thus runs out of ids only while the
+ * buffer holds records from before the oldest deletion: ENOSPC, until it is read or reset.
+ *
+ * Concurrency: printing may run in the timer interrupt (the COM2 stream), so the id table
+ * is guarded by events_lock, and an event being printed is marked busy: unregister waits
+ * for such printers before its caller may free the event.
+ * The list `events` has no lock, and is safe for these reasons only, on one CPU:
+ *  - it is changed (trace_event_register/unregister: user_events under its ue_lock, and
+ *    init code) and walked (the files below) only in thread context, never in an
+ *    interrupt; printing by id does not touch it;
+ *  - the kernel does not preempt thread context (kernel/proc/sched.h) and no walk sleeps: the
+ *    writers they print into only copy (console, a program's read buffer), and the ops
+ *    they call take spinlocks and return; so no other change of the list can come in the
+ *    middle of a walk;
+ *  - the only change a walk makes itself is through an unused op, which may unregister
+ *    and free the event it is given and nothing else (trace_events.h); offer_unused,
+ *    the one walk that calls it, saves the next link before the call. An enable op never
+ *    unregisters.
+ * A second CPU breaks the second point: then the list needs a lock of its own, which the
+ * walks must drop around the ops (the owner's lock comes first: user_events calls
+ * register/unregister holding ue_lock, and its ops take ue_lock).
+ */
+#include "trace/events/trace_events.h"
+
+#include "kernel/lib/errno.h"
+#include "kernel/fs/file.h"
+#include "kernel/mm/heap.h"
+#include "kernel/lib/parse.h"
+#include "kernel/spinlock.h"
+#include "kernel/lib/string.h"
+
+/* What the table holds for one id: the event while it is registered, how many printers
+ * are using it at this moment, and when the event was unregistered (arch_cycles(), the
+ * buffer's clock). */
+struct event_slot {
+    struct trace_event_call *call;
+    uint32_t printing;
+    uint64_t retired_at;
+};
+
+static struct spinlock events_lock = SPINLOCK_INIT("trace_events");
+static struct event_slot *slots; /* slots[id - TRACE_EVENT_ID_FIRST], under events_lock */
+static uint32_t slots_capacity;
+static uint32_t next_id = TRACE_EVENT_ID_FIRST;
+static struct trace_event_call *events;       /* registration order */
+static struct fs_node *events_dir;            /* created with the first event */
+
+/* True when s is exactly the len bytes at p. */
+static bool equals(const char *s, const char *p, size_t len)
+{
+    return strlen(s) == len && strncmp(s, p, len) == 0;
+}
+
+/* A system or event name must be one path component and one word of set_event: not
+ * empty, not "." or "..", not "enable" (a system directory's own file), and free of '/',
+ * ':', blanks and control characters. */
+static bool valid_name(const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len >= FS_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+        strcmp(name, "enable") == 0)
+        return false;
+    for (const char *p = name; *p; p++)
+        if (*p == '/' || *p == ':' || (unsigned char)*p <= ' ' || *p == 0x7f)
+            return false;
+    return true;
+}
+
+/* --- the id table ---------------------------------------------------------------------- */
+
+/* Makes room in the table for the next id. Only registration grows it, and printers reach
+ * it only under the lock, so the old table can be freed at once. Returns 0 or -ENOMEM. */
+static int grow_slots(void)
+{
+    uint32_t index = next_id - TRACE_EVENT_ID_FIRST;
+    if (index < slots_capacity)
+        return 0;
+    uint32_t capacity = slots_capacity ? slots_capacity * 2 : 64;
+    struct event_slot *bigger = kzalloc(capacity * sizeof *bigger);
+    if (!bigger)
+        return -ENOMEM;
+    unsigned long flags = spin_lock_irqsave(&events_lock);
+    struct event_slot *old = slots;
+    if (old)
+        memcpy(bigger, old, slots_capacity * sizeof *old);
+    slots = bigger;
+    slots_capacity = capacity;
+    spin_unlock_irqrestore(&events_lock, flags);
+    kfree(old);
+    return 0;
+}
+
+/* The time of the oldest record in the trace buffer, over all CPUs; UINT64_MAX when it
+ * holds none. */
+static uint64_t oldest_record_time(void)
+{
+    uint64_t oldest = UINT64_MAX, ts;
+    for (unsigned cpu = 0; trace_buf && cpu < arch_cpu_count(); cpu++)
+        if (rb_peek_ts(trace_buf, cpu, &ts) && ts < oldest)
+            oldest = ts;
+    return oldest;
+}
+
+/* The id for a new event: the next never used, or once they are all used, the lowest
+ * whose event was unregistered before the oldest record in the buffer was written.
+ * 0 when there is none. */
+static uint32_t free_id(void)
+{
+    if (next_id <= TRACE_EVENT_ID_LAST)
+        return next_id;
+    uint64_t oldest = oldest_record_time();
+    for (uint32_t i = 0; i < next_id - TRACE_EVENT_ID_FIRST; i++)
+        if (!slots[i].call && slots[i].retired_at < oldest)
+            return TRACE_EVENT_ID_FIRST + i;
+    return 0;
+}
+
+/* The slot of id, or NULL for an id never given out. Call with events_lock held. */
+static struct event_slot *slot_of(uint16_t id)
+{
+    if (id < TRACE_EVENT_ID_FIRST || id >= next_id)
+        return 0;
+    return &slots[id - TRACE_EVENT_ID_FIRST];
+}
+
+const struct trace_event_call *trace_event_by_id(uint16_t id)
+{
+    unsigned long flags = spin_lock_irqsave(&events_lock);
+    struct event_slot *s = slot_of(id);
+    struct trace_event_call *call = s ? s->call : 0;
+    spin_unlock_irqrestore(&events_lock, flags);
+    return call;
+}
+
+/* The registered event with this id, marked busy until print_end(id); or NULL. */
+static struct trace_event_call *print_begin(uint16_t id)
+{
+    unsigned long flags = spin_lock_irqsave(&events_lock);
+    struct event_slot *s = slot_of(id);
+    struct trace_event_call *call = s ? s->call : 0;
+    if (call)
+        s->printing++;
+    spin_unlock_irqrestore(&events_lock, flags);
+    return call;
+}
+
+static void print_end(uint16_t id)
+{
+    unsigned long flags = spin_lock_irqsave(&events_lock);
+    slot_of(id)->printing--;
+    spin_unlock_irqrestore(&events_lock, flags);
+}
+
+/* Takes id's event out of the table and returns once nobody is printing it any more:
+ * from then on its records print as unknown, and its owner may free it. */
+static void retire_id(uint16_t id)
+{
+    unsigned long flags = spin_lock_irqsave(&events_lock);
+    struct event_slot *s = slot_of(id);
+    s->call = 0;
+    s->retired_at = arch_cycles();
+    while (s->printing) { /* a printer on another CPU: let it finish */
+        spin_unlock_irqrestore(&events_lock, flags);
+        arch_cpu_relax();
+        flags = spin_lock_irqsave(&events_lock);
+        s = slot_of(id);
+    }
+    spin_unlock_irqrestore(&events_lock, flags);
+}
+
+/* --- printing records -------------------------------------------------------------------- */
+
+void trace_event_print(struct fs_writer *out, const struct trace_event_view *ev)
+{
+    uint16_t id = ev->entry->type;
+    trace_print_context(out, ev);
+    struct trace_event_call *call = print_begin(id);
+    if (!call) {
+        fs_printf(out, "[UNKNOWN EVENT %u]\n", (unsigned)id);
+        return;
+    }
+    call->ops->print(out, call, ev);
+    fs_puts(out, "\n");
+    print_end(id);
+}
+
+/* The common fields as Linux's trace_define_common_fields() declares them (the layout of
+ * struct trace_entry), and the blank line that ends the block. */
+void trace_event_print_common_fields(struct fs_writer *out)
+{
+    fs_puts(out, "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+                 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+                 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+                 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+                 "\n");
+}
+
+/* --- enabling ------------------------------------------------------------------------------ */
+
+int trace_event_set_enabled(struct trace_event_call *call, bool on)
+{
+    if (!call->dir)
+        return -ENOENT; /* not registered: it has no id to record with */
+    if (call->enabled == on)
+        return 0;
+    if (call->ops->enable) {
+        int err = call->ops->enable(call, on);
+        if (err)
+            return err;
+    }
+    call->enabled = on;
+    return 0;
+}
+
+/*
+ * Which events a set_event word or an enable file names, as Linux's
+ * __ftrace_set_clr_event() matches them: system and name each either given or any
+ * (NULL), or one bare word that may be a system or an event name.
+ */
+struct event_match {
+    const char *system, *name, *word;
+    size_t system_len, name_len, word_len;
+};
+
+static bool matches(const struct event_match *m, const struct trace_event_call *call)
+{
+    if (m->word && !equals(call->name, m->word, m->word_len) &&
+        !equals(call->system, m->word, m->word_len))
+        return false;
+    if (m->system && !equals(call->system, m->system, m->system_len))
+        return false;
+    return !m->name || equals(call->name, m->name, m->name_len);
+}
+
+/* How many registered events m names. */
+static unsigned count_matching(const struct event_match *m)
+{
+    unsigned n = 0;
+    for (struct trace_event_call *c = events; c; c = c->next)
+        n += matches(m, c);
+    return n;
+}
+
+/* Turns every event m names on or off. Returns 0, -EINVAL when m names none (as Linux),
+ * or the first refusal of an event's enable (the others are still changed). */
+static int set_matching(const struct event_match *m, bool on)
+{
+    bool matched = false;
+    int err = 0;
+    for (struct trace_event_call *c = events; c; c = c->next) {
+        if (!matches(m, c))
+            continue;
+        matched = true;
+        int e = trace_event_set_enabled(c, on);
+        err = err ? err : e;
+    }
+    return matched ? err : -EINVAL;
+}
+
+/* Offers every disabled event to its owner's unused op, after the tree's last use of it:
+ * the owner may free any of them (and with the last one of a system, the system's
+ * directory and the name a group enable file points at), so this runs once a write is
+ * done with every event, name and node, and walks the list by saved links. */
+static void offer_unused(void)
+{
+    struct trace_event_call *next;
+    for (struct trace_event_call *c = events; c; c = next) {
+        next = c->next;
+        if (!c->enabled && c->ops->unused)
+            c->ops->unused(c);
+    }
+}
+
+/* --- the files ----------------------------------------------------------------------------- */
+
+/* Parses an enable file's write: 0 or 1, nothing else. */
+static int parse_enable(const char *data, size_t len, bool *on)
+{
+    uint64_t v;
+    if (parse_uint(data, len, &v) != 0 || v > 1)
+        return -EINVAL;
+    *on = v == 1;
+    return 0;
+}
+
+/* events/SYSTEM/NAME/enable: f->data is the event. */
+static int read_event_enable(struct fs_node *f, struct fs_writer *out)
+{
+    const struct trace_event_call *call = f->data;
+    fs_puts(out, call->enabled ? "1\n" : "0\n");
+    return 0;
+}
+
+static int write_event_enable(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)append;
+    bool on;
+    int err = parse_enable(data, len, &on);
+    if (!err)
+        err = trace_event_set_enabled(f->data, on);
+    offer_unused();
+    return err;
+}
+
+/* The last close of a file of an event's directory (kernel/fs/file.c has already stopped
+ * counting it): if that leaves the directory unused, its event may go. */
+static void release_event_file(struct file *file)
+{
+    (void)file;
+    offer_unused();
+}
+
+/* events/SYSTEM/NAME/format, as Linux's f_show() prints it: name, ID, the common fields,
+ * then the event's own fields and print fmt from its print_format. */
+static int read_event_format(struct fs_node *f, struct fs_writer *out)
+{
+    const struct trace_event_call *call = f->data;
+    fs_printf(out, "name: %s\nID: %u\nformat:\n", call->name, (unsigned)call->id);
+    trace_event_print_common_fields(out);
+    call->ops->print_format(out, call);
+    return 0;
+}
+
+static int read_event_id(struct fs_node *f, struct fs_writer *out)
+{
+    const struct trace_event_call *call = f->data;
+    fs_printf(out, "%u\n", (unsigned)call->id);
+    return 0;
+}
+
+/* events/enable (f->data NULL) and events/SYSTEM/enable (f->data the system's name): '0'
+ * when all of their events are off, '1' when all are on, 'X' when mixed and '?' when there
+ * are none, as Linux's system_enable_read(). */
+static int read_group_enable(struct fs_node *f, struct fs_writer *out)
+{
+    const char *system = f->data;
+    unsigned seen = 0; /* bit 0: one is off; bit 1: one is on */
+    for (struct trace_event_call *c = events; c; c = c->next)
+        if (!system || strcmp(c->system, system) == 0)
+            seen |= c->enabled ? 2u : 1u;
+    fs_printf(out, "%c\n", "?01X"[seen]);
+    return 0;
+}
+
+static int write_group_enable(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)append;
+    const char *system = f->data;
+    bool on;
+    int err = parse_enable(data, len, &on);
+    if (err)
+        return err;
+    struct event_match m = { 0 };
+    if (system) {
+        m.system = system;
+        m.system_len = strlen(system);
+    }
+    err = set_matching(&m, on);
+    offer_unused();
+    return err;
+}
+
+static int read_available_events(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    for (struct trace_event_call *c = events; c; c = c->next)
+        fs_printf(out, "%s:%s\n", c->system, c->name);
+    return 0;
+}
+
+static int read_set_event(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    for (struct trace_event_call *c = events; c; c = c->next)
+        if (c->enabled)
+            fs_printf(out, "%s:%s\n", c->system, c->name);
+    return 0;
+}
+
+/* One word of a set_event write: "!" to disable, then "system:name", "system:",
+ * "system:*", ":name", "*:name" or a bare word (a system or an event name). */
+static void parse_set_event_word(const char *word, size_t len, struct event_match *m, bool *on)
+{
+    *on = true;
+    if (len && word[0] == '!') {
+        *on = false;
+        word++;
+        len--;
+    }
+    *m = (struct event_match){ 0 };
+    size_t colon = 0;
+    while (colon < len && word[colon] != ':')
+        colon++;
+    if (colon == len) {
+        m->word = word;
+        m->word_len = len;
+        return;
+    }
+    /* An empty part or "*" means any, as Linux has it. */
+    if (colon && !(colon == 1 && word[0] == '*')) {
+        m->system = word;
+        m->system_len = colon;
+    }
+    const char *name = word + colon + 1;
+    size_t name_len = len - colon - 1;
+    if (name_len && !(name_len == 1 && name[0] == '*')) {
+        m->name = name;
+        m->name_len = name_len;
+    }
+}
+
+/* The next word (separated by is_space) of data[*pos..len): its bounds, or false at the end. */
+static bool next_word(const char *data, size_t len, size_t *pos, size_t *start, size_t *end)
+{
+    size_t i = *pos;
+    while (i < len && is_space(data[i]))
+        i++;
+    if (i == len)
+        return false;
+    *start = i;
+    while (i < len && !is_space(data[i]))
+        i++;
+    *end = *pos = i;
+    return true;
+}
+
+/*
+ * `echo 'sys:name' > set_event` first disables every event, then enables those named; with
+ * `>>` nothing is disabled first; "!sys:name" disables. A word naming no event rejects the
+ * whole write before anything changes (Linux would already have disabled everything).
+ */
+static int write_set_event(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    size_t pos = 0, s, e;
+    struct event_match m;
+    bool on;
+    while (next_word(data, len, &pos, &s, &e)) {
+        parse_set_event_word(data + s, e - s, &m, &on);
+        if (count_matching(&m) == 0)
+            return -EINVAL;
+    }
+    int err = 0;
+    if (!append)
+        for (struct trace_event_call *c = events; c; c = c->next) {
+            int r = trace_event_set_enabled(c, false);
+            err = err ? err : r;
+        }
+    pos = 0;
+    while (next_word(data, len, &pos, &s, &e)) {
+        parse_set_event_word(data + s, e - s, &m, &on);
+        int r = set_matching(&m, on);
+        err = err ? err : r;
+    }
+    offer_unused();
+    return err;
+}
+
+static const struct fs_file_ops event_enable_ops = { .read = read_event_enable,
+                                                     .write = write_event_enable,
+                                                     .release = release_event_file };
+static const struct fs_file_ops event_format_ops = { .read = read_event_format,
+                                                     .release = release_event_file };
+static const struct fs_file_ops event_id_ops = { .read = read_event_id,
+                                                 .release = release_event_file };
+static void release_group_enable(struct file *file);
+static const struct fs_file_ops group_enable_ops = { .read = read_group_enable,
+                                                     .write = write_group_enable,
+                                                     .release = release_group_enable };
+static const struct fs_file_ops available_events_ops = { .read = read_available_events };
+static const struct fs_file_ops set_event_ops = { .read = read_set_event,
+                                                  .write = write_set_event,
+                                                  .truncates = true };
+
+/* --- registration ---------------------------------------------------------------------------- */
+
+/* Removes a directory's files, then the directory; stops at a file a program has open
+ * (the caller checks fs_in_use first when it needs all or nothing). */
+static void remove_dir(struct fs_node *dir)
+{
+    while (dir->children && fs_remove(dir->children) == 0)
+        ;
+    fs_remove(dir);
+}
+
+/* events/, events/enable, available_events and set_event, made with the first event so
+ * that registration works whenever its caller's init runs. Returns false without memory. */
+static bool make_top_files(void)
+{
+    if (events_dir)
+        return true;
+    struct fs_node *root = fs_root(), *dir = fs_mkdir(root, "events");
+    if (!dir)
+        return false;
+    struct fs_node *enable = fs_create(dir, "enable", &group_enable_ops, 0);
+    struct fs_node *available = fs_create(root, "available_events", &available_events_ops, 0);
+    struct fs_node *set_event = fs_create(root, "set_event", &set_event_ops, 0);
+    if (enable && available && set_event) {
+        events_dir = dir;
+        return true;
+    }
+    if (available)
+        fs_remove(available);
+    if (set_event)
+        fs_remove(set_event);
+    remove_dir(dir);
+    return false;
+}
+
+/* events/SYSTEM, with its enable file, found or made. Its enable file's data is the
+ * system's name, a copy owned here. Returns NULL without memory. */
+static struct fs_node *system_dir(const char *system)
+{
+    int err;
+    char path[FS_NAME_MAX + 8];
+    size_t len = strlen(system);
+    memcpy(path, "events/", 7);
+    memcpy(path + 7, system, len + 1);
+    struct fs_node *dir = fs_lookup(path, &err);
+    if (dir)
+        return dir;
+    char *name = kmalloc(len + 1);
+    if (name)
+        memcpy(name, system, len + 1);
+    dir = name ? fs_mkdir(events_dir, system) : 0;
+    if (dir && fs_create(dir, "enable", &group_enable_ops, name))
+        return dir;
+    if (dir)
+        fs_remove(dir);
+    kfree(name);
+    return 0;
+}
+
+/* Removes events/SYSTEM once its last event is gone, as Linux does; while a program has
+ * its enable file open, the directory stays (empty) until the next deletion in it. */
+static void drop_system_dir_if_empty(struct fs_node *dir, const char *system)
+{
+    for (struct trace_event_call *c = events; c; c = c->next)
+        if (strcmp(c->system, system) == 0)
+            return;
+    if (fs_in_use(dir))
+        return; /* a program has its enable file open: it stays, and is found again */
+    for (struct fs_node *n = dir->children; n; n = n->next)
+        if (n->ops == &group_enable_ops)
+            kfree(n->data); /* the name copy system_dir made */
+    remove_dir(dir);
+}
+
+/* The last close of events/enable or events/SYSTEM/enable: events the write left unused
+ * may go now, and a system directory kept (empty) while its enable file was open goes
+ * with its last event, as it would have without the open. */
+static void release_group_enable(struct file *file)
+{
+    char path[FS_NAME_MAX + 8] = "events/";
+    const char *system = file->node->data; /* freed with the directory: copied first */
+    if (system)
+        memcpy(path + 7, system, strlen(system) + 1);
+    offer_unused(); /* may remove the directory, and file->node with it */
+    int err;
+    struct fs_node *dir = system ? fs_lookup(path, &err) : NULL;
+    if (dir)
+        drop_system_dir_if_empty(dir, path + 7);
+}
+
+/* events/SYSTEM/NAME with enable, format and id; NULL without memory. */
+static struct fs_node *event_dir(struct fs_node *sysdir, struct trace_event_call *call)
+{
+    struct fs_node *dir = fs_mkdir(sysdir, call->name);
+    if (!dir)
+        return 0;
+    if (fs_create(dir, "enable", &event_enable_ops, call) &&
+        fs_create(dir, "format", &event_format_ops, call) &&
+        fs_create(dir, "id", &event_id_ops, call))
+        return dir;
+    remove_dir(dir);
+    return 0;
+}
+
+int trace_event_register(struct trace_event_call *call)
+{
+    if (!call->system || !valid_name(call->system) || !valid_name(call->name) || !call->ops ||
+        !call->ops->print || !call->ops->print_format)
+        return -EINVAL;
+    for (struct trace_event_call *c = events; c; c = c->next)
+        if (c == call || (strcmp(c->system, call->system) == 0 && strcmp(c->name, call->name) == 0))
+            return -EEXIST;
+    uint32_t id = free_id();
+    if (!id)
+        return -ENOSPC;
+    if (grow_slots() != 0 || !make_top_files())
+        return -ENOMEM;
+    struct fs_node *sysdir = system_dir(call->system);
+    if (!sysdir)
+        return -ENOMEM;
+    struct fs_node *dir = event_dir(sysdir, call);
+    if (!dir) {
+        drop_system_dir_if_empty(sysdir, call->system);
+        return -ENOMEM;
+    }
+    call->dir = dir;
+    call->enabled = false;
+    call->id = (uint16_t)id;
+    call->next = 0;
+    struct trace_event_call **link = &events;
+    while (*link)
+        link = &(*link)->next;
+    *link = call;
+    unsigned long flags = spin_lock_irqsave(&events_lock);
+    slots[id - TRACE_EVENT_ID_FIRST].call = call;
+    if (id == next_id)
+        next_id++;
+    spin_unlock_irqrestore(&events_lock, flags);
+    return 0;
+}
+
+int trace_event_unregister(struct trace_event_call *call)
+{
+    if (!call->dir)
+        return -ENOENT;
+    if (call->enabled || fs_in_use(call->dir))
+        return -EBUSY;
+    retire_id(call->id);
+    struct trace_event_call **link = &events;
+    while (*link != call)
+        link = &(*link)->next;
+    *link = call->next;
+    call->next = 0;
+    struct fs_node *sysdir = call->dir->parent;
+    remove_dir(call->dir);
+    call->dir = 0;
+    drop_system_dir_if_empty(sysdir, call->system);
+    return 0;
+}

@@ -1,0 +1,84 @@
+/*
+ * trace_events.h - named trace events: the `events/` directory of the tracing tree.
+ *
+ * An event (Linux's trace_event_call) belongs to a system ("syscalls", "user_events") and
+ * has a directory events/SYSTEM/NAME with the files `enable` (0/1), `format` (the record's
+ * layout, as perf and trace-cmd read it) and `id`. Its records go into the one trace buffer
+ * with the event's id as their trace_entry type, whatever tracer is current (as on Linux,
+ * events show with the nop tracer too), and print through the event's own print function.
+ * Also: `events/enable`, `events/SYSTEM/enable` (reading 0, 1, or X when mixed),
+ * `available_events` and `set_event` ("system:name" per line, '!' to disable).
+ */
+#ifndef TRACE_EVENTS_TRACE_EVENTS_H
+#define TRACE_EVENTS_TRACE_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace/core/trace.h"
+
+/* Ids below this are the fixed enum trace_type numbers; events get ids from here up. */
+#define TRACE_EVENT_ID_FIRST 32
+#define TRACE_EVENT_ID_LAST 0xffff
+#define TRACE_EVENT_NAME_MAX 64
+
+/* The size of struct trace_entry: an event's own fields start at this record offset. */
+#define TRACE_EVENT_HEADER_SIZE 8
+
+struct trace_event_call;
+
+struct trace_event_ops {
+    /* Prints one record after the context columns, without the newline (syscalls:
+     * "sys_write(fd: 1, buf: 40001000, count: c)"; user_events: "test: count=5"). */
+    void (*print)(struct fs_writer *out, const struct trace_event_call *call,
+                  const struct trace_event_view *ev);
+    /* Prints the event's own fields of the `format` file (the lines after the common
+     * fields' block and its blank line) and the "print fmt: ..." line. */
+    void (*print_format)(struct fs_writer *out, const struct trace_event_call *call);
+    /* Recording of this event turns on or off (enable file, set_event, events/enable).
+     * May refuse with a negative errno. May be NULL. */
+    int (*enable)(struct trace_event_call *call, bool on);
+    /* May be NULL. Offered to every disabled event once a write to the tree's enable
+     * files or set_event has finished, and once the last open file of an event's directory
+     * is closed: the events tree no longer holds the event, and the owner may unregister
+     * and free it here (user_events deletes an event when its last reference goes), but
+     * no other event: the caller walks the list on (trace_events.c, "Concurrency"). */
+    void (*unused)(struct trace_event_call *call);
+};
+
+struct trace_event_call {
+    const char *system;                /* directory under events/ */
+    char name[TRACE_EVENT_NAME_MAX];   /* directory under events/SYSTEM/ */
+    const struct trace_event_ops *ops;
+    void *data;                        /* the owner's */
+    /* Managed by trace_events.c: */
+    uint16_t id;                       /* also the trace_entry type of its records */
+    volatile bool enabled;             /* writers test this before recording */
+    struct fs_node *dir;
+    struct trace_event_call *next;
+};
+
+/* Publishes an event: gives it an id and creates events/SYSTEM/NAME with its files.
+ * Returns 0, -EEXIST (same system and name), -ENOSPC (no ids left) or -ENOMEM. */
+int trace_event_register(struct trace_event_call *call);
+
+/* Removes an event and its directory: 0, or -EBUSY while it is enabled. Its records still
+ * in the buffer print as "[UNKNOWN EVENT id]" afterwards, as a stale type would on Linux. */
+int trace_event_unregister(struct trace_event_call *call);
+
+/* Turns recording of an event on or off, as writing its enable file does: 0 or -errno.
+ * It does not offer the event to its unused op: the caller still holds it. */
+int trace_event_set_enabled(struct trace_event_call *call, bool on);
+
+/* The registered event with this id, or NULL. */
+const struct trace_event_call *trace_event_by_id(uint16_t id);
+
+/* Prints a record whose type is an event id (called by the core's event printer):
+ * the event's print, or "[UNKNOWN EVENT id]" when no such event exists any more. */
+void trace_event_print(struct fs_writer *out, const struct trace_event_view *ev);
+
+/* Prints the common fields' block of a `format` file (common_type ... common_pid) and the
+ * blank line after it: every event's format starts with it. */
+void trace_event_print_common_fields(struct fs_writer *out);
+
+#endif

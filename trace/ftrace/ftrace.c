@@ -1,0 +1,323 @@
+/*
+ * ftrace.c - dynamic function tracing: the call sites, who wants them, and the function
+ * tracer.
+ *
+ * Every traced function starts with a 5-byte NOP (gcc -pg -mfentry -mnop-mcount) whose
+ * address gcc lists in __mcount_loc. At boot each listed site is checked to hold exactly that
+ * NOP; a site that does not is never touched. Then, whenever the set of users changes (the
+ * function tracer, the function_graph tracer, the profiler) or a filter file is written,
+ * ftrace_update() patches exactly the sites that should call ftrace_caller and puts the NOP
+ * back everywhere else. With no user, every site is a NOP and ftrace_trace_function is
+ * ftrace_stub: tracing that is off costs one NOP per call.
+ *
+ * ftrace_caller calls the single function pointer ftrace_trace_function, which is
+ * ftrace_dispatch when anyone listens: it hands the call to each user in turn.
+ */
+#include "trace/ftrace/ftrace_internal.h"
+
+#include "kernel/arch.h"
+#include "kernel/lib/errno.h"
+#include "kernel/mm/heap.h"
+#include "kernel/init.h"
+#include "kernel/panic.h"
+#include "kernel/params.h"
+#include "kernel/log/printk.h"
+#include "kernel/lib/string.h"
+#include "trace/core/trace_internal.h"
+
+extern const uint32_t mcount_loc_start[], mcount_loc_end[];
+
+volatile ftrace_func_t ftrace_trace_function = (ftrace_func_t)ftrace_stub;
+
+struct ftrace_sites ftrace_sites;
+static unsigned users;                 /* FTRACE_USER_* bits */
+static bool func_stack_trace;          /* options/func_stack_trace */
+static uint32_t recursion_skipped;     /* calls not traced because the tracer was running */
+static unsigned long traced_irqs;      /* the traced code's interrupt flag (the dispatcher
+                                        * turns interrupts off; events show the caller's) */
+
+struct ftrace_func_set ftrace_filter, ftrace_notrace, ftrace_graph_filter;
+
+/* --- the sites ------------------------------------------------------------------------- */
+
+/* Sorts the site addresses (insertion sort: they come nearly sorted, in link order). */
+static void sort_sites(uint32_t *a, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = a[i], j = i;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+int ftrace_site_index(uint32_t ip)
+{
+    uint32_t lo = 0, hi = ftrace_sites.count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ftrace_sites.addr[mid] < ip)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ftrace_sites.count && ftrace_sites.addr[lo] == ip ? (int)lo : -1;
+}
+
+/* Keeps the sites that hold gcc's NOP; reports and drops the others. The site list and its
+ * five bitmaps (patched, scratch, the three filter sets) are all allocated before any is
+ * used: without memory for them at boot function tracing cannot exist, and the kernel stops
+ * saying so rather than run with some of them missing. */
+static void collect_sites(void)
+{
+    uint32_t listed = (uint32_t)(mcount_loc_end - mcount_loc_start);
+    uint32_t *addr = kmalloc((listed ? listed : 1) * sizeof *addr);
+    if (!addr)
+        panic("ftrace: no memory for %u call sites", listed);
+    uint32_t good = 0, bad = 0;
+    for (uint32_t i = 0; i < listed; i++) {
+        if (ftrace_site_is_nop(mcount_loc_start[i]))
+            addr[good++] = mcount_loc_start[i];
+        else
+            bad++;
+    }
+    sort_sites(addr, good);
+    enum { PATCHED, SCRATCH, FILTER, NOTRACE, GRAPH_FILTER, BITMAPS };
+    uint32_t *bitmap[BITMAPS];
+    uint32_t words = (good + 31) / 32 + 1;
+    bool complete = true;
+    for (int i = 0; i < BITMAPS; i++)
+        complete &= (bitmap[i] = kzalloc(words * 4)) != NULL;
+    if (!complete) {
+        for (int i = 0; i < BITMAPS; i++)
+            kfree(bitmap[i]);
+        kfree(addr);
+        panic("ftrace: no memory for the bitmaps of %u call sites", good);
+    }
+    ftrace_sites.addr = addr;
+    ftrace_sites.count = good;
+    ftrace_sites.patched = bitmap[PATCHED];
+    ftrace_sites.scratch = bitmap[SCRATCH];
+    ftrace_func_set_init(&ftrace_filter, bitmap[FILTER], good);
+    ftrace_func_set_init(&ftrace_notrace, bitmap[NOTRACE], good);
+    ftrace_func_set_init(&ftrace_graph_filter, bitmap[GRAPH_FILTER], good);
+    if (bad)
+        printk("ftrace: %u of %u call sites do not hold the expected NOP; left alone\n", bad,
+               listed);
+}
+
+static bool site_patched(uint32_t i) { return ftrace_sites.patched[i / 32] >> (i % 32) & 1; }
+
+/* Whether site i should call the tracer now. */
+static bool site_wanted(uint32_t i)
+{
+    return users && ftrace_filter_allows(&ftrace_filter, &ftrace_notrace, i);
+}
+
+void ftrace_update(void)
+{
+    /* The dispatcher goes in first and out last, so a patched site never calls a stub
+     * that drops an event a user asked for. */
+    if (users)
+        ftrace_trace_function = ftrace_dispatch;
+    for (uint32_t i = 0; i < ftrace_sites.count; i++) {
+        bool want = site_wanted(i);
+        if (want == site_patched(i))
+            continue;
+        ftrace_site_patch(ftrace_sites.addr[i], want ? (uint32_t)(uintptr_t)ftrace_caller : 0);
+        ftrace_sites.patched[i / 32] ^= 1u << (i % 32);
+    }
+    if (!users)
+        ftrace_trace_function = (ftrace_func_t)ftrace_stub;
+}
+
+void ftrace_set_user(unsigned user, bool on)
+{
+    users = on ? users | user : users & ~user;
+    ftrace_update();
+}
+
+/* --- the dispatcher and the function tracer -------------------------------------------- */
+
+/* Records a stack trace after an event: the callers above the traced function. */
+static void record_stack(uint32_t fp)
+{
+    struct ftrace_stack_entry *e =
+        (struct ftrace_stack_entry *)trace_reserve(TRACE_STACK, sizeof *e);
+    if (!e)
+        return;
+    ftrace_fix_irq_flag(&e->ent, traced_irqs);
+    e->nr = (uint32_t)arch_save_stack_trace(fp, e->caller, FTRACE_STACK_DEPTH);
+    trace_commit();
+}
+
+void ftrace_fix_irq_flag(struct trace_entry *e, unsigned long irqs)
+{
+    e->flags = (uint8_t)((e->flags & ~TRACE_FLAG_IRQS_OFF) | (irqs ? 0 : TRACE_FLAG_IRQS_OFF));
+}
+
+static void function_record(uint32_t ip, uint32_t parent_ip, uint32_t fp)
+{
+    struct ftrace_entry *e = (struct ftrace_entry *)trace_reserve(TRACE_FN, sizeof *e);
+    if (!e)
+        return;
+    ftrace_fix_irq_flag(&e->ent, traced_irqs);
+    e->ip = ip;
+    e->parent_ip = parent_ip;
+    trace_commit();
+    if (func_stack_trace)
+        record_stack(fp);
+}
+
+void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uint32_t fp)
+{
+    static volatile bool running;
+    /* Interrupts off: an interrupt handler's traced calls wait until this one is recorded,
+     * so calls are never lost to the recursion guard below, which is only for the tracer
+     * calling traced code by mistake. */
+    unsigned long flags = arch_irq_save();
+    if (running) {
+        recursion_skipped++;
+        arch_irq_restore(flags);
+        return;
+    }
+    running = true;
+    traced_irqs = flags;
+    if (users & FTRACE_USER_FUNCTION)
+        function_record(ip, parent_ip, fp);
+    if (users & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))
+        ftrace_graph_entry(ip, parent_slot, fp, flags);
+    running = false;
+    arch_irq_restore(flags);
+}
+
+uint32_t ftrace_recursion_skipped(void) { return recursion_skipped; }
+
+static int function_init(void)
+{
+    ftrace_set_user(FTRACE_USER_FUNCTION, true);
+    return 0;
+}
+
+static void function_reset(void) { ftrace_set_user(FTRACE_USER_FUNCTION, false); }
+
+static void function_header(struct fs_writer *out, const struct trace_header_info *info)
+{
+    trace_print_default_header(out, "function", info);
+}
+
+/* Prints the function tracer's and the shared stack events. */
+static bool function_print(struct fs_writer *out, const struct trace_event_view *ev)
+{
+    if (ev->entry->type == TRACE_FN) {
+        ftrace_print_function(out, ev);
+        return true;
+    }
+    if (ev->entry->type == TRACE_STACK) {
+        ftrace_print_stack(out, ev);
+        return true;
+    }
+    return false;
+}
+
+static struct tracer function_tracer = {
+    .name = "function",
+    .init = function_init,
+    .reset = function_reset,
+    .print_header = function_header,
+    .print_event = function_print,
+    .entry_size = sizeof(struct ftrace_entry),
+};
+
+/* --- files ----------------------------------------------------------------------------- */
+
+/* An empty set says what it means, in Linux's words. */
+static int read_func_set(struct fs_node *f, struct fs_writer *out)
+{
+    const char *empty = f->data == &ftrace_notrace ? "#### no functions disabled ####\n"
+                                                   : "#### all functions enabled ####\n";
+    ftrace_filter_print(f->data, out, ftrace_sites.addr, kernel_symbols(), empty);
+    return 0;
+}
+
+static int write_func_set(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    int err = ftrace_filter_write(f->data, ftrace_sites.scratch, data, len, append,
+                                  ftrace_sites.addr, kernel_symbols());
+    if (!err)
+        ftrace_update();
+    return err;
+}
+
+static int read_available(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    for (uint32_t i = 0; i < ftrace_sites.count; i++) {
+        const char *name = symbol_lookup(kernel_symbols(), ftrace_sites.addr[i], 0, 0);
+        fs_printf(out, "%s\n", name ? name : "?");
+        if (out->interrupted(out))
+            return -EINTR;
+    }
+    return 0;
+}
+
+/* enabled_functions: the sites that call the tracer now, as Linux lists them. */
+static int read_enabled(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    for (uint32_t i = 0; i < ftrace_sites.count; i++)
+        if (site_patched(i)) {
+            const char *name = symbol_lookup(kernel_symbols(), ftrace_sites.addr[i], 0, 0);
+            fs_printf(out, "%s (1)\n", name ? name : "?");
+        }
+    return 0;
+}
+
+static bool stack_trace_get(void) { return func_stack_trace; }
+static void stack_trace_set(bool on) { func_stack_trace = on; }
+static const struct trace_flag stack_trace_flag = { stack_trace_get, stack_trace_set };
+
+static const struct fs_file_ops func_set_ops = { .read = read_func_set,
+                                                 .write = write_func_set,
+                                                 .truncates = true };
+static const struct fs_file_ops available_ops = { .read = read_available };
+static const struct fs_file_ops enabled_ops = { .read = read_enabled };
+
+/* ftrace_filter= and ftrace_notrace= on the command line, as on Linux: comma-separated. */
+static void apply_boot_filter(const char *param, struct ftrace_func_set *set)
+{
+    const char *value = kernel_param(param);
+    if (!value)
+        return;
+    char words[256];
+    size_t n = 0;
+    for (; value[n] && n < sizeof words - 1; n++)
+        words[n] = value[n] == ',' ? ' ' : value[n];
+    words[n] = '\0';
+    if (ftrace_filter_write(set, ftrace_sites.scratch, words, n, false, ftrace_sites.addr,
+                            kernel_symbols()))
+        printk("ftrace: %s=%s matches no traceable function; ignored\n", param, value);
+}
+
+static void ftrace_setup(void)
+{
+    ftrace_arch_init();
+    collect_sites();
+    ftrace_output_set_symbols(kernel_symbols());
+    register_tracer(&function_tracer);
+    struct fs_node *root = fs_root();
+    fs_create(root, "set_ftrace_filter", &func_set_ops, &ftrace_filter);
+    fs_create(root, "set_ftrace_notrace", &func_set_ops, &ftrace_notrace);
+    fs_create(root, "set_graph_function", &func_set_ops, &ftrace_graph_filter);
+    fs_create(root, "available_filter_functions", &available_ops, 0);
+    fs_create(root, "enabled_functions", &enabled_ops, 0);
+    trace_create_flag_file(fs_mkdir_path("options"), "func_stack_trace", &stack_trace_flag);
+    apply_boot_filter("ftrace_filter", &ftrace_filter);
+    apply_boot_filter("ftrace_notrace", &ftrace_notrace);
+    apply_boot_filter("ftrace_graph_filter", &ftrace_graph_filter);
+    ftrace_graph_setup();
+    printk("ftrace: %u functions can be traced\n", ftrace_sites.count);
+}
+INITCALL(trace, ftrace_setup);

@@ -1,0 +1,79 @@
+/*
+ * ftrace.h - the function tracers' events and the pieces they share: the function tracer
+ * (one record per call: function and caller), the function_graph tracer (entry, return and
+ * leaf records with durations), and stack traces attached to events.
+ *
+ * Layout of each event is fixed here; trace/ftrace/ftrace_output.c prints them in the line layouts of
+ * Linux's function and function_graph tracers; trace/ftrace/ftrace_filter.c parses the filter files.
+ */
+#ifndef TRACE_FTRACE_FTRACE_H
+#define TRACE_FTRACE_FTRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/lib/symbols.h"
+#include "trace/core/trace.h"
+
+/* TRACE_FN: the function tracer. */
+struct ftrace_entry {
+    struct trace_entry ent;
+    uint32_t ip;        /* the traced function's address (its first instruction) */
+    uint32_t parent_ip; /* the address its caller will return to */
+};
+
+/*
+ * TRACE_GRAPH_ENT / TRACE_GRAPH_RET / TRACE_GRAPH_LEAF: the function_graph tracer. The
+ * tracer writes an entry only once it knows the function calls something traced (or is
+ * interrupted by something traced); a function that returns with nothing traced in between
+ * becomes one leaf record, printed "func();" as Linux prints a leaf.
+ */
+struct ftrace_graph_entry {
+    struct trace_entry ent;
+    uint32_t func;
+    int32_t depth;      /* 0 for the outermost traced call */
+    uint64_t calltime;  /* at entry: cycles in the buffer, ns when handed to the printer */
+};
+
+struct ftrace_graph_return {
+    struct trace_entry ent;
+    uint32_t func;
+    int32_t depth;
+    uint64_t calltime;  /* at entry and return: cycles in the buffer, ns when handed to */
+    uint64_t rettime;   /* the printer */
+    uint32_t overrun;   /* entries lost because the return stack was full, so far */
+};
+
+/* TRACE_STACK: a backtrace attached to the event before it (options/func_stack_trace). */
+#define FTRACE_STACK_DEPTH 8
+struct ftrace_stack_entry {
+    struct trace_entry ent;
+    uint32_t nr;
+    uint32_t caller[FTRACE_STACK_DEPTH];
+};
+
+/* For backtraces: ret itself, or, if it is function_graph's return trampoline, the real
+ * return address it stands for (hijacked_seen counts such frames from the top). */
+uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen);
+
+/* Forgets the hijacked returns of frames below sp: a non-local exit (a caught fault,
+ * arch_call_catching_faults) abandoned them, and they will never return. */
+void ftrace_graph_unwind(uintptr_t sp);
+
+/* Per-task return stacks live in each task's graph_stack: ftrace_graph.c registers the
+ * hooks that give every task one and switch to it (kernel/proc/task.h: task_on_create,
+ * task_on_switch). */
+
+/* Printing (portable: tests/unit/test_ftrace_output.c). Names come from the symbol table. */
+void ftrace_output_set_symbols(const struct symbol_table *symbols);
+/* "          <idle>-0       [000] .....    12.345678: func <-parent" */
+void ftrace_print_function(struct fs_writer *out, const struct trace_event_view *ev);
+/* " 0)               |    func() {"  and  " 0)   0.456 us    |      leaf();"  and
+ * " 0) + 12.345 us   |  }" */
+void ftrace_print_graph(struct fs_writer *out, const struct trace_event_view *ev);
+/* " => func+0x12/0x40" lines, as Linux prints a kernel stack trace event. */
+void ftrace_print_stack(struct fs_writer *out, const struct trace_event_view *ev);
+/* The function_graph tracer's `trace` header. */
+void ftrace_print_graph_header(struct fs_writer *out, const struct trace_header_info *info);
+
+#endif

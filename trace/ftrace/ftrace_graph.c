@@ -1,0 +1,350 @@
+/*
+ * ftrace_graph.c - the function_graph tracer and the function profiler.
+ *
+ * Both need to know when a traced function returns, so both hijack its return address: at
+ * entry the real return address (in the caller) is saved on the return stack and replaced by
+ * return_to_handler (arch/x86/ftrace_entry.asm). When the function returns there, the
+ * entry is popped, the return is recorded, and execution jumps to the real address.
+ *
+ * The frame pointer is saved at entry and compared at return (Linux's
+ * HAVE_FUNCTION_GRAPH_FP_TEST): the caller's frame pointer is the same at both moments in a
+ * correct program. If it is not, the return stack and the real stack disagree, and jumping
+ * to the saved address could be jumping anywhere: graph tracing stops and the kernel panics
+ * with a report instead.
+ *
+ * Leaf calls are found while writing, not while printing: an entry is held back (pending)
+ * until the function calls something traced; a function that returns with its entry still
+ * pending becomes one TRACE_GRAPH_LEAF record, "func();" in the output. So `trace` and
+ * `trace_pipe` print the same lines, and no reader needs to look ahead.
+ *
+ * The return stack is one per CPU (tracekern has no tasks yet; interrupt handlers nest on it
+ * in order, since they return before the code they interrupted continues).
+ */
+#include "kernel/arch.h"
+#include "kernel/lib/errno.h"
+#include "kernel/mm/heap.h"
+#include "kernel/panic.h"
+#include "kernel/log/printk.h"
+#include "kernel/proc/proc.h"
+#include "kernel/lib/string.h"
+#include "kernel/time.h"
+#include "trace/ftrace/ftrace_internal.h"
+#include "trace/core/trace_internal.h"
+
+#define RET_STACK_DEPTH 64
+
+struct ret_entry {
+    uint32_t ret;       /* the real return address */
+    uint32_t *slot;     /* where it was on the stack */
+    uint32_t func;
+    uint32_t fp;        /* the caller's frame pointer at entry */
+    uint64_t calltime;  /* cycles (converted to ns when printed) */
+    bool pending;       /* the entry record is not written yet */
+    bool irqs;          /* interrupts were on at entry (for the events' flags) */
+    bool inside;        /* within a set_graph_function function */
+};
+
+/* Each task has its own return stack (Linux's ret_stack in task_struct): a task switched
+ * out in the middle of traced calls returns through them only when it runs again. */
+struct graph_stack {
+    int top;                    /* entries in use */
+    struct ret_entry e[RET_STACK_DEPTH];
+};
+static struct graph_stack boot_graph_stack; /* the boot context's, until tasks exist */
+static struct graph_stack *gs = &boot_graph_stack; /* the running task's */
+static uint32_t ret_overrun;    /* calls not followed: the stack was full */
+static bool graph_recording;    /* function_graph is the current tracer */
+static bool graph_broken;       /* a frame-pointer mismatch stopped it */
+
+/* Per-function profile (function_profile_enabled), indexed like ftrace_sites. */
+struct profile {
+    uint32_t hits;
+    uint64_t time_ns;
+    uint64_t time_sq_us; /* sum of squared durations in us^2, for the variance */
+};
+static struct profile *profile;
+static bool profiling;
+
+/* --- records --------------------------------------------------------------------------- */
+
+static void write_entry(const struct ret_entry *e, int depth)
+{
+    struct ftrace_graph_entry *r =
+        (struct ftrace_graph_entry *)trace_reserve(TRACE_GRAPH_ENT, sizeof *r);
+    if (!r)
+        return;
+    ftrace_fix_irq_flag(&r->ent, e->irqs);
+    r->func = e->func;
+    r->depth = depth;
+    r->calltime = e->calltime;
+    trace_commit();
+}
+
+static void write_return(const struct ret_entry *e, int depth, uint64_t rettime, bool leaf)
+{
+    struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve(
+        leaf ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r);
+    if (!r)
+        return;
+    ftrace_fix_irq_flag(&r->ent, e->irqs);
+    r->func = e->func;
+    r->depth = depth;
+    r->calltime = e->calltime;
+    r->rettime = rettime;
+    r->overrun = ret_overrun;
+    trace_commit();
+}
+
+/* --- entry and return ------------------------------------------------------------------ */
+
+/* Whether function ip (under the entry on top of the stack) is to be graphed:
+ * set_graph_function empty, or ip in it, or called from inside one that is. */
+static bool graph_wanted(uint32_t ip, bool *inside)
+{
+    if (ftrace_graph_filter.count == 0) {
+        *inside = true;
+        return true;
+    }
+    int i = ftrace_site_index(ip);
+    *inside = (gs->top > 0 && gs->e[gs->top - 1].inside) ||
+              (i >= 0 && ftrace_func_set_has(&ftrace_graph_filter, (uint32_t)i));
+    return *inside;
+}
+
+void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigned long irqs)
+{
+    if (graph_broken)
+        return;
+    if (profiling) {
+        int site = ftrace_site_index(ip);
+        if (site >= 0)
+            profile[site].hits++;
+    }
+    bool inside;
+    bool record = graph_recording && graph_wanted(ip, &inside);
+    if (!record && !profiling)
+        return;
+    if (gs->top == RET_STACK_DEPTH) {
+        ret_overrun++;
+        return;
+    }
+    /* The caller is not a leaf after all: its entry goes out now, before ours. */
+    if (record && gs->top > 0 && gs->e[gs->top - 1].pending) {
+        write_entry(&gs->e[gs->top - 1], gs->top - 1);
+        gs->e[gs->top - 1].pending = false;
+    }
+    struct ret_entry *e = &gs->e[gs->top++];
+    e->ret = *parent_slot;
+    e->slot = parent_slot;
+    e->func = ip;
+    e->fp = fp;
+    e->calltime = arch_cycles();
+    e->pending = record;
+    e->inside = record && inside;
+    e->irqs = irqs != 0;
+    *parent_slot = (uint32_t)(uintptr_t)return_to_handler;
+}
+
+/* The report when the stacks disagree; does not return. */
+static void __attribute__((noreturn)) bad_frame(const struct ret_entry *e, uint32_t fp)
+{
+    graph_broken = true;
+    ftrace_set_user(FTRACE_USER_GRAPH | FTRACE_USER_PROFILE, false);
+    panic("function_graph: bad frame pointer returning from %s: expected %#x, found %#x "
+          "(the return stack no longer matches the real one; the saved return address "
+          "%#x cannot be trusted)",
+          symbol_lookup(kernel_symbols(), e->func, 0, 0), e->fp, fp, e->ret);
+}
+
+uint32_t ftrace_return_to_handler(uint32_t fp)
+{
+    unsigned long flags = arch_irq_save();
+    struct ret_entry *e = &gs->e[--gs->top];
+    if (e->fp != fp)
+        bad_frame(e, fp);
+    uint64_t now = arch_cycles();
+    if (graph_recording && (e->pending || e->inside))
+        write_return(e, gs->top, now, e->pending);
+    if (profiling) {
+        int site = ftrace_site_index(e->func);
+        if (site >= 0) {
+            uint64_t ns = time_cycles_to_ns(now) - time_cycles_to_ns(e->calltime), us = ns / 1000;
+            profile[site].time_ns += ns;
+            profile[site].time_sq_us += us * us;
+        }
+    }
+    uint32_t ret = e->ret;
+    arch_irq_restore(flags);
+    return ret;
+}
+
+void ftrace_graph_unwind(uintptr_t sp)
+{
+    unsigned long flags = arch_irq_save();
+    while (gs->top > 0 && (uintptr_t)gs->e[gs->top - 1].slot < sp)
+        gs->top--;
+    arch_irq_restore(flags);
+}
+
+uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen)
+{
+    if (ret != (uintptr_t)return_to_handler)
+        return ret;
+    int i = gs->top - 1 - (*hijacked_seen)++;
+    return i >= 0 ? gs->e[i].ret : ret;
+}
+
+/* A new task gets an empty return stack of its own; the boot task (no kernel stack of its
+ * own: it runs on the boot stack) keeps the one the boot context has been using. */
+static int graph_stack_create(struct task *t)
+{
+    t->graph_stack = t->kstack ? kzalloc(sizeof(struct graph_stack)) : gs;
+    return t->graph_stack ? 0 : -ENOMEM;
+}
+
+static void graph_stack_release(struct task *t)
+{
+    kfree(t->graph_stack);
+    t->graph_stack = 0;
+}
+
+/* The scheduler's switch hook: from here on, calls return through next's stack. */
+static void graph_stack_switch(struct task *prev, struct task *next)
+{
+    (void)prev;
+    gs = next->graph_stack;
+}
+
+static struct task_create_hook graph_stack_hook = { graph_stack_create, graph_stack_release, 0 };
+
+/* --- the tracer -------------------------------------------------------------------------- */
+
+static int graph_init(void)
+{
+    if (graph_broken)
+        return -EIO;
+    graph_recording = true;
+    ftrace_set_user(FTRACE_USER_GRAPH, true);
+    return 0;
+}
+
+static void graph_reset(void)
+{
+    graph_recording = false;
+    ftrace_set_user(FTRACE_USER_GRAPH, false);
+}
+
+/* Prints a graph record; its times were stored as raw cycles (cheapest to take) and
+ * become nanoseconds here. */
+static bool graph_print(struct fs_writer *out, const struct trace_event_view *ev)
+{
+    uint16_t type = ev->entry->type;
+    if (type == TRACE_GRAPH_ENT && ev->length >= sizeof(struct ftrace_graph_entry)) {
+        struct ftrace_graph_entry r = *(const struct ftrace_graph_entry *)ev->entry;
+        r.calltime = time_cycles_to_ns(r.calltime);
+        struct trace_event_view v = { &r.ent, sizeof r, ev->ts, ev->cpu };
+        ftrace_print_graph(out, &v);
+        return true;
+    }
+    if ((type == TRACE_GRAPH_RET || type == TRACE_GRAPH_LEAF) &&
+        ev->length >= sizeof(struct ftrace_graph_return)) {
+        struct ftrace_graph_return r = *(const struct ftrace_graph_return *)ev->entry;
+        r.calltime = time_cycles_to_ns(r.calltime);
+        r.rettime = time_cycles_to_ns(r.rettime);
+        struct trace_event_view v = { &r.ent, sizeof r, ev->ts, ev->cpu };
+        ftrace_print_graph(out, &v);
+        return true;
+    }
+    return false;
+}
+
+static struct tracer graph_tracer = {
+    .name = "function_graph",
+    .init = graph_init,
+    .reset = graph_reset,
+    .print_header = ftrace_print_graph_header,
+    .print_event = graph_print,
+    .entry_size = sizeof(struct ftrace_graph_return),
+};
+
+/* --- the profiler -------------------------------------------------------------------------- */
+
+static bool profile_get(void) { return profiling; }
+
+/* Turning it on starts counting from zero, as Linux does. */
+static void profile_set(bool on)
+{
+    if (on == profiling)
+        return;
+    if (on) {
+        if (!profile)
+            profile = kzalloc(ftrace_sites.count * sizeof *profile + 1);
+        if (!profile)
+            return;
+        memset(profile, 0, ftrace_sites.count * sizeof *profile);
+    }
+    profiling = on;
+    ftrace_set_user(FTRACE_USER_PROFILE, on);
+}
+
+static const struct trace_flag profile_flag = { profile_get, profile_set };
+
+/* Prints ns as Linux's profile does: microseconds with three decimals. */
+static void print_us(struct fs_writer *out, uint64_t ns)
+{
+    fs_printf(out, "%9llu.%03u us", (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+}
+
+/* trace_stat/function0: the functions hit, most total time first, as Linux prints it. */
+static int read_profile(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_puts(out, "  Function                               Hit    Time            Avg             s^2\n"
+                 "  --------                               ---    ----            ---             ---\n");
+    if (!profile)
+        return 0;
+    /* Selection by total time, without sorting memory: each round prints the largest not
+     * yet printed. Hit functions are few compared with all sites. */
+    uint64_t last = UINT64_MAX;
+    int last_index = -1;
+    for (;;) {
+        int best = -1;
+        for (uint32_t i = 0; i < ftrace_sites.count; i++) {
+            if (!profile[i].hits)
+                continue;
+            uint64_t t = profile[i].time_ns;
+            bool after_last = t < last || (t == last && (int)i > last_index);
+            if (after_last && (best < 0 || t > profile[best].time_ns))
+                best = (int)i;
+        }
+        if (best < 0 || out->interrupted(out))
+            break;
+        const struct profile *p = &profile[best];
+        const char *name = symbol_lookup(kernel_symbols(), ftrace_sites.addr[best], 0, 0);
+        uint64_t avg = p->time_ns / p->hits;
+        uint64_t avg_us = avg / 1000;
+        uint64_t mean_sq = p->hits * avg_us * avg_us;
+        uint64_t var = p->hits > 1 && p->time_sq_us > mean_sq
+                           ? (p->time_sq_us - mean_sq) / (p->hits - 1) : 0;
+        fs_printf(out, "  %-30s %10u    ", name ? name : "?", p->hits);
+        print_us(out, p->time_ns);
+        fs_puts(out, "     ");
+        print_us(out, avg);
+        fs_printf(out, "     %llu us\n", (unsigned long long)var);
+        last = p->time_ns;
+        last_index = best;
+    }
+    return 0;
+}
+
+static const struct fs_file_ops profile_ops = { .read = read_profile };
+
+void ftrace_graph_setup(void)
+{
+    task_on_create(&graph_stack_hook);
+    if (task_on_switch(graph_stack_switch) != 0)
+        panic("ftrace: another task switch hook is registered");
+    register_tracer(&graph_tracer);
+    trace_create_flag_file(fs_root(), "function_profile_enabled", &profile_flag);
+    fs_create(fs_mkdir_path("trace_stat"), "function0", &profile_ops, 0);
+}

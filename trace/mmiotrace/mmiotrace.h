@@ -1,0 +1,64 @@
+/*
+ * mmiotrace.h - the mmiotrace tracer's events, shared by the tracer (trace/mmiotrace/mmiotrace.c), its
+ * record formatter (trace/mmiotrace/mmiotrace_output.c) and the x86 fault machinery that produces the
+ * read and write events (arch/x86/mmiotrace_fault.c).
+ *
+ * The text of each record is Linux's (kernel/trace/trace_mmiotrace.c, log format version
+ * 20070824), so tools written for Linux's logs read ours.
+ */
+#ifndef TRACE_MMIOTRACE_MMIOTRACE_H
+#define TRACE_MMIOTRACE_MMIOTRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/mm/ioremap.h"
+#include "trace/core/trace.h"
+
+/* enum mmio_trace_op (what happened) is kernel/mm/ioremap.h's: the fault path reports with it. */
+
+struct mmiotrace_rw_entry {
+    struct trace_entry ent;
+    uint8_t op;       /* READ, WRITE or UNKNOWN */
+    uint8_t width;    /* bytes */
+    uint8_t opcode[3]; /* UNKNOWN: the first opcode bytes */
+    uint8_t pad[3];
+    uint32_t map_id;
+    uint32_t value;
+    uint32_t pc;      /* the instruction's address, or 0 when trace_pc is off */
+    uint64_t phys;
+};
+
+struct mmiotrace_map_entry {
+    struct trace_entry ent;
+    uint8_t op;       /* MAP or UNMAP */
+    uint8_t pad[3];
+    uint32_t map_id;
+    uint32_t virt;
+    uint32_t len;
+    uint32_t pc;
+    uint64_t phys;
+};
+
+/* Recording, from any context (the page-fault and debug handlers included). Events that
+ * do not fit the buffer are counted by the core and reported as "Lost N events". */
+void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                         uint32_t value, uint32_t pc, const uint8_t opcode[3]);
+void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                          uint32_t len, uint32_t pc);
+
+/* Prints one mmiotrace event as its log line; false if ev is no mmiotrace event. */
+bool mmiotrace_print_event(struct fs_writer *out, const struct trace_event_view *ev);
+/* "MARK secs.usecs text" and "MARK 0.000000 Lost N events." */
+void mmiotrace_print_marker(struct fs_writer *out, const struct trace_event_view *ev,
+                            const char *text, uint32_t len);
+void mmiotrace_print_lost(struct fs_writer *out, unsigned cpu, uint64_t lost);
+
+/* The fault path that reports each access (mmiotrace_arm, mmiotrace_arch_enable) is the
+ * arch's, declared in kernel/mm/ioremap.h; mmiotrace_record_rw is the sink it is given. */
+
+/* Settings (files in mmiotrace/): record the PC; trace only the mapping at this address. */
+extern bool mmiotrace_trace_pc;
+extern uint64_t mmiotrace_filter_offset;
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * mmiotrace_output.c - mmiotrace's log lines, character for character as Linux prints them
+ * (kernel/trace/trace_mmiotrace.c, format VERSION 20070824):
+ *
+ *   R width secs.usecs map_id 0xphys 0xvalue 0xpc pid
+ *   W width secs.usecs map_id 0xphys 0xvalue 0xpc pid
+ *   UNKNOWN secs.usecs map_id 0xphys op,op,op 0xpc pid
+ *   MAP secs.usecs map_id 0xphys 0xvirt 0xlen 0xpc pid
+ *   UNMAP secs.usecs map_id 0xpc pid
+ *   MARK secs.usecs text
+ *   MARK 0.000000 Lost N events.
+ *
+ * Portable: tests/unit/test_mmiotrace_output.c.
+ */
+#include "trace/mmiotrace/mmiotrace.h"
+
+/* "secs.usecs" as mmiotrace prints time: no padding, unlike the trace file's columns. */
+static void print_time(struct fs_writer *out, uint64_t ts_ns)
+{
+    uint64_t usecs = ts_ns / 1000u;
+    fs_printf(out, "%lu.%06lu", (unsigned long)(usecs / 1000000u),
+              (unsigned long)(usecs % 1000000u));
+}
+
+static void print_rw(struct fs_writer *out, const struct trace_event_view *ev,
+                     const struct mmiotrace_rw_entry *rw)
+{
+    if (rw->op == MMIO_OP_UNKNOWN) {
+        fs_puts(out, "UNKNOWN ");
+        print_time(out, ev->ts);
+        fs_printf(out, " %u 0x%llx %02x,%02x,%02x 0x%lx %d\n", rw->map_id,
+                  (unsigned long long)rw->phys, rw->opcode[0], rw->opcode[1], rw->opcode[2],
+                  (unsigned long)rw->pc, 0);
+        return;
+    }
+    fs_printf(out, "%c %u ", rw->op == MMIO_OP_READ ? 'R' : 'W', rw->width);
+    print_time(out, ev->ts);
+    fs_printf(out, " %u 0x%llx 0x%lx 0x%lx %d\n", rw->map_id, (unsigned long long)rw->phys,
+              (unsigned long)rw->value, (unsigned long)rw->pc, 0);
+}
+
+static void print_map(struct fs_writer *out, const struct trace_event_view *ev,
+                      const struct mmiotrace_map_entry *m)
+{
+    if (m->op == MMIO_OP_MAP) {
+        fs_puts(out, "MAP ");
+        print_time(out, ev->ts);
+        fs_printf(out, " %u 0x%llx 0x%lx 0x%lx 0x%lx %d\n", m->map_id,
+                  (unsigned long long)m->phys, (unsigned long)m->virt, (unsigned long)m->len,
+                  (unsigned long)m->pc, 0);
+    } else {
+        fs_puts(out, "UNMAP ");
+        print_time(out, ev->ts);
+        fs_printf(out, " %u 0x%lx %d\n", m->map_id, (unsigned long)m->pc, 0);
+    }
+}
+
+bool mmiotrace_print_event(struct fs_writer *out, const struct trace_event_view *ev)
+{
+    if (ev->entry->type == TRACE_MMIO_RW && ev->length >= sizeof(struct mmiotrace_rw_entry)) {
+        print_rw(out, ev, (const struct mmiotrace_rw_entry *)ev->entry);
+        return true;
+    }
+    if (ev->entry->type == TRACE_MMIO_MAP && ev->length >= sizeof(struct mmiotrace_map_entry)) {
+        print_map(out, ev, (const struct mmiotrace_map_entry *)ev->entry);
+        return true;
+    }
+    return false;
+}
+
+void mmiotrace_print_marker(struct fs_writer *out, const struct trace_event_view *ev,
+                            const char *text, uint32_t len)
+{
+    fs_puts(out, "MARK ");
+    print_time(out, ev->ts);
+    fs_printf(out, " %.*s\n", (int)len, text);
+}
+
+void mmiotrace_print_lost(struct fs_writer *out, unsigned cpu, uint64_t lost)
+{
+    (void)cpu;
+    fs_printf(out, "MARK 0.000000 Lost %llu events.\n", (unsigned long long)lost);
+}
