@@ -1,6 +1,7 @@
 # tracekern - build, run and test.
 #
-#   make            build/tracekern.elf and build/tracekern.iso
+#   make            build/tracekern.elf and build/tracekern.iso (the kernel people run), and
+#                   build/tracekern-test.elf (the same plus the self-tests and benchmarks)
 #   make run        boot the ISO in QEMU: console on this terminal, COM2 to build/com2.txt
 #                   (GRUB_MENU=1: GRUB's menu first, on the same terminal)
 #                   [APPEND="..."]: that kernel command line (boots the ELF with -kernel)
@@ -62,25 +63,36 @@ NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode 
 	fpu task_arch paging snapshot gdt
 NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols fs/fs_tree \
 	shell/console
-NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
+NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
 
 # Every .c and .asm of the kernel: arch/x86, kernel/ and its subsystem folders, drivers,
-# trace/ and its folders, tests/guest (the in-kernel self-tests) and tests/bench (the
-# benchmarks). Link order is the order of the commands in `help`, of the self-tests and of
-# initcalls within a level (kernel/init.h): within kernel/ and within trace/ it is by file
-# name, whatever the subfolder, as it was when each was one flat folder, so moving a file
-# between subfolders reorders nothing.
+# trace/ and its folders, and samples/ (demo modules a user types, such as `ftracetest`).
+# TEST_C is what only the test kernel has: tests/guest (the in-kernel self-tests) and
+# tests/bench (the benchmarks). Link order is the order of the commands in `help`, of the
+# self-tests and of initcalls within a level (kernel/init.h): within kernel/ and within
+# trace/ it is by file name, whatever the subfolder, as it was when each was one flat
+# folder, so moving a file between subfolders reorders nothing.
 by_file_name = $(foreach n,$(sort $(notdir $(1))),$(filter %/$(n),$(1)))
 KERNEL_C := $(wildcard arch/x86/*.c) $(call by_file_name,$(wildcard kernel/*.c kernel/*/*.c)) \
 	$(wildcard drivers/*/*.c) $(call by_file_name,$(wildcard trace/*.c trace/*/*.c)) \
-	$(wildcard tests/guest/*.c tests/bench/*.c)
-ifneq ($(filter-out $(KERNEL_C),$(NOTRACE_C)),)
-$(error NOTRACE names files that do not exist: $(filter-out $(KERNEL_C),$(NOTRACE_C)))
+	$(wildcard samples/*/*.c)
+TEST_C := $(wildcard tests/guest/*.c tests/bench/*.c)
+ifneq ($(filter-out $(KERNEL_C) $(TEST_C),$(NOTRACE_C)),)
+$(error NOTRACE names files that do not exist: $(filter-out $(KERNEL_C) $(TEST_C),$(NOTRACE_C)))
 endif
 KERNEL_ASM := $(wildcard boot/*.asm arch/x86/*.asm)
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KERNEL_C)) \
 	$(patsubst %.asm,$(BUILD)/obj/%.asm.o,$(KERNEL_ASM))
+TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(TEST_C))
+
+# Two images from the same objects: tracekern.elf, the kernel people run (make, run, debug,
+# trace, the ISO), and tracekern-test.elf, which adds the self-tests and benchmarks (`make
+# test`, `make bench`; `selftest`/`bench` on the command line). IMAGE_OBJS_x: what image x
+# links, in link order.
+IMAGES := tracekern tracekern-test
+IMAGE_OBJS_tracekern := $(KERNEL_OBJS)
+IMAGE_OBJS_tracekern-test := $(KERNEL_OBJS) $(TEST_OBJS)
 
 HOST_CC := cc
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I. -DTRACEKERN_HOST \
@@ -102,7 +114,7 @@ USER_MODULES := $(subst $(space),$(comma),$(strip $(USER_ELFS)))
 
 .PHONY: all run debug trace test tour print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready tour-ready bench-ready locked-build
 .SECONDEXPANSION:
-BUILD_OUTPUTS := $(BUILD)/tracekern.elf $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
+BUILD_OUTPUTS := $(IMAGES:%=$(BUILD)/%.elf) $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
 
 # Builds GOALS (default: everything `all` names) holding the build lock: a second make waits
 # here until the first has finished, then finds its outputs up to date.
@@ -142,27 +154,31 @@ $(IPC_LOG_TOOLS): tools/ipc_log_extract.c tools/ipc_log_dump.c tools/ipc_log_dum
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I. -o $@ tools/ipc_log_extract.c \
 		tools/ipc_log_dump.c trace/ipc_logging/ipc_log_page.c
 
-# Two links: the first gives the addresses for the symbol table; the second adds the table
-# at the end of the image (linker.ld), where it moves nothing. The check proves that.
+# Two links per image: the first gives the addresses for the symbol table; the second adds
+# the table at the end of the image (linker.ld), where it moves nothing. The check proves
+# that. Each image's intermediate files are in $(BUILD)/link/IMAGE/.
 $(BUILD)/ksyms-empty.asm: $(BUILD)/tools/mksyms
 	$(BUILD)/tools/mksyms < /dev/null > $@
 
-$(BUILD)/stage1.elf: $(KERNEL_OBJS) $(BUILD)/obj/ksyms-empty.asm.o linker.ld
-	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/obj/ksyms-empty.asm.o $(LIBGCC)
+$(IMAGES:%=$(BUILD)/link/%/stage1.elf): $(BUILD)/link/%/stage1.elf: $$(IMAGE_OBJS_$$*) \
+		$(BUILD)/obj/ksyms-empty.asm.o linker.ld
+	@mkdir -p $(dir $@)
+	$(LD) $(KERNEL_LDFLAGS) -o $@ $(IMAGE_OBJS_$*) $(BUILD)/obj/ksyms-empty.asm.o $(LIBGCC)
 
-$(BUILD)/ksyms.asm: $(BUILD)/stage1.elf $(BUILD)/tools/mksyms
+$(IMAGES:%=$(BUILD)/link/%/ksyms.asm): $(BUILD)/link/%/ksyms.asm: $(BUILD)/link/%/stage1.elf \
+		$(BUILD)/tools/mksyms
 	nm -n $< | $(BUILD)/tools/mksyms > $@
 
 $(BUILD)/obj/%.asm.o: $(BUILD)/%.asm
 	@mkdir -p $(dir $@)
 	$(NASM) $(NASMFLAGS) $< -o $@
 
-$(BUILD)/tracekern.elf: $(BUILD)/stage1.elf $(BUILD)/obj/ksyms.asm.o
-	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/obj/ksyms.asm.o $(LIBGCC)
-	@nm -n $(BUILD)/stage1.elf | grep -i ' [tw] ' > $(BUILD)/stage1.syms
-	@nm -n $@ | grep -i ' [tw] ' > $(BUILD)/final.syms
-	@cmp -s $(BUILD)/stage1.syms $(BUILD)/final.syms || \
-		{ echo "symbol table moved code: compare $(BUILD)/stage1.syms $(BUILD)/final.syms"; exit 1; }
+$(IMAGES:%=$(BUILD)/%.elf): $(BUILD)/%.elf: $(BUILD)/link/%/stage1.elf $(BUILD)/obj/link/%/ksyms.asm.o
+	$(LD) $(KERNEL_LDFLAGS) -o $@ $(IMAGE_OBJS_$*) $(BUILD)/obj/link/$*/ksyms.asm.o $(LIBGCC)
+	@nm -n $(BUILD)/link/$*/stage1.elf | grep -i ' [tw] ' > $(BUILD)/link/$*/stage1.syms
+	@nm -n $@ | grep -i ' [tw] ' > $(BUILD)/link/$*/final.syms
+	@cmp -s $(BUILD)/link/$*/stage1.syms $(BUILD)/link/$*/final.syms || \
+		{ echo "symbol table moved code: compare $(BUILD)/link/$*/stage1.syms $(BUILD)/link/$*/final.syms"; exit 1; }
 	@grub-file --is-x86-multiboot $@ 2>/dev/null || ! command -v grub-file >/dev/null || \
 		{ echo "$@: no multiboot header in the first 8 KiB"; exit 1; }
 
@@ -171,12 +187,15 @@ $(BUILD)/tracekern.elf: $(BUILD)/stage1.elf $(BUILD)/obj/ksyms.asm.o
 # @TIMEOUT@: 0 in tracekern.iso (boots at once), -1 in tracekern-menu.iso (`make run
 # GRUB_MENU=1`: GRUB's menu waits on the serial terminal). What makes the ISO boot fast:
 # the copies on it have no debug sections (gdb reads build/tracekern.elf; the kernel's own
-# symbol table stays), so GRUB reads 0.8 MiB over the emulated CD instead of 2.7, and the
+# symbol table stays), so GRUB reads 0.4 MiB over the emulated CD instead of 1.4, and the
 # ISO has no GRUB locales, fonts or themes (none is used on a serial terminal): 3.4 MB.
-# $(call make_iso,DIR,TIMEOUT,ISO)
+# Only tracekern-menu.iso carries the test kernel too (TEST_KERNEL), for the menu's
+# self-tests entry; tracekern.iso, which boots the first entry at once, has no self-tests.
+# $(call make_iso,DIR,TIMEOUT,ISO[,TEST_KERNEL])
 define make_iso
 	@rm -rf $(1) && mkdir -p $(1)/boot/grub $(1)/boot/bin
 	objcopy --strip-debug $(BUILD)/tracekern.elf $(1)/boot/tracekern.elf
+	$(if $(4),objcopy --strip-debug $(4) $(1)/boot/$(notdir $(4)))
 	for f in $(USER_ELFS); do objcopy --strip-debug $$f $(1)/boot/bin/$$(basename $$f) || exit 1; done
 	awk -v progs="$(USER_PROGRAMS)" -v timeout="$(2)" '/^#/ { print; next } /@PROGRAMS@/ { indent = $$0; \
 		sub(/@.*/, "", indent); n = split(progs, p, " "); \
@@ -190,10 +209,10 @@ endef
 $(BUILD)/tracekern.iso: $(BUILD)/tracekern.elf iso/grub.cfg $(USER_ELFS)
 	$(call make_iso,$(BUILD)/iso,0,$@)
 
-$(BUILD)/tracekern-menu.iso: $(BUILD)/tracekern.elf iso/grub.cfg $(USER_ELFS)
-	$(call make_iso,$(BUILD)/iso-menu,-1,$@)
+$(BUILD)/tracekern-menu.iso: $(IMAGES:%=$(BUILD)/%.elf) iso/grub.cfg $(USER_ELFS)
+	$(call make_iso,$(BUILD)/iso-menu,-1,$@,$(BUILD)/tracekern-test.elf)
 
--include $(KERNEL_OBJS:.o=.d)
+-include $(KERNEL_OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 
 # --- running -----------------------------------------------------------------------------
 # `make run` and `make debug` send COM2 to $(BUILD)/com2.txt, or, while another run holds

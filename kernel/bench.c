@@ -68,6 +68,11 @@ static bool selected(const char *list, const char *name)
 
 void bench_run(const char *which)
 {
+    if ((const struct benchmark *)benchmarks_start == benchmarks_end) {
+        printk("bench: this kernel has no benchmarks: they are linked into "
+               "build/tracekern-test.elf (make bench runs it)\n");
+        arch_exit_emulator(EXIT_FAIL);
+    }
     printk("bench: cycle counter %u kHz (1000000 under -icount shift=0: one per instruction)\n",
            arch_cycles_khz());
     for (const struct benchmark *b = benchmarks_start; b < benchmarks_end; b++)

@@ -7,6 +7,9 @@
  * Each BENCHMARK function measures and calls bench_report() for each row it produces. The
  * runner prints every row as `bench: NAME VALUE UNIT` and finally one line
  * `BENCH-JSON [...]` that the host turns into build/bench.json.
+ *
+ * The benchmarks themselves (tests/bench/) are linked only into build/tracekern-test.elf;
+ * this runner is in every kernel, and on one without benchmarks it says so and exits with 35.
  */
 #ifndef KERNEL_BENCH_H
 #define KERNEL_BENCH_H

@@ -67,6 +67,11 @@ static bool run_one(const struct selftest *t, int number)
 
 void selftest_run(const char *which)
 {
+    if ((const struct selftest *)selftests_start == selftests_end) {
+        printk("selftest: this kernel has no self-tests: they are linked into "
+               "build/tracekern-test.elf (make test builds it)\n");
+        arch_exit_emulator(EXIT_FAIL);
+    }
     bool all = which[0] == '\0';
     int planned = 0;
     for (const struct selftest *t = selftests_start; t < selftests_end; t++)

@@ -10,6 +10,9 @@
  * A test is a function; ST_CHECK records a failure and lets the test go on. A test that
  * raises an unexpected CPU exception fails with the exception's description instead of
  * crashing the run.
+ *
+ * The tests themselves (tests/guest/) are linked only into build/tracekern-test.elf; this
+ * runner is in every kernel, and on one without tests it says so and exits with 35.
  */
 #ifndef KERNEL_SELFTEST_H
 #define KERNEL_SELFTEST_H

@@ -11,6 +11,8 @@ BUILD=build
 LOGS=$BUILD/test-logs
 QEMU_RUN=$BUILD/tools/qemu_run
 KERNEL=$BUILD/tracekern.elf
+# The same kernel plus the self-tests and benchmarks: every `selftest=` boot uses it.
+TEST_KERNEL=$BUILD/tracekern-test.elf
 ISO=$BUILD/tracekern.iso
 FUZZ_ITERATIONS=${FUZZ_ITERATIONS:-20000}
 # The user programs, as QEMU's comma-separated -initrd list of multiboot modules.
@@ -180,7 +182,7 @@ tests/tools/make_run.sh "$LOGS" > "$LOGS/make_run.txt" 2>&1 \
     || { fail "APPEND=... is the kernel command line of make trace, run and debug; a second run gets its own COM2 file"; cat "$LOGS/make_run.txt"; }
 
 echo "# in-kernel self-tests (QEMU, -kernel, 'selftest' on the command line)"
-"$QEMU_RUN" --kernel "$KERNEL" --append selftest --initrd "$PROGRAMS" --devices "edu pci-testdev" --quiet \
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest --initrd "$PROGRAMS" --devices "edu pci-testdev" --quiet \
     --timeout 60 --console "$LOGS/selftest.log" > /dev/null 2> "$LOGS/selftest.err"
 rc=$?
 count_tap "selftest" "$LOGS/selftest.log" "$rc"
@@ -190,8 +192,28 @@ else
     fail "selftest run exits QEMU with 33 ($(tail -n 1 "$LOGS/selftest.err"))"
 fi
 
+# The kernel people run has neither: asked for them, it says which image has them and fails.
+for what in selftest bench; do
+    "$QEMU_RUN" --kernel "$KERNEL" --append "$what" --expect-exit 35 --quiet --timeout 30 \
+        --console "$LOGS/no_$what.log" > /dev/null 2>&1
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -q "^$what: this kernel has no .*build/tracekern-test.elf" "$LOGS/no_$what.log"; then
+        pass "'$what' on tracekern.elf says the tests are in tracekern-test.elf and exits with 35"
+    else
+        fail "'$what' on tracekern.elf says the tests are in tracekern-test.elf and exits with 35"
+        show_log "$LOGS/no_$what.log"
+    fi
+done
+if nm "$KERNEL" | grep -E ' t (selftest|bench)_' > "$LOGS/test_symbols_in_kernel.txt"; [ -s "$LOGS/test_symbols_in_kernel.txt" ]; then
+    fail "tracekern.elf links no self-test or benchmark body ($(head -n 3 "$LOGS/test_symbols_in_kernel.txt" | tr '\n' ' '))"
+elif nm "$TEST_KERNEL" | grep -qE ' t selftest_' && nm "$TEST_KERNEL" | grep -qE ' t bench_'; then
+    pass "tracekern.elf links no self-test or benchmark body; tracekern-test.elf links both"
+else
+    fail "tracekern.elf links no self-test or benchmark body; tracekern-test.elf links both"
+fi
+
 echo "# crash reports"
-"$QEMU_RUN" --kernel "$KERNEL" --append selftest=stack_overflow --expect-exit 35 --quiet \
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=stack_overflow --expect-exit 35 --quiet \
     --timeout 30 --console "$LOGS/stack_overflow.log" > /dev/null 2>&1
 if [ $? -eq 0 ]; then
     expect_all "kernel stack overflow ends in the double-fault task's report" \
@@ -203,7 +225,7 @@ else
     fail "kernel stack overflow: QEMU did not exit with 35 (a reset or hang instead?)"
     show_log "$LOGS/stack_overflow.log"
 fi
-"$QEMU_RUN" --kernel "$KERNEL" --append selftest=page_fault_report --expect-exit 35 --quiet \
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=page_fault_report --expect-exit 35 --quiet \
     --timeout 30 --console "$LOGS/page_fault.log" > /dev/null 2>&1
 if [ $? -eq 0 ]; then
     expect_all "unexpected page fault prints vector, CR2, registers and a symbolic backtrace" \
@@ -215,7 +237,7 @@ else
     show_log "$LOGS/page_fault.log"
 fi
 
-"$QEMU_RUN" --kernel "$KERNEL" --append selftest=ftrace_graph_bad_frame --expect-exit 35 --quiet \
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=ftrace_graph_bad_frame --expect-exit 35 --quiet \
     --timeout 30 --console "$LOGS/graph_bad_frame.log" > /dev/null 2>&1
 if [ $? -eq 0 ]; then
     expect_all "function_graph's frame-pointer check stops with a report, not a wrong return" \
@@ -226,12 +248,12 @@ else
     show_log "$LOGS/graph_bad_frame.log"
 fi
 
-"$QEMU_RUN" --kernel "$KERNEL" --append "ftrace=function_graph selftest=exception_recovery" \
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append "ftrace=function_graph selftest=exception_recovery" \
     --quiet --timeout 60 --console "$LOGS/graph_catch.log" > /dev/null 2>&1 \
     && pass "a fault caught under function_graph leaves no stale return (exception_recovery)" \
     || { fail "a fault caught under function_graph leaves no stale return (exception_recovery)"; show_log "$LOGS/graph_catch.log"; }
 
-"$QEMU_RUN" --kernel "$KERNEL" --append selftest=flight_recorder --expect-exit 35 --quiet \
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=flight_recorder --expect-exit 35 --quiet \
     --timeout 60 --console "$LOGS/flight_recorder.log" --com2 "$LOGS/flight_recorder.com2" > /dev/null 2>&1
 got=$(grep -cE 'tracing_mark_write: before [0-9]+$' "$LOGS/flight_recorder.com2")
 if [ "$got" -eq 500 ] && grep -q '^# flight recorder: 500 events$' "$LOGS/flight_recorder.com2" \
@@ -242,7 +264,7 @@ else
     show_log "$LOGS/flight_recorder.log"
 fi
 
-"$QEMU_RUN" --kernel "$KERNEL" --append selftest=snapshot_icount_deltas --icount --quiet \
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=snapshot_icount_deltas --icount --quiet \
     --timeout 60 --console "$LOGS/snapshot_icount.log" > /dev/null 2>&1 \
     && pass "snapshot TSC deltas count guest instructions under -icount" \
     || { fail "snapshot TSC deltas count guest instructions under -icount"; show_log "$LOGS/snapshot_icount.log"; }

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# bench.sh - `make bench`: boots the kernel with `bench` under QEMU's -icount shift=0,
-# sleep=off, where guest time counts instructions, prints the kernel's table and writes the
-# rows to build/bench.json. Then the rows measured in real time (QEMU without -icount), the
+# bench.sh - `make bench`: boots the test kernel (build/tracekern-test.elf: the benchmarks
+# are linked only there) with `bench` under QEMU's -icount shift=0, sleep=off, where guest
+# time counts instructions, prints the kernel's table and writes the rows to
+# build/bench.json. Then the rows measured in real time (QEMU without -icount), the
 # ISO's boot to the prompt among them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build
 log=build/bench-console.log
 programs=$(make -s --no-print-directory print-user-modules)
-if ! build/tools/qemu_run --kernel build/tracekern.elf --append "bench${BENCH:+=$BENCH}" \
+if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append "bench${BENCH:+=$BENCH}" \
     --initrd "$programs" --icount --quiet --timeout 600 --console "$log" --com2 build/bench-com2.txt; then
     echo "bench: the benchmark run failed; see $log" >&2
     exit 1
@@ -33,7 +34,7 @@ for b in trace_pipe_export stream_flood; do
 done
 if [ -n "$real_rows" ]; then
     real=build/bench-real-console.log
-    if build/tools/qemu_run --kernel build/tracekern.elf --append "bench=$real_rows" --quiet \
+    if build/tools/qemu_run --kernel build/tracekern-test.elf --append "bench=$real_rows" --quiet \
         --timeout 120 --console "$real" --com2 build/bench-real-com2.txt; then
         echo "bench: without -icount (QEMU real time on this host, varies from run to run):"
         grep -E '^bench: (snapshot|marker flood|trace_pipe export)' "$real"

@@ -12,7 +12,7 @@
 #include "kernel/bench.h"
 #include "kernel/log/printk.h"
 #include "kernel/lib/string.h"
-#include "tests/guest/ftrace_testmod.h"
+#include "samples/ftrace/ftrace_testmod.h"
 #include "trace/ftrace/ftrace_internal.h"
 #include "trace/core/trace_internal.h"
 

@@ -1,6 +1,6 @@
 /*
  * st_ftrace.c - self-tests of function tracing on the test module's fixed call chain
- * (tests/guest/ftrace_testmod.c): exact records of both tracers, filters, patched bytes read
+ * (samples/ftrace/ftrace_testmod.c): exact records of both tracers, filters, patched bytes read
  * back, many switches, the profiler, stack traces, and backtraces under function_graph.
  */
 #include "arch/x86/cpu.h"
@@ -10,7 +10,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
 #include "tests/guest/guest_helpers.h"
-#include "tests/guest/ftrace_testmod.h"
+#include "samples/ftrace/ftrace_testmod.h"
 #include "trace/ftrace/ftrace_internal.h"
 #include "trace/core/trace_internal.h"
 

@@ -1,6 +1,9 @@
 /*
- * ftrace_testmod.c - functions that call each other in a fixed pattern, for the function
- * tracers' tests and benchmark (built with the tracing hook, like the rest of the kernel):
+ * ftrace_testmod.c - a demo for the function tracers: functions that call each other in a
+ * fixed pattern, and the `ftracetest` command that runs them, so that a user (docs/ftrace.md)
+ * has something known to trace. It is a sample, as Linux's samples/ftrace, linked into every
+ * kernel and built with the tracing hook; the self-tests and the benchmark of the test kernel
+ * (tests/guest/st_ftrace.c, tests/bench/ftrace_bench.c) call it too:
  *
  *   ftrace_test_top(n)
  *     ftrace_test_middle(n)      twice
@@ -9,7 +12,7 @@
  *
  * noinline and the empty asm keep gcc from merging or removing any call.
  */
-#include "tests/guest/ftrace_testmod.h"
+#include "samples/ftrace/ftrace_testmod.h"
 
 #include "kernel/shell/shell.h"
 
