@@ -25,7 +25,7 @@
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/programs.h"
 #include "kernel/selftest.h"
 #include "kernel/shell/shell.h"

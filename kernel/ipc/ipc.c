@@ -16,7 +16,7 @@
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
 #include "kernel/init.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"

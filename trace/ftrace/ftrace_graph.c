@@ -25,7 +25,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/panic.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "trace/ftrace/ftrace_internal.h"
