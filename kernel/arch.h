@@ -11,13 +11,15 @@
 #ifndef TRACEKERN_HOST
 /* Kernel build: the hot-path functions below are inline (arch/x86/arch_inline.h); the
  * machine's per-task state (struct arch_task, embedded in struct task as `arch`), the MMIO
- * accessors (mmio_read32 ...: one access of the given width each) and function tracing's
- * call-site patching and trampolines come from the arch too. This header is the one door
+ * accessors (mmio_read32 ...: one access of the given width each), function tracing's
+ * call-site patching and trampolines, and the int3 snapshot's registers and sink hook
+ * come from the arch too. This header is the one door
  * from portable code to arch/x86: tests/tools/include_check.sh holds everyone to it. */
 #include "arch/x86/arch_inline.h"
 #include "arch/x86/arch_task.h"
 #include "arch/x86/ftrace_arch.h"
 #include "arch/x86/mmio.h"
+#include "arch/x86/snapshot.h"
 #else
 /* Interrupt flag: disable and return the previous state, or restore it. */
 unsigned long arch_irq_save(void);

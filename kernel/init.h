@@ -13,9 +13,11 @@
  *           and its log context.
  *   fs      the kernel's own files in /proc and /dev, and their modes.
  *   device  drivers: PCI's files, the serial ports (COM2's stream, the serial log).
- *   trace   the tracing core's parts and the tracers. kmain's trace_init runs after this
- *           level, when every tracer has registered. Tracers register in link order, and
+ *   trace   the tracing core's parts and the tracers. Tracers register in link order, and
  *           available_tracers lists the newest first: that order is what users see.
+ *   late    what needs every earlier level done (as Linux's late_initcall): trace_init,
+ *           which starts the boot tracer (ftrace=) and so needs every tracer registered.
+ *           It runs before PCI enumeration and tasks_init, which kmain calls afterwards.
  * Link order is the order of the files on the linker's command line (the Makefile's
  * KERNEL_C), which moving a file changes: whatever must run before something else goes at
  * an earlier level, never only earlier in the link. tests/shell/initcalls checks the whole
@@ -33,13 +35,14 @@ struct initcall {
     const char *level_name;
 };
 
-/* The level numbers; linker.ld sorts the sections .initcall.1 to .initcall.5 by name, so
+/* The level numbers; linker.ld sorts the sections .initcall.1 to .initcall.6 by name, so
  * they stay single digits. A level name not listed here is a compile error. */
 #define INITCALL_LEVEL_arch 1
 #define INITCALL_LEVEL_core 2
 #define INITCALL_LEVEL_fs 3
 #define INITCALL_LEVEL_device 4
 #define INITCALL_LEVEL_trace 5
+#define INITCALL_LEVEL_late 6
 
 #define INITCALL(level, fn) INITCALL_AT_(level, INITCALL_LEVEL_##level, fn)
 /* A second step, so that the level's number is expanded before it is made a string. */

@@ -7,8 +7,8 @@
  *      produces a report on COM1;
  *   3. physical memory, paging (with the stack guard page), the double-fault task, the heap;
  *   4. the timer and the clock; interrupts on;
- *   5. subsystems' initcalls (files in the tree, drivers);
- *   6. tracing, PCI, then tasks: from here on the boot context is the shell task (pid 1);
+ *   5. subsystems' initcalls (files in the tree, drivers, tracers; tracing itself last);
+ *   6. PCI, then tasks: from here on the boot context is the shell task (pid 1);
  *      ELF modules become programs;
  *   7. self-tests if asked, else boot scripts, else the interactive shell.
  */
@@ -25,13 +25,12 @@
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/programs.h"
 #include "kernel/selftest.h"
 #include "kernel/shell/shell.h"
 #include "kernel/lib/symbols.h"
 #include "kernel/time.h"
-#include "trace/core/trace.h"
 
 extern char kernel_start[], kernel_end[];
 extern const struct initcall initcalls_start[], initcalls_end[];
@@ -177,8 +176,7 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     printk("clock: TSC %u.%03u MHz, tick %d Hz\n", arch_cycles_khz() / 1000,
            arch_cycles_khz() % 1000, TICK_HZ);
 
-    run_initcalls();
-    trace_init(); /* after the initcalls: every tracer has registered */
+    run_initcalls(); /* the last, trace_init (late), starts tracing */
     pci_init();   /* after tracing is up, so `ftrace=` can trace enumeration */
     tasks_init(); /* the boot context becomes the shell task; the idle task starts */
     arch_tasks_ready(); /* FPU switching, the system call gate */

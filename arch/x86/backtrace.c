@@ -10,7 +10,6 @@
 #include "arch/x86/paging.h"
 #include "kernel/arch.h"
 #include "kernel/log/printk.h"
-#include "trace/ftrace/ftrace.h"
 
 #define MAX_FRAMES 24
 
@@ -22,10 +21,14 @@ static bool frame_readable(uintptr_t fp)
 
 /* The return address stored in a frame, or the real one if function_graph replaced it
  * with its return trampoline (the k-th such frame from the top is the k-th entry of its
- * return stack). */
+ * return stack: hijacked_seen counts them). */
 static uintptr_t frame_return(uintptr_t fp, int *hijacked_seen)
 {
-    return ftrace_graph_real_return(((uintptr_t *)fp)[1], hijacked_seen);
+    uintptr_t ret = ((uintptr_t *)fp)[1];
+    if (ret != (uintptr_t)return_to_handler || !ftrace_graph_unwinder)
+        return ret;
+    uintptr_t real = ftrace_graph_unwinder->real_return((*hijacked_seen)++);
+    return real ? real : ret;
 }
 
 int arch_save_stack_trace(uintptr_t fp, uint32_t *out, int max)

@@ -22,7 +22,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 
 #define CR0_MP (1u << 1)
 #define CR0_EM (1u << 2)

@@ -20,6 +20,8 @@
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
 
+const struct ftrace_graph_unwinder *ftrace_graph_unwinder;
+
 static const uint8_t nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 static volatile uint32_t patching_site; /* the site between steps 1 and 3, or 0 */
 

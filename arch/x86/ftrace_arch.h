@@ -31,4 +31,22 @@ bool ftrace_patching_int3(uint32_t *eip);
 /* Installs the int3 handler the patching sequence relies on. */
 void ftrace_arch_init(void);
 
+/*
+ * What the arch's stack walks ask the tracer that hijacks return addresses (pointing them
+ * at return_to_handler: function_graph and the function profiler, trace/ftrace/
+ * ftrace_graph.c, which installs it at boot). NULL while nobody has: the walks then take
+ * every return address as it stands, and cost nothing more.
+ *   real_return(k)  the real return address that the k-th return_to_handler met walking
+ *                   down from the top of the running task's stack stands for (k from 0);
+ *                   0 when the return stack holds no such entry (backtraces);
+ *   unwind(sp)      forgets the hijacked returns of frames below sp, which a non-local
+ *                   exit abandoned and which will never return (arch_call_catching_faults).
+ * Both run with interrupts in any state, from a fault report too.
+ */
+struct ftrace_graph_unwinder {
+    uintptr_t (*real_return)(int k);
+    void (*unwind)(uintptr_t sp);
+};
+extern const struct ftrace_graph_unwinder *ftrace_graph_unwinder;
+
 #endif

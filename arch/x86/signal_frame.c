@@ -20,7 +20,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/mm/uaccess.h"

@@ -21,7 +21,7 @@
  *     task switch: the debug task checks DS, ES, FS and GS first and replaces an invalid
  *     one with the null selector, recording that it did.
  */
-#include "trace/snapshot/snapshot.h"
+#include "arch/x86/snapshot.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/ftrace_arch.h"

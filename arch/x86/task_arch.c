@@ -7,7 +7,7 @@
 #include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
 #include "kernel/mm/page_alloc.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/vm.h"
 

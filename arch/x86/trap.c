@@ -16,7 +16,6 @@
 #include "kernel/proc/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
-#include "trace/ftrace/ftrace.h"
 
 static trap_handler_fn trap_handlers[256];
 static irq_handler_fn irq_handlers[IRQ_COUNT];
@@ -68,8 +67,9 @@ bool arch_call_catching_faults(void (*fn)(void *), void *arg, struct caught_faul
     struct fault_catcher *outer = armed_catcher; /* nested use restores the outer one */
     bool faulted = catch_faults_call(&catcher, fn, arg);
     armed_catcher = outer;
-    if (faulted) /* the frames fn had open are gone: so are their function_graph returns */
-        ftrace_graph_unwind((uintptr_t)__builtin_frame_address(0));
+    /* the frames fn had open are gone: so are their function_graph returns */
+    if (faulted && ftrace_graph_unwinder)
+        ftrace_graph_unwinder->unwind((uintptr_t)__builtin_frame_address(0));
     if (fault)
         *fault = catcher.fault;
     return faulted;

@@ -9,7 +9,7 @@
 #include "kernel/arch.h"
 #include "kernel/lib/format.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall.h"
 
 /* int $0x80: EAX is the call, EBX..EBP its arguments, EAX its result. The gate is an

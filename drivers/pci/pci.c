@@ -8,7 +8,7 @@
  * bus, device and function. The list never changes after boot; only driver binding
  * (pci_commands.c) writes to the devices.
  */
-#include "trace/ipc_logging/ipc_logging.h"
+#include "kernel/log/ipc_logging.h"
 #include "drivers/pci/pci.h"
 
 #include "arch/x86/pci_config.h"

@@ -10,7 +10,7 @@
  * Drivers are built in (PCI_DRIVER), yet binding waits for modprobe, as loading a module
  * would: tracing (mmiotrace) can be switched on first and see the probe map its BARs.
  */
-#include "trace/ipc_logging/ipc_logging.h"
+#include "kernel/log/ipc_logging.h"
 #include "drivers/pci/pci.h"
 
 #include "drivers/pci/pci_format.h"

@@ -2,7 +2,7 @@
  * uart16550.c - programs a 16550 UART and moves bytes through it.
  */
 #include "kernel/init.h"
-#include "trace/ipc_logging/ipc_logging.h"
+#include "kernel/log/ipc_logging.h"
 #include "drivers/serial/uart16550.h"
 
 #include "arch/x86/cpu.h"

@@ -21,7 +21,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/params.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/symbols.h"
 #include "kernel/time.h"
 #include "kernel/fs/fs_tree.h"

@@ -16,11 +16,11 @@
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
 #include "kernel/init.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
-#include "trace/ipc_logging/ipc_logging.h"
+#include "kernel/log/ipc_logging.h"
 
 /* Waits live on their task's kernel stack and are linked into the lists below while the task
  * sleeps; wait_for() always unlinks them (or the other side has) before they go out of

@@ -10,7 +10,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/panic.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 
 #define NAMES_MAX 32

@@ -8,7 +8,7 @@
 
 #include "kernel/lib/errno.h"
 #include "kernel/mm/page_alloc.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/vm.h"
 

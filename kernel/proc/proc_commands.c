@@ -6,7 +6,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/lib/parse.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/programs.h"
 #include "kernel/proc/sched.h"
 #include "kernel/shell/shell.h"

@@ -8,7 +8,7 @@
 
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/task.h" /* current_pid */
 #include "kernel/time.h"
 

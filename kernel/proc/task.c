@@ -7,7 +7,7 @@
  * task that started it collects it with task_wait() (the shell's `run`), or, when nobody
  * will (`run ... &`), at once after the switch away from it.
  */
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 
 #include "kernel/background.h"
 #include "kernel/lib/errno.h"

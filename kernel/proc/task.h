@@ -4,6 +4,14 @@
  * A task has a pid, a name, a kernel stack and saved registers; a user process also has
  * its own address space (page directory), its open files and its memory regions. pid 0 is
  * each CPU's idle task, which runs background work when nothing else can run.
+ *
+ * Names in kernel/proc/ (the folder is named as Linux's fs/proc and the docs chapter are):
+ * the kernel's object is a *task*, in types, functions and files (struct task, task_*,
+ * task.c, task.h, task_internal.h); *process* is the user's word for a task with an
+ * address space of its own, kept where users see it (ps, kill, /proc, "process" in
+ * messages and in proc_commands.c's shell commands). This header is the interface for
+ * other subsystems; task_internal.h holds struct task for the scheduler, system calls,
+ * the loader and the shell.
  */
 #ifndef KERNEL_PROC_TASK_H
 #define KERNEL_PROC_TASK_H

@@ -20,7 +20,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/shell/line_edit.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/shell/shell_parse.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"

@@ -6,7 +6,7 @@
  */
 #include "kernel/proc/cred.h"
 #include "kernel/lib/errno.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/mm/uaccess.h"
 

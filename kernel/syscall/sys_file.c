@@ -12,7 +12,7 @@
 #include "kernel/fs/file.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/mm/uaccess.h"

@@ -4,7 +4,7 @@
  */
 #include "kernel/lib/errno.h"
 #include "kernel/ipc/ipc.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/mm/uaccess.h"
 

@@ -9,7 +9,7 @@
 #include "kernel/proc/exec.h"
 #include "kernel/fs/file.h"
 #include "kernel/mm/page_alloc.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/mm/vm.h"
 

@@ -3,7 +3,7 @@
  * nanosleep, clock_gettime.
  */
 #include "kernel/lib/errno.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/sched.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/time.h"

@@ -5,7 +5,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/mm/uaccess.h"

@@ -10,7 +10,7 @@
 #include "kernel/syscall/syscall.h"
 
 #include "kernel/lib/errno.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "uapi/ipc.h"
 

@@ -7,7 +7,7 @@
 #include "kernel/bench.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/programs.h"
 #include "kernel/proc/sched.h"
 

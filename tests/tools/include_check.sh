@@ -18,16 +18,6 @@ cd "${1:-$(dirname "$0")/../..}"
 ALLOW_ARCH=(
 )
 ALLOW_TRACE=(
-    # IPC's own log uses the generic log API, as drivers do
-    "kernel/ipc/ipc.c:trace/ipc_logging/ipc_logging.h"
-    # trace_init() at boot, until it is a levelled initcall
-    "kernel/main.c:trace/core/trace.h"
-    # unwinding through function_graph's hijacked returns
-    "arch/x86/backtrace.c:trace/ftrace/ftrace.h"
-    # function_graph's stack unwound when a fault abandons calls
-    "arch/x86/trap.c:trace/ftrace/ftrace.h"
-    # struct snapshot_regs and the snapshot_sink hook are declared there
-    "arch/x86/snapshot.c:trace/snapshot/snapshot.h"
 )
 
 allowed() { # list-name file:header

@@ -5,6 +5,7 @@
 #include "trace/core/trace.h"
 
 #include "kernel/arch.h"
+#include "kernel/init.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
@@ -214,7 +215,9 @@ static int save_task_comm(struct task *t)
 }
 static struct task_create_hook comm_hook = { save_task_comm, 0, 0 };
 
-void trace_init(void)
+/* Sets up the buffer (size from trace_buf_size=), the tracing directory's files and the
+ * boot tracer (ftrace=). A late initcall: every tracer registered at the trace level. */
+static void trace_init(void)
 {
     task_on_create(&comm_hook); /* before tasks_init: even without a buffer, names are kept */
     uint32_t pages = boot_buffer_pages();
@@ -240,3 +243,4 @@ void trace_init(void)
         printk(" %s", t->name);
     printk("\n");
 }
+INITCALL(late, trace_init);

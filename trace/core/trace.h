@@ -95,9 +95,6 @@ struct tracer {
 /* Makes a tracer selectable in current_tracer. */
 void register_tracer(struct tracer *t);
 
-/* Sets up the buffer (size from trace_buf_size=) and the tracing directory's files. */
-void trace_init(void);
-
 /* Writer side, usable in any context: interrupt handlers and exception handlers included.
  * trace_reserve returns the event with its trace_entry filled in, or NULL when the event is
  * not recorded (tracing off, or lost and counted). Inline: see the end of this file. */

@@ -8,6 +8,6 @@
 
 static struct tracer nop_tracer = { .name = "nop" };
 
-/* Makes nop selectable; the core starts with it (trace_init, after every initcall). */
+/* Makes nop selectable; the core starts with it (trace_init, a late initcall: after every tracer's). */
 static void nop_setup(void) { register_tracer(&nop_tracer); }
 INITCALL(trace, nop_setup);

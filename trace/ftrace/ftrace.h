@@ -52,13 +52,8 @@ struct ftrace_stack_entry {
     uint32_t caller[FTRACE_STACK_DEPTH];
 };
 
-/* For backtraces: ret itself, or, if it is function_graph's return trampoline, the real
- * return address it stands for (hijacked_seen counts such frames from the top). */
-uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen);
-
-/* Forgets the hijacked returns of frames below sp: a non-local exit (a caught fault,
- * arch_call_catching_faults) abandoned them, and they will never return. */
-void ftrace_graph_unwind(uintptr_t sp);
+/* Backtraces and caught faults reach the return stacks through the unwinder that
+ * ftrace_graph.c installs (struct ftrace_graph_unwinder, arch/x86/ftrace_arch.h). */
 
 /* Per-task return stacks live in each task's graph_stack: ftrace_graph.c registers the
  * hooks that give every task one and switch to it (kernel/proc/task.h: task_on_create,

@@ -25,7 +25,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/panic.h"
 #include "kernel/log/printk.h"
-#include "kernel/proc/proc.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "trace/ftrace/ftrace_internal.h"
@@ -178,7 +178,8 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
     return ret;
 }
 
-void ftrace_graph_unwind(uintptr_t sp)
+/* The unwinder's unwind: pops the entries whose return slot lies below sp. */
+static void graph_unwind(uintptr_t sp)
 {
     unsigned long flags = arch_irq_save();
     while (gs->top > 0 && (uintptr_t)gs->e[gs->top - 1].slot < sp)
@@ -186,13 +187,16 @@ void ftrace_graph_unwind(uintptr_t sp)
     arch_irq_restore(flags);
 }
 
-uintptr_t ftrace_graph_real_return(uintptr_t ret, int *hijacked_seen)
+/* The unwinder's real_return: the k-th entry from the top of the running task's stack. */
+static uintptr_t graph_real_return(int k)
 {
-    if (ret != (uintptr_t)return_to_handler)
-        return ret;
-    int i = gs->top - 1 - (*hijacked_seen)++;
-    return i >= 0 ? gs->e[i].ret : ret;
+    int i = gs->top - 1 - k;
+    return i >= 0 ? gs->e[i].ret : 0;
 }
+
+/* Installed at boot and never removed: returns hijacked while the tracer was on stay on
+ * the stacks of sleeping tasks after it is switched off. */
+static const struct ftrace_graph_unwinder graph_unwinder = { graph_real_return, graph_unwind };
 
 /* A new task gets an empty return stack of its own; the boot task (no kernel stack of its
  * own: it runs on the boot stack) keeps the one the boot context has been using. */
@@ -342,6 +346,7 @@ static const struct fs_file_ops profile_ops = { .read = read_profile };
 void ftrace_graph_setup(void)
 {
     task_on_create(&graph_stack_hook);
+    ftrace_graph_unwinder = &graph_unwinder;
     if (task_on_switch(graph_stack_switch) != 0)
         panic("ftrace: another task switch hook is registered");
     register_tracer(&graph_tracer);

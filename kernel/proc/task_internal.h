@@ -1,9 +1,10 @@
 /*
- * proc.h - the task structure and the life of a task, for the kernel's own use (the
- * scheduler, system calls, the loader, the shell). Other subsystems use kernel/proc/task.h.
+ * task_internal.h - the task structure and the life of a task, for the kernel's own use
+ * (the scheduler, system calls, the loader, the shell). Other subsystems use
+ * kernel/proc/task.h, which hides struct task.
  */
-#ifndef KERNEL_PROC_PROC_H
-#define KERNEL_PROC_PROC_H
+#ifndef KERNEL_PROC_TASK_INTERNAL_H
+#define KERNEL_PROC_TASK_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
