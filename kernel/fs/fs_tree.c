@@ -64,6 +64,18 @@ static bool valid_name(const char *name)
 }
 
 /* The child of dir called name (len bytes, not NUL-terminated), or NULL. */
+/* Skips the slashes at *path and returns the length of the name that follows (0 at the
+ * end of the path); *path is left at that name's first character. */
+static size_t next_component(const char **path)
+{
+    while (**path == '/')
+        (*path)++;
+    size_t len = 0;
+    while ((*path)[len] && (*path)[len] != '/')
+        len++;
+    return len;
+}
+
 static struct fs_node *find_child(struct fs_node *dir, const char *name, size_t len)
 {
     for (struct fs_node *c = dir->children; c; c = c->next)
@@ -112,11 +124,7 @@ struct fs_node *fs_mkdir_path(const char *path)
     struct fs_node *dir = fs_root();
     char name[FS_NAME_MAX];
     while (*path) {
-        while (*path == '/')
-            path++;
-        size_t len = 0;
-        while (path[len] && path[len] != '/')
-            len++;
+        size_t len = next_component(&path);
         if (len == 0)
             break;
         if (len >= FS_NAME_MAX)
@@ -232,11 +240,7 @@ struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err)
     bool want_dir = path_len > 0 && path[path_len - 1] == '/';
     struct fs_node *node = fs_root();
     while (*path) {
-        while (*path == '/')
-            path++;
-        size_t len = 0;
-        while (path[len] && path[len] != '/')
-            len++;
+        size_t len = next_component(&path);
         if (len == 0)
             break;
         if (!fs_is_dir(node)) {
