@@ -34,6 +34,7 @@ struct task {
     uintptr_t kstack;         /* lowest address of its kernel stack (0: the boot stack) */
     struct addr_space *as;    /* NULL for kernel threads */
     struct file *files[TASK_FILES_MAX];
+    uint32_t fd_cloexec;      /* bit n set: descriptor n is closed by execve (FD_CLOEXEC) */
     void (*thread_fn)(void *arg); /* kernel threads: what they run */
     void *thread_arg;
     void *graph_stack;        /* function_graph's return stack for this task */
