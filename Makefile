@@ -5,8 +5,11 @@
 #   make run        boot the ISO in QEMU: console on this terminal, COM2 to build/com2.txt
 #                   (GRUB_MENU=1: GRUB's menu first, on the same terminal)
 #                   [APPEND="..."]: that kernel command line (boots the ELF with -kernel)
+#                   [PROGRAMS="path/to/elf ..."]: each file is /bin/NAME too (also for
+#                   trace and debug); build/busybox/busybox is Debian's busybox, fetched
 #   make test       every test: host unit tests, fuzz replays, in-kernel self-tests, boots
 #   make trace SCRIPT=FILE [DEVICES="edu pci-testdev"] [OUT=DIR] [APPEND="..."] [QEMU_EXTRA=...]
+#                   [PROGRAMS="..."]
 #   make debug      QEMU halted with a gdb stub; then `gdb -x build/gdbinit` in another shell
 #                   [APPEND="..."]; says which build/com2*.txt it writes, as make run does
 #   make bench      costs in guest instructions (QEMU -icount); table here, JSON in build/
@@ -112,6 +115,23 @@ empty :=
 space := $(empty) $(empty)
 USER_MODULES := $(subst $(space),$(comma),$(strip $(USER_ELFS)))
 
+# Debian's busybox-static for i386, unmodified, downloaded with apt into a cache outside the
+# repository (tools/fetch-busybox.sh): for `make run PROGRAMS=build/busybox/busybox` and the
+# tests that boot it.
+BUSYBOX := $(BUILD)/busybox/busybox
+$(BUSYBOX): tools/fetch-busybox.sh
+	tools/fetch-busybox.sh $@
+
+# PROGRAMS="path/to/elf ...": more programs for `make run`, `trace` and `debug`, each /bin/NAME
+# (its file name) beside the built-in ones, as a module of the ISO or QEMU's -initrd list.
+# tools/check-programs.sh refuses a list the kernel could not take, on the host before QEMU
+# starts (CHECK_PROGRAMS: with how many modules the boot has without them). A file this
+# Makefile can build (build/busybox/busybox) is built first.
+BOOT_MODULES := $(subst $(space),$(comma),$(strip $(USER_ELFS) $(PROGRAMS)))
+CHECK_PROGRAMS = tools/check-programs.sh "$(USER_PROGRAMS)" $(1) $(PROGRAMS)
+PROGRAMS_TO_BUILD := $(filter $(BUSYBOX),$(PROGRAMS))
+
+
 .PHONY: all run debug trace test tour print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready tour-ready bench-ready locked-build
 .SECONDEXPANSION:
 BUILD_OUTPUTS := $(IMAGES:%=$(BUILD)/%.elf) $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
@@ -191,13 +211,16 @@ $(IMAGES:%=$(BUILD)/%.elf): $(BUILD)/%.elf: $(BUILD)/link/%/stage1.elf $(BUILD)/
 # ISO has no GRUB locales, fonts or themes (none is used on a serial terminal): 3.4 MB.
 # Only tracekern-menu.iso carries the test kernel too (TEST_KERNEL), for the menu's
 # self-tests entry; tracekern.iso, which boots the first entry at once, has no self-tests.
-# $(call make_iso,DIR,TIMEOUT,ISO[,TEST_KERNEL])
+# tracekern-programs.iso is one of the two plus the files of PROGRAMS (EXTRA), copied
+# unmodified (`make run PROGRAMS=...`).
+# $(call make_iso,DIR,TIMEOUT,ISO[,TEST_KERNEL[,EXTRA]])
 define make_iso
 	@rm -rf $(1) && mkdir -p $(1)/boot/grub $(1)/boot/bin
 	objcopy --strip-debug $(BUILD)/tracekern.elf $(1)/boot/tracekern.elf
 	$(if $(4),objcopy --strip-debug $(4) $(1)/boot/$(notdir $(4)))
 	for f in $(USER_ELFS); do objcopy --strip-debug $$f $(1)/boot/bin/$$(basename $$f) || exit 1; done
-	awk -v progs="$(USER_PROGRAMS)" -v timeout="$(2)" '/^#/ { print; next } /@PROGRAMS@/ { indent = $$0; \
+	$(if $(5),for f in $(5); do cp $$f $(1)/boot/bin/ || exit 1; done)
+	awk -v progs="$(USER_PROGRAMS) $(notdir $(5))" -v timeout="$(2)" '/^#/ { print; next } /@PROGRAMS@/ { indent = $$0; \
 		sub(/@.*/, "", indent); n = split(progs, p, " "); \
 		for (i = 1; i <= n; i++) print indent "module /boot/bin/" p[i] " " p[i]; next } \
 		{ sub(/@TIMEOUT@/, timeout); print }' iso/grub.cfg > $(1)/boot/grub/grub.cfg
@@ -211,6 +234,18 @@ $(BUILD)/tracekern.iso: $(BUILD)/tracekern.elf iso/grub.cfg $(USER_ELFS)
 
 $(BUILD)/tracekern-menu.iso: $(IMAGES:%=$(BUILD)/%.elf) iso/grub.cfg $(USER_ELFS)
 	$(call make_iso,$(BUILD)/iso-menu,-1,$@,$(BUILD)/tracekern-test.elf)
+
+# What tracekern-programs.iso was last built with: rewritten only when that changes, so the
+# ISO is built again for another PROGRAMS list or GRUB_MENU, and not otherwise.
+PROGRAMS_ISO_RECIPE := PROGRAMS=$(PROGRAMS) GRUB_MENU=$(GRUB_MENU)
+.PHONY: always
+$(BUILD)/programs-iso.list: always
+	@mkdir -p $(BUILD)
+	@echo '$(PROGRAMS_ISO_RECIPE)' | cmp -s - $@ || echo '$(PROGRAMS_ISO_RECIPE)' > $@
+
+$(BUILD)/tracekern-programs.iso: $(IMAGES:%=$(BUILD)/%.elf) iso/grub.cfg $(USER_ELFS) $(PROGRAMS) \
+		$(BUILD)/programs-iso.list
+	$(call make_iso,$(BUILD)/iso-programs,$(if $(GRUB_MENU),-1,0),$@,$(if $(GRUB_MENU),$(BUILD)/tracekern-test.elf),$(PROGRAMS))
 
 -include $(KERNEL_OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 
@@ -235,15 +270,20 @@ run: deps
 
 # GRUB_MENU=1 boots the ISO whose GRUB menu waits for a choice (the self-tests entry, or
 # 'e' to edit the kernel's command line).
-RUN_ISO := $(if $(GRUB_MENU),$(BUILD)/tracekern-menu.iso,$(BUILD)/tracekern.iso)
+# PROGRAMS="..." boots tracekern-programs.iso, the same plus those files.
+RUN_ISO := $(if $(PROGRAMS),$(BUILD)/tracekern-programs.iso,$(if $(GRUB_MENU),$(BUILD)/tracekern-menu.iso,$(BUILD)/tracekern.iso))
 # APPEND="..." is the kernel command line. GRUB's menu entry in the ISO has a fixed one, so
 # `make run APPEND=...` boots the same kernel and programs with QEMU's -kernel instead.
 # The value reaches qemu_run through the environment (make exports command-line variables),
 # so that quotes in it (param="two words") arrive as typed.
-RUN_BOOT = $(if $(APPEND),--kernel $(BUILD)/tracekern.elf --initrd "$(USER_MODULES)" --append "$$APPEND",--iso $(RUN_ISO))
+RUN_BOOT = $(if $(APPEND),--kernel $(BUILD)/tracekern.elf --initrd "$(BOOT_MODULES)" --append "$$APPEND",--iso $(RUN_ISO))
 
+# The programs are checked before the ISO that holds them is built (a missing file is then
+# named as such, not as a missing prerequisite).
 run-ready:
-	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(RUN_ISO)"
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(PROGRAMS_TO_BUILD)"
+	@$(call CHECK_PROGRAMS,$(words $(USER_PROGRAMS)))
+	@$(LOCKED_MAKE) GOALS="$(if $(APPEND),,$(RUN_ISO))"
 	@$(COM2_SLOT) sh -c 'echo "tracekern on QEMU: console here, COM2 -> $$0; Ctrl-A x quits, poweroff too"; \
 		exec "$$@"' @COM2@ $(QEMU_RUN) --interactive $(RUN_BOOT) --devices "$(DEVICES)" \
 		--smp $(SMP) --com2 @COM2@ --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
@@ -256,21 +296,23 @@ $(BUILD)/gdbinit: tools/gdbinit.in
 	sed 's|@KERNEL@|$(abspath $(BUILD)/tracekern.elf)|' $< > $@
 
 debug-ready:
-	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUILD)/gdbinit"
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUILD)/gdbinit $(PROGRAMS_TO_BUILD)"
+	@$(call CHECK_PROGRAMS,$(words $(USER_PROGRAMS)))
 	@$(COM2_SLOT) sh -c 'echo "QEMU is waiting for gdb on :1234. In another terminal: gdb -x $(BUILD)/gdbinit"; \
 		echo "COM2 -> $$0"; exec "$$@"' @COM2@ \
-		$(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --initrd "$(USER_MODULES)" \
+		$(QEMU_RUN) --interactive --gdb --kernel $(BUILD)/tracekern.elf --initrd "$(BOOT_MODULES)" \
 		--append "$${APPEND-}" --devices "$(DEVICES)" --com2 @COM2@ --expect-exit 33 --expect-exit 0 -- $(QEMU_EXTRA)
 
 trace: deps
 	@$(MAKE) --no-print-directory trace-ready
 
 trace-ready:
-	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN)"
-	@test -n "$(SCRIPT)" || { echo "usage: make trace SCRIPT=FILE [DEVICES=...] [OUT=DIR] [APPEND=...]"; exit 2; }
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(PROGRAMS_TO_BUILD)"
+	@test -n "$(SCRIPT)" || { echo "usage: make trace SCRIPT=FILE [DEVICES=...] [OUT=DIR] [APPEND=...] [PROGRAMS=...]"; exit 2; }
 	@test -f "$(SCRIPT)" || { echo "make trace: $(SCRIPT): no such file"; exit 2; }
+	@$(call CHECK_PROGRAMS,$(words $(SCRIPT) $(USER_PROGRAMS)))
 	@mkdir -p $(OUT)
-	@$(QEMU_RUN) --kernel $(BUILD)/tracekern.elf --initrd "$(SCRIPT),$(USER_MODULES)" --devices "$(DEVICES)" \
+	@$(QEMU_RUN) --kernel $(BUILD)/tracekern.elf --initrd "$(SCRIPT),$(BOOT_MODULES)" --devices "$(DEVICES)" \
 		--smp $(SMP) --timeout $(TIMEOUT) --console $(OUT)/console.log --append "$${APPEND-}" \
 		--com2 $(OUT)/trace_pipe.txt -- $(QEMU_EXTRA) \
 		&& echo "trace: script ran to its end; $(OUT)/console.log $(OUT)/trace_pipe.txt" \
@@ -371,7 +413,7 @@ bench: deps
 	@$(MAKE) --no-print-directory bench-ready
 
 bench-ready:
-	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN)"
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUSYBOX)"
 	@flock $(BUILD)/.bench.lock tools/bench.sh
 
 fuzz: $(addprefix $(BUILD)/libfuzzer/fuzz_,$(FUZZ_NAMES))

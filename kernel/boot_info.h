@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #define BOOT_MAX_REGIONS 32
-#define BOOT_MAX_MODULES 32
+#define BOOT_MAX_MODULES 64 /* the built-in programs, a script, and PROGRAMS="..." */
 #define BOOT_STRING_MAX 256
 
 #define MEM_REGION_USABLE 1

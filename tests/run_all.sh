@@ -352,7 +352,22 @@ for script in tests/shell/*.script; do
     grep -q '^# qemu-trace: yes' "$script" && qemu_trace=(--qemu-trace "$LOGS/script_$name.qemu")
     # "# qemu: ARGS": extra QEMU arguments (e.g. -cpu max), after qemu_run's own.
     read -r -a qemu_args <<< "$(sed -n 's/^# qemu: //p' "$script")"
-    "$QEMU_RUN" --kernel "$KERNEL" --initrd "$script,$PROGRAMS" --append "$(sed -n 's/^# append: //p' "$script")" \
+    # "# programs: FILE ...": more programs, each /bin/NAME, as `make trace PROGRAMS=...`
+    # gives them (checked the same way); a file under build/ is built first.
+    modules=$PROGRAMS
+    read -r -a extra <<< "$(sed -n 's/^# programs: //p' "$script")"
+    if [ "${#extra[@]}" -gt 0 ]; then
+        to_build=$(printf '%s\n' "${extra[@]}" | grep "^$BUILD/")
+        [ -z "$to_build" ] || make -s --no-print-directory $to_build > "$LOGS/script_$name.programs" 2>&1
+        builtin=$(echo "$PROGRAMS" | tr ',' '\n' | sed 's|.*/||' | tr '\n' ' ')
+        if ! tools/check-programs.sh "$builtin" $((1 + $(echo "$builtin" | wc -w))) "${extra[@]}" \
+            >> "$LOGS/script_$name.programs" 2>&1; then
+            fail "boot script $name: its programs: $(tail -n 1 "$LOGS/script_$name.programs")"
+            continue
+        fi
+        modules=$modules,$(IFS=,; echo "${extra[*]}")
+    fi
+    "$QEMU_RUN" --kernel "$KERNEL" --initrd "$script,$modules" --append "$(sed -n 's/^# append: //p' "$script")" \
         --devices "$(sed -n 's/^# devices: //p' "$script")" "${qemu_trace[@]}" \
         --quiet --timeout 60 --console "$LOGS/script_$name.log" --com2 "$LOGS/script_$name.com2" \
         ${qemu_args[@]+-- "${qemu_args[@]}"} > /dev/null 2>&1

@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build
 log=build/bench-console.log
-programs=$(make -s --no-print-directory print-user-modules)
+# Debian's busybox too (make bench builds it first): proc_bench runs it (execve's row).
+programs=$(make -s --no-print-directory print-user-modules),build/busybox/busybox
 if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append "bench${BENCH:+=$BENCH}" \
     --initrd "$programs" --icount --quiet --timeout 600 --console "$log" --com2 build/bench-com2.txt; then
     echo "bench: the benchmark run failed; see $log" >&2
@@ -17,6 +18,15 @@ fi
 grep '^bench: ' "$log"
 # Rows a user program measured itself (user/programs/ue_bench.c): "BENCH NAME VALUE".
 awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf "bench: %-44s %12s guest instructions (user program)\n", $2, $3 }' "$log"
+# A row a user program could not measure: "BENCH-ERROR NAME: WHAT: ERRNO (text)" (a call the
+# kernel lacks is ENOSYS); shown as that row's error instead of a number, and make bench
+# fails at its end.
+errors=$(tr -d '\r' < "$log" | sed -n 's/^BENCH-ERROR \([a-z_0-9]*\): \(.*\)/\1 \2/p')
+if [ -n "$errors" ]; then
+    while read -r row why; do
+        printf "bench: %-44s %12s %s\n" "$row" "ERROR" "$why"
+    done <<< "$errors"
+fi
 # The IPC ping-pong ran twice (logging off, then on): throughput lost to IPC logging.
 awk '/^BENCH ipc_roundtrip_logging_off / { off = $3 } /^BENCH ipc_roundtrip_logging_on / { on = $3 }
      END { if (off > 0 && on > 0) printf "bench: %-44s %11.1f%% (round trip %d -> %d instructions)\n", "ipc_logging_throughput_loss", 100 * (1 - off / on), off, on }' "$log"
@@ -62,3 +72,7 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,iso_boot,* ]]; then
         > build/bench-iso-boot.json
 fi
 echo "bench: rows written to build/bench.json (and build/bench-real-time.json, build/bench-iso-boot.json)"
+if [ -n "$errors" ]; then
+    echo "bench: $(wc -l <<< "$errors") row(s) could not be measured (ERROR above)" >&2
+    exit 1
+fi
