@@ -180,6 +180,9 @@ tests/tools/concurrent_make.sh "$LOGS" > "$LOGS/concurrent_make.txt" 2>&1 \
 tests/tools/make_run.sh "$LOGS" > "$LOGS/make_run.txt" 2>&1 \
     && pass "APPEND=... is the kernel command line of make trace, run and debug; a second run gets its own COM2 file" \
     || { fail "APPEND=... is the kernel command line of make trace, run and debug; a second run gets its own COM2 file"; cat "$LOGS/make_run.txt"; }
+tests/tools/make_programs.sh "$LOGS" > "$LOGS/make_programs.txt" 2>&1 \
+    && pass "PROGRAMS=\"path/to/elf ...\" are /bin/NAME under make trace, run (ISO and -kernel) and debug; a bad list is refused before booting" \
+    || { fail "PROGRAMS=\"path/to/elf ...\" are /bin/NAME under make trace, run (ISO and -kernel) and debug; a bad list is refused before booting"; cat "$LOGS/make_programs.txt"; }
 
 echo "# in-kernel self-tests (QEMU, -kernel, 'selftest' on the command line)"
 "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest --initrd "$PROGRAMS" --devices "edu pci-testdev" --quiet \
