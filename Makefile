@@ -6,7 +6,8 @@
 #                   (GRUB_MENU=1: GRUB's menu first, on the same terminal)
 #                   [APPEND="..."]: that kernel command line (boots the ELF with -kernel)
 #                   [PROGRAMS="path/to/elf ..."]: each file is /bin/NAME too (also for
-#                   trace and debug); build/busybox/busybox is Debian's busybox, fetched
+#                   trace and debug); build/busybox/busybox is Debian's busybox-static,
+#                   fetched by the build (tools/fetch-busybox.sh)
 #   make test       every test: host unit tests, fuzz replays, in-kernel self-tests, boots
 #   make trace SCRIPT=FILE [DEVICES="edu pci-testdev"] [OUT=DIR] [APPEND="..."] [QEMU_EXTRA=...]
 #                   [PROGRAMS="..."]
@@ -130,7 +131,6 @@ $(BUSYBOX): tools/fetch-busybox.sh
 BOOT_MODULES := $(subst $(space),$(comma),$(strip $(USER_ELFS) $(PROGRAMS)))
 CHECK_PROGRAMS = tools/check-programs.sh "$(USER_PROGRAMS)" $(1) $(PROGRAMS)
 PROGRAMS_TO_BUILD := $(filter $(BUSYBOX),$(PROGRAMS))
-
 
 .PHONY: all run debug trace test tour print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready tour-ready bench-ready locked-build
 .SECONDEXPANSION:
