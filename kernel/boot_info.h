@@ -30,6 +30,7 @@ struct boot_info {
     struct mem_region regions[BOOT_MAX_REGIONS];
     int module_count;
     struct boot_module modules[BOOT_MAX_MODULES];
+    int modules_dropped; /* modules past BOOT_MAX_MODULES the loader gave; not kept */
 };
 
 extern struct boot_info boot_info;

@@ -102,9 +102,13 @@ static bool is_text(const char *data, size_t len)
 }
 
 /* ELF modules become the programs of /bin (before any script runs, so scripts can run
- * them); anything else that is not a script is reported and ignored. */
+ * them); anything else that is not a script is reported and ignored, as are modules past
+ * the number the kernel keeps. */
 static void add_programs(void)
 {
+    if (boot_info.modules_dropped)
+        printk("boot: %d modules past the first %d ignored (BOOT_MAX_MODULES)\n",
+               boot_info.modules_dropped, BOOT_MAX_MODULES);
     for (int i = 0; i < boot_info.module_count; i++) {
         const struct boot_module *m = &boot_info.modules[i];
         const char *data = (const char *)m->start;

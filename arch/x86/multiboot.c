@@ -81,6 +81,8 @@ static void read_modules(const struct multiboot_info *mb)
         bm->end = m[i].mod_end;
         copy_string(bm->args, m[i].string, sizeof bm->args);
     }
+    if (mb->mods_count > BOOT_MAX_MODULES)
+        boot_info.modules_dropped = (int)(mb->mods_count - BOOT_MAX_MODULES);
 }
 
 bool multiboot_read(uint32_t magic, uint32_t info_phys)
