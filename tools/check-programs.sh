@@ -11,20 +11,21 @@
 #   - a file that is not an ELF i386 executable (32-bit, little-endian, EM_386,
 #     ET_EXEC or ET_DYN): the kernel would only say so when it is run;
 #   - a name that is a built-in program's or another file's: /bin would hold only one;
-#   - a name longer than the kernel keeps (struct program, kernel/proc/programs.h) or
-#     with a character GRUB's configuration or QEMU's -initrd list would split on;
+#   - a name longer than the kernel keeps (struct program, kernel/proc/programs.h), or a
+#     path with a character GRUB's configuration or QEMU's -initrd list would split on;
 #   - more modules than the kernel reads (BOOT_MAX_MODULES, kernel/boot_info.h);
 #   - more than MAX_TOTAL_MIB in all: modules stay reserved in guest RAM for the whole
 #     boot (kernel/main.c, memory_init), and the guest has 128 MiB unless told otherwise
 #     (qemu_run --memory): half of it is left to the kernel and the programs' own pages.
 set -u
-cd "$(dirname "$0")/.."
+# The paths are the caller's: this script stays in the caller's directory.
+root=$(dirname "$0")/..
 
 MAX_TOTAL_MIB=64
 NAME_MAX=31 # struct program's name[32], with its NUL
 # A module's string ("path" for -initrd) is kept in BOOT_STRING_MAX bytes with its NUL.
-BOOT_MAX_MODULES=$(sed -n 's/^#define BOOT_MAX_MODULES \([0-9]*\).*/\1/p' kernel/boot_info.h)
-BOOT_STRING_MAX=$(sed -n 's/^#define BOOT_STRING_MAX \([0-9]*\).*/\1/p' kernel/boot_info.h)
+BOOT_MAX_MODULES=$(sed -n 's/^#define BOOT_MAX_MODULES \([0-9]*\).*/\1/p' "$root/kernel/boot_info.h")
+BOOT_STRING_MAX=$(sed -n 's/^#define BOOT_STRING_MAX \([0-9]*\).*/\1/p' "$root/kernel/boot_info.h")
 
 builtin=" $1 "
 used=$2
@@ -33,7 +34,7 @@ errors=0
 error() { echo "PROGRAMS: $*" >&2; errors=$((errors + 1)); }
 
 # The unsigned little-endian number of $3 bytes at offset $2 of file $1.
-field() { od -An -tu"$3" -j"$2" -N"$3" --endian=little "$1" | tr -d ' '; }
+field() { od -An -tu"$3" -j"$2" -N"$3" --endian=little -- "$1" | tr -d ' '; }
 
 declare -A given_as # NAME -> the file that claimed it
 total=0
@@ -46,7 +47,13 @@ for file in "$@"; do
         error "$file: not a regular file"
         continue
     fi
-    if [ "$(od -An -tx1 -N4 "$file" | tr -d ' \n')" != 7f454c46 ]; then
+    if ! [[ $file =~ ^[A-Za-z0-9._+/][A-Za-z0-9._+/-]*$ ]]; then
+        error "$file: only letters, digits and . _ + - (and / between folders; not - first)" \
+            "may be in a program's path: GRUB's configuration, QEMU's -initrd list and the" \
+            "commands that copy it would read others otherwise"
+        continue
+    fi
+    if [ "$(od -An -tx1 -N4 -- "$file" | tr -d ' \n')" != 7f454c46 ]; then
         error "$file: not an ELF file (a program must be an ELF i386 executable)"
         continue
     fi
@@ -63,11 +70,6 @@ for file in "$@"; do
     fi
     if [ "${#name}" -gt "$NAME_MAX" ]; then
         error "$file: its name '$name' is longer than the $NAME_MAX characters /bin keeps; rename the file"
-        continue
-    fi
-    if ! [[ $name =~ ^[A-Za-z0-9._+-]+$ ]] || ! [[ $file =~ ^[A-Za-z0-9._+/-]+$ ]]; then
-        error "$file: only letters, digits and . _ + - (and / between folders) may be in a" \
-            "program's path: GRUB's configuration and QEMU's -initrd list split on others"
         continue
     fi
     if [ "${#file}" -ge "$BOOT_STRING_MAX" ]; then
@@ -88,7 +90,7 @@ for file in "$@"; do
         continue
     fi
     given_as[$name]=$file
-    total=$((total + $(stat -c %s "$file")))
+    total=$((total + $(stat -c %s -- "$file")))
 done
 
 if [ $((used + $#)) -gt "$BOOT_MAX_MODULES" ]; then

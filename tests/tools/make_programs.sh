@@ -19,6 +19,7 @@ cp build/user/hello "$out/a/greet"
 cp build/user/hello "$out/b/greet"
 cp build/user/hello "$out/a/hello"
 echo 'not a program' > "$out/a/notes.txt"
+cp build/user/hello "$out/a/x,y" # QEMU's -initrd list would split it
 cp "$BASH" "$out/a/host_true" # the host's own shell: 64-bit on an x86-64 host
 # 65 MiB that start as an i386 ELF executable would (a sparse file: no disk taken).
 truncate -s 65M "$out/a/huge"
@@ -51,6 +52,7 @@ refused "a built-in program's name" "PROGRAMS: $out/a/hello: /bin/hello is a bui
 refused "two files of one name" "PROGRAMS: $out/b/greet: /bin/greet is already $out/a/greet" \
     "$out/a/greet" "$out/b/greet"
 refused "a file given twice" "PROGRAMS: $out/a/greet: given twice" "$out/a/greet" "$out/a/greet"
+refused "a comma in the path" "PROGRAMS: $out/a/x,y: only letters, digits" "$out/a/x,y"
 refused "65 MiB in all" "may take at most 64 MiB" "$out/a/huge"
 refused "41 programs" "a boot takes at most 64 modules" "${many[@]:0:41}"
 
