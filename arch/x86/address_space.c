@@ -23,7 +23,7 @@
 #define PTE_INDEX(va) (((va) >> 12) & 0x3ff)
 
 struct addr_space {
-    uint32_t *directory; /* physical == virtual (identity-mapped low memory) */
+    uint32_t *directory; /* its kernel address (direct map); CR3 gets virt_to_phys of it */
     uint32_t owned_pages;
 };
 
@@ -50,10 +50,10 @@ void vm_destroy(struct addr_space *as)
         uint32_t pde = as->directory[i];
         if (!(pde & PTE_PRESENT))
             continue;
-        uint32_t *table = (uint32_t *)(uintptr_t)(pde & PTE_ADDR_MASK);
+        uint32_t *table = phys_to_virt(pde & PTE_ADDR_MASK);
         for (int j = 0; j < 1024; j++)
             if ((table[j] & PTE_PRESENT) && !(table[j] & PTE_SHARED_FRAME))
-                page_free(table[j] & PTE_ADDR_MASK, 1);
+                page_free((uintptr_t)phys_to_virt(table[j] & PTE_ADDR_MASK), 1);
         page_free((uintptr_t)table, 1);
     }
     page_free((uintptr_t)as->directory, 1);
@@ -72,7 +72,7 @@ void vm_activate(struct addr_space *as)
 
 uint32_t vm_root(const struct addr_space *as)
 {
-    return (uint32_t)(uintptr_t)(as ? as->directory : paging_kernel_directory());
+    return (uint32_t)virt_to_phys(as ? as->directory : paging_kernel_directory());
 }
 
 /* The PTE slot for a user address; NULL outside user space or where no page table is. */
@@ -83,7 +83,7 @@ static uint32_t *pte_find(const struct addr_space *as, uint32_t va)
     uint32_t pde = as->directory[PDE_INDEX(va)];
     if (!(pde & PTE_PRESENT))
         return 0;
-    return (uint32_t *)(uintptr_t)(pde & PTE_ADDR_MASK) + PTE_INDEX(va);
+    return (uint32_t *)phys_to_virt(pde & PTE_ADDR_MASK) + PTE_INDEX(va);
 }
 
 /* pte_find, making the page table first if there is none; NULL without memory for it. A
@@ -98,11 +98,13 @@ static uint32_t *pte_make(struct addr_space *as, uint32_t va)
     if (!table)
         return 0;
     as->owned_pages++;
-    as->directory[PDE_INDEX(va)] = (uint32_t)table | PTE_PRESENT | PTE_WRITE | PTE_USER;
+    as->directory[PDE_INDEX(va)] =
+        (uint32_t)virt_to_phys((void *)table) | PTE_PRESENT | PTE_WRITE | PTE_USER;
     return pte_find(as, va);
 }
 
-/* Puts frame at va; the TLB entry is flushed in case as is the current space. */
+/* Puts the frame at physical address frame at va; the TLB entry is flushed in case as is
+ * the current space. */
 static int map_frame(struct addr_space *as, uint32_t va, uintptr_t frame, uint32_t extra)
 {
     uint32_t *pte = pte_make(as, va);
@@ -117,12 +119,12 @@ static int map_frame(struct addr_space *as, uint32_t va, uintptr_t frame, uint32
 
 int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
 {
-    uintptr_t frame = page_alloc_user(1); /* never the kernel's reserve */
-    if (!frame)
+    uintptr_t page = page_alloc_user(1); /* never the kernel's reserve */
+    if (!page)
         return -ENOMEM;
-    int err = map_frame(as, va, frame, (vm_flags & VM_WRITE) ? PTE_WRITE : 0);
+    int err = map_frame(as, va, virt_to_phys((void *)page), (vm_flags & VM_WRITE) ? PTE_WRITE : 0);
     if (err) {
-        page_free(frame, 1);
+        page_free(page, 1);
         return err;
     }
     as->owned_pages++;
@@ -141,7 +143,7 @@ void vm_unmap(struct addr_space *as, uint32_t va)
     if (!pte || !(*pte & PTE_PRESENT))
         return;
     if (!(*pte & PTE_SHARED_FRAME)) {
-        page_free(*pte & PTE_ADDR_MASK, 1);
+        page_free((uintptr_t)phys_to_virt(*pte & PTE_ADDR_MASK), 1);
         as->owned_pages--;
     }
     *pte = 0;
@@ -162,7 +164,7 @@ void *vm_kernel_ptr(const struct addr_space *as, uint32_t va)
     uint32_t *pte = pte_find(as, va);
     if (!pte || !(*pte & PTE_PRESENT))
         return 0;
-    return (void *)(uintptr_t)((*pte & PTE_ADDR_MASK) | (va & (PAGE_SIZE - 1)));
+    return (uint8_t *)phys_to_virt(*pte & PTE_ADDR_MASK) + (va & (PAGE_SIZE - 1));
 }
 
 uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t from, uint32_t to)

@@ -45,7 +45,7 @@ void vm_unmap(struct addr_space *as, uint32_t va);
 /* The VM_* rights of the page holding va, 0 when it is not mapped for the user. */
 unsigned vm_rights(const struct addr_space *as, uint32_t va);
 /* A kernel pointer to the byte at user address va (of any process), or NULL when the page is
- * not mapped. Low memory is identity-mapped, so this is the frame's physical address. */
+ * not mapped: the frame's address in the kernel's direct map, plus the offset. */
 void *vm_kernel_ptr(const struct addr_space *as, uint32_t va);
 
 /* Finds npages consecutive unmapped pages in [from, to); returns the first's address or 0. */

@@ -36,7 +36,7 @@
 
 #define USER_CS 0x1b
 #define USER_DS 0x23
-#define KERNEL_TEXT 0x100000u /* where the kernel is loaded: its text */
+#define KERNEL_TEXT 0xc0100000u /* the kernel's text: KERNEL_BASE + its load address */
 
 /* What an attack got: the signal (0: none) and what its siginfo/sigcontext said. */
 struct outcome {
@@ -740,7 +740,7 @@ static void attack_umip(bool umip)
     } else {
         check("sgdt", 0, attempt(do_sgdt, img), none());
         check_true("sgdt: the real GDT (32 entries) in kernel memory", image_base(),
-                   image_limit() == 32 * 8 - 1 && image_base() < USER_BASE);
+                   image_limit() == 32 * 8 - 1 && image_base() >= USER_TOP);
         check("sidt", 0, attempt(do_sidt, img), none());
         check_true("sidt: the real IDT (256 gates)", image_limit(), image_limit() == 256 * 8 - 1);
         check("smsw", 0, attempt(do_smsw_reg, 0), none());
