@@ -1,8 +1,8 @@
 /*
  * address_space.c - kernel/mm/vm.h on x86: one page directory per process.
  *
- * The directory's kernel entries are copied from the kernel's directory when the process is
- * created. That is enough for them to stay right forever, because the kernel never adds a
+ * The directory's kernel entries (from USER_TOP up) are copied from the kernel's directory
+ * when the process is created. That is enough for them to stay right forever, because the kernel never adds a
  * directory entry later: low memory's page tables and the ioremap window's are all created
  * at boot (paging_init). User page tables are the process's own.
  */
@@ -18,6 +18,12 @@
 
 /* An available PTE bit: the frame is not the process's to free. */
 #define PTE_SHARED_FRAME 0x200u
+/* An available PTE bit, on an entry whose present bit is clear: the page is the process's
+ * (the frame is in the entry) but PROT_NONE, so every access faults. */
+#define PTE_PROT_NONE 0x400u
+
+/* The entry holds a page of the process, accessible or not. */
+static bool pte_used(uint32_t pte) { return pte & (PTE_PRESENT | PTE_PROT_NONE); }
 
 #define PDE_INDEX(va) ((va) >> 22)
 #define PTE_INDEX(va) (((va) >> 12) & 0x3ff)
@@ -25,6 +31,7 @@
 struct addr_space {
     uint32_t *directory; /* its kernel address (direct map); CR3 gets virt_to_phys of it */
     uint32_t owned_pages;
+    struct vm_layout layout; /* brk and stack bookkeeping (kernel/mm/vm.h) */
 };
 
 struct addr_space *vm_create(void)
@@ -38,9 +45,8 @@ struct addr_space *vm_create(void)
         return 0;
     }
     const uint32_t *kernel = paging_kernel_directory();
-    for (uint32_t i = 0; i < 1024; i++)
-        if (i < PDE_INDEX(USER_BASE) || i >= PDE_INDEX(USER_TOP))
-            as->directory[i] = kernel[i];
+    for (uint32_t i = PDE_INDEX(USER_TOP); i < 1024; i++)
+        as->directory[i] = kernel[i];
     return as;
 }
 
@@ -52,7 +58,7 @@ void vm_destroy(struct addr_space *as)
             continue;
         uint32_t *table = phys_to_virt(pde & PTE_ADDR_MASK);
         for (int j = 0; j < 1024; j++)
-            if ((table[j] & PTE_PRESENT) && !(table[j] & PTE_SHARED_FRAME))
+            if (pte_used(table[j]) && !(table[j] & PTE_SHARED_FRAME))
                 page_free((uintptr_t)phys_to_virt(table[j] & PTE_ADDR_MASK), 1);
         page_free((uintptr_t)table, 1);
     }
@@ -110,7 +116,7 @@ static int map_frame(struct addr_space *as, uint32_t va, uintptr_t frame, uint32
     uint32_t *pte = pte_make(as, va);
     if (!pte)
         return -ENOMEM;
-    if (*pte & PTE_PRESENT)
+    if (pte_used(*pte))
         return -EEXIST;
     *pte = (uint32_t)frame | PTE_PRESENT | PTE_USER | extra;
     invlpg(va);
@@ -140,7 +146,7 @@ int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned v
 void vm_unmap(struct addr_space *as, uint32_t va)
 {
     uint32_t *pte = pte_find(as, va);
-    if (!pte || !(*pte & PTE_PRESENT))
+    if (!pte || !pte_used(*pte))
         return;
     if (!(*pte & PTE_SHARED_FRAME)) {
         page_free((uintptr_t)phys_to_virt(*pte & PTE_ADDR_MASK), 1);
@@ -172,7 +178,7 @@ uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t fro
     uint32_t run = 0;
     for (uint32_t va = from; va < to && va >= from; va += PAGE_SIZE) {
         uint32_t *pte = pte_find(as, va);
-        run = (pte && (*pte & PTE_PRESENT)) ? 0 : run + 1;
+        run = (pte && pte_used(*pte)) ? 0 : run + 1;
         if (run == npages)
             return va - (npages - 1) * PAGE_SIZE;
     }
@@ -180,3 +186,78 @@ uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t fro
 }
 
 uint32_t vm_owned_pages(const struct addr_space *as) { return as->owned_pages; }
+
+/* --- The calls of mprotect, madvise, mremap, brk and the stack (issue 16) --------------- */
+
+struct vm_layout *vm_layout(struct addr_space *as) { return &as->layout; }
+
+bool vm_page_used(const struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_find(as, va);
+    return pte && pte_used(*pte);
+}
+
+int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags)
+{
+    uint32_t *pte = pte_find(as, va);
+    if (!pte || !pte_used(*pte))
+        return -ENOMEM;
+    uint32_t keep = *pte & (PTE_ADDR_MASK | PTE_SHARED_FRAME);
+    if (!(vm_flags & (VM_READ | VM_WRITE)))
+        *pte = keep | PTE_PROT_NONE;
+    else
+        *pte = keep | PTE_PRESENT | PTE_USER | ((vm_flags & VM_WRITE) ? PTE_WRITE : 0);
+    invlpg(va);
+    return 0;
+}
+
+int vm_zero_page(struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_find(as, va);
+    if (!pte || !pte_used(*pte))
+        return -ENOMEM;
+    if (!(*pte & PTE_SHARED_FRAME))
+        memset(phys_to_virt(*pte & PTE_ADDR_MASK), 0, PAGE_SIZE);
+    return 0;
+}
+
+int vm_move_page(struct addr_space *as, uint32_t from, uint32_t to)
+{
+    uint32_t *src = pte_find(as, from);
+    if (!src || !pte_used(*src))
+        return -EFAULT;
+    uint32_t *dst = pte_make(as, to); /* may allocate: src is looked up again after */
+    if (!dst)
+        return -ENOMEM;
+    if (pte_used(*dst))
+        return -EEXIST;
+    src = pte_find(as, from);
+    *dst = *src;
+    *src = 0;
+    invlpg(from);
+    invlpg(to);
+    return 0;
+}
+
+uint32_t vm_find_free_top_down(const struct addr_space *as, uint32_t npages, uint32_t from,
+                               uint32_t to)
+{
+    uint32_t run = 0, run_top = to; /* free pages counted down from run_top */
+    for (uint32_t va = to; va > from && va - from >= PAGE_SIZE;) {
+        uint32_t pde = as->directory[PDE_INDEX(va - PAGE_SIZE)];
+        if (!(pde & PTE_PRESENT) && (va & ((4u << 20) - 1)) == 0 && va - from >= (4u << 20)) {
+            run += 1024, va -= 4u << 20; /* a whole 4 MiB without a page table: all free */
+        } else {
+            va -= PAGE_SIZE;
+            uint32_t *pte = pte_find(as, va);
+            if (pte && pte_used(*pte)) {
+                run = 0, run_top = va;
+                continue;
+            }
+            run++;
+        }
+        if (run >= npages)
+            return run_top - npages * PAGE_SIZE;
+    }
+    return 0;
+}

@@ -20,7 +20,7 @@
  *
  * Arguments come from a mix: small ints (-5..40), fds 0..40, lengths (0, small, pages,
  * huge, 0xffffffff), random words, and pointers, page-aligned or not, into the NULL page,
- * 0x1000, kernel memory (0x100000, 0xc0000000, 0xd0000000, 0xfffff000), this program's
+ * 0x1000, kernel memory (0xc0100000, 0xc0000000, 0xf0000000, 0xfffff000), this program's
  * scratch buffers (.bss and stack), the last bytes below the stack top and just past it,
  * the first page of its own code (read-only), the mmap area, and anywhere.
  *
@@ -75,10 +75,9 @@
 #define SCRATCH_SIZE (2 * PAGE)       /* the .bss scratch buffer */
 #define STACK_SCRATCH_SIZE PAGE       /* the one in main's frame */
 #define MMAP_LO 0x80000000u           /* munmap and MAP_FIXED stay in [MMAP_LO, MMAP_HI) */
-#define MMAP_HI 0xbe000000u
-#define TEXT_END (USER_BASE + PAGE)   /* user.ld puts code first: this page is never writable */
+#define MMAP_HI USER_MMAP_BASE        /* the kernel places mappings top-down from here */
+#define TEXT_END (USER_TEXT_BASE + PAGE) /* user.ld puts code first: never writable */
 #define STACK_SLACK 32 /* the stack's top bytes: argv strings and pointers, read only at start */
-#define MAP_FIXED_NOREPLACE 0x100000  /* Linux's: a fixed address too */
 #define REG_SPAN 32    /* the bytes of a DIAG_IOCSREG argument the guard controls */
 #define MAX_FDS 64
 #define MAPPINGS 32                   /* mappings kept at once; older ones are unmapped */
@@ -275,7 +274,7 @@ static uint32_t random_length(void)
 
 static uint32_t random_pointer(void)
 {
-    static const uint32_t kernel[] = { 0x100000, 0xc0000000, 0xd0000000, 0xfffff000 };
+    static const uint32_t kernel[] = { 0xc0100000, 0xc0000000, 0xf0000000, 0xfffff000 };
     uint32_t off = one_in(2) ? 0 : below(PAGE);
     switch (below(12)) {
     case 0: return off; /* the NULL page */
@@ -286,7 +285,7 @@ static uint32_t random_pointer(void)
     case 5: return scratch_at(1, false);
     case 6: /* the last bytes below the stack top, or just past it */
         return one_in(2) ? USER_STACK_TOP - 1 - below(STACK_SLACK) : USER_STACK_TOP + below(16);
-    case 7: return USER_BASE + off; /* this program's first page of code */
+    case 7: return USER_TEXT_BASE + off; /* this program's first page of code */
     case 8: {
         unsigned i = below(MAPPINGS); /* a mapping of this run, if there is one */
         return (mappings[i].len ? mappings[i].addr : mmap_area_page()) + off;
@@ -729,7 +728,7 @@ static void guard_out(uint32_t *p, uint32_t *len, bool resizable)
         *p = scratch_at(*len, true);
         return;
     }
-    if (*p >= USER_BASE && *p < TEXT_END)
+    if (*p >= USER_TEXT_BASE && *p < TEXT_END)
         return;
     if (!in_own_memory(*p) && (end > 0xffffffffull || !reaches_own_memory(*p, end)))
         return;
