@@ -195,8 +195,8 @@ SYSCALL_HANDLER(brk)
     } else if (new_top > old_top) {
         uint32_t grow = new_top - old_top;
         if (new_top + PAGE_SIZE > user_stack_floor() ||
-            !user_range_free(current->as, old_top, grow + PAGE_SIZE) ||
-            !page_alloc_leaves_reserve(grow / PAGE_SIZE))
+            !page_alloc_leaves_reserve(grow / PAGE_SIZE) ||
+            !user_range_free(current->as, old_top, grow + PAGE_SIZE))
             return (int32_t)layout->brk;
         for (uint32_t va = old_top; va < new_top; va += PAGE_SIZE) {
             if (vm_map_new(current->as, va, VM_READ | VM_WRITE) != 0) {
