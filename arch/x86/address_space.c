@@ -22,6 +22,10 @@
  * (the frame is in the entry) but PROT_NONE, so every access faults. */
 #define PTE_PROT_NONE 0x400u
 
+/* An available PTE bit, with PTE_SHARED_FRAME: the frame was lent read-only (a file's page
+ * mapped without write access): no mprotect may make it writable. */
+#define PTE_SHARED_READ_ONLY 0x800u
+
 /* The entry holds a page of the process, accessible or not. */
 static bool pte_used(uint32_t pte) { return pte & (PTE_PRESENT | PTE_PROT_NONE); }
 
@@ -140,7 +144,8 @@ int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
 int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned vm_flags)
 {
     return map_frame(as, va, phys,
-                     PTE_SHARED_FRAME | ((vm_flags & VM_WRITE) ? PTE_WRITE : 0));
+                     PTE_SHARED_FRAME |
+                         ((vm_flags & VM_WRITE) ? PTE_WRITE : PTE_SHARED_READ_ONLY));
 }
 
 void vm_unmap(struct addr_space *as, uint32_t va)
@@ -202,7 +207,9 @@ int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags)
     uint32_t *pte = pte_find(as, va);
     if (!pte || !pte_used(*pte))
         return -ENOMEM;
-    uint32_t keep = *pte & (PTE_ADDR_MASK | PTE_SHARED_FRAME);
+    if ((vm_flags & VM_WRITE) && (*pte & PTE_SHARED_READ_ONLY))
+        return -EACCES;
+    uint32_t keep = *pte & (PTE_ADDR_MASK | PTE_SHARED_FRAME | PTE_SHARED_READ_ONLY);
     if (!(vm_flags & (VM_READ | VM_WRITE)))
         *pte = keep | PTE_PROT_NONE;
     else

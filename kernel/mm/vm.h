@@ -72,7 +72,8 @@ struct vm_layout *vm_layout(struct addr_space *as);
 /* True when the page at va belongs to the process, accessible or not (PROT_NONE). */
 bool vm_page_used(const struct addr_space *as, uint32_t va);
 /* Gives the page at va new rights: VM_READ and/or VM_WRITE, or neither (PROT_NONE: the page
- * stays the process's, but every access faults). 0, or -ENOMEM when nothing is there. */
+ * stays the process's, but every access faults). 0, -ENOMEM when nothing is there, or
+ * -EACCES for write on a frame vm_map_shared lent read-only (whatever rights it had since). */
 int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags);
 /* Zero-fills the process's own page at va (MADV_DONTNEED on private anonymous memory);
  * a shared frame is left alone. 0, or -ENOMEM when nothing is there. */

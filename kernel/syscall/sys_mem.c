@@ -211,7 +211,8 @@ SYSCALL_HANDLER(brk)
 
 /* mprotect: new rights for every page of the range, which must all be mapped (the pages
  * before the first hole keep their new rights, as on Linux, and the result is ENOMEM). A
- * shared page (a file's) cannot be made writable: EACCES. */
+ * file's page mapped without write access cannot be made writable, even by way of
+ * PROT_NONE: EACCES (Linux: no VM_MAYWRITE). */
 SYSCALL_HANDLER(mprotect)
 {
     uint32_t start = a[0], len = a[1], prot = a[2];
@@ -230,9 +231,9 @@ SYSCALL_HANDLER(mprotect)
     for (uint32_t va = start; va < start + len; va += PAGE_SIZE) {
         if (start + len > USER_TOP || !vm_page_used(current->as, va))
             return -ENOMEM;
-        if ((rights & VM_WRITE) && (vm_rights(current->as, va) & VM_SHARED))
-            return -EACCES;
-        vm_protect(current->as, va, rights);
+        int err = vm_protect(current->as, va, rights); /* -EACCES: a file's read-only page */
+        if (err)
+            return err;
     }
     return 0;
 }

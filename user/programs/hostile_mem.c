@@ -13,6 +13,7 @@
  * failed"; the exit status is 1 when anything failed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -338,6 +339,20 @@ static void check_attacks(void)
     expect("mmap of a bad descriptor", mmap2(0, PAGE, PROT_READ, MAP_PRIVATE, 1000, 0), EBADF);
     expect("mmap with a page offset that wraps", mmap2(0, 2 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0xffffffffu), EOVERFLOW);
     expect("mmap with MAP_HUGETLB", anon(0, PAGE, PROT_READ, MAP_HUGETLB), EINVAL);
+
+    /* A page the kernel lends read-only (user_events' status page) must stay so. */
+    int status = open("/sys/kernel/tracing/user_events_status", O_RDONLY);
+    long sp = mmap2(0, PAGE, PROT_READ, MAP_SHARED, status, 0);
+    check_true("the status page maps read-only", mapped(sp) && touch(sp, -1) == 0);
+    expect("mprotect of the status page to writable", sys(SYS_mprotect, sp, PAGE, PROT_READ | PROT_WRITE, 0, 0, 0), EACCES);
+    expect("mprotect of the status page to PROT_NONE", sys(SYS_mprotect, sp, PAGE, PROT_NONE, 0, 0, 0), 0);
+    expect("... and from PROT_NONE to writable", sys(SYS_mprotect, sp, PAGE, PROT_WRITE, 0, 0, 0), EACCES);
+    check_number("... so it is still not writable", touch(sp, 1), SEGV_ACCERR);
+    sys(SYS_mprotect, sp, PAGE, PROT_READ, 0, 0, 0);
+    expect("madvise MADV_DONTNEED of the status page", sys(SYS_madvise, sp, PAGE, MADV_DONTNEED, 0, 0, 0), EINVAL);
+    expect("mremap growing the status page", sys(SYS_mremap, sp, PAGE, 2 * PAGE, MREMAP_MAYMOVE, 0, 0), EFAULT);
+    sys(SYS_munmap, sp, PAGE, 0, 0, 0, 0);
+    close(status);
 
     /* Exhaustion: take all the memory there is in 1 MiB pieces, then give it back. */
     static long held[1024];
