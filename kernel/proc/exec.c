@@ -200,9 +200,7 @@ int exec_load(struct addr_space *as, const void *elf, uint32_t len,
 {
     struct elf_image img;
     const char *why;
-    /* The image may go anywhere below the stack's largest extent and its guard page. */
-    uint32_t image_top = USER_STACK_TOP - USER_STACK_MAX - PAGE_SIZE;
-    if (elf_parse(elf, len, USER_BASE, image_top, &img, &why) != 0) {
+    if (elf_parse(elf, len, USER_BASE, USER_IMAGE_TOP, &img, &why) != 0) {
         const char *name = args->path ? args->path : args->argc > 0 ? args->argv[0] : "?";
         printk("exec: %s: %s\n", name, why);
         return -ENOEXEC;

@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "uapi/syscall.h"
+
 struct addr_space;
 struct cred;
 
@@ -17,6 +19,9 @@ struct cred;
 #define USER_ARGS_MAX (128u << 10) /* bytes of argument and environment strings, NULs
                                     * included (Linux's MAX_ARG_STRLEN, for all of them) */
 #define USER_ARGC_MAX 4096 /* argument and environment strings together */
+/* An image may lie anywhere in user space below the stack's largest extent and the page
+ * under it. */
+#define USER_IMAGE_TOP (USER_STACK_TOP - USER_STACK_MAX - 4096u)
 
 /* What the new program gets. argv has argc strings; envp is NULL-terminated (NULL: no
  * environment); path is the file's name as the caller knows it (AT_EXECFN; NULL: argv[0]
