@@ -2,9 +2,16 @@
  * address_space.c - kernel/mm/vm.h on x86: one page directory per process.
  *
  * The directory's kernel entries (from USER_TOP up) are copied from the kernel's directory
- * when the process is created. That is enough for them to stay right forever, because the kernel never adds a
- * directory entry later: low memory's page tables and the ioremap window's are all created
- * at boot (paging_init). User page tables are the process's own.
+ * when the process is created. That is enough for them to stay right forever, because the
+ * kernel never adds a directory entry later: the direct map's page tables and the ioremap
+ * window's are all created at boot (paging_init). User page tables are the process's own.
+ *
+ * Page tables hold physical addresses; the kernel reaches a table or a frame through the
+ * direct map (phys_to_virt), and page_alloc's results go into entries as virt_to_phys. A
+ * user entry is one of: a page of the process's own (present, or PROT_NONE: not present
+ * with PTE_PROT_NONE and the frame kept), or a frame lent by someone else
+ * (PTE_SHARED_FRAME, and PTE_SHARED_READ_ONLY when it was lent without write access). A
+ * copy of the address space must keep these bits, and struct vm_layout with them.
  */
 #include "kernel/mm/vm.h"
 
