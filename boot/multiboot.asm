@@ -1,9 +1,14 @@
 ; multiboot.asm - the first bytes of the kernel image and the first instructions it runs.
 ;
 ; A multiboot v1 loader (GRUB, or QEMU's -kernel) scans the first 8 KiB of the file for the
-; header below, loads the ELF segments at their physical addresses, and jumps to _start in
-; 32-bit protected mode with paging off, EAX = 0x2BADB002 and EBX = the multiboot info.
+; header below, loads the ELF segments at their physical addresses (p_paddr, from 1 MiB),
+; and jumps to the physical entry point (e_entry: boot_entry, see linker.ld) in 32-bit
+; protected mode with paging off, EAX = 0x2BADB002 and EBX = the multiboot info.
 ; linker.ld puts .multiboot first so that the header is always inside those 8 KiB.
+;
+; The kernel is linked at KERNEL_BASE + its physical address (the higher half, as Linux
+; i386: docs/memory.md). The loader's jump lands in boot/boot_entry.asm, which turns paging
+; on and comes to _start below, in the higher half.
 
 MULTIBOOT_MAGIC      equ 0x1BADB002
 MULTIBOOT_PAGE_ALIGN equ 1 << 0         ; modules start on page boundaries
@@ -24,6 +29,10 @@ BOOT_STACK_SIZE equ 16384
 
 section .bss
 align 4096
+; The directory paging starts with (boot/boot_entry.asm fills it), until paging_init.
+global boot_page_directory
+boot_page_directory:
+    resb 4096
 global boot_stack_guard, boot_stack_bottom, boot_stack_top
 boot_stack_guard:
     resb 4096
@@ -34,13 +43,11 @@ boot_stack_top:
 section .text
 global _start
 extern kmain
-_start:
-    cli
-    cld
+_start:                         ; the kernel's first instruction in the higher half
     mov esp, boot_stack_top
     xor ebp, ebp                ; a zero frame pointer ends every backtrace
-    push ebx                    ; struct multiboot_info * (physical, identity-mapped later)
-    push eax                    ; loader's magic
+    push ebx                    ; struct multiboot_info * (physical: read via phys_to_virt)
+    push esi                    ; loader's magic
     call kmain
     cli                         ; kmain does not return; stay put if it ever does
     hlt

@@ -100,4 +100,11 @@ struct caught_fault {
 };
 bool arch_call_catching_faults(void (*fn)(void *), void *arg, struct caught_fault *fault);
 
+/* The process layout (issue 16): what a new program is told about the machine (its
+ * auxiliary vector, kernel/proc/exec.c). arch_hwcap is AT_HWCAP: on x86 the feature bits
+ * of CPUID leaf 1, EDX. arch_random_bytes fills buf with bytes no program can predict
+ * (AT_RANDOM): RDRAND where the CPU has it, else a mix of the cycle counter. */
+uint32_t arch_hwcap(void);
+void arch_random_bytes(void *buf, size_t len);
+
 #endif

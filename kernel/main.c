@@ -70,7 +70,7 @@ static void memory_init(void)
         if (boot_info.regions[i].type == MEM_REGION_USABLE)
             page_alloc_add_free(boot_info.regions[i].base, boot_info.regions[i].length);
     page_alloc_reserve(0, 0x100000); /* real-mode structures, BIOS, VGA */
-    page_alloc_reserve((uintptr_t)kernel_start, (uintptr_t)(kernel_end - kernel_start));
+    page_alloc_reserve(virt_to_phys(kernel_start), (uintptr_t)(kernel_end - kernel_start));
     for (int i = 0; i < boot_info.module_count; i++)
         page_alloc_reserve(boot_info.modules[i].start,
                            boot_info.modules[i].end - boot_info.modules[i].start);
@@ -101,6 +101,15 @@ static bool is_text(const char *data, size_t len)
     return true;
 }
 
+/* Where the kernel sees a boot module (the loader gives physical addresses), or NULL when
+ * it lies beyond the direct map. */
+static const char *module_data(const struct boot_module *m)
+{
+    if (m->end < m->start || m->end > LOWMEM_LIMIT)
+        return NULL;
+    return phys_to_virt(m->start);
+}
+
 /* ELF modules become the programs of /bin (before any script runs, so scripts can run
  * them); anything else that is not a script is reported and ignored, as are modules past
  * the number the kernel keeps. */
@@ -111,9 +120,12 @@ static void add_programs(void)
                boot_info.modules_dropped, BOOT_MAX_MODULES);
     for (int i = 0; i < boot_info.module_count; i++) {
         const struct boot_module *m = &boot_info.modules[i];
-        const char *data = (const char *)m->start;
+        const char *data = module_data(m);
         size_t len = m->end - m->start;
-        if (program_is_elf(data, len))
+        if (!data)
+            printk("boot: module '%s' lies above the %u MiB the kernel maps; ignored\n",
+                   m->args, LOWMEM_LIMIT >> 20);
+        else if (program_is_elf(data, len))
             program_add(m->args, data, len);
         else if (!is_text(data, len))
             printk("boot: module '%s' (%u bytes) is neither a script nor an ELF program; "
@@ -125,9 +137,9 @@ static void run_boot_scripts(void)
 {
     for (int i = 0; i < boot_info.module_count; i++) {
         const struct boot_module *m = &boot_info.modules[i];
-        const char *data = (const char *)m->start;
+        const char *data = module_data(m);
         size_t len = m->end - m->start;
-        if (is_text(data, len))
+        if (data && is_text(data, len))
             shell_run_script(m->args, data, len);
     }
 }

@@ -80,6 +80,45 @@
 #define MAP_ANONYMOUS 0x20
 #define MAP_FAILED ((void *)-1)
 
+/* Memory: the process layout and its calls (issue 16), Linux i386's numbers and values. */
+#define SYS_brk 45
+#define SYS_mmap 90 /* old_mmap: one pointer to struct mmap_arg_struct */
+#define SYS_mprotect 125
+#define SYS_mremap 163
+#define SYS_madvise 219
+#define MAP_SHARED_VALIDATE 0x03
+#define MAP_TYPE 0x0f
+#define MAP_GROWSDOWN 0x0100
+#define MAP_DENYWRITE 0x0800
+#define MAP_EXECUTABLE 0x1000
+#define MAP_LOCKED 0x2000
+#define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
+#define MAP_NONBLOCK 0x10000
+#define MAP_STACK 0x20000
+#define MAP_HUGETLB 0x40000
+#define MAP_SYNC 0x80000
+#define MAP_FIXED_NOREPLACE 0x100000
+#define PROT_GROWSDOWN 0x01000000
+#define PROT_GROWSUP 0x02000000
+#define MREMAP_MAYMOVE 1
+#define MREMAP_FIXED 2
+#define MREMAP_DONTUNMAP 4
+#define MADV_NORMAL 0
+#define MADV_RANDOM 1
+#define MADV_SEQUENTIAL 2
+#define MADV_WILLNEED 3
+#define MADV_DONTNEED 4
+#define MADV_FREE 8
+#define MADV_DONTDUMP 16
+#define MADV_DODUMP 17
+#define MADV_COLD 20
+#define MADV_PAGEOUT 21
+/* old_mmap's argument block (Linux's struct mmap_arg_struct); offset in bytes. */
+struct mmap_arg_struct {
+    uint32_t addr, len, prot, flags, fd, offset;
+};
+
 #define CLOCK_MONOTONIC 1
 
 struct iovec {
@@ -94,9 +133,19 @@ struct timespec {
 };
 
 #define USER_PAGE_SIZE 4096u
-/* Where user programs live: the kernel's identity map stays below USER_BASE. */
-#define USER_BASE 0x40000000u
-#define USER_STACK_TOP 0xbf000000u
+/* The user half of the address space, as Linux i386 (docs/memory.md): from Debian's
+ * vm.mmap_min_addr (nothing below it is ever mapped: the null page and its neighbours
+ * fault) up to the kernel's direct map at 0xC0000000 (TASK_SIZE). Programs are linked at
+ * 0x08048000 (user/user.ld), brk grows up from the end of the image, mmap places top-down
+ * from USER_MMAP_BASE, and the stack grows down from USER_STACK_TOP to at most
+ * USER_STACK_MAX (RLIMIT_STACK's default). */
+#define USER_BASE 0x00010000u
+#define USER_TEXT_BASE 0x08048000u /* where i386 toolchains link a program (ET_EXEC) */
 #define USER_TOP 0xc0000000u
+#define USER_STACK_TOP USER_TOP
+#define USER_STACK_MAX (8u << 20)
+/* Linux's mmap_base without randomisation: TASK_SIZE less the stack gap, which is the
+ * stack limit plus the guard gap, but never under 128 MiB. */
+#define USER_MMAP_BASE (USER_TOP - (128u << 20))
 
 #endif

@@ -1,10 +1,17 @@
 /*
  * address_space.c - kernel/mm/vm.h on x86: one page directory per process.
  *
- * The directory's kernel entries are copied from the kernel's directory when the process is
- * created. That is enough for them to stay right forever, because the kernel never adds a
- * directory entry later: low memory's page tables and the ioremap window's are all created
- * at boot (paging_init). User page tables are the process's own.
+ * The directory's kernel entries (from USER_TOP up) are copied from the kernel's directory
+ * when the process is created. That is enough for them to stay right forever, because the
+ * kernel never adds a directory entry later: the direct map's page tables and the ioremap
+ * window's are all created at boot (paging_init). User page tables are the process's own.
+ *
+ * Page tables hold physical addresses; the kernel reaches a table or a frame through the
+ * direct map (phys_to_virt), and page_alloc's results go into entries as virt_to_phys. A
+ * user entry is one of: a page of the process's own (present, or PROT_NONE: not present
+ * with PTE_PROT_NONE and the frame kept), or a frame lent by someone else
+ * (PTE_SHARED_FRAME, and PTE_SHARED_READ_ONLY when it was lent without write access). A
+ * copy of the address space must keep these bits, and struct vm_layout with them.
  */
 #include "kernel/mm/vm.h"
 
@@ -18,13 +25,24 @@
 
 /* An available PTE bit: the frame is not the process's to free. */
 #define PTE_SHARED_FRAME 0x200u
+/* An available PTE bit, on an entry whose present bit is clear: the page is the process's
+ * (the frame is in the entry) but PROT_NONE, so every access faults. */
+#define PTE_PROT_NONE 0x400u
+
+/* An available PTE bit, with PTE_SHARED_FRAME: the frame was lent read-only (a file's page
+ * mapped without write access): no mprotect may make it writable. */
+#define PTE_SHARED_READ_ONLY 0x800u
+
+/* The entry holds a page of the process, accessible or not. */
+static bool pte_used(uint32_t pte) { return pte & (PTE_PRESENT | PTE_PROT_NONE); }
 
 #define PDE_INDEX(va) ((va) >> 22)
 #define PTE_INDEX(va) (((va) >> 12) & 0x3ff)
 
 struct addr_space {
-    uint32_t *directory; /* physical == virtual (identity-mapped low memory) */
+    uint32_t *directory; /* its kernel address (direct map); CR3 gets virt_to_phys of it */
     uint32_t owned_pages;
+    struct vm_layout layout; /* brk and stack bookkeeping (kernel/mm/vm.h) */
 };
 
 struct addr_space *vm_create(void)
@@ -38,9 +56,8 @@ struct addr_space *vm_create(void)
         return 0;
     }
     const uint32_t *kernel = paging_kernel_directory();
-    for (uint32_t i = 0; i < 1024; i++)
-        if (i < PDE_INDEX(USER_BASE) || i >= PDE_INDEX(USER_TOP))
-            as->directory[i] = kernel[i];
+    for (uint32_t i = PDE_INDEX(USER_TOP); i < 1024; i++)
+        as->directory[i] = kernel[i];
     return as;
 }
 
@@ -50,10 +67,10 @@ void vm_destroy(struct addr_space *as)
         uint32_t pde = as->directory[i];
         if (!(pde & PTE_PRESENT))
             continue;
-        uint32_t *table = (uint32_t *)(uintptr_t)(pde & PTE_ADDR_MASK);
+        uint32_t *table = phys_to_virt(pde & PTE_ADDR_MASK);
         for (int j = 0; j < 1024; j++)
-            if ((table[j] & PTE_PRESENT) && !(table[j] & PTE_SHARED_FRAME))
-                page_free(table[j] & PTE_ADDR_MASK, 1);
+            if (pte_used(table[j]) && !(table[j] & PTE_SHARED_FRAME))
+                page_free((uintptr_t)phys_to_virt(table[j] & PTE_ADDR_MASK), 1);
         page_free((uintptr_t)table, 1);
     }
     page_free((uintptr_t)as->directory, 1);
@@ -72,7 +89,7 @@ void vm_activate(struct addr_space *as)
 
 uint32_t vm_root(const struct addr_space *as)
 {
-    return (uint32_t)(uintptr_t)(as ? as->directory : paging_kernel_directory());
+    return (uint32_t)virt_to_phys(as ? as->directory : paging_kernel_directory());
 }
 
 /* The PTE slot for a user address; NULL outside user space or where no page table is. */
@@ -83,7 +100,7 @@ static uint32_t *pte_find(const struct addr_space *as, uint32_t va)
     uint32_t pde = as->directory[PDE_INDEX(va)];
     if (!(pde & PTE_PRESENT))
         return 0;
-    return (uint32_t *)(uintptr_t)(pde & PTE_ADDR_MASK) + PTE_INDEX(va);
+    return (uint32_t *)phys_to_virt(pde & PTE_ADDR_MASK) + PTE_INDEX(va);
 }
 
 /* pte_find, making the page table first if there is none; NULL without memory for it. A
@@ -98,17 +115,19 @@ static uint32_t *pte_make(struct addr_space *as, uint32_t va)
     if (!table)
         return 0;
     as->owned_pages++;
-    as->directory[PDE_INDEX(va)] = (uint32_t)table | PTE_PRESENT | PTE_WRITE | PTE_USER;
+    as->directory[PDE_INDEX(va)] =
+        (uint32_t)virt_to_phys((void *)table) | PTE_PRESENT | PTE_WRITE | PTE_USER;
     return pte_find(as, va);
 }
 
-/* Puts frame at va; the TLB entry is flushed in case as is the current space. */
+/* Puts the frame at physical address frame at va; the TLB entry is flushed in case as is
+ * the current space. */
 static int map_frame(struct addr_space *as, uint32_t va, uintptr_t frame, uint32_t extra)
 {
     uint32_t *pte = pte_make(as, va);
     if (!pte)
         return -ENOMEM;
-    if (*pte & PTE_PRESENT)
+    if (pte_used(*pte))
         return -EEXIST;
     *pte = (uint32_t)frame | PTE_PRESENT | PTE_USER | extra;
     invlpg(va);
@@ -117,12 +136,12 @@ static int map_frame(struct addr_space *as, uint32_t va, uintptr_t frame, uint32
 
 int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
 {
-    uintptr_t frame = page_alloc_user(1); /* never the kernel's reserve */
-    if (!frame)
+    uintptr_t page = page_alloc_user(1); /* never the kernel's reserve */
+    if (!page)
         return -ENOMEM;
-    int err = map_frame(as, va, frame, (vm_flags & VM_WRITE) ? PTE_WRITE : 0);
+    int err = map_frame(as, va, virt_to_phys((void *)page), (vm_flags & VM_WRITE) ? PTE_WRITE : 0);
     if (err) {
-        page_free(frame, 1);
+        page_free(page, 1);
         return err;
     }
     as->owned_pages++;
@@ -132,16 +151,17 @@ int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
 int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned vm_flags)
 {
     return map_frame(as, va, phys,
-                     PTE_SHARED_FRAME | ((vm_flags & VM_WRITE) ? PTE_WRITE : 0));
+                     PTE_SHARED_FRAME |
+                         ((vm_flags & VM_WRITE) ? PTE_WRITE : PTE_SHARED_READ_ONLY));
 }
 
 void vm_unmap(struct addr_space *as, uint32_t va)
 {
     uint32_t *pte = pte_find(as, va);
-    if (!pte || !(*pte & PTE_PRESENT))
+    if (!pte || !pte_used(*pte))
         return;
     if (!(*pte & PTE_SHARED_FRAME)) {
-        page_free(*pte & PTE_ADDR_MASK, 1);
+        page_free((uintptr_t)phys_to_virt(*pte & PTE_ADDR_MASK), 1);
         as->owned_pages--;
     }
     *pte = 0;
@@ -162,7 +182,7 @@ void *vm_kernel_ptr(const struct addr_space *as, uint32_t va)
     uint32_t *pte = pte_find(as, va);
     if (!pte || !(*pte & PTE_PRESENT))
         return 0;
-    return (void *)(uintptr_t)((*pte & PTE_ADDR_MASK) | (va & (PAGE_SIZE - 1)));
+    return (uint8_t *)phys_to_virt(*pte & PTE_ADDR_MASK) + (va & (PAGE_SIZE - 1));
 }
 
 uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t from, uint32_t to)
@@ -170,7 +190,7 @@ uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t fro
     uint32_t run = 0;
     for (uint32_t va = from; va < to && va >= from; va += PAGE_SIZE) {
         uint32_t *pte = pte_find(as, va);
-        run = (pte && (*pte & PTE_PRESENT)) ? 0 : run + 1;
+        run = (pte && pte_used(*pte)) ? 0 : run + 1;
         if (run == npages)
             return va - (npages - 1) * PAGE_SIZE;
     }
@@ -178,3 +198,80 @@ uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t fro
 }
 
 uint32_t vm_owned_pages(const struct addr_space *as) { return as->owned_pages; }
+
+/* --- The calls of mprotect, madvise, mremap, brk and the stack (issue 16) --------------- */
+
+struct vm_layout *vm_layout(struct addr_space *as) { return &as->layout; }
+
+bool vm_page_used(const struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_find(as, va);
+    return pte && pte_used(*pte);
+}
+
+int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags)
+{
+    uint32_t *pte = pte_find(as, va);
+    if (!pte || !pte_used(*pte))
+        return -ENOMEM;
+    if ((vm_flags & VM_WRITE) && (*pte & PTE_SHARED_READ_ONLY))
+        return -EACCES;
+    uint32_t keep = *pte & (PTE_ADDR_MASK | PTE_SHARED_FRAME | PTE_SHARED_READ_ONLY);
+    if (!(vm_flags & (VM_READ | VM_WRITE)))
+        *pte = keep | PTE_PROT_NONE;
+    else
+        *pte = keep | PTE_PRESENT | PTE_USER | ((vm_flags & VM_WRITE) ? PTE_WRITE : 0);
+    invlpg(va);
+    return 0;
+}
+
+int vm_zero_page(struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_find(as, va);
+    if (!pte || !pte_used(*pte))
+        return -ENOMEM;
+    if (!(*pte & PTE_SHARED_FRAME))
+        memset(phys_to_virt(*pte & PTE_ADDR_MASK), 0, PAGE_SIZE);
+    return 0;
+}
+
+int vm_move_page(struct addr_space *as, uint32_t from, uint32_t to)
+{
+    uint32_t *src = pte_find(as, from);
+    if (!src || !pte_used(*src))
+        return -EFAULT;
+    uint32_t *dst = pte_make(as, to); /* may allocate: src is looked up again after */
+    if (!dst)
+        return -ENOMEM;
+    if (pte_used(*dst))
+        return -EEXIST;
+    src = pte_find(as, from);
+    *dst = *src;
+    *src = 0;
+    invlpg(from);
+    invlpg(to);
+    return 0;
+}
+
+uint32_t vm_find_free_top_down(const struct addr_space *as, uint32_t npages, uint32_t from,
+                               uint32_t to)
+{
+    uint32_t run = 0, run_top = to; /* free pages counted down from run_top */
+    for (uint32_t va = to; va > from && va - from >= PAGE_SIZE;) {
+        uint32_t pde = as->directory[PDE_INDEX(va - PAGE_SIZE)];
+        if (!(pde & PTE_PRESENT) && (va & ((4u << 20) - 1)) == 0 && va - from >= (4u << 20)) {
+            run += 1024, va -= 4u << 20; /* a whole 4 MiB without a page table: all free */
+        } else {
+            va -= PAGE_SIZE;
+            uint32_t *pte = pte_find(as, va);
+            if (pte && pte_used(*pte)) {
+                run = 0, run_top = va;
+                continue;
+            }
+            run++;
+        }
+        if (run >= npages)
+            return run_top - npages * PAGE_SIZE;
+    }
+    return 0;
+}

@@ -326,8 +326,12 @@ int mmiotrace_arch_enable(mmio_access_sink new_sink)
     bool on = new_sink != 0;
     if (on && !installed) {
         for (int i = 0; i < MAX_STEP_PAGES; i++)
-            if (!shadow_pages[i] && !(shadow_pages[i] = page_alloc(1)))
-                return -ENOMEM;
+            if (!shadow_pages[i]) {
+                uintptr_t page = page_alloc(1); /* kept for good: mapped by frame below */
+                if (!page)
+                    return -ENOMEM;
+                shadow_pages[i] = virt_to_phys((void *)page);
+            }
         if (!alias_window && !(alias_window = ioremap_reserve_window(4)))
             return -ENOMEM;
         sink = new_sink;

@@ -2,11 +2,14 @@
  * multiboot.c - reads the multiboot v1 information structure the loader left in memory.
  *
  * Everything is copied into boot_info before the memory it lies in can be reused: the
- * loader puts these structures anywhere in free low memory.
+ * loader puts these structures anywhere in free low memory. Every address in them is
+ * physical, read through the direct map (boot/multiboot.asm maps all of low memory before
+ * this runs).
  */
 #include "arch/x86/multiboot.h"
 
 #include "kernel/boot_info.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/lib/string.h"
 
 #define MB_INFO_MEMORY (1u << 0)
@@ -43,9 +46,9 @@ struct boot_info boot_info;
 /* Copies a C string the loader left at physical address src, truncating to size-1. */
 static void copy_string(char *dst, uint32_t src, size_t size)
 {
-    const char *s = (const char *)(uintptr_t)src;
+    const char *s = src ? phys_to_virt(src) : "";
     size_t i = 0;
-    for (; s && s[i] && i + 1 < size; i++)
+    for (; s[i] && i + 1 < size; i++)
         dst[i] = s[i];
     dst[i] = '\0';
 }
@@ -55,7 +58,7 @@ static void read_memory_map(const struct multiboot_info *mb)
     if (mb->flags & MB_INFO_MEMORY_MAP) {
         uint32_t p = mb->mmap_addr, end = mb->mmap_addr + mb->mmap_length;
         while (p < end && boot_info.region_count < BOOT_MAX_REGIONS) {
-            const struct multiboot_mmap_entry *e = (const void *)(uintptr_t)p;
+            const struct multiboot_mmap_entry *e = phys_to_virt(p);
             struct mem_region *r = &boot_info.regions[boot_info.region_count++];
             r->base = e->base_addr;
             r->length = e->length;
@@ -74,7 +77,7 @@ static void read_modules(const struct multiboot_info *mb)
 {
     if (!(mb->flags & MB_INFO_MODULES))
         return;
-    const struct multiboot_module *m = (const void *)(uintptr_t)mb->mods_addr;
+    const struct multiboot_module *m = phys_to_virt(mb->mods_addr);
     for (uint32_t i = 0; i < mb->mods_count && i < BOOT_MAX_MODULES; i++) {
         struct boot_module *bm = &boot_info.modules[boot_info.module_count++];
         bm->start = m[i].mod_start;
@@ -89,7 +92,7 @@ bool multiboot_read(uint32_t magic, uint32_t info_phys)
 {
     if (magic != MULTIBOOT_LOADER_MAGIC)
         return false;
-    const struct multiboot_info *mb = (const void *)(uintptr_t)info_phys;
+    const struct multiboot_info *mb = phys_to_virt(info_phys);
     if (mb->flags & MB_INFO_CMDLINE)
         copy_string(boot_info.cmdline, mb->cmdline, sizeof boot_info.cmdline);
     if (mb->flags & MB_INFO_LOADER_NAME)

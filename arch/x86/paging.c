@@ -1,9 +1,10 @@
 /*
  * paging.c - builds and edits the kernel's page tables.
  *
- * The page tables live in frames from the page allocator. They are created before paging is
- * on, when physical addresses are usable as pointers, and stay reachable afterwards because
- * all of low memory is identity-mapped.
+ * The page tables live in frames from the page allocator, reached through the direct map:
+ * boot/multiboot.asm's early directory maps all of low memory at KERNEL_BASE with 4 MiB
+ * pages, so they can be written before paging_init switches to them, and the real
+ * directory maps the same addresses with 4 KiB pages.
  */
 #include "arch/x86/paging.h"
 
@@ -23,15 +24,15 @@ static uint32_t *page_table_for(uintptr_t va, bool create)
 {
     uint32_t pde = page_directory[PDE_INDEX(va)];
     if (pde & PTE_PRESENT)
-        return (uint32_t *)(uintptr_t)(pde & PTE_ADDR_MASK);
+        return phys_to_virt(pde & PTE_ADDR_MASK);
     if (!create)
         return 0;
-    uintptr_t table = page_alloc(1);
+    uint32_t *table = (uint32_t *)page_alloc(1);
     if (!table)
         panic("paging: out of memory for page tables");
     /* Directory entries are permissive; the page-table entries decide the access. */
-    page_directory[PDE_INDEX(va)] = (uint32_t)table | PTE_PRESENT | PTE_WRITE;
-    return (uint32_t *)table;
+    page_directory[PDE_INDEX(va)] = (uint32_t)virt_to_phys(table) | PTE_PRESENT | PTE_WRITE;
+    return table;
 }
 
 void paging_set_pte(uintptr_t va, uintptr_t pa, uint32_t flags)
@@ -53,8 +54,8 @@ const uint32_t *paging_kernel_directory(void) { return page_directory; }
 
 bool paging_is_mapped(uintptr_t va)
 {
-    if (!(read_cr0() & CR0_PG))
-        return true;
+    if (!page_directory) /* early boot: the 4 MiB pages map the kernel and all low memory */
+        return va >= KERNEL_BASE && va < KERNEL_BASE + LOWMEM_LIMIT;
     return paging_get_pte(va) & PTE_PRESENT;
 }
 
@@ -64,9 +65,13 @@ void paging_init(uintptr_t lowmem_top)
     if (!page_directory)
         panic("paging: no memory for the page directory");
 
-    for (uintptr_t va = PAGE_SIZE; va < lowmem_top; va += PAGE_SIZE)
-        page_table_for(va, true)[PTE_INDEX(va)] = (uint32_t)va | PTE_PRESENT | PTE_WRITE;
-    page_table_for(0, true)[0] = 0;
+    if (lowmem_top > LOWMEM_LIMIT)
+        lowmem_top = LOWMEM_LIMIT;
+    for (uintptr_t pa = PAGE_SIZE; pa < lowmem_top; pa += PAGE_SIZE) {
+        uintptr_t va = (uintptr_t)phys_to_virt(pa);
+        page_table_for(va, true)[PTE_INDEX(va)] = (uint32_t)pa | PTE_PRESENT | PTE_WRITE;
+    }
+    page_table_for(KERNEL_BASE, true)[0] = 0;
     page_table_for((uintptr_t)boot_stack_guard, true)[PTE_INDEX((uintptr_t)boot_stack_guard)] = 0;
 
     /* The window's page tables exist from the start, so every address space that later
@@ -74,6 +79,8 @@ void paging_init(uintptr_t lowmem_top)
     for (uintptr_t va = IOREMAP_BASE; va < IOREMAP_BASE + IOREMAP_SIZE; va += 4u << 20)
         page_table_for(va, true);
 
-    write_cr3((uint32_t)(uintptr_t)page_directory);
+    /* Paging is on already (the early directory): this drops the low mapping and the 4 MiB
+     * pages at once. */
+    write_cr3((uint32_t)virt_to_phys(page_directory));
     write_cr0(read_cr0() | CR0_PG | CR0_WP);
 }

@@ -1,10 +1,18 @@
 /*
- * paging.h - the kernel's page tables (32-bit, two levels, 4 KiB pages).
+ * paging.h - the kernel's page tables (32-bit, two levels, 4 KiB pages). The layout is
+ * Linux i386's 3G/1G split (docs/memory.md):
  *
- *   0 .. 4 KiB               not mapped: a NULL dereference faults
- *   4 KiB .. top of RAM      identity-mapped, kernel only (virtual == physical)
- *   boot stack guard page    not mapped: a kernel stack overflow faults
- *   IOREMAP_BASE .. +64 MiB  the ioremap window: device memory, uncached, 4 KiB pages
+ *   0 .. KERNEL_BASE                user space: nothing in the kernel's own directory, each
+ *                                   process's pages in its own (kernel/mm/vm.h)
+ *   KERNEL_BASE + 4 KiB .. + RAM    the direct map: physical p at KERNEL_BASE + p (up to
+ *                                   LOWMEM_LIMIT), kernel only; the kernel image is in it
+ *                                   (at KERNEL_BASE + 1 MiB). KERNEL_BASE itself (physical
+ *                                   page 0) is not mapped, so phys_to_virt(0) faults.
+ *   boot stack guard page           not mapped: a kernel stack overflow faults
+ *   IOREMAP_BASE .. +64 MiB         the ioremap window: device memory, uncached, 4 KiB pages
+ *
+ * The page tables hold physical addresses; the functions here take and give kernel
+ * addresses for the tables themselves (phys_to_virt/virt_to_phys, kernel/mm/page_alloc.h).
  */
 #ifndef ARCH_X86_PAGING_H
 #define ARCH_X86_PAGING_H
@@ -22,10 +30,12 @@
 /* How device memory is mapped: present, writable, uncached. */
 #define PTE_IO_FLAGS (PTE_PRESENT | PTE_WRITE | PTE_CACHE_DISABLE | PTE_WRITE_THROUGH)
 
-#define IOREMAP_BASE 0xd0000000u
+/* Above the direct map's largest extent (KERNEL_BASE + LOWMEM_LIMIT). */
+#define IOREMAP_BASE 0xf0000000u
 #define IOREMAP_SIZE (64u << 20)
 
-/* Builds the page tables for RAM up to lowmem_top and the ioremap window, turns paging on. */
+/* Builds the page tables for the direct map of RAM up to physical lowmem_top and for the
+ * ioremap window, and switches to them from boot/multiboot.asm's early directory. */
 void paging_init(uintptr_t lowmem_top);
 
 /* Sets the PTE of one kernel page (its page table must exist: lowmem or the ioremap window)
@@ -35,8 +45,8 @@ void paging_set_pte(uintptr_t va, uintptr_t pa, uint32_t flags);
 /* The PTE of va, or 0 if no page table covers it. */
 uint32_t paging_get_pte(uintptr_t va);
 
-/* The kernel's page directory: the CPU's while no user process runs, and the source of the
- * kernel entries of every process's directory (kernel/mm/vm.h). */
+/* The kernel's page directory (its kernel address): the CPU's while no user process runs,
+ * and the source of the kernel entries of every process's directory (kernel/mm/vm.h). */
 const uint32_t *paging_kernel_directory(void);
 
 /* True when reading va cannot fault. */

@@ -19,6 +19,7 @@
 #include "arch/x86/gdt.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/vm.h"
 #include "kernel/log/printk.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
@@ -104,7 +105,9 @@ int fault_signal(const struct trap_frame *tf, uint32_t cr2, struct fault_info *f
     case 14:
         fi->addr = fi->cr2 = cr2;
         if (cr2 >= USER_BASE && cr2 < USER_TOP) {
-            fi->code = (tf->error_code & PF_PRESENT) ? SEGV_ACCERR : SEGV_MAPERR;
+            /* A PROT_NONE page is the process's though not present: "access error". */
+            bool owned = (tf->error_code & PF_PRESENT) || vm_page_used(current->as, cr2);
+            fi->code = owned ? SEGV_ACCERR : SEGV_MAPERR;
         } else {
             /* The kernel's part of the address space: as Linux, always "no mapping", and
              * the error code says "protection" whether the page is there or not, so the

@@ -66,5 +66,5 @@ void arch_kstack_guard(uintptr_t kstack, bool on)
     if (on)
         paging_set_pte(kstack, 0, 0);
     else
-        paging_set_pte(kstack, kstack, PTE_PRESENT | PTE_WRITE);
+        paging_set_pte(kstack, virt_to_phys((void *)kstack), PTE_PRESENT | PTE_WRITE);
 }

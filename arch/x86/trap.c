@@ -13,6 +13,8 @@
 #include "kernel/arch.h"
 #include "kernel/panic.h"
 #include "kernel/log/printk.h"
+#include "kernel/mm/user_mem.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/proc/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
@@ -204,6 +206,9 @@ void trap_dispatch(struct trap_frame *tf)
         armed_catcher->fault.cr2 = v == VEC_PAGE_FAULT ? read_cr2() : 0;
         tf->eip = (uint32_t)(uintptr_t)catch_landing;
         return;
+    } else if (v == VEC_PAGE_FAULT && trap_from_user(tf) && !(tf->error_code & 1) &&
+               user_stack_grow(current->as, read_cr2())) {
+        /* the stack grew down to the address: the access runs again */
     } else if (trap_from_user(tf)) {
         if (!(v == VEC_GENERAL_PROTECTION && umip_emulate(tf)) && !signal_fault_from_user(tf))
             user_fault(tf, v < 32 ? exception_names[v] : "unexpected interrupt");

@@ -83,7 +83,8 @@ struct edu {
     int irq;                         /* the legacy line whose handler we own, or -1 */
     volatile bool irq_handled;       /* set by the handler once it acknowledged something */
     volatile uint32_t irq_status_seen; /* what the handler found in the interrupt status */
-    uintptr_t dma_pages;             /* two pages: the source, then the destination */
+    uintptr_t dma_pages;             /* two pages (kernel address): the source, then the
+                                      * destination; the device gets virt_to_phys of them */
     bool dma_pending;                /* a transfer timed out: the device may still write */
     unsigned checks_run, checks_passed;
 };
@@ -294,6 +295,7 @@ static void check_dma(struct edu *e)
 {
     uint32_t *src = (uint32_t *)e->dma_pages;
     uint32_t *dst = (uint32_t *)(e->dma_pages + PAGE_SIZE);
+    uint32_t src_bus = (uint32_t)virt_to_phys(src), dst_bus = (uint32_t)virt_to_phys(dst);
     uint32_t words = EDU_DMA_LENGTH / 4;
     uint32_t last_cmd;
     char what[64], detail[48];
@@ -302,10 +304,10 @@ static void check_dma(struct edu *e)
     memset(dst, 0, EDU_DMA_LENGTH);
 
     unsigned polls;
-    bool done = run_dma(e, (uint32_t)(uintptr_t)src, EDU_DMA_BUFFER, EDU_DMA_LENGTH, 0,
+    bool done = run_dma(e, src_bus, EDU_DMA_BUFFER, EDU_DMA_LENGTH, 0,
                         &polls, &last_cmd);
     ksnprintf(what, sizeof what, "DMA RAM -> device buffer: %u bytes", EDU_DMA_LENGTH);
-    ksnprintf(detail, sizeof detail, " (from %#x, %u command polls)", (uint32_t)(uintptr_t)src,
+    ksnprintf(detail, sizeof detail, " (from %#x, %u command polls)", src_bus,
               polls);
     if (!done) {
         edu_report_timeout(e, what, last_cmd, detail);
@@ -313,11 +315,11 @@ static void check_dma(struct edu *e)
     }
     edu_report(e, true, what, 0, 0, detail);
 
-    done = run_dma(e, EDU_DMA_BUFFER, (uint32_t)(uintptr_t)dst, EDU_DMA_LENGTH,
+    done = run_dma(e, EDU_DMA_BUFFER, dst_bus, EDU_DMA_LENGTH,
                    EDU_DMA_CMD_TO_RAM, &polls, &last_cmd);
     ksnprintf(what, sizeof what, "DMA device buffer -> RAM: %u bytes, equal to the source",
               EDU_DMA_LENGTH);
-    ksnprintf(detail, sizeof detail, " (to %#x, %u command polls)", (uint32_t)(uintptr_t)dst,
+    ksnprintf(detail, sizeof detail, " (to %#x, %u command polls)", dst_bus,
               polls);
     if (!done) {
         edu_report_timeout(e, what, last_cmd, detail);
@@ -377,7 +379,7 @@ static int edu_probe(struct pci_device *dev)
     e->irq = -1;
     e->regs = ioremap(bar->base, (size_t)bar->size);
     e->dma_pages = page_alloc(2);
-    if (!e->regs || !e->dma_pages || e->dma_pages + 2 * PAGE_SIZE > EDU_DMA_LIMIT) {
+    if (!e->regs || !e->dma_pages || virt_to_phys((void *)e->dma_pages) + 2 * PAGE_SIZE > EDU_DMA_LIMIT) {
         printk("edu: %02x:%02x.%u: cannot map BAR0 or get 2 pages below %#x for DMA\n",
                dev->bus, dev->dev, dev->fn, EDU_DMA_LIMIT);
         if (e->dma_pages)

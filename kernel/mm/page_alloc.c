@@ -1,5 +1,6 @@
 /*
- * page_alloc.c - the physical page-frame allocator: a bitmap over low memory.
+ * page_alloc.c - the physical page-frame allocator: a bitmap over low memory, handing out
+ * the frames' direct-map addresses.
  */
 #include "kernel/mm/page_alloc.h"
 
@@ -57,9 +58,9 @@ uintptr_t page_alloc(uint32_t count)
     uint32_t first = bitmap_alloc_run(&frames, count, 1);
     if (first == BITMAP_NONE)
         return 0;
-    uintptr_t phys = (uintptr_t)first * PAGE_SIZE;
-    memset((void *)phys, 0, (size_t)count * PAGE_SIZE);
-    return phys;
+    void *va = phys_to_virt((uintptr_t)first * PAGE_SIZE);
+    memset(va, 0, (size_t)count * PAGE_SIZE);
+    return (uintptr_t)va;
 }
 
 bool page_alloc_leaves_reserve(uint64_t count)
@@ -75,9 +76,9 @@ uintptr_t page_alloc_user(uint32_t count)
     return page_alloc(count);
 }
 
-void page_free(uintptr_t phys, uint32_t count)
+void page_free(uintptr_t addr, uint32_t count)
 {
-    uint32_t first = (uint32_t)(phys / PAGE_SIZE);
+    uint32_t first = (uint32_t)(virt_to_phys((const void *)addr) / PAGE_SIZE);
     for (uint32_t i = 0; i < count; i++)
         if (!bitmap_is_used(&frames, first + i))
             panic("page_free: frame %#x is not allocated", (unsigned)((first + i) * PAGE_SIZE));

@@ -8,6 +8,7 @@
 
 #include "kernel/lib/errno.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/user_mem.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/vm.h"
@@ -23,8 +24,9 @@ bool user_range_ok(uint32_t addr, uint32_t len, bool write)
         return false;
     unsigned need = write ? VM_WRITE : VM_READ;
     for (uint32_t page = PAGE_ALIGN_DOWN(addr); page < addr + len; page += PAGE_SIZE)
-        if (!(vm_rights(as, page) & need))
-            return false;
+        if (!(vm_rights(as, page) & need) &&
+            !(user_stack_grow(as, page) && (vm_rights(as, page) & need)))
+            return false; /* (the stack grows for the kernel's accesses too, as on Linux) */
     return true;
 }
 

@@ -2,10 +2,11 @@
  * vm.h - address spaces of user processes.
  *
  * Every process has its own page directory. Its kernel half is shared: the directory
- * entries below USER_BASE (the kernel's identity-mapped low memory) and from USER_TOP up
- * (the ioremap window) point at the kernel's own page tables, so the kernel is mapped the
- * same way in every process, for the kernel only. Between USER_BASE and USER_TOP each
- * process has pages of its own, mapped for ring 3. Portable code sees only this interface;
+ * entries from USER_TOP (0xC0000000) up, the kernel's direct map of RAM and the ioremap
+ * window, point at the kernel's own page tables, so the kernel is mapped the same way in
+ * every process, for the kernel only (Linux i386's 3G/1G split, docs/memory.md). Below
+ * USER_TOP each process has pages of its own, mapped for ring 3 from USER_BASE up; nothing
+ * is ever mapped below USER_BASE. Portable code sees only this interface;
  * arch/x86/address_space.c implements it with x86 page tables.
  */
 #ifndef KERNEL_MM_VM_H
@@ -42,16 +43,46 @@ int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned v
 /* Unmaps the page at va (nothing if none), freeing the frame unless it is shared. */
 void vm_unmap(struct addr_space *as, uint32_t va);
 
-/* The VM_* rights of the page holding va, 0 when it is not mapped for the user. */
+/* The VM_* rights of the page holding va, 0 when it is not mapped for the user (or is
+ * PROT_NONE). */
 unsigned vm_rights(const struct addr_space *as, uint32_t va);
 /* A kernel pointer to the byte at user address va (of any process), or NULL when the page is
- * not mapped. Low memory is identity-mapped, so this is the frame's physical address. */
+ * not mapped: the frame's address in the kernel's direct map, plus the offset. */
 void *vm_kernel_ptr(const struct addr_space *as, uint32_t va);
 
-/* Finds npages consecutive unmapped pages in [from, to); returns the first's address or 0. */
+/* Finds npages consecutive free pages (not used, see vm_page_used) in [from, to); returns
+ * the first's address or 0. */
 uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t from, uint32_t to);
 
 /* How many pages the process owns (not counting shared ones): for `ps` and leak tests. */
 uint32_t vm_owned_pages(const struct addr_space *as);
+
+/* --- mprotect, madvise, mremap, brk and the stack (issue 16) ---------------------------- */
+
+/* Where the program's heap and stack are, as Linux's mm_struct keeps it: the loader sets it
+ * (kernel/proc/exec.c), brk and stack growth (kernel/mm/user_layout.c) change it. A copy of
+ * an address space (fork) copies it too. */
+struct vm_layout {
+    uint32_t start_brk; /* the page-aligned end of the image: the heap starts here */
+    uint32_t brk;       /* the break as the program last set it (not page-aligned) */
+    uint32_t stack_low; /* the lowest page of the stack mapped so far */
+};
+struct vm_layout *vm_layout(struct addr_space *as);
+
+/* True when the page at va belongs to the process, accessible or not (PROT_NONE). */
+bool vm_page_used(const struct addr_space *as, uint32_t va);
+/* Gives the page at va new rights: VM_READ and/or VM_WRITE, or neither (PROT_NONE: the page
+ * stays the process's, but every access faults). 0, -ENOMEM when nothing is there, or
+ * -EACCES for write on a frame vm_map_shared lent read-only (whatever rights it had since). */
+int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags);
+/* Zero-fills the process's own page at va (MADV_DONTNEED on private anonymous memory);
+ * a shared frame is left alone. 0, or -ENOMEM when nothing is there. */
+int vm_zero_page(struct addr_space *as, uint32_t va);
+/* Moves the page at from (frame and rights) to to, which must be free: 0, -EFAULT (nothing
+ * at from), -EEXIST (something at to), -ENOMEM (no memory for a page table). */
+int vm_move_page(struct addr_space *as, uint32_t from, uint32_t to);
+/* vm_find_free from the top: the highest npages free pages in [from, to), or 0. */
+uint32_t vm_find_free_top_down(const struct addr_space *as, uint32_t npages, uint32_t from,
+                               uint32_t to);
 
 #endif

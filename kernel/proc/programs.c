@@ -4,6 +4,7 @@
 #include "kernel/proc/programs.h"
 
 #include "kernel/proc/elf.h"
+#include "kernel/proc/exec.h"
 #include "kernel/mm/heap.h"
 #include "kernel/log/printk.h"
 #include "kernel/lib/string.h"
@@ -27,18 +28,19 @@ const struct program *program_find(const char *name)
 
 const struct program *program_list(void) { return programs; }
 
-/* /bin/NAME: what the image is, checked as the loader would check it. */
+/* /bin/NAME: what the image is and where it goes, checked as the loader would check it. */
 static int read_program(struct fs_node *file, struct fs_writer *out)
 {
     const struct program *p = file->data;
     struct elf_image img;
     const char *why;
-    if (elf_parse(p->image, p->size, USER_BASE, USER_TOP, &img, &why) != 0) {
+    if (elf_parse(p->image, p->size, USER_BASE, USER_IMAGE_TOP, &img, &why) != 0) {
         fs_printf(out, "%s: %u bytes, not loadable: %s\n", p->name, p->size, why);
         return 0;
     }
-    fs_printf(out, "%s: ELF 32-bit i386 executable, %u bytes, entry %#x\n", p->name, p->size,
-              img.entry);
+    fs_printf(out, "%s: ELF 32-bit i386 %s, %u bytes, entry %#x\n", p->name,
+              img.load_bias ? "static-pie executable (loaded at ELF_ET_DYN_BASE)" : "executable",
+              p->size, img.entry);
     for (int i = 0; i < img.nsegments; i++)
         fs_printf(out, "  LOAD %#010x %6u bytes (%u from the file) %c%c%c\n", img.seg[i].vaddr,
                   img.seg[i].memsz, img.seg[i].filesz, 'r', img.seg[i].writable ? 'w' : '-',

@@ -218,8 +218,9 @@ int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int ar
         return -ENOMEM;
     t->cred = *cred;
     t->as = vm_create();
-    uint32_t entry, user_esp;
-    int err = t->as ? exec_load(t->as, elf, elf_len, argc, argv, &entry, &user_esp) : -ENOMEM;
+    const struct exec_args args = { .argc = argc, .argv = argv, .cred = cred };
+    struct exec_start start;
+    int err = t->as ? exec_load(t->as, elf, elf_len, &args, &start) : -ENOMEM;
     if (err == 0)
         err = file_open_console(t->files);
     if (err) {
@@ -229,7 +230,7 @@ int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int ar
         task_free(t);
         return err;
     }
-    arch_task_init_user(t, entry, user_esp);
+    arch_task_init_user(t, start.entry, start.user_esp);
     task_list_add(t);
     *out = t;
     return 0;

@@ -1,19 +1,30 @@
 /*
- * sys_mem.c - mmap2 (Linux i386 calls its handler mmap_pgoff) and munmap.
+ * sys_mem.c - the memory calls, with Linux's semantics and errno values: brk, mmap2 (Linux
+ * i386 calls its handler mmap_pgoff) and old_mmap, munmap, mprotect, madvise, mremap.
  *
- * Anonymous private memory is zeroed pages of the process's own. A file mapping asks the
- * file for the physical page at each offset (user_events_status hands out its one status
- * page): the process shares that page and unmapping never frees it.
+ * Anonymous memory is zeroed pages of the process's own, allocated when mapped (there is no
+ * demand paging: MAP_NORESERVE and MAP_POPULATE change nothing, and a mapping larger than
+ * the free memory is ENOMEM at once). A file mapping asks the file for the physical page
+ * at each offset (user_events_status hands out its one status page): the process shares
+ * that page and unmapping never frees it. Mappings without MAP_FIXED are placed top-down
+ * below USER_MMAP_BASE, as Linux's mmap_base layout (kernel/mm/user_mem.h). Nothing is ever
+ * mapped below USER_BASE (Debian's vm.mmap_min_addr): asking for it is EPERM, for root as
+ * well (no capability lifts it here).
  */
-#include "kernel/lib/errno.h"
-#include "kernel/proc/exec.h"
 #include "kernel/fs/file.h"
+#include "kernel/lib/errno.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/mm/user_mem.h"
+#include "kernel/mm/vm.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall_handlers.h"
-#include "kernel/mm/vm.h"
 
-#define MMAP_BASE 0x80000000u /* where mmap looks for room first */
+/* The flags mmap knows; MAP_SHARED_VALIDATE refuses any other (Linux's LEGACY_MAP_MASK
+ * less what is not implemented: MAP_HUGETLB, MAP_SYNC). */
+#define MAP_KNOWN_FLAGS (MAP_TYPE | MAP_FIXED | MAP_ANONYMOUS | MAP_GROWSDOWN | MAP_DENYWRITE | \
+                         MAP_EXECUTABLE | MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE |           \
+                         MAP_NONBLOCK | MAP_STACK | MAP_FIXED_NOREPLACE)
 
 /* Unmaps [va, va+len), page-aligned, user range checked by the caller. */
 static void unmap_range(uint32_t va, uint32_t len)
@@ -22,74 +33,116 @@ static void unmap_range(uint32_t va, uint32_t len)
         vm_unmap(current->as, va + off);
 }
 
-/* Maps page i of the mapping at va: a zeroed page, or the file's page. */
+/* The VM_* rights of PROT_* bits (PROT_EXEC reads: no NX here). 0 is PROT_NONE. */
+static unsigned rights_of(uint32_t prot)
+{
+    if (prot & PROT_WRITE)
+        return VM_READ | VM_WRITE;
+    return (prot & (PROT_READ | PROT_EXEC)) ? VM_READ : 0;
+}
+
+/* Maps one page of a mapping at va: a zeroed page, or the file's page; then its rights. */
 static int map_one(uint32_t va, struct file *f, uint32_t offset, unsigned rights)
 {
-    if (!f)
-        return vm_map_new(current->as, va, rights);
-    uintptr_t phys;
-    bool writable;
-    int err = f->node->ops->mmap(f, offset, &phys, &writable);
-    if (err)
-        return err;
-    if ((rights & VM_WRITE) && !writable)
-        return -EACCES;
-    return vm_map_shared(current->as, va, phys, rights);
+    int err;
+    if (!f) {
+        err = vm_map_new(current->as, va, rights ? rights : VM_READ);
+    } else {
+        uintptr_t phys;
+        bool writable;
+        err = f->node->ops->mmap(f, offset, &phys, &writable);
+        if (err)
+            return err;
+        if ((rights & VM_WRITE) && !writable)
+            return -EACCES;
+        err = vm_map_shared(current->as, va, phys, rights ? rights : VM_READ);
+    }
+    if (!err && !rights)
+        err = vm_protect(current->as, va, 0);
+    return err;
 }
 
-/* Where the mapping goes: the fixed address asked for (whatever is there is unmapped
- * first, as Linux does), or the first free range. 0 when nothing fits. */
-static uint32_t place_mapping(uint32_t addr, uint32_t len, bool fixed)
+/* True when a mapping may go at [va, va+len) without MAP_FIXED: inside user space, below
+ * the stack's reach, and over nothing. */
+static bool fits_at(uint32_t va, uint32_t len)
 {
-    if (fixed) {
-        unmap_range(addr, len);
-        return addr;
-    }
-    uint32_t va = vm_find_free(current->as, len / PAGE_SIZE, MMAP_BASE, USER_IMAGE_TOP);
-    return va ? va : vm_find_free(current->as, len / PAGE_SIZE, USER_BASE, MMAP_BASE);
+    return va >= USER_BASE && va <= user_stack_floor() && len <= user_stack_floor() - va &&
+           user_range_free(current->as, va, len);
 }
 
-SYSCALL_HANDLER(mmap_pgoff)
+/* Where a mapping without MAP_FIXED goes: the hint if the range is free there (Linux
+ * rounds it to a page and takes it then), else the highest free range below
+ * USER_MMAP_BASE, else the highest below the stack's reach. 0 when nothing fits. */
+static uint32_t place_mapping(uint32_t hint, uint32_t len)
 {
-    uint32_t addr = a[0], len = a[1], prot = a[2], flags = a[3], fd = a[4], pgoff = a[5];
-    uint32_t type = flags & (MAP_SHARED | MAP_PRIVATE);
-    bool fixed = flags & MAP_FIXED, anonymous = flags & MAP_ANONYMOUS;
-    if (type == (MAP_SHARED | MAP_PRIVATE)) { /* MAP_SHARED_VALIDATE */
-        if (flags & ~(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS))
-            return -EOPNOTSUPP; /* a flag this kernel does not implement */
-        type = MAP_SHARED;
-    }
-    if (len == 0 || type == 0 || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) ||
-        prot == PROT_NONE)
-        return -EINVAL;
-    if (len > USER_IMAGE_TOP - USER_BASE)
-        return -ENOMEM; /* more than the address space holds, as Linux answers */
-    len = PAGE_ALIGN_UP(len);
-    if (fixed && ((addr & (PAGE_SIZE - 1)) || addr < USER_BASE || addr > USER_IMAGE_TOP - len))
-        return -EINVAL;
+    hint = PAGE_ALIGN_UP(hint);
+    if (hint && fits_at(hint, len))
+        return hint;
+    uint32_t va = vm_find_free_top_down(current->as, len / PAGE_SIZE, USER_BASE, USER_MMAP_BASE);
+    if (!va)
+        va = vm_find_free_top_down(current->as, len / PAGE_SIZE, USER_MMAP_BASE,
+                                   user_stack_floor());
+    return va;
+}
+
+/* Linux's do_mmap, in its order of checks; pgoff counts pages. */
+static int32_t do_mmap(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, uint32_t fd,
+                       uint32_t pgoff)
+{
     struct file *f = 0;
-    if (!anonymous) {
+    if (!(flags & MAP_ANONYMOUS)) {
         f = fd < TASK_FILES_MAX ? current->files[fd] : 0;
         if (!f)
             return -EBADF;
+    }
+    if (len == 0 || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)))
+        return -EINVAL;
+    if (flags & MAP_FIXED_NOREPLACE)
+        flags |= MAP_FIXED;
+    bool fixed = flags & MAP_FIXED;
+    if (PAGE_ALIGN_UP(len) == 0 || PAGE_ALIGN_UP(len) > USER_TOP - USER_BASE)
+        return -ENOMEM; /* more than the address space holds, as Linux answers */
+    len = PAGE_ALIGN_UP(len);
+    if (pgoff + len / PAGE_SIZE < pgoff)
+        return -EOVERFLOW;
+    if (fixed) {
+        if (addr > USER_TOP - len)
+            return -ENOMEM;
+        if (addr & (PAGE_SIZE - 1))
+            return -EINVAL;
+        if (addr < USER_BASE)
+            return -EPERM; /* below mmap_min_addr */
+    }
+    uint32_t type = flags & MAP_TYPE;
+    if (type == MAP_SHARED_VALIDATE && (flags & ~MAP_KNOWN_FLAGS))
+        return -EOPNOTSUPP;
+    if (type != MAP_SHARED && type != MAP_PRIVATE && type != MAP_SHARED_VALIDATE)
+        return -EINVAL;
+    if (flags & (MAP_HUGETLB | MAP_SYNC))
+        return -EINVAL; /* no huge pages, no DAX here */
+    if (f) {
         if (!f->node->ops->mmap)
             return -ENODEV;
-        /* Linux's do_mmap: a file mapping needs the file open for reading, a shared
-         * writable one for writing too (so neither O_WRONLY nor access mode 3 maps). */
-        if (!file_readable(f) || (type == MAP_SHARED && (prot & PROT_WRITE) && !file_writable(f)))
+        /* A file mapping needs the file open for reading, a shared writable one for
+         * writing too (so neither O_WRONLY nor access mode 3 maps). */
+        if (!file_readable(f) || (type != MAP_PRIVATE && (prot & PROT_WRITE) && !file_writable(f)))
             return -EACCES;
-        if (pgoff + len / PAGE_SIZE < pgoff)
-            return -EOVERFLOW; /* the page offset wraps: Linux's check */
         if ((uint64_t)pgoff * PAGE_SIZE + len > UINT32_MAX + 1ull)
             return -EINVAL; /* past 4 GiB: past the end of every file here, which is what
                              * their mmap answers EINVAL to (and 32-bit offsets would wrap) */
-    } else if (type == MAP_SHARED) {
-        return -EINVAL; /* shared anonymous memory needs a second process to mean anything */
+    } else if (!page_alloc_leaves_reserve(len / PAGE_SIZE)) {
+        return -ENOMEM; /* the pages are not there: fail before taking any */
     }
-    uint32_t va = place_mapping(addr, len, fixed);
-    if (!va)
+    if (fixed && (flags & MAP_FIXED_NOREPLACE) && !user_range_free(current->as, addr, len))
+        return -EEXIST;
+    uint32_t va;
+    if (fixed) {
+        unmap_range(addr, len); /* whatever was there goes first, as on Linux */
+        va = addr;
+    } else if (!(va = place_mapping(addr, len))) {
         return -ENOMEM;
-    unsigned rights = VM_READ | ((prot & PROT_WRITE) ? VM_WRITE : 0);
+    }
+    unsigned rights = rights_of(prot);
     for (uint32_t off = 0; off < len; off += PAGE_SIZE) {
         int err = map_one(va + off, f, pgoff * PAGE_SIZE + off, rights);
         if (err) {
@@ -100,12 +153,225 @@ SYSCALL_HANDLER(mmap_pgoff)
     return (int32_t)va;
 }
 
+SYSCALL_HANDLER(mmap_pgoff) { return do_mmap(a[0], a[1], a[2], a[3], a[4], a[5]); }
+
+/* The first i386 mmap: its six arguments in a block in user memory, the offset in bytes. */
+SYSCALL_HANDLER(old_mmap)
+{
+    struct mmap_arg_struct m;
+    if (copy_from_user(&m, a[0], sizeof m))
+        return -EFAULT;
+    if (m.offset & (PAGE_SIZE - 1))
+        return -EINVAL;
+    return do_mmap(m.addr, m.len, m.prot, m.flags, m.fd, m.offset / PAGE_SIZE);
+}
+
+/* A page-aligned start and a length in pages that stay inside [0, USER_TOP): Linux's
+ * checks of munmap. */
 SYSCALL_HANDLER(munmap)
 {
-    uint32_t addr = a[0], len = a[1];
-    if ((addr & (PAGE_SIZE - 1)) || len == 0 || addr < USER_BASE || addr >= USER_TOP ||
-        len > USER_TOP - addr || PAGE_ALIGN_UP(len) > USER_TOP - addr)
+    uint32_t addr = a[0], len = PAGE_ALIGN_UP(a[1]);
+    if ((addr & (PAGE_SIZE - 1)) || len == 0 || addr > USER_TOP || len > USER_TOP - addr)
         return -EINVAL;
-    unmap_range(addr, PAGE_ALIGN_UP(len));
+    unmap_range(addr, len);
     return 0;
+}
+
+/*
+ * brk: the break moves to addr when the pages between the old and the new break can be
+ * had: above the image (start_brk), over nothing (one free page above it, as Linux keeps),
+ * below the stack's reach. Returns the new break, or the old one when it cannot move:
+ * never an errno, as Linux's. brk(0) asks where it is.
+ */
+SYSCALL_HANDLER(brk)
+{
+    struct vm_layout *layout = vm_layout(current->as);
+    uint32_t want = a[0], old_top = PAGE_ALIGN_UP(layout->brk);
+    if (want < layout->start_brk || want > user_stack_floor())
+        return (int32_t)layout->brk;
+    uint32_t new_top = PAGE_ALIGN_UP(want);
+    if (new_top < old_top) {
+        unmap_range(new_top, old_top - new_top);
+    } else if (new_top > old_top) {
+        uint32_t grow = new_top - old_top;
+        if (new_top + PAGE_SIZE > user_stack_floor() ||
+            !page_alloc_leaves_reserve(grow / PAGE_SIZE) ||
+            !user_range_free(current->as, old_top, grow + PAGE_SIZE))
+            return (int32_t)layout->brk;
+        for (uint32_t va = old_top; va < new_top; va += PAGE_SIZE) {
+            if (vm_map_new(current->as, va, VM_READ | VM_WRITE) != 0) {
+                unmap_range(old_top, va - old_top);
+                return (int32_t)layout->brk;
+            }
+        }
+    }
+    layout->brk = want;
+    return (int32_t)want;
+}
+
+/* mprotect: new rights for every page of the range, which must all be mapped (the pages
+ * before the first hole keep their new rights, as on Linux, and the result is ENOMEM). A
+ * file's page mapped without write access cannot be made writable, even by way of
+ * PROT_NONE: EACCES (Linux: no VM_MAYWRITE). */
+SYSCALL_HANDLER(mprotect)
+{
+    uint32_t start = a[0], len = a[1], prot = a[2];
+    uint32_t grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
+    if ((prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_GROWSDOWN | PROT_GROWSUP)) ||
+        grows == (PROT_GROWSDOWN | PROT_GROWSUP) || (start & (PAGE_SIZE - 1)))
+        return -EINVAL;
+    if (len == 0)
+        return 0;
+    len = PAGE_ALIGN_UP(len);
+    if (len == 0 || start + len <= start)
+        return -ENOMEM;
+    if (grows)
+        return -EINVAL; /* no mapping here grows (Linux: only a VM_GROWSDOWN/UP one may) */
+    unsigned rights = rights_of(prot);
+    for (uint32_t va = start; va < start + len; va += PAGE_SIZE) {
+        if (start + len > USER_TOP || !vm_page_used(current->as, va))
+            return -ENOMEM;
+        int err = vm_protect(current->as, va, rights); /* -EACCES: a file's read-only page */
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* The advice madvise takes; the rest is EINVAL. Only MADV_DONTNEED and MADV_FREE change
+ * anything here (no readahead, no swap, no core dumps). */
+static bool advice_known(uint32_t advice)
+{
+    switch (advice) {
+    case MADV_NORMAL: case MADV_RANDOM: case MADV_SEQUENTIAL: case MADV_WILLNEED:
+    case MADV_DONTNEED: case MADV_FREE: case MADV_DONTDUMP: case MADV_DODUMP:
+    case MADV_COLD: case MADV_PAGEOUT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* madvise: MADV_DONTNEED (and MADV_FREE) make private anonymous pages read back as zero,
+ * as after Linux drops them; a file's shared page refuses it (EINVAL). Unmapped pages in
+ * the range: ENOMEM, after the advice is applied to the mapped ones. */
+SYSCALL_HANDLER(madvise)
+{
+    uint32_t start = a[0], len_in = a[1], advice = a[2];
+    if (!advice_known(advice) || (start & (PAGE_SIZE - 1)))
+        return -EINVAL;
+    uint32_t len = PAGE_ALIGN_UP(len_in);
+    if ((len_in && !len) || start + len < start)
+        return -EINVAL;
+    if (len == 0)
+        return 0;
+    bool drop = advice == MADV_DONTNEED || advice == MADV_FREE;
+    int result = 0;
+    for (uint32_t va = start; va < start + len; va += PAGE_SIZE) {
+        if (va >= USER_TOP || !vm_page_used(current->as, va)) {
+            result = -ENOMEM;
+            continue;
+        }
+        if (drop && (vm_rights(current->as, va) & VM_SHARED))
+            return -EINVAL;
+        if (drop)
+            vm_zero_page(current->as, va);
+    }
+    return result;
+}
+
+/* The rights a grown mapping's new pages get: those of the page below them. */
+static unsigned rights_at(uint32_t va)
+{
+    return vm_rights(current->as, va) & (VM_READ | VM_WRITE);
+}
+
+/* Maps fresh pages over [va, va+len) with the given rights (0: PROT_NONE); all or none. */
+static int map_fresh(uint32_t va, uint32_t len, unsigned rights)
+{
+    for (uint32_t off = 0; off < len; off += PAGE_SIZE) {
+        int err = map_one(va + off, 0, 0, rights);
+        if (err) {
+            unmap_range(va, off);
+            return err;
+        }
+    }
+    return 0;
+}
+
+/*
+ * mremap: shrinks in place, grows in place when the pages above are free, else moves the
+ * whole mapping (MREMAP_MAYMOVE; to new_addr with MREMAP_FIXED) and grows it there. The
+ * old range must be all mapped (EFAULT), a file's pages cannot grow (EFAULT, as Linux's
+ * VM_PFNMAP). MREMAP_DONTUNMAP is refused (EINVAL): it needs demand paging.
+ */
+SYSCALL_HANDLER(mremap)
+{
+    uint32_t addr = a[0], old_len = a[1], new_len = a[2], flags = a[3], new_addr = a[4];
+    if ((flags & ~(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP)) ||
+        ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE)) || (flags & MREMAP_DONTUNMAP) ||
+        (addr & (PAGE_SIZE - 1)))
+        return -EINVAL;
+    old_len = PAGE_ALIGN_UP(old_len);
+    new_len = PAGE_ALIGN_UP(new_len);
+    if (new_len == 0 || old_len == 0) /* old_len 0 duplicates shared mappings only */
+        return -EINVAL;
+    if (addr > USER_TOP || old_len > USER_TOP - addr)
+        return -EFAULT;
+    if (flags & MREMAP_FIXED) {
+        if ((new_addr & (PAGE_SIZE - 1)) || new_len > USER_TOP || new_addr > USER_TOP - new_len)
+            return -EINVAL;
+        if (new_addr < addr + old_len && addr < new_addr + new_len)
+            return -EINVAL; /* the two ranges overlap */
+        if (new_addr < USER_BASE)
+            return -EPERM;
+    }
+    struct addr_space *as = current->as;
+    for (uint32_t off = 0; off < old_len; off += PAGE_SIZE)
+        if (!vm_page_used(as, addr + off))
+            return -EFAULT;
+    bool shared = vm_rights(as, addr) & VM_SHARED;
+    if (!(flags & MREMAP_FIXED) && new_len <= old_len) {
+        unmap_range(addr + new_len, old_len - new_len);
+        return (int32_t)addr;
+    }
+    if (new_len > old_len && shared)
+        return -EFAULT;
+    unsigned rights = rights_at(addr + old_len - PAGE_SIZE);
+    uint32_t grow = new_len > old_len ? new_len - old_len : 0;
+    if (grow && !page_alloc_leaves_reserve(grow / PAGE_SIZE))
+        return -ENOMEM;
+    if (!(flags & MREMAP_FIXED) && addr + old_len <= USER_TOP - grow &&
+        addr + new_len <= user_stack_floor() && user_range_free(as, addr + old_len, grow)) {
+        int err = map_fresh(addr + old_len, grow, rights);
+        return err ? err : (int32_t)addr;
+    }
+    if (!(flags & MREMAP_MAYMOVE))
+        return -ENOMEM;
+    uint32_t to;
+    if (flags & MREMAP_FIXED) {
+        unmap_range(new_addr, new_len);
+        to = new_addr;
+    } else if (!(to = place_mapping(0, new_len))) {
+        return -ENOMEM;
+    }
+    uint32_t moved = old_len < new_len ? old_len : new_len;
+    for (uint32_t off = 0; off < moved; off += PAGE_SIZE) {
+        int err = vm_move_page(as, addr + off, to + off);
+        if (err) { /* no page table for the target: put back what moved */
+            for (uint32_t back = 0; back < off; back += PAGE_SIZE)
+                vm_move_page(as, to + back, addr + back);
+            return err;
+        }
+    }
+    unmap_range(addr + moved, old_len - moved); /* MREMAP_FIXED to a smaller size */
+    if (grow) {
+        int err = map_fresh(to + old_len, grow, rights);
+        if (err) { /* keep the old mapping, as Linux leaves it on failure */
+            for (uint32_t back = 0; back < moved; back += PAGE_SIZE)
+                vm_move_page(as, to + back, addr + back);
+            return err;
+        }
+    }
+    return (int32_t)to;
 }

@@ -92,6 +92,16 @@ static const struct syscall_info table[SYS_MAX] = {
          ARGS("int", "const struct ipc_msg *", "struct ipc_msg *", "unsigned int")),
     CALL(SYS_ipc_reply, ipc_reply, 2, ARGS("token", "msg"),
          ARGS("unsigned int", "const struct ipc_msg *")),
+    /* Memory: the process layout and its calls (issue 16) */
+    CALL(SYS_brk, brk, 1, ARGS("brk"), ARGS("unsigned long")),
+    CALL(SYS_mmap, old_mmap, 1, ARGS("arg"), ARGS("struct mmap_arg_struct *")),
+    CALL(SYS_mprotect, mprotect, 3, ARGS("start", "len", "prot"),
+         ARGS("unsigned long", "size_t", "unsigned long")),
+    CALL(SYS_mremap, mremap, 5, ARGS("addr", "old_len", "new_len", "flags", "new_addr"),
+         ARGS("unsigned long", "unsigned long", "unsigned long", "unsigned long",
+              "unsigned long")),
+    CALL(SYS_madvise, madvise, 3, ARGS("start", "len_in", "behavior"),
+         ARGS("unsigned long", "size_t", "int")),
 };
 
 const struct syscall_info *syscall_info(unsigned nr)

@@ -62,5 +62,11 @@ SYSCALL_HANDLER(rt_sigprocmask);
 SYSCALL_HANDLER(sigaltstack);
 SYSCALL_HANDLER(rt_sigreturn); /* arch/x86/signal_frame.c */
 SYSCALL_HANDLER(sigreturn);
+/* Memory: the process layout and its calls (issue 16): sys_mem.c */
+SYSCALL_HANDLER(brk);
+SYSCALL_HANDLER(old_mmap);
+SYSCALL_HANDLER(mprotect);
+SYSCALL_HANDLER(mremap);
+SYSCALL_HANDLER(madvise);
 
 #endif

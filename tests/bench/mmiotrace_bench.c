@@ -28,9 +28,9 @@ BENCHMARK(mmiotrace)
     }
     trace_stream_enabled = false;
     trace_switch(trace_find_tracer("nop", 3));
-    void *plain = ioremap(page, PAGE_SIZE);  /* mapped before mmiotrace: not traced */
+    void *plain = ioremap(virt_to_phys((void *)page), PAGE_SIZE);  /* mapped before mmiotrace: not traced */
     trace_switch(mmiotrace);
-    void *traced = ioremap(page, PAGE_SIZE); /* mapped while it is on: traced */
+    void *traced = ioremap(virt_to_phys((void *)page), PAGE_SIZE); /* mapped while it is on: traced */
 
     uint64_t plain_read = bench_cost(read32, plain, ITERATIONS);
     uint64_t traced_read = bench_cost(read32, traced, ITERATIONS);

@@ -3,8 +3,9 @@
  *
  * Besides what ASan/UBSan catch, checks the promises the loader relies on and aborts when
  * one breaks: an accepted image has 1..ELF_MAX_SEGMENTS segments, each inside the file and
- * inside [LO, HI) without wrapping, filesz <= memsz, no two touching the same page, and the
- * entry inside an executable one; a rejected image gives -ENOEXEC and a reason.
+ * inside [LO, HI) without wrapping, at an address that agrees with its file offset modulo
+ * the page size and below the image's end, filesz <= memsz, no two touching the same page,
+ * and the entry inside an executable one; a rejected image gives -ENOEXEC and a reason.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,11 +13,13 @@
 #include "kernel/proc/elf.h"
 #include "kernel/lib/errno.h"
 
-#define LO 0x40000000u
-#define HI 0xbe000000u
+#define LO 0x00010000u
+#define HI 0xbf700000u
 
-static void check_segment(const struct elf_segment *s, size_t size)
+static void check_segment(const struct elf_segment *s, size_t size, uint32_t end)
 {
+    if ((s->offset - s->vaddr) % 4096 != 0 || (uint64_t)s->vaddr + s->memsz > end)
+        abort();
     if (s->filesz > s->memsz || s->memsz == 0)
         abort();
     if ((uint64_t)s->offset + s->filesz > size)
@@ -40,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int entry_ok = 0;
     for (int i = 0; i < img.nsegments; i++) {
         const struct elf_segment *s = &img.seg[i];
-        check_segment(s, size);
+        check_segment(s, size, img.end);
         if (s->executable && img.entry >= s->vaddr && img.entry - s->vaddr < s->memsz)
             entry_ok = 1;
         for (int j = 0; j < i; j++) {

@@ -78,6 +78,10 @@ SELFTEST(heap)
 SELFTEST(paging_layout)
 {
     ST_CHECK(!paging_is_mapped(0));
+    ST_CHECK(!paging_is_mapped(KERNEL_BASE)); /* phys_to_virt(0) */
+    ST_CHECK(!paging_is_mapped(0x100000)); /* the kernel's physical address is user space */
+    ST_CHECK((uintptr_t)&paging_init >= KERNEL_BASE);
+    ST_CHECK(virt_to_phys(phys_to_virt(0x123000)) == 0x123000);
     ST_CHECK(!paging_is_mapped((uintptr_t)boot_stack_guard));
     ST_CHECK(paging_is_mapped((uintptr_t)boot_stack_guard + PAGE_SIZE));
     ST_CHECK(paging_is_mapped((uintptr_t)&paging_init));
@@ -93,7 +97,7 @@ SELFTEST(ioremap)
      * fault. */
     uintptr_t page = page_alloc(1);
     ST_CHECK(page != 0);
-    volatile uint32_t *regs = ioremap(page + 0x10, 8);
+    volatile uint32_t *regs = ioremap(virt_to_phys((void *)page) + 0x10, 8);
     ST_CHECK(regs != 0);
     ST_CHECK(((uintptr_t)regs & (PAGE_SIZE - 1)) == 0x10);
     ST_CHECK((uintptr_t)regs >= IOREMAP_BASE && (uintptr_t)regs < IOREMAP_BASE + IOREMAP_SIZE);
@@ -102,10 +106,10 @@ SELFTEST(ioremap)
     regs[0] = 0x12345678;
     ST_CHECK(*(uint32_t *)(page + 0x10) == 0x12345678);
     const struct io_mapping *m = ioremap_find((uintptr_t)regs);
-    ST_CHECK(m && m->phys == page + 0x10 && m->size == 8);
+    ST_CHECK(m && m->phys == virt_to_phys((void *)page) + 0x10 && m->size == 8);
 
     /* Two mappings get different ids and different pages. */
-    void *second = ioremap(page, PAGE_SIZE);
+    void *second = ioremap(virt_to_phys((void *)page), PAGE_SIZE);
     ST_CHECK(second && (PAGE_ALIGN_DOWN((uintptr_t)second) != PAGE_ALIGN_DOWN((uintptr_t)regs)));
     ST_CHECK(ioremap_find((uintptr_t)second)->id != m->id);
     iounmap(second);

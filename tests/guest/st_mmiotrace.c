@@ -55,14 +55,16 @@ static int read_records(struct record *out, int max)
 }
 
 /* mmiotrace on, the buffer empty, a fresh traced mapping of two RAM pages. */
-static uintptr_t pages;
+static uintptr_t pages;    /* physical address of the two pages */
+static uintptr_t pages_va; /* the same pages in the direct map */
 static volatile uint8_t *traced;
 
 static void setup(void)
 {
     trace_stream_enabled = false;
     ST_CHECK(trace_switch(trace_find_tracer("mmiotrace", 9)) == 0);
-    pages = page_alloc(2);
+    pages_va = page_alloc(2);
+    pages = virt_to_phys((void *)pages_va);
     traced = ioremap(pages, 2 * PAGE_SIZE);
     ST_CHECK(traced != 0);
 }
@@ -70,7 +72,7 @@ static void setup(void)
 static void teardown(void)
 {
     iounmap((void *)traced);
-    page_free(pages, 2);
+    page_free(pages_va, 2);
     trace_switch(trace_find_tracer("nop", 3));
     rb_reset(trace_buffer());
     trace_stream_enabled = true;
@@ -88,7 +90,7 @@ SELFTEST(mmiotrace_read_modify_write)
 {
     setup();
     struct record r[MAX_RECORDS];
-    volatile uint32_t *ram = (volatile uint32_t *)pages; /* the same bytes, untraced */
+    volatile uint32_t *ram = (volatile uint32_t *)pages_va; /* the same bytes, untraced */
     ST_CHECK(read_records(r, MAX_RECORDS) == 1 && r[0].op == 'M' && r[0].phys == pages);
 
     clear_records();
@@ -135,7 +137,7 @@ SELFTEST(mmiotrace_strings_and_straddling)
 {
     setup();
     struct record r[MAX_RECORDS];
-    volatile uint32_t *ram = (volatile uint32_t *)pages;
+    volatile uint32_t *ram = (volatile uint32_t *)pages_va;
 
     /* rep movsl from the mapping into ordinary memory: one R per element. */
     clear_records();
@@ -160,11 +162,11 @@ SELFTEST(mmiotrace_strings_and_straddling)
 
     /* A 4-byte access across the boundary of the two pages. */
     clear_records();
-    *(volatile uint32_t *)(pages + PAGE_SIZE - 2) = 0x11223344;
+    *(volatile uint32_t *)(pages_va + PAGE_SIZE - 2) = 0x11223344;
     uint32_t got = *(volatile uint32_t *)(traced + PAGE_SIZE - 2);
     ST_CHECK(got == 0x11223344);
     *(volatile uint32_t *)(traced + PAGE_SIZE - 2) = 0x55667788;
-    ST_CHECK(*(volatile uint32_t *)(pages + PAGE_SIZE - 2) == 0x55667788);
+    ST_CHECK(*(volatile uint32_t *)(pages_va + PAGE_SIZE - 2) == 0x55667788);
     ST_CHECK(read_records(r, MAX_RECORDS) == 2);
     ST_CHECK(is(&r[0], 'R', 4, pages + PAGE_SIZE - 2, 0x11223344) &&
              is(&r[1], 'W', 4, pages + PAGE_SIZE - 2, 0x55667788));
@@ -175,7 +177,7 @@ SELFTEST(mmiotrace_unknown_and_settings)
 {
     setup();
     struct record r[MAX_RECORDS];
-    volatile uint32_t *ram = (volatile uint32_t *)pages;
+    volatile uint32_t *ram = (volatile uint32_t *)pages_va;
 
     /* push from memory is no form the decoder takes: UNKNOWN, and it still works. */
     clear_records();

@@ -7,6 +7,7 @@
 #include "tests/guest/guest_helpers.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/selftest.h"
 #include "kernel/lib/string.h"
 #include "trace/events/trace_events.h"
@@ -23,7 +24,7 @@ static int status_bit(unsigned bit)
     bool writable = true;
     if (!f || f->ops->mmap(0, 0, &phys, &writable) != 0 || writable)
         return -1;
-    return (((const volatile uint8_t *)phys)[bit / 8] >> (bit % 8)) & 1;
+    return (((const volatile uint8_t *)phys_to_virt(phys))[bit / 8] >> (bit % 8)) & 1;
 }
 
 /* Starts from no user event at all: '>' deletes them all. */

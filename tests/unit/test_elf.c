@@ -8,8 +8,8 @@
 #include "kernel/lib/errno.h"
 #include "unit.h"
 
-#define LO 0x40000000u
-#define HI 0xbe000000u
+#define LO 0x08048000u
+#define HI 0xbf700000u
 
 /* A minimal valid image: ELF header, two program headers (text r-x, data rw-), some bytes. */
 static uint8_t image[4096];
@@ -45,7 +45,7 @@ static void build_valid(void)
     put16(42, 32);
     put16(44, 2);
     put_phdr(0, 1, 0, LO, 0x200, 0x200, 5);            /* r-x */
-    put_phdr(1, 1, 0x200, LO + 0x1000, 0x100, 0x3000, 6); /* rw-, with bss */
+    put_phdr(1, 1, 0x200, LO + 0x1200, 0x100, 0x3000, 6); /* rw-, with bss */
 }
 
 static int parse(uint32_t len, struct elf_image *img, const char **why)
@@ -106,7 +106,10 @@ TEST(rejects_other_classes_machines_and_types)
     put16(18, 62); /* x86-64 */
     expect_reject(0x300, "not an i386 executable");
     build_valid();
-    put16(16, 3); /* ET_DYN */
+    put16(16, 1); /* ET_REL */
+    expect_reject(0x300, "not an i386 executable");
+    build_valid();
+    put16(16, 4); /* ET_CORE */
     expect_reject(0x300, "not an i386 executable");
 }
 
@@ -128,7 +131,7 @@ TEST(rejects_bad_program_header_tables)
 TEST(rejects_segments_outside_the_file)
 {
     build_valid();
-    put_phdr(1, 1, 0x2f0, LO + 0x1000, 0x100, 0x100, 6);
+    put_phdr(1, 1, 0x2f0, LO + 0x12f0, 0x100, 0x100, 6);
     expect_reject(0x300, "segment data lies outside the file");
     build_valid();
     put_phdr(1, 1, 0xffffff00, LO + 0x1000, 0x200, 0x200, 6); /* offset + size wraps */
@@ -138,33 +141,36 @@ TEST(rejects_segments_outside_the_file)
 TEST(rejects_segments_outside_user_memory)
 {
     build_valid();
-    put_phdr(1, 1, 0x200, 0x100000, 0x100, 0x100, 6); /* kernel memory */
+    put_phdr(1, 1, 0x200, 0xc0100200, 0x100, 0x100, 6); /* kernel memory */
     expect_reject(0x300, "segment lies outside user memory");
     build_valid();
-    put_phdr(1, 1, 0x200, HI - 0x10, 0x10, 0x20, 6); /* runs past the top */
+    put_phdr(1, 1, 0x200, 0x200, 0x100, 0x100, 6); /* the null page */
     expect_reject(0x300, "segment lies outside user memory");
     build_valid();
-    put_phdr(1, 1, 0x200, 0xfffff000, 0x10, 0x2000, 6); /* wraps around */
+    put_phdr(1, 1, 0x200, HI - 0xe00, 0x10, 0x1000, 6); /* runs past the top */
+    expect_reject(0x300, "segment lies outside user memory");
+    build_valid();
+    put_phdr(1, 1, 0x200, 0xfffff200, 0x10, 0x2000, 6); /* wraps around */
     expect_reject(0x300, "segment lies outside user memory");
 }
 
 TEST(rejects_inconsistent_sizes_and_shared_pages)
 {
     build_valid();
-    put_phdr(1, 1, 0x200, LO + 0x1000, 0x100, 0x80, 6);
+    put_phdr(1, 1, 0x200, LO + 0x1200, 0x100, 0x80, 6);
     expect_reject(0x300, "segment sizes are inconsistent");
     build_valid();
-    put_phdr(1, 1, 0x200, LO + 0x1000, 0, 0, 6);
+    put_phdr(1, 1, 0x200, LO + 0x1200, 0, 0, 6);
     expect_reject(0x300, "segment sizes are inconsistent");
     build_valid();
-    put_phdr(1, 1, 0x200, LO + 0x180, 0x10, 0x10, 6); /* same page as the text */
+    put_phdr(1, 1, 0x200, LO + 0x200, 0x10, 0x10, 6); /* same page as the text */
     expect_reject(0x300, "segments share a page");
 }
 
 TEST(rejects_an_entry_outside_executable_code)
 {
     build_valid();
-    put32(24, LO + 0x1000); /* in the data segment */
+    put32(24, LO + 0x1200); /* in the data segment */
     expect_reject(0x300, "entry point is not in an executable segment");
     build_valid();
     put32(24, LO + 0x200); /* just past the text */
@@ -178,4 +184,48 @@ TEST(rejects_too_many_segments)
     for (int i = 0; i <= ELF_MAX_SEGMENTS; i++)
         put_phdr(i, 1, 0, LO + 0x1000u * (uint32_t)i, 0x10, 0x10, 5);
     expect_reject(0x400, "too many loadable segments");
+}
+
+TEST(rejects_offsets_that_disagree_with_addresses_modulo_the_page)
+{
+    build_valid();
+    put_phdr(1, 1, 0x200, LO + 0x1000, 0x100, 0x100, 6); /* offset 0x200 at page offset 0 */
+    expect_reject(0x300, "segment offset and address differ modulo the page size");
+}
+
+TEST(refuses_dynamically_linked_programs)
+{
+    build_valid();
+    put16(44, 3);
+    put_phdr(2, 3 /* PT_INTERP */, 0x100, 0, 0x10, 0x10, 4);
+    expect_reject(0x300, "dynamically linked (PT_INTERP): only static programs run here");
+}
+
+TEST(places_static_pie_at_elf_et_dyn_base)
+{
+    build_valid();
+    put16(16, 3); /* ET_DYN, linked at 0 */
+    put32(24, 0x100);
+    put_phdr(0, 1, 0, 0, 0x200, 0x200, 5);
+    put_phdr(1, 1, 0x200, 0x1200, 0x100, 0x3000, 6);
+    struct elf_image img;
+    const char *why = 0;
+    CHECK_EQ_INT(elf_parse(image, 0x300, 0x10000, HI, &img, &why), 0);
+    CHECK_EQ_INT(img.load_bias, ELF_ET_DYN_BASE);
+    CHECK_EQ_INT(img.entry, ELF_ET_DYN_BASE + 0x100);
+    CHECK_EQ_INT(img.seg[1].vaddr, ELF_ET_DYN_BASE + 0x1200);
+    CHECK_EQ_INT(img.end, ELF_ET_DYN_BASE + 0x4200);
+    CHECK_EQ_INT(img.phdr_addr, ELF_ET_DYN_BASE + 52); /* inside the first segment */
+    CHECK_EQ_INT(img.phnum, 2);
+}
+
+TEST(reports_where_an_executables_headers_are)
+{
+    build_valid();
+    struct elf_image img;
+    const char *why = 0;
+    CHECK_EQ_INT(parse(0x300, &img, &why), 0);
+    CHECK_EQ_INT(img.load_bias, 0);
+    CHECK_EQ_INT(img.phdr_addr, LO + 52);
+    CHECK_EQ_INT(img.end, LO + 0x4200);
 }

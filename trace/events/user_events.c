@@ -729,7 +729,7 @@ static int mmap_status(struct file *f, uint32_t offset, uintptr_t *phys, bool *w
     (void)f;
     if (offset != 0)
         return -EINVAL;
-    *phys = (uintptr_t)status_page;
+    *phys = virt_to_phys(status_page);
     *writable = false;
     return 0;
 }

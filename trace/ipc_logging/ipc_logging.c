@@ -31,8 +31,9 @@
 
 /*
  * A context. log comes first: it starts with the header that every page's ctx_offset
- * points at, and a kernel pointer is also the physical address (page_alloc.h), so a dump
- * of physical memory finds the header where the pages say. The lock guards log; readers
+ * points at; the context and its pages are all in the kernel's direct map, where two
+ * addresses are as far apart as the frames behind them (page_alloc.h), so a dump of
+ * physical memory finds the header where the pages say. The lock guards log; readers
  * counts `log` reads in progress (a closed context admits none).
  */
 struct ipc_log_context {

@@ -4,7 +4,7 @@
  *
  * Usage: fault KIND, where KIND is
  *   null        read address 0 (the unmapped NULL page): #PF
- *   kernel      read 0x100000, kernel memory, not user-accessible: #PF
+ *   kernel      read 0xc0100000, kernel text, not user-accessible: #PF
  *   write_text  write to this program's own code (a read-only page): #PF
  *   cli         disable interrupts (IOPL is 0): #GP
  *   hlt         halt the CPU (privileged): #GP
@@ -53,7 +53,7 @@ static unsigned recurse(unsigned depth)
 }
 
 static void do_null(void) { read_at(0); }
-static void do_kernel(void) { read_at(0x100000); }
+static void do_kernel(void) { read_at(0xc0100000); }
 static void do_write_text(void) { write_byte_at((uintptr_t)&do_write_text, 0xc3); }
 static void do_cli(void) { asm volatile("cli"); }
 static void do_hlt(void) { asm volatile("hlt"); }

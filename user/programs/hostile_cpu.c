@@ -36,7 +36,7 @@
 
 #define USER_CS 0x1b
 #define USER_DS 0x23
-#define KERNEL_TEXT 0x100000u /* where the kernel is loaded: its text */
+#define KERNEL_TEXT 0xc0100000u /* the kernel's text: KERNEL_BASE + its load address */
 
 /* What an attack got: the signal (0: none) and what its siginfo/sigcontext said. */
 struct outcome {
@@ -182,7 +182,7 @@ static uint32_t kernel_symbol(const char *name)
 
 static void attack_kernel_memory(void)
 {
-    uint32_t targets[8] = { 0, 0x1000, KERNEL_TEXT, 0x3ffff000, 0xc0000000, 0xfffff000, 0, 0 };
+    uint32_t targets[8] = { 0, 0x1000, KERNEL_TEXT, USER_BASE - 0x1000, 0xc0000000, 0xfffff000, 0, 0 };
     int n = 6;
     uint32_t kmain = kernel_symbol("kmain"), pd = kernel_symbol("page_directory");
     if (kmain)
@@ -234,7 +234,7 @@ static void attack_syscall_pointers(void)
         long want;
     } writes[] = {
         { USER_BASE - 1, 2, -EFAULT },  { USER_BASE - 4096, 1, -EFAULT },
-        { USER_TOP - 1, 1, -EFAULT },   { USER_TOP - 1, 2, -EFAULT },
+        { USER_TOP, 1, -EFAULT },       { USER_TOP - 1, 2, -EFAULT },
         { 0xffffffff, 2, -EFAULT },     { KERNEL_TEXT, 16, -EFAULT },
         { 0, 1, -EFAULT },              { end - 1, 2, -EFAULT },
         { end - 1, 1, 1 },              { end - 4096, 4096, 4096 },
@@ -259,7 +259,7 @@ static void attack_syscall_pointers(void)
     /* Pointers the kernel reads from: anything outside user memory, or running into an
      * unmapped page (the path's last bytes are not a NUL). */
     memset(p + 4092, 'a', 4);
-    uint32_t bad_in[] = { 0, 1, KERNEL_TEXT, USER_BASE - 8, USER_TOP - 4, end - 4, 0xfffffffc };
+    uint32_t bad_in[] = { 0, 1, KERNEL_TEXT, USER_BASE - 8, USER_TOP, end - 4, 0xfffffffc };
     for (unsigned i = 0; i < sizeof bad_in / sizeof bad_in[0]; i++) {
         check_true("rt_sigaction(act)", bad_in[i],
                    bad_in[i] == 0 || raw_syscall(SYS_rt_sigaction, SIGUSR1, bad_in[i], 0, 8) == -EFAULT);
@@ -740,7 +740,7 @@ static void attack_umip(bool umip)
     } else {
         check("sgdt", 0, attempt(do_sgdt, img), none());
         check_true("sgdt: the real GDT (32 entries) in kernel memory", image_base(),
-                   image_limit() == 32 * 8 - 1 && image_base() < USER_BASE);
+                   image_limit() == 32 * 8 - 1 && image_base() >= USER_TOP);
         check("sidt", 0, attempt(do_sidt, img), none());
         check_true("sidt: the real IDT (256 gates)", image_limit(), image_limit() == 256 * 8 - 1);
         check("smsw", 0, attempt(do_smsw_reg, 0), none());

@@ -19,7 +19,7 @@
 #include <tracekern/ipc.h>
 #include <unistd.h>
 
-#define KERNEL_ADDRESS 0x100000
+#define KERNEL_ADDRESS 0xc0100000
 #define UNMAPPED_ADDRESS 0x1000
 #define FILES_PER_PROCESS 32  /* kernel/proc/proc.h TASK_FILES_MAX */
 #define ENDPOINTS_PER_TASK 8  /* kernel/ipc/ipc.h IPC_ENDPOINTS_PER_TASK */

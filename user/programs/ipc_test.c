@@ -17,7 +17,7 @@
 
 #define PONG_EXIT_WITHOUT_REPLY 0xdeaf
 #define PONG_HOLD 0xdeed
-#define KERNEL_ADDRESS 0x100000
+#define KERNEL_ADDRESS 0xc0100000
 #define UNMAPPED_ADDRESS 0x1000
 
 /* Something in our read-only code segment, to pass where the kernel must write. */

@@ -20,7 +20,7 @@
  *
  * Arguments come from a mix: small ints (-5..40), fds 0..40, lengths (0, small, pages,
  * huge, 0xffffffff), random words, and pointers, page-aligned or not, into the NULL page,
- * 0x1000, kernel memory (0x100000, 0xc0000000, 0xd0000000, 0xfffff000), this program's
+ * 0x1000, kernel memory (0xc0100000, 0xc0000000, 0xf0000000, 0xfffff000), this program's
  * scratch buffers (.bss and stack), the last bytes below the stack top and just past it,
  * the first page of its own code (read-only), the mmap area, and anywhere.
  *
@@ -75,10 +75,9 @@
 #define SCRATCH_SIZE (2 * PAGE)       /* the .bss scratch buffer */
 #define STACK_SCRATCH_SIZE PAGE       /* the one in main's frame */
 #define MMAP_LO 0x80000000u           /* munmap and MAP_FIXED stay in [MMAP_LO, MMAP_HI) */
-#define MMAP_HI 0xbe000000u
-#define TEXT_END (USER_BASE + PAGE)   /* user.ld puts code first: this page is never writable */
+#define MMAP_HI USER_MMAP_BASE        /* the kernel places mappings top-down from here */
+#define TEXT_END (USER_TEXT_BASE + PAGE) /* user.ld puts code first: never writable */
 #define STACK_SLACK 32 /* the stack's top bytes: argv strings and pointers, read only at start */
-#define MAP_FIXED_NOREPLACE 0x100000  /* Linux's: a fixed address too */
 #define REG_SPAN 32    /* the bytes of a DIAG_IOCSREG argument the guard controls */
 #define MAX_FDS 64
 #define MAPPINGS 32                   /* mappings kept at once; older ones are unmapped */
@@ -171,8 +170,9 @@ static unsigned enabler_count;
 static char names[MAX_NAMES][NAME_MAX]; /* events successful registrations named */
 static unsigned name_count;
 
-/* Whether the stack's slack is this program's argv strings, as the kernel lays out the
- * initial stack (kernel/proc/exec.c): then the program may read it. */
+/* Whether the stack's slack is this program's argv strings (and the path after them), as
+ * the kernel lays out the initial stack (kernel/proc/exec.c): then the program may read
+ * it. */
 static bool slack_is_argv;
 
 static uint32_t errno_count[4096];
@@ -275,7 +275,7 @@ static uint32_t random_length(void)
 
 static uint32_t random_pointer(void)
 {
-    static const uint32_t kernel[] = { 0x100000, 0xc0000000, 0xd0000000, 0xfffff000 };
+    static const uint32_t kernel[] = { 0xc0100000, 0xc0000000, 0xf0000000, 0xfffff000 };
     uint32_t off = one_in(2) ? 0 : below(PAGE);
     switch (below(12)) {
     case 0: return off; /* the NULL page */
@@ -286,7 +286,7 @@ static uint32_t random_pointer(void)
     case 5: return scratch_at(1, false);
     case 6: /* the last bytes below the stack top, or just past it */
         return one_in(2) ? USER_STACK_TOP - 1 - below(STACK_SLACK) : USER_STACK_TOP + below(16);
-    case 7: return USER_BASE + off; /* this program's first page of code */
+    case 7: return USER_TEXT_BASE + off; /* this program's first page of code */
     case 8: {
         unsigned i = below(MAPPINGS); /* a mapping of this run, if there is one */
         return (mappings[i].len ? mappings[i].addr : mmap_area_page()) + off;
@@ -640,6 +640,71 @@ static void shape_mmap2(struct call *c)
     c->a[5] = one_in(2) ? 0 : one_in(2) ? below(4) : rnd();
 }
 
+/* The memory calls of issue 16: brk, old mmap, mprotect, madvise, mremap. */
+static uint32_t initial_break; /* brk(0) at start: this program has no heap of its own */
+
+static void shape_brk(struct call *c)
+{
+    uint32_t cur = (uint32_t)syscall(SYS_brk, 0);
+    switch (below(5)) {
+    case 0: c->a[0] = 0; break;
+    case 1: c->a[0] = cur + below(16 * PAGE); break;
+    case 2: c->a[0] = initial_break + below(64 * PAGE); break;
+    case 3: c->a[0] = initial_break - below(4 * PAGE); break;
+    default: c->a[0] = one_in(2) ? random_pointer() : random_length(); break;
+    }
+}
+
+static void shape_old_mmap(struct call *c)
+{
+    struct call inner;
+    shape_mmap2(&inner);
+    uint32_t block[6] = { inner.a[0], inner.a[1], inner.a[2], inner.a[3], inner.a[4],
+                          one_in(4) ? rnd() : inner.a[5] * PAGE };
+    uint32_t p = scratch_at(sizeof block, true);
+    memcpy((void *)(uintptr_t)p, block, sizeof block);
+    c->a[0] = one_in(8) ? random_pointer() : p;
+}
+
+/* An address and length for the calls that work on ranges of mappings. */
+static void shape_range(struct call *c)
+{
+    unsigned i = below(MAPPINGS);
+    if (mappings[i].len && !one_in(3)) {
+        c->a[0] = mappings[i].addr + (one_in(3) ? PAGE * below(mappings[i].len / PAGE) : 0);
+        c->a[1] = one_in(4) ? random_length() : PAGE * below(1 + mappings[i].len / PAGE);
+    } else {
+        c->a[0] = one_in(2) ? mmap_area_page() + (one_in(4) ? below(PAGE) : 0) : random_pointer();
+        c->a[1] = one_in(2) ? PAGE * (1 + below(8)) : random_length();
+    }
+}
+
+static void shape_mprotect(struct call *c)
+{
+    static const uint32_t prots[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE,
+                                      PROT_READ | PROT_EXEC, 0x8, PROT_GROWSDOWN | PROT_READ };
+    shape_range(c);
+    c->a[2] = one_in(8) ? rnd() : PICK(prots);
+}
+
+static void shape_madvise(struct call *c)
+{
+    static const uint32_t advice[] = { MADV_NORMAL, MADV_RANDOM, MADV_SEQUENTIAL, MADV_WILLNEED,
+                                       MADV_DONTNEED, MADV_DONTNEED, MADV_FREE, 12, 100, 999 };
+    shape_range(c);
+    c->a[2] = one_in(8) ? rnd() : PICK(advice);
+}
+
+static void shape_mremap(struct call *c)
+{
+    static const uint32_t flags[] = { 0, MREMAP_MAYMOVE, MREMAP_MAYMOVE, MREMAP_MAYMOVE | MREMAP_FIXED,
+                                      MREMAP_FIXED, MREMAP_DONTUNMAP | MREMAP_MAYMOVE, 8 };
+    shape_range(c);
+    c->a[2] = one_in(3) ? random_length() : PAGE * below(12);
+    c->a[3] = one_in(8) ? rnd() : PICK(flags);
+    c->a[4] = one_in(2) ? mmap_area_page() : random_pointer();
+}
+
 static void shape_clock_gettime(struct call *c)
 {
     static const uint32_t clocks[] = { 0, CLOCK_MONOTONIC, CLOCK_MONOTONIC, 2, 7, 0xffffffff };
@@ -659,6 +724,10 @@ static const struct {
     { SYS_munmap, shape_munmap },   { SYS_writev, shape_writev },
     { SYS_sched_yield, shape_nothing }, { SYS_nanosleep, shape_nanosleep },
     { SYS_mmap2, shape_mmap2 },     { SYS_clock_gettime, shape_clock_gettime },
+    /* Memory: the process layout and its calls (issue 16) */
+    { SYS_brk, shape_brk },         { SYS_mmap, shape_old_mmap },
+    { SYS_mprotect, shape_mprotect }, { SYS_madvise, shape_madvise },
+    { SYS_mremap, shape_mremap },
 };
 
 /* Whether the kernel has the call today (its guards then know what it writes). */
@@ -729,7 +798,7 @@ static void guard_out(uint32_t *p, uint32_t *len, bool resizable)
         *p = scratch_at(*len, true);
         return;
     }
-    if (*p >= USER_BASE && *p < TEXT_END)
+    if (*p >= USER_TEXT_BASE && *p < TEXT_END)
         return;
     if (!in_own_memory(*p) && (end > 0xffffffffull || !reaches_own_memory(*p, end)))
         return;
@@ -821,6 +890,29 @@ static void guard_reg(struct call *c)
     }
 }
 
+/* mprotect and madvise: as guard_fixed, but a range from the mmap area is cut at MMAP_HI
+ * even when it runs past the top of user space, since these calls act on every mapping
+ * they meet before they complain (madvise even past holes): only a range that wraps stays,
+ * for the kernel to refuse. */
+static void guard_range(uint32_t *addr, uint32_t *len)
+{
+    guard_fixed(addr, len);
+    uint64_t end = (uint64_t)*addr + (((uint64_t)*len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
+    if (*addr < MMAP_HI && end > MMAP_HI && end <= 0xffffffffull)
+        *len = MMAP_HI - *addr;
+}
+
+/* old mmap: its argument block where the guard can read it, and guard_fixed applied to
+ * the address and length inside it, as for mmap2. */
+static void guard_old_mmap(uint32_t *p)
+{
+    if (!guard_in(p, 24))
+        return;
+    uint32_t *block = (uint32_t *)(uintptr_t)*p;
+    if (block[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE))
+        guard_fixed(&block[0], &block[1]);
+}
+
 /* Applies every guard that the call's final number and arguments need. */
 static void guard_call(struct call *c)
 {
@@ -833,6 +925,21 @@ static void guard_call(struct call *c)
     case SYS_mmap2:
         if (a[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE))
             guard_fixed(&a[0], &a[1]);
+        break;
+    /* Memory: the process layout and its calls (issue 16) */
+    case SYS_mmap: guard_old_mmap(&a[0]); break;
+    case SYS_mprotect: /* PROT_NONE or read-only on its own memory would kill it */
+    case SYS_madvise:  /* MADV_DONTNEED zeroes what it is given */
+        guard_range(&a[0], &a[1]);
+        break;
+    case SYS_mremap:
+        guard_fixed(&a[0], &a[1]);
+        if (a[3] & MREMAP_FIXED)
+            guard_fixed(&a[4], &a[2]);
+        break;
+    case SYS_brk: /* the break moves freely above the image, but not by gigabytes */
+        if (a[0] > initial_break + 64 * PAGE && a[0] < MMAP_LO)
+            a[0] = initial_break + below(64 * PAGE);
         break;
     case SYS_ioctl:
         if (a[1] == DIAG_IOCSREG)
@@ -956,6 +1063,8 @@ static void after_success(const struct call *c, long ret, const struct registrat
             fd_kind[c->a[0]] = FD_NONE;
         break;
     case SYS_mmap2: remember_mapping((uint32_t)ret, c->a[1]); break;
+    case SYS_mmap: remember_mapping((uint32_t)ret, ((const uint32_t *)(uintptr_t)c->a[0])[1]); break;
+    case SYS_mremap: remember_mapping((uint32_t)ret, c->a[2]); break;
     case SYS_ioctl:
         if (r->is_reg)
             remember_registration(r);
@@ -1110,8 +1219,12 @@ int main(int argc, char **argv)
             goto usage;
     }
 
+    /* The top of the stack: the argument strings, the path (AT_EXECFN, here argv[0]) and
+     * 4 zero bytes, as Linux's execve leaves them. */
     const char *last = argc > 0 ? argv[argc - 1] : "";
-    slack_is_argv = argc > 0 && (uintptr_t)last + strlen(last) + 1 == USER_STACK_TOP;
+    slack_is_argv = argc > 0 && (uintptr_t)last + strlen(last) + 1 + strlen(argv[0]) + 1 + 4 ==
+                                    USER_STACK_TOP;
+    initial_break = (uint32_t)syscall(SYS_brk, 0);
     scratch_areas[0] = (struct area){ (uintptr_t)scratch, (uintptr_t)scratch + SCRATCH_SIZE };
     scratch_areas[1] = (struct area){ (uintptr_t)stack_scratch,
                                       (uintptr_t)stack_scratch + STACK_SCRATCH_SIZE };

@@ -44,7 +44,7 @@
 #define LOC_ENABLE_FILE TRACEFS "events/user_events/ue_err_loc/enable"
 
 #define UNMAPPED_ADDR 0x1000L  /* below USER_BASE, and never mapped */
-#define KERNEL_ADDR 0x100000L  /* the kernel's own memory: mapped, but not for ring 3 */
+#define KERNEL_ADDR 0xc0100000L  /* the kernel's own memory: mapped, but not for ring 3 */
 #define COMMON_HEADER_SIZE 8   /* struct trace_entry, before an event's first field */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -284,7 +284,7 @@ static void group_reg_fields(void)
         { "enable_size 2", IOCTL(data_fd, DIAG_IOCSREG, &size2), EINVAL },
         { "enable_bit 32", IOCTL(data_fd, DIAG_IOCSREG, &bit32), EINVAL },
         { "misaligned enable_addr", IOCTL(data_fd, DIAG_IOCSREG, &misaligned), EINVAL },
-        { "enable_addr in kernel memory (0x100000)", IOCTL(data_fd, DIAG_IOCSREG, &kernel),
+        { "enable_addr in kernel memory (0xc0100000)", IOCTL(data_fd, DIAG_IOCSREG, &kernel),
           EFAULT },
         { "enable_addr unmapped (0x1000)", IOCTL(data_fd, DIAG_IOCSREG, &unmapped), EFAULT },
         { "enable_addr in the read-only status page", IOCTL(data_fd, DIAG_IOCSREG, &readonly),
@@ -586,7 +586,7 @@ static void group_syscalls(void)
         { "read of a 2-byte file asking 4096 bytes into 16 before an unmapped page", SYS_read,
           { small_fd, (long)(edge - 16), 4096 }, 0 },
         { "write(1, 0x1000, 5)", SYS_write, { 1, UNMAPPED_ADDR, 5 }, EFAULT },
-        { "write(1, 0x100000, 5)", SYS_write, { 1, KERNEL_ADDR, 5 }, EFAULT },
+        { "write(1, 0xc0100000, 5)", SYS_write, { 1, KERNEL_ADDR, 5 }, EFAULT },
         { "write from a buffer running into an unmapped page", SYS_write,
           { 1, (long)(edge - 2), 5 }, EFAULT },
         { "read into the read-only status page", SYS_read,
@@ -607,8 +607,8 @@ static void group_syscalls(void)
         { "mmap whose page offset wraps (0xffffffff)", SYS_mmap2,
           { 0, 2 * USER_PAGE_SIZE, PROT_READ, MAP_SHARED, status_fd, (long)0xffffffff },
           EOVERFLOW },
-        { "MAP_SHARED_VALIDATE with a flag not implemented (MAP_POPULATE)", SYS_mmap2,
-          { 0, USER_PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_PRIVATE | 0x8000, status_fd, 0 },
+        { "MAP_SHARED_VALIDATE with a flag the file does not support (MAP_SYNC)", SYS_mmap2,
+          { 0, USER_PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_PRIVATE | 0x80000, status_fd, 0 },
           EOPNOTSUPP },
         { "mmap of 3 GiB", SYS_mmap2,
           { 0, (long)0xc0000000, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 }, ENOMEM },
