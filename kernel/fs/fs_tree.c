@@ -22,7 +22,13 @@ static const char *const mount_prefixes[] = {
     "/sys/kernel/debug",
 };
 
-static struct fs_node root_node = { .name = "/", .mode = 0755 };
+static struct fs_node root_node = { .name = "/", .mode = 0755, .ino = 1 };
+static uint32_t next_ino = 2;             /* under the tree's lock: see fs_tree.h */
+static uint64_t (*clock_ns)(void);        /* fs_set_clock's */
+
+void fs_set_clock(uint64_t (*now_ns)(void)) { clock_ns = now_ns; }
+uint64_t fs_now_ns(void) { return clock_ns ? clock_ns() : 0; }
+uint32_t fs_next_ino(void) { return __atomic_fetch_add(&next_ino, 1, __ATOMIC_RELAXED); }
 
 struct fs_node *fs_root(void) { return &root_node; }
 
@@ -98,6 +104,8 @@ static struct fs_node *add_node(struct fs_node *parent, const char *name,
     n->parent = parent;
     n->ops = ops;
     n->data = data;
+    n->ino = fs_next_ino();
+    n->created_ns = fs_now_ns();
     struct fs_node **link = &parent->children;
     while (*link && strcmp((*link)->name, name) < 0)
         link = &(*link)->next;
@@ -117,6 +125,33 @@ struct fs_node *fs_create(struct fs_node *parent, const char *name,
     if (!ops)
         return NULL;
     return add_node(parent, name, ops, data);
+}
+
+struct fs_node *fs_symlink(struct fs_node *parent, const char *name,
+                           const struct fs_file_ops *ops, void *data)
+{
+    if (!ops || !ops->readlink)
+        return NULL;
+    struct fs_node *n = add_node(parent, name, ops, data);
+    return fs_set_mode(n, 0777, 0, 0);
+}
+
+struct fs_node *fs_set_rdev(struct fs_node *node, uint32_t major, uint32_t minor)
+{
+    if (node)
+        node->rdev = (major << 8) | (minor & 0xff);
+    return node;
+}
+
+uint32_t fs_type(const struct fs_node *node)
+{
+    if (fs_is_dir(node))
+        return 0040000;
+    if (fs_is_symlink(node))
+        return 0120000;
+    if (node->fifo)
+        return 0010000;
+    return node->rdev ? 0020000 : 0100000;
 }
 
 struct fs_node *fs_mkdir_path(const char *path)
@@ -224,21 +259,39 @@ int fs_may_open(const struct fs_node *node, const struct cred *c, int want)
 
 struct fs_node *fs_lookup(const char *path, int *err)
 {
-    return fs_lookup_as(path, NULL, err);
+    return fs_resolve(NULL, path, NULL, 0, err);
 }
 
-/* The walk behind both lookups; c NULL: the kernel's own, which passes everywhere. */
 struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err)
+{
+    return fs_resolve(NULL, path, c, 0, err);
+}
+
+/* True when nothing but slashes is left of the path. */
+static bool only_slashes(const char *p)
+{
+    while (*p == '/')
+        p++;
+    return *p == '\0';
+}
+
+/* The walk behind fs_resolve: *links counts the links followed so far on the whole walk,
+ * depth how deep in links this walk is (each level holds one target on the stack). */
+static struct fs_node *walk(struct fs_node *start, const char *path, const struct cred *c,
+                            bool follow_last, int *links, int depth, int *err)
 {
     if (strlen(path) >= FS_PATH_MAX) {
         *err = -ENAMETOOLONG;
         return NULL;
     }
-    path = strip_mount_prefix(path);
+    struct fs_node *node = start ? start : fs_root();
+    if (path[0] == '/') {
+        path = strip_mount_prefix(path);
+        node = fs_root();
+    }
     size_t path_len = strlen(path);
     /* A trailing slash asks for a directory: "/dev/kmsg/" is ENOTDIR, as on Linux. */
     bool want_dir = path_len > 0 && path[path_len - 1] == '/';
-    struct fs_node *node = fs_root();
     while (*path) {
         size_t len = next_component(&path);
         if (len == 0)
@@ -251,25 +304,53 @@ struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err)
             *err = -EACCES;
             return NULL;
         }
+        struct fs_node *next = node;
         if (len == 1 && path[0] == '.') {
             /* stays */
         } else if (len == 2 && path[0] == '.' && path[1] == '.') {
             if (node->parent)
-                node = node->parent;
+                next = node->parent;
         } else {
-            node = find_child(node, path, len);
-            if (!node) {
+            next = find_child(node, path, len);
+            if (!next) {
                 *err = -ENOENT;
                 return NULL;
             }
         }
         path += len;
+        if (fs_is_symlink(next) && (!only_slashes(path) || follow_last || want_dir)) {
+            if (++*links > FS_LINKS_MAX || depth >= FS_LINK_DEPTH) {
+                *err = -ELOOP;
+                return NULL;
+            }
+            char target[FS_PATH_MAX];
+            int n = next->ops->readlink(next, target, sizeof target);
+            if (n < 0) {
+                *err = n;
+                return NULL;
+            }
+            if (n == 0) {
+                *err = -ENOENT;
+                return NULL;
+            }
+            next = walk(next->parent, target, c, true, links, depth + 1, err);
+            if (!next)
+                return NULL;
+        }
+        node = next;
     }
     if (want_dir && !fs_is_dir(node)) {
         *err = -ENOTDIR;
         return NULL;
     }
     return node;
+}
+
+struct fs_node *fs_resolve(struct fs_node *start, const char *path, const struct cred *c,
+                           int flags, int *err)
+{
+    int links = 0;
+    return walk(start, path, c, !(flags & FS_NOFOLLOW), &links, 0, err);
 }
 
 void fs_path_of(const struct fs_node *node, char *buf, size_t size)

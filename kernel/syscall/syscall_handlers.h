@@ -62,5 +62,43 @@ SYSCALL_HANDLER(rt_sigprocmask);
 SYSCALL_HANDLER(sigaltstack);
 SYSCALL_HANDLER(rt_sigreturn); /* arch/x86/signal_frame.c */
 SYSCALL_HANDLER(sigreturn);
+/* Files and the terminal (issue 16): sys_file.c, sys_fd.c, sys_stat.c, sys_poll.c. */
+SYSCALL_HANDLER(chdir);
+SYSCALL_HANDLER(lseek);
+SYSCALL_HANDLER(access);
+SYSCALL_HANDLER(dup);
+SYSCALL_HANDLER(pipe);
+SYSCALL_HANDLER(fcntl);
+SYSCALL_HANDLER(umask);
+SYSCALL_HANDLER(dup2);
+SYSCALL_HANDLER(old_select);
+SYSCALL_HANDLER(readlink);
+SYSCALL_HANDLER(newstat);
+SYSCALL_HANDLER(newlstat);
+SYSCALL_HANDLER(newfstat);
+SYSCALL_HANDLER(fchdir);
+SYSCALL_HANDLER(llseek);
+SYSCALL_HANDLER(getdents);
+SYSCALL_HANDLER(select);
+SYSCALL_HANDLER(poll);
+SYSCALL_HANDLER(getcwd);
+SYSCALL_HANDLER(stat64);
+SYSCALL_HANDLER(lstat64);
+SYSCALL_HANDLER(fstat64);
+SYSCALL_HANDLER(getdents64);
+SYSCALL_HANDLER(fcntl64);
+SYSCALL_HANDLER(openat);
+SYSCALL_HANDLER(fstatat64);
+SYSCALL_HANDLER(readlinkat);
+SYSCALL_HANDLER(faccessat);
+SYSCALL_HANDLER(pselect6_time32);
+SYSCALL_HANDLER(ppoll_time32);
+SYSCALL_HANDLER(dup3);
+SYSCALL_HANDLER(pipe2);
+SYSCALL_HANDLER(statx);
+SYSCALL_HANDLER(pselect6);
+SYSCALL_HANDLER(ppoll);
+SYSCALL_HANDLER(close_range);
+SYSCALL_HANDLER(faccessat2);
 
 #endif
