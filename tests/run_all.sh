@@ -336,6 +336,9 @@ expect_all "gdb stub: breakpoint at kmain hit with symbols" "$LOGS/gdb.log" \
 echo "# console shell, typed interactively"
 tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "interactive shell session" \
     || fail "interactive shell session"
+# Files and the terminal (issue 16): a program reads the console as a terminal.
+tests/shell/tty.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "a program's terminal: canonical, raw, VTIME, poll, ^C" \
+    || fail "a program's terminal: canonical, raw, VTIME, poll, ^C"
 tests/shell/flood.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" \
     && pass "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost" \
     || fail "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost"
