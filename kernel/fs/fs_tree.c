@@ -275,23 +275,48 @@ static bool only_slashes(const char *p)
     return *p == '\0';
 }
 
-/* The walk behind fs_resolve: *links counts the links followed so far on the whole walk,
- * depth how deep in links this walk is (each level holds one target on the stack). */
-static struct fs_node *walk(struct fs_node *start, const char *path, const struct cred *c,
-                            bool follow_last, int *links, int depth, int *err)
+/* Reads link's target into buf (FS_PATH_MAX bytes): its length, or -errno (-ENOENT for an
+ * empty target, as Linux's). */
+static int read_link(struct fs_node *link, char *buf)
 {
+    int n = link->ops->readlink(link, buf, FS_PATH_MAX);
+    return n == 0 ? -ENOENT : n;
+}
+
+/*
+ * The walk behind fs_resolve: path from start, or (link set) link's target from link's
+ * directory. *links counts the links followed on the whole walk. A link that ends the
+ * path being walked is followed in this frame, its target replacing the path (a chain of
+ * links costs no stack); one in the middle of a path is walked in a frame of its own,
+ * depth levels deep at most (each holds one target).
+ */
+static struct fs_node *walk(struct fs_node *start, const char *path, struct fs_node *link,
+                            const struct cred *c, bool follow_last, int *links, int depth,
+                            int *err)
+{
+    char target[FS_PATH_MAX];
+    if (link) {
+        int n = read_link(link, target);
+        if (n < 0) {
+            *err = n;
+            return NULL;
+        }
+        path = target;
+        start = link->parent;
+    }
     if (strlen(path) >= FS_PATH_MAX) {
         *err = -ENAMETOOLONG;
         return NULL;
     }
+    size_t path_len = strlen(path);
+    /* A trailing slash asks for a directory: "/dev/kmsg/" is ENOTDIR, as on Linux. */
+    bool want_dir = path_len > 0 && path[path_len - 1] == '/';
     struct fs_node *node = start ? start : fs_root();
+restart:
     if (path[0] == '/') {
         path = strip_mount_prefix(path);
         node = fs_root();
     }
-    size_t path_len = strlen(path);
-    /* A trailing slash asks for a directory: "/dev/kmsg/" is ENOTDIR, as on Linux. */
-    bool want_dir = path_len > 0 && path[path_len - 1] == '/';
     while (*path) {
         size_t len = next_component(&path);
         if (len == 0)
@@ -318,22 +343,28 @@ static struct fs_node *walk(struct fs_node *start, const char *path, const struc
             }
         }
         path += len;
-        if (fs_is_symlink(next) && (!only_slashes(path) || follow_last || want_dir)) {
-            if (++*links > FS_LINKS_MAX || depth >= FS_LINK_DEPTH) {
+        bool last = only_slashes(path);
+        if (fs_is_symlink(next) && (!last || follow_last || want_dir)) {
+            if (++*links > FS_LINKS_MAX) {
                 *err = -ELOOP;
                 return NULL;
             }
-            char target[FS_PATH_MAX];
-            int n = next->ops->readlink(next, target, sizeof target);
-            if (n < 0) {
-                *err = n;
+            if (last) {
+                /* The rest of the walk is the target's: only slashes are left of path. */
+                int n = read_link(next, target);
+                if (n < 0) {
+                    *err = n;
+                    return NULL;
+                }
+                path = target;
+                node = next->parent;
+                goto restart;
+            }
+            if (depth >= FS_LINK_DEPTH) {
+                *err = -ELOOP;
                 return NULL;
             }
-            if (n == 0) {
-                *err = -ENOENT;
-                return NULL;
-            }
-            next = walk(next->parent, target, c, true, links, depth + 1, err);
+            next = walk(NULL, NULL, next, c, true, links, depth + 1, err);
             if (!next)
                 return NULL;
         }
@@ -350,7 +381,7 @@ struct fs_node *fs_resolve(struct fs_node *start, const char *path, const struct
                            int flags, int *err)
 {
     int links = 0;
-    return walk(start, path, c, !(flags & FS_NOFOLLOW), &links, 0, err);
+    return walk(start, path, NULL, c, !(flags & FS_NOFOLLOW), &links, 0, err);
 }
 
 void fs_path_of(const struct fs_node *node, char *buf, size_t size)

@@ -187,8 +187,9 @@ uint64_t fs_now_ns(void);
 /* The next inode number, for nodes made outside the tree (pipes). */
 uint32_t fs_next_ino(void);
 
-/* How many links a symbolic link may lead through on one walk, as Linux's MAXSYMLINKS;
- * one more is ELOOP. Links inside links nest at most FS_LINK_DEPTH deep. */
+/* How many symbolic links one walk may follow, as Linux's MAXSYMLINKS; one more is ELOOP.
+ * A link in the middle of another link's target nests; nesting deeper than FS_LINK_DEPTH
+ * is ELOOP too (each level holds a target on the kernel stack). */
 #define FS_LINKS_MAX 40
 #define FS_LINK_DEPTH 8
 
@@ -201,7 +202,8 @@ uint32_t fs_next_ino(void);
  * must be searchable by c (NULL: the kernel, which passes everywhere: EACCES otherwise).
  * Symbolic links are followed, from the directory they are in, except the last component's
  * with FS_NOFOLLOW (unless a trailing slash asks for a directory); more than FS_LINKS_MAX
- * of them, or nesting deeper than FS_LINK_DEPTH, is ELOOP. Returns the node, or NULL with
+ * of them, or nesting deeper than FS_LINK_DEPTH, is ELOOP; an empty target is ENOENT.
+ * Returns the node, or NULL with
  * *err = -ENOENT, -ENOTDIR, -EACCES, -ELOOP or -ENAMETOOLONG.
  */
 struct fs_node *fs_resolve(struct fs_node *start, const char *path, const struct cred *c,
