@@ -27,7 +27,7 @@ unsigned file_poll(struct file *f)
 /* Opens a directory: for reading only (getdents, fchdir, the *at calls), as Linux. */
 static int open_dir(struct fs_node *node, uint32_t flags, struct file **out)
 {
-    if ((flags & O_ACCMODE) != O_RDONLY)
+    if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_CREAT)))
         return -EISDIR;
     struct file *f = kzalloc(sizeof *f);
     if (!f)

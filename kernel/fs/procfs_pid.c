@@ -9,7 +9,8 @@
  *
  * A task's directory is made with the task (a create hook) and removed when it is freed;
  * its files find the task by pid when read, so one kept open after the task is gone says
- * ESRCH, and a directory still open then is left in place (and reused should the pid be).
+ * ESRCH, and a directory still open then is left in place until the next task is made
+ * after it was closed (or reused, should the pid be).
  */
 #include "kernel/fs/fs_tree.h"
 #include "kernel/init.h"
@@ -71,6 +72,31 @@ static const struct fs_file_ops status_ops = { .read = read_status };
  * or here. */
 static struct fs_node *proc_dir(void) { return fs_mkdir_path("proc"); }
 
+/* Removes a task's directory and its entries unless a program has any of it open. */
+static void remove_pid_dir(struct fs_node *dir)
+{
+    if (fs_in_use(dir))
+        return;
+    while (dir->children)
+        if (fs_remove(dir->children) != 0)
+            return;
+    fs_remove(dir);
+}
+
+/* Removes the directories of tasks that are gone and that were still open when their task
+ * was freed: so they are never more than the directories programs hold open. */
+static void sweep_stale_dirs(struct fs_node *proc)
+{
+    struct fs_node *n = proc->children;
+    while (n) {
+        struct fs_node *next = n->next;
+        if (fs_is_dir(n) && n->name[0] >= '0' && n->name[0] <= '9' &&
+            !task_find(pid_of_node(n)))
+            remove_pid_dir(n);
+        n = next;
+    }
+}
+
 /* Makes /proc/PID for t (or takes over one left from an earlier task with its pid). No
  * directory is no reason to refuse a task: the hook always succeeds. */
 static int pid_dir_create(struct task *t)
@@ -78,6 +104,7 @@ static int pid_dir_create(struct task *t)
     char name[16];
     ksnprintf(name, sizeof name, "%d", t->pid);
     struct fs_node *proc = proc_dir();
+    sweep_stale_dirs(proc);
     int err;
     struct fs_node *dir = fs_resolve(proc, name, NULL, FS_NOFOLLOW, &err);
     if (!dir)
@@ -98,11 +125,8 @@ static void pid_dir_release(struct task *t)
     ksnprintf(name, sizeof name, "%d", t->pid);
     int err;
     struct fs_node *dir = fs_resolve(proc_dir(), name, NULL, FS_NOFOLLOW, &err);
-    if (!dir || !fs_is_dir(dir) || fs_in_use(dir))
-        return;
-    while (dir->children)
-        fs_remove(dir->children);
-    fs_remove(dir);
+    if (dir && fs_is_dir(dir))
+        remove_pid_dir(dir);
 }
 
 static struct task_create_hook pid_dir_hook = { .create = pid_dir_create,

@@ -109,6 +109,12 @@ static void finish_line(void)
     line_len = 0;
 }
 
+/* Whether c is the control character c_cc[index]; 0 there (_POSIX_VDISABLE) disables it. */
+static bool is_cc(int c, int index)
+{
+    return termios.c_cc[index] != 0 && c == termios.c_cc[index];
+}
+
 /* Input processing of one byte (c_iflag). Returns -1 for a byte to drop. */
 static int input_map(int c)
 {
@@ -132,13 +138,12 @@ static bool canonical_pump(void)
         c = input_map(c);
         if (c < 0)
             continue;
-        const uint8_t *cc = termios.c_cc;
-        if (c == cc[VERASE]) {
+        if (is_cc(c, VERASE)) {
             erase_one();
-        } else if (c == cc[VKILL]) {
+        } else if (is_cc(c, VKILL)) {
             while (line_len)
                 erase_one();
-        } else if (c == cc[VEOF]) {
+        } else if (is_cc(c, VEOF)) {
             if (line_len == 0)
                 eof_pending = true;
             else
@@ -151,7 +156,7 @@ static bool canonical_pump(void)
                 tty_output("\n", 1);
             else
                 echo_byte((char)c);
-            if (c == '\n' || (cc[VEOL] && c == cc[VEOL]))
+            if (c == '\n' || is_cc(c, VEOL))
                 finish_line();
         }
     }
@@ -245,13 +250,15 @@ static unsigned tty_poll(struct file *f)
     return readable ? mask | POLLIN | POLLRDNORM : mask;
 }
 
-/* The process group of t. Until process groups exist (the processes part of issue 16),
- * every process leads a group of its own, whose id is its pid. */
+/* The process group and the session of t. Until they exist (the processes part of issue
+ * 16 adds them to struct task), every process leads a group and a session of its own, whose
+ * ids are its pid; these two are all that changes when they do. */
 static int pgid_of(const struct task *t) { return t->pid; }
+static int sid_of(const struct task *t) { return t->pid; }
 
-/* TIOCSPGRP: a group of the caller's session only. Until sessions exist, each process is
- * in a session of its own (the shell starts every program as a new session), so another
- * process's group is foreign (EPERM) and a group no process has is ESRCH. */
+/* TIOCSPGRP, as Linux's tiocspgrp: pgid must be a process group that exists (ESRCH) in the
+ * caller's session (EPERM); negative is EINVAL. The task list is walked with interrupts
+ * off (one CPU). */
 static long set_pgrp(uint32_t arg)
 {
     int32_t pgid;
@@ -259,16 +266,20 @@ static long set_pgrp(uint32_t arg)
         return -EFAULT;
     if (pgid < 0)
         return -EINVAL;
-    struct task *leader = task_find(pgid);
-    if (!leader || !leader->as || leader->state == TASK_ZOMBIE)
-        return -ESRCH;
-    if (pgid != pgid_of(current))
-        return -EPERM;
     unsigned long flags = arch_irq_save();
-    foreground_pgrp = pgid;
-    update_interrupt_mode();
+    bool exists = false, ours = false;
+    for (struct task *t = task_list(); t; t = t->next)
+        if (t->as && t->state != TASK_ZOMBIE && pgid_of(t) == pgid) {
+            exists = true;
+            ours = ours || sid_of(t) == sid_of(current);
+        }
+    long err = !exists ? -ESRCH : !ours ? -EPERM : 0;
+    if (!err) {
+        foreground_pgrp = pgid;
+        update_interrupt_mode();
+    }
     arch_irq_restore(flags);
-    return 0;
+    return err;
 }
 
 /* Takes new settings (TCSETS*); TCSETSF also throws away what was typed. */
@@ -319,7 +330,7 @@ static long tty_ioctl(struct file *f, uint32_t cmd, uint32_t arg)
     case TIOCSPGRP:
         return set_pgrp(arg);
     case TIOCGSID: {
-        int32_t sid = pgid_of(current);
+        int32_t sid = sid_of(current);
         return copy_to_user(arg, &sid, sizeof sid);
     }
     case TIOCSCTTY:
