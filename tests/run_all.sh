@@ -165,6 +165,14 @@ else
 fi
 
 echo "# layers: portable code reaches arch/x86 only through kernel/arch.h, the core reaches tracers through hooks"
+# Files and the terminal (issue 16): the structures programs get are Linux's, field by field
+# (compiled against the host's Linux i386 headers only; nothing runs).
+if ${CC:-gcc} -m32 -std=gnu11 -I. -fsyntax-only tests/abi/uapi_fs_layout.c > "$LOGS/uapi_fs_layout.txt" 2>&1; then
+    pass "uapi/fs.h has Linux's i386 layouts and values (stat64, stat, statx, termios, winsize, pollfd, flags)"
+else
+    fail "uapi/fs.h has Linux's i386 layouts and values (stat64, stat, statx, termios, winsize, pollfd, flags)"
+    show_log "$LOGS/uapi_fs_layout.txt"
+fi
 if tests/tools/include_check.sh > "$LOGS/include_check.txt" 2>&1; then
     pass "include check: no kernel/ or trace/ file includes arch/x86 but kernel/arch.h; trace/ includes from kernel/ and arch/ only as allow-listed"
 else
