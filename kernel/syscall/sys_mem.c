@@ -72,8 +72,8 @@ SYSCALL_HANDLER(mmap_pgoff)
         f = fd < TASK_FILES_MAX ? current->files[fd] : 0;
         if (!f)
             return -EBADF;
-        if (!f->node->ops->mmap)
-            return -ENODEV;
+        if (!f->node->ops || !f->node->ops->mmap)
+            return -ENODEV; /* a directory has no operations at all */
         /* Linux's do_mmap: a file mapping needs the file open for reading, a shared
          * writable one for writing too (so neither O_WRONLY nor access mode 3 maps). */
         if (!file_readable(f) || (type == MAP_SHARED && (prot & PROT_WRITE) && !file_writable(f)))

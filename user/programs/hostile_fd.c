@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -94,6 +95,19 @@ static void bad_descriptors(void)
     check_call("readlink with bufsiz -1", readlink("/proc/self", buf, (size_t)-1), EINVAL);
     check_call("FIONREAD on /dev/null", ioctl(open("/dev/null", O_RDONLY), FIONREAD, buf), ENOTTY);
     close(3);
+    int dir = open("/dev", O_RDONLY | O_DIRECTORY);
+    check_call("mmap of a directory", (long)mmap(0, 4096, PROT_READ, MAP_SHARED, dir, 0) == -1 ? -1 : 0, ENODEV);
+    check_call("write to a directory", write(dir, "x", 1), EBADF);
+    check_call("ioctl on a directory", ioctl(dir, TCGETS, buf), ENOTTY);
+    int p[2];
+    pipe(p);
+    check_call("mmap of a pipe", (long)mmap(0, 4096, PROT_READ, MAP_SHARED, p[0], 0) == -1 ? -1 : 0, ENODEV);
+    check_call("getdents64 of a pipe", getdents64(p[0], buf, 4096), ENOTDIR);
+    check_call("fchdir to a pipe", fchdir(p[0]), ENOTDIR);
+    check_call("openat relative to a pipe", openat(p[0], "x", O_RDONLY), ENOTDIR);
+    close(p[0]);
+    close(p[1]);
+    close(dir);
     /* Every slot taken by directories: the next open is EMFILE, even of a missing file. */
     int opened = 0;
     while (open("/", O_RDONLY | O_DIRECTORY) >= 0)
