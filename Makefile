@@ -374,6 +374,7 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c tests/unit/unit_main.c tests/unit/unit
 FUZZ_DEPS_umip_decode := arch/x86/umip_decode.c
 FUZZ_DEPS_ipc_log_extract := $(UNIT_DEPS_ipc_log_dump)
 FUZZ_DEPS_user_events := $(HOST_user_events_parse)
+FUZZ_DEPS_fs_resolve := $(HOST_fs_tree)
 FUZZ_DEPS = $(sort $(or $(FUZZ_DEPS_$(1)),$(UNIT_DEPS_$(1))))
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))

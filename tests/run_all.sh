@@ -165,6 +165,14 @@ else
 fi
 
 echo "# layers: portable code reaches arch/x86 only through kernel/arch.h, the core reaches tracers through hooks"
+# Files and the terminal (issue 16): the structures programs get are Linux's, field by field
+# (compiled against the host's Linux i386 headers only; nothing runs).
+if ${CC:-gcc} -m32 -std=gnu11 -I. -fsyntax-only tests/abi/uapi_fs_layout.c > "$LOGS/uapi_fs_layout.txt" 2>&1; then
+    pass "uapi/fs.h has Linux's i386 layouts and values (stat64, stat, statx, termios, winsize, pollfd, flags)"
+else
+    fail "uapi/fs.h has Linux's i386 layouts and values (stat64, stat, statx, termios, winsize, pollfd, flags)"
+    show_log "$LOGS/uapi_fs_layout.txt"
+fi
 if tests/tools/include_check.sh > "$LOGS/include_check.txt" 2>&1; then
     pass "include check: no kernel/ or trace/ file includes arch/x86 but kernel/arch.h; trace/ includes from kernel/ and arch/ only as allow-listed"
 else
@@ -339,6 +347,9 @@ expect_all "gdb stub: breakpoint at kmain hit with symbols" "$LOGS/gdb.log" \
 echo "# console shell, typed interactively"
 tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "interactive shell session" \
     || fail "interactive shell session"
+# Files and the terminal (issue 16): a program reads the console as a terminal.
+tests/shell/tty.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "a program's terminal: canonical, raw, VTIME, poll, ^C" \
+    || fail "a program's terminal: canonical, raw, VTIME, poll, ^C"
 tests/shell/flood.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" \
     && pass "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost" \
     || fail "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost"

@@ -37,6 +37,7 @@
 #define ENAMETOOLONG 36
 #define ENOSYS 38
 #define ENOTEMPTY 39
+#define ELOOP 40
 #define EOVERFLOW 75
 #define EMSGSIZE 90
 #define EOPNOTSUPP 95

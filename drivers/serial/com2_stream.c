@@ -52,6 +52,8 @@ static void com2_init(void)
         return;
     }
     /* crw-rw---- root dialout, as udev makes the serial ports. */
-    fs_set_mode(fs_create(fs_mkdir_path("dev"), "ttyS1", &ttys1_ops, 0), 0660, 0, GID_DIALOUT);
+    fs_set_rdev(fs_set_mode(fs_create(fs_mkdir_path("dev"), "ttyS1", &ttys1_ops, 0), 0660, 0,
+                            GID_DIALOUT),
+                4, 65);
 }
 INITCALL(device, com2_init);

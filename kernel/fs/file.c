@@ -6,19 +6,55 @@
 #include "kernel/lib/errno.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/proc/sched.h"
+#include "uapi/fs.h"
 #include "uapi/syscall.h"
+
+/* What poll() and select() sleep on: any file's readiness changed (file_poll_wake). */
+static const char poll_channel;
+
+const void *file_poll_channel(void) { return &poll_channel; }
+
+void file_poll_wake(void) { wake_up(&poll_channel); }
+
+unsigned file_poll(struct file *f)
+{
+    if (f->node->ops && f->node->ops->poll)
+        return f->node->ops->poll(f);
+    return POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM;
+}
+
+/* Opens a directory: for reading only (getdents, fchdir, the *at calls), as Linux. */
+static int open_dir(struct fs_node *node, uint32_t flags, struct file **out)
+{
+    if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_CREAT)))
+        return -EISDIR;
+    struct file *f = kzalloc(sizeof *f);
+    if (!f)
+        return -ENOMEM;
+    f->node = node;
+    f->flags = flags;
+    f->refs = 1;
+    node->open_files++;
+    *out = f;
+    return 0;
+}
 
 int file_open(struct fs_node *node, uint32_t flags, struct file **out)
 {
+    if (fs_is_symlink(node))
+        return -ELOOP; /* O_NOFOLLOW met a link (without it, the walk followed it) */
     if (fs_is_dir(node))
-        return -EISDIR;
+        return open_dir(node, flags, out);
+    if (flags & O_DIRECTORY)
+        return -ENOTDIR;
     uint32_t mode = flags & O_ACCMODE;
     /* O_RDWR needs only one of the two, as Linux's samples open user_events_data (which
      * cannot be read) and user_events_status (which cannot be written) O_RDWR; the missing
      * half fails at read() or write() with EINVAL, as on Linux. Access mode 3 is Linux's
      * "ioctl only": the opener needed read and write permission (sys_file.c), and the file
      * can be neither read nor written (EBADF), only given ioctls; it opens as O_RDWR does. */
-    bool readable = node->ops->read || node->ops->mmap;
+    bool readable = node->ops->read || node->ops->read_data || node->ops->mmap;
     bool writable = node->ops->write || node->ops->write_data;
     if ((mode == O_RDONLY && !readable) || (mode == O_WRONLY && !writable) ||
         (!readable && !writable))
@@ -52,7 +88,7 @@ void file_put(struct file *f)
     /* The node stops counting f first, so that a release which finds its node unused may
      * remove it (an event's files: trace/events/trace_events.c); f->node is not touched after. */
     f->node->open_files--;
-    if (f->node->ops->release)
+    if (f->node->ops && f->node->ops->release)
         f->node->ops->release(f);
     file_text_free(f->text, f->text_pages);
     kfree(f);

@@ -18,13 +18,16 @@
 
 struct file {
     struct fs_node *node;
-    uint32_t flags;        /* open()'s O_RDONLY / O_WRONLY / O_RDWR (uapi/syscall.h) */
+    /* open()'s flags: the access mode O_RDONLY / O_WRONLY / O_RDWR (uapi/syscall.h), and
+     * the status flags fcntl(F_SETFL) changes (O_NONBLOCK, O_APPEND: uapi/fs.h). */
+    uint32_t flags;
     int refs;              /* descriptors pointing here */
     void *private_data;    /* the node owner's per-open state */
     bool rendered;         /* read() has rendered the text at least once */
     char *text;            /* read(): the rendered text, in text_pages whole pages */
     uint32_t text_len, text_pages;
-    uint32_t pos;          /* read(): offset in text of the next byte */
+    uint32_t pos;          /* read(): offset in text of the next byte; a directory: the
+                            * index of the next entry getdents gives */
 };
 
 /* Whether read() and write() may use f: Linux's FMODE_READ and FMODE_WRITE from the
@@ -38,14 +41,24 @@ static inline bool file_writable(const struct file *f)
     return (f->flags & 3u) == 1 || (f->flags & 3u) == 2;
 }
 
-/* Opens node for a process: 0 with *out set, or -errno (-EISDIR, -EACCES, -ENOMEM, or the
- * node's open). */
+/* Opens node for a process: 0 with *out set, or -errno (-EISDIR for a directory opened
+ * for writing, -ENOTDIR for O_DIRECTORY on a file, -ELOOP for a symbolic link, -EACCES,
+ * -ENOMEM, or the node's open). A directory opens read-only, for getdents and the *at
+ * calls. */
 int file_open(struct fs_node *node, uint32_t flags, struct file **out);
 /* Drops one reference; the last one releases the file. */
 void file_put(struct file *f);
 
 /* Gives back a text buffer of read() (page_alloc_user's pages; NULL and 0 are fine). */
 void file_text_free(char *text, uint32_t pages);
+
+/* poll()'s view of f: the POLL* bits it is ready for (its node's poll; an ordinary file
+ * is always ready). */
+unsigned file_poll(struct file *f);
+/* The channel poll() and select() sleep on, and the wake-up a file whose readiness
+ * changed (a pipe, the terminal) calls: pollers then look at all their files again. */
+const void *file_poll_channel(void);
+void file_poll_wake(void);
 
 /* Opens /dev/console as descriptors 0, 1 and 2 (files[0..2]) of a new process. */
 int file_open_console(struct file *files[3]);

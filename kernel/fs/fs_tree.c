@@ -22,7 +22,13 @@ static const char *const mount_prefixes[] = {
     "/sys/kernel/debug",
 };
 
-static struct fs_node root_node = { .name = "/", .mode = 0755 };
+static struct fs_node root_node = { .name = "/", .mode = 0755, .ino = 1 };
+static uint32_t next_ino = 2;             /* under the tree's lock: see fs_tree.h */
+static uint64_t (*clock_ns)(void);        /* fs_set_clock's */
+
+void fs_set_clock(uint64_t (*now_ns)(void)) { clock_ns = now_ns; }
+uint64_t fs_now_ns(void) { return clock_ns ? clock_ns() : 0; }
+uint32_t fs_next_ino(void) { return __atomic_fetch_add(&next_ino, 1, __ATOMIC_RELAXED); }
 
 struct fs_node *fs_root(void) { return &root_node; }
 
@@ -98,6 +104,8 @@ static struct fs_node *add_node(struct fs_node *parent, const char *name,
     n->parent = parent;
     n->ops = ops;
     n->data = data;
+    n->ino = fs_next_ino();
+    n->created_ns = fs_now_ns();
     struct fs_node **link = &parent->children;
     while (*link && strcmp((*link)->name, name) < 0)
         link = &(*link)->next;
@@ -117,6 +125,33 @@ struct fs_node *fs_create(struct fs_node *parent, const char *name,
     if (!ops)
         return NULL;
     return add_node(parent, name, ops, data);
+}
+
+struct fs_node *fs_symlink(struct fs_node *parent, const char *name,
+                           const struct fs_file_ops *ops, void *data)
+{
+    if (!ops || !ops->readlink)
+        return NULL;
+    struct fs_node *n = add_node(parent, name, ops, data);
+    return fs_set_mode(n, 0777, 0, 0);
+}
+
+struct fs_node *fs_set_rdev(struct fs_node *node, uint32_t major, uint32_t minor)
+{
+    if (node)
+        node->rdev = (major << 8) | (minor & 0xff);
+    return node;
+}
+
+uint32_t fs_type(const struct fs_node *node)
+{
+    if (fs_is_dir(node))
+        return 0040000;
+    if (fs_is_symlink(node))
+        return 0120000;
+    if (node->fifo)
+        return 0010000;
+    return node->rdev ? 0020000 : 0100000;
 }
 
 struct fs_node *fs_mkdir_path(const char *path)
@@ -224,21 +259,64 @@ int fs_may_open(const struct fs_node *node, const struct cred *c, int want)
 
 struct fs_node *fs_lookup(const char *path, int *err)
 {
-    return fs_lookup_as(path, NULL, err);
+    return fs_resolve(NULL, path, NULL, 0, err);
 }
 
-/* The walk behind both lookups; c NULL: the kernel's own, which passes everywhere. */
 struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err)
 {
+    return fs_resolve(NULL, path, c, 0, err);
+}
+
+/* True when nothing but slashes is left of the path. */
+static bool only_slashes(const char *p)
+{
+    while (*p == '/')
+        p++;
+    return *p == '\0';
+}
+
+/* Reads link's target into buf (FS_PATH_MAX bytes): its length, or -errno (-ENOENT for an
+ * empty target, as Linux's). */
+static int read_link(struct fs_node *link, char *buf)
+{
+    int n = link->ops->readlink(link, buf, FS_PATH_MAX);
+    return n == 0 ? -ENOENT : n;
+}
+
+/*
+ * The walk behind fs_resolve: path from start, or (link set) link's target from link's
+ * directory. *links counts the links followed on the whole walk. A link that ends the
+ * path being walked is followed in this frame, its target replacing the path (a chain of
+ * links costs no stack); one in the middle of a path is walked in a frame of its own,
+ * depth levels deep at most (each holds one target).
+ */
+static struct fs_node *walk(struct fs_node *start, const char *path, struct fs_node *link,
+                            const struct cred *c, bool follow_last, int *links, int depth,
+                            int *err)
+{
+    char target[FS_PATH_MAX];
+    if (link) {
+        int n = read_link(link, target);
+        if (n < 0) {
+            *err = n;
+            return NULL;
+        }
+        path = target;
+        start = link->parent;
+    }
     if (strlen(path) >= FS_PATH_MAX) {
         *err = -ENAMETOOLONG;
         return NULL;
     }
-    path = strip_mount_prefix(path);
     size_t path_len = strlen(path);
     /* A trailing slash asks for a directory: "/dev/kmsg/" is ENOTDIR, as on Linux. */
     bool want_dir = path_len > 0 && path[path_len - 1] == '/';
-    struct fs_node *node = fs_root();
+    struct fs_node *node = start ? start : fs_root();
+restart:
+    if (path[0] == '/') {
+        path = strip_mount_prefix(path);
+        node = fs_root();
+    }
     while (*path) {
         size_t len = next_component(&path);
         if (len == 0)
@@ -251,25 +329,59 @@ struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err)
             *err = -EACCES;
             return NULL;
         }
+        struct fs_node *next = node;
         if (len == 1 && path[0] == '.') {
             /* stays */
         } else if (len == 2 && path[0] == '.' && path[1] == '.') {
             if (node->parent)
-                node = node->parent;
+                next = node->parent;
         } else {
-            node = find_child(node, path, len);
-            if (!node) {
+            next = find_child(node, path, len);
+            if (!next) {
                 *err = -ENOENT;
                 return NULL;
             }
         }
         path += len;
+        bool last = only_slashes(path);
+        if (fs_is_symlink(next) && (!last || follow_last || want_dir)) {
+            if (++*links > FS_LINKS_MAX) {
+                *err = -ELOOP;
+                return NULL;
+            }
+            if (last) {
+                /* The rest of the walk is the target's: only slashes are left of path. */
+                int n = read_link(next, target);
+                if (n < 0) {
+                    *err = n;
+                    return NULL;
+                }
+                path = target;
+                node = next->parent;
+                goto restart;
+            }
+            if (depth >= FS_LINK_DEPTH) {
+                *err = -ELOOP;
+                return NULL;
+            }
+            next = walk(NULL, NULL, next, c, true, links, depth + 1, err);
+            if (!next)
+                return NULL;
+        }
+        node = next;
     }
     if (want_dir && !fs_is_dir(node)) {
         *err = -ENOTDIR;
         return NULL;
     }
     return node;
+}
+
+struct fs_node *fs_resolve(struct fs_node *start, const char *path, const struct cred *c,
+                           int flags, int *err)
+{
+    int links = 0;
+    return walk(start, path, NULL, c, !(flags & FS_NOFOLLOW), &links, 0, err);
 }
 
 void fs_path_of(const struct fs_node *node, char *buf, size_t size)

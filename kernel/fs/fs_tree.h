@@ -88,6 +88,22 @@ struct fs_file_ops {
     /* mmap() of the page at offset: *phys gets the physical page to map, *writable whether
      * the process may write it. 0 or -errno. */
     int (*mmap)(struct file *f, uint32_t offset, uintptr_t *phys, bool *writable);
+
+    /* Files and the terminal (issue 16). */
+    /* read() of a stream (a pipe, the terminal) into a kernel buffer: bytes read, 0 at
+     * end of file, or -errno; may sleep (-EINTR, -EAGAIN with O_NONBLOCK). When set, read()
+     * goes here instead of rendering text, and lseek() is ESPIPE. */
+    long (*read_data)(struct file *f, void *buf, size_t len);
+    /* poll(): the POLL* bits (uapi/fs.h) f is ready for now. NULL: always readable and
+     * writable, as an ordinary file. A file whose readiness changes calls
+     * file_poll_wake() when it does. */
+    unsigned (*poll)(struct file *f);
+    /* A symbolic link: writes its target, NUL-terminated, into buf (size bytes) and
+     * returns its length, or -errno. A node whose ops have readlink is a link and
+     * nothing else. */
+    int (*readlink)(struct fs_node *link, char *buf, size_t size);
+    /* lseek() is ESPIPE: a pipe or a terminal, whose bytes have no position. */
+    bool seekless;
 };
 
 struct fs_node {
@@ -100,6 +116,12 @@ struct fs_node {
     uint32_t open_files;      /* struct files open on it (kernel/fs/file.h); no removal till 0 */
     uint16_t mode;            /* permission bits; 0: the directory's default (fs_mode) */
     uint32_t uid, gid;        /* owner and group (0: root) */
+    /* What stat() shows (issue 16). */
+    uint32_t ino;             /* unique while the node lives: 1 for the root, then rising */
+    uint32_t rdev;            /* a device node's number, (major << 8) | minor; 0: none */
+    uint32_t size;            /* st_size: a program image's size; 0 for generated text */
+    bool fifo;                /* a pipe (kernel/fs/pipe.c): never in the tree */
+    uint64_t created_ns;      /* when it was made (fs_set_clock), its three timestamps */
 };
 
 struct cred;
@@ -136,14 +158,56 @@ int fs_remove(struct fs_node *node);
 bool fs_in_use(const struct fs_node *node);
 
 /* Finds a path (absolute or relative to the root; mount prefixes, ".", ".." and repeated
- * slashes accepted). Returns the node, or NULL with *err = -ENOENT, -ENOTDIR or
- * -ENAMETOOLONG. */
+ * slashes accepted; symbolic links followed). Returns the node, or NULL with *err =
+ * -ENOENT, -ENOTDIR, -ELOOP or -ENAMETOOLONG. */
 struct fs_node *fs_lookup(const char *path, int *err);
 /* fs_lookup for a program with credentials c: each directory it passes through must be
  * searchable (x) by c, else NULL with *err = -EACCES, as Linux's path walk. */
 struct fs_node *fs_lookup_as(const char *path, const struct cred *c, int *err);
 
 static inline bool fs_is_dir(const struct fs_node *n) { return n->ops == NULL; }
+static inline bool fs_is_symlink(const struct fs_node *n) { return n->ops && n->ops->readlink; }
+
+/* The node's file type as st_mode's S_IF* bits (uapi/fs.h): a directory, a symbolic link,
+ * a pipe, a character device (it has an rdev) or a regular file. */
+uint32_t fs_type(const struct fs_node *node);
+
+/* Creates a symbolic link in parent whose target ops->readlink gives (data: the owner's);
+ * NULL as fs_create. */
+struct fs_node *fs_symlink(struct fs_node *parent, const char *name,
+                           const struct fs_file_ops *ops, void *data);
+
+/* Gives node the device number major:minor (st_rdev); returns node. */
+struct fs_node *fs_set_rdev(struct fs_node *node, uint32_t major, uint32_t minor);
+
+/* Where new nodes get their creation time (the kernel's clock; 0 without one). */
+void fs_set_clock(uint64_t (*now_ns)(void));
+/* The clock's time now (0 without one): for nodes made outside the tree (pipes). */
+uint64_t fs_now_ns(void);
+/* The next inode number, for nodes made outside the tree (pipes). */
+uint32_t fs_next_ino(void);
+
+/* How many symbolic links one walk may follow, as Linux's MAXSYMLINKS; one more is ELOOP.
+ * A link in the middle of another link's target nests; nesting deeper than FS_LINK_DEPTH
+ * is ELOOP too (each level holds a target on the kernel stack). */
+#define FS_LINKS_MAX 40
+#define FS_LINK_DEPTH 8
+
+/* fs_resolve's flags. */
+#define FS_NOFOLLOW 1 /* a symbolic link as the last component is the result itself */
+
+/*
+ * The path walk of programs (Linux's path_lookupat): path is absolute (from the root, mount
+ * prefixes accepted) or relative to start (NULL: the root). Each directory passed through
+ * must be searchable by c (NULL: the kernel, which passes everywhere: EACCES otherwise).
+ * Symbolic links are followed, from the directory they are in, except the last component's
+ * with FS_NOFOLLOW (unless a trailing slash asks for a directory); more than FS_LINKS_MAX
+ * of them, or nesting deeper than FS_LINK_DEPTH, is ELOOP; an empty target is ENOENT.
+ * Returns the node, or NULL with
+ * *err = -ENOENT, -ENOTDIR, -EACCES, -ELOOP or -ENAMETOOLONG.
+ */
+struct fs_node *fs_resolve(struct fs_node *start, const char *path, const struct cred *c,
+                           int flags, int *err);
 
 /* Writes the node's path from the root ("/", "/proc/meminfo") into buf. */
 void fs_path_of(const struct fs_node *node, char *buf, size_t size);

@@ -8,7 +8,8 @@
  *   /dev/kmsg        read: the kernel log (root only: dmesg_restrict); write: add a line
  *   /proc/ipc        IPC endpoints: owner, traffic, who waits
  *   /dev/null        reads nothing, swallows writes
- *   /dev/console     user programs' standard input and output: writes print on the console
+ *   /dev/zero        reads zeros, swallows writes
+ * (/dev/console, the programs' terminal, is kernel/fs/tty.c's.)
  */
 #include "kernel/shell/console.h"
 #include "kernel/proc/cred.h"
@@ -25,6 +26,7 @@
 #include "kernel/lib/symbols.h"
 #include "kernel/time.h"
 #include "kernel/fs/fs_tree.h"
+#include "kernel/lib/string.h"
 #include "uapi/syscall.h"
 
 static int read_cmdline(struct fs_node *f, struct fs_writer *out)
@@ -125,17 +127,22 @@ static int write_null(struct fs_node *f, const char *data, size_t len, bool appe
     return 0;
 }
 
-/* /dev/console for user programs (their descriptors 0, 1, 2): what they write is printed;
- * reading gives end-of-file, since the shell owns the keyboard. */
-static long write_console_data(struct file *f, const void *data, size_t len)
+/* /dev/zero: reads give zeros, writes are swallowed. */
+static long read_zero(struct file *f, void *buf, size_t len)
 {
     (void)f;
-    console_write(data, len);
+    memset(buf, 0, len);
     return (long)len;
 }
 
-static const struct fs_file_ops console_ops = { .read = read_null,
-                                                .write_data = write_console_data };
+static long write_zero(struct file *f, const void *data, size_t len)
+{
+    (void)f;
+    (void)data;
+    return (long)len;
+}
+
+static const struct fs_file_ops zero_ops = { .read_data = read_zero, .write_data = write_zero };
 /* /proc/ipc: every endpoint, who receives on it, and its traffic so far. */
 static int read_ipc(struct fs_node *f, struct fs_writer *out)
 {
@@ -164,6 +171,8 @@ static const struct fs_file_ops null_ops = { .read = read_null, .write = write_n
 
 static void procfs_init(void)
 {
+    fs_set_clock(time_ns); /* nodes made from now on carry their creation time; earlier
+                            * ones, made at boot, show time 0: the boot */
     /* dr-xr-xr-x: /proc's files default to 0444, as Linux's. */
     struct fs_node *proc = fs_set_mode(fs_mkdir_path("proc"), 0555, 0, 0);
     struct fs_node *dev = fs_set_mode(fs_mkdir_path("dev"), 0755, 0, 0);
@@ -172,10 +181,10 @@ static void procfs_init(void)
     fs_create(proc, "uptime", &uptime_ops, 0);
     fs_create(proc, "kallsyms", &kallsyms_ops, 0);
     fs_create(proc, "ipc", &ipc_ops, 0);
-    /* As devtmpfs and udev make them: kmsg crw-r--r--, null crw-rw-rw-, console
-     * crw------- (programs get it as descriptors 0-2 without opening it). */
-    fs_set_mode(fs_create(dev, "kmsg", &kmsg_ops, 0), 0644, 0, 0);
-    fs_set_mode(fs_create(dev, "null", &null_ops, 0), 0666, 0, 0);
-    fs_set_mode(fs_create(dev, "console", &console_ops, 0), 0600, 0, 0);
+    /* As devtmpfs and udev make them, with Linux's device numbers: kmsg crw-r--r-- 1:11,
+     * null and zero crw-rw-rw- 1:3 and 1:5. */
+    fs_set_rdev(fs_set_mode(fs_create(dev, "kmsg", &kmsg_ops, 0), 0644, 0, 0), 1, 11);
+    fs_set_rdev(fs_set_mode(fs_create(dev, "null", &null_ops, 0), 0666, 0, 0), 1, 3);
+    fs_set_rdev(fs_set_mode(fs_create(dev, "zero", &zero_ops, 0), 0666, 0, 0), 1, 5);
 }
 INITCALL(fs, procfs_init);

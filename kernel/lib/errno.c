@@ -37,6 +37,7 @@ const char *error_name(int err)
     case ENAMETOOLONG: return "File name too long";
     case ENOSYS: return "Function not implemented";
     case ENOTEMPTY: return "Directory not empty";
+    case ELOOP: return "Too many levels of symbolic links";
     case EOVERFLOW: return "Value too large for defined data type";
     case EMSGSIZE: return "Message too long";
     case EOPNOTSUPP: return "Operation not supported";

@@ -3,6 +3,7 @@
  */
 #include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/tty.h"
 #include "kernel/mm/heap.h"
 #include "kernel/lib/parse.h"
 #include "kernel/log/printk.h"
@@ -34,6 +35,7 @@ static int wait_foreground(struct task *t, struct fs_writer *out)
     int pid = t->pid;
     char name[TASK_NAME_MAX];
     strlcpy(name, t->name, sizeof name);
+    tty_set_foreground_pgrp(pid); /* its reads of the console now go through termios */
     for (;;) {
         int err = task_wait(t, &status, reason, WAIT_POLL_NS);
         if (err == 0)
@@ -41,6 +43,7 @@ static int wait_foreground(struct task *t, struct fs_writer *out)
         if (out->interrupted(out))
             task_kill(t, 130, "killed by ^C (SIGINT)");
     }
+    tty_set_foreground_pgrp(0); /* the shell's again, with the default settings */
     if (status == 0)
         return 0;
     if (reason[0])

@@ -77,6 +77,9 @@ void program_add(const char *args, const void *image, uint32_t size)
     while (*tail)
         tail = &(*tail)->next;
     *tail = p;
-    fs_set_mode(fs_create(fs_set_mode(fs_mkdir_path("bin"), 0755, 0, 0), p->name, &program_ops, p),
-                0755, 0, 0);
+    struct fs_node *node = fs_set_mode(
+        fs_create(fs_set_mode(fs_mkdir_path("bin"), 0755, 0, 0), p->name, &program_ops, p),
+        0755, 0, 0);
+    if (node)
+        node->size = size; /* stat's st_size: the image's, as the file's on Linux */
 }

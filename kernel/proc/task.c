@@ -217,6 +217,8 @@ int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int ar
     if (!t)
         return -ENOMEM;
     t->cred = *cred;
+    strlcpy(t->cwd, current->cwd, sizeof t->cwd); /* as a child of the shell */
+    t->umask = current->umask;
     t->as = vm_create();
     const struct exec_args args = { .argc = argc, .argv = argv, .cred = cred };
     struct exec_start start;
@@ -351,6 +353,7 @@ void tasks_init(void)
     strlcpy(boot_task.name, "sh", sizeof boot_task.name);
     boot_task.state = TASK_RUNNABLE;
     boot_task.start_ns = time_ns();
+    boot_task.umask = 022; /* as init's, and a login shell's */
     if (create_hooks_run(&boot_task) != 0)
         panic("tasks: the boot task's per-task state cannot be set up");
     task_list_add(&boot_task);

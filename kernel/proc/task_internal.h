@@ -15,6 +15,7 @@
 #include "kernel/proc/task.h"
 
 #define TASK_FILES_MAX 32
+#define TASK_CWD_MAX 256 /* FS_PATH_MAX: the longest path the file tree takes */
 #define KERNEL_STACK_PAGES 4 /* 16 KiB, the lowest page of which is an unmapped guard */
 
 enum task_state {
@@ -52,6 +53,9 @@ struct task {
     uint32_t syscalls;        /* system calls made, for ps */
     struct cred cred;         /* its user and group ids (kernel/proc/cred.h); root's: all 0 */
     struct sigstate sig;      /* signal actions, blocked mask, alternate stack (signal.h) */
+    /* Files and the terminal (issue 16): plain values, so that fork copies them as they are. */
+    char cwd[TASK_CWD_MAX];   /* the current directory's absolute path; "": the root */
+    uint32_t umask;           /* the bits open/mkdir take away from a new file's mode */
 
     struct task *next;        /* all tasks, in creation order (task_list) */
 };

@@ -22,6 +22,7 @@
 
 #include "drivers/serial/uart16550.h"
 #include "kernel/arch.h"
+#include "kernel/fs/file.h" /* file_poll_wake: poll() on the terminal */
 #include "kernel/log/printk.h"
 #include "kernel/proc/sched.h"
 #include "kernel/spinlock.h"
@@ -36,14 +37,19 @@ static volatile char input[INPUT_QUEUE]; /* also the channel readers sleep on */
 static volatile uint32_t input_head, input_tail; /* free-running; tail - head = queued */
 static volatile unsigned pending_interrupts; /* ^C bytes in the queue, not yet taken */
 static uint64_t arrived_ns[INPUT_QUEUE]; /* for a queued ^C: when it arrived */
+static bool interrupt_at[INPUT_QUEUE];    /* the byte there is a ^C counted as an interrupt */
 static unsigned overruns;
+/* True while a program in the foreground reads ^C as data (its terminal has ISIG off:
+ * kernel/fs/tty.c): the byte is then queued as any other, not counted as an interrupt. */
+static volatile bool interrupt_is_data;
 
 /* Runs in the COM1 interrupt handler. A ^C that finds the queue full first empties it (Linux
  * flushes typed-ahead input on ^C anyway): an interrupt is never lost. */
 static void console_received(uint8_t byte)
 {
     unsigned long flags = spin_lock_irqsave(&input_lock);
-    if (byte == CTRL_C && input_tail - input_head == INPUT_QUEUE) {
+    bool interrupt = byte == CTRL_C && !interrupt_is_data;
+    if (interrupt && input_tail - input_head == INPUT_QUEUE) {
         overruns += INPUT_QUEUE;
         input_head = input_tail;
         pending_interrupts = 0;
@@ -52,7 +58,8 @@ static void console_received(uint8_t byte)
         overruns++;
     } else {
         input[input_tail % INPUT_QUEUE] = (char)byte;
-        if (byte == CTRL_C) {
+        interrupt_at[input_tail % INPUT_QUEUE] = interrupt;
+        if (interrupt) {
             arrived_ns[input_tail % INPUT_QUEUE] = time_ns();
             pending_interrupts++;
         }
@@ -60,6 +67,7 @@ static void console_received(uint8_t byte)
     }
     spin_unlock_irqrestore(&input_lock, flags);
     wake_up((const void *)input);
+    file_poll_wake();
 }
 
 void console_write(const char *text, size_t len)
@@ -88,9 +96,9 @@ int console_trygetc(void)
     int c = -1;
     if (input_head != input_tail) {
         c = (unsigned char)input[input_head % INPUT_QUEUE];
-        input_head++;
-        if (c == CTRL_C)
+        if (interrupt_at[input_head % INPUT_QUEUE])
             pending_interrupts--;
+        input_head++;
     }
     spin_unlock_irqrestore(&input_lock, flags);
     return c;
@@ -105,7 +113,7 @@ bool console_take_interrupt(uint64_t *received_ns)
     unsigned long flags = spin_lock_irqsave(&input_lock);
     bool taken = pending_interrupts != 0;
     if (taken) {
-        while (input[input_head % INPUT_QUEUE] != CTRL_C)
+        while (!interrupt_at[input_head % INPUT_QUEUE])
             input_head++; /* typed before the ^C: thrown away, as Linux flushes it */
         if (received_ns)
             *received_ns = arrived_ns[input_head % INPUT_QUEUE];
@@ -113,6 +121,8 @@ bool console_take_interrupt(uint64_t *received_ns)
         pending_interrupts--;
     }
     spin_unlock_irqrestore(&input_lock, flags);
+    if (taken)
+        wake_up((const void *)input); /* a program's read waiting behind the ^C goes on */
     return taken;
 }
 
@@ -140,3 +150,54 @@ char console_getc(void)
 }
 
 unsigned console_input_overruns(void) { return overruns; }
+
+void console_write_raw(const char *text, size_t len) { uart_write(COM1, text, len); }
+
+/* Whether the oldest queued byte is one a program may take: not a ^C left for the shell
+ * as an interrupt. Called under input_lock. */
+static bool byte_for_program(void)
+{
+    return input_head != input_tail && !interrupt_at[input_head % INPUT_QUEUE];
+}
+
+int console_take_byte(void)
+{
+    unsigned long flags = spin_lock_irqsave(&input_lock);
+    int c = -1;
+    if (byte_for_program()) {
+        c = (unsigned char)input[input_head % INPUT_QUEUE];
+        input_head++;
+    }
+    spin_unlock_irqrestore(&input_lock, flags);
+    return c;
+}
+
+uint32_t console_bytes_for_program(void)
+{
+    unsigned long flags = spin_lock_irqsave(&input_lock);
+    uint32_t n = 0;
+    for (uint32_t at = input_head; at != input_tail && !interrupt_at[at % INPUT_QUEUE]; at++)
+        n++;
+    spin_unlock_irqrestore(&input_lock, flags);
+    return n;
+}
+
+int console_wait_byte(uint64_t timeout_ns)
+{
+    unsigned long flags = arch_irq_save(); /* one CPU sleeps here: see sched.h */
+    int err = 0;
+    if (!byte_for_program())
+        err = sleep_on((const void *)input, timeout_ns);
+    arch_irq_restore(flags);
+    return err;
+}
+
+void console_interrupt_is_data(bool data) { interrupt_is_data = data; }
+
+void console_flush_input(void)
+{
+    unsigned long flags = spin_lock_irqsave(&input_lock);
+    while (byte_for_program())
+        input_head++;
+    spin_unlock_irqrestore(&input_lock, flags);
+}

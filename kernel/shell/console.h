@@ -30,4 +30,21 @@ bool console_take_interrupt(uint64_t *received_ns);
 /* Bytes dropped because the input queue was full. */
 unsigned console_input_overruns(void);
 
+/* For a program's terminal (kernel/fs/tty.c, issue 16). */
+/* Writes text as it is (a terminal without OPOST/ONLCR). */
+void console_write_raw(const char *text, size_t len);
+/* The oldest byte typed if a program may take it, else -1: a ^C counted as an interrupt
+ * is left for the shell's console_take_interrupt, and what follows it waits behind it. */
+int console_take_byte(void);
+/* How many bytes console_take_byte would give one after another now. */
+uint32_t console_bytes_for_program(void);
+/* Sleeps until console_take_byte has a byte, timeout_ns passed (0: none) or the task is
+ * interrupted: 0, -ETIMEDOUT or -EINTR. */
+int console_wait_byte(uint64_t timeout_ns);
+/* data true: ^C typed from now on is an ordinary byte (a foreground program's terminal
+ * without ISIG); false: it is an interrupt, as at the shell. */
+void console_interrupt_is_data(bool data);
+/* Throws away the bytes a program could take (TCSETSF, TCFLSH). */
+void console_flush_input(void);
+
 #endif

@@ -66,15 +66,28 @@ static const char *id_name(uint32_t id, bool group, char buf[12])
     return buf;
 }
 
+/* `ls -l`'s type letter of a node: d, l (a symbolic link), c (a device), p, or - . */
+static char type_letter(const struct fs_node *n)
+{
+    switch (fs_type(n)) {
+    case 0040000: return 'd';
+    case 0120000: return 'l';
+    case 0020000: return 'c';
+    case 0010000: return 'p';
+    default: return '-';
+    }
+}
+
 /* One line of `ls -l`: type and mode as Linux's ls shows them, links (a directory: 2 and
  * one per subdirectory), owner, group, size (0: these files have no size until read, as
- * in tracefs and /proc), name. No date: the kernel has no wall clock. */
+ * in tracefs and /proc), name, and a link's target after " -> ". No date: the kernel has
+ * no wall clock. */
 static void list_long(const struct fs_node *n, struct fs_writer *out)
 {
     static const char rwx[] = "rwxrwxrwx";
     char perms[11];
     uint16_t mode = fs_mode(n);
-    perms[0] = fs_is_dir(n) ? 'd' : '-';
+    perms[0] = type_letter(n);
     for (int i = 0; i < 9; i++)
         perms[1 + i] = mode & (0400 >> i) ? rwx[i] : '-';
     perms[10] = '\0';
@@ -85,8 +98,11 @@ static void list_long(const struct fs_node *n, struct fs_writer *out)
             links += fs_is_dir(c);
     }
     char ubuf[12], gbuf[12];
-    fs_printf(out, "%s %u %-7s %-7s %u %s\n", perms, links, id_name(n->uid, false, ubuf),
-              id_name(n->gid, true, gbuf), 0u, n->name);
+    char target[FS_PATH_MAX] = "";
+    if (fs_is_symlink(n) && n->ops->readlink((struct fs_node *)n, target, sizeof target) < 0)
+        target[0] = '\0';
+    fs_printf(out, "%s %u %-7s %-7s %u %s%s%s\n", perms, links, id_name(n->uid, false, ubuf),
+              id_name(n->gid, true, gbuf), 0u, n->name, target[0] ? " -> " : "", target);
 }
 
 /* Lists one directory: names, directories marked with a trailing '/', or with -l one

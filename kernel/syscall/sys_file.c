@@ -1,5 +1,5 @@
 /*
- * sys_file.c - system calls on files: open, close, read, write, writev, ioctl.
+ * sys_file.c - system calls on files: open, openat, close, read, write, writev, ioctl.
  *
  * A file descriptor indexes the process's table of open files (kernel/fs/file.h); at most
  * TASK_FILES_MAX per process (then EMFILE, as RLIMIT_NOFILE). open() checks the file's
@@ -10,63 +10,63 @@
  */
 #include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/fs_task.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/mm/uaccess.h"
+#include "uapi/fs.h"
 #include "uapi/syscall.h"
 
 #define WRITE_MAX (64u << 10)    /* the most one write()/writev() takes */
 #define WRITE_ON_STACK 256       /* smaller writes need no allocation (user_events) */
 
-/* The open file behind fd, or NULL. */
-static struct file *fd_file(uint32_t fd)
+/* Linux's may_open: the access mode's bits (ACC_MODE: mode 3 asks for read and write),
+ * and write for O_TRUNC. */
+static int may_open(struct fs_node *node, uint32_t flags)
 {
-    return fd < TASK_FILES_MAX ? current->files[fd] : 0;
-}
-
-SYSCALL_HANDLER(open)
-{
-    char path[FS_PATH_MAX];
-    int len = copy_string_from_user(path, a[0], sizeof path);
-    if (len < 0)
-        return len == -E2BIG ? -ENAMETOOLONG : len;
-    int fd = 0;
-    while (fd < TASK_FILES_MAX && current->files[fd])
-        fd++;
-    if (fd == TASK_FILES_MAX)
-        return -EMFILE;
-    int err;
-    struct fs_node *node = fs_lookup_as(path, &current->cred, &err);
-    if (!node)
-        return err;
-    /* Linux's may_open: the access mode's bits (ACC_MODE: mode 3 asks for read and write),
-     * and write for O_TRUNC. */
     static const int want_of_mode[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE,
                                          MAY_READ | MAY_WRITE };
-    int want = want_of_mode[a[1] & O_ACCMODE] | (a[1] & O_TRUNC ? MAY_WRITE : 0);
-    err = fs_may_open(node, &current->cred, want);
+    int want = want_of_mode[flags & O_ACCMODE] | (flags & O_TRUNC ? MAY_WRITE : 0);
+    return fs_may_open(node, &current->cred, want);
+}
+
+/* open and openat: the lookup from dirfd (kernel/fs/fs_task.h), the permission check,
+ * the open, and the lowest free descriptor (close-on-exec with O_CLOEXEC). */
+static int32_t do_openat(int32_t dirfd, uint32_t upath, uint32_t flags)
+{
+    struct fs_node *node;
+    int err = -EMFILE; /* as Linux: a free descriptor first, then the path */
+    for (uint32_t fd = 0; fd < TASK_FILES_MAX && err; fd++)
+        if (!current->files[fd])
+            err = 0;
+    if (err)
+        return err;
+    err = user_path_at(dirfd, upath, 0, flags & O_NOFOLLOW ? FS_NOFOLLOW : 0, &node);
+    if (err)
+        return err;
+    if ((flags & O_CREAT) && (flags & O_EXCL))
+        return -EEXIST; /* nothing can be created here: it exists, or ENOENT came above */
+    err = may_open(node, flags);
     if (err)
         return err;
     struct file *f;
-    err = file_open(node, a[1], &f);
+    err = file_open(node, flags & ~(uint32_t)O_CLOEXEC, &f);
     if (err)
         return err;
-    current->files[fd] = f;
+    int fd = fd_install(f, 0, flags & O_CLOEXEC);
+    if (fd < 0)
+        file_put(f);
     return fd;
 }
 
-SYSCALL_HANDLER(close)
-{
-    struct file *f = fd_file(a[0]);
-    if (!f)
-        return -EBADF;
-    current->files[a[0]] = 0;
-    file_put(f);
-    return 0;
-}
+SYSCALL_HANDLER(open) { return do_openat(AT_FDCWD, a[0], a[1]); }
+
+SYSCALL_HANDLER(openat) { return do_openat((int32_t)a[0], a[1], a[2]); }
+
+SYSCALL_HANDLER(close) { return fd_close(a[0]); }
 
 /* A writer that appends a read's text to the file's buffer, growing it as needed. The
  * buffer is whole pages from page_alloc_user: a program's reads can take neither the
@@ -138,9 +138,33 @@ static int render_text(struct file *f, uint32_t count)
     f->text = b.data;
     f->text_pages = b.pages;
     f->text_len = b.len;
-    f->pos = 0;
+    if (consumes)
+        f->pos = 0; /* an ordinary file keeps the offset lseek gave before its first read */
     f->rendered = true;
     return 0;
+}
+
+/* read() of a stream (a pipe, the terminal, /dev/zero): into a kernel buffer, then to the
+ * program. The buffer is checked first, so no byte is taken from the stream for a read
+ * that cannot receive it. */
+static int32_t read_stream(struct file *f, uint32_t ubuf, uint32_t count)
+{
+    if (count == 0)
+        return 0;
+    if (count > WRITE_MAX)
+        count = WRITE_MAX; /* a short read, as Linux's MAX_RW_COUNT makes */
+    if (!user_range_ok(ubuf, count, true))
+        return -EFAULT;
+    char small[WRITE_ON_STACK];
+    char *buf = count <= sizeof small ? small : kmalloc(count);
+    if (!buf)
+        return -ENOMEM;
+    long n = f->node->ops->read_data(f, buf, count);
+    if (n > 0 && copy_to_user(ubuf, buf, (uint32_t)n) != 0)
+        n = -EFAULT; /* the memory went away while the read slept */
+    if (buf != small)
+        kfree(buf);
+    return (int32_t)n;
 }
 
 SYSCALL_HANDLER(read)
@@ -148,6 +172,10 @@ SYSCALL_HANDLER(read)
     struct file *f = fd_file(a[0]);
     if (!f || !file_readable(f))
         return -EBADF;
+    if (fs_is_dir(f->node))
+        return -EISDIR;
+    if (f->node->ops->read_data)
+        return read_stream(f, a[1], a[2]);
     if (!f->node->ops->read)
         return -EINVAL;
     uint32_t count = a[2];
@@ -158,9 +186,9 @@ SYSCALL_HANDLER(read)
         if (err)
             return err;
     }
+    if (f->pos >= f->text_len)
+        return 0; /* the end of the text (lseek may have gone past it) */
     uint32_t n = f->text_len - f->pos < count ? f->text_len - f->pos : count;
-    if (n == 0)
-        return 0; /* the end of the text */
     if (copy_to_user(a[1], f->text + f->pos, n) != 0)
         return -EFAULT; /* nothing lost: the text stays for a read with a good buffer */
     f->pos += n;
@@ -184,7 +212,7 @@ static int32_t write_gathered(struct file *f, const char *data, uint32_t len)
 static struct file *writable_file(uint32_t fd)
 {
     struct file *f = fd_file(fd);
-    return f && file_writable(f) ? f : 0;
+    return f && file_writable(f) && !fs_is_dir(f->node) ? f : 0;
 }
 
 SYSCALL_HANDLER(write)
@@ -256,7 +284,7 @@ SYSCALL_HANDLER(ioctl)
     struct file *f = fd_file(a[0]);
     if (!f)
         return -EBADF;
-    if (!f->node->ops->ioctl)
+    if (!f->node->ops || !f->node->ops->ioctl)
         return -ENOTTY;
     return (int32_t)f->node->ops->ioctl(f, a[1], a[2]);
 }

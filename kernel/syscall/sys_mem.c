@@ -121,8 +121,8 @@ static int32_t do_mmap(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flag
     if (flags & (MAP_HUGETLB | MAP_SYNC))
         return -EINVAL; /* no huge pages, no DAX here */
     if (f) {
-        if (!f->node->ops->mmap)
-            return -ENODEV;
+        if (!f->node->ops || !f->node->ops->mmap)
+            return -ENODEV; /* a directory has no operations at all */
         /* A file mapping needs the file open for reading, a shared writable one for
          * writing too (so neither O_WRONLY nor access mode 3 maps). */
         if (!file_readable(f) || (type != MAP_PRIVATE && (prot & PROT_WRITE) && !file_writable(f)))

@@ -164,3 +164,94 @@ TEST(lookup_as_a_user_needs_search_permission)
     CHECK_EQ_INT(fs_may_open(f, &u, MAY_READ), 0); /* 0444: "pub"'s 0755 without x or w */
     CHECK_EQ_INT(fs_may_open(f, &u, MAY_WRITE), -EACCES);
 }
+
+/* Symbolic links for the walk tests: each node's data is its target. */
+static int read_target(struct fs_node *link, char *buf, size_t size)
+{
+    const char *target = link->data;
+    size_t n = strlen(target);
+    if (n >= size)
+        return -ENAMETOOLONG;
+    memcpy(buf, target, n + 1);
+    return (int)n;
+}
+static const struct fs_file_ops link_ops = { .readlink = read_target };
+
+TEST(symlinks_are_followed_except_the_last_with_nofollow)
+{
+    struct fs_node *dir = fs_mkdir_path("links/real");
+    struct fs_node *file = fs_create(dir, "f", &hello_ops, NULL);
+    struct fs_node *top = fs_lookup("links", &(int){0});
+    struct fs_node *rel = fs_symlink(top, "rel", &link_ops, "real");
+    struct fs_node *abs = fs_symlink(top, "abs", &link_ops, "/links/real/f");
+    struct fs_node *dotdot = fs_symlink(dir, "up", &link_ops, "../real");
+    CHECK(rel && abs && dotdot);
+    CHECK(fs_is_symlink(rel) && !fs_is_dir(rel));
+    CHECK_EQ_INT((int)fs_type(rel), 0120000);
+    CHECK_EQ_INT(fs_mode(rel), 0777);
+    int err = 0;
+    CHECK(fs_lookup("links/rel/f", &err) == file);
+    CHECK(fs_lookup("links/abs", &err) == file);
+    CHECK(fs_lookup("links/real/up/up/up/f", &err) == file);
+    CHECK(fs_resolve(NULL, "links/abs", NULL, FS_NOFOLLOW, &err) == abs);
+    CHECK(fs_resolve(NULL, "links/rel", NULL, FS_NOFOLLOW, &err) == rel);
+    CHECK(fs_resolve(NULL, "links/rel/", NULL, FS_NOFOLLOW, &err) == dir); /* a slash follows */
+    CHECK(fs_resolve(top, "rel/f", NULL, 0, &err) == file);               /* from a start */
+    CHECK(fs_resolve(dir, "../abs", NULL, 0, &err) == file);
+    CHECK(fs_resolve(dir, "/links/rel", NULL, 0, &err) == dir);           /* absolute: root */
+    CHECK(fs_lookup("links/abs/", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOTDIR);
+}
+
+TEST(symlink_loops_are_eloop)
+{
+    struct fs_node *d = fs_mkdir_path("loops");
+    fs_symlink(d, "a", &link_ops, "b");
+    fs_symlink(d, "b", &link_ops, "a");
+    fs_symlink(d, "self", &link_ops, "self/x");
+    fs_symlink(d, "dangling", &link_ops, "nowhere");
+    fs_symlink(d, "empty", &link_ops, "");
+    int err = 0;
+    CHECK(fs_lookup("loops/a", &err) == NULL);
+    CHECK_EQ_INT(err, -ELOOP);
+    CHECK(fs_lookup("loops/self", &err) == NULL);
+    CHECK_EQ_INT(err, -ELOOP);
+    CHECK(fs_resolve(NULL, "loops/a", NULL, FS_NOFOLLOW, &err) != NULL); /* not followed */
+    CHECK(fs_lookup("loops/dangling", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOENT);
+    CHECK(fs_lookup("loops/empty", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOENT);
+    /* A chain of FS_LINKS_MAX links resolves; one more is ELOOP, though none loops. */
+    static char targets[FS_LINKS_MAX + 2][8];
+    struct fs_node *c = fs_mkdir_path("chain");
+    fs_create(c, "end", &hello_ops, NULL);
+    for (int i = 0; i <= FS_LINKS_MAX; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "l%d", i);
+        if (i == 0)
+            snprintf(targets[i], sizeof targets[i], "end");
+        else
+            snprintf(targets[i], sizeof targets[i], "l%d", i - 1);
+        CHECK(fs_symlink(c, name, &link_ops, targets[i]) != NULL);
+    }
+    char path[32];
+    snprintf(path, sizeof path, "chain/l%d", FS_LINKS_MAX - 1);
+    CHECK(fs_lookup(path, &err) != NULL); /* 40 links */
+    snprintf(path, sizeof path, "chain/l%d", FS_LINKS_MAX);
+    CHECK(fs_lookup(path, &err) == NULL); /* 41 */
+    CHECK_EQ_INT(err, -ELOOP);
+}
+
+TEST(inode_numbers_and_device_numbers)
+{
+    struct fs_node *d = fs_mkdir_path("inodes");
+    struct fs_node *a = fs_create(d, "a", &hello_ops, NULL);
+    struct fs_node *b = fs_create(d, "b", &hello_ops, NULL);
+    CHECK(fs_root()->ino == 1);
+    CHECK(a->ino != b->ino && a->ino > 1 && b->ino > 1 && d->ino != a->ino);
+    CHECK_EQ_INT((int)fs_type(a), 0100000);
+    CHECK_EQ_INT((int)fs_type(d), 0040000);
+    fs_set_rdev(b, 1, 3);
+    CHECK_EQ_INT((int)b->rdev, 0x103);
+    CHECK_EQ_INT((int)fs_type(b), 0020000);
+}

@@ -7,6 +7,8 @@
 
 #include <sys/types.h>
 
+#include "uapi/fs.h"
+
 #define STDIN_FILENO 0
 #define STDOUT_FILENO 1
 #define STDERR_FILENO 2
@@ -43,5 +45,23 @@ void _exit(int status) __attribute__((noreturn));
 /* Makes system call number with up to six arguments; returns the result, or -1 with errno
  * set. For calls that have no wrapper (and for testing numbers the kernel lacks). */
 long syscall(long number, ...);
+
+/* Files and the terminal (issue 16). Each returns what the kernel returned, or -1 with
+ * errno set. */
+int dup(int fd);
+int dup2(int oldfd, int newfd);
+int dup3(int oldfd, int newfd, int flags);
+int pipe(int fds[2]);
+int pipe2(int fds[2], int flags);
+off_t lseek(int fd, off_t offset, int whence);
+ssize_t readlink(const char *path, char *buf, size_t size);
+ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t size);
+int access(const char *path, int mode);
+int faccessat(int dirfd, const char *path, int mode, int flags);
+char *getcwd(char *buf, size_t size);
+int chdir(const char *path);
+int fchdir(int fd);
+/* 1 when fd is a terminal, else 0 with errno (ENOTTY, EBADF). */
+int isatty(int fd);
 
 #endif

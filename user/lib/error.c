@@ -41,6 +41,7 @@ static const struct {
     { ENAMETOOLONG, "ENAMETOOLONG", "File name too long" },
     { ENOSYS, "ENOSYS", "Function not implemented" },
     { ENOTEMPTY, "ENOTEMPTY", "Directory not empty" },
+    { ELOOP, "ELOOP", "Too many levels of symbolic links" },
     { EOVERFLOW, "EOVERFLOW", "Value too large for defined data type" },
     { EOPNOTSUPP, "EOPNOTSUPP", "Operation not supported" },
     { EADDRINUSE, "EADDRINUSE", "Address already in use" },

@@ -9,10 +9,15 @@
  * on our behalf).
  *
  * The calls: mostly the implemented ones (read write open close getpid ioctl munmap writev
- * sched_yield nanosleep mmap2 clock_gettime), usually shaped so that they get past the
- * first check (real fds of user_events_data, DIAG_IOCSREG/DEL/UNREG structures with random
- * fields, iovec arrays, timespecs), otherwise with raw random arguments; and any number of
- * 0..410 with random arguments (IPC timeouts cut short), except the ones in `never` (exit,
+ * sched_yield nanosleep mmap2 clock_gettime, and the file, pipe, terminal and polling calls
+ * of issue 16: dup dup2 dup3 fcntl fcntl64 close_range pipe pipe2 openat chdir fchdir
+ * getcwd umask access faccessat faccessat2 readlink readlinkat stat lstat fstat stat64
+ * lstat64 fstat64 fstatat64 statx getdents getdents64 lseek _llseek poll ppoll
+ * ppoll_time64 select _newselect pselect6 pselect6_time64), usually shaped so that they
+ * get past the first check (real fds of user_events_data, DIAG_IOCSREG/DEL/UNREG structures
+ * with random fields, iovec arrays, timespecs, paths of the tree, pollfd arrays and
+ * fd_sets), otherwise with raw random arguments; and any number of
+ * 0..SYS_MAX-1 with random arguments (IPC timeouts cut short), except the ones in `never` (exit,
  * exit_group, and calls that would end, block or rewrite this program should the kernel
  * ever implement them).
  *
@@ -35,7 +40,13 @@
  *   - write/writev/close of fds 0..2 go to a fresh fd of /dev/null instead, so the console
  *     stays readable and open;
  *   - munmap and MAP_FIXED addresses are in [0x80000000, 0xbe000000) or invalid ones;
- *   - calls the kernel does not implement get no pointer into the program's own memory.
+ *   - calls the kernel does not implement get no pointer into the program's own memory;
+ *   - nothing waits without end: every pipe is nonblocking (pipe2 gets O_NONBLOCK, pipe's
+ *     ends are set so, F_SETFL always keeps O_NONBLOCK), reads of the terminal (fds 0..2
+ *     and their copies) go to /dev/null as their writes do, poll's timeout is at most
+ *     2 ms and every other timeout of poll and select at most 1 us (never NULL);
+ *   - dup2/dup3 never replace fds 0..2, close_range starts at 3 or above;
+ *   - SIGPIPE is ignored: a write to a pipe without a reader is EPIPE.
  * Bookkeeping calls (the /dev/null fds, unmapping big or old mappings so memory stays
  * bounded, the cleanup at the end) are not counted. The cleanup unregisters the enable
  * addresses and deletes the events the run registered.
@@ -53,6 +64,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/user_events.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,18 +107,17 @@ static const uint16_t never[] = {
     37 /* kill */, 238 /* tkill */, 270 /* tgkill */, 27 /* alarm */, 104 /* setitimer */,
     119 /* sigreturn */, 173 /* rt_sigreturn */, 88 /* reboot */, 45 /* brk */,
     125 /* mprotect */, 163 /* mremap */, 90 /* old mmap */, 257 /* remap_file_pages */,
-    240 /* futex */, 82 /* select */, 142 /* _newselect */, 168 /* poll */,
-    308 /* pselect6 */, 309 /* ppoll */, 256 /* epoll_wait */, 319 /* epoll_pwait */,
+    240 /* futex */, 256 /* epoll_wait */, 319 /* epoll_pwait */,
     267 /* clock_nanosleep */, 177 /* rt_sigtimedwait */, 117 /* ipc */,
-    42 /* pipe */, 331 /* pipe2 */, 102 /* socketcall */, 63 /* dup2 */, 330 /* dup3 */,
-    172 /* prctl */, 354 /* seccomp */,
+    102 /* socketcall */, 172 /* prctl */, 354 /* seccomp */,
 };
 
 static const char *const paths[] = {
     DATA_FILE, DATA_FILE, STATUS_FILE, "/sys/kernel/debug/tracing/user_events_data",
     "/dev/null", "/proc/uptime", "/proc/meminfo", TRACEFS "trace_marker", TRACEFS,
     TRACEFS "events/user_events", TRACEFS "no_such_file", "", "/", "/dev/null/x",
-    "user_events_data",
+    "user_events_data", "/proc/self", "/proc/self/exe", "/proc/self/status", "/dev", "..",
+    "/proc/1/exe", "/dev/zero", "/proc",
 };
 
 static const uint32_t open_flags[] = {
@@ -153,7 +164,10 @@ static const struct area own_memory[] = {
 static uint8_t scratch[SCRATCH_SIZE] __attribute__((aligned(4096)));
 static struct area scratch_areas[2]; /* scratch, and the buffer in main's frame */
 
-enum fd_kind { FD_NONE, FD_DATA, FD_STATUS, FD_OTHER, FD_ANY };
+/* FD_CONSOLE: a copy of descriptor 0..2 (the terminal, whose read would wait for keys);
+ * FD_PIPE: an end of a pipe, always nonblocking here (a read of an empty one that this
+ * program itself holds the write end of would wait for ever). */
+enum fd_kind { FD_NONE, FD_DATA, FD_STATUS, FD_OTHER, FD_CONSOLE, FD_PIPE, FD_ANY };
 static uint8_t fd_kind[MAX_FDS]; /* what the fuzzer's own successful opens returned */
 
 static struct {
@@ -714,6 +728,128 @@ static void shape_clock_gettime(struct call *c)
 
 static void shape_nothing(struct call *c) { (void)c; }
 
+/* ---- files and the terminal (issue 16) ---- */
+
+/* A path argument: mostly one of the table. */
+static uint32_t pick_path(void)
+{
+    switch (below(8)) {
+    case 0: return garbage_string();
+    case 1: return random_pointer();
+    default: return (uintptr_t)PICK(paths);
+    }
+}
+
+/* A directory descriptor of the *at calls: AT_FDCWD, an open one, or anything. */
+static uint32_t pick_dirfd(void)
+{
+    return one_in(2) ? (uint32_t)AT_FDCWD : pick_fd();
+}
+
+static uint32_t pick_at_flags(void)
+{
+    static const uint32_t flags[] = { 0, 0, AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH,
+                                      AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, AT_EACCESS,
+                                      AT_STATX_SYNC_TYPE, 0xffffffff };
+    return one_in(8) ? rnd() : PICK(flags);
+}
+
+/* stat64, lstat64, access, chdir, readlink, stat, lstat: path, then the rest. */
+static void shape_path(struct call *c)
+{
+    c->a[0] = pick_path();
+    c->a[1] = one_in(3) ? random_small() : random_pointer();
+}
+
+/* openat, fstatat64, readlinkat, faccessat, faccessat2, statx. */
+static void shape_at(struct call *c)
+{
+    c->a[0] = pick_dirfd();
+    c->a[1] = pick_path();
+    if (c->nr == SYS_openat)
+        c->a[2] = one_in(8) ? rnd() : PICK(open_flags) | (one_in(3) ? O_CLOEXEC : 0);
+    else if (c->nr == SYS_statx)
+        c->a[2] = pick_at_flags(), c->a[3] = one_in(4) ? rnd() : STATX_BASIC_STATS;
+    else if (c->nr == SYS_fstatat64)
+        c->a[2] = random_pointer(), c->a[3] = pick_at_flags();
+    else if (c->nr == SYS_faccessat2)
+        c->a[2] = below(9), c->a[3] = pick_at_flags();
+    else
+        c->a[2] = below(9);
+}
+
+/* dup, dup2, dup3, fcntl(64), fchdir, lseek, _llseek, fstat(64), getdents(64): a
+ * descriptor first. */
+static void shape_fd(struct call *c)
+{
+    static const uint32_t cmds[] = { F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL,
+                                     F_SETFL, 9999 };
+    c->a[0] = pick_fd();
+    switch (c->nr) {
+    case SYS_dup2:
+    case SYS_dup3:
+        c->a[1] = below(40);
+        c->a[2] = one_in(2) ? O_CLOEXEC : random_small();
+        break;
+    case SYS_fcntl:
+    case SYS_fcntl64:
+        c->a[1] = PICK(cmds);
+        c->a[2] = random_small();
+        break;
+    case SYS_lseek:
+        c->a[1] = one_in(2) ? random_small() : rnd();
+        c->a[2] = below(4);
+        break;
+    case SYS_llseek:
+        c->a[1] = one_in(2) ? 0 : rnd();
+        c->a[2] = random_small();
+        c->a[3] = random_pointer();
+        c->a[4] = below(4);
+        break;
+    default:
+        c->a[1] = random_pointer();
+        c->a[2] = one_in(2) ? below(512) : random_length();
+        break;
+    }
+}
+
+static void shape_pipe(struct call *c)
+{
+    c->a[0] = one_in(4) ? random_pointer() : scratch_at(8, true);
+    c->a[1] = one_in(3) ? rnd() : (one_in(2) ? O_CLOEXEC : 0);
+}
+
+/* poll, ppoll(_time64): an array of pollfds in scratch. */
+static void shape_poll(struct call *c)
+{
+    static const uint32_t counts[] = { 0, 1, 2, 3, 8, 1024, 1025, 0xffffffff };
+    uint32_t n = PICK(counts);
+    uint32_t p = scratch_at(8 * sizeof(struct pollfd), true);
+    for (uint32_t i = 0; i < 8; i++) {
+        struct pollfd pf = { (int32_t)pick_fd(), (int16_t)rnd(), 0 };
+        memcpy((void *)(uintptr_t)(p + i * sizeof pf), &pf, sizeof pf);
+    }
+    c->a[0] = one_in(6) ? random_pointer() : p;
+    c->a[1] = n;
+    c->a[2] = c->nr == SYS_poll ? random_small() : build_timespec();
+}
+
+/* select, pselect6(_time64): sets in scratch. */
+static void shape_select(struct call *c)
+{
+    c->a[0] = one_in(4) ? rnd() : below(40);
+    for (int i = 1; i <= 3; i++)
+        c->a[i] = one_in(3) ? 0 : one_in(5) ? random_pointer() : scratch_at(128, true);
+    c->a[4] = build_timespec();
+}
+
+static void shape_close_range(struct call *c)
+{
+    c->a[0] = below(40);
+    c->a[1] = one_in(2) ? c->a[0] + below(8) : 0xffffffff;
+    c->a[2] = one_in(2) ? CLOSE_RANGE_CLOEXEC : random_small();
+}
+
 static const struct {
     uint32_t nr;
     void (*shape)(struct call *c);
@@ -728,6 +864,20 @@ static const struct {
     { SYS_brk, shape_brk },         { SYS_mmap, shape_old_mmap },
     { SYS_mprotect, shape_mprotect }, { SYS_madvise, shape_madvise },
     { SYS_mremap, shape_mremap },
+    /* Files and the terminal (issue 16). */
+    { SYS_chdir, shape_path },      { SYS_lseek, shape_fd },        { SYS_access, shape_path },
+    { SYS_dup, shape_fd },          { SYS_pipe, shape_pipe },       { SYS_fcntl, shape_fd },
+    { SYS_umask, shape_nothing },   { SYS_dup2, shape_fd },         { SYS_select, shape_nothing },
+    { SYS_readlink, shape_path },   { SYS_stat, shape_path },       { SYS_lstat, shape_path },
+    { SYS_fstat, shape_fd },        { SYS_fchdir, shape_fd },       { SYS_llseek, shape_fd },
+    { SYS_getdents, shape_fd },     { SYS_newselect, shape_select }, { SYS_poll, shape_poll },
+    { SYS_getcwd, shape_nothing },  { SYS_stat64, shape_path },     { SYS_lstat64, shape_path },
+    { SYS_fstat64, shape_fd },      { SYS_getdents64, shape_fd },   { SYS_fcntl64, shape_fd },
+    { SYS_openat, shape_at },       { SYS_fstatat64, shape_at },    { SYS_readlinkat, shape_at },
+    { SYS_faccessat, shape_at },    { SYS_pselect6, shape_select }, { SYS_ppoll, shape_poll },
+    { SYS_dup3, shape_fd },         { SYS_pipe2, shape_pipe },      { SYS_statx, shape_at },
+    { SYS_pselect6_time64, shape_select }, { SYS_ppoll_time64, shape_poll },
+    { SYS_close_range, shape_close_range }, { SYS_faccessat2, shape_at },
 };
 
 /* Whether the kernel has the call today (its guards then know what it writes). */
@@ -749,7 +899,7 @@ static bool is_never(uint32_t nr)
 }
 
 /* The next call: four in five an implemented one, mostly shaped; else any number of
- * 0..410 that `never` allows, with random arguments (the IPC calls 400..404 among them,
+ * 0..SYS_MAX-1 that `never` allows, with random arguments (the IPC calls 400..404 among them,
  * their timeouts cut to under 5 ms: waiting forever for a partner that never comes is
  * what they should do, not a kernel bug). */
 static void draw_call(struct call *c)
@@ -764,7 +914,7 @@ static void draw_call(struct call *c)
         return;
     }
     do
-        c->nr = below(411);
+        c->nr = below(SYS_MAX);
     while (is_never(c->nr));
     if (c->nr == SYS_ipc_send || c->nr == SYS_ipc_recv)
         c->a[2] %= 5;
@@ -913,11 +1063,120 @@ static void guard_old_mmap(uint32_t *p)
         guard_fixed(&block[0], &block[1]);
 }
 
+/* A timeout the kernel reads (and select/pselect write back): never NULL, which would wait
+ * for ever; in scratch, at most 1 ms when valid (invalid ones stay, for EINVAL); or outside
+ * user memory (EFAULT). wide: the 64-bit fields of the _time64 calls. */
+static void guard_timeout(uint32_t *p, bool wide)
+{
+    uint32_t size = wide ? 16 : 8;
+    if (*p == 0)
+        *p = scratch_at(size, true);
+    if (!guard_in(p, size))
+        return;
+    int32_t t[4];
+    memcpy(t, (void *)(uintptr_t)*p, size);
+    int32_t *sec = &t[0], *frac = wide ? &t[2] : &t[1];
+    if (wide && (t[1] < 0 || t[3] != 0))
+        return; /* a negative time or nanoseconds out of range: EINVAL */
+    if (wide)
+        t[0] = t[1] = 0; /* a valid time of any length becomes none (below) */
+    if (*sec >= 0 && *frac >= 0 && *frac < 1000000000) {
+        *sec = 0;
+        *frac %= 1000;
+        memcpy((void *)(uintptr_t)*p, t, size);
+    }
+}
+
+/* poll's array: at most 256 entries of it are written (more than RLIMIT_NOFILE is EINVAL
+ * before any is read). */
+static void guard_pollfds(struct call *c)
+{
+    if (c->a[1] > 1024)
+        return;
+    if (c->a[1] > 256)
+        c->a[1] = 256;
+    guard_out_fixed(&c->a[0], c->a[1] * sizeof(struct pollfd));
+}
+
+/* select's three sets: each written whole (128 bytes covers every nfds the kernel uses). */
+static void guard_sets(uint32_t *sets)
+{
+    for (int i = 0; i < 3; i++)
+        if (sets[i])
+            guard_out_fixed(&sets[i], 128);
+}
+
+/* The old select: its argument block is read, then each of its pointers used. */
+static void guard_old_select(struct call *c)
+{
+    if (!guard_in(&c->a[0], 5 * sizeof(uint32_t)))
+        return;
+    uint32_t w[5];
+    memcpy(w, (void *)(uintptr_t)c->a[0], sizeof w);
+    guard_sets(&w[1]);
+    guard_timeout(&w[4], false);
+    memcpy((void *)(uintptr_t)c->a[0], w, sizeof w);
+}
+
 /* Applies every guard that the call's final number and arguments need. */
 static void guard_call(struct call *c)
 {
     uint32_t *a = c->a;
     switch (c->nr) {
+    /* Files and the terminal (issue 16): what each call writes, and no wait without end. */
+    case SYS_stat64:
+    case SYS_lstat64:
+    case SYS_fstat64: guard_out_fixed(&a[1], 96); break;
+    case SYS_fstatat64: guard_out_fixed(&a[2], 96); break;
+    case SYS_stat:
+    case SYS_lstat:
+    case SYS_fstat: guard_out_fixed(&a[1], 64); break;
+    case SYS_statx: guard_out_fixed(&a[4], 256); break;
+    case SYS_readlink: guard_out(&a[1], &a[2], true); break;
+    case SYS_readlinkat: guard_out(&a[2], &a[3], true); break;
+    case SYS_getcwd: guard_out(&a[0], &a[1], true); break;
+    case SYS_getdents:
+    case SYS_getdents64: guard_out(&a[1], &a[2], true); break;
+    case SYS_pipe: guard_out_fixed(&a[0], 8); break;
+    case SYS_pipe2:
+        guard_out_fixed(&a[0], 8);
+        a[1] |= O_NONBLOCK;
+        break;
+    case SYS_llseek: guard_out_fixed(&a[3], 8); break;
+    case SYS_poll:
+        guard_pollfds(c);
+        if ((int32_t)a[2] < 0 || a[2] > 2)
+            a[2] = below(3);
+        break;
+    case SYS_ppoll:
+    case SYS_ppoll_time64:
+        guard_pollfds(c);
+        guard_timeout(&a[2], c->nr == SYS_ppoll_time64);
+        break;
+    case SYS_newselect:
+        guard_sets(&a[1]);
+        guard_timeout(&a[4], false);
+        break;
+    case SYS_pselect6:
+    case SYS_pselect6_time64:
+        guard_sets(&a[1]);
+        guard_timeout(&a[4], c->nr == SYS_pselect6_time64);
+        break;
+    case SYS_select: guard_old_select(c); break;
+    case SYS_fcntl:
+    case SYS_fcntl64:
+        if (a[1] == F_SETFL)
+            a[2] |= O_NONBLOCK; /* a pipe or the terminal must never wait */
+        break;
+    case SYS_dup2:
+    case SYS_dup3:
+        if (a[1] <= 2)
+            a[1] = 3 + below(29); /* fds 0..2 stay the console */
+        break;
+    case SYS_close_range:
+        if (a[0] <= 2)
+            a[0] = 3;
+        break;
     case SYS_read: guard_out(&a[1], &a[2], true); break;
     case SYS_nanosleep: guard_nanosleep(c); break;
     case SYS_clock_gettime: guard_out_fixed(&a[1], sizeof(struct timespec)); break;
@@ -1050,10 +1309,50 @@ static void remember_registration(const struct registration *r)
     memcpy(names[name_count++], r->name, strlen(r->name) + 1);
 }
 
+/* What fd refers to, for a copy of it. */
+static uint8_t kind_of_fd(uint32_t fd)
+{
+    if (fd <= 2)
+        return FD_CONSOLE;
+    return fd < MAX_FDS && fd_kind[fd] != FD_NONE ? fd_kind[fd] : FD_OTHER;
+}
+
 /* Keeps track of what a successful call changed: fds, mappings, registrations. */
 static void after_success(const struct call *c, long ret, const struct registration *r)
 {
     switch (c->nr) {
+    case SYS_openat:
+        if ((unsigned long)ret < MAX_FDS)
+            fd_kind[ret] = (uint8_t)kind_of_path(c->a[1]);
+        break;
+    case SYS_dup:
+    case SYS_fcntl:
+    case SYS_fcntl64:
+        if ((c->nr == SYS_dup || c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC) &&
+            (unsigned long)ret < MAX_FDS)
+            fd_kind[ret] = kind_of_fd(c->a[0]);
+        break;
+    case SYS_dup2:
+    case SYS_dup3:
+        if (c->a[1] < MAX_FDS)
+            fd_kind[c->a[1]] = kind_of_fd(c->a[0]);
+        break;
+    case SYS_pipe:
+    case SYS_pipe2: {
+        int32_t fds[2];
+        memcpy(fds, (void *)(uintptr_t)c->a[0], sizeof fds);
+        for (int i = 0; i < 2; i++)
+            if ((uint32_t)fds[i] < MAX_FDS) {
+                fd_kind[fds[i]] = FD_PIPE;
+                fcntl(fds[i], F_SETFL, O_NONBLOCK); /* pipe(2) made it blocking */
+            }
+        break;
+    }
+    case SYS_close_range:
+        if (!(c->a[2] & CLOSE_RANGE_CLOEXEC))
+            for (uint32_t fd = c->a[0]; fd < MAX_FDS && fd <= c->a[1]; fd++)
+                fd_kind[fd] = FD_NONE;
+        break;
     case SYS_open:
         if ((unsigned long)ret < MAX_FDS)
             fd_kind[ret] = (uint8_t)kind_of_path(c->a[0]);
@@ -1109,7 +1408,10 @@ static bool fuzz_one(void)
     draw_call(&c);
     guard_call(&c);
     int null_fd = -1;
-    if ((c.nr == SYS_write || c.nr == SYS_writev || c.nr == SYS_close) && c.a[0] <= 2) {
+    /* fds 0..2 keep the console; a read of the terminal would wait for keys. */
+    bool console = c.a[0] <= 2 || (c.a[0] < MAX_FDS && fd_kind[c.a[0]] == FD_CONSOLE);
+    if ((c.nr == SYS_close && c.a[0] <= 2) ||
+        ((c.nr == SYS_read || c.nr == SYS_write || c.nr == SYS_writev) && console)) {
         null_fd = open_null();
         if (null_fd < 0)
             return false;
@@ -1229,6 +1531,9 @@ int main(int argc, char **argv)
     scratch_areas[1] = (struct area){ (uintptr_t)stack_scratch,
                                       (uintptr_t)stack_scratch + STACK_SCRATCH_SIZE };
     seed_rng(seed);
+    /* Writes to pipes whose read end it closed are EPIPE for it, not the end of the run. */
+    struct sigaction ignore = { .sa_handler = (void (*)(int))SIG_IGN };
+    sigaction(SIGPIPE, &ignore, 0);
     printf("sysfuzz: seed %u, %u iterations\n", seed, iterations);
     fuzz(iterations);
     cleanup();

@@ -15,5 +15,6 @@ typedef unsigned int gid_t;
 typedef unsigned int useconds_t;
 typedef int clockid_t;
 typedef long time_t;
+typedef unsigned int mode_t;
 
 #endif

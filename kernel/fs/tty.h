@@ -1,0 +1,21 @@
+/*
+ * tty.h - the console as user programs' terminal (/dev/console, /dev/tty, /dev/ttyS0), with
+ * the behaviour of Linux's n_tty line discipline that programs rely on (issue 16).
+ *
+ * One terminal, COM1, shared with the kernel's shell: the shell reads it with its own line
+ * editor while no program is in the foreground; `run` makes a program's process group the
+ * foreground (tty_set_foreground_pgrp), and the program then reads it through termios:
+ * canonical mode (lines, edited with VERASE and VKILL, echoed with ECHO, VEOF at the start
+ * of a line is end of file) or raw mode (ICANON off: bytes as typed, VMIN/VTIME). With ISIG
+ * a ^C stays an interrupt for the shell, which sends SIGINT to the foreground group; with
+ * ISIG off it is data (busy box ash's line editor reads it so). When the foreground goes
+ * back to the shell, the terminal's settings return to Linux's defaults (tty_std_termios),
+ * as a shell restores them after a job.
+ */
+#ifndef KERNEL_FS_TTY_H
+#define KERNEL_FS_TTY_H
+
+/* Makes process group pgid the terminal's foreground (0: the kernel's shell). */
+void tty_set_foreground_pgrp(int pgid);
+
+#endif
