@@ -15,9 +15,13 @@
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/lib/string.h"
+#include "kernel/spinlock.h"
 
 /* An available PTE bit: the frame is not the process's to free. */
 #define PTE_SHARED_FRAME 0x200u
+/* Another: a MAP_SHARED anonymous page, which fork shares instead of copying. Its frame
+ * has a count of users in frame_users; the last one to unmap it frees it. */
+#define PTE_SHARE_ON_FORK 0x400u
 
 #define PDE_INDEX(va) ((va) >> 22)
 #define PTE_INDEX(va) (((va) >> 12) & 0x3ff)
@@ -26,6 +30,71 @@ struct addr_space {
     uint32_t *directory; /* physical == virtual (identity-mapped low memory) */
     uint32_t owned_pages;
 };
+
+/* For each frame of memory, how many address spaces beyond the first map it as a
+ * PTE_SHARE_ON_FORK page (only such frames are counted). Made at the first fork of a shared
+ * page: a machine that never shares memory pays nothing. */
+static uint16_t *frame_users;
+static struct spinlock frame_users_lock = SPINLOCK_INIT("frame_users");
+
+/* Makes frame_users if it is not there yet; false without memory for it. */
+static bool frame_users_ready(void)
+{
+    if (frame_users)
+        return true;
+    uint32_t frames = (uint32_t)(page_alloc_top() / PAGE_SIZE);
+    uint32_t pages = (uint32_t)PAGE_ALIGN_UP(frames * sizeof *frame_users) / PAGE_SIZE;
+    uintptr_t table = page_alloc(pages); /* zeroed: every frame has one user */
+    if (!table)
+        return false;
+    unsigned long flags = spin_lock_irqsave(&frame_users_lock);
+    if (!frame_users)
+        frame_users = (uint16_t *)table, table = 0;
+    spin_unlock_irqrestore(&frame_users_lock, flags);
+    if (table)
+        page_free(table, pages);
+    return true;
+}
+
+/* One more address space maps the shared frame; false when its count is full (the fork
+ * fails with ENOMEM rather than wrap it). */
+static bool frame_get(uint32_t frame)
+{
+    unsigned long flags = spin_lock_irqsave(&frame_users_lock);
+    uint16_t *n = &frame_users[frame / PAGE_SIZE];
+    bool ok = *n != UINT16_MAX;
+    *n += ok;
+    spin_unlock_irqrestore(&frame_users_lock, flags);
+    return ok;
+}
+
+/* One address space stops mapping a PTE_SHARE_ON_FORK frame: true when it was the last,
+ * and the caller frees it. */
+static bool frame_put(uint32_t frame)
+{
+    if (!frame_users)
+        return true; /* never forked: its only user */
+    unsigned long flags = spin_lock_irqsave(&frame_users_lock);
+    uint16_t *n = &frame_users[frame / PAGE_SIZE];
+    bool last = *n == 0;
+    if (!last)
+        (*n)--;
+    spin_unlock_irqrestore(&frame_users_lock, flags);
+    return last;
+}
+
+/* Gives up the frame a present PTE maps, as its owner: freed unless it belongs to someone
+ * else (PTE_SHARED_FRAME) or another space still shares it. True when it counted among
+ * the owner's pages. */
+static bool release_frame(uint32_t pte)
+{
+    if (pte & PTE_SHARED_FRAME)
+        return false;
+    uint32_t frame = pte & PTE_ADDR_MASK;
+    if (!(pte & PTE_SHARE_ON_FORK) || frame_put(frame))
+        page_free(frame, 1);
+    return true;
+}
 
 struct addr_space *vm_create(void)
 {
@@ -52,8 +121,8 @@ void vm_destroy(struct addr_space *as)
             continue;
         uint32_t *table = (uint32_t *)(uintptr_t)(pde & PTE_ADDR_MASK);
         for (int j = 0; j < 1024; j++)
-            if ((table[j] & PTE_PRESENT) && !(table[j] & PTE_SHARED_FRAME))
-                page_free(table[j] & PTE_ADDR_MASK, 1);
+            if (table[j] & PTE_PRESENT)
+                release_frame(table[j]);
         page_free((uintptr_t)table, 1);
     }
     page_free((uintptr_t)as->directory, 1);
@@ -120,7 +189,8 @@ int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
     uintptr_t frame = page_alloc_user(1); /* never the kernel's reserve */
     if (!frame)
         return -ENOMEM;
-    int err = map_frame(as, va, frame, (vm_flags & VM_WRITE) ? PTE_WRITE : 0);
+    int err = map_frame(as, va, frame, ((vm_flags & VM_WRITE) ? PTE_WRITE : 0) |
+                                       ((vm_flags & VM_SHARE_ON_FORK) ? PTE_SHARE_ON_FORK : 0));
     if (err) {
         page_free(frame, 1);
         return err;
@@ -140,10 +210,8 @@ void vm_unmap(struct addr_space *as, uint32_t va)
     uint32_t *pte = pte_find(as, va);
     if (!pte || !(*pte & PTE_PRESENT))
         return;
-    if (!(*pte & PTE_SHARED_FRAME)) {
-        page_free(*pte & PTE_ADDR_MASK, 1);
+    if (release_frame(*pte))
         as->owned_pages--;
-    }
     *pte = 0;
     invlpg(va);
 }
@@ -178,3 +246,57 @@ uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t fro
 }
 
 uint32_t vm_owned_pages(const struct addr_space *as) { return as->owned_pages; }
+
+/* Copies one present user PTE of the parent into the child's table at va: a page shared
+ * with the file or another space stays shared (counted for PTE_SHARE_ON_FORK), a private
+ * page gets a fresh frame with the same contents. */
+static int clone_page(struct addr_space *child, uint32_t va, uint32_t pte)
+{
+    uint32_t rights = pte & (PTE_WRITE | PTE_SHARED_FRAME | PTE_SHARE_ON_FORK);
+    uint32_t frame = pte & PTE_ADDR_MASK;
+    if (pte & PTE_SHARED_FRAME)
+        return map_frame(child, va, frame, rights);
+    if (pte & PTE_SHARE_ON_FORK) {
+        if (!frame_users_ready() || !frame_get(frame))
+            return -ENOMEM;
+        int err = map_frame(child, va, frame, rights);
+        if (err)
+            frame_put(frame);
+        else
+            child->owned_pages++;
+        return err;
+    }
+    uintptr_t copy = page_alloc_user(1);
+    if (!copy)
+        return -ENOMEM;
+    memcpy((void *)copy, (const void *)(uintptr_t)frame, PAGE_SIZE);
+    int err = map_frame(child, va, copy, rights);
+    if (err) {
+        page_free(copy, 1);
+        return err;
+    }
+    child->owned_pages++;
+    return 0;
+}
+
+struct addr_space *vm_clone(const struct addr_space *parent)
+{
+    struct addr_space *child = vm_create();
+    if (!child)
+        return 0;
+    for (uint32_t i = PDE_INDEX(USER_BASE); i < PDE_INDEX(USER_TOP); i++) {
+        uint32_t pde = parent->directory[i];
+        if (!(pde & PTE_PRESENT))
+            continue;
+        const uint32_t *table = (const uint32_t *)(uintptr_t)(pde & PTE_ADDR_MASK);
+        for (uint32_t j = 0; j < 1024; j++) {
+            if (!(table[j] & PTE_PRESENT))
+                continue;
+            if (clone_page(child, (i << 22) | (j << 12), table[j]) != 0) {
+                vm_destroy(child); /* gives back every page cloned so far */
+                return 0;
+            }
+        }
+    }
+    return child;
+}

@@ -13,6 +13,7 @@ struct arch_task {
     bool fpu_used;            /* has run an x87 instruction: fpu_state is its registers */
     uint8_t fpu_state[108];   /* its x87 registers (FNSAVE's image) while another task's
                                  are in the FPU (arch/x86/fpu.c) */
+    uint64_t tls[3];          /* GDT slots 6..8 while it runs (0: empty); set_thread_area */
 };
 
 #endif

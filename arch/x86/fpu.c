@@ -22,6 +22,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
+#include "kernel/lib/string.h"
 #include "kernel/proc/task_internal.h"
 
 #define CR0_MP (1u << 1)
@@ -80,4 +81,30 @@ void fpu_init(void)
 {
     write_cr0((read_cr0() | CR0_MP | CR0_NE | CR0_TS) & ~CR0_EM);
     trap_set_handler(VEC_DEVICE_NOT_AVAILABLE, device_not_available);
+}
+
+void fpu_copy_state(struct task *child)
+{
+    child->arch.fpu_used = current->arch.fpu_used;
+    if (!current->arch.fpu_used)
+        return;
+    unsigned long flags = arch_irq_save();
+    if (fpu_owner == current) {
+        /* The live registers: FNSAVE resets the FPU, so they go back at once. */
+        __asm__ volatile("clts");
+        __asm__ volatile("fnsave %0" : "=m"(child->arch.fpu_state));
+        __asm__ volatile("frstor %0" : : "m"(*(const uint8_t(*)[108])child->arch.fpu_state));
+    } else {
+        memcpy(child->arch.fpu_state, current->arch.fpu_state, sizeof child->arch.fpu_state);
+    }
+    arch_irq_restore(flags);
+}
+
+void fpu_forget(struct task *t)
+{
+    t->arch.fpu_used = false;
+    if (fpu_owner == t) {
+        fpu_owner = 0;
+        set_ts(true); /* its next x87 instruction gets a clean set */
+    }
 }

@@ -179,10 +179,9 @@ static uint32_t frame_address(const struct sigstate *s, const struct kernel_siga
 /* Writes the frame for handler ka of fi's signal and points tf at the handler. False
  * (nothing changed in tf) when the frame cannot be written. */
 static bool setup_frame(struct trap_frame *tf, const struct fault_info *fi,
-                        const struct kernel_sigaction *ka)
+                        const struct kernel_sigaction *ka, kernel_sigset_t blocked)
 {
     struct sigstate *s = &current->sig;
-    kernel_sigset_t blocked = s->blocked;
     uint32_t frame, pinfo = 0, puc = 0;
     if (ka->flags & SA_SIGINFO) {
         static const uint8_t retcode[8] = { 0xb8, SYS_rt_sigreturn, 0, 0, 0, 0xcd, 0x80, 0 };
@@ -197,7 +196,9 @@ static bool setup_frame(struct trap_frame *tf, const struct fault_info *fi,
                                                : frame + offsetof(struct kernel_rt_sigframe, retcode);
         f.sig = fi->signo, f.pinfo = pinfo, f.puc = puc;
         f.info.si_signo = fi->signo, f.info.si_errno = 0, f.info.si_code = fi->code;
-        f.info.si_addr = fi->addr;
+        f.info.si_addr = fi->addr; /* _kill._pid and _sigchld._pid share its place */
+        memcpy(f.info.rest, &fi->uid, 4);     /* si_uid */
+        memcpy(f.info.rest + 4, &fi->status, 4); /* si_status (SIGCHLD) */
         f.uc.uc_stack = sigstate_saved_altstack(s);
         save_sigcontext(tf, fi, (uint32_t)blocked, &f.uc.uc_mcontext);
         f.uc.uc_sigmask = blocked;
@@ -237,7 +238,44 @@ static void __attribute__((noreturn)) die_of(int sig, const char *why, uint32_t 
            why, where);
     ksnprintf(current->exit_reason, sizeof current->exit_reason, "killed by %s (%s)",
               signal_name(sig), why);
-    task_exit(128 + sig);
+    arch_irq_enable();
+    task_exit_signal(sig, sig_default_action(sig) == SIG_DEFAULT_CORE);
+}
+
+void signal_deliver(struct trap_frame *tf)
+{
+    struct sigstate *s = &current->sig;
+    struct sig_origin o;
+    int sig;
+    while ((sig = sigstate_take(s, &o)) != 0) {
+        struct kernel_sigaction ka = s->action[sig - 1];
+        if (ka.handler == SIG_IGN)
+            continue;
+        if (ka.handler == SIG_DFL) {
+            enum sig_default d = sig_default_action(sig);
+            if (d == SIG_DEFAULT_IGNORE || d == SIG_DEFAULT_STOP)
+                continue;
+            arch_irq_enable();
+            task_exit_signal(sig, d == SIG_DEFAULT_CORE);
+        }
+        /* A handler: its frame records the mask from before rt_sigsuspend, if that is
+         * what was interrupted (the handler itself runs with the mask sigsuspend set, as
+         * on Linux, plus its own). */
+        struct fault_info fi = { .signo = sig, .code = o.code, .addr = o.pid, .uid = o.uid,
+                                 .status = o.status };
+        kernel_sigset_t mask = s->restore_mask ? s->saved_mask : s->blocked;
+        s->restore_mask = false;
+        if (!setup_frame(tf, &fi, &ka, mask))
+            die_of(SIGSEGV, "signal frame not writable", tf->user_esp);
+        if (ka.flags & SA_RESETHAND)
+            s->action[sig - 1].handler = SIG_DFL;
+        sigstate_handler_started(s, sig, &ka);
+        return; /* one handler per return to ring 3; the next return takes the next */
+    }
+    if (s->restore_mask) {
+        s->blocked = s->saved_mask;
+        s->restore_mask = false;
+    }
 }
 
 bool signal_force(struct trap_frame *tf, const struct fault_info *fi)
@@ -245,7 +283,7 @@ bool signal_force(struct trap_frame *tf, const struct fault_info *fi)
     struct kernel_sigaction ka;
     if (!sigstate_fault_handler(&current->sig, fi->signo, &ka))
         return false;
-    if (!setup_frame(tf, fi, &ka))
+    if (!setup_frame(tf, fi, &ka, current->sig.blocked))
         die_of(SIGSEGV, "signal frame not writable", tf->user_esp);
     sigstate_handler_started(&current->sig, fi->signo, &ka);
     return true;

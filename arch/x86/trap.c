@@ -14,6 +14,7 @@
 #include "kernel/panic.h"
 #include "kernel/log/printk.h"
 #include "kernel/proc/sched.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
 
@@ -212,6 +213,8 @@ void trap_dispatch(struct trap_frame *tf)
     }
     if (trap_from_user(tf)) {
         sched_return_to_user();
+        if (current->sig.pending || current->sig.restore_mask)
+            signal_deliver(tf);
         check_user_segments(tf);
     }
 }

@@ -49,5 +49,5 @@ void user_fault(struct trap_frame *tf, const char *what)
     trap_print_frame(tf);
     ksnprintf(current->exit_reason, sizeof current->exit_reason, "killed by %s (%s)", what,
               signame);
-    task_exit(128 + sig);
+    task_exit_signal(sig, true); /* every fault signal's default action is "core" */
 }

@@ -4,9 +4,9 @@
  *
  *   esp ->  argc
  *           argv[0] ... argv[argc-1], NULL
- *           NULL                      (no environment)
+ *           envp[0] ... envp[envc-1], NULL
  *           AT_NULL, 0                (an empty auxiliary vector)
- *           the argument strings
+ *           the argument and environment strings
  */
 #include "kernel/proc/exec.h"
 
@@ -41,36 +41,52 @@ static int map_range(struct addr_space *as, uint32_t va, uint32_t size, unsigned
     return 0;
 }
 
-/* Puts the argument strings and the pointer block on the stack; returns the stack pointer
- * (pointing at argc), or 0 when they do not fit. */
-static uint32_t build_stack(struct addr_space *as, int argc, char *const argv[])
+/* Copies count strings to the stack at *str_va on, and their addresses to the pointer
+ * block at *ptr_va on, followed by a NULL; advances both. */
+static void put_strings(struct addr_space *as, int count, char *const strings[],
+                        uint32_t *str_va, uint32_t *ptr_va)
+{
+    for (int i = 0; i < count; i++) {
+        uint32_t n = strlen(strings[i]) + 1;
+        copy_to_space(as, *str_va, strings[i], n);
+        copy_to_space(as, *ptr_va, str_va, 4);
+        *str_va += n, *ptr_va += 4;
+    }
+    uint32_t null = 0;
+    copy_to_space(as, *ptr_va, &null, 4);
+    *ptr_va += 4;
+}
+
+/* Puts the argument and environment strings and the pointer block on the stack; returns
+ * the stack pointer (pointing at argc), or 0 when they do not fit (USER_ARGS_MAX bytes of
+ * strings and pointers together, as Linux counts them). */
+static uint32_t build_stack(struct addr_space *as, int argc, char *const argv[], int envc,
+                            char *const envp[])
 {
     uint32_t strings = 0;
     for (int i = 0; i < argc; i++)
         strings += strlen(argv[i]) + 1;
-    if (strings > USER_ARGS_MAX || argc > USER_ARGC_MAX)
+    for (int i = 0; i < envc; i++)
+        strings += strlen(envp[i]) + 1;
+    uint32_t words = 1 + (uint32_t)argc + 1 + (uint32_t)envc + 1 + 2;
+    if (argc < 0 || envc < 0 || argc > USER_ARGC_MAX || envc > USER_ARGC_MAX ||
+        strings + words * 4 > USER_ARGS_MAX)
         return 0;
     uint32_t str_va = USER_STACK_TOP - strings;
-    uint32_t words = 1 + (uint32_t)argc + 1 + 1 + 2;
     uint32_t sp = (str_va - words * 4) & ~15u;
-    uint32_t block[words];
-    block[0] = (uint32_t)argc;
-    for (int i = 0; i < argc; i++) {
-        uint32_t n = strlen(argv[i]) + 1;
-        copy_to_space(as, str_va, argv[i], n);
-        block[1 + i] = str_va;
-        str_va += n;
-    }
-    block[1 + argc] = 0;     /* end of argv */
-    block[2 + argc] = 0;     /* end of envp */
-    block[3 + argc] = 0;     /* AT_NULL */
-    block[4 + argc] = 0;
-    copy_to_space(as, sp, block, sizeof block);
+    uint32_t ptr_va = sp, word = (uint32_t)argc;
+    copy_to_space(as, ptr_va, &word, 4);
+    ptr_va += 4;
+    put_strings(as, argc, argv, &str_va, &ptr_va);
+    put_strings(as, envc, envp, &str_va, &ptr_va);
+    uint32_t auxv_end[2] = { 0, 0 }; /* AT_NULL */
+    copy_to_space(as, ptr_va, auxv_end, sizeof auxv_end);
     return sp;
 }
 
 int exec_load(struct addr_space *as, const void *elf, uint32_t len, int argc,
-              char *const argv[], uint32_t *entry, uint32_t *user_esp)
+              char *const argv[], int envc, char *const envp[], uint32_t *entry,
+              uint32_t *user_esp)
 {
     struct elf_image img;
     const char *why;
@@ -89,7 +105,7 @@ int exec_load(struct addr_space *as, const void *elf, uint32_t len, int argc,
     int err = map_range(as, USER_STACK_TOP - stack_size, stack_size, VM_READ | VM_WRITE);
     if (err)
         return err;
-    uint32_t sp = build_stack(as, argc, argv);
+    uint32_t sp = build_stack(as, argc, argv, envc, envp);
     if (!sp)
         return -E2BIG;
     *entry = img.entry;

@@ -98,6 +98,12 @@ int console_trygetc(void)
 
 bool console_interrupt_pending(void) { return pending_interrupts != 0; }
 
+static volatile int foreground_pgrp = 1;
+
+void tty_set_foreground_pgrp(int pgid) { foreground_pgrp = pgid; }
+
+int tty_foreground_pgrp(void) { return foreground_pgrp; }
+
 bool console_take_interrupt(uint64_t *received_ns)
 {
     if (!pending_interrupts)

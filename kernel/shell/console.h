@@ -27,6 +27,11 @@ bool console_interrupt_pending(void);
 /* Takes the oldest pending ^C, if there is one: it and the bytes typed before it leave the
  * queue. *received_ns (may be NULL) gets the time it arrived. False if none is pending. */
 bool console_take_interrupt(uint64_t *received_ns);
+/* The console's foreground process group (Linux's tty pgrp): the group the shell's `run`
+ * gives the console to, which ^C sends SIGINT to; 1 (the shell's own) while none runs. A
+ * minimal stand-in until the console is a full tty (issue 16, "files"). */
+void tty_set_foreground_pgrp(int pgid);
+int tty_foreground_pgrp(void);
 /* Bytes dropped because the input queue was full. */
 unsigned console_input_overruns(void);
 

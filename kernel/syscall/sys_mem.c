@@ -1,7 +1,8 @@
 /*
  * sys_mem.c - mmap2 (Linux i386 calls its handler mmap_pgoff) and munmap.
  *
- * Anonymous private memory is zeroed pages of the process's own. A file mapping asks the
+ * Anonymous private memory is zeroed pages of the process's own; anonymous MAP_SHARED
+ * memory too, but fork shares it with the child instead of copying it. A file mapping asks the
  * file for the physical page at each offset (user_events_status hands out its one status
  * page): the process shares that page and unmapping never frees it.
  */
@@ -83,13 +84,12 @@ SYSCALL_HANDLER(mmap_pgoff)
         if ((uint64_t)pgoff * PAGE_SIZE + len > UINT32_MAX + 1ull)
             return -EINVAL; /* past 4 GiB: past the end of every file here, which is what
                              * their mmap answers EINVAL to (and 32-bit offsets would wrap) */
-    } else if (type == MAP_SHARED) {
-        return -EINVAL; /* shared anonymous memory needs a second process to mean anything */
     }
     uint32_t va = place_mapping(addr, len, fixed);
     if (!va)
         return -ENOMEM;
-    unsigned rights = VM_READ | ((prot & PROT_WRITE) ? VM_WRITE : 0);
+    unsigned rights = VM_READ | ((prot & PROT_WRITE) ? VM_WRITE : 0) |
+                      ((anonymous && type == MAP_SHARED) ? VM_SHARE_ON_FORK : 0);
     for (uint32_t off = 0; off < len; off += PAGE_SIZE) {
         int err = map_one(va + off, f, pgoff * PAGE_SIZE + off, rights);
         if (err) {
