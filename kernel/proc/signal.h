@@ -133,9 +133,10 @@ void signal_send(struct task *t, int sig, const struct sig_origin *o);
  * it has none. The console's ^C (SIGINT to the foreground group) calls it. */
 int signal_send_pgrp(int pgid, int sig);
 /* kill(2) from the current process: pid > 0 that process, 0 the caller's group, -1 every
- * process it may signal but the shell and itself, < -1 group -pid. Linux's permission rule
- * (the sender's real or effective uid is the target's real or saved uid, or the sender is
- * root): 0, -EINVAL, -ESRCH or -EPERM. sig 0 only checks. */
+ * process but the shell and itself (refusals there are not errors, as on Linux), < -1
+ * group -pid. Linux's permission rule (the sender's real or effective uid is the target's
+ * real or saved uid, or the sender is root): 0, -EINVAL, -ESRCH or -EPERM. sig 0 only
+ * checks. A kernel thread ignores every signal (as Linux's do). */
 int signal_kill(int pid, int sig);
 /* tgkill(2) (tgid -1: tkill(2)): one task by its thread id, with SI_TKILL. */
 int signal_tgkill(int tgid, int tid, int sig);

@@ -76,15 +76,28 @@ int signal_kill(int pid, int sig)
     if (pid > 0) {
         struct task *t = task_find(pid);
         err = t ? signal_one(t, sig, SI_USER) : -ESRCH;
+    } else if (pid == -1) {
+        /* Everyone but the shell and itself: Linux's rule counts a refusal (EPERM) as no
+         * error, so the call fails only with ESRCH when there was nobody to try. */
+        int tried = 0;
+        err = 0;
+        for (struct task *t = task_list(); t; t = t->next) {
+            if (!t->as || t->state == TASK_ZOMBIE || t == current || t->pid <= 1)
+                continue;
+            int one = signal_one(t, sig, SI_USER);
+            tried++;
+            if (one != -EPERM)
+                err = one;
+        }
+        if (!tried)
+            err = -ESRCH;
     } else {
-        /* A group, or everyone (-1): success if any was signalled, else the last refusal,
-         * or ESRCH when there was nobody. */
+        /* A group: success if any member was signalled, else the last refusal, or ESRCH
+         * when the group is empty. */
         int pgid = pid == 0 ? current->pgid : -pid, sent = 0;
         err = -ESRCH;
         for (struct task *t = task_list(); t; t = t->next) {
-            if (!t->as || t->state == TASK_ZOMBIE)
-                continue;
-            if (pid == -1 ? (t == current || t->pid == 1) : t->pgid != pgid)
+            if (!t->as || t->state == TASK_ZOMBIE || t->pgid != pgid)
                 continue;
             int one = signal_one(t, sig, SI_USER);
             sent += one == 0;

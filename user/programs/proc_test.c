@@ -9,13 +9,17 @@
  *
  * Usage: proc_test            every check
  *        proc_test exec-child  what the re-executed copy runs (checks its argv, envp, TLS,
- *                              signal actions, descriptors, and exits with 42)
+ *                              signal actions, and exits with 42)
+ *        proc_test exit N      exits with status N        } for the shell's report of how
+ *        proc_test raise N     sends itself signal N      } a program ended
+ *        proc_test env         prints its environment, one "env: NAME=value" line each
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/time.h>
@@ -375,6 +379,18 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "exec-child") == 0)
         return exec_child(argc, argv);
+    if (argc > 2 && strcmp(argv[1], "exit") == 0)
+        return atoi(argv[2]);
+    if (argc > 2 && strcmp(argv[1], "raise") == 0) {
+        raise(atoi(argv[2]));
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "env") == 0) {
+        extern char **environ;
+        for (char **e = environ; *e; e++)
+            printf("env: %s\n", *e);
+        return 0;
+    }
     fork_tree();
     fork_memory();
     exec_checks();
