@@ -32,9 +32,9 @@ struct addr_space {
 };
 
 /* For each frame of memory, how many address spaces beyond the first map it as a
- * PTE_SHARE_ON_FORK page (only such frames are counted). Made with the first address
- * space (2 bytes a frame: 64 KiB for 128 MiB), so that what a process's fork or exit
- * takes and gives back is only its own pages. */
+ * PTE_SHARE_ON_FORK page (only such frames are counted). Made at boot (vm_init; 2 bytes
+ * a frame: 64 KiB for 128 MiB), so that what a process's fork or exit takes and gives
+ * back is only its own pages. */
 static uint16_t *frame_users;
 static struct spinlock frame_users_lock = SPINLOCK_INIT("frame_users");
 
@@ -97,9 +97,13 @@ static bool release_frame(uint32_t pte)
     return true;
 }
 
-struct addr_space *vm_create(void)
+void vm_init(void)
 {
     frame_users_ready(); /* if this fails, the first fork of a shared page tries again */
+}
+
+struct addr_space *vm_create(void)
+{
     struct addr_space *as = kzalloc(sizeof *as);
     if (!as)
         return 0;

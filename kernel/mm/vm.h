@@ -26,6 +26,8 @@ struct addr_space;
                               * copy shares; its frame is freed when the last space that
                               * maps it unmaps it */
 
+/* Once at boot, when memory is known (arch_tasks_ready): the table of shared frames. */
+void vm_init(void);
 /* A new address space with no user pages (NULL when out of memory). */
 struct addr_space *vm_create(void);
 /* Frees every page the process owns, its page tables and its directory. The caller must
