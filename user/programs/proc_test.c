@@ -354,19 +354,27 @@ static void tls_checks(void)
     check_true("it reads back base, limit and flags",
                back.base_addr == (uint32_t)&tls_word && back.limit == 0xfffff && back.seg_32bit &&
                back.limit_in_pages && back.useable && !back.seg_not_present && back.contents == 0);
+    static volatile uint32_t other_word = 0x0dd;
     pid_t child = fork();
     if (child == 0) {
+        /* The child keeps the parent's slot and selector, then points its own slot 6 at
+         * another word: the parent must never see it (the slots switch with the task). */
         uint16_t gs;
         asm volatile("movw %%gs, %0" : "=r"(gs));
-        tls_word = 77; /* its own copy of the page */
+        int kept = gs == sel && read_gs0() == 0x5eed1234;
+        struct user_desc mine = u;
+        mine.entry_number = 6, mine.base_addr = (uint32_t)&other_word;
+        syscall(SYS_set_thread_area, &mine);
+        asm volatile("movw %0, %%gs" : : "r"(sel));
+        other_word = 77;
         struct timespec t = { 0, 50000000 };
-        nanosleep(&t, 0); /* let the parent run and switch back */
-        _exit(gs == sel && read_gs0() == 77 ? 0 : 1);
+        nanosleep(&t, 0); /* the parent runs meanwhile */
+        _exit(kept && read_gs0() == 77 ? 0 : 1);
     }
     struct timespec t = { 0, 20000000 };
     nanosleep(&t, 0);
-    check_number("the parent's %gs:0 is its own after switches", read_gs0(), 0x5eed1234);
-    check_number("the forked child keeps %gs and its TLS slot", status_of(child), 0);
+    check_number("the parent's %gs:0 is its own while the child's slot 6 differs", read_gs0(), 0x5eed1234);
+    check_number("the forked child kept %gs and its slot, then had its own", status_of(child), 0);
     /* Empty the slot while %gs holds it: the return to ring 3 makes %gs null, as Linux. */
     struct user_desc empty = { .entry_number = 6, .read_exec_only = 1, .seg_not_present = 1 };
     check_call("set_thread_area(6, empty)", syscall(SYS_set_thread_area, &empty), 0);
