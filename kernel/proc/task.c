@@ -294,6 +294,7 @@ static void __attribute__((noreturn)) exit_task(int status, int sig, bool core)
     if (t->as)
         release_process_resources(t);
     arch_irq_save();
+    t->alarm_at_ns = 0; /* a dead task's timer never fires */
     task_vfork_release(t);
     t->exit_status = status;
     t->term_signal = sig;

@@ -75,7 +75,7 @@ static bool wait_matches(const struct task *c, int pid)
 int process_wait(int pid, int options, int *status, int *child_pid, uint64_t *child_cpu_ns)
 {
     unsigned long flags = arch_irq_save();
-    int err;
+    int err = 0;
     for (;;) {
         bool any = false;
         struct task *zombie = 0;
@@ -105,9 +105,11 @@ int process_wait(int pid, int options, int *status, int *child_pid, uint64_t *ch
             err = 0;
             break;
         }
-        err = sleep_on(children_changed(current), 0);
+        /* Interrupted: the children were looked at once more first (as Linux's do_wait),
+         * so the SIGCHLD of a child's death never hides that child. */
         if (err)
-            break; /* -EINTR: a signal to take, or killed */
+            break;
+        err = sleep_on(children_changed(current), 0);
     }
     arch_irq_restore(flags);
     return err;

@@ -213,6 +213,17 @@ static void signal_checks(void)
                chld_pid == child && chld_code == CLD_EXITED && chld_status == 3);
     sigprocmask(SIG_SETMASK, &old, 0);
     check_number("and the zombie is still there to collect", status_of(child), 3 << 8);
+    /* A wait that the child's own SIGCHLD interrupts still returns that child (Linux looks
+     * at the children again before it answers EINTR). */
+    child = fork();
+    if (child == 0) {
+        struct timespec t = { 0, 50000000 };
+        nanosleep(&t, 0);
+        _exit(4);
+    }
+    int wst = 0;
+    pid_t waited = waitpid(child, &wst, 0);
+    check_true("waitpid with a SIGCHLD handler returns the child, not EINTR", waited == child && wst == 4 << 8);
     sa.sa_handler = (void (*)(int))SIG_DFL, sa.sa_flags = 0;
     sigaction(SIGCHLD, &sa, 0);
 
