@@ -59,10 +59,10 @@ static void read_x87_words(uint16_t *cw, uint16_t *sw)
     __asm__ volatile("fnstcw %0\n\tfnstsw %1" : "=m"(*cw), "=m"(*sw));
 }
 
-/* MXCSR at an #XM. stmxcsr is #UD unless CR4.OSFXSR is set, and this kernel leaves it clear
- * (fpu.c): then, as Linux without SSE, MXCSR's default (nothing raised) is the answer. With
- * OSFXSR and CR4.OSXMMEXCPT clear the CPU cannot raise #XM from ring 3 at all (a SIMD error
- * is #UD and `int $19` is a #GP), so the vector is handled only to be complete. */
+/* MXCSR at an #XM: the faulting process's own (it owns the FPU: it just ran the SSE
+ * instruction). stmxcsr is #UD unless CR4.OSFXSR is set, which fpu.c does only on a CPU
+ * with FXSR and SSE; without it, as Linux without SSE, MXCSR's default (nothing raised) is
+ * the answer (and the CPU cannot raise #XM from ring 3 at all). */
 static uint32_t read_mxcsr(void)
 {
     if (!(read_cr4() & CR4_OSFXSR))
