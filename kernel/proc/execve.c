@@ -100,7 +100,7 @@ static void set_task_name(const char *path)
     for (const char *c = path; *c; c++)
         if (*c == '/')
             base = c + 1;
-    strlcpy(current->name, base, sizeof current->name);
+    task_rename(current, base);
 }
 
 /* Everything after the point of no return (see the file comment). */

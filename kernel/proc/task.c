@@ -45,6 +45,17 @@ void task_on_exit(struct task_exit_hook *hook)
     exit_hooks = hook;
 }
 
+static void (*rename_fn)(struct task *t); /* task_on_rename's */
+
+void task_on_rename(void (*fn)(struct task *t)) { rename_fn = fn; }
+
+void task_rename(struct task *t, const char *name)
+{
+    strlcpy(t->name, name, sizeof t->name);
+    if (rename_fn)
+        rename_fn(t);
+}
+
 void task_on_create(struct task_create_hook *hook)
 {
     hook->next = create_hooks;

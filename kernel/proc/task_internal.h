@@ -106,6 +106,10 @@ int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int ar
  * 0 or -EAGAIN. */
 int task_check_limits(const struct cred *cred);
 
+/* Gives t a new name (at most TASK_NAME_MAX - 1 characters kept) and tells the rename
+ * function (task.h's task_on_rename). */
+void task_rename(struct task *t, const char *name);
+
 /* The shell (pid 1): the parent of `run`'s processes and of every orphan. */
 struct task *task_shell(void);
 /* Closes every open file of t. */

@@ -13,6 +13,7 @@
  *        proc_test exit N      exits with status N        } for the shell's report of how
  *        proc_test raise N     sends itself signal N      } a program ended
  *        proc_test env         prints its environment, one "env: NAME=value" line each
+ *        proc_test exec-hello  forks, and the child execs /bin/hello (for the trace's names)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -403,6 +404,15 @@ int main(int argc, char **argv)
     if (argc > 2 && strcmp(argv[1], "raise") == 0) {
         raise(atoi(argv[2]));
         return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "exec-hello") == 0) {
+        pid_t child = fork();
+        if (child == 0) {
+            char *hello[] = { "hello", "renamed", 0 };
+            execve("/bin/hello", hello, environ);
+            _exit(127);
+        }
+        return WEXITSTATUS(status_of(child));
     }
     if (argc > 1 && strcmp(argv[1], "env") == 0) {
         extern char **environ;
