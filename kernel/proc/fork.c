@@ -48,8 +48,9 @@
     (CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_SYSVSEM | CLONE_PARENT_SETTID |               \
      CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO)
 
-/* Linux's copy_process checks of flag combinations (EINVAL), then what is not done here:
- * CLONE_VM without CLONE_VFORK would be a thread. */
+/* Linux's copy_process checks of flag combinations (EINVAL); an exit signal that is no
+ * signal (clone3's check: legacy clone on Linux would take it and send nothing); then what
+ * is not done here: CLONE_VM without CLONE_VFORK would be a thread. */
 static int check_clone_flags(uint32_t flags)
 {
     if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS))
