@@ -17,6 +17,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fpu_exception.h"
 #include "arch/x86/gdt.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/log/printk.h"
@@ -265,6 +266,12 @@ void signal_deliver(struct trap_frame *tf)
                                  .status = o.status };
         kernel_sigset_t mask = s->restore_mask ? s->saved_mask : s->blocked;
         s->restore_mask = false;
+        if (tf->vector == SYSCALL_VECTOR && (int32_t)tf->eax == -EINTR &&
+            (ka.flags & SA_RESTART) && sig_syscall_restartable(current->syscall_nr)) {
+            /* SA_RESTART: the handler returns to the `int $0x80` again, EAX its number. */
+            tf->eax = current->syscall_nr;
+            tf->eip -= 2;
+        }
         if (!setup_frame(tf, &fi, &ka, mask))
             die_of(SIGSEGV, "signal frame not writable", tf->user_esp);
         if (ka.flags & SA_RESETHAND)

@@ -20,6 +20,7 @@ static bool syscall_trap(struct trap_frame *tf)
     if (!trap_from_user(tf))
         return false;
     uint32_t args[SYSCALL_ARGS_MAX] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
+    current->syscall_nr = tf->eax; /* for SA_RESTART (signal_deliver) */
     arch_irq_enable();
     tf->eax = (uint32_t)syscall_dispatch(tf->eax, args);
     arch_irq_save();

@@ -4,6 +4,8 @@
 #include "kernel/proc/signal.h"
 
 #include "kernel/lib/errno.h"
+#include "uapi/ipc.h"
+#include "uapi/syscall.h"
 
 /* Neither can be caught, ignored (by a new action) or blocked. */
 #define UNBLOCKABLE (SIGSET_BIT(SIGKILL) | SIGSET_BIT(SIGSTOP))
@@ -205,4 +207,30 @@ void sigstate_fork(struct sigstate *child, const struct sigstate *parent)
     *child = *parent;
     child->pending = 0;
     child->restore_mask = false;
+}
+
+bool sig_syscall_restartable(unsigned nr)
+{
+    switch (nr) {
+    case SYS_nanosleep:
+    case 267: /* clock_nanosleep */
+    case 407: /* clock_nanosleep_time64 */
+    case SYS_pause:
+    case 72: /* sigsuspend */
+    case SYS_rt_sigsuspend:
+    case 177: /* rt_sigtimedwait */
+    case 421: /* rt_sigtimedwait_time64 */
+    case 82: /* select */
+    case 142: /* _newselect */
+    case 168: /* poll */
+    case 308: /* pselect6 */
+    case 309: /* ppoll */
+    case 413: /* pselect6_time64 */
+    case 414: /* ppoll_time64 */
+    case 256: /* epoll_wait */
+    case 319: /* epoll_pwait */
+        return false;
+    default:
+        return !(nr >= SYS_ipc_create && nr <= SYS_ipc_reply);
+    }
 }

@@ -64,6 +64,14 @@ bool sigstate_deliverable(const struct sigstate *s);
  * with its origin in *origin; 0 when there is none. */
 int sigstate_take(struct sigstate *s, struct sig_origin *origin);
 
+/* Whether system call nr, interrupted (EINTR) by a signal whose handler has SA_RESTART, is
+ * made again after the handler, as Linux's -ERESTARTSYS calls are (read, write, wait4,
+ * ioctl ...). Never for the calls Linux answers EINTR whatever the flag: the sleeps
+ * (nanosleep, clock_nanosleep), the waits for a signal (pause, sigsuspend,
+ * rt_sigsuspend, rt_sigtimedwait), the multiplexers (select, poll, ppoll, pselect6,
+ * epoll_wait), and tracekern's own IPC calls, which have timeouts. */
+bool sig_syscall_restartable(unsigned nr);
+
 /* execve's rule: caught signals go back to SIG_DFL (ignored ones stay ignored, as do the
  * mask and pending signals), the alternate stack is dropped. */
 void sigstate_exec(struct sigstate *s);

@@ -72,6 +72,7 @@ struct task {
     int exit_signal;          /* what the parent gets at its death (clone's CSIGNAL) */
     bool vfork_done;          /* a vfork parent: its child has exec'd or exited */
     bool announce_exit;       /* `run ... &`: the console hears how it ended */
+    uint32_t syscall_nr;      /* the system call it made last (SA_RESTART restarts it) */
 
     struct task *next;        /* all tasks, in creation order (task_list) */
 };

@@ -264,3 +264,15 @@ TEST(exec_and_fork_rules)
     CHECK(s.pending == SIGSET_BIT(SIGINT));   /* so are pending signals */
     CHECK_EQ_INT(s.altstack_size, 0);
 }
+
+TEST(restartable_calls)
+{
+    CHECK(sig_syscall_restartable(3));   /* read */
+    CHECK(sig_syscall_restartable(114)); /* wait4 */
+    CHECK(sig_syscall_restartable(54));  /* ioctl */
+    CHECK(!sig_syscall_restartable(162)); /* nanosleep: EINTR with a handler, as Linux */
+    CHECK(!sig_syscall_restartable(29));  /* pause */
+    CHECK(!sig_syscall_restartable(179)); /* rt_sigsuspend */
+    CHECK(!sig_syscall_restartable(168)); /* poll */
+    CHECK(!sig_syscall_restartable(142)); /* _newselect */
+}

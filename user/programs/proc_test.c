@@ -284,6 +284,36 @@ static void signal_checks(void)
     r = nanosleep(&req, &rem);
     check_true("nanosleep(3 s) interrupted by the alarm: EINTR, about 2 s left",
                r == -1 && errno == EINTR && rem.tv_sec >= 1 && rem.tv_sec <= 2);
+    /* SA_RESTART: a wait4 the alarm interrupts is made again after the handler; without
+     * it the wait answers EINTR; nanosleep answers EINTR either way (as Linux). */
+    for (int restart = 1; restart >= 0; restart--) {
+        sa.sa_handler = on_alarm;
+        sa.sa_flags = restart ? SA_RESTART : 0;
+        sigaction(SIGALRM, &sa, 0);
+        pid_t slow = fork();
+        if (slow == 0) {
+            struct timespec t = { 1, 500000000 };
+            nanosleep(&t, 0);
+            _exit(6);
+        }
+        alarms = 0;
+        alarm(1);
+        int wst = 0;
+        pid_t w = waitpid(slow, &wst, 0);
+        if (restart)
+            check_true("SA_RESTART: waitpid interrupted by SIGALRM is restarted and returns the child",
+                       w == slow && wst == 6 << 8 && alarms == 1);
+        else
+            check_true("without SA_RESTART: waitpid interrupted by SIGALRM -> EINTR",
+                       w == -1 && errno == EINTR && alarms == 1 && status_of(slow) == 6 << 8);
+    }
+    alarm(1);
+    struct timespec long_nap = { 3, 0 };
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGALRM, &sa, 0);
+    check_call("SA_RESTART: nanosleep interrupted still -> EINTR", nanosleep(&long_nap, 0), EINTR);
+    sa.sa_flags = 0;
+    sigaction(SIGALRM, &sa, 0);
     struct itimerval it = { { 0, 100000 }, { 0, 100000 } }, got;
     check_call("setitimer ITIMER_REAL every 0.1 s", setitimer(ITIMER_REAL, &it, 0), 0);
     alarms = 0;
