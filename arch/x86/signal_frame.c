@@ -283,6 +283,16 @@ void signal_deliver(struct trap_frame *tf)
         s->blocked = s->saved_mask;
         s->restore_mask = false;
     }
+    /* No handler ran: the signal that cut a sleep short was dropped (ignored by the time it
+     * was taken), so the call is made again, as Linux restarts it when no handler is
+     * invoked; but for the sleeps, whose time has partly passed (Linux restarts them with
+     * what is left; here they answer EINTR and write it). */
+    if (tf->vector == SYSCALL_VECTOR && (int32_t)tf->eax == -EINTR && !current->killed &&
+        current->syscall_nr != SYS_nanosleep && current->syscall_nr != 267 &&
+        current->syscall_nr != 407) {
+        tf->eax = current->syscall_nr;
+        tf->eip -= 2;
+    }
 }
 
 bool signal_force(struct trap_frame *tf, const struct fault_info *fi)

@@ -39,7 +39,9 @@ bool signal_fault_from_user(struct trap_frame *tf);
  * off: the next pending signal it does not block is taken. A handler gets its frame (the
  * mask it restores is the one from before rt_sigsuspend, if that was interrupted); a
  * default action that terminates ends the process (with the core flag for "core"); an
- * ignored signal is dropped. */
+ * ignored signal is dropped. A system call the signal interrupted (EINTR) is made again
+ * after a handler with SA_RESTART (sig_syscall_restartable), or when no handler ran at
+ * all (the sleeps excepted), as Linux restarts them. */
 void signal_deliver(struct trap_frame *tf);
 
 /* Forces fi's signal on the current process, whose user registers are tf (Linux's

@@ -343,6 +343,28 @@ static void signal_checks(void)
     check_true("sigsuspend ran the handler, returned EINTR, and SIGUSR1 is blocked again",
                r == -1 && errno == EINTR && usr1s == 1 && sigismember(&now, SIGUSR1));
     check_call("rt_sigsuspend with sigsetsize 4 -> EINVAL", syscall(SYS_rt_sigsuspend, &none, 4), EINVAL);
+    /* A pending signal that turns out ignored when it is taken does not end the wait:
+     * the call goes on (Linux restarts it when no handler runs); SIGALRM's handler then
+     * ends it. */
+    sigset_t usr2;
+    sigemptyset(&usr2);
+    sigaddset(&usr2, SIGUSR2);
+    sigprocmask(SIG_BLOCK, &usr2, 0);
+    raise(SIGUSR2); /* pending: blocked, default action "terminate" */
+    sa.sa_handler = (void (*)(int))SIG_IGN;
+    sa.sa_flags = 0;
+    sigaction(SIGUSR2, &sa, 0); /* now ignored: dropped from pending, as Linux */
+    sigprocmask(SIG_UNBLOCK, &usr2, 0);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, 0);
+    sigaddset(&block, SIGUSR2);
+    sigprocmask(SIG_BLOCK, &usr2, 0);
+    raise(SIGUSR2); /* ignored but blocked: kept pending */
+    alarms = 0;
+    alarm(1);
+    r = sigsuspend(&none); /* unblocks it: taken, ignored, and the wait goes on */
+    check_true("sigsuspend goes on past an ignored signal and ends with SIGALRM's handler",
+               r == -1 && errno == EINTR && alarms == 1);
     sigprocmask(SIG_UNBLOCK, &block, 0);
 }
 
