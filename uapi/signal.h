@@ -29,7 +29,22 @@
 #define SIGPIPE 13
 #define SIGALRM 14
 #define SIGTERM 15
+#define SIGSTKFLT 16
+#define SIGCHLD 17
+#define SIGCONT 18
 #define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define SIGURG 23
+#define SIGXCPU 24
+#define SIGXFSZ 25
+#define SIGVTALRM 26
+#define SIGPROF 27
+#define SIGWINCH 28
+#define SIGIO 29
+#define SIGPWR 30
+#define SIGSYS 31
 #define NSIG_LINUX 64 /* signals are 1..64; sigset_t has a bit per signal, bit sig-1 */
 
 #define SIG_DFL 0u
@@ -61,6 +76,11 @@
 
 /* si_code values for the faults this kernel reports. */
 #define SI_KERNEL 0x80
+#define SI_USER 0    /* kill(2) */
+#define SI_TKILL (-6) /* tkill(2), tgkill(2) */
+#define CLD_EXITED 1  /* SIGCHLD: the child exited (si_status: its code) */
+#define CLD_KILLED 2  /* ... was killed (si_status: the signal) */
+#define CLD_DUMPED 3  /* ... was killed with a core dump */
 #define ILL_ILLOPN 2
 #define ILL_PRVOPC 5
 #define ILL_BADSTK 8

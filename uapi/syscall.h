@@ -95,6 +95,33 @@
 #define SYS_ppoll_time64 414
 #define SYS_close_range 436
 #define SYS_faccessat2 439
+/* Processes (issue 16) */
+#define SYS_fork 2
+#define SYS_waitpid 7
+#define SYS_execve 11
+#define SYS_alarm 27
+#define SYS_pause 29
+#define SYS_kill 37
+#define SYS_setpgid 57
+#define SYS_getppid 64
+#define SYS_getpgrp 65
+#define SYS_setsid 66
+#define SYS_setitimer 104
+#define SYS_getitimer 105
+#define SYS_wait4 114
+#define SYS_clone 120
+#define SYS_getpgid 132
+#define SYS_getsid 147
+#define SYS_rt_sigsuspend 179
+#define SYS_vfork 190
+#define SYS_gettid 224
+#define SYS_tkill 238
+#define SYS_set_thread_area 243
+#define SYS_get_thread_area 244
+#define SYS_set_tid_address 258
+#define SYS_tgkill 270
+#define SYS_set_robust_list 311
+#define SYS_rseq 386 /* not in the table: ENOSYS, as a kernel before 4.18 answers */
 #define SYS_MAX 440 /* numbers at or above are ENOSYS, as are unlisted ones below;
                      * 400..404 are IPC (uapi/ipc.h) */
 

@@ -13,6 +13,8 @@ USER_PROGRAMS := hello ue_example ue_enable ue_errors ue_bench fault spin sleepe
 	proc_bench hostile_mem
 # Files and the terminal (issue 16)
 USER_PROGRAMS += fs_test hostile_fd tty_test
+# Processes (issue 16)
+USER_PROGRAMS += proc_test hostile_process
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \

@@ -10,8 +10,9 @@
  * direct map (phys_to_virt), and page_alloc's results go into entries as virt_to_phys. A
  * user entry is one of: a page of the process's own (present, or PROT_NONE: not present
  * with PTE_PROT_NONE and the frame kept), or a frame lent by someone else
- * (PTE_SHARED_FRAME, and PTE_SHARED_READ_ONLY when it was lent without write access). A
- * copy of the address space must keep these bits, and struct vm_layout with them.
+ * (PTE_SHARED_FRAME, and PTE_SHARED_READ_ONLY when it was lent without write access), or
+ * a MAP_SHARED anonymous page (PTE_SHARE_ON_FORK), which fork shares instead of copying. A
+ * copy of the address space (vm_clone) keeps these bits, and struct vm_layout with them.
  */
 #include "kernel/mm/vm.h"
 
@@ -22,6 +23,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/lib/string.h"
+#include "kernel/spinlock.h"
 
 /* An available PTE bit: the frame is not the process's to free. */
 #define PTE_SHARED_FRAME 0x200u
@@ -29,12 +31,27 @@
  * (the frame is in the entry) but PROT_NONE, so every access faults. */
 #define PTE_PROT_NONE 0x400u
 
-/* An available PTE bit, with PTE_SHARED_FRAME: the frame was lent read-only (a file's page
- * mapped without write access): no mprotect may make it writable. */
-#define PTE_SHARED_READ_ONLY 0x800u
+/* The last available PTE bit says one more thing about the frame, read together with
+ * PTE_SHARED_FRAME: with it, the frame was lent read-only (a file's page mapped without
+ * write access), so no mprotect may make it writable (PTE_SHARED_READ_ONLY); without it,
+ * the page is a MAP_SHARED anonymous one of the process, which fork shares instead of
+ * copying and whose frame has a count of users in frame_users (PTE_SHARE_ON_FORK). */
+#define PTE_FRAME_NOTE 0x800u
+#define PTE_SHARED_READ_ONLY (PTE_SHARED_FRAME | PTE_FRAME_NOTE)
+#define PTE_SHARE_ON_FORK PTE_FRAME_NOTE
 
 /* The entry holds a page of the process, accessible or not. */
 static bool pte_used(uint32_t pte) { return pte & (PTE_PRESENT | PTE_PROT_NONE); }
+/* The frame was lent without write access. */
+static bool pte_lent_read_only(uint32_t pte)
+{
+    return (pte & PTE_SHARED_READ_ONLY) == PTE_SHARED_READ_ONLY;
+}
+/* A MAP_SHARED anonymous page of the process's own (counted in frame_users). */
+static bool pte_share_on_fork(uint32_t pte)
+{
+    return (pte & (PTE_SHARED_FRAME | PTE_FRAME_NOTE)) == PTE_SHARE_ON_FORK;
+}
 
 #define PDE_INDEX(va) ((va) >> 22)
 #define PTE_INDEX(va) (((va) >> 12) & 0x3ff)
@@ -44,6 +61,77 @@ struct addr_space {
     uint32_t owned_pages;
     struct vm_layout layout; /* brk and stack bookkeeping (kernel/mm/vm.h) */
 };
+
+/* For each frame of memory, how many address spaces beyond the first map it as a
+ * PTE_SHARE_ON_FORK page (only such frames are counted). Made at boot (vm_init; 2 bytes
+ * a frame: 64 KiB for 128 MiB), so that what a process's fork or exit takes and gives
+ * back is only its own pages. */
+static uint16_t *frame_users;
+static struct spinlock frame_users_lock = SPINLOCK_INIT("frame_users");
+
+/* Makes frame_users if it is not there yet; false without memory for it. */
+static bool frame_users_ready(void)
+{
+    if (frame_users)
+        return true;
+    uint32_t frames = (uint32_t)(page_alloc_top() / PAGE_SIZE);
+    uint32_t pages = (uint32_t)PAGE_ALIGN_UP(frames * sizeof *frame_users) / PAGE_SIZE;
+    uintptr_t table = page_alloc(pages); /* zeroed: every frame has one user */
+    if (!table)
+        return false;
+    unsigned long flags = spin_lock_irqsave(&frame_users_lock);
+    if (!frame_users)
+        frame_users = (uint16_t *)table, table = 0;
+    spin_unlock_irqrestore(&frame_users_lock, flags);
+    if (table)
+        page_free(table, pages);
+    return true;
+}
+
+/* One more address space maps the shared frame; false when its count is full (the fork
+ * fails with ENOMEM rather than wrap it). */
+static bool frame_get(uint32_t frame)
+{
+    unsigned long flags = spin_lock_irqsave(&frame_users_lock);
+    uint16_t *n = &frame_users[frame / PAGE_SIZE];
+    bool ok = *n != UINT16_MAX;
+    *n += ok;
+    spin_unlock_irqrestore(&frame_users_lock, flags);
+    return ok;
+}
+
+/* One address space stops mapping a PTE_SHARE_ON_FORK frame: true when it was the last,
+ * and the caller frees it. */
+static bool frame_put(uint32_t frame)
+{
+    if (!frame_users)
+        return true; /* never forked: its only user */
+    unsigned long flags = spin_lock_irqsave(&frame_users_lock);
+    uint16_t *n = &frame_users[frame / PAGE_SIZE];
+    bool last = *n == 0;
+    if (!last)
+        (*n)--;
+    spin_unlock_irqrestore(&frame_users_lock, flags);
+    return last;
+}
+
+/* Gives up the frame a used PTE (present or PROT_NONE) holds, as its owner: freed unless it belongs to someone
+ * else (PTE_SHARED_FRAME) or another space still shares it. True when it counted among
+ * the owner's pages. */
+static bool release_frame(uint32_t pte)
+{
+    if (pte & PTE_SHARED_FRAME)
+        return false;
+    uint32_t frame = pte & PTE_ADDR_MASK;
+    if (!pte_share_on_fork(pte) || frame_put(frame))
+        page_free((uintptr_t)phys_to_virt(frame), 1);
+    return true;
+}
+
+void vm_init(void)
+{
+    frame_users_ready(); /* if this fails, the first fork of a shared page tries again */
+}
 
 struct addr_space *vm_create(void)
 {
@@ -69,8 +157,8 @@ void vm_destroy(struct addr_space *as)
             continue;
         uint32_t *table = phys_to_virt(pde & PTE_ADDR_MASK);
         for (int j = 0; j < 1024; j++)
-            if (pte_used(table[j]) && !(table[j] & PTE_SHARED_FRAME))
-                page_free((uintptr_t)phys_to_virt(table[j] & PTE_ADDR_MASK), 1);
+            if (pte_used(table[j]))
+                release_frame(table[j]);
         page_free((uintptr_t)table, 1);
     }
     page_free((uintptr_t)as->directory, 1);
@@ -139,7 +227,9 @@ int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
     uintptr_t page = page_alloc_user(1); /* never the kernel's reserve */
     if (!page)
         return -ENOMEM;
-    int err = map_frame(as, va, virt_to_phys((void *)page), (vm_flags & VM_WRITE) ? PTE_WRITE : 0);
+    int err = map_frame(as, va, virt_to_phys((void *)page),
+                        ((vm_flags & VM_WRITE) ? PTE_WRITE : 0) |
+                            ((vm_flags & VM_SHARE_ON_FORK) ? PTE_SHARE_ON_FORK : 0));
     if (err) {
         page_free(page, 1);
         return err;
@@ -160,10 +250,8 @@ void vm_unmap(struct addr_space *as, uint32_t va)
     uint32_t *pte = pte_find(as, va);
     if (!pte || !pte_used(*pte))
         return;
-    if (!(*pte & PTE_SHARED_FRAME)) {
-        page_free((uintptr_t)phys_to_virt(*pte & PTE_ADDR_MASK), 1);
+    if (release_frame(*pte))
         as->owned_pages--;
-    }
     *pte = 0;
     invlpg(va);
 }
@@ -214,9 +302,9 @@ int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags)
     uint32_t *pte = pte_find(as, va);
     if (!pte || !pte_used(*pte))
         return -ENOMEM;
-    if ((vm_flags & VM_WRITE) && (*pte & PTE_SHARED_READ_ONLY))
+    if ((vm_flags & VM_WRITE) && pte_lent_read_only(*pte))
         return -EACCES;
-    uint32_t keep = *pte & (PTE_ADDR_MASK | PTE_SHARED_FRAME | PTE_SHARED_READ_ONLY);
+    uint32_t keep = *pte & (PTE_ADDR_MASK | PTE_SHARED_FRAME | PTE_FRAME_NOTE);
     if (!(vm_flags & (VM_READ | VM_WRITE)))
         *pte = keep | PTE_PROT_NONE;
     else
@@ -230,7 +318,9 @@ int vm_zero_page(struct addr_space *as, uint32_t va)
     uint32_t *pte = pte_find(as, va);
     if (!pte || !pte_used(*pte))
         return -ENOMEM;
-    if (!(*pte & PTE_SHARED_FRAME))
+    /* A lent frame, or a MAP_SHARED one, keeps its contents: other users see them (Linux's
+     * MADV_DONTNEED on a shared mapping drops only this mapping of the same memory). */
+    if (!(*pte & PTE_SHARED_FRAME) && !pte_share_on_fork(*pte))
         memset(phys_to_virt(*pte & PTE_ADDR_MASK), 0, PAGE_SIZE);
     return 0;
 }
@@ -274,4 +364,60 @@ uint32_t vm_find_free_top_down(const struct addr_space *as, uint32_t npages, uin
             return run_top - npages * PAGE_SIZE;
     }
     return 0;
+}
+
+/* --- fork ---------------------------------------------------------------------------- */
+
+/* Copies one used user PTE of the parent into the child at va, with the same bits
+ * (present or PROT_NONE, writable, lent, shared): a lent frame is mapped again, a
+ * MAP_SHARED anonymous one is shared and counted, a private page gets a fresh frame with
+ * the same contents. */
+static int clone_page(struct addr_space *child, uint32_t va, uint32_t pte)
+{
+    uint32_t frame = pte & PTE_ADDR_MASK, bits = pte & ~PTE_ADDR_MASK;
+    bool own = !(pte & PTE_SHARED_FRAME), shared = pte_share_on_fork(pte);
+    uintptr_t copy = 0;
+    if (shared && (!frame_users_ready() || !frame_get(frame)))
+        return -ENOMEM;
+    if (own && !shared) {
+        copy = page_alloc_user(1);
+        if (!copy)
+            return -ENOMEM;
+        memcpy((void *)copy, phys_to_virt(frame), PAGE_SIZE);
+        frame = virt_to_phys((void *)copy);
+    }
+    uint32_t *slot = pte_make(child, va);
+    if (!slot) {
+        if (copy)
+            page_free(copy, 1);
+        if (shared)
+            frame_put(frame);
+        return -ENOMEM;
+    }
+    *slot = frame | bits;
+    child->owned_pages += own;
+    return 0;
+}
+
+struct addr_space *vm_clone(const struct addr_space *parent)
+{
+    struct addr_space *child = vm_create();
+    if (!child)
+        return 0;
+    child->layout = parent->layout;
+    for (uint32_t i = PDE_INDEX(USER_BASE); i < PDE_INDEX(USER_TOP); i++) {
+        uint32_t pde = parent->directory[i];
+        if (!(pde & PTE_PRESENT))
+            continue;
+        const uint32_t *table = phys_to_virt(pde & PTE_ADDR_MASK);
+        for (uint32_t j = 0; j < 1024; j++) {
+            if (!pte_used(table[j]))
+                continue;
+            if (clone_page(child, (i << 22) | (j << 12), table[j]) != 0) {
+                vm_destroy(child); /* gives back every page cloned so far */
+                return 0;
+            }
+        }
+    }
+    return child;
 }

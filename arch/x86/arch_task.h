@@ -10,9 +10,12 @@
 #include <stdint.h>
 
 struct arch_task {
-    bool fpu_used;            /* has run an x87 instruction: fpu_state is its registers */
-    uint8_t fpu_state[108];   /* its x87 registers (FNSAVE's image) while another task's
-                                 are in the FPU (arch/x86/fpu.c) */
+    bool fpu_used;            /* has run an x87/SSE instruction: fpu_state is its registers */
+    uint8_t fpu_state[512 + 16]; /* its x87 and SSE registers while another task's are in
+                                    the FPU: FXSAVE's 512-byte image at the first 16-byte
+                                    boundary in it (FNSAVE's 108 bytes at its start on a CPU
+                                    without FXSR) (arch/x86/fpu.c) */
+    uint64_t tls[3];          /* GDT slots 6..8 while it runs (0: empty); set_thread_area */
 };
 
 #endif

@@ -15,13 +15,17 @@
  * the owner, the #NM after it only clears TS; otherwise it is an ordinary handover.
  * CR0.NE makes an unmasked x87 error raise #MF (vector 16: the program is killed with
  * SIGFPE) instead of the PC's external IRQ 13, and CR0.MP makes WAIT trap under TS like the
- * other x87 instructions. SSE is not enabled (CR4.OSFXSR stays clear): an SSE instruction
- * is #UD, and the program is killed.
+ * other x87 instructions. On a CPU with FXSR and SSE (every QEMU model), CR4.OSFXSR and
+ * CR4.OSXMMEXCPT are set, as Linux sets them: programs may use SSE (glibc's string
+ * functions do), the state saved is FXSAVE's (x87 and XMM registers, MXCSR), SSE
+ * instructions under TS raise #NM like x87 ones, and an unmasked SIMD error is #XM
+ * (SIGFPE). Without FXSR the kernel falls back to FNSAVE and SSE stays off (#UD).
  */
 #include "arch/x86/fpu.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
+#include "kernel/lib/string.h"
 #include "kernel/proc/task_internal.h"
 
 #define CR0_MP (1u << 1)
@@ -29,9 +33,41 @@
 #define CR0_NE (1u << 5)
 #define VEC_DEVICE_NOT_AVAILABLE 7
 
-_Static_assert(sizeof(((struct task *)0)->arch.fpu_state) == 108, "FNSAVE writes 108 bytes");
+_Static_assert(sizeof(((struct task *)0)->arch.fpu_state) >= 512 + 15, "FXSAVE writes 512 bytes");
+
+#define CR4_OSFXSR (1u << 9)
+#define CR4_OSXMMEXCPT (1u << 10)
+#define CPUID1_EDX_FXSR (1u << 24)
+#define CPUID1_EDX_SSE (1u << 25)
 
 static struct task *fpu_owner; /* whose registers the FPU holds; NULL: nobody's */
+static bool use_fxsr;          /* FXSAVE/FXRSTOR and SSE on (fpu_init) */
+
+/* Where t's saved image lives: 16-byte aligned for FXSAVE (the task structure's own
+ * alignment is the heap's). */
+static uint8_t *state_of(struct task *t)
+{
+    return (uint8_t *)(((uintptr_t)t->arch.fpu_state + 15) & ~(uintptr_t)15);
+}
+
+/* Saves the FPU's registers into t's image (FNSAVE also resets the FPU, FXSAVE does not). */
+static void save_state(struct task *t)
+{
+    uint8_t *img = state_of(t);
+    if (use_fxsr)
+        __asm__ volatile("fxsave %0" : "=m"(*(uint8_t(*)[512])img));
+    else
+        __asm__ volatile("fnsave %0" : "=m"(*(uint8_t(*)[108])img));
+}
+
+/* Loads an image into the FPU. */
+static void load_state(const uint8_t *img)
+{
+    if (use_fxsr)
+        __asm__ volatile("fxrstor %0" : : "m"(*(const uint8_t(*)[512])img));
+    else
+        __asm__ volatile("frstor %0" : : "m"(*(const uint8_t(*)[108])img));
+}
 
 /* Sets or clears CR0.TS, writing CR0 (a serializing instruction) only when it changes. */
 static void set_ts(bool on)
@@ -53,7 +89,12 @@ void fpu_switch(struct task *prev, struct task *next)
  * word 0x37f (every exception masked, 64-bit precision, round to nearest), the tag word
  * 0xffff (every register empty), zeros elsewhere. FNINIT alone would leave the data
  * registers as the previous user left them, for MMX instructions to read. */
-static const uint8_t clean_fpu_state[108] = { [0] = 0x7f, [1] = 0x03, [8] = 0xff, [9] = 0xff };
+static const uint8_t clean_fnsave_state[108] = { [0] = 0x7f, [1] = 0x03, [8] = 0xff, [9] = 0xff };
+/* The same as FXSAVE's image: control word 0x37f, the abridged tag word 0 (all empty),
+ * MXCSR 0x1f80 (every SIMD exception masked, round to nearest), zero registers. */
+static const uint8_t clean_fxsave_state[512] __attribute__((aligned(16))) = {
+    [0] = 0x7f, [1] = 0x03, [24] = 0x80, [25] = 0x1f,
+};
 
 /* #NM: the running task wants the FPU. Hands it over and lets the instruction run again. */
 static bool device_not_available(struct trap_frame *tf)
@@ -62,15 +103,15 @@ static bool device_not_available(struct trap_frame *tf)
     __asm__ volatile("clts");
     if (fpu_owner == current)
         return true; /* TS came from the snapshot's task switch, back into the owner */
-    /* FNSAVE saves and then resets the FPU; with no owner, FNCLEX drops an error a dead
-     * owner left pending. Either way FRSTOR, which waits for pending errors, cannot raise
-     * #MF here in the kernel: the error goes with the state it belongs to. */
+    /* The owner's registers are saved with any error it left pending (FNSAVE or FXSAVE:
+     * neither waits), then FNCLEX drops that error from the FPU (or one a dead owner left),
+     * so that FRSTOR, which waits for pending errors, cannot raise #MF here in the
+     * kernel: the error goes with the state it belongs to. */
     if (fpu_owner)
-        __asm__ volatile("fnsave %0" : "=m"(fpu_owner->arch.fpu_state));
-    else
-        __asm__ volatile("fnclex");
-    const uint8_t *state = current->arch.fpu_used ? current->arch.fpu_state : clean_fpu_state;
-    __asm__ volatile("frstor %0" : : "m"(*(const uint8_t(*)[108])state));
+        save_state(fpu_owner);
+    __asm__ volatile("fnclex");
+    const uint8_t *clean = use_fxsr ? clean_fxsave_state : clean_fnsave_state;
+    load_state(current->arch.fpu_used ? state_of(current) : clean);
     current->arch.fpu_used = true;
     fpu_owner = current;
     return true;
@@ -78,6 +119,37 @@ static bool device_not_available(struct trap_frame *tf)
 
 void fpu_init(void)
 {
+    uint32_t a = 1, b, c, d;
+    __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d));
+    use_fxsr = (d & CPUID1_EDX_FXSR) && (d & CPUID1_EDX_SSE);
+    if (use_fxsr)
+        write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
     write_cr0((read_cr0() | CR0_MP | CR0_NE | CR0_TS) & ~CR0_EM);
     trap_set_handler(VEC_DEVICE_NOT_AVAILABLE, device_not_available);
+}
+
+void fpu_copy_state(struct task *child)
+{
+    child->arch.fpu_used = current->arch.fpu_used;
+    if (!current->arch.fpu_used)
+        return;
+    unsigned long flags = arch_irq_save();
+    if (fpu_owner == current) {
+        /* The live registers (FNSAVE resets the FPU, so they go back at once). */
+        __asm__ volatile("clts");
+        save_state(child);
+        load_state(state_of(child));
+    } else {
+        memcpy(state_of(child), state_of(current), 512);
+    }
+    arch_irq_restore(flags);
+}
+
+void fpu_forget(struct task *t)
+{
+    t->arch.fpu_used = false;
+    if (fpu_owner == t) {
+        fpu_owner = 0;
+        set_ts(true); /* its next x87 instruction gets a clean set */
+    }
 }

@@ -13,4 +13,9 @@ void fpu_init(void);
  * instruction trap unless the FPU already holds next's registers. */
 void fpu_switch(struct task *prev, struct task *next);
 
+/* fork: child gets the current task's x87 registers as they are now. */
+void fpu_copy_state(struct task *child);
+/* execve: t (the current task) starts with a clean x87 state at its next x87 use. */
+void fpu_forget(struct task *t);
+
 #endif

@@ -79,6 +79,17 @@ void gdt_set_data_segment(int index, bool present)
                                  DESC_DATA_WRITE, DESC_FLAT_FLAGS);
 }
 
+bool gdt_tls_present(unsigned index)
+{
+    return index - GDT_TLS_FIRST < GDT_TLS_ENTRIES && ((gdt[index] >> 47) & 1);
+}
+
+void gdt_load_tls(const uint64_t tls[GDT_TLS_ENTRIES])
+{
+    for (int i = 0; i < GDT_TLS_ENTRIES; i++)
+        gdt[GDT_TLS_FIRST + i] = tls[i];
+}
+
 /* Fills a TSS so that switching to it starts entry in ring 0 with its own stack. */
 void tss_prepare_kernel_task(struct tss *tss, void (*entry)(void), void *stack_top)
 {

@@ -22,10 +22,13 @@
 #define SEL_USER_CODE (0x18 | 3)
 #define SEL_USER_DATA (0x20 | 3)
 #define SEL_TSS_MAIN 0x28
-#define SEL_TSS_DOUBLE_FAULT 0x30
-#define SEL_TSS_DEBUG 0x38 /* the int3 snapshot task of CPU 0 (per-CPU: 0x38 + 8*cpu) */
+/* Slots 6..8: each process's three TLS descriptors (set_thread_area), as Linux i386's
+ * GDT_ENTRY_TLS_MIN..MAX, so that ring 3 loads them as 0x33, 0x3b and 0x43. */
+#define GDT_TLS_FIRST 6
+#define GDT_TLS_ENTRIES 3
+#define SEL_TSS_DOUBLE_FAULT 0x48
+#define SEL_TSS_DEBUG 0x50 /* the int3 snapshot task of CPU 0 (per-CPU: 0x50 + 8*cpu) */
 #define SEL_TI_LDT 0x4 /* table indicator: the selector names an LDT entry */
-#define GDT_FIRST_FREE_INDEX 8
 #define GDT_ENTRIES 32
 
 /* The 104-byte 32-bit TSS, field for field as the CPU reads and writes it. */
@@ -63,18 +66,31 @@ struct tss *gdt_tss_of(uint16_t selector);
  * LDT selector: the LDT is null on every CPU path. */
 bool gdt_data_selector_ok(uint16_t selector);
 
+/* True when TLS slot index (GDT_TLS_FIRST ..) holds a present descriptor now: the running
+ * process's own, loaded at the switch to it (arch/x86/tls.c). */
+bool gdt_tls_present(unsigned index);
+
 /* True when selector may be restored into DS, ES, FS or GS on a return to ring 3: null
- * (whatever its RPL), or the user code or data segment of the GDT (whatever its RPL: both
- * are DPL 3, so the CPU lets ring 3 load 0x20 as well as 0x23). Anything else, an LDT
- * selector included, is refused (check_user_segments in arch/x86/trap.c makes it null).
- * Inline and branch-light: it runs four times on every return to ring 3. */
+ * (whatever its RPL), the user code or data segment of the GDT (whatever its RPL: both
+ * are DPL 3, so the CPU lets ring 3 load 0x20 as well as 0x23), or one of the running
+ * process's TLS slots while it holds a descriptor (set_thread_area only makes ring-3 data
+ * segments). Anything else, an LDT selector included, is refused (check_user_segments in
+ * arch/x86/trap.c makes it null). Inline and branch-light: it runs on every return to
+ * ring 3 whose selectors are not all the user data segment. */
 static inline bool gdt_user_data_selector_ok(uint16_t selector)
 {
-    /* selector >> 2 is the index with the TI bit: 0 (null), 6 (0x18), 8 (0x20). */
+    /* selector >> 2 is the index with the TI bit: 0 (null), 6 (0x18), 8 (0x20); the TLS
+     * slots are 12, 14 and 16. */
     unsigned slot = selector >> 2u;
-    return slot <= 8u && ((1u << slot) & ((1u << 0) | (1u << (SEL_USER_CODE >> 2)) |
-                                          (1u << (SEL_USER_DATA >> 2))));
+    if (slot <= 8u)
+        return (1u << slot) & ((1u << 0) | (1u << (SEL_USER_CODE >> 2)) | (1u << (SEL_USER_DATA >> 2)));
+    return !(slot & 1u) && slot >= 2u * GDT_TLS_FIRST && slot < 2u * (GDT_TLS_FIRST + GDT_TLS_ENTRIES) &&
+           gdt_tls_present(slot >> 1);
 }
+
+/* Loads the three TLS descriptors of the task about to run into slots 6..8 (one CPU: the
+ * GDT is this CPU's). */
+void gdt_load_tls(const uint64_t tls[GDT_TLS_ENTRIES]);
 
 /* Puts a flat writable data segment at GDT slot index, present or not (for tests of what a
  * task switch does with a segment register that has become invalid). */

@@ -4,6 +4,7 @@
  * physical memory is known, then the timer, and last what needs tasks (FPU, system calls).
  */
 #include "kernel/arch.h"
+#include "kernel/mm/vm.h"
 
 #include "arch/x86/double_fault.h"
 #include "arch/x86/fpu.h"
@@ -43,4 +44,5 @@ void arch_tasks_ready(void)
 {
     fpu_init();
     syscall_gate_init();
+    vm_init();
 }

@@ -17,6 +17,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fpu_exception.h"
 #include "arch/x86/gdt.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/vm.h"
@@ -60,10 +61,10 @@ static void read_x87_words(uint16_t *cw, uint16_t *sw)
     __asm__ volatile("fnstcw %0\n\tfnstsw %1" : "=m"(*cw), "=m"(*sw));
 }
 
-/* MXCSR at an #XM. stmxcsr is #UD unless CR4.OSFXSR is set, and this kernel leaves it clear
- * (fpu.c): then, as Linux without SSE, MXCSR's default (nothing raised) is the answer. With
- * OSFXSR and CR4.OSXMMEXCPT clear the CPU cannot raise #XM from ring 3 at all (a SIMD error
- * is #UD and `int $19` is a #GP), so the vector is handled only to be complete. */
+/* MXCSR at an #XM: the faulting process's own (it owns the FPU: it just ran the SSE
+ * instruction). stmxcsr is #UD unless CR4.OSFXSR is set, which fpu.c does only on a CPU
+ * with FXSR and SSE; without it, as Linux without SSE, MXCSR's default (nothing raised) is
+ * the answer (and the CPU cannot raise #XM from ring 3 at all). */
 static uint32_t read_mxcsr(void)
 {
     if (!(read_cr4() & CR4_OSFXSR))
@@ -182,10 +183,9 @@ static uint32_t frame_address(const struct sigstate *s, const struct kernel_siga
 /* Writes the frame for handler ka of fi's signal and points tf at the handler. False
  * (nothing changed in tf) when the frame cannot be written. */
 static bool setup_frame(struct trap_frame *tf, const struct fault_info *fi,
-                        const struct kernel_sigaction *ka)
+                        const struct kernel_sigaction *ka, kernel_sigset_t blocked)
 {
     struct sigstate *s = &current->sig;
-    kernel_sigset_t blocked = s->blocked;
     uint32_t frame, pinfo = 0, puc = 0;
     if (ka->flags & SA_SIGINFO) {
         static const uint8_t retcode[8] = { 0xb8, SYS_rt_sigreturn, 0, 0, 0, 0xcd, 0x80, 0 };
@@ -200,7 +200,9 @@ static bool setup_frame(struct trap_frame *tf, const struct fault_info *fi,
                                                : frame + offsetof(struct kernel_rt_sigframe, retcode);
         f.sig = fi->signo, f.pinfo = pinfo, f.puc = puc;
         f.info.si_signo = fi->signo, f.info.si_errno = 0, f.info.si_code = fi->code;
-        f.info.si_addr = fi->addr;
+        f.info.si_addr = fi->addr; /* _kill._pid and _sigchld._pid share its place */
+        memcpy(f.info.rest, &fi->uid, 4);     /* si_uid */
+        memcpy(f.info.rest + 4, &fi->status, 4); /* si_status (SIGCHLD) */
         f.uc.uc_stack = sigstate_saved_altstack(s);
         save_sigcontext(tf, fi, (uint32_t)blocked, &f.uc.uc_mcontext);
         f.uc.uc_sigmask = blocked;
@@ -240,7 +242,60 @@ static void __attribute__((noreturn)) die_of(int sig, const char *why, uint32_t 
            why, where);
     ksnprintf(current->exit_reason, sizeof current->exit_reason, "killed by %s (%s)",
               signal_name(sig), why);
-    task_exit(128 + sig);
+    arch_irq_enable();
+    task_exit_signal(sig, sig_default_action(sig) == SIG_DEFAULT_CORE);
+}
+
+void signal_deliver(struct trap_frame *tf)
+{
+    struct sigstate *s = &current->sig;
+    struct sig_origin o;
+    int sig;
+    while ((sig = sigstate_take(s, &o)) != 0) {
+        struct kernel_sigaction ka = s->action[sig - 1];
+        if (ka.handler == SIG_IGN)
+            continue;
+        if (ka.handler == SIG_DFL) {
+            enum sig_default d = sig_default_action(sig);
+            if (d == SIG_DEFAULT_IGNORE || d == SIG_DEFAULT_STOP)
+                continue;
+            arch_irq_enable();
+            task_exit_signal(sig, d == SIG_DEFAULT_CORE);
+        }
+        /* A handler: its frame records the mask from before rt_sigsuspend, if that is
+         * what was interrupted (the handler itself runs with the mask sigsuspend set, as
+         * on Linux, plus its own). */
+        struct fault_info fi = { .signo = sig, .code = o.code, .addr = o.pid, .uid = o.uid,
+                                 .status = o.status };
+        kernel_sigset_t mask = s->restore_mask ? s->saved_mask : s->blocked;
+        s->restore_mask = false;
+        if (tf->vector == SYSCALL_VECTOR && (int32_t)tf->eax == -EINTR &&
+            (ka.flags & SA_RESTART) && sig_syscall_restartable(current->syscall_nr)) {
+            /* SA_RESTART: the handler returns to the `int $0x80` again, EAX its number. */
+            tf->eax = current->syscall_nr;
+            tf->eip -= 2;
+        }
+        if (!setup_frame(tf, &fi, &ka, mask))
+            die_of(SIGSEGV, "signal frame not writable", tf->user_esp);
+        if (ka.flags & SA_RESETHAND)
+            s->action[sig - 1].handler = SIG_DFL;
+        sigstate_handler_started(s, sig, &ka);
+        return; /* one handler per return to ring 3; the next return takes the next */
+    }
+    if (s->restore_mask) {
+        s->blocked = s->saved_mask;
+        s->restore_mask = false;
+    }
+    /* No handler ran: the signal that cut a sleep short was dropped (ignored by the time it
+     * was taken), so the call is made again, as Linux restarts it when no handler is
+     * invoked; but for the sleeps, whose time has partly passed (Linux restarts them with
+     * what is left; here they answer EINTR and write it). */
+    if (tf->vector == SYSCALL_VECTOR && (int32_t)tf->eax == -EINTR && !current->killed &&
+        current->syscall_nr != SYS_nanosleep && current->syscall_nr != 267 &&
+        current->syscall_nr != 407) {
+        tf->eax = current->syscall_nr;
+        tf->eip -= 2;
+    }
 }
 
 bool signal_force(struct trap_frame *tf, const struct fault_info *fi)
@@ -248,7 +303,7 @@ bool signal_force(struct trap_frame *tf, const struct fault_info *fi)
     struct kernel_sigaction ka;
     if (!sigstate_fault_handler(&current->sig, fi->signo, &ka))
         return false;
-    if (!setup_frame(tf, fi, &ka))
+    if (!setup_frame(tf, fi, &ka, current->sig.blocked))
         die_of(SIGSEGV, "signal frame not writable", tf->user_esp);
     sigstate_handler_started(&current->sig, fi->signo, &ka);
     return true;

@@ -16,6 +16,8 @@ struct fault_info {
     uint32_t addr;       /* si_addr */
     uint32_t trapno, err; /* sigcontext's trapno and err (a page fault's err sanitized) */
     uint32_t cr2;        /* sigcontext's cr2 */
+    uint32_t uid;        /* a sent signal's si_uid (faults: 0) */
+    int32_t status;      /* SIGCHLD's si_status */
 };
 
 /* What Linux sends for exception tf->vector from ring 3 (cr2: the page-fault address):
@@ -32,6 +34,15 @@ const char *signal_name(int sig);
  * is to die of it (the caller reports and kills, as before signals existed). Kills the
  * process itself with SIGSEGV when the frame cannot be written. */
 bool signal_fault_from_user(struct trap_frame *tf);
+
+/* On the way back to ring 3 (tf: the current process's user registers), with interrupts
+ * off: the next pending signal it does not block is taken. A handler gets its frame (the
+ * mask it restores is the one from before rt_sigsuspend, if that was interrupted); a
+ * default action that terminates ends the process (with the core flag for "core"); an
+ * ignored signal is dropped. A system call the signal interrupted (EINTR) is made again
+ * after a handler with SA_RESTART (sig_syscall_restartable), or when no handler ran at
+ * all (the sleeps excepted), as Linux restarts them. */
+void signal_deliver(struct trap_frame *tf);
 
 /* Forces fi's signal on the current process, whose user registers are tf (Linux's
  * force_sig_fault): true when a handler will run, false when it must die. */

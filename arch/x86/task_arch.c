@@ -35,9 +35,9 @@ void arch_task_init_kernel(struct task *t)
     t->saved_esp = (uint32_t)(uintptr_t)sf;
 }
 
-void arch_task_init_user(struct task *t, uint32_t entry, uint32_t user_esp)
+/* A trap frame that enters ring 3 at entry with stack user_esp, every register zero. */
+static void fresh_user_frame(struct trap_frame *tf, uint32_t entry, uint32_t user_esp)
 {
-    struct trap_frame *tf = (struct trap_frame *)(kstack_top(t) - sizeof *tf);
     memset(tf, 0, sizeof *tf);
     tf->ds = tf->es = tf->fs = tf->gs = SEL_USER_DATA;
     tf->cs = SEL_USER_CODE;
@@ -45,10 +45,42 @@ void arch_task_init_user(struct task *t, uint32_t entry, uint32_t user_esp)
     tf->eip = entry;
     tf->user_esp = user_esp;
     tf->eflags = 0x202; /* interrupts on (IF) and the always-one bit */
+}
+
+void arch_task_init_user(struct task *t, uint32_t entry, uint32_t user_esp)
+{
+    struct trap_frame *tf = (struct trap_frame *)(kstack_top(t) - sizeof *tf);
+    fresh_user_frame(tf, entry, user_esp);
     struct switch_frame *sf = (struct switch_frame *)tf - 1;
     memset(sf, 0, sizeof *sf);
     sf->ret = (uint32_t)(uintptr_t)task_enter_user;
     t->saved_esp = (uint32_t)(uintptr_t)sf;
+}
+
+void arch_task_init_fork(struct task *child, uint32_t user_esp)
+{
+    const struct trap_frame *parent =
+        (const struct trap_frame *)(kstack_top(current) - sizeof *parent);
+    struct trap_frame *tf = (struct trap_frame *)(kstack_top(child) - sizeof *tf);
+    *tf = *parent;
+    tf->eax = 0; /* fork's result in the child */
+    if (user_esp)
+        tf->user_esp = user_esp;
+    struct switch_frame *sf = (struct switch_frame *)tf - 1;
+    memset(sf, 0, sizeof *sf);
+    sf->ret = (uint32_t)(uintptr_t)task_enter_user;
+    child->saved_esp = (uint32_t)(uintptr_t)sf;
+    memcpy(child->arch.tls, current->arch.tls, sizeof child->arch.tls);
+    fpu_copy_state(child);
+}
+
+void arch_task_exec_reset(struct task *t, uint32_t entry, uint32_t user_esp)
+{
+    memset(t->arch.tls, 0, sizeof t->arch.tls);
+    gdt_load_tls(t->arch.tls);
+    fresh_user_frame((struct trap_frame *)(kstack_top(t) - sizeof(struct trap_frame)), entry,
+                     user_esp);
+    fpu_forget(t);
 }
 
 void arch_switch_to(struct task *prev, struct task *next)
@@ -56,6 +88,8 @@ void arch_switch_to(struct task *prev, struct task *next)
     /* An interrupt from ring 3 lands on the top of next's kernel stack. */
     if (next->kstack)
         main_tss.esp0 = kstack_top(next);
+    if (next->as)
+        gdt_load_tls(next->arch.tls);
     vm_activate(next->as);
     fpu_switch(prev, next);
     context_switch(&prev->saved_esp, next->saved_esp);

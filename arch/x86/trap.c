@@ -16,6 +16,7 @@
 #include "kernel/mm/user_mem.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/sched.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
 
@@ -217,6 +218,8 @@ void trap_dispatch(struct trap_frame *tf)
     }
     if (trap_from_user(tf)) {
         sched_return_to_user();
+        if (current->sig.pending || current->sig.restore_mask)
+            signal_deliver(tf);
         check_user_segments(tf);
     }
 }

@@ -20,6 +20,7 @@ static bool syscall_trap(struct trap_frame *tf)
     if (!trap_from_user(tf))
         return false;
     uint32_t args[SYSCALL_ARGS_MAX] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
+    current->syscall_nr = tf->eax; /* for SA_RESTART (signal_deliver) */
     arch_irq_enable();
     tf->eax = (uint32_t)syscall_dispatch(tf->eax, args);
     arch_irq_save();
@@ -49,5 +50,5 @@ void user_fault(struct trap_frame *tf, const char *what)
     trap_print_frame(tf);
     ksnprintf(current->exit_reason, sizeof current->exit_reason, "killed by %s (%s)", what,
               signame);
-    task_exit(128 + sig);
+    task_exit_signal(sig, true); /* every fault signal's default action is "core" */
 }

@@ -16,7 +16,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/sched.h"
-#include "kernel/proc/signal_send.h"
+#include "kernel/proc/signal.h"
 #include "kernel/proc/task_internal.h"
 #include "uapi/fs.h"
 #include "uapi/syscall.h"
@@ -80,7 +80,9 @@ static long pipe_read(struct file *f, void *dst, size_t len)
 /* The writer finds no reader: SIGPIPE, and EPIPE unless some data went in already. */
 static long broken_pipe(long written)
 {
-    signal_send_task(current, SIGPIPE);
+    /* Linux's send_sig(SIGPIPE, current, 0): from the kernel, in the writer's own name. */
+    const struct sig_origin origin = { SI_USER, (uint32_t)current->pid, current->cred.uid, 0 };
+    signal_send(current, SIGPIPE, &origin);
     return written ? written : -EPIPE;
 }
 

@@ -64,6 +64,8 @@ void tty_set_foreground_pgrp(int pgid)
     arch_irq_restore(flags);
 }
 
+int tty_foreground_pgrp(void) { return foreground_pgrp; }
+
 /* Output post-processing: "\n" as "\r\n" with OPOST|ONLCR, as n_tty. */
 static void tty_output(const char *text, size_t len)
 {
@@ -253,8 +255,8 @@ static unsigned tty_poll(struct file *f)
 /* The process group and the session of t. Until they exist (the processes part of issue
  * 16 adds them to struct task), every process leads a group and a session of its own, whose
  * ids are its pid; these two are all that changes when they do. */
-static int pgid_of(const struct task *t) { return t->pid; }
-static int sid_of(const struct task *t) { return t->pid; }
+static int pgid_of(const struct task *t) { return t->pgid; }
+static int sid_of(const struct task *t) { return t->sid; }
 
 /* TIOCSPGRP, as Linux's tiocspgrp: pgid must be a process group that exists (ESRCH) in the
  * caller's session (EPERM); negative is EINVAL. The task list is walked with interrupts

@@ -17,5 +17,7 @@
 
 /* Makes process group pgid the terminal's foreground (0: the kernel's shell). */
 void tty_set_foreground_pgrp(int pgid);
+/* The foreground process group: the one ^C sends SIGINT to (0: the kernel's shell). */
+int tty_foreground_pgrp(void);
 
 #endif

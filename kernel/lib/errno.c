@@ -17,6 +17,7 @@ const char *error_name(int err)
     case E2BIG: return "Argument list too long";
     case ENOEXEC: return "Exec format error";
     case EBADF: return "Bad file descriptor";
+    case ECHILD: return "No child processes";
     case EAGAIN: return "Resource temporarily unavailable";
     case ENOMEM: return "Out of memory";
     case EACCES: return "Permission denied";

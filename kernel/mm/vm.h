@@ -23,12 +23,21 @@ struct addr_space;
 #define VM_READ 0x1
 #define VM_WRITE 0x2
 #define VM_SHARED 0x4 /* the frame belongs to someone else: unmapping does not free it */
+#define VM_SHARE_ON_FORK 0x8 /* vm_map_new: a MAP_SHARED anonymous page, which fork's
+                              * copy shares; its frame is freed when the last space that
+                              * maps it unmaps it */
 
+/* Once at boot, when memory is known (arch_tasks_ready): the table of shared frames. */
+void vm_init(void);
 /* A new address space with no user pages (NULL when out of memory). */
 struct addr_space *vm_create(void);
 /* Frees every page the process owns, its page tables and its directory. The caller must
  * not be running on it (vm_activate(NULL) first). */
 void vm_destroy(struct addr_space *as);
+/* fork: a new address space with a copy of every user page of parent: private pages are
+ * copied, VM_SHARE_ON_FORK pages and pages owned elsewhere (file mappings) are mapped to
+ * the same frames. NULL when memory runs out (nothing is left allocated). */
+struct addr_space *vm_clone(const struct addr_space *parent);
 /* Makes as the current address space (NULL: the kernel's alone). */
 void vm_activate(struct addr_space *as);
 /* The value the CPU's page-directory register holds for as (NULL: the kernel's). */

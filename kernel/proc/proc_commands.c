@@ -10,7 +10,9 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/programs.h"
 #include "kernel/proc/sched.h"
+#include "kernel/shell/console.h"
 #include "kernel/shell/shell.h"
+#include "kernel/proc/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/mm/vm.h"
@@ -26,22 +28,26 @@ static void list_programs(struct fs_writer *out)
         fs_printf(out, "%s\n", p->name);
 }
 
-/* Waits for a foreground process, killing it on ^C; prints how it ended unless it exited
- * with status 0. Returns 0 for status 0, else SHELL_FAILED. */
+/* Waits for a foreground process, which has the console (its process group is the
+ * console's foreground group meanwhile): ^C sends SIGINT to that group, as a terminal
+ * does, which ends a program that does not catch it. Prints how it ended unless it exited
+ * with status 0: "exited with status N", or the signal that killed it, as a shell does
+ * ("Terminated (signal 15)", "Segmentation fault (signal 11, core dumped)"), or the
+ * fault. Returns 0 for status 0, else SHELL_FAILED. */
 static int wait_foreground(struct task *t, struct fs_writer *out)
 {
     int status;
     char reason[sizeof t->exit_reason];
-    int pid = t->pid;
+    int pid = t->pid, pgid = t->pgid;
     char name[TASK_NAME_MAX];
     strlcpy(name, t->name, sizeof name);
-    tty_set_foreground_pgrp(pid); /* its reads of the console now go through termios */
+    tty_set_foreground_pgrp(pgid);
     for (;;) {
         int err = task_wait(t, &status, reason, WAIT_POLL_NS);
         if (err == 0)
             break;
         if (out->interrupted(out))
-            task_kill(t, 130, "killed by ^C (SIGINT)");
+            signal_send_pgrp(tty_foreground_pgrp(), SIGINT);
     }
     tty_set_foreground_pgrp(0); /* the shell's again, with the default settings */
     if (status == 0)
@@ -71,9 +77,38 @@ static bool parse_user(const char *text, struct cred *c)
     return true;
 }
 
-/* run [-u UID[:GID]] NAME [ARGS...] [&] [> FILE]: starts a program (as that user with -u,
- * else as the shell's root), its standard output FILE when redirected; waits for it unless
- * the line ends with '&'. */
+#define RUN_ENV_MAX 24 /* variables a `run` line may give, besides the defaults */
+
+/* Whether word is a shell's prefix assignment NAME=value (NAME: letters, digits, '_', not
+ * starting with a digit). */
+static bool is_assignment(const char *word)
+{
+    const char *c = word;
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_'))
+        return false;
+    while ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+           *c == '_')
+        c++;
+    return *c == '=';
+}
+
+/* Sets NAME=value in env (count entries, room for RUN_ENV_MAX + 5): replaces the entry of
+ * the same NAME, else appends. */
+static void env_set(char **env, int *count, char *assignment)
+{
+    size_t name_len = (size_t)(strchr(assignment, '=') - assignment) + 1;
+    for (int i = 0; i < *count; i++)
+        if (strncmp(env[i], assignment, name_len) == 0) {
+            env[i] = assignment;
+            return;
+        }
+    env[(*count)++] = assignment;
+}
+
+/* run [-u UID[:GID]] [NAME=value ...] PROGRAM [ARGS...] [&] [> FILE]: starts a program (as
+ * that user with -u, else as the shell's root) with the environment a login shell gives
+ * (PATH=/bin, HOME=/, TERM=linux, and LOGNAME and USER for root) plus the assignments, its
+ * standard output FILE when redirected; waits for it unless the line ends with '&'. */
 static int cmd_run(int argc, char **argv, struct fs_writer *out)
 {
     if (argc < 2) {
@@ -90,6 +125,18 @@ static int cmd_run(int argc, char **argv, struct fs_writer *out)
     bool background = strcmp(argv[argc - 1], "&") == 0;
     if (background)
         argc--;
+    char *env[RUN_ENV_MAX + 6] = { "PATH=/bin", "HOME=/", "TERM=linux" };
+    int envc = 3;
+    if (cred.uid == 0) {
+        env[envc++] = "LOGNAME=root";
+        env[envc++] = "USER=root";
+    }
+    for (int given = 0; argc >= 2 && is_assignment(argv[1]); argc--, argv++, given++) {
+        if (given == RUN_ENV_MAX)
+            return -E2BIG;
+        env_set(env, &envc, argv[1]);
+    }
+    env[envc] = 0;
     if (argc < 2)
         return SHELL_USAGE;
     const struct program *p = program_find(argv[1]);
@@ -98,9 +145,10 @@ static int cmd_run(int argc, char **argv, struct fs_writer *out)
         return SHELL_FAILED;
     }
     struct task *t;
-    int err = process_spawn_as(p->name, p->image, p->size, argc - 1, argv + 1, &cred, &t);
+    int err = process_spawn_as(p->name, p->image, p->size, argc - 1, argv + 1, env, &cred, &t);
     if (err)
         return err;
+    t->program = p;
     if (out->file) {
         /* `run NAME > FILE`: the file the shell opened is the program's standard output,
          * as sh's dup2 before exec; the program has not run yet (one CPU, no preemption
@@ -112,12 +160,13 @@ static int cmd_run(int argc, char **argv, struct fs_writer *out)
     if (!background)
         return wait_foreground(t, out);
     t->detached = true;
+    t->announce_exit = true;
     fs_printf(out, "[%d] %s\n", t->pid, t->name);
     return 0;
 }
-SHELL_COMMAND("run", "run [-u UID[:GID]] [PROGRAM [ARGS...] [&]]",
-              "start a user program from /bin (-u: as that user; & : in the background); "
-              "no arguments: list",
+SHELL_COMMAND("run", "run [-u UID[:GID]] [VAR=value ...] [PROGRAM [ARGS...] [&]]",
+              "start a user program from /bin (-u: as that user; VAR=value: in its "
+              "environment; & : in the background); no arguments: list",
               cmd_run);
 
 static const char *state_name(const struct task *t)
@@ -161,7 +210,7 @@ static int cmd_kill(int argc, char **argv, struct fs_writer *out)
         return -ESRCH;
     if (!task_is_user(t))
         return -EPERM; /* kernel threads end only by themselves */
-    task_kill(t, 128 + 9, "killed (SIGKILL)");
+    task_kill(t, SIGKILL, "killed (SIGKILL)");
     return 0;
 }
 SHELL_COMMAND("kill", "kill PID", "end a user process", cmd_kill);

@@ -50,6 +50,11 @@ static int read_program(struct fs_node *file, struct fs_writer *out)
 
 static const struct fs_file_ops program_ops = { .read = read_program };
 
+const struct program *program_of_node(const struct fs_node *node)
+{
+    return node->ops == &program_ops ? node->data : 0;
+}
+
 void program_add(const char *args, const void *image, uint32_t size)
 {
     /* The name: the first word's last path component. */

@@ -26,6 +26,9 @@ void program_add(const char *args, const void *image, uint32_t size);
 
 /* The program called name, or NULL. */
 const struct program *program_find(const char *name);
+/* The program whose /bin file node is, or NULL for any other node (execve). */
+struct fs_node;
+const struct program *program_of_node(const struct fs_node *node);
 /* All programs, in the order they were added. */
 const struct program *program_list(void);
 

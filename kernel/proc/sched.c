@@ -11,6 +11,7 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/task.h" /* current_pid */
 #include "kernel/time.h"
+#include "kernel/proc/signal.h"
 
 struct task *current;
 int32_t current_pid;            /* what trace events record (trace.h) */
@@ -93,9 +94,17 @@ void cond_resched(void)
         sched_yield();
 }
 
-int sleep_on(const void *chan, uint64_t timeout_ns)
+/* True when a sleep of the current task must end with EINTR: it was killed, or a signal
+ * it takes (not blocked, not ignored) is pending. */
+static bool interrupted(void)
 {
-    if (current->killed)
+    return current->killed || sigstate_deliverable(&current->sig);
+}
+
+/* The sleep behind both forms: interruptible ends at once (or when woken) on interrupted(). */
+static int sleep_until_woken(const void *chan, uint64_t timeout_ns, bool interruptible)
+{
+    if (interruptible && interrupted())
         return -EINTR;
     current->state = TASK_SLEEPING;
     current->wait_chan = chan;
@@ -103,7 +112,19 @@ int sleep_on(const void *chan, uint64_t timeout_ns)
     current->wake_reason = 0;
     schedule();
     current->wait_chan = 0;
-    return current->killed ? -EINTR : current->wake_reason;
+    if (interruptible && interrupted())
+        return -EINTR;
+    return current->wake_reason == -EINTR ? 0 : current->wake_reason;
+}
+
+int sleep_on(const void *chan, uint64_t timeout_ns)
+{
+    return sleep_until_woken(chan, timeout_ns, true);
+}
+
+int sleep_on_uninterruptible(const void *chan)
+{
+    return sleep_until_woken(chan, 0, false);
 }
 
 int sleep_ns(uint64_t ns)
@@ -115,7 +136,7 @@ int sleep_ns(uint64_t ns)
 }
 
 /* Makes a sleeping task runnable, with the result its sleep_on() returns. */
-static void wake(struct task *t, int reason)
+void sched_wake_task(struct task *t, int reason)
 {
     t->state = TASK_RUNNABLE;
     t->wake_reason = reason;
@@ -127,7 +148,7 @@ void wake_up(const void *chan)
     unsigned long flags = arch_irq_save();
     for (struct task *t = task_list(); t; t = t->next)
         if (t->state == TASK_SLEEPING && t->wait_chan == chan)
-            wake(t, 0);
+            sched_wake_task(t, 0);
     arch_irq_restore(flags);
 }
 
@@ -139,7 +160,9 @@ void sched_tick(void)
     bool others_wait = false;
     for (struct task *t = task_list(); t; t = t->next) {
         if (t->state == TASK_SLEEPING && t->wake_at_ns && now >= t->wake_at_ns)
-            wake(t, -ETIMEDOUT);
+            sched_wake_task(t, -ETIMEDOUT);
+        if (t->alarm_at_ns && now >= t->alarm_at_ns)
+            signal_alarm_expired(t, now);
         if (t != current && t != idle_task && t->state == TASK_RUNNABLE)
             others_wait = true;
     }
@@ -154,7 +177,8 @@ void sched_return_to_user(void)
     for (;;) {
         if (current->killed) {
             arch_irq_enable();
-            task_exit(current->exit_status);
+            int sig = current->kill_signal;
+            task_exit_signal(sig, sig_default_action(sig) == SIG_DEFAULT_CORE);
         }
         if (!need_resched)
             return;

@@ -32,11 +32,21 @@ void cond_resched(void);
  * Sleeps on chan. Call it with interrupts off, after testing the condition waited for (so
  * a wake_up between the test and the sleep cannot be missed); returns with them off.
  * timeout_ns 0 means no timeout. Returns 0 when woken, -ETIMEDOUT after the timeout, and
- * -EINTR when the task has been killed (at once, if it was killed before).
+ * -EINTR when the task has been killed or a signal it takes (not blocked, not ignored) is
+ * pending (at once, if so before).
  */
 int sleep_on(const void *chan, uint64_t timeout_ns);
 
-/* Sleeps for ns nanoseconds: 0, or -EINTR when killed. */
+/* sleep_on without a timeout that neither a signal nor a kill ends: only wake_up(chan)
+ * (or a spurious wake: the caller tests its condition in a loop). For waits that must
+ * finish before the task may act on a signal (a vfork parent). Returns 0. */
+int sleep_on_uninterruptible(const void *chan);
+
+/* Makes sleeping task t runnable; its sleep returns reason (an interruptible sleep first
+ * checks for a kill or a pending signal: -EINTR). Interrupts off. */
+void sched_wake_task(struct task *t, int reason);
+
+/* Sleeps for ns nanoseconds: 0, or -EINTR when killed or a signal is to be taken. */
 int sleep_ns(uint64_t ns);
 
 /* Makes every task sleeping on chan runnable. Safe from interrupt handlers. */

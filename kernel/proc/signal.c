@@ -4,6 +4,8 @@
 #include "kernel/proc/signal.h"
 
 #include "kernel/lib/errno.h"
+#include "uapi/ipc.h"
+#include "uapi/syscall.h"
 
 /* Neither can be caught, ignored (by a new action) or blocked. */
 #define UNBLOCKABLE (SIGSET_BIT(SIGKILL) | SIGSET_BIT(SIGSTOP))
@@ -28,6 +30,9 @@ int sigstate_set_action(struct sigstate *s, int sig, const struct kernel_sigacti
         *slot = *act;
         slot->flags &= KNOWN_SA_FLAGS;
         slot->mask &= ~UNBLOCKABLE;
+        if (slot->handler == SIG_IGN ||
+            (slot->handler == SIG_DFL && sig_default_action(sig) >= SIG_DEFAULT_IGNORE))
+            s->pending &= ~SIGSET_BIT(sig);
     }
     return 0;
 }
@@ -137,4 +142,95 @@ void sigstate_handler_started(struct sigstate *s, int sig, const struct kernel_s
 void sigstate_restore_mask(struct sigstate *s, kernel_sigset_t saved)
 {
     s->blocked = saved & ~UNBLOCKABLE;
+}
+
+enum sig_default sig_default_action(int sig)
+{
+    switch (sig) {
+    case SIGQUIT: case SIGILL: case SIGTRAP: case SIGABRT: case SIGBUS: case SIGFPE:
+    case SIGSEGV: case SIGXCPU: case SIGXFSZ: case SIGSYS:
+        return SIG_DEFAULT_CORE;
+    case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+        return SIG_DEFAULT_IGNORE;
+    case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+        return SIG_DEFAULT_STOP;
+    default: /* HUP INT KILL USR1 USR2 PIPE ALRM TERM STKFLT VTALRM PROF IO PWR, 32..64 */
+        return SIG_DEFAULT_TERM;
+    }
+}
+
+bool sigstate_ignores(const struct sigstate *s, int sig)
+{
+    if (s->blocked & SIGSET_BIT(sig))
+        return false;
+    uint32_t handler = s->action[sig - 1].handler;
+    return handler == SIG_IGN ||
+           (handler == SIG_DFL && sig_default_action(sig) >= SIG_DEFAULT_IGNORE);
+}
+
+bool sigstate_post(struct sigstate *s, int sig, const struct sig_origin *origin)
+{
+    if (sig == SIGKILL || !sigstate_ignores(s, sig)) {
+        if (!(s->pending & SIGSET_BIT(sig))) /* a standard signal is queued once */
+            s->origin[sig - 1] = *origin;
+        s->pending |= SIGSET_BIT(sig);
+    }
+    return (s->pending & ~s->blocked & SIGSET_BIT(sig)) != 0;
+}
+
+bool sigstate_deliverable(const struct sigstate *s) { return (s->pending & ~s->blocked) != 0; }
+
+int sigstate_take(struct sigstate *s, struct sig_origin *origin)
+{
+    kernel_sigset_t ready = s->pending & ~s->blocked;
+    if (!ready)
+        return 0;
+    int sig = (ready & SIGSET_BIT(SIGKILL)) ? SIGKILL : __builtin_ctzll(ready) + 1;
+    s->pending &= ~SIGSET_BIT(sig);
+    *origin = s->origin[sig - 1];
+    return sig;
+}
+
+void sigstate_exec(struct sigstate *s)
+{
+    for (int i = 0; i < NSIG_LINUX; i++) {
+        struct kernel_sigaction *a = &s->action[i];
+        if (a->handler != SIG_IGN)
+            a->handler = SIG_DFL;
+        a->flags = 0, a->restorer = 0, a->mask = 0;
+    }
+    s->altstack_sp = s->altstack_size = s->altstack_flags = 0;
+}
+
+void sigstate_fork(struct sigstate *child, const struct sigstate *parent)
+{
+    *child = *parent;
+    child->pending = 0;
+    child->restore_mask = false;
+}
+
+bool sig_syscall_restartable(unsigned nr)
+{
+    switch (nr) {
+    case SYS_nanosleep:
+    case 267: /* clock_nanosleep */
+    case 407: /* clock_nanosleep_time64 */
+    case SYS_pause:
+    case 72: /* sigsuspend */
+    case SYS_rt_sigsuspend:
+    case 177: /* rt_sigtimedwait */
+    case 421: /* rt_sigtimedwait_time64 */
+    case 82: /* select */
+    case 142: /* _newselect */
+    case 168: /* poll */
+    case 308: /* pselect6 */
+    case 309: /* ppoll */
+    case 413: /* pselect6_time64 */
+    case 414: /* ppoll_time64 */
+    case 256: /* epoll_wait */
+    case 319: /* epoll_pwait */
+        return false;
+    default:
+        return !(nr >= SYS_ipc_create && nr <= SYS_ipc_reply);
+    }
 }

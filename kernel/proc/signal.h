@@ -3,10 +3,12 @@
  * depend on the CPU: which actions may be set, how the blocked mask changes, the alternate
  * stack, and what a synchronous fault (a page fault, #GP, #UD ...) does to that state.
  *
- * Signals here come only from the CPU: a fault in ring 3 forces its signal on the process
- * that caused it (Linux's force_sig_fault). There is no kill(2) and nothing is ever pending:
- * a fault either runs a handler at once or ends the process. The syscalls are in
- * kernel/syscall/sys_signal.c, the frames on the user stack in arch/x86/signal_frame.c.
+ * A fault in ring 3 forces its signal on the process that caused it (Linux's
+ * force_sig_fault): a handler runs at once or the process ends. Other signals (kill(2),
+ * SIGCHLD, SIGALRM, ^C) are made pending (one bit each, as Linux's standard signals) and
+ * delivered on the process's next return to ring 3 (kernel/proc/task_signal.c sends them,
+ * arch/x86/signal_frame.c delivers them). The syscalls are in kernel/syscall/sys_signal.c
+ * and sys_process.c, the frames on the user stack in arch/x86/signal_frame.c.
  *
  * Portable: compiled for the host by the unit tests (tests/unit/test_signal.c).
  */
@@ -26,11 +28,62 @@ struct sigstate {
     kernel_sigset_t blocked;
     uint32_t altstack_sp, altstack_size; /* sigaltstack(2); size 0: none */
     uint32_t altstack_flags; /* the ss_flags it was set with (SS_AUTODISARM matters) */
+    kernel_sigset_t pending;  /* sent, not yet delivered */
+    struct sig_origin {       /* for each pending signal, what its siginfo says */
+        int32_t code;         /* SI_USER, SI_TKILL, SI_KERNEL, CLD_* */
+        uint32_t pid, uid;    /* the sender (SIGCHLD: the child) */
+        int32_t status;       /* SIGCHLD: the exit code or signal */
+    } origin[NSIG_LINUX];
+    kernel_sigset_t saved_mask; /* rt_sigsuspend: the mask to put back after delivery */
+    bool restore_mask;        /* saved_mask is set */
 };
+
+/* What a signal does under SIG_DFL: Linux's default actions (signal(7)). */
+enum sig_default {
+    SIG_DEFAULT_TERM,   /* the process ends, killed by the signal */
+    SIG_DEFAULT_CORE,   /* the same, with the core flag (0x80) in its wait status */
+    SIG_DEFAULT_IGNORE, /* nothing happens (SIGCHLD, SIGURG, SIGWINCH, SIGCONT) */
+    SIG_DEFAULT_STOP,   /* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU: Linux stops the process;
+                         * this kernel has no stopped state and ignores them */
+};
+enum sig_default sig_default_action(int sig);
+
+/* Whether sig would be dropped on arrival: not blocked, and its action SIG_IGN or a SIG_DFL
+ * that ignores (Linux's sig_ignored; a blocked signal stays pending, its action may change
+ * before it is unblocked). */
+bool sigstate_ignores(const struct sigstate *s, int sig);
+
+/* A signal arrives (kill, SIGCHLD, SIGALRM ...): pending unless ignored. True when it is
+ * pending and not blocked, i.e. the process should be woken to take it. sig in 1..64. */
+bool sigstate_post(struct sigstate *s, int sig, const struct sig_origin *origin);
+
+/* True when some pending signal is not blocked: what makes a sleep end with EINTR. */
+bool sigstate_deliverable(const struct sigstate *s);
+
+/* Takes the lowest pending signal that is not blocked off the pending set (SIGKILL first),
+ * with its origin in *origin; 0 when there is none. */
+int sigstate_take(struct sigstate *s, struct sig_origin *origin);
+
+/* Whether system call nr, interrupted (EINTR) by a signal whose handler has SA_RESTART, is
+ * made again after the handler, as Linux's -ERESTARTSYS calls are (read, write, wait4,
+ * ioctl ...). Never for the calls Linux answers EINTR whatever the flag: the sleeps
+ * (nanosleep, clock_nanosleep), the waits for a signal (pause, sigsuspend,
+ * rt_sigsuspend, rt_sigtimedwait), the multiplexers (select, poll, ppoll, pselect6,
+ * epoll_wait), and tracekern's own IPC calls, which have timeouts. */
+bool sig_syscall_restartable(unsigned nr);
+
+/* execve's rule: caught signals go back to SIG_DFL (ignored ones stay ignored, as do the
+ * mask and pending signals), the alternate stack is dropped. */
+void sigstate_exec(struct sigstate *s);
+
+/* fork's rule: the child gets the parent's actions, mask and alternate stack, with
+ * nothing pending. */
+void sigstate_fork(struct sigstate *child, const struct sigstate *parent);
 
 /* rt_sigaction's rules: sig in 1..64, SIGKILL and SIGSTOP fixed, unknown sa_flags bits
  * dropped, SIGKILL/SIGSTOP never in sa_mask. Stores *old first when old is not NULL, then
- * sets act when not NULL. 0 or -EINVAL. */
+ * sets act when not NULL; an action that ignores sig discards it if pending (as Linux).
+ * 0 or -EINVAL. */
 int sigstate_set_action(struct sigstate *s, int sig, const struct kernel_sigaction *act,
                         struct kernel_sigaction *old);
 
@@ -73,5 +126,30 @@ void sigstate_handler_started(struct sigstate *s, int sig, const struct kernel_s
 
 /* sigreturn: the mask saved in the frame comes back (SIGKILL/SIGSTOP never blocked). */
 void sigstate_restore_mask(struct sigstate *s, kernel_sigset_t saved);
+
+/*
+ * Sending signals to tasks (kernel/proc/task_signal.c; kernel only, not portable). Each may
+ * be called with interrupts off (the timer's SIGALRM, the console's ^C).
+ */
+struct task;
+/* Sends sig (1..64; 0 does nothing) to task t with origin o, no permission asked: a
+ * kernel thread or a zombie ignores it; a signal whose action is the default "terminate"
+ * or "core" (and SIGKILL) kills t at once, as Linux's fatal-signal shortcut; any other is
+ * made pending and wakes t from an interruptible sleep. */
+void signal_send(struct task *t, int sig, const struct sig_origin *o);
+/* Sends sig from the kernel (SI_KERNEL) to every process of group pgid: 0, or -ESRCH when
+ * it has none. The console's ^C (SIGINT to the foreground group) calls it. */
+int signal_send_pgrp(int pgid, int sig);
+/* kill(2) from the current process: pid > 0 that process, 0 the caller's group, -1 every
+ * process but the shell and itself (refusals there are not errors, as on Linux), < -1
+ * group -pid. Linux's permission rule (the sender's real or effective uid is the target's
+ * real or saved uid, or the sender is root): 0, -EINVAL, -ESRCH or -EPERM. sig 0 only
+ * checks. A kernel thread ignores every signal (as Linux's do). */
+int signal_kill(int pid, int sig);
+/* tgkill(2) (tgid -1: tkill(2)): one task by its thread id, with SI_TKILL. */
+int signal_tgkill(int tgid, int tid, int sig);
+/* From the timer tick: t's ITIMER_REAL expired at now: SIGALRM, and the timer rearmed
+ * with its interval or disarmed. */
+void signal_alarm_expired(struct task *t, uint64_t now);
 
 #endif

@@ -3,9 +3,11 @@
  *
  * A task is created runnable and put on the task list; the scheduler (kernel/proc/sched.c)
  * decides when it runs. A task ends with task_exit(): its files are closed, its memory
- * freed and it becomes a zombie holding only its kernel stack and exit status, until the
- * task that started it collects it with task_wait() (the shell's `run`), or, when nobody
- * will (`run ... &`), at once after the switch away from it.
+ * freed and it becomes a zombie holding only its kernel stack and exit status, until its
+ * parent collects it: the shell with task_wait() (`run`), a process with wait4
+ * (kernel/proc/wait.c); or, when nobody will (`run ... &`, an orphan, a child of a parent
+ * that ignores SIGCHLD), at once after the switch away from it. Its own children pass to
+ * the shell (pid 1) as orphans and are freed when they die.
  */
 #include "kernel/proc/task_internal.h"
 
@@ -22,6 +24,8 @@
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/mm/vm.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/lib/format.h"
 
 static struct task *tasks;      /* every task, in creation order: 1, 0, then 2, 3, ... */
 static int next_pid = 2;        /* 0 is idle, 1 the shell */
@@ -39,6 +43,17 @@ void task_on_exit(struct task_exit_hook *hook)
 {
     hook->next = exit_hooks;
     exit_hooks = hook;
+}
+
+static void (*rename_fn)(struct task *t); /* task_on_rename's */
+
+void task_on_rename(void (*fn)(struct task *t)) { rename_fn = fn; }
+
+void task_rename(struct task *t, const char *name)
+{
+    strlcpy(t->name, name, sizeof t->name);
+    if (rename_fn)
+        rename_fn(t);
 }
 
 void task_on_create(struct task_create_hook *hook)
@@ -79,7 +94,7 @@ struct task *task_find(int pid)
 }
 
 /* Adds t at the end of the task list. */
-static void task_list_add(struct task *t)
+void task_list_add(struct task *t)
 {
     unsigned long flags = arch_irq_save();
     struct task **p = &tasks;
@@ -103,7 +118,7 @@ static void task_list_remove(struct task *t)
 
 /* A task structure with a kernel stack whose lowest page is unmapped, so that a kernel stack
  * overflow faults (and ends in the double-fault task's report) instead of corrupting memory. */
-static struct task *task_alloc(const char *name)
+struct task *task_alloc(const char *name)
 {
     struct task *t = kzalloc(sizeof *t);
     if (!t)
@@ -128,7 +143,7 @@ static struct task *task_alloc(const char *name)
 }
 
 /* Gives back a dead task's kernel stack and structure. */
-static void task_free(struct task *t)
+void task_free(struct task *t)
 {
     task_list_remove(t);
     release_hooks(t, create_hooks, 0);
@@ -157,7 +172,7 @@ void task_thread_main(void)
 }
 
 /* Closes every open file of t. */
-static void close_files(struct task *t)
+void task_close_files(struct task *t)
 {
     for (int fd = 0; fd < TASK_FILES_MAX; fd++)
         if (t->files[fd]) {
@@ -169,7 +184,8 @@ static void close_files(struct task *t)
 int process_spawn(const char *name, const void *elf, uint32_t elf_len, int argc,
                   char *const argv[], struct task **out)
 {
-    return process_spawn_as(name, elf, elf_len, argc, argv, &current->cred, out);
+    char *const no_env[] = { 0 };
+    return process_spawn_as(name, elf, elf_len, argc, argv, no_env, &current->cred, out);
 }
 
 /* Linux's kernel.threads-max, from the memory as Linux's set_max_threads() derives it but
@@ -193,7 +209,7 @@ uint32_t task_user_limit(void) { return task_limit() / 2; }
  * task_limit(), then, unless the real user is root (Linux exempts it, with
  * CAP_SYS_RESOURCE), that user's tasks against task_user_limit(). 0 or -EAGAIN.
  * The list is walked with interrupts off: one CPU. */
-static int check_task_limits(const struct cred *cred)
+int task_check_limits(const struct cred *cred)
 {
     uint32_t all = 0, user = 0;
     unsigned long flags = arch_irq_save();
@@ -208,9 +224,10 @@ static int check_task_limits(const struct cred *cred)
 }
 
 int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int argc,
-                     char *const argv[], const struct cred *cred, struct task **out)
+                     char *const argv[], char *const envp[], const struct cred *cred,
+                     struct task **out)
 {
-    int limit_err = check_task_limits(cred);
+    int limit_err = task_check_limits(cred);
     if (limit_err)
         return limit_err;
     struct task *t = task_alloc(name);
@@ -220,48 +237,86 @@ int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int ar
     strlcpy(t->cwd, current->cwd, sizeof t->cwd); /* as a child of the shell */
     t->umask = current->umask;
     t->as = vm_create();
-    const struct exec_args args = { .argc = argc, .argv = argv, .cred = cred };
+    const struct exec_args args = { .argc = argc, .argv = argv, .envp = envp, .cred = cred };
     struct exec_start start;
     int err = t->as ? exec_load(t->as, elf, elf_len, &args, &start) : -ENOMEM;
     if (err == 0)
         err = file_open_console(t->files);
     if (err) {
-        close_files(t);
+        task_close_files(t);
         if (t->as)
             vm_destroy(t->as);
         task_free(t);
         return err;
     }
     arch_task_init_user(t, start.entry, start.user_esp);
+    t->parent = current;
+    t->pgid = t->pid; /* its own process group, as a shell's job */
+    t->sid = current->sid;
     task_list_add(t);
     *out = t;
     return 0;
 }
 
-/* Closes a process's files and frees its memory; it keeps running on its kernel stack, in
- * the kernel's address space. */
+/* Closes a process's files and frees its memory (unless it is a vfork child, which borrowed
+ * its parent's); it keeps running on its kernel stack, in the kernel's address space. */
 static void release_process_resources(struct task *t)
 {
-    close_files(t);
+    task_close_files(t);
     unsigned long flags = arch_irq_save();
     struct addr_space *as = t->as;
+    bool borrowed = t->vfork_parent && t->vfork_parent->as == as;
     t->as = 0;
     vm_activate(0);
     arch_irq_restore(flags);
-    vm_destroy(as);
+    if (!borrowed)
+        vm_destroy(as);
 }
 
-void task_exit(int status)
+/* Linux's descriptions of the signals (strsignal), for the report of a death. */
+static const char *signal_description(int sig)
+{
+    static const char *const names[] = {
+        "Hangup", "Interrupt", "Quit", "Illegal instruction", "Trace/breakpoint trap",
+        "Aborted", "Bus error", "Floating point exception", "Killed",
+        "User defined signal 1", "Segmentation fault", "User defined signal 2",
+        "Broken pipe", "Alarm clock", "Terminated", "Stack fault", "Child exited",
+        "Continued", "Stopped (signal)", "Stopped", "Stopped (tty input)",
+        "Stopped (tty output)", "Urgent I/O condition", "CPU time limit exceeded",
+        "File size limit exceeded", "Virtual timer expired", "Profiling timer expired",
+        "Window changed", "I/O possible", "Power failure", "Bad system call",
+    };
+    return sig >= 1 && sig <= 31 ? names[sig - 1] : "Real-time signal";
+}
+
+/* The end of every task: exit hooks, the clear_child_tid word, the vfork parent let go,
+ * files and memory given back, the status recorded as Linux's wait status, the children
+ * handed to the shell, the parent told (SIGCHLD, a wake-up of wait4). */
+static void __attribute__((noreturn)) exit_task(int status, int sig, bool core)
 {
     struct task *t = current;
     for (struct task_exit_hook *h = exit_hooks; h; h = h->next)
         h->fn(t);
+    if (t->as && t->clear_child_tid) {
+        uint32_t zero = 0; /* as Linux's mm_release; no futex waiter can exist here */
+        copy_to_user(t->clear_child_tid, &zero, sizeof zero);
+    }
     if (t->as)
         release_process_resources(t);
     arch_irq_save();
+    t->alarm_at_ns = 0; /* a dead task's timer never fires */
+    task_vfork_release(t);
     t->exit_status = status;
+    t->term_signal = sig;
+    t->core_dumped = core;
+    t->wait_status = sig ? sig | (core ? 0x80 : 0) : (status & 0xff) << 8;
+    if (sig && !t->exit_reason[0])
+        ksnprintf(t->exit_reason, sizeof t->exit_reason, "%s (signal %d%s)",
+                  signal_description(sig), sig, core ? ", core dumped" : "");
+    task_orphan_children(t);
     t->state = TASK_ZOMBIE;
-    if (t->detached) {
+    task_notify_parent(t);
+    if (t->detached && t->announce_exit) {
         if (t->exit_reason[0])
             printk("[%d] %s: %s\n", t->pid, t->name, t->exit_reason);
         else
@@ -272,6 +327,10 @@ void task_exit(int status)
     for (;;) /* a zombie is never chosen again */
         ;
 }
+
+void task_exit(int status) { exit_task(status, 0, false); }
+
+void task_exit_signal(int sig, bool core) { exit_task(128 + sig, sig, core); }
 
 int task_wait(struct task *t, int *status, char *reason, uint64_t timeout_ns)
 {
@@ -289,13 +348,15 @@ int task_wait(struct task *t, int *status, char *reason, uint64_t timeout_ns)
     return 0;
 }
 
-void task_kill(struct task *t, int status, const char *reason)
+void task_kill(struct task *t, int sig, const char *reason)
 {
     unsigned long flags = arch_irq_save();
     if (!t->killed && t->state != TASK_ZOMBIE) {
         t->killed = true;
-        t->exit_status = status;
-        strlcpy(t->exit_reason, reason, sizeof t->exit_reason);
+        t->kill_signal = sig;
+        t->exit_status = 128 + sig;
+        if (reason)
+            strlcpy(t->exit_reason, reason, sizeof t->exit_reason);
         if (t->state == TASK_SLEEPING) {
             t->state = TASK_RUNNABLE;
             t->wake_reason = -EINTR;
@@ -331,6 +392,8 @@ int task_update_user_bit(struct task *t, uint32_t addr, unsigned bit, bool set)
 struct task *idle_task;
 static struct task boot_task; /* the shell, on the boot stack */
 
+struct task *task_shell(void) { return &boot_task; }
+
 /* The idle task's loop: background work (the COM2 stream), else halt until an interrupt,
  * and whenever something became runnable, let it run. */
 static void idle_main(void *unused)
@@ -350,6 +413,7 @@ static void idle_main(void *unused)
 void tasks_init(void)
 {
     boot_task.pid = 1;
+    boot_task.pgid = boot_task.sid = 1; /* the console's session leader */
     strlcpy(boot_task.name, "sh", sizeof boot_task.name);
     boot_task.state = TASK_RUNNABLE;
     boot_task.start_ns = time_ns();

@@ -65,6 +65,11 @@ struct task_create_hook {
 };
 void task_on_create(struct task_create_hook *hook);
 
+/* The one function told when a task takes a new name (execve gives it its program's), so
+ * that whoever keeps names by pid (the trace's saved_cmdlines) sees the new one, as
+ * Linux's comm changes at exec. Register before tasks exist (from an initcall). */
+void task_on_rename(void (*fn)(struct task *t));
+
 /*
  * The one function run at every switch between tasks (function_graph: its return stack
  * follows the running task), with interrupts off, just before the CPU switches stacks.

@@ -26,6 +26,7 @@ enum task_state {
 
 struct file;
 struct addr_space;
+struct program;
 
 struct task {
     int pid;
@@ -57,6 +58,26 @@ struct task {
     char cwd[TASK_CWD_MAX];   /* the current directory's absolute path; "": the root */
     uint32_t umask;           /* the bits open/mkdir take away from a new file's mode */
 
+    /* Processes (issue 16): kernel/proc/fork.c, wait.c, task_signal.c. */
+    struct task *parent;      /* who collects it with wait4; the shell for `run` */
+    int pgid, sid;            /* process group and session (setpgid, setsid) */
+    int term_signal;          /* the signal it died of (0: it exited) */
+    bool core_dumped;         /* with term_signal: the default action was "core" */
+    int wait_status;          /* Linux's wait status once a zombie: code << 8, or signal
+                               * number | 0x80 for core */
+    int kill_signal;          /* with killed: the signal it is to die of */
+    const struct program *program; /* the program it runs (/proc/self/exe); NULL: none */
+    struct task *vfork_parent; /* vfork: the parent, asleep until this task execs or exits
+                               * (with CLONE_VM, as is the parent's: borrowed, not freed) */
+    uint32_t clear_child_tid; /* set_tid_address: zeroed (as a futex word) at exit */
+    uint32_t robust_list, robust_list_len; /* set_robust_list, kept for get_robust_list */
+    uint64_t alarm_at_ns;     /* ITIMER_REAL's next expiry (0: disarmed) */
+    uint64_t alarm_interval_ns; /* its reload value (0: one shot) */
+    int exit_signal;          /* what the parent gets at its death (clone's CSIGNAL) */
+    bool vfork_done;          /* a vfork parent: its child has exec'd or exited */
+    bool announce_exit;       /* `run ... &`: the console hears how it ended */
+    uint32_t syscall_nr;      /* the system call it made last (SA_RESTART restarts it) */
+
     struct task *next;        /* all tasks, in creation order (task_list) */
 };
 
@@ -84,18 +105,57 @@ int process_spawn(const char *name, const void *elf, uint32_t elf_len, int argc,
 /* The same, with credentials cred instead of the current task's (`run -u`): the process
  * never runs with any other. */
 int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int argc,
-                     char *const argv[], const struct cred *cred, struct task **out);
+                     char *const argv[], char *const envp[], const struct cred *cred,
+                     struct task **out);
+/* A new process is within task_limit() and, for a user other than root, task_user_limit():
+ * 0 or -EAGAIN. */
+int task_check_limits(const struct cred *cred);
+
+/* Gives t a new name (at most TASK_NAME_MAX - 1 characters kept) and tells the rename
+ * function (task.h's task_on_rename). */
+void task_rename(struct task *t, const char *name);
+
+/* The shell (pid 1): the parent of `run`'s processes and of every orphan. */
+struct task *task_shell(void);
+/* Closes every open file of t. */
+void task_close_files(struct task *t);
+/* A new task structure named name, with the next pid and a guarded kernel stack, create
+ * hooks run; not yet on the task list (so it cannot run). NULL without memory. */
+struct task *task_alloc(const char *name);
+/* Puts t at the end of the task list: from now on the scheduler may run it. */
+void task_list_add(struct task *t);
+/* Gives back a dead task's kernel stack and structure and takes it off the list. */
+void task_free(struct task *t);
+
+/* kernel/proc/fork.c: a copy of the current process (fork, vfork, clone), see there. */
+int process_fork(uint32_t flags, uint32_t user_esp, uint32_t parent_tid, uint32_t child_tid);
+/* kernel/proc/execve.c: execve(path, argv, envp) of user pointers: 0 (the current
+ * process runs the new program when it returns to ring 3), or -errno with nothing
+ * changed. */
+int process_execve(uint32_t path, uint32_t argv, uint32_t envp);
+/* kernel/proc/wait.c: the exit path's bookkeeping, with interrupts off. Lets a vfork
+ * parent go on (t exec'd or exited); hands t's children to the shell, freeing dead ones;
+ * tells t's parent (SIGCHLD, wakes wait4), or frees t at once when nobody will wait. */
+void task_vfork_release(struct task *t);
+void task_orphan_children(struct task *t);
+void task_notify_parent(struct task *t);
+/* wait4's search: 0 with *status (Linux's encoding) and the child's pid in *pid, or
+ * -ECHILD, -EINTR, or 0 with *pid 0 for WNOHANG when nothing has changed. */
+int process_wait(int pid, int options, int *status, int *child_pid, uint64_t *child_cpu_ns);
 
 /* Ends the current task with status (kept for task_wait). Never returns. */
 void task_exit(int status) __attribute__((noreturn));
+/* Ends the current task killed by signal sig (with the core flag for core = true): its
+ * wait status says so, the shell's report too. Never returns. */
+void task_exit_signal(int sig, bool core) __attribute__((noreturn));
 
 /* Waits until t has exited, or timeout_ns passed (0: no timeout); on exit frees it and
  * returns 0 with its status in *status. -ETIMEDOUT, or -EINTR when the caller is killed. */
 int task_wait(struct task *t, int *status, char *reason, uint64_t timeout_ns);
 
-/* Asks t to end: at its next return to user mode, or at once if it is sleeping. Status
- * and reason say why (as task_exit's). */
-void task_kill(struct task *t, int status, const char *reason);
+/* Asks t to end, killed by signal sig: at its next return to user mode, or at once if it
+ * is sleeping. reason (NULL: the signal's description) is what the shell reports. */
+void task_kill(struct task *t, int sig, const char *reason);
 
 /* The living (not yet collected) task with this pid, or NULL. */
 struct task *task_find(int pid);
@@ -114,6 +174,14 @@ void task_finish_switch(struct task *prev);
  * starts a kernel thread (task_thread_main) or enters ring 3 at entry with stack user_esp. */
 void arch_task_init_kernel(struct task *t);
 void arch_task_init_user(struct task *t, uint32_t entry, uint32_t user_esp);
+/* fork: child's kernel stack returns to ring 3 from a copy of the current task's trap
+ * frame with EAX 0 (and ESP user_esp unless 0); its TLS descriptors and x87 registers are
+ * copies of the current task's. */
+void arch_task_init_fork(struct task *child, uint32_t user_esp);
+/* execve: the current task t starts afresh at entry with stack user_esp when it returns to
+ * ring 3 (every register cleared, the user segments); its TLS descriptors and x87
+ * registers are dropped. Interrupts off. */
+void arch_task_exec_reset(struct task *t, uint32_t entry, uint32_t user_esp);
 /* Switches registers and stacks from prev to next (and the CPU's ring-0 stack, page
  * directory and TSS fields to next's). */
 void arch_switch_to(struct task *prev, struct task *next);

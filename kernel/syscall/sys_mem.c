@@ -2,7 +2,8 @@
  * sys_mem.c - the memory calls, with Linux's semantics and errno values: brk, mmap2 (Linux
  * i386 calls its handler mmap_pgoff) and old_mmap, munmap, mprotect, madvise, mremap.
  *
- * Anonymous memory is zeroed pages of the process's own, allocated when mapped (there is no
+ * Anonymous memory is zeroed pages of the process's own (MAP_SHARED ones too, but fork
+ * shares those with the child instead of copying them), allocated when mapped (there is no
  * demand paging: MAP_NORESERVE and MAP_POPULATE change nothing, and a mapping larger than
  * the free memory is ENOMEM at once). A file mapping asks the file for the physical page
  * at each offset (user_events_status hands out its one status page): the process shares
@@ -142,7 +143,7 @@ static int32_t do_mmap(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flag
     } else if (!(va = place_mapping(addr, len))) {
         return -ENOMEM;
     }
-    unsigned rights = rights_of(prot);
+    unsigned rights = rights_of(prot) | ((!f && type != MAP_PRIVATE) ? VM_SHARE_ON_FORK : 0);
     for (uint32_t off = 0; off < len; off += PAGE_SIZE) {
         int err = map_one(va + off, f, pgoff * PAGE_SIZE + off, rights);
         if (err) {

@@ -5,7 +5,8 @@
  * arguments as Linux's SYSCALL_DEFINE does, which is what syscall tracepoints print
  * ("sys_write(fd: 1, buf: 40002000, count: c)"), under the names of Linux's i386 handlers
  * (mmap2 is sys_mmap_pgoff, nanosleep sys_nanosleep_time32, as in syscall_32.tbl).
- * exit_group is exit: processes have one thread.
+ * exit_group is exit: processes have one thread. rseq (386) has no entry: ENOSYS, as
+ * kernels before 4.18 answer, which glibc takes as "no rseq".
  */
 #include "kernel/syscall/syscall.h"
 
@@ -158,6 +159,40 @@ static const struct syscall_info table[SYS_MAX] = {
          ARGS("unsigned int", "unsigned int", "unsigned int")),
     CALL(SYS_faccessat2, faccessat2, 4, ARGS("dfd", "filename", "mode", "flags"),
          ARGS("int", "const char *", "int", "int")),
+    /* Processes (issue 16) */
+    CALL(SYS_fork, fork, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_vfork, vfork, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_clone, clone, 5, ARGS("clone_flags", "newsp", "parent_tidptr", "tls", "child_tidptr"),
+         ARGS("unsigned long", "unsigned long", "int *", "unsigned long", "int *")),
+    CALL(SYS_execve, execve, 3, ARGS("filename", "argv", "envp"),
+         ARGS("const char *", "const char *const *", "const char *const *")),
+    CALL(SYS_waitpid, waitpid, 3, ARGS("pid", "stat_addr", "options"),
+         ARGS("pid_t", "int *", "int")),
+    CALL(SYS_wait4, wait4, 4, ARGS("upid", "stat_addr", "options", "ru"),
+         ARGS("pid_t", "int *", "int", "struct rusage *")),
+    CALL(SYS_getppid, getppid, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_gettid, gettid, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_kill, kill, 2, ARGS("pid", "sig"), ARGS("pid_t", "int")),
+    CALL(SYS_tkill, tkill, 2, ARGS("pid", "sig"), ARGS("pid_t", "int")),
+    CALL(SYS_tgkill, tgkill, 3, ARGS("tgid", "pid", "sig"), ARGS("pid_t", "pid_t", "int")),
+    CALL(SYS_setpgid, setpgid, 2, ARGS("pid", "pgid"), ARGS("pid_t", "pid_t")),
+    CALL(SYS_getpgid, getpgid, 1, ARGS("pid"), ARGS("pid_t")),
+    CALL(SYS_getpgrp, getpgrp, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_setsid, setsid, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_getsid, getsid, 1, ARGS("pid"), ARGS("pid_t")),
+    CALL(SYS_alarm, alarm, 1, ARGS("seconds"), ARGS("unsigned int")),
+    CALL(SYS_setitimer, setitimer, 3, ARGS("which", "value", "ovalue"),
+         ARGS("int", "struct __kernel_old_itimerval *", "struct __kernel_old_itimerval *")),
+    CALL(SYS_getitimer, getitimer, 2, ARGS("which", "value"),
+         ARGS("int", "struct __kernel_old_itimerval *")),
+    CALL(SYS_pause, pause, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_rt_sigsuspend, rt_sigsuspend, 2, ARGS("unewset", "sigsetsize"),
+         ARGS("sigset_t *", "size_t")),
+    CALL(SYS_set_tid_address, set_tid_address, 1, ARGS("tidptr"), ARGS("int *")),
+    CALL(SYS_set_robust_list, set_robust_list, 2, ARGS("head", "len"),
+         ARGS("struct robust_list_head *", "size_t")),
+    CALL(SYS_set_thread_area, set_thread_area, 1, ARGS("u_info"), ARGS("struct user_desc *")),
+    CALL(SYS_get_thread_area, get_thread_area, 1, ARGS("u_info"), ARGS("struct user_desc *")),
     CALL(SYS_ipc_create, ipc_create, 1, ARGS("name"), ARGS("const char *")),
     CALL(SYS_ipc_send, ipc_send, 3, ARGS("ep", "msg", "timeout_ms"),
          ARGS("int", "const struct ipc_msg *", "unsigned int")),

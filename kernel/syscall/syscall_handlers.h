@@ -106,5 +106,31 @@ SYSCALL_HANDLER(pselect6);
 SYSCALL_HANDLER(ppoll);
 SYSCALL_HANDLER(close_range);
 SYSCALL_HANDLER(faccessat2);
+/* Processes (issue 16): sys_process.c, set/get_thread_area in arch/x86/tls.c */
+SYSCALL_HANDLER(fork);
+SYSCALL_HANDLER(vfork);
+SYSCALL_HANDLER(clone);
+SYSCALL_HANDLER(execve);
+SYSCALL_HANDLER(waitpid);
+SYSCALL_HANDLER(wait4);
+SYSCALL_HANDLER(getppid);
+SYSCALL_HANDLER(gettid);
+SYSCALL_HANDLER(kill);
+SYSCALL_HANDLER(tkill);
+SYSCALL_HANDLER(tgkill);
+SYSCALL_HANDLER(setpgid);
+SYSCALL_HANDLER(getpgid);
+SYSCALL_HANDLER(getpgrp);
+SYSCALL_HANDLER(setsid);
+SYSCALL_HANDLER(getsid);
+SYSCALL_HANDLER(alarm);
+SYSCALL_HANDLER(setitimer);
+SYSCALL_HANDLER(getitimer);
+SYSCALL_HANDLER(pause);
+SYSCALL_HANDLER(rt_sigsuspend);
+SYSCALL_HANDLER(set_tid_address);
+SYSCALL_HANDLER(set_robust_list);
+SYSCALL_HANDLER(set_thread_area);
+SYSCALL_HANDLER(get_thread_area);
 
 #endif

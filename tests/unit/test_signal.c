@@ -178,3 +178,101 @@ TEST(umip_decode_encodings)
     too_long[12] = 0x0f, too_long[13] = 0x01, too_long[14] = 0x05; /* + disp32: 19 bytes */
     CHECK(!umip_decode(too_long, 16, regs, &in));
 }
+
+/* Issue 16: signals sent between processes (kernel/proc/signal.c's pending set). */
+TEST(default_actions_are_linux)
+{
+    CHECK_EQ_INT(sig_default_action(SIGTERM), SIG_DEFAULT_TERM);
+    CHECK_EQ_INT(sig_default_action(SIGKILL), SIG_DEFAULT_TERM);
+    CHECK_EQ_INT(sig_default_action(SIGALRM), SIG_DEFAULT_TERM);
+    CHECK_EQ_INT(sig_default_action(40), SIG_DEFAULT_TERM); /* real-time */
+    CHECK_EQ_INT(sig_default_action(SIGSEGV), SIG_DEFAULT_CORE);
+    CHECK_EQ_INT(sig_default_action(SIGQUIT), SIG_DEFAULT_CORE);
+    CHECK_EQ_INT(sig_default_action(SIGSYS), SIG_DEFAULT_CORE);
+    CHECK_EQ_INT(sig_default_action(SIGCHLD), SIG_DEFAULT_IGNORE);
+    CHECK_EQ_INT(sig_default_action(SIGWINCH), SIG_DEFAULT_IGNORE);
+    CHECK_EQ_INT(sig_default_action(SIGTSTP), SIG_DEFAULT_STOP);
+}
+
+TEST(post_and_take)
+{
+    struct sigstate s = { 0 };
+    struct sig_origin o = { SI_USER, 7, 1000, 0 }, got;
+    /* Ignored by default, not blocked: dropped on arrival. */
+    CHECK(!sigstate_post(&s, SIGCHLD, &o));
+    CHECK_EQ_INT(s.pending, 0);
+    /* Blocked: kept pending even if ignored (its action may change before unblocking). */
+    s.blocked = SIGSET_BIT(SIGCHLD) | SIGSET_BIT(SIGUSR1);
+    CHECK(!sigstate_post(&s, SIGCHLD, &o));
+    CHECK(!sigstate_post(&s, SIGUSR1, &o));
+    CHECK(!sigstate_deliverable(&s));
+    CHECK_EQ_INT(sigstate_take(&s, &got), 0);
+    /* Unblocked: taken lowest first, with its origin; SIGKILL before all. */
+    s.blocked = 0;
+    struct sig_origin k = { SI_USER, 9, 0, 0 };
+    CHECK(sigstate_post(&s, SIGKILL, &k));
+    CHECK(sigstate_deliverable(&s));
+    CHECK_EQ_INT(sigstate_take(&s, &got), SIGKILL);
+    CHECK_EQ_INT(got.pid, 9);
+    CHECK_EQ_INT(sigstate_take(&s, &got), SIGUSR1);
+    CHECK_EQ_INT(got.pid, 7);
+    CHECK_EQ_INT(got.uid, 1000);
+    CHECK_EQ_INT(sigstate_take(&s, &got), SIGCHLD);
+    CHECK_EQ_INT(sigstate_take(&s, &got), 0);
+    /* A second send of a pending standard signal keeps the first origin (one bit). */
+    struct sig_origin o2 = { SI_USER, 8, 0, 0 };
+    sigstate_post(&s, SIGUSR2, &o);
+    sigstate_post(&s, SIGUSR2, &o2);
+    CHECK_EQ_INT(sigstate_take(&s, &got), SIGUSR2);
+    CHECK_EQ_INT(got.pid, 7);
+    CHECK_EQ_INT(sigstate_take(&s, &got), 0);
+}
+
+TEST(ignoring_discards_pending)
+{
+    struct sigstate s = { 0 };
+    struct sig_origin o = { SI_USER, 1, 0, 0 };
+    s.blocked = SIGSET_BIT(SIGTERM);
+    sigstate_post(&s, SIGTERM, &o);
+    CHECK(s.pending & SIGSET_BIT(SIGTERM));
+    struct kernel_sigaction ign = { SIG_IGN, 0, 0, 0 };
+    CHECK_EQ_INT(sigstate_set_action(&s, SIGTERM, &ign, 0), 0);
+    CHECK(!(s.pending & SIGSET_BIT(SIGTERM)));
+}
+
+TEST(exec_and_fork_rules)
+{
+    struct sigstate s = { 0 };
+    struct kernel_sigaction caught = { 0x1234, SA_RESTART, 0, SIGSET_BIT(SIGINT) };
+    struct kernel_sigaction ign = { SIG_IGN, 0, 0, 0 };
+    sigstate_set_action(&s, SIGUSR1, &caught, 0);
+    sigstate_set_action(&s, SIGUSR2, &ign, 0);
+    s.blocked = SIGSET_BIT(SIGINT);
+    s.pending = SIGSET_BIT(SIGINT);
+    s.altstack_sp = 0x1000, s.altstack_size = 8192;
+    struct sigstate child;
+    sigstate_fork(&child, &s);
+    CHECK_EQ_INT(child.action[SIGUSR1 - 1].handler, 0x1234);
+    CHECK(child.blocked == SIGSET_BIT(SIGINT));
+    CHECK_EQ_INT(child.pending, 0);
+    CHECK_EQ_INT(child.altstack_size, 8192);
+    sigstate_exec(&s);
+    CHECK_EQ_INT(s.action[SIGUSR1 - 1].handler, SIG_DFL);
+    CHECK_EQ_INT(s.action[SIGUSR1 - 1].flags, 0);
+    CHECK_EQ_INT(s.action[SIGUSR2 - 1].handler, SIG_IGN);
+    CHECK(s.blocked == SIGSET_BIT(SIGINT));   /* kept across execve */
+    CHECK(s.pending == SIGSET_BIT(SIGINT));   /* so are pending signals */
+    CHECK_EQ_INT(s.altstack_size, 0);
+}
+
+TEST(restartable_calls)
+{
+    CHECK(sig_syscall_restartable(3));   /* read */
+    CHECK(sig_syscall_restartable(114)); /* wait4 */
+    CHECK(sig_syscall_restartable(54));  /* ioctl */
+    CHECK(!sig_syscall_restartable(162)); /* nanosleep: EINTR with a handler, as Linux */
+    CHECK(!sig_syscall_restartable(29));  /* pause */
+    CHECK(!sig_syscall_restartable(179)); /* rt_sigsuspend */
+    CHECK(!sig_syscall_restartable(168)); /* poll */
+    CHECK(!sig_syscall_restartable(142)); /* _newselect */
+}

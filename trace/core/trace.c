@@ -215,11 +215,15 @@ static int save_task_comm(struct task *t)
 }
 static struct task_create_hook comm_hook = { save_task_comm, 0, 0 };
 
+/* ... and again when it takes a new name (execve), as Linux's saved_cmdlines follows comm. */
+static void save_renamed_comm(struct task *t) { save_task_comm(t); }
+
 /* Sets up the buffer (size from trace_buf_size=), the tracing directory's files and the
  * boot tracer (ftrace=). A late initcall: every tracer registered at the trace level. */
 static void trace_init(void)
 {
     task_on_create(&comm_hook); /* before tasks_init: even without a buffer, names are kept */
+    task_on_rename(save_renamed_comm);
     uint32_t pages = boot_buffer_pages();
     trace_buf = rb_create(&trace_rb_env, arch_cpu_count(), pages);
     if (!trace_buf) {

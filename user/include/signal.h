@@ -6,6 +6,8 @@
 #ifndef _SIGNAL_H
 #define _SIGNAL_H
 
+#include <sys/types.h>
+
 #include "uapi/signal.h"
 
 typedef kernel_sigset_t sigset_t;
@@ -30,6 +32,12 @@ struct sigaction {
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 int sigprocmask(int how, const sigset_t *set, sigset_t *old);
 int sigaltstack(const stack_t *ss, stack_t *old);
+
+/* Signals between processes (issue 16): kill(2) (pid > 0, 0: the group, -1: all, < -1:
+ * group -pid), raise (to itself), sigsuspend (waits with mask; always -1, EINTR). */
+int kill(pid_t pid, int sig);
+int raise(int sig);
+int sigsuspend(const sigset_t *mask);
 
 int sigemptyset(sigset_t *set);
 int sigfillset(sigset_t *set);

@@ -39,6 +39,23 @@ int getresgid(gid_t *rgid, gid_t *egid, gid_t *sgid);
 unsigned int sleep(unsigned int seconds);
 int usleep(useconds_t usec);
 
+/* Processes (issue 16): each returns what the kernel returned, or -1 with errno. fork
+ * writes out what printf() buffered first; vfork's child may only call execve or _exit. */
+extern char **environ; /* the environment the program started with (crt0) */
+pid_t fork(void);
+pid_t vfork(void);
+int execve(const char *path, char *const argv[], char *const envp[]);
+int execv(const char *path, char *const argv[]);
+pid_t getppid(void);
+pid_t gettid(void);
+int setpgid(pid_t pid, pid_t pgid);
+pid_t getpgid(pid_t pid);
+pid_t getpgrp(void);
+pid_t setsid(void);
+pid_t getsid(pid_t pid);
+unsigned int alarm(unsigned int seconds);
+int pause(void);
+
 /* Ends the process at once with status (no stdout flush: see exit()). */
 void _exit(int status) __attribute__((noreturn));
 

@@ -2,7 +2,7 @@
  * crt0.c - where a program starts: _start, at the ELF entry point.
  *
  * The kernel starts the program with Linux's i386 initial stack: [esp] = argc, then
- * argv[0..argc-1], a NULL, the environment (here empty: one NULL), then the auxiliary vector.
+ * argv[0..argc-1], a NULL, the environment (environ) and its NULL, then the auxiliary vector.
  * Nothing is in the registers. _start hands that stack pointer to start_main(), which calls
  * main(argc, argv) and exits with what it returns.
  */
@@ -30,9 +30,12 @@ asm(".section .text.entry, \"ax\"\n"
     ".size _start, . - _start\n"
     ".previous\n");
 
+char **environ; /* unistd.h: the environment, after argv's NULL */
+
 void start_main(uint32_t *sp)
 {
     int argc = (int)sp[0];
     char **argv = (char **)(sp + 1);
+    environ = argv + argc + 1;
     exit(main(argc, argv));
 }

@@ -21,6 +21,7 @@ static const struct {
     { E2BIG, "E2BIG", "Argument list too long" },
     { ENOEXEC, "ENOEXEC", "Exec format error" },
     { EBADF, "EBADF", "Bad file descriptor" },
+    { ECHILD, "ECHILD", "No child processes" },
     { EAGAIN, "EAGAIN", "Resource temporarily unavailable" },
     { ENOMEM, "ENOMEM", "Cannot allocate memory" },
     { EACCES, "EACCES", "Permission denied" },

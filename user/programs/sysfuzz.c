@@ -13,7 +13,11 @@
  * of issue 16: dup dup2 dup3 fcntl fcntl64 close_range pipe pipe2 openat chdir fchdir
  * getcwd umask access faccessat faccessat2 readlink readlinkat stat lstat fstat stat64
  * lstat64 fstat64 fstatat64 statx getdents getdents64 lseek _llseek poll ppoll
- * ppoll_time64 select _newselect pselect6 pselect6_time64), usually shaped so that they
+ * ppoll_time64 select _newselect pselect6 pselect6_time64; and the process calls: fork vfork
+ * clone execve waitpid wait4 getppid gettid kill tkill tgkill setpgid getpgid getpgrp setsid
+ * getsid alarm setitimer getitimer rt_sigsuspend set_tid_address set_robust_list
+ * set_thread_area get_thread_area rseq, in shapes that cannot end or replace this program:
+ * see "Processes" below), usually shaped so that they
  * get past the first check (real fds of user_events_data, DIAG_IOCSREG/DEL/UNREG structures
  * with random fields, iovec arrays, timespecs, paths of the tree, pollfd arrays and
  * fd_sets), otherwise with raw random arguments; and any number of
@@ -73,6 +77,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,9 +105,9 @@
 #define MAX_NAMES 64
 #define NAME_MAX 64
 
-/* Linux i386 numbers this program never makes: they end the program, start another,
- * wait for a signal or without bound, signal or rewrite it, or replace its fds 0..2. Only
- * exit and exit_group exist here today; the rest are for a kernel that grows. */
+/* Linux i386 numbers the random draw never makes: they end the program, start another,
+ * wait for a signal or without bound, signal or rewrite it, or replace its fds 0..2.
+ * Some of them are made in shapes that cannot do that (the process calls, below). */
 static const uint16_t never[] = {
     SYS_exit, SYS_exit_group, 2 /* fork */, 120 /* clone */, 190 /* vfork */,
     11 /* execve */, 29 /* pause */, 72 /* sigsuspend */, 179 /* rt_sigsuspend */,
@@ -850,6 +857,82 @@ static void shape_close_range(struct call *c)
     c->a[2] = one_in(2) ? CLOSE_RANGE_CLOEXEC : random_small();
 }
 
+/* ---- Processes (issue 16) ----
+ * fork, vfork and clone are made by fork_like(), whose child exits at once without
+ * touching memory (it may be running on this program's own memory and stack), and the
+ * parent collects it; execve only with paths that are no program; kill, tkill and tgkill
+ * with signal 0, an invalid signal, or a pid no process has; alarm and setitimer with
+ * SIGALRM ignored (main); rt_sigsuspend only in forms the kernel must refuse; waits with
+ * WNOHANG; set_thread_area and get_thread_area with random descriptors in scratch. */
+#define CLONE_VM_VFORK (0x100u | 0x4000u)
+#define PID_NOBODY 0x3ffff000u /* no process has such a pid */
+
+static void shape_clone(struct call *c)
+{
+    static const uint32_t flags[] = {
+        SIGCHLD, SIGCHLD, 0, CLONE_VM_VFORK | SIGCHLD, 0x100 | SIGCHLD, 0x10000 | 0x800 | 0x100,
+        0x400 | SIGCHLD, 65, 0x01000000 | 0x00200000 | 0x00100000 | SIGCHLD, 0x00080000 | SIGCHLD,
+    };
+    c->a[0] = one_in(6) ? rnd() : PICK(flags);
+    c->a[1] = one_in(2) ? 0 : random_pointer();
+    c->a[2] = one_in(2) ? scratch_at(4, true) : random_pointer();
+    c->a[4] = one_in(2) ? scratch_at(4, true) : random_pointer();
+}
+
+static void shape_execve(struct call *c)
+{
+    static const char *const not_programs[] = {
+        "/bin/no_such", "/dev/null", "/proc/meminfo", "/bin", "", "/bin/hello/x", "/proc/self",
+        TRACEFS "trace_marker",
+    };
+    c->a[0] = one_in(3) ? random_pointer() : (uint32_t)(uintptr_t)PICK(not_programs);
+    c->a[1] = one_in(2) ? scratch_at(64, true) : random_pointer();
+    c->a[2] = one_in(2) ? scratch_at(64, true) : random_pointer();
+}
+
+static void shape_wait4(struct call *c)
+{
+    c->a[0] = one_in(2) ? random_small() : rnd();
+    c->a[1] = one_in(2) ? scratch_at(4, true) : random_pointer();
+    c->a[2] = one_in(4) ? rnd() : below(4);
+    c->a[3] = one_in(2) ? 0 : one_in(2) ? scratch_at(72, true) : random_pointer();
+}
+
+static void shape_kill(struct call *c)
+{
+    c->a[0] = one_in(2) ? random_small() : one_in(2) ? PID_NOBODY : rnd();
+    c->a[1] = one_in(2) ? 0 : random_small() * 3;
+    c->a[2] = random_small() * 3;
+}
+
+static void shape_alarm(struct call *c)
+{
+    c->a[0] = one_in(2) ? below(3) : rnd();
+    c->a[1] = one_in(2) ? scratch_at(16, true) : random_pointer();
+    c->a[2] = one_in(2) ? 0 : one_in(2) ? scratch_at(16, true) : random_pointer();
+}
+
+static void shape_sigsuspend(struct call *c)
+{
+    c->a[0] = random_pointer();
+    c->a[1] = one_in(2) ? 8 : random_small();
+}
+
+static void shape_thread_area(struct call *c)
+{
+    uint32_t p = scratch_at(16, true);
+    static const uint32_t entries[] = { (uint32_t)-1, 6, 7, 8, 0, 5, 9, 0x33 };
+    uint32_t entry = one_in(4) ? rnd() : PICK(entries);
+    memcpy((void *)(uintptr_t)p, &entry, 4);
+    c->a[0] = one_in(4) ? random_pointer() : p;
+}
+
+static void shape_pid_arg(struct call *c)
+{
+    c->a[0] = one_in(2) ? random_small() : rnd();
+    c->a[1] = one_in(2) ? random_small() : rnd();
+}
+
 static const struct {
     uint32_t nr;
     void (*shape)(struct call *c);
@@ -878,6 +961,20 @@ static const struct {
     { SYS_dup3, shape_fd },         { SYS_pipe2, shape_pipe },      { SYS_statx, shape_at },
     { SYS_pselect6_time64, shape_select }, { SYS_ppoll_time64, shape_poll },
     { SYS_close_range, shape_close_range }, { SYS_faccessat2, shape_at },
+    /* Processes (issue 16) */
+    { SYS_fork, shape_nothing },    { SYS_vfork, shape_nothing },
+    { SYS_clone, shape_clone },     { SYS_execve, shape_execve },
+    { SYS_waitpid, shape_wait4 },   { SYS_wait4, shape_wait4 },
+    { SYS_getppid, shape_nothing }, { SYS_gettid, shape_nothing },
+    { SYS_kill, shape_kill },       { SYS_tkill, shape_kill },
+    { SYS_tgkill, shape_kill },     { SYS_setpgid, shape_pid_arg },
+    { SYS_getpgid, shape_pid_arg }, { SYS_getpgrp, shape_nothing },
+    { SYS_setsid, shape_nothing },  { SYS_getsid, shape_pid_arg },
+    { SYS_alarm, shape_alarm },     { SYS_setitimer, shape_alarm },
+    { SYS_getitimer, shape_alarm }, { SYS_rt_sigsuspend, shape_sigsuspend },
+    { SYS_set_tid_address, shape_alarm }, { SYS_set_robust_list, shape_alarm },
+    { SYS_set_thread_area, shape_thread_area }, { SYS_get_thread_area, shape_thread_area },
+    { SYS_rseq, shape_alarm },
 };
 
 /* Whether the kernel has the call today (its guards then know what it writes). */
@@ -1119,6 +1216,47 @@ static void guard_old_select(struct call *c)
 }
 
 /* Applies every guard that the call's final number and arguments need. */
+/* The process calls' guards (see "Processes" above). */
+static void guard_process_call(struct call *c)
+{
+    uint32_t *a = c->a;
+    switch (c->nr) {
+    case SYS_execve:
+        /* The path: a fixed non-program, garbage in scratch, or no user memory at all
+         * (never this program's own strings, one of which might name a program). */
+        if (in_own_memory(a[0]) || (a[0] >= USER_BASE && a[0] < TEXT_END))
+            a[0] = 0xc0000000u + below(PAGE);
+        break;
+    case SYS_kill:
+    case SYS_tkill:
+        if (a[1] >= 1 && a[1] <= 64)
+            a[0] = PID_NOBODY; /* a real signal goes to nobody */
+        break;
+    case SYS_tgkill:
+        if (a[2] >= 1 && a[2] <= 64)
+            a[1] = PID_NOBODY;
+        break;
+    case SYS_setitimer:
+        guard_in(&a[1], 16); /* its contents are random: any interval is fine */
+        guard_out_fixed(&a[2], 16);
+        break;
+    case SYS_getitimer:
+        guard_out_fixed(&a[1], 16);
+        break;
+    case SYS_rt_sigsuspend:
+        if (a[1] == 8 && (uint64_t)a[0] + 8 > USER_BASE && a[0] < USER_TOP)
+            a[1] = 4; /* a valid one would wait for a signal that never comes */
+        break;
+    case SYS_set_tid_address:
+        guard_out_fixed(&a[0], 4); /* written (zeroed) when the program exits */
+        break;
+    case SYS_set_thread_area:
+    case SYS_get_thread_area:
+        guard_out_fixed(&a[0], 16);
+        break;
+    }
+}
+
 static void guard_call(struct call *c)
 {
     uint32_t *a = c->a;
@@ -1205,6 +1343,39 @@ static void guard_call(struct call *c)
             guard_reg(c);
         else if (a[1] != DIAG_IOCSDEL && a[1] != DIAG_IOCSUNREG)
             guard_out_fixed(&a[2], 64); /* an ioctl some file may add, writing its answer */
+        break;
+    /* Processes (issue 16) */
+    case SYS_clone:
+        /* The child's exit signal comes to this program: SIGCHLD (ignored) or none; an
+         * invalid one (above 64) stays, for the kernel to refuse. */
+        if ((a[0] & 0xff) != 0 && (a[0] & 0xff) <= 64)
+            a[0] = (a[0] & ~0xffu) | SIGCHLD;
+        guard_out_fixed(&a[2], 4); /* CLONE_PARENT_SETTID */
+        guard_out_fixed(&a[4], 4); /* CLONE_CHILD_SETTID (in the child's memory: a copy,
+                                    * or this very memory with CLONE_VM) */
+        break;
+    case SYS_execve:
+        guard_process_call(c);
+        break;
+    case SYS_waitpid:
+    case SYS_wait4:
+        guard_out_fixed(&a[1], 4);
+        if (c->nr == SYS_wait4)
+            guard_out_fixed(&a[3], 72);
+        a[2] |= 1; /* WNOHANG: never wait (there is never a living child anyway) */
+        break;
+    case SYS_kill:
+    case SYS_tkill:
+    case SYS_tgkill:
+    case SYS_alarm:
+    case SYS_setitimer:
+    case SYS_getitimer:
+    case SYS_rt_sigsuspend:
+    case SYS_set_tid_address:
+    case SYS_set_robust_list:
+    case SYS_set_thread_area:
+    case SYS_get_thread_area:
+        guard_process_call(c);
         break;
     default:
         if (is_implemented(c->nr))
@@ -1401,6 +1572,37 @@ static long syscall_with_df(const struct call *c)
     return ret;
 }
 
+/* fork, vfork, clone (issue 16): made by fork_like(). */
+static bool is_fork_like(uint32_t nr) { return nr == SYS_fork || nr == SYS_vfork || nr == SYS_clone; }
+
+/*
+ * Makes a fork-like call c. Its child, if one is made, exits at once, in the asm, without
+ * touching memory: it may share this program's memory and stack (vfork, CLONE_VM), or run
+ * on a random stack (clone's newsp). The parent collects it (not counted) so that the run
+ * never holds more than one child. Returns as syscall().
+ */
+static long fork_like(const struct call *c)
+{
+    long ret;
+    asm volatile("int $0x80\n\t"
+                 "testl %%eax, %%eax\n\t"
+                 "jnz 1f\n\t"
+                 "movl $1, %%eax\n\t"   /* the child: exit(0) */
+                 "xorl %%ebx, %%ebx\n\t"
+                 "int $0x80\n"
+                 "1:"
+                 : "=a"(ret)
+                 : "0"(c->nr), "b"(c->a[0]), "c"(c->a[1]), "d"(c->a[2]), "S"(c->a[3]), "D"(c->a[4])
+                 : "memory", "cc");
+    if (ret > 0)
+        waitpid((pid_t)ret, 0, 0);
+    if (ret < 0 && ret >= -4095) {
+        errno = (int)-ret;
+        return -1;
+    }
+    return ret;
+}
+
 /* Draws, guards and makes one call; false when it could not be made (no fd for /dev/null). */
 static bool fuzz_one(void)
 {
@@ -1419,8 +1621,9 @@ static bool fuzz_one(void)
     }
     struct registration reg;
     prepare_registration(&c, &reg);
-    long ret = one_in(4) ? syscall_with_df(&c)
-                         : syscall(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
+    long ret = is_fork_like(c.nr) ? fork_like(&c)
+               : one_in(4)        ? syscall_with_df(&c)
+                                  : syscall(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
     int err = ret == -1 ? errno : 0;
     if (null_fd >= 0 && !(c.nr == SYS_close && err == 0))
         close(null_fd);
@@ -1531,11 +1734,15 @@ int main(int argc, char **argv)
     scratch_areas[1] = (struct area){ (uintptr_t)stack_scratch,
                                       (uintptr_t)stack_scratch + STACK_SCRATCH_SIZE };
     seed_rng(seed);
-    /* Writes to pipes whose read end it closed are EPIPE for it, not the end of the run. */
+    /* Writes to pipes whose read end it closed are EPIPE for it, not the end of the run;
+     * alarm and setitimer get random times. */
     struct sigaction ignore = { .sa_handler = (void (*)(int))SIG_IGN };
     sigaction(SIGPIPE, &ignore, 0);
+    sigaction(SIGALRM, &ignore, 0);
     printf("sysfuzz: seed %u, %u iterations\n", seed, iterations);
     fuzz(iterations);
+    struct itimerval off = { { 0, 0 }, { 0, 0 } };
+    setitimer(ITIMER_REAL, &off, 0);
     cleanup();
     report();
     return 0;

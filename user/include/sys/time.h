@@ -1,0 +1,27 @@
+/*
+ * sys/time.h - the interval timer: setitimer and getitimer (ITIMER_REAL: SIGALRM when it
+ * runs out), with Linux's i386 struct timeval and struct itimerval.
+ */
+#ifndef _SYS_TIME_H
+#define _SYS_TIME_H
+
+#include <sys/types.h>
+
+struct timeval {
+    time_t tv_sec;
+    long tv_usec;
+};
+
+struct itimerval {
+    struct timeval it_interval; /* reloaded each time it runs out (0: once) */
+    struct timeval it_value;    /* left until the next SIGALRM (0: disarmed) */
+};
+
+#define ITIMER_REAL 0
+#define ITIMER_VIRTUAL 1
+#define ITIMER_PROF 2
+
+int setitimer(int which, const struct itimerval *value, struct itimerval *old);
+int getitimer(int which, struct itimerval *value);
+
+#endif
