@@ -57,8 +57,8 @@
 #define SYS_getresgid32 211
 #define SYS_setuid32 213
 #define SYS_setgid32 214
-#define SYS_MAX 410 /* numbers at or above are ENOSYS, as are unlisted ones below;
-                     * 400..404 are IPC (uapi/ipc.h) */
+#define SYS_MAX 500 /* Linux's numbers stay below; unlisted ones are ENOSYS. tracekern's
+                     * own IPC call is one number far above (uapi/ipc.h) */
 
 /* open() flags (Linux's octal values). */
 #define O_RDONLY 00

@@ -5,7 +5,8 @@
  * arguments as Linux's SYSCALL_DEFINE does, which is what syscall tracepoints print
  * ("sys_write(fd: 1, buf: 40002000, count: c)"), under the names of Linux's i386 handlers
  * (mmap2 is sys_mmap_pgoff, nanosleep sys_nanosleep_time32, as in syscall_32.tbl).
- * exit_group is exit: processes have one thread.
+ * exit_group is exit: processes have one thread. tracekern's own IPC call, one number far
+ * above Linux's (uapi/ipc.h), has a slot per operation after them (syscall.h).
  */
 #include "kernel/syscall/syscall.h"
 
@@ -15,9 +16,11 @@
 #include "uapi/ipc.h"
 
 #define CALL(nr, fn, n, names, types) [nr] = { #fn, n, names, types, sys_##fn }
+#define IPC_CALL(op, fn, n, names, types) \
+    [SYSCALL_SLOT_IPC + (op)] = { #fn, n, names, types, sys_##fn }
 #define ARGS(...) { __VA_ARGS__ }
 
-static const struct syscall_info table[SYS_MAX] = {
+static const struct syscall_info table[SYSCALL_SLOTS] = {
     CALL(SYS_exit, exit, 1, ARGS("error_code"), ARGS("int")),
     CALL(SYS_read, read, 3, ARGS("fd", "buf", "count"),
          ARGS("unsigned int", "char *", "size_t")),
@@ -83,20 +86,21 @@ static const struct syscall_info table[SYS_MAX] = {
          ARGS("int", "sigset_t *", "sigset_t *", "size_t")),
     CALL(SYS_sigaltstack, sigaltstack, 2, ARGS("uss", "uoss"),
          ARGS("const stack_t *", "stack_t *")),
-    CALL(SYS_ipc_create, ipc_create, 1, ARGS("name"), ARGS("const char *")),
-    CALL(SYS_ipc_send, ipc_send, 3, ARGS("ep", "msg", "timeout_ms"),
-         ARGS("int", "const struct ipc_msg *", "unsigned int")),
-    CALL(SYS_ipc_recv, ipc_recv, 3, ARGS("ep", "msg", "timeout_ms"),
-         ARGS("int", "struct ipc_msg *", "unsigned int")),
-    CALL(SYS_ipc_call, ipc_call, 4, ARGS("ep", "msg", "reply", "timeout_ms"),
-         ARGS("int", "const struct ipc_msg *", "struct ipc_msg *", "unsigned int")),
-    CALL(SYS_ipc_reply, ipc_reply, 2, ARGS("token", "msg"),
-         ARGS("unsigned int", "const struct ipc_msg *")),
+    /* tracekern's IPC: one number, SYS_tracekern_ipc; a slot per operation (syscall.h). */
+    IPC_CALL(IPC_OP_CREATE, ipc_create, 1, ARGS("name"), ARGS("const char *")),
+    IPC_CALL(IPC_OP_SEND, ipc_send, 3, ARGS("ep", "msg", "timeout_ms"),
+             ARGS("int", "const struct ipc_msg *", "unsigned int")),
+    IPC_CALL(IPC_OP_RECV, ipc_recv, 3, ARGS("ep", "msg", "timeout_ms"),
+             ARGS("int", "struct ipc_msg *", "unsigned int")),
+    IPC_CALL(IPC_OP_CALL, ipc_call, 4, ARGS("ep", "msg", "reply", "timeout_ms"),
+             ARGS("int", "const struct ipc_msg *", "struct ipc_msg *", "unsigned int")),
+    IPC_CALL(IPC_OP_REPLY, ipc_reply, 2, ARGS("token", "msg"),
+             ARGS("unsigned int", "const struct ipc_msg *")),
 };
 
-const struct syscall_info *syscall_info(unsigned nr)
+const struct syscall_info *syscall_info(unsigned slot)
 {
-    return nr < SYS_MAX && table[nr].handler ? &table[nr] : 0;
+    return slot < SYSCALL_SLOTS && table[slot].handler ? &table[slot] : 0;
 }
 
 const struct syscall_tracer *volatile syscall_tracer; /* NULL: calls are untraced */
@@ -112,10 +116,18 @@ int32_t syscall_dispatch(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX])
     const struct syscall_tracer *tracer = syscall_tracer;
     if (__builtin_expect(tracer != 0, 0))
         tracer->enter(nr, args);
-    const struct syscall_info *info = syscall_info(nr);
-    int32_t ret = info ? info->handler(args) : -ENOSYS;
+    unsigned slot = syscall_slot(nr, args);
+    const struct syscall_info *info = syscall_info(slot);
+    int32_t ret = -ENOSYS;
+    if (info && slot < SYS_MAX) {
+        ret = info->handler(args);
+    } else if (info) {
+        uint32_t op_args[SYSCALL_ARGS_MAX];
+        syscall_slot_args(slot, args, op_args);
+        ret = info->handler(op_args);
+    }
     tracer = syscall_tracer;
     if (__builtin_expect(tracer != 0, 0))
-        tracer->exit(nr, ret);
+        tracer->exit(nr, args, ret);
     return ret;
 }

@@ -12,7 +12,8 @@
  * sched_yield nanosleep mmap2 clock_gettime), usually shaped so that they get past the
  * first check (real fds of user_events_data, DIAG_IOCSREG/DEL/UNREG structures with random
  * fields, iovec arrays, timespecs), otherwise with raw random arguments; and any number of
- * 0..410 with random arguments (IPC timeouts cut short), except the ones in `never` (exit,
+ * 0..SYS_MAX with random arguments, and tracekern's IPC call with any operation (timeouts
+ * cut short), except the ones in `never` (exit,
  * exit_group, and calls that would end, block or rewrite this program should the kernel
  * ever implement them).
  *
@@ -680,9 +681,9 @@ static bool is_never(uint32_t nr)
 }
 
 /* The next call: four in five an implemented one, mostly shaped; else any number of
- * 0..410 that `never` allows, with random arguments (the IPC calls 400..404 among them,
- * their timeouts cut to under 5 ms: waiting forever for a partner that never comes is
- * what they should do, not a kernel bug). */
+ * 0..SYS_MAX that `never` allows, with random arguments, or now and then tracekern's IPC
+ * call (uapi/ipc.h) with an operation, known or not, and its timeout cut to under 5 ms:
+ * waiting forever for a partner that never comes is what it should do, not a kernel bug. */
 static void draw_call(struct call *c)
 {
     for (unsigned i = 0; i < ARRAY_SIZE(c->a); i++)
@@ -694,13 +695,18 @@ static void draw_call(struct call *c)
             implemented[i].shape(c);
         return;
     }
+    if (one_in(10)) {
+        c->nr = SYS_tracekern_ipc;
+        c->a[0] = one_in(8) ? rnd() : below(IPC_OPS + 1);
+        if (c->a[0] == IPC_OP_SEND || c->a[0] == IPC_OP_RECV)
+            c->a[3] %= 5;
+        else if (c->a[0] == IPC_OP_CALL)
+            c->a[4] %= 5;
+        return;
+    }
     do
-        c->nr = below(411);
+        c->nr = below(SYS_MAX + 1);
     while (is_never(c->nr));
-    if (c->nr == SYS_ipc_send || c->nr == SYS_ipc_recv)
-        c->a[2] %= 5;
-    else if (c->nr == SYS_ipc_call)
-        c->a[3] %= 5;
 }
 
 /* ---- guards ---- */
