@@ -606,7 +606,9 @@ static long ioctl_delete(uint32_t arg)
         return n;
     unsigned long flags = spin_lock_irqsave(&ue_lock);
     struct user_event *ev = find_event(name);
-    int err = ev ? delete_event(ev) : -ENOENT;
+    int err = -ENOENT;
+    if (ev) /* a persistent event is root's to delete, as Linux asks CAP_PERFMON */
+        err = ev->persist && !task_privileged(task_current()) ? -EPERM : delete_event(ev);
     spin_unlock_irqrestore(&ue_lock, flags);
     kfree(name);
     return err;
