@@ -107,6 +107,8 @@ IPC_LOG_TOOLS := $(BUILD)/tools/ipc_log_extract
 # multiboot modules (USER_MODULES: QEMU's comma-separated -initrd list).
 .DEFAULT_GOAL := all
 include user/user.mk
+# Linux's own user_events clients, fetched and built for tests only (issue 16)
+include tests/linux/linux.mk
 comma := ,
 empty :=
 space := $(empty) $(empty)

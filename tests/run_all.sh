@@ -336,6 +336,12 @@ expect_all "gdb stub: breakpoint at kmain hit with symbols" "$LOGS/gdb.log" \
 echo "# console shell, typed interactively"
 tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "interactive shell session" \
     || fail "interactive shell session"
+
+# Linux 6.1's user_events sample and selftests, unmodified, fetched and built at test time
+# (issue 16): one ok/not ok line each.
+echo "# Linux's own user_events clients (tests/linux/linux_clients.sh)"
+tests/linux/linux_clients.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" > "$LOGS/linux_clients.txt" 2>&1
+count_tap "linux_clients" "$LOGS/linux_clients.txt" 0
 tests/shell/flood.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" \
     && pass "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost" \
     || fail "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost"

@@ -34,7 +34,7 @@ static inline long syscall_raw(long nr, long a1, long a2, long a3, long a4, long
  * which goes to errno, and the caller gets -1. Anything else is returned unchanged. */
 long syscall_result(long ret);
 
-/* Writes out what printf() and friends have buffered for fd 1. */
+/* Writes out what every output stream holds (stdio.c: stdout and any fopen-ed one). */
 void stdout_flush(void);
 
 /* The formatter behind every printf-family function: calls emit(c, ctx) for each character
