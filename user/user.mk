@@ -11,7 +11,7 @@
 USER_PROGRAMS := hello ue_example ue_enable ue_errors ue_bench fault spin sleeper ipc_ping ipc_pong ipc_test sysfuzz pipe_test fpu memhog \
 	hostile_files irq_rate hostile_flood hostile_cpu ipc_hog format_check hostile_console
 # The Linux ABI's miscellaneous calls and Linux's own clients (issue 16)
-USER_PROGRAMS += linux_calls hostile_clients
+USER_PROGRAMS += linux_calls hostile_clients libc_linux
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \

@@ -53,7 +53,7 @@ run_example() { # name program
         ok "$name: example.c saw the event enabled, wrote it, and the trace has 'test: count=0'"
     else
         not_ok "$name: example.c saw the event enabled and wrote it (qemu_run status $rc)"
-        tail -n 8 "$log" | sed 's/^/#   | /'
+        { tail -n 8 "$log"; echo; } | sed '/^$/d; s/^/#   | /'
     fi
 }
 run_example example_tracekern_libc linux_example
@@ -74,6 +74,6 @@ for t in ftrace_test dyn_test; do
         ok "Linux 6.1's $t: ${summary#\# }"
     else
         not_ok "Linux 6.1's $t passes in the guest (${summary:-no summary; qemu_run status $rc})"
-        grep -E '^(not ok|#  )' <<< "$clean" | head -n 12 | sed 's/^/#   | /'
+        { grep -E '^(not ok|#  |exec|run:)' <<< "$clean" | head -n 12; echo; } | sed '/^$/d; s/^/#   | /'
     fi
 done

@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #define EOF (-1)
-#define BUFSIZ 1024
+#define BUFSIZ 4096
 #define FOPEN_MAX 16
 #define _IOFBF 0
 #define _IOLBF 1

@@ -1,7 +1,11 @@
 /*
- * stdio.c - streams (stdio.h): a fixed table of FOPEN_MAX streams, each an fd and one
- * buffer used for reading or for writing, whichever the stream did last.
+ * stdio.c - streams (stdio.h): the standard ones, writing and reading a byte at a time,
+ * printf and flushing; stdio_file.c opens and closes the others (so that a program that
+ * only prints links none of that). Each stream is an fd and one buffer used for reading or
+ * for writing, whichever it did last.
  *
+ * The standard streams have small static buffers; a stream from fopen/fdopen maps a page
+ * (BUFSIZ bytes) of its own and unmaps it at fclose.
  * Writing: bytes gather in the buffer and go out in one write() when it fills, at '\n'
  * for a line-buffered stream, at once for an unbuffered one, and at fflush/fclose/exit().
  * A line of printf output thus reaches the console in one write() even when built from
@@ -20,32 +24,21 @@
 
 #include "libc_internal.h"
 
-#define F_READ 1u
-#define F_WRITE 2u
-#define F_EOF 4u
-#define F_ERROR 8u
-#define F_IN_USE 16u
 
-struct stdio_stream {
-    int fd;
-    unsigned flags;
-    int mode;             /* _IOFBF, _IOLBF or _IONBF */
-    char *buf;
-    size_t size;
-    size_t wlen;          /* bytes written to the buffer, not yet to the fd */
-    size_t rpos, rlen;    /* unread bytes are buf[rpos, rlen) */
-    char own[BUFSIZ];
+
+/* The standard streams' buffers are small and static (a program that only printf()s
+ * costs no more memory than before streams existed); fopen maps a page per stream. */
+static char stdin_buf[256], stdout_buf[256], stderr_buf[128];
+static struct stdio_stream std_streams[3] = {
+    { 0, F_IN_USE | F_READ, _IOLBF, stdin_buf, sizeof stdin_buf, 0, 0, 0, false, 0 },
+    { 1, F_IN_USE | F_WRITE, _IOLBF, stdout_buf, sizeof stdout_buf, 0, 0, 0, false, 0 },
+    { 2, F_IN_USE | F_WRITE, _IONBF, stderr_buf, sizeof stderr_buf, 0, 0, 0, false, 0 },
 };
+FILE *stdin = &std_streams[0], *stdout = &std_streams[1], *stderr = &std_streams[2];
+struct stdio_stream *stdio_opened;
 
-static struct stdio_stream streams[FOPEN_MAX] = {
-    { 0, F_IN_USE | F_READ, _IOLBF, streams[0].own, BUFSIZ, 0, 0, 0, { 0 } },
-    { 1, F_IN_USE | F_WRITE, _IOLBF, streams[1].own, 256, 0, 0, 0, { 0 } },
-    { 2, F_IN_USE | F_WRITE, _IONBF, streams[2].own, BUFSIZ, 0, 0, 0, { 0 } },
-};
-FILE *stdin = &streams[0], *stdout = &streams[1], *stderr = &streams[2];
-
-/* Writes out what f holds for its fd: 0, or EOF with the error flag on a failed write. */
-static int write_out(FILE *f)
+/* (libc_internal.h) The loop ends at the first failed or empty write. */
+int stdio_write_out(FILE *f)
 {
     size_t done = 0;
     while (done < f->wlen) {
@@ -65,23 +58,32 @@ static int write_out(FILE *f)
  * streams here read pipes, the console and files read start to end). */
 static void drop_input(FILE *f) { f->rpos = f->rlen = 0; }
 
+/* Every stream: the three standard ones, then those fopen made (stdio_file.c). */
+static FILE *next_stream(FILE *f)
+{
+    if (f >= std_streams && f < std_streams + 2)
+        return f + 1;
+    return f == &std_streams[2] ? stdio_opened : f->next;
+}
+
 int fflush(FILE *f)
 {
-    if (!f) {
+    if (!f) { /* every stream's pending output; input buffers stay as they are */
         int ret = 0;
-        for (int i = 0; i < FOPEN_MAX; i++)
-            if ((streams[i].flags & F_IN_USE) && fflush(&streams[i]))
+        for (FILE *s = std_streams; s; s = next_stream(s))
+            if (s->wlen && stdio_write_out(s))
                 ret = EOF;
         return ret;
     }
     drop_input(f);
-    return write_out(f);
+    return stdio_write_out(f);
 }
 
 void stdout_flush(void) { fflush(0); }
 
-/* Puts one byte into f's buffer and writes out as f's mode says. */
-static int put_byte(FILE *f, char c)
+/* Puts one byte into f's buffer and writes out as f's mode says. Not inlined: every
+ * output function calls it, and one copy keeps small programs small. */
+__attribute__((noinline)) static int put_byte(FILE *f, char c)
 {
     if (!(f->flags & F_WRITE)) {
         f->flags |= F_ERROR;
@@ -89,16 +91,16 @@ static int put_byte(FILE *f, char c)
         return EOF;
     }
     if (f == stderr)
-        write_out(stdout); /* stdout's lines first, then the message */
+        stdio_write_out(stdout); /* stdout's lines first, then the message */
     drop_input(f);
     f->buf[f->wlen++] = c;
     if (f->wlen == f->size || (f->mode == _IOLBF && c == '\n'))
-        return write_out(f);
+        return stdio_write_out(f);
     return 0;
 }
 
 /* The end of one call's output: an unbuffered stream writes it out now, in one write(). */
-static int finish(FILE *f) { return f->mode == _IONBF && f->wlen ? write_out(f) : 0; }
+static int finish(FILE *f) { return f->mode == _IONBF && f->wlen ? stdio_write_out(f) : 0; }
 
 int fputc(int c, FILE *f)
 {
@@ -172,9 +174,9 @@ static int refill(FILE *f)
         errno = EBADF;
         return 0;
     }
-    write_out(f);
+    stdio_write_out(f);
     if (f == stdin)
-        write_out(stdout);
+        stdio_write_out(stdout);
     ssize_t n = read(f->fd, f->buf, f->size);
     f->rpos = 0;
     f->rlen = n > 0 ? (size_t)n : 0;
@@ -195,143 +197,19 @@ int fgetc(FILE *f)
 int getc(FILE *f) { return fgetc(f); }
 int getchar(void) { return fgetc(stdin); }
 
-/* One byte back, in front of what is unread; only where the buffer has room before it. */
-int ungetc(int c, FILE *f)
-{
-    if (c == EOF || f->rpos == 0)
-        return EOF;
-    f->buf[--f->rpos] = (char)c;
-    f->flags &= ~F_EOF;
-    return (unsigned char)c;
-}
 
-char *fgets(char *s, int size, FILE *f)
-{
-    int n = 0;
-    while (n + 1 < size) {
-        int c = fgetc(f);
-        if (c == EOF)
-            break;
-        s[n++] = (char)c;
-        if (c == '\n')
-            break;
-    }
-    if (n == 0 || size <= 0)
-        return 0;
-    s[n] = '\0';
-    return s;
-}
 
-size_t fread(void *p, size_t size, size_t n, FILE *f)
-{
-    char *bytes = p;
-    size_t total = size * n, i = 0;
-    for (; i < total; i++) {
-        int c = fgetc(f);
-        if (c == EOF)
-            break;
-        bytes[i] = (char)c;
-    }
-    return size ? i / size : 0;
-}
 
-int setvbuf(FILE *f, char *buf, int mode, size_t size)
-{
-    if ((mode != _IOFBF && mode != _IOLBF && mode != _IONBF) || f->wlen || f->rlen) {
-        errno = EINVAL;
-        return -1; /* C allows it only before the first read or write */
-    }
-    f->mode = mode;
-    if (buf && size > 0) {
-        f->buf = buf;
-        f->size = size;
-    }
-    return 0;
-}
 
-void setbuf(FILE *f, char *buf) { setvbuf(f, buf, buf ? _IOFBF : _IONBF, BUFSIZ); }
 int fileno(FILE *f) { return f->fd; }
 int feof(FILE *f) { return (f->flags & F_EOF) != 0; }
 int ferror(FILE *f) { return (f->flags & F_ERROR) != 0; }
 void clearerr(FILE *f) { f->flags &= ~(F_EOF | F_ERROR); }
 
-/* "r", "w", "a", each with an optional "+"; "b" (and "e", "x" as glibc takes them) may
- * follow. Returns open() flags and the stream's directions, or -1. */
-static int parse_mode(const char *mode, unsigned *dirs)
-{
-    int flags;
-    switch (mode[0]) {
-    case 'r': flags = O_RDONLY; *dirs = F_READ; break;
-    case 'w': flags = O_WRONLY | O_CREAT | O_TRUNC; *dirs = F_WRITE; break;
-    case 'a': flags = O_WRONLY | O_CREAT | O_APPEND; *dirs = F_WRITE; break;
-    default: return -1;
-    }
-    for (const char *m = mode + 1; *m; m++) {
-        if (*m == '+') {
-            flags = (flags & ~O_ACCMODE) | O_RDWR;
-            *dirs = F_READ | F_WRITE;
-        } else if (*m != 'b' && *m != 'e' && *m != 'x') {
-            return -1;
-        }
-    }
-    return flags;
-}
 
-/* A free slot of the table for fd, fully buffered. */
-static FILE *new_stream(int fd, unsigned dirs)
-{
-    for (int i = 3; i < FOPEN_MAX; i++) {
-        FILE *f = &streams[i];
-        if (!(f->flags & F_IN_USE)) {
-            f->fd = fd;
-            f->flags = F_IN_USE | dirs;
-            f->mode = _IOFBF;
-            f->buf = f->own;
-            f->size = BUFSIZ;
-            f->wlen = f->rpos = f->rlen = 0;
-            return f;
-        }
-    }
-    errno = EMFILE;
-    return 0;
-}
 
-FILE *fopen(const char *path, const char *mode)
-{
-    unsigned dirs;
-    int flags = parse_mode(mode, &dirs);
-    if (flags < 0) {
-        errno = EINVAL;
-        return 0;
-    }
-    int fd = open(path, flags, 0666);
-    if (fd < 0)
-        return 0;
-    FILE *f = new_stream(fd, dirs);
-    if (!f)
-        close(fd);
-    return f;
-}
 
-FILE *fdopen(int fd, const char *mode)
-{
-    unsigned dirs;
-    if (parse_mode(mode, &dirs) < 0) {
-        errno = EINVAL;
-        return 0;
-    }
-    return new_stream(fd, dirs);
-}
 
-int fclose(FILE *f)
-{
-    int ret = write_out(f);
-    if (close(f->fd) < 0)
-        ret = EOF;
-    f->flags = 0;
-    f->wlen = f->rpos = f->rlen = 0;
-    return ret;
-}
 
 /* dprintf's output gathers in a small buffer on the stack, written when full and at the end. */
 struct fd_sink {
