@@ -12,13 +12,15 @@
  *   - the old IPC numbers 400..402 and 404 (Linux's msgsnd, msgrcv, msgctl,
  *     clock_settime64) with a real message: ENOSYS, nothing sent; the IPC call
  *     with operations 5 and 0xffffffff: ENOSYS;
- *   - a clock_nanosleep for an absurd length is refused (EINVAL) or bounded by a kill;
- *     an absolute sleep in the past returns at once.
+ *   - bad sleeps are EINVAL; an absolute sleep in the past returns at once;
+ *   - with `persist`: deleting root's persistent user event, or making one: EPERM.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/user_events.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <tracekern/check.h>
 #include <unistd.h>
@@ -29,7 +31,7 @@
 #define KERNEL_ADDRESS 0xc0100000u
 #define CODE ((uintptr_t)&main)
 
-int main(void);
+int main(int argc, char **argv);
 
 /* Every output pointer at kernel memory and at the program's own read-only code. */
 static void bad_pointers(void)
@@ -123,8 +125,32 @@ static void ipc_and_sleeps(void)
                EINVAL);
 }
 
-int main(void)
+/*
+ * `hostile_clients persist`, run as user 1000 with its standard output redirected by root's
+ * shell to user_events_data (so it holds a descriptor it could not open itself): deleting
+ * root's persistent event and registering a persistent one of its own are EPERM, as Linux
+ * asks CAP_PERFMON for both. Its check lines go to standard error.
+ */
+static int persist_attack(void)
 {
+    check_output(2);
+    check_call("DIAG_IOCSDEL of root's persistent event ue_root_persist",
+               ioctl(1, DIAG_IOCSDEL, "ue_root_persist"), EPERM);
+    static volatile uint32_t word;
+    struct user_reg reg = { 0 };
+    reg.size = sizeof reg;
+    reg.enable_size = 4;
+    reg.flags = USER_EVENT_REG_PERSIST;
+    reg.enable_addr = (uintptr_t)&word;
+    reg.name_args = (uintptr_t)"ue_user_persist u32 a";
+    check_call("register with USER_EVENT_REG_PERSIST", ioctl(1, DIAG_IOCSREG, &reg), EPERM);
+    return check_summary("hostile_clients persist");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "persist") == 0)
+        return persist_attack();
     bad_pointers();
     lengths_and_limits();
     ipc_and_sleeps();
