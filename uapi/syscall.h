@@ -113,6 +113,7 @@
 #define CLOCK_REALTIME_COARSE 5
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME 7
+#define CLOCK_TAI 11
 #define TIMER_ABSTIME 1
 
 struct iovec {

@@ -240,11 +240,11 @@ static int check_pid(uint32_t pid)
  */
 SYSCALL_HANDLER(sched_getaffinity)
 {
+    if (a[1] < sizeof(uint32_t) || a[1] % sizeof(uint32_t))
+        return -EINVAL; /* checked before the pid, as Linux */
     int err = check_pid(a[0]);
     if (err)
         return err;
-    if (a[1] < sizeof(uint32_t) || a[1] % sizeof(uint32_t))
-        return -EINVAL;
     unsigned cpus = arch_cpu_count();
     uint32_t mask = cpus >= 32 ? 0xffffffffu : (1u << cpus) - 1;
     return copy_to_user(a[2], &mask, sizeof mask) ? -EFAULT : (int32_t)sizeof mask;

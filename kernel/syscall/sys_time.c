@@ -3,7 +3,7 @@
  * clock_getres (both), clock_nanosleep (both), with Linux's clock ids and errors.
  *
  * CLOCK_REALTIME is the wall clock (kernel/wall_clock.h: the CMOS clock read once, then the
- * cycle counter); MONOTONIC, MONOTONIC_RAW and BOOTTIME are time since boot (the machine
+ * cycle counter), and so is CLOCK_TAI (Linux's TAI offset is 0 until NTP sets it); MONOTONIC, MONOTONIC_RAW and BOOTTIME are time since boot (the machine
  * never suspends, so BOOTTIME equals MONOTONIC); the COARSE clocks read the same counter
  * and say so by their tick-sized resolution, as Linux's do; PROCESS_CPUTIME_ID and
  * THREAD_CPUTIME_ID are the caller's CPU time (one thread per process). Other ids,
@@ -20,12 +20,16 @@
 #include "uapi/syscall.h"
 
 #define NS_PER_SEC 1000000000u
+/* The longest sleep: 2^62 ns, 146 years. A longer request sleeps this long, so that the
+ * deadline (now + length) cannot wrap around and wake the sleeper at once. */
+#define SLEEP_MAX_NS (1ull << 62)
 
 int clock_now_ns(uint32_t clock, uint64_t *ns)
 {
     switch (clock) {
     case CLOCK_REALTIME:
     case CLOCK_REALTIME_COARSE:
+    case CLOCK_TAI: /* REALTIME plus the TAI offset, which is 0 until someone sets it */
         *ns = wall_clock_ns();
         return 0;
     case CLOCK_MONOTONIC:
@@ -69,7 +73,7 @@ static int put_timespec(uint32_t user, uint64_t ns, bool time64)
 
 /* Reads a sleep request from user memory into *ns: -EFAULT, -EINVAL for negative seconds
  * or nanoseconds outside 0..999999999 (of a timespec64 the low 32 bits, as a 32-bit Linux
- * reads them). Lengths beyond 2^64 ns (584 years) are cut to that. */
+ * reads them). Times beyond 2^64 ns (584 years) are cut to that. */
 static int get_timespec(uint32_t user, bool time64, uint64_t *ns)
 {
     int64_t sec;
@@ -123,7 +127,8 @@ static int32_t do_clock_getres(const uint32_t *a, bool time64)
 static int32_t do_clock_nanosleep(const uint32_t *a, bool time64)
 {
     uint32_t clock = a[0], flags = a[1];
-    if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME)
+    if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME &&
+        clock != CLOCK_TAI)
         return -EINVAL;
     uint64_t request;
     int err = get_timespec(a[2], time64, &request);
@@ -136,9 +141,9 @@ static int32_t do_clock_nanosleep(const uint32_t *a, bool time64)
         ns = request > now ? request - now : 0;
     if (ns == 0)
         return 0;
+    if (ns > SLEEP_MAX_NS)
+        ns = SLEEP_MAX_NS;
     uint64_t end = time_ns() + ns;
-    if (end < ns)
-        end = UINT64_MAX;
     if (sleep_ns(ns) == 0)
         return 0;
     if (!(flags & TIMER_ABSTIME) && a[3]) {

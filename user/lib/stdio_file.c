@@ -150,6 +150,14 @@ int fclose(FILE *f)
         ret = EOF;
     if (f->mapped)
         munmap(f->buf, BUFSIZ);
-    *f = (struct stdio_stream){ 0 };
+    for (struct stdio_stream **link = &stdio_opened; *link; link = &(*link)->next)
+        if (*link == f) {
+            *link = f->next;
+            break;
+        }
+    if (f >= slots && f < slots + sizeof slots / sizeof slots[0])
+        *f = (struct stdio_stream){ 0 };
+    else
+        f->flags = 0; /* a standard stream: closed, its slot stays */
     return ret;
 }

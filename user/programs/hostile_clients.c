@@ -13,7 +13,8 @@
  *     clock_settime64) with a real message: ENOSYS, nothing sent; the IPC call
  *     with operations 5 and 0xffffffff: ENOSYS;
  *   - bad sleeps are EINVAL; an absolute sleep in the past returns at once;
- *   - with `persist`: deleting root's persistent user event, or making one: EPERM.
+ *   - with `persist`: deleting root's persistent user event, or making one: EPERM;
+ *   - with `sleep`: a sleep of 2^63 seconds sleeps (until the script kills it).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -147,10 +148,22 @@ static int persist_attack(void)
     return check_summary("hostile_clients persist");
 }
 
+/* `hostile_clients sleep`: asks for the longest sleep a timespec64 can say (2^63 s); it
+ * must sleep until killed, not wake at once because its deadline wrapped around. */
+static int sleep_forever(void)
+{
+    struct timespec64 forever = { INT64_MAX, 999999999 };
+    long ret = syscall(SYS_clock_nanosleep_time64, CLOCK_MONOTONIC, 0, &forever, 0);
+    printf("hostile_clients: woke from the endless sleep (%ld)\n", ret);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "persist") == 0)
         return persist_attack();
+    if (argc > 1 && strcmp(argv[1], "sleep") == 0)
+        return sleep_forever();
     bad_pointers();
     lengths_and_limits();
     ipc_and_sleeps();

@@ -136,6 +136,11 @@ static void clocks(void)
     syscall(SYS_clock_gettime64, CLOCK_BOOTTIME, &b);
     check_true("BOOTTIME is MONOTONIC (no suspend)",
                b.tv_sec * 1000000000ll + b.tv_nsec >= a.tv_sec * 1000000000ll + a.tv_nsec);
+    struct timespec64 tai, real;
+    syscall(SYS_clock_gettime64, CLOCK_REALTIME, &real);
+    syscall(SYS_clock_gettime64, CLOCK_TAI, &tai);
+    check_true("CLOCK_TAI is REALTIME (TAI offset 0, as Linux before NTP sets it)",
+               tai.tv_sec - real.tv_sec >= 0 && tai.tv_sec - real.tv_sec <= 1);
     check_call("clock_gettime64(PROCESS_CPUTIME_ID)",
                syscall(SYS_clock_gettime64, CLOCK_PROCESS_CPUTIME_ID, &a), 0);
     check_call("clock_gettime(clock 12) -> EINVAL", syscall(SYS_clock_gettime, 12, &a), EINVAL);
