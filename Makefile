@@ -111,6 +111,8 @@ IPC_LOG_TOOLS := $(BUILD)/tools/ipc_log_extract
 # multiboot modules (USER_MODULES: QEMU's comma-separated -initrd list).
 .DEFAULT_GOAL := all
 include user/user.mk
+# Linux's own user_events clients, fetched and built for tests only (issue 16)
+include tests/linux/linux.mk
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -355,6 +357,9 @@ UNIT_DEPS_ftrace_filter := $(HOST_ftrace_filter)
 UNIT_DEPS_mmiotrace_output := trace/mmiotrace/mmiotrace_output.c $(HOST_fs_tree)
 UNIT_DEPS_trace_output := $(HOST_trace_output)
 UNIT_DEPS_fs_tree := $(HOST_fs_tree)
+UNIT_DEPS_civil_time := kernel/lib/civil_time.c
+UNIT_DEPS_loadavg := kernel/loadavg.c
+UNIT_DEPS_random := kernel/lib/chacha20.c tests/unit/host_arch.c
 UNIT_DEPS_cred := kernel/proc/cred.c
 UNIT_DEPS_elf := kernel/proc/elf.c
 UNIT_DEPS_signal := kernel/proc/signal.c arch/x86/umip_decode.c arch/x86/fpu_exception.c

@@ -65,6 +65,13 @@ uint32_t arch_user_stack_pointer(void);
 void arch_cpu_relax(void);
 void arch_wait_for_interrupt(void);
 
+/* The date and time (UTC) of the machine's battery-backed clock (the CMOS RTC) into *t;
+ * false when it cannot be read or holds no valid date (kernel/wall_clock.c). */
+struct civil_time;
+bool arch_rtc_read(struct civil_time *t);
+/* One word from the CPU's random number generator (RDRAND) into *out; false, *out
+ * untouched, when the CPU has none or it failed (kernel/random.c). */
+bool arch_random_word(uint32_t *out);
 /* The cycle counter's rate, measured at boot. */
 uint32_t arch_cycles_khz(void);
 

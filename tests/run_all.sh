@@ -350,6 +350,12 @@ tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "in
 # Files and the terminal (issue 16): a program reads the console as a terminal.
 tests/shell/tty.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "a program's terminal: canonical, raw, VTIME, poll, ^C" \
     || fail "a program's terminal: canonical, raw, VTIME, poll, ^C"
+
+# Linux 6.1's user_events sample and selftests, unmodified, fetched and built at test time
+# (issue 16): one ok/not ok line each.
+echo "# Linux's own user_events clients (tests/linux/linux_clients.sh)"
+tests/linux/linux_clients.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" > "$LOGS/linux_clients.txt" 2>&1
+count_tap "linux_clients" "$LOGS/linux_clients.txt" 0
 tests/shell/flood.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" \
     && pass "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost" \
     || fail "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost"

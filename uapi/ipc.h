@@ -7,7 +7,8 @@
  * until the receiver replies to that very message. Endpoints are found by name through the
  * name service, a kernel thread that owns endpoint IPC_NAMESERVER and itself speaks IPC.
  *
- * System calls (numbers after Linux's i386 range, which has no such calls):
+ * One system call, SYS_tracekern_ipc, with the operation in its first argument (the rest
+ * follow it):
  *   ipc_create(name)                      -> endpoint id, or -errno
  *   ipc_send(ep, msg, timeout_ms)         -> 0
  *   ipc_recv(ep, msg, timeout_ms)         -> the message's reply token: > 0 for a call,
@@ -30,11 +31,25 @@
 
 #include <stdint.h>
 
-#define SYS_ipc_create 400
-#define SYS_ipc_send 401
-#define SYS_ipc_recv 402
-#define SYS_ipc_call 403
-#define SYS_ipc_reply 404
+/*
+ * The number: 0x7000 (28672). Linux i386 numbers its calls densely from 0 and stands below
+ * 500 (6.x ends near 460; new calls take the next free numbers, shared by every
+ * architecture since 5.1), so a number this far above can never be one Linux assigns, and a
+ * Linux program that probes a new call gets ENOSYS here, as it would on an older Linux,
+ * never a message sent. One number for all operations (as Linux's own ipc(2) and
+ * socketcall(2) multiplex theirs) takes one slot of that space, not five. An operation
+ * the kernel does not know is ENOSYS, as ipc(2) answers. Syscall tracepoints still name
+ * each operation: syscalls/sys_enter_ipc_call shows the arguments after the operation.
+ */
+#define SYS_tracekern_ipc 0x7000
+
+/* The operations: the call's first argument. */
+#define IPC_OP_CREATE 0
+#define IPC_OP_SEND 1
+#define IPC_OP_RECV 2
+#define IPC_OP_CALL 3
+#define IPC_OP_REPLY 4
+#define IPC_OPS 5
 
 #define IPC_MSG_MAX 120      /* bytes of data in one message */
 #define IPC_NAME_MAX 16      /* endpoint names, NUL included */

@@ -122,8 +122,32 @@
 #define SYS_tgkill 270
 #define SYS_set_robust_list 311
 #define SYS_rseq 386 /* not in the table: ENOSYS, as a kernel before 4.18 answers */
-#define SYS_MAX 440 /* numbers at or above are ENOSYS, as are unlisted ones below;
-                     * 400..404 are IPC (uapi/ipc.h) */
+/* Time, system information, limits and random numbers (issue 16). */
+#define SYS_time 13
+#define SYS_oldolduname 59
+#define SYS_setrlimit 75
+#define SYS_getrlimit 76
+#define SYS_gettimeofday 78
+#define SYS_olduname 109
+#define SYS_sysinfo 116
+#define SYS_uname 122
+#define SYS_personality 136
+#define SYS_sched_getparam 155
+#define SYS_sched_getscheduler 157
+#define SYS_sched_get_priority_max 159
+#define SYS_sched_get_priority_min 160
+#define SYS_ugetrlimit 191
+#define SYS_sched_getaffinity 242
+#define SYS_clock_getres 266
+#define SYS_clock_nanosleep 267
+#define SYS_getcpu 318
+#define SYS_prlimit64 340
+#define SYS_getrandom 355
+#define SYS_clock_gettime64 403
+#define SYS_clock_getres_time64 406
+#define SYS_clock_nanosleep_time64 407
+#define SYS_MAX 500 /* Linux's numbers stay below; unlisted ones are ENOSYS. tracekern's
+                     * own IPC call is one number far above (uapi/ipc.h) */
 
 /* open() flags (Linux's octal values). */
 #define O_RDONLY 00
@@ -184,7 +208,17 @@ struct mmap_arg_struct {
     uint32_t addr, len, prot, flags, fd, offset;
 };
 
+/* Clocks (clock_gettime and friends), and clock_nanosleep's flag. */
+#define CLOCK_REALTIME 0
 #define CLOCK_MONOTONIC 1
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID 3
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME 7
+#define CLOCK_TAI 11
+#define TIMER_ABSTIME 1
 
 struct iovec {
     void *iov_base;
@@ -196,6 +230,88 @@ struct timespec {
     int32_t tv_sec;
     int32_t tv_nsec;
 };
+
+/* The time64 calls' timespec (Linux's struct __kernel_timespec): 64-bit seconds, and
+ * nanoseconds in 64 bits of which a 32-bit kernel reads the low 32. */
+struct timespec64 {
+    int64_t tv_sec;
+    int64_t tv_nsec;
+};
+
+struct timeval {
+    int32_t tv_sec;
+    int32_t tv_usec;
+};
+
+struct timezone {
+    int32_t tz_minuteswest;
+    int32_t tz_dsttime;
+};
+
+/* uname(2): Linux's struct new_utsname; olduname's has the first five fields, and
+ * oldolduname's five of 9 bytes. */
+#define UTS_LEN 65
+#define OLD_UTS_LEN 9
+struct utsname {
+    char sysname[UTS_LEN];
+    char nodename[UTS_LEN];
+    char release[UTS_LEN];
+    char version[UTS_LEN];
+    char machine[UTS_LEN];
+    char domainname[UTS_LEN];
+};
+
+/* sysinfo(2), as i386 Linux lays it out (64 bytes); loads are fixed point, 1.0 = 65536. */
+struct sysinfo {
+    int32_t uptime;
+    uint32_t loads[3];
+    uint32_t totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+    uint16_t procs;
+    uint16_t pad;
+    uint32_t totalhigh, freehigh;
+    uint32_t mem_unit;
+    char _f[8];
+};
+#define SI_LOAD_SHIFT 16
+
+/* Resource limits: getrlimit/setrlimit's 32-bit struct (ugetrlimit's infinity is all ones;
+ * the old getrlimit's 0x7fffffff) and prlimit64's 64-bit one. */
+#define RLIMIT_CPU 0
+#define RLIMIT_FSIZE 1
+#define RLIMIT_DATA 2
+#define RLIMIT_STACK 3
+#define RLIMIT_CORE 4
+#define RLIMIT_RSS 5
+#define RLIMIT_NPROC 6
+#define RLIMIT_NOFILE 7
+#define RLIMIT_MEMLOCK 8
+#define RLIMIT_AS 9
+#define RLIMIT_LOCKS 10
+#define RLIMIT_SIGPENDING 11
+#define RLIMIT_MSGQUEUE 12
+#define RLIMIT_NICE 13
+#define RLIMIT_RTPRIO 14
+#define RLIMIT_RTTIME 15
+#define RLIM_NLIMITS 16
+#define RLIM_INFINITY 0xffffffffu
+#define RLIM_OLD_INFINITY 0x7fffffffu
+#define RLIM64_INFINITY 0xffffffffffffffffull
+struct rlimit {
+    uint32_t rlim_cur;
+    uint32_t rlim_max;
+};
+struct rlimit64 {
+    uint64_t rlim_cur;
+    uint64_t rlim_max;
+};
+
+/* getrandom(2)'s flags. */
+#define GRND_NONBLOCK 0x1
+#define GRND_RANDOM 0x2
+#define GRND_INSECURE 0x4
+
+#define PER_LINUX 0
+#define SCHED_OTHER 0
 
 #define USER_PAGE_SIZE 4096u
 /* The user half of the address space, as Linux i386 (docs/memory.md): from Debian's

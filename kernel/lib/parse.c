@@ -85,3 +85,22 @@ int parse_size(const char *text, size_t len, uint64_t *out)
     *out = value << shift;
     return 0;
 }
+
+int parse_kstrtoul_user(const char *text, size_t len, uint64_t *out)
+{
+    if (len > KSTRTOUL_USER_MAX)
+        len = KSTRTOUL_USER_MAX;
+    size_t end = 0;
+    while (end < len && text[end] != '\0')
+        end++; /* Linux's copy is a C string: it stops at the first NUL */
+    size_t s = end > 0 && text[0] == '+' ? 1 : 0;
+    size_t e = end;
+    if (e > s && text[e - 1] == '\n')
+        e--;
+    if (e == s)
+        return -EINVAL;
+    for (size_t i = s; i < e; i++)
+        if (text[i] < '0' || text[i] > '9')
+            return -EINVAL;
+    return parse_digits(text, s, e, out);
+}

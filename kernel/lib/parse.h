@@ -21,6 +21,17 @@ static inline bool is_space(char c)
  * allowed around it. Returns 0, -EINVAL (not a number, or anything else in the text) or -ERANGE. */
 int parse_uint(const char *text, size_t len, uint64_t *out);
 
+/*
+ * What Linux's kstrtoul_from_user(buf, len, 10, &v) makes of a write of len bytes, for
+ * files Linux parses that way (an event's `enable`): only the first KSTRTOUL_USER_MAX bytes
+ * count; then an optional '+', one or more decimal digits, an optional '\n', and nothing
+ * more up to the first NUL byte ("1", "1\n", "1\0", "+1" pass; " 1", "0x1", "1 ", "-1",
+ * "" do not). Returns 0, -EINVAL or -ERANGE (more than 64 bits; the caller checks its own
+ * range, as unsigned long is 32 bits on i386 Linux).
+ */
+#define KSTRTOUL_USER_MAX 23
+int parse_kstrtoul_user(const char *text, size_t len, uint64_t *out);
+
 /* Like parse_uint, with an optional K, M or G suffix (times 1024, ...), as Linux's
  * memparse. */
 int parse_size(const char *text, size_t len, uint64_t *out);

@@ -10,6 +10,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/task.h" /* current_pid */
+#include "kernel/loadavg.h"
 #include "kernel/time.h"
 #include "kernel/proc/signal.h"
 
@@ -158,6 +159,7 @@ void sched_tick(void)
         return; /* before tasks_init */
     uint64_t now = time_ns();
     bool others_wait = false;
+    unsigned active = 0; /* for the load average (issue 16) */
     for (struct task *t = task_list(); t; t = t->next) {
         if (t->state == TASK_SLEEPING && t->wake_at_ns && now >= t->wake_at_ns)
             sched_wake_task(t, -ETIMEDOUT);
@@ -165,7 +167,9 @@ void sched_tick(void)
             signal_alarm_expired(t, now);
         if (t != current && t != idle_task && t->state == TASK_RUNNABLE)
             others_wait = true;
+        active += t != idle_task && t->state == TASK_RUNNABLE;
     }
+    loadavg_sample(active, now);
     /* A time slice is one tick. Kernel threads are never preempted: they see the request at
      * their next cond_resched() or wait. */
     if (others_wait)

@@ -231,6 +231,6 @@ bool sig_syscall_restartable(unsigned nr)
     case 319: /* epoll_pwait */
         return false;
     default:
-        return !(nr >= SYS_ipc_create && nr <= SYS_ipc_reply);
+        return nr != SYS_tracekern_ipc;
     }
 }

@@ -47,9 +47,10 @@ SYSCALL_HANDLER(nanosleep_time32)
 
 SYSCALL_HANDLER(clock_gettime32)
 {
-    if (a[0] != CLOCK_MONOTONIC && a[0] != 0 /* CLOCK_REALTIME: time since boot here */)
-        return -EINVAL;
-    uint64_t now = time_ns();
+    uint64_t now;
+    int err = clock_now_ns(a[0], &now); /* sys_time.c: every clock id */
+    if (err)
+        return err;
     struct timespec ts = { (int32_t)(now / 1000000000u), (int32_t)(now % 1000000000u) };
     return copy_to_user(a[1], &ts, sizeof ts);
 }

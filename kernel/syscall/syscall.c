@@ -6,7 +6,8 @@
  * ("sys_write(fd: 1, buf: 40002000, count: c)"), under the names of Linux's i386 handlers
  * (mmap2 is sys_mmap_pgoff, nanosleep sys_nanosleep_time32, as in syscall_32.tbl).
  * exit_group is exit: processes have one thread. rseq (386) has no entry: ENOSYS, as
- * kernels before 4.18 answer, which glibc takes as "no rseq".
+ * kernels before 4.18 answer, which glibc takes as "no rseq". tracekern's own IPC call, one
+ * number far above Linux's (uapi/ipc.h), has a slot per operation after them (syscall.h).
  */
 #include "kernel/syscall/syscall.h"
 
@@ -16,9 +17,11 @@
 #include "uapi/ipc.h"
 
 #define CALL(nr, fn, n, names, types) [nr] = { #fn, n, names, types, sys_##fn }
+#define IPC_CALL(op, fn, n, names, types) \
+    [SYSCALL_SLOT_IPC + (op)] = { #fn, n, names, types, sys_##fn }
 #define ARGS(...) { __VA_ARGS__ }
 
-static const struct syscall_info table[SYS_MAX] = {
+static const struct syscall_info table[SYSCALL_SLOTS] = {
     CALL(SYS_exit, exit, 1, ARGS("error_code"), ARGS("int")),
     CALL(SYS_read, read, 3, ARGS("fd", "buf", "count"),
          ARGS("unsigned int", "char *", "size_t")),
@@ -193,15 +196,6 @@ static const struct syscall_info table[SYS_MAX] = {
          ARGS("struct robust_list_head *", "size_t")),
     CALL(SYS_set_thread_area, set_thread_area, 1, ARGS("u_info"), ARGS("struct user_desc *")),
     CALL(SYS_get_thread_area, get_thread_area, 1, ARGS("u_info"), ARGS("struct user_desc *")),
-    CALL(SYS_ipc_create, ipc_create, 1, ARGS("name"), ARGS("const char *")),
-    CALL(SYS_ipc_send, ipc_send, 3, ARGS("ep", "msg", "timeout_ms"),
-         ARGS("int", "const struct ipc_msg *", "unsigned int")),
-    CALL(SYS_ipc_recv, ipc_recv, 3, ARGS("ep", "msg", "timeout_ms"),
-         ARGS("int", "struct ipc_msg *", "unsigned int")),
-    CALL(SYS_ipc_call, ipc_call, 4, ARGS("ep", "msg", "reply", "timeout_ms"),
-         ARGS("int", "const struct ipc_msg *", "struct ipc_msg *", "unsigned int")),
-    CALL(SYS_ipc_reply, ipc_reply, 2, ARGS("token", "msg"),
-         ARGS("unsigned int", "const struct ipc_msg *")),
     /* Memory: the process layout and its calls (issue 16) */
     CALL(SYS_brk, brk, 1, ARGS("brk"), ARGS("unsigned long")),
     CALL(SYS_mmap, old_mmap, 1, ARGS("arg"), ARGS("struct mmap_arg_struct *")),
@@ -212,11 +206,63 @@ static const struct syscall_info table[SYS_MAX] = {
               "unsigned long")),
     CALL(SYS_madvise, madvise, 3, ARGS("start", "len_in", "behavior"),
          ARGS("unsigned long", "size_t", "int")),
+    /* Time, system information, limits and random numbers (issue 16): sys_time.c,
+     * sys_info.c. Handler names are Linux's i386 ones (syscall_32.tbl). */
+    CALL(SYS_time, time32, 1, ARGS("tloc"), ARGS("old_time32_t *")),
+    CALL(SYS_gettimeofday, gettimeofday, 2, ARGS("tv", "tz"),
+         ARGS("struct __kernel_old_timeval *", "struct timezone *")),
+    CALL(SYS_clock_gettime64, clock_gettime, 2, ARGS("which_clock", "tp"),
+         ARGS("const clockid_t", "struct __kernel_timespec *")),
+    CALL(SYS_clock_getres, clock_getres_time32, 2, ARGS("which_clock", "tp"),
+         ARGS("clockid_t", "struct old_timespec32 *")),
+    CALL(SYS_clock_getres_time64, clock_getres, 2, ARGS("which_clock", "tp"),
+         ARGS("const clockid_t", "struct __kernel_timespec *")),
+    CALL(SYS_clock_nanosleep, clock_nanosleep_time32, 4,
+         ARGS("which_clock", "flags", "rqtp", "rmtp"),
+         ARGS("clockid_t", "int", "struct old_timespec32 *", "struct old_timespec32 *")),
+    CALL(SYS_clock_nanosleep_time64, clock_nanosleep, 4,
+         ARGS("which_clock", "flags", "rqtp", "rmtp"),
+         ARGS("const clockid_t", "int", "const struct __kernel_timespec *",
+              "struct __kernel_timespec *")),
+    CALL(SYS_uname, newuname, 1, ARGS("name"), ARGS("struct new_utsname *")),
+    CALL(SYS_olduname, uname, 1, ARGS("name"), ARGS("struct old_utsname *")),
+    CALL(SYS_oldolduname, olduname, 1, ARGS("name"), ARGS("struct oldold_utsname *")),
+    CALL(SYS_sysinfo, sysinfo, 1, ARGS("info"), ARGS("struct sysinfo *")),
+    CALL(SYS_getrlimit, old_getrlimit, 2, ARGS("resource", "rlim"),
+         ARGS("unsigned int", "struct rlimit *")),
+    CALL(SYS_ugetrlimit, getrlimit, 2, ARGS("resource", "rlim"),
+         ARGS("unsigned int", "struct rlimit *")),
+    CALL(SYS_setrlimit, setrlimit, 2, ARGS("resource", "rlim"),
+         ARGS("unsigned int", "struct rlimit *")),
+    CALL(SYS_prlimit64, prlimit64, 4, ARGS("pid", "resource", "new_rlim", "old_rlim"),
+         ARGS("pid_t", "unsigned int", "const struct rlimit64 *", "struct rlimit64 *")),
+    CALL(SYS_getrandom, getrandom, 3, ARGS("ubuf", "len", "flags"),
+         ARGS("char *", "size_t", "unsigned int")),
+    CALL(SYS_sched_getaffinity, sched_getaffinity, 3, ARGS("pid", "len", "user_mask_ptr"),
+         ARGS("pid_t", "unsigned int", "unsigned long *")),
+    CALL(SYS_getcpu, getcpu, 3, ARGS("cpup", "nodep", "unused"),
+         ARGS("unsigned *", "unsigned *", "struct getcpu_cache *")),
+    CALL(SYS_sched_getscheduler, sched_getscheduler, 1, ARGS("pid"), ARGS("pid_t")),
+    CALL(SYS_sched_getparam, sched_getparam, 2, ARGS("pid", "param"),
+         ARGS("pid_t", "struct sched_param *")),
+    CALL(SYS_sched_get_priority_max, sched_get_priority_max, 1, ARGS("policy"), ARGS("int")),
+    CALL(SYS_sched_get_priority_min, sched_get_priority_min, 1, ARGS("policy"), ARGS("int")),
+    CALL(SYS_personality, personality, 1, ARGS("personality"), ARGS("unsigned int")),
+    /* tracekern's IPC: one number, SYS_tracekern_ipc; a slot per operation (syscall.h). */
+    IPC_CALL(IPC_OP_CREATE, ipc_create, 1, ARGS("name"), ARGS("const char *")),
+    IPC_CALL(IPC_OP_SEND, ipc_send, 3, ARGS("ep", "msg", "timeout_ms"),
+             ARGS("int", "const struct ipc_msg *", "unsigned int")),
+    IPC_CALL(IPC_OP_RECV, ipc_recv, 3, ARGS("ep", "msg", "timeout_ms"),
+             ARGS("int", "struct ipc_msg *", "unsigned int")),
+    IPC_CALL(IPC_OP_CALL, ipc_call, 4, ARGS("ep", "msg", "reply", "timeout_ms"),
+             ARGS("int", "const struct ipc_msg *", "struct ipc_msg *", "unsigned int")),
+    IPC_CALL(IPC_OP_REPLY, ipc_reply, 2, ARGS("token", "msg"),
+             ARGS("unsigned int", "const struct ipc_msg *")),
 };
 
-const struct syscall_info *syscall_info(unsigned nr)
+const struct syscall_info *syscall_info(unsigned slot)
 {
-    return nr < SYS_MAX && table[nr].handler ? &table[nr] : 0;
+    return slot < SYSCALL_SLOTS && table[slot].handler ? &table[slot] : 0;
 }
 
 const struct syscall_tracer *volatile syscall_tracer; /* NULL: calls are untraced */
@@ -232,10 +278,18 @@ int32_t syscall_dispatch(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX])
     const struct syscall_tracer *tracer = syscall_tracer;
     if (__builtin_expect(tracer != 0, 0))
         tracer->enter(nr, args);
-    const struct syscall_info *info = syscall_info(nr);
-    int32_t ret = info ? info->handler(args) : -ENOSYS;
+    unsigned slot = syscall_slot(nr, args);
+    const struct syscall_info *info = syscall_info(slot);
+    int32_t ret = -ENOSYS;
+    if (info && slot < SYS_MAX) {
+        ret = info->handler(args);
+    } else if (info) {
+        uint32_t op_args[SYSCALL_ARGS_MAX];
+        syscall_slot_args(slot, args, op_args);
+        ret = info->handler(op_args);
+    }
     tracer = syscall_tracer;
     if (__builtin_expect(tracer != 0, 0))
-        tracer->exit(nr, ret);
+        tracer->exit(nr, args, ret);
     return ret;
 }

@@ -12,9 +12,39 @@
 
 #include <stdint.h>
 
+#include "uapi/ipc.h"
 #include "uapi/syscall.h"
 
 #define SYSCALL_ARGS_MAX 6
+
+/*
+ * The table is indexed by slot: a Linux call's slot is its number; each operation of
+ * tracekern's one IPC call (uapi/ipc.h: SYS_tracekern_ipc, the operation in the first
+ * argument) has a slot of its own after Linux's numbers, so that it has its own name and
+ * tracepoints (sys_ipc_call). A slot's handler and tracepoint see the registers after the
+ * operation. SYSCALL_NO_SLOT: the kernel has no such call (ENOSYS).
+ */
+#define SYSCALL_SLOT_IPC SYS_MAX
+#define SYSCALL_SLOTS (SYSCALL_SLOT_IPC + IPC_OPS)
+#define SYSCALL_NO_SLOT SYSCALL_SLOTS
+
+/* The slot of call nr, whose argument registers are regs. */
+static inline unsigned syscall_slot(unsigned nr, const uint32_t regs[SYSCALL_ARGS_MAX])
+{
+    if (nr == SYS_tracekern_ipc)
+        return regs[0] < IPC_OPS ? SYSCALL_SLOT_IPC + regs[0] : SYSCALL_NO_SLOT;
+    return nr < SYS_MAX ? nr : SYSCALL_NO_SLOT;
+}
+
+/* The arguments the call in slot sees, from its registers: all of them, or for an IPC
+ * operation those after the operation (the last one zero). */
+static inline void syscall_slot_args(unsigned slot, const uint32_t regs[SYSCALL_ARGS_MAX],
+                                     uint32_t args[SYSCALL_ARGS_MAX])
+{
+    unsigned skip = slot >= SYSCALL_SLOT_IPC ? 1 : 0;
+    for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+        args[i] = i + skip < SYSCALL_ARGS_MAX ? regs[i + skip] : 0;
+}
 
 struct syscall_info {
     const char *name;                          /* without the sys_ prefix */
@@ -25,19 +55,21 @@ struct syscall_info {
     int32_t (*handler)(const uint32_t args[SYSCALL_ARGS_MAX]);
 };
 
-/* The description of call number nr, or NULL when the kernel has no such call. */
-const struct syscall_info *syscall_info(unsigned nr);
+/* The description of the call in slot (for Linux's calls: its number), or NULL when the
+ * kernel has no such call. */
+const struct syscall_info *syscall_info(unsigned slot);
 
 /*
  * A tracer of system calls (the syscall tracepoints of trace/events/trace_syscalls.c): enter runs
- * before each call with its arguments as the registers carried them, exit after it with its
- * result (a value or -errno); either may see a number the table does not have. The tracer
+ * before each call with its number and arguments as the registers carried them, exit after
+ * it with the same and its result (a value or -errno); either may see a number the table
+ * does not have. The tracer
  * is installed only while it wants calls, so that an untraced call pays one test of a
  * pointer. syscall_set_tracer(NULL) removes it; syscall_tracer is the one installed now.
  */
 struct syscall_tracer {
     void (*enter)(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX]);
-    void (*exit)(unsigned nr, int32_t ret);
+    void (*exit)(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX], int32_t ret);
 };
 void syscall_set_tracer(const struct syscall_tracer *tracer);
 extern const struct syscall_tracer *volatile syscall_tracer;

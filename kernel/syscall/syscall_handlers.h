@@ -1,7 +1,8 @@
 /*
  * syscall_handlers.h - the handlers of the system call table (kernel/syscall/syscall.h), one file
  * per group: sys_file.c (files), sys_mem.c (memory), sys_proc.c (the process itself),
- * sys_ipc.c (message passing), sys_cred.c (user and group ids), sys_signal.c (signals).
+ * sys_ipc.c (message passing), sys_cred.c (user and group ids), sys_signal.c (signals),
+ * sys_time.c (clocks), sys_info.c (uname, sysinfo, limits, random numbers, CPUs).
  * Each takes the argument registers (SYSCALL_ARGS_MAX of them) and returns the result or
  * -errno.
  */
@@ -132,5 +133,32 @@ SYSCALL_HANDLER(set_tid_address);
 SYSCALL_HANDLER(set_robust_list);
 SYSCALL_HANDLER(set_thread_area);
 SYSCALL_HANDLER(get_thread_area);
+/* Time, system information, limits and random numbers (issue 16): sys_time.c, sys_info.c */
+SYSCALL_HANDLER(time32);
+SYSCALL_HANDLER(gettimeofday);
+SYSCALL_HANDLER(clock_gettime);
+SYSCALL_HANDLER(clock_getres_time32);
+SYSCALL_HANDLER(clock_getres);
+SYSCALL_HANDLER(clock_nanosleep_time32);
+SYSCALL_HANDLER(clock_nanosleep);
+SYSCALL_HANDLER(newuname);
+SYSCALL_HANDLER(uname);
+SYSCALL_HANDLER(olduname);
+SYSCALL_HANDLER(sysinfo);
+SYSCALL_HANDLER(old_getrlimit);
+SYSCALL_HANDLER(getrlimit);
+SYSCALL_HANDLER(setrlimit);
+SYSCALL_HANDLER(prlimit64);
+SYSCALL_HANDLER(getrandom);
+SYSCALL_HANDLER(sched_getaffinity);
+SYSCALL_HANDLER(getcpu);
+SYSCALL_HANDLER(sched_getscheduler);
+SYSCALL_HANDLER(sched_getparam);
+SYSCALL_HANDLER(sched_get_priority_max);
+SYSCALL_HANDLER(sched_get_priority_min);
+SYSCALL_HANDLER(personality);
+/* The time of clock (a CLOCK_* id) in ns into *ns: 0, or -EINVAL for an unknown clock
+ * (sys_time.c; clock_gettime32 in sys_proc.c uses it too). */
+int clock_now_ns(uint32_t clock, uint64_t *ns);
 
 #endif

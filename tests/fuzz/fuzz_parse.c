@@ -1,4 +1,4 @@
-/* fuzz_parse.c - parse_uint/parse_size on arbitrary bytes: never read outside the input,
+/* fuzz_parse.c - parse_uint/parse_size/parse_kstrtoul_user on arbitrary bytes: never read outside the input,
  * and every accepted text must print back to the same value. */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +16,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int n = snprintf(text, sizeof text, "%llu", (unsigned long long)v);
         uint64_t again;
         if (parse_uint(text, (size_t)n, &again) != 0 || again != v)
+            abort();
+    }
+    /* kstrtoul_from_user's rules: what passes is digits (after an optional '+') that
+     * parse_uint reads as the same number. */
+    if (parse_kstrtoul_user((const char *)data, size, &v) == 0) {
+        size_t n = size < KSTRTOUL_USER_MAX ? size : KSTRTOUL_USER_MAX;
+        size_t s = data[0] == '+' ? 1 : 0, e = s;
+        while (e < n && data[e] >= '0' && data[e] <= '9')
+            e++;
+        uint64_t same;
+        if (e == s || parse_uint((const char *)data + s, e - s, &same) != 0 || same != v)
             abort();
     }
     if (parse_size((const char *)data, size, &v) == 0 && size == 0)

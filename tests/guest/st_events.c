@@ -164,8 +164,8 @@ SELFTEST(events_syscalls)
     ST_CHECK(syscall_tracer != 0);
     const uint32_t args[SYSCALL_ARGS_MAX] = { 1, 0x40001000, 12, 0, 0, 0 };
     trace_syscall_enter(SYS_write, args);
-    trace_syscall_exit(SYS_write, 12);
-    trace_syscall_exit(SYS_write, -14);
+    trace_syscall_exit(SYS_write, args, 12);
+    trace_syscall_exit(SYS_write, args, -14);
     trace_syscall_enter(SYS_getpid, args); /* not enabled */
     ST_CHECK(trace_has_line("sys_write(fd: 1, buf: 40001000, count: c)"));
     ST_CHECK(trace_has_line("sys_write -> 0xc"));

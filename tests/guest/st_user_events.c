@@ -46,7 +46,7 @@ SELFTEST(user_events_dynamic)
     ST_CHECK(guest_write_file("dynamic_events", "u:st_a u32 count; char[8] who\n", true) == 0);
     ST_CHECK(guest_write_file("dynamic_events", "u:st_a u64 count\n", true) == -EADDRINUSE);
     ST_CHECK(guest_write_file("dynamic_events", "u:st_b long x\n", true) == -EINVAL);
-    ST_CHECK(guest_write_file("dynamic_events", "u:st_b:FLAG u32 x\n", true) == -EINVAL);
+    ST_CHECK(guest_write_file("dynamic_events", "u:st/b:FLAG u32 x\n", true) == -EINVAL);
     ST_CHECK(guest_write_file("dynamic_events", "p:st_b do_fork\n", true) == -EINVAL);
     /* A malformed line rejects the whole write: st_c is not created. */
     ST_CHECK(guest_write_file("dynamic_events", "u:st_c u8 x\nu:st_d u128 y\n", true) == -EINVAL);

@@ -21,3 +21,15 @@ bool arch_in_hardirq(void) { return false; }
 unsigned host_cpu;
 unsigned arch_cpu_count(void) { return 1; }
 unsigned arch_cpu_id(void) { return host_cpu; }
+/* No RDRAND on the host unless a test provides words: host_rdrand_words of them, each
+ * host_rdrand_value (then incremented). */
+unsigned host_rdrand_words;
+uint32_t host_rdrand_value;
+bool arch_random_word(uint32_t *out)
+{
+    if (host_rdrand_words == 0)
+        return false;
+    host_rdrand_words--;
+    *out = host_rdrand_value++;
+    return true;
+}

@@ -37,6 +37,38 @@ TEST(rejected)
     CHECK_EQ_INT(v, 7); /* untouched on error */
 }
 
+/* kstrtoul_from_user's rules, case by case as Linux's lib/kstrtox.c decides them. */
+TEST(kstrtoul_user_as_linux)
+{
+    static const struct {
+        const char *text;
+        size_t len;
+        int err;
+        uint64_t value;
+    } cases[] = {
+        { "1", 1, 0, 1 },          { "1\0", 2, 0, 1 },        { "0\n", 2, 0, 0 },
+        { "+1", 2, 0, 1 },         { "1\n\0junk", 8, 0, 1 },  { "42\0\0\0", 5, 0, 42 },
+        { " 1", 2, -EINVAL, 0 },   { "1 ", 2, -EINVAL, 0 },   { "0x1", 3, -EINVAL, 0 },
+        { "-1", 2, -EINVAL, 0 },   { "", 0, -EINVAL, 0 },     { "\n", 1, -EINVAL, 0 },
+        { "\0", 1, -EINVAL, 0 },   { "+", 1, -EINVAL, 0 },    { "1\n\n", 3, -EINVAL, 0 },
+        { "++1", 3, -EINVAL, 0 },  { "1a", 2, -EINVAL, 0 },
+        { "18446744073709551616", 20, -ERANGE, 0 },
+        { "18446744073709551615", 20, 0, UINT64_MAX },
+        /* Only 23 bytes count: 23 zeros and then a 1 is 0; 22 zeros and then "1x" is 1. */
+        { "000000000000000000000001", 24, 0, 0 },
+        { "00000000000000000000001x", 24, 0, 1 },
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t v = 12345;
+        int err = parse_kstrtoul_user(cases[i].text, cases[i].len, &v);
+        CHECK_EQ_INT(err, cases[i].err);
+        if (err == 0)
+            CHECK(v == cases[i].value);
+        else
+            CHECK_EQ_INT(v, 12345);
+    }
+}
+
 TEST(sizes)
 {
     uint64_t v;

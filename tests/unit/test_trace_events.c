@@ -15,9 +15,11 @@
 struct syscall_tracer;
 extern const struct syscall_tracer *volatile syscall_tracer;
 
-/* The numbers of tests/unit/host_syscall_table.c's two calls (uapi/syscall.h). */
+/* The numbers of tests/unit/host_syscall_table.c's calls (uapi/syscall.h, uapi/ipc.h). */
 #define SYS_write 4
 #define SYS_getpid 20
+#define SYS_tracekern_ipc 0x7000
+#define IPC_OP_CALL 3
 
 /* --- what the modules under test take from the rest of the kernel ------------------------ */
 
@@ -318,9 +320,9 @@ TEST(syscall_lines_as_linux)
     CHECK(syscall_tracer != NULL);
     const uint32_t args[6] = { 1, 0x40001000, 12, 0, 0, 0 };
     trace_syscall_enter(SYS_write, args);
-    trace_syscall_exit(SYS_write, 12);
+    trace_syscall_exit(SYS_write, args, 12);
     trace_syscall_enter(SYS_write, args);
-    trace_syscall_exit(SYS_write, -14);
+    trace_syscall_exit(SYS_write, args, -14);
     trace_syscall_enter(SYS_getpid, args); /* not enabled: not recorded */
     trace_syscall_enter(999, args);        /* no such call */
     CHECK_EQ_STR(print_buffer(),
@@ -335,6 +337,40 @@ TEST(syscall_lines_as_linux)
     trace_syscall_enter(SYS_write, args);
     CHECK_EQ_STR(print_buffer(), "CTX: sys_getpid()\n");
     CHECK_EQ_INT(write_file("events/syscalls/enable", "0\n", false), 0);
+    CHECK(syscall_tracer == NULL);
+}
+
+/* raw_syscalls sees every call by number, the kernel's or not; the IPC call's operations
+ * each have their own syscalls event showing the arguments after the operation. */
+TEST(raw_syscalls_and_ipc_operations)
+{
+    syscalls_ready();
+    CHECK_EQ_INT(write_file("set_event", "raw_syscalls:* syscalls:sys_enter_ipc_call\n", false),
+                 0);
+    CHECK(syscall_tracer != NULL);
+    const uint32_t unknown[6] = { 1, 0x40001000, 12, 0, 0, 7 };
+    trace_syscall_enter(999, unknown);
+    trace_syscall_exit(999, unknown, -38);
+    const uint32_t call[6] = { IPC_OP_CALL, 2, 0xbeff0000, 0xbeff0100, 5, 0 };
+    trace_syscall_enter(SYS_tracekern_ipc, call);
+    const uint32_t bad_op[6] = { 9, 2, 0, 0, 0, 0 };
+    trace_syscall_enter(SYS_tracekern_ipc, bad_op); /* no such operation: raw only */
+    CHECK_EQ_STR(print_buffer(),
+                 "CTX: NR 999 (1, 40001000, c, 0, 0, 7)\n"
+                 "CTX: NR 999 = -38\n"
+                 "CTX: NR 28672 (3, 2, beff0000, beff0100, 5, 0)\n"
+                 "CTX: sys_ipc_call(ep: 2, msg: beff0000, reply: beff0100, timeout_ms: 5)\n"
+                 "CTX: NR 28672 (9, 2, 0, 0, 0, 0)\n");
+    const char *format = read_file("events/raw_syscalls/sys_enter/format");
+    CHECK(strstr(format, "\tfield:long id;\toffset:8;\tsize:4;\tsigned:1;\n"
+                         "\tfield:unsigned long args[6];\toffset:12;\tsize:24;\tsigned:0;\n\n"
+                         "print fmt: \"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, "
+                         "REC->args[0], REC->args[1], REC->args[2], REC->args[3], REC->args[4], "
+                         "REC->args[5]\n") != NULL);
+    CHECK(strstr(read_file("events/raw_syscalls/sys_exit/format"),
+                 "\tfield:long ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+                 "print fmt: \"NR %ld = %ld\", REC->id, REC->ret\n") != NULL);
+    CHECK_EQ_INT(write_file("set_event", "", false), 0);
     CHECK(syscall_tracer == NULL);
 }
 

@@ -212,9 +212,13 @@ TEST(event_names_and_flags)
     CHECK_EQ_INT(parse_err("."), -EINVAL);
     CHECK_EQ_INT(parse_err(".."), -EINVAL);
     CHECK_EQ_INT(parse_err("a\tb"), -EINVAL);
-    CHECK_EQ_INT(parse_err("test:BPF_ITER u32 a"), -EINVAL); /* no flag is defined */
-    CHECK_EQ_INT(parse_err("test: u32 a"), -EINVAL);
-    CHECK_EQ_INT(parse_err("test:"), -EINVAL);
+    /* Flags are accepted and ignored, as Linux 6.1 (its dyn_test: "flags"). */
+    CHECK_EQ_INT(parse_err("test:BPF_ITER u32 a"), 0);
+    CHECK_EQ_INT(parse_err("test:BPF_ITER,FLAG_FUTURE u32 a"), 0);
+    CHECK_EQ_INT(parse_err("test: u32 a"), 0);
+    CHECK_EQ_INT(parse_err("test:"), 0);
+    CHECK_EQ_INT(parse_err(":BPF_ITER u32 a"), -EINVAL); /* no name */
+    CHECK_EQ_INT(parse_err("a/b:BPF_ITER"), -EINVAL);
     CHECK_EQ_INT(parse_err("__test_event"), 0);
     CHECK_EQ_INT(parse_err("a.b-c;d"), 0);
     char name[80];
@@ -538,6 +542,101 @@ TEST(dynamic_events_lines)
     CHECK_EQ_INT(dyn("p:kprobe do_fork", &c), -EINVAL);
     CHECK_EQ_INT(dyn("u", &c), -EINVAL);
     CHECK_EQ_INT(ue_dyn_parse("u:a\0b", 5, &c), -EINVAL);
+}
+
+/* Every case of Linux 6.1's tools/testing/selftests/user_events/dyn_test.c, through the
+ * same paths a dynamic_events write takes: "u:" lines parse (or not), "!u:" lines match the
+ * event (or not). */
+TEST(linux_6_1_dyn_test_cases)
+{
+    static const char *const parse_ok[] = {
+        "__test_event u64 a", "__test_event u32 a", "__test_event u16 a", "__test_event u8 a",
+        "__test_event char a", "__test_event unsigned char a", "__test_event int a",
+        "__test_event unsigned int a", "__test_event short a", "__test_event unsigned short a",
+        "__test_event char[20] a", "__test_event unsigned char[20] a",
+        "__test_event char[0x14] a", "__test_event unsigned char[0x14] a",
+        "__test_event __data_loc char[] a", "__test_event __data_loc unsigned char[] a",
+        "__test_event __rel_loc char[] a", "__test_event __rel_loc unsigned char[] a",
+        "__test_event struct custom a 20", "__test_event:BPF_ITER u32 a",
+        "__test_event:BPF_ITER,FLAG_FUTURE u32 a", "__test_event u32 a; u32 b",
+    };
+    static const char *const parse_bad[] = {
+        "__test_event char[aa] a", "__test_event char[9999] a",
+        "__test_event char[0x0000000000001] a", "__test_event struct custom a",
+        "__test_event char a 20",
+    };
+    for (unsigned i = 0; i < sizeof parse_ok / sizeof parse_ok[0]; i++)
+        if (parse_err(parse_ok[i]) != 0)
+            CHECK_EQ_STR(parse_ok[i], "(parses)");
+    for (unsigned i = 0; i < sizeof parse_bad / sizeof parse_bad[0]; i++)
+        if (parse_err(parse_bad[i]) == 0)
+            CHECK_EQ_STR(parse_bad[i], "(refused)");
+
+    struct ue_desc *custom, *two;
+    struct ue_dyn_cmd c;
+    CHECK_EQ_INT(parse("__test_event struct custom a 20", &custom), 0);
+    CHECK_EQ_INT(dyn("!u:__test_event struct custom b", &c), 0);
+    CHECK(!ue_dyn_matches(&c, custom));
+    CHECK_EQ_INT(dyn("!u:__test_event struct custom a", &c), 0);
+    CHECK(ue_dyn_matches(&c, custom));
+    CHECK_EQ_INT(parse("__test_event u32 a; u32 b", &two), 0);
+    static const char *const no_match[] = {
+        "!u:__test_event u32 a", "!u:__test_event u32 b", "!u:__test_event u32 a; u32 ",
+        "!u:__test_event u32 a; u32 a",
+    };
+    for (unsigned i = 0; i < sizeof no_match / sizeof no_match[0]; i++) {
+        int err = dyn(no_match[i], &c);
+        if (err == 0 && ue_dyn_matches(&c, two))
+            CHECK_EQ_STR(no_match[i], "(matches nothing)");
+    }
+    CHECK_EQ_INT(dyn("!u:__test_event u32 a; u32 b", &c), 0);
+    CHECK(ue_dyn_matches(&c, two));
+    CHECK_EQ_INT(dyn("!u:__test_event u32 a; u32 b;", &c), 0);
+    CHECK(ue_dyn_matches(&c, two));
+    ue_desc_free(custom);
+    ue_desc_free(two);
+}
+
+/* Linux 6.1's ftrace_test "print_fmt": the print fmt line of each command, exactly. */
+TEST(linux_6_1_ftrace_test_print_fmt)
+{
+    static const char *const cases[][2] = {
+        { "__rel_loc char[] data", "print fmt: \"data=%s\", __get_rel_str(data)" },
+        { "__data_loc char[] data", "print fmt: \"data=%s\", __get_str(data)" },
+        { "s64 data", "print fmt: \"data=%lld\", REC->data" },
+        { "u64 data", "print fmt: \"data=%llu\", REC->data" },
+        { "s32 data", "print fmt: \"data=%d\", REC->data" },
+        { "u32 data", "print fmt: \"data=%u\", REC->data" },
+        { "int data", "print fmt: \"data=%d\", REC->data" },
+        { "unsigned int data", "print fmt: \"data=%u\", REC->data" },
+        { "s16 data", "print fmt: \"data=%d\", REC->data" },
+        { "u16 data", "print fmt: \"data=%u\", REC->data" },
+        { "short data", "print fmt: \"data=%d\", REC->data" },
+        { "unsigned short data", "print fmt: \"data=%u\", REC->data" },
+        { "s8 data", "print fmt: \"data=%d\", REC->data" },
+        { "u8 data", "print fmt: \"data=%u\", REC->data" },
+        { "char data", "print fmt: \"data=%d\", REC->data" },
+        { "unsigned char data", "print fmt: \"data=%u\", REC->data" },
+        { "char[4] data", "print fmt: \"data=%s\", REC->data" },
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "__test_event %s", cases[i][0]);
+        struct ue_desc *d;
+        CHECK_EQ_INT(parse(cmd, &d), 0);
+        collect_reset();
+        ue_print_format(&collect_writer, d);
+        const char *fmt = strstr(collected, "\n\nprint fmt: ");
+        if (!fmt)
+            fmt = strstr(collected, "print fmt: ");
+        else
+            fmt += 2;
+        char line[128] = "";
+        if (fmt)
+            snprintf(line, sizeof line, "%.*s", (int)strcspn(fmt, "\n"), fmt);
+        CHECK_EQ_STR(line, cases[i][1]);
+        ue_desc_free(d);
+    }
 }
 
 TEST(dynamic_events_delete_matching)

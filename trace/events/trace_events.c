@@ -289,11 +289,19 @@ static void offer_unused(void)
 
 /* --- the files ----------------------------------------------------------------------------- */
 
-/* Parses an enable file's write: 0 or 1, nothing else. */
+/* Parses an enable file's write as Linux's event_enable_write does (kstrtoul_from_user,
+ * then 0 or 1): "1", "1\n", "1\0" (sizeof("1") bytes, as Linux's selftests write it) and
+ * "+1" pass; blanks, "0x1" or anything after the number are EINVAL; a value beyond an
+ * unsigned long ERANGE. */
 static int parse_enable(const char *data, size_t len, bool *on)
 {
     uint64_t v;
-    if (parse_uint(data, len, &v) != 0 || v > 1)
+    int err = parse_kstrtoul_user(data, len, &v);
+    if (err)
+        return err;
+    if (v > UINT32_MAX)
+        return -ERANGE; /* kstrtoul: an unsigned long is 32 bits on i386 */
+    if (v > 1)
         return -EINVAL;
     *on = v == 1;
     return 0;

@@ -32,20 +32,54 @@ struct syscall_exit_entry {
     int32_t ret;
 };
 
-/* The two events of one system call. Each event's data is the call's number. */
+/* Linux's raw_syscalls records (include/trace/events/syscalls.h), for i386: every call,
+ * known or not, by number, with all six argument registers. */
+struct raw_enter_entry {
+    struct trace_entry ent;
+    int32_t id;
+    uint32_t args[SYSCALL_ARGS_MAX];
+};
+
+struct raw_exit_entry {
+    struct trace_entry ent;
+    int32_t id;
+    int32_t ret;
+};
+
+/* The two events of one system call. Each event's data is the call's table slot
+ * (kernel/syscall/syscall.h: its number, or the IPC operation's slot). */
 struct syscall_events {
     struct trace_event_call enter, exit;
     uint8_t nargs;
 };
 
-static struct syscall_events *events_by_nr[SYS_MAX];
+static struct syscall_events *events_by_slot[SYSCALL_SLOTS];
+static struct trace_event_call raw_enter, raw_exit;
 static unsigned enabled_events;
 
-void trace_syscall_enter(unsigned nr, const uint32_t *args)
+/* raw_syscalls:sys_enter, if enabled: the number and the six registers as they came. */
+static void trace_raw_enter(unsigned nr, const uint32_t *regs)
 {
-    struct syscall_events *se = nr < SYS_MAX ? events_by_nr[nr] : 0;
+    if (!raw_enter.enabled)
+        return;
+    struct raw_enter_entry *e =
+        (struct raw_enter_entry *)trace_reserve(raw_enter.id, sizeof *e);
+    if (!e)
+        return;
+    e->id = (int32_t)nr;
+    memcpy(e->args, regs, sizeof e->args);
+    trace_commit();
+}
+
+void trace_syscall_enter(unsigned nr, const uint32_t *regs)
+{
+    trace_raw_enter(nr, regs);
+    unsigned slot = syscall_slot(nr, regs);
+    struct syscall_events *se = slot < SYSCALL_SLOTS ? events_by_slot[slot] : 0;
     if (!se || !se->enter.enabled)
         return;
+    uint32_t args[SYSCALL_ARGS_MAX];
+    syscall_slot_args(slot, regs, args);
     uint32_t size = (uint32_t)sizeof(struct syscall_enter_entry) + 4u * se->nargs;
     struct syscall_enter_entry *e =
         (struct syscall_enter_entry *)trace_reserve(se->enter.id, size);
@@ -56,9 +90,24 @@ void trace_syscall_enter(unsigned nr, const uint32_t *args)
     trace_commit();
 }
 
-void trace_syscall_exit(unsigned nr, int32_t ret)
+/* raw_syscalls:sys_exit, if enabled: the number and the result. */
+static void trace_raw_exit(unsigned nr, int32_t ret)
 {
-    struct syscall_events *se = nr < SYS_MAX ? events_by_nr[nr] : 0;
+    if (!raw_exit.enabled)
+        return;
+    struct raw_exit_entry *e = (struct raw_exit_entry *)trace_reserve(raw_exit.id, sizeof *e);
+    if (!e)
+        return;
+    e->id = (int32_t)nr;
+    e->ret = ret;
+    trace_commit();
+}
+
+void trace_syscall_exit(unsigned nr, const uint32_t *regs, int32_t ret)
+{
+    trace_raw_exit(nr, ret);
+    unsigned slot = syscall_slot(nr, regs);
+    struct syscall_events *se = slot < SYSCALL_SLOTS ? events_by_slot[slot] : 0;
     if (!se || !se->exit.enabled)
         return;
     struct syscall_exit_entry *e =
@@ -139,6 +188,59 @@ static void format_exit(struct fs_writer *out, const struct trace_event_call *ca
     fs_puts(out, "\nprint fmt: \"0x%lx\", REC->ret\n");
 }
 
+/* "NR 4 (1, 40001000, c, 0, 0, 0)": Linux's raw_syscalls:sys_enter line. */
+static void print_raw_enter(struct fs_writer *out, const struct trace_event_call *call,
+                            const struct trace_event_view *ev)
+{
+    (void)call;
+    const struct raw_enter_entry *e = (const struct raw_enter_entry *)ev->entry;
+    if (ev->length < sizeof *e) {
+        fs_puts(out, "NR ? (record cut short)");
+        return;
+    }
+    fs_printf(out, "NR %ld (", (long)e->id);
+    for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+        fs_printf(out, "%s%lx", i ? ", " : "", (unsigned long)e->args[i]);
+    fs_puts(out, ")");
+}
+
+/* "NR 4 = 12": Linux's raw_syscalls:sys_exit line. */
+static void print_raw_exit(struct fs_writer *out, const struct trace_event_call *call,
+                           const struct trace_event_view *ev)
+{
+    (void)call;
+    const struct raw_exit_entry *e = (const struct raw_exit_entry *)ev->entry;
+    if (ev->length < sizeof *e) {
+        fs_puts(out, "NR ? (record cut short)");
+        return;
+    }
+    fs_printf(out, "NR %ld = %ld", (long)e->id, (long)e->ret);
+}
+
+/* raw_syscalls:sys_enter's fields and print fmt, as Linux's i386 format file. */
+static void format_raw_enter(struct fs_writer *out, const struct trace_event_call *call)
+{
+    (void)call;
+    fs_printf(out, "\tfield:long id;\toffset:%u;\tsize:4;\tsigned:1;\n",
+              (unsigned)offsetof(struct raw_enter_entry, id));
+    fs_printf(out, "\tfield:unsigned long args[6];\toffset:%u;\tsize:%u;\tsigned:0;\n",
+              (unsigned)offsetof(struct raw_enter_entry, args), 4u * SYSCALL_ARGS_MAX);
+    fs_puts(out, "\nprint fmt: \"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, "
+                 "REC->args[0], REC->args[1], REC->args[2], REC->args[3], REC->args[4], "
+                 "REC->args[5]\n");
+}
+
+/* raw_syscalls:sys_exit's fields and print fmt. */
+static void format_raw_exit(struct fs_writer *out, const struct trace_event_call *call)
+{
+    (void)call;
+    fs_printf(out, "\tfield:long id;\toffset:%u;\tsize:4;\tsigned:1;\n",
+              (unsigned)offsetof(struct raw_exit_entry, id));
+    fs_printf(out, "\tfield:long ret;\toffset:%u;\tsize:4;\tsigned:1;\n",
+              (unsigned)offsetof(struct raw_exit_entry, ret));
+    fs_puts(out, "\nprint fmt: \"NR %ld = %ld\", REC->id, REC->ret\n");
+}
+
 static const struct syscall_tracer syscall_events_tracer = { trace_syscall_enter,
                                                              trace_syscall_exit };
 
@@ -157,20 +259,39 @@ static const struct trace_event_ops enter_ops = { .print = print_enter,
 static const struct trace_event_ops exit_ops = { .print = print_exit,
                                                  .print_format = format_exit,
                                                  .enable = enable_syscall_event };
+static const struct trace_event_ops raw_enter_ops = { .print = print_raw_enter,
+                                                      .print_format = format_raw_enter,
+                                                      .enable = enable_syscall_event };
+static const struct trace_event_ops raw_exit_ops = { .print = print_raw_exit,
+                                                     .print_format = format_raw_exit,
+                                                     .enable = enable_syscall_event };
 
-/* Fills in one event of call nr: "sys_enter_write" or "sys_exit_write". */
-static void describe(struct trace_event_call *call, const char *prefix, unsigned nr,
+/* Fills in one event of the call in slot: "sys_enter_write" or "sys_exit_write". */
+static void describe(struct trace_event_call *call, const char *prefix, unsigned slot,
                      const struct syscall_info *info, const struct trace_event_ops *ops)
 {
     call->system = "syscalls";
     ksnprintf(call->name, sizeof call->name, "%s%s", prefix, info->name);
     call->ops = ops;
-    call->data = (void *)(uintptr_t)nr;
+    call->data = (void *)(uintptr_t)slot;
+}
+
+/* Registers raw_syscalls:sys_enter and sys_exit, which see every call, known or not. */
+static void register_raw_events(void)
+{
+    raw_enter.system = raw_exit.system = "raw_syscalls";
+    ksnprintf(raw_enter.name, sizeof raw_enter.name, "sys_enter");
+    ksnprintf(raw_exit.name, sizeof raw_exit.name, "sys_exit");
+    raw_enter.ops = &raw_enter_ops;
+    raw_exit.ops = &raw_exit_ops;
+    if (trace_event_register(&raw_enter) || trace_event_register(&raw_exit))
+        printk("tracing: no raw_syscalls events\n");
 }
 
 void trace_syscalls_init(void)
 {
-    for (unsigned nr = 0; nr < SYS_MAX; nr++) {
+    register_raw_events();
+    for (unsigned nr = 0; nr < SYSCALL_SLOTS; nr++) {
         const struct syscall_info *info = syscall_info(nr);
         if (!info || info->nargs > SYSCALL_ARGS_MAX)
             continue;
@@ -193,6 +314,6 @@ void trace_syscalls_init(void)
             kfree(se);
             continue;
         }
-        events_by_nr[nr] = se;
+        events_by_slot[nr] = se;
     }
 }

@@ -91,7 +91,13 @@ struct ref_table {
     uint32_t count;           /* entries in use; the write path reads it with acquire */
     uint32_t capacity;
     struct ref_table *older;  /* the outgrown table, still read by writers already in it */
-    struct user_event *events[];
+    struct event_ref {
+        struct user_event *ev;
+        /* Registered through Linux 6.4's struct user_reg: a write while the event is
+         * disabled is EBADF, as 6.4+ answers; through the pre-6.4 structure it returns its
+         * length, as 6.1 did (its selftests write to disabled events and expect that). */
+        bool badf_when_disabled;
+    } events[];
 };
 
 static struct spinlock ue_lock = SPINLOCK_INIT("user_events");
@@ -380,13 +386,17 @@ static struct task_exit_hook exit_hook = { drop_enablers_of, NULL };
 /* --- user_events_data: the per-file table -------------------------------------------------- */
 
 /* ev's write index in f, adding it if needed: the index, or -ENOMEM (no heap, or the
- * budget is used up when the table must grow). Called with ue_lock held. */
-static int add_ref(struct file *f, struct user_event *ev)
+ * budget is used up when the table must grow). abi_6_4: the registration used Linux 6.4's
+ * struct user_reg (writes while disabled are then EBADF). Called with ue_lock held. */
+static int add_ref(struct file *f, struct user_event *ev, bool abi_6_4)
 {
     struct ref_table *t = f->private_data;
     for (uint32_t i = 0; t && i < t->count; i++)
-        if (t->events[i] == ev)
+        if (t->events[i].ev == ev) {
+            if (abi_6_4) /* once registered the 6.4 way, the index answers as 6.4 */
+                __atomic_store_n(&t->events[i].badf_when_disabled, true, __ATOMIC_RELAXED);
             return (int)i;
+        }
     if (!t || t->count == t->capacity) {
         uint32_t capacity = t ? t->capacity * 2 : 4;
         struct ref_table *bigger =
@@ -403,7 +413,8 @@ static int add_ref(struct file *f, struct user_event *ev)
         t = bigger;
     }
     uint32_t index = t->count;
-    t->events[index] = ev;
+    t->events[index].ev = ev;
+    t->events[index].badf_when_disabled = abi_6_4;
     __atomic_store_n(&t->count, index + 1, __ATOMIC_RELEASE);
     ev->file_refs++;
     return (int)index;
@@ -416,8 +427,8 @@ static void release_data(struct file *f)
     unsigned long flags = spin_lock_irqsave(&ue_lock);
     struct ref_table *t = f->private_data;
     for (uint32_t i = 0; t && i < t->count; i++) {
-        t->events[i]->file_refs--;
-        delete_if_unused(t->events[i]);
+        t->events[i].ev->file_refs--;
+        delete_if_unused(t->events[i].ev);
     }
     f->private_data = NULL;
     for (struct ref_table *old = t; old; old = old->older)
@@ -455,8 +466,6 @@ static int copy_struct(void *k, uint32_t ksize, uint32_t uaddr, uint32_t usize)
  * -ENOMEM. */
 static int copy_user_text(uint64_t uaddr, char **out)
 {
-    if (uaddr > UINT32_MAX)
-        return -EFAULT;
     char *text = kmalloc(USER_EVENTS_MAX_DESC);
     if (!text)
         return -ENOMEM;
@@ -504,7 +513,7 @@ static long register_with_status_bit(struct file *f, uint32_t arg)
         return err;
     unsigned long flags = spin_lock_irqsave(&ue_lock);
     err = find_or_create(desc, false, &ev); /* this structure has no flags: never persistent */
-    int index = err ? err : add_ref(f, ev);
+    int index = err ? err : add_ref(f, ev, false);
     uint32_t bit = index >= 0 ? ev->status_bit : 0;
     if (!err && index < 0)
         delete_if_unused(ev); /* created for a reference that could not be added */
@@ -516,13 +525,16 @@ static long register_with_status_bit(struct file *f, uint32_t arg)
 }
 
 /* Checks a struct user_reg as Linux 6.6's user_reg_get does (a 32-bit kernel: enable_size
- * must be 4; USER_EVENT_REG_PERSIST is the only flag). */
+ * must be 4; USER_EVENT_REG_PERSIST is the only flag). enable_addr counts by its low 32
+ * bits, as a 32-bit Linux's (uintptr_t) cast and unsigned long enabler address keep it:
+ * an i386 program's (__u64)&variable sign-extends a stack address to 0xffffffffbeff....,
+ * and registers that variable. */
 static int check_user_reg(const struct user_reg *reg)
 {
     if ((reg->flags & ~(USER_EVENT_REG_MAX - 1)) || reg->enable_size != 4 || reg->enable_addr % 4 != 0 ||
         reg->enable_bit > 31)
         return -EINVAL;
-    if (reg->enable_addr > UINT32_MAX || !user_range_ok((uint32_t)reg->enable_addr, 4, true))
+    if (!user_range_ok((uint32_t)reg->enable_addr, 4, true))
         return -EFAULT;
     return 0;
 }
@@ -556,7 +568,7 @@ static long register_with_enable_bit(struct file *f, uint32_t arg, uint32_t usiz
         return err;
     flags = spin_lock_irqsave(&ue_lock);
     err = find_or_create(desc, (reg.flags & USER_EVENT_REG_PERSIST) != 0, &ev);
-    int index = err ? err : add_ref(f, ev);
+    int index = err ? err : add_ref(f, ev, true);
     if (index >= 0)
         err = add_enabler(ev, t, addr, reg.enable_bit);
     else if (!err)
@@ -594,7 +606,9 @@ static long ioctl_delete(uint32_t arg)
         return n;
     unsigned long flags = spin_lock_irqsave(&ue_lock);
     struct user_event *ev = find_event(name);
-    int err = ev ? delete_event(ev) : -ENOENT;
+    int err = -ENOENT;
+    if (ev) /* a persistent event is root's to delete, as Linux asks CAP_PERFMON */
+        err = ev->persist && !task_privileged(task_current()) ? -EPERM : delete_event(ev);
     spin_unlock_irqrestore(&ue_lock, flags);
     kfree(name);
     return err;
@@ -617,8 +631,8 @@ static long ioctl_unregister(uint32_t arg)
         return err;
     if (unreg.__reserved || unreg.__reserved2)
         return -EINVAL;
-    if (unreg.disable_addr > UINT32_MAX)
-        return -ENOENT;
+    /* The low 32 bits, as registration kept them (check_user_reg): the same (__u64)&var
+     * unregisters what it registered (docs/user_events.md: departures). */
     uint32_t addr = (uint32_t)unreg.disable_addr;
     struct task *t = task_current();
     struct user_event *ev;
@@ -669,10 +683,12 @@ static long record_event(const struct user_event *ev, const uint8_t *payload, ui
 }
 
 /*
- * write()/writev(): the write index, then the payload. Returns len (recorded or not, as an
- * enable bit may be stale for a moment), -EFAULT without a whole index, -EINVAL for a
- * negative index or a payload shorter than the fields, -ENOENT for an index this file was
- * not given. The fast path: no lock, one table lookup.
+ * write()/writev(): the write index, then the payload. Returns len (recorded, or lost to a
+ * full buffer or tracing off), -EFAULT without a whole index, -EINVAL for a negative index
+ * or a payload shorter than the fields, -ENOENT for an index this file was not given,
+ * and, while the event is disabled, -EBADF for an index registered with Linux 6.4's
+ * struct user_reg (as 6.4+ answers) or len for one of the pre-6.4 structure (as 6.1 did;
+ * nothing is recorded). The fast path: no lock, one table lookup.
  */
 static long write_data(struct file *f, const void *data, size_t len)
 {
@@ -685,16 +701,15 @@ static long write_data(struct file *f, const void *data, size_t len)
     struct ref_table *t = __atomic_load_n(&f->private_data, __ATOMIC_ACQUIRE);
     if (!t || (uint32_t)index >= __atomic_load_n(&t->count, __ATOMIC_ACQUIRE))
         return -ENOENT;
-    const struct user_event *ev = t->events[index];
+    const struct user_event *ev = t->events[index].ev;
     uint32_t payload_len = (uint32_t)(len - sizeof index);
     if (payload_len < ev->desc->min_size)
         return -EINVAL;
-    if (ev->call.enabled) {
-        long err = record_event(ev, (const uint8_t *)data + sizeof index, payload_len);
-        if (err)
-            return err;
-    }
-    return (long)len;
+    if (!ev->call.enabled)
+        return __atomic_load_n(&t->events[index].badf_when_disabled, __ATOMIC_RELAXED)
+                   ? -EBADF : (long)len;
+    long err = record_event(ev, (const uint8_t *)data + sizeof index, payload_len);
+    return err ? err : (long)len;
 }
 
 static const struct fs_file_ops data_ops = {

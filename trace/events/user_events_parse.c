@@ -11,6 +11,7 @@
 #include "trace/events/user_events_parse.h"
 
 #include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
 #include "kernel/lib/parse.h"
 #include "kernel/mm/heap.h"
 #include "kernel/lib/string.h"
@@ -207,8 +208,9 @@ static int parse_command(struct ue_desc *d, char *text)
     char *args = strchr(text, ' ');
     if (args)
         *args++ = '\0';
-    if (strchr(text, ':'))
-        return -EINVAL; /* flags: none is defined, and Linux 6.4 refuses them all */
+    char *flags = strchr(text, ':');
+    if (flags) /* NAME:FLAG,FLAG...: accepted and ignored, as Linux 6.1 does (its one flag, */
+        *flags = '\0'; /* BPF_ITER, is for BPF; unknown ones for forward compatibility) */
     if (!valid_event_name(text))
         return -EINVAL;
     memcpy(d->name, text, strlen(text) + 1);
@@ -526,6 +528,25 @@ int ue_dyn_parse(const char *line, size_t len, struct ue_dyn_cmd *cmd)
     return 0;
 }
 
+/* Whether field text [s, e) is "struct TYPE NAME", three words and no size: how Linux
+ * names a struct field in a delete (its field strings leave the size out). */
+static bool is_sizeless_struct(const char *text, size_t s, size_t e)
+{
+    unsigned words = 0;
+    size_t i = s, first = s;
+    while (i < e) {
+        i = skip_blanks(text, i, e);
+        if (i == e)
+            break;
+        if (words == 0)
+            first = i;
+        words++;
+        while (i < e && !is_space(text[i]))
+            i++;
+    }
+    return words == 3 && e - first > 7 && strncmp(text + first, "struct ", 7) == 0;
+}
+
 bool ue_dyn_matches(const struct ue_dyn_cmd *cmd, const struct ue_desc *d)
 {
     if (cmd->op != UE_DYN_DELETE || cmd->other_system)
@@ -534,16 +555,34 @@ bool ue_dyn_matches(const struct ue_dyn_cmd *cmd, const struct ue_desc *d)
         return false;
     if (cmd->args_len == 0)
         return true;
-    /* Compare field lists by meaning: "u32 a;u32 b" names the same fields as "u32 a; u32 b". */
-    char *text = kmalloc(cmd->text_len + 1 + cmd->args_len);
+    /* Compare field lists by meaning: "u32 a;u32 b" names the same fields as "u32 a; u32 b".
+     * A struct field named without its size ("struct custom a", as Linux's delete compares
+     * it) takes the size of the event's field in that place. Room for the name, a space,
+     * the fields and up to 6 digits and a space for each of them. */
+    size_t cap = cmd->text_len + 1 + cmd->args_len + 8u * (d->nfields + 1) + 1;
+    char *text = kmalloc(cap);
     if (!text)
         return false;
+    size_t n = 0;
     memcpy(text, cmd->text, cmd->text_len);
-    text[cmd->text_len] = ' ';
-    memcpy(text + cmd->text_len + 1, cmd->args, cmd->args_len);
+    n = cmd->text_len;
+    text[n++] = ' ';
+    unsigned index = 0;
+    for (size_t s = 0; s <= cmd->args_len; index++) {
+        size_t e = find_byte(cmd->args, s, cmd->args_len, ';');
+        memcpy(text + n, cmd->args + s, e - s);
+        n += e - s;
+        if (index < d->nfields && d->fields[index].kind == UE_FIELD_STRUCT &&
+            is_sizeless_struct(cmd->args, s, e))
+            n += (size_t)ksnprintf(text + n, cap - n, " %u", (unsigned)d->fields[index].size);
+        if (e == cmd->args_len)
+            break;
+        text[n++] = ';';
+        s = e + 1;
+    }
     struct ue_desc *given;
     bool same = false;
-    if (ue_parse(text, cmd->text_len + 1 + cmd->args_len, &given) == 0) {
+    if (ue_parse(text, n, &given) == 0) {
         same = ue_same_fields(given, d);
         ue_desc_free(given);
     }

@@ -14,4 +14,7 @@ int nanosleep(const struct timespec *req, struct timespec *rem);
 /* Stores the time of clock id (CLOCK_MONOTONIC: since boot) in *tp; 0, or -1 with errno. */
 int clock_gettime(clockid_t id, struct timespec *tp);
 
+/* Seconds since 1970 (UTC), also stored in *t unless t is NULL; -1 with errno on a bad t. */
+time_t time(time_t *t);
+
 #endif

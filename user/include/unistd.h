@@ -1,6 +1,6 @@
 /*
  * unistd.h - the basic POSIX calls: read, write, close, getpid, user and group ids,
- * sleeping, leaving.
+ * sleeping, sysconf, leaving.
  */
 #ifndef _UNISTD_H
 #define _UNISTD_H
@@ -58,6 +58,17 @@ int pause(void);
 
 /* Ends the process at once with status (no stdout flush: see exit()). */
 void _exit(int status) __attribute__((noreturn));
+
+/* System configuration (sysconf), glibc's numbers for the names it knows: the page size,
+ * the clock tick of times() (USER_HZ, 100 as on Linux), the CPUs (from sched_getaffinity),
+ * the open-file limit (RLIMIT_NOFILE). Any other name: -1 with errno EINVAL. */
+#define _SC_CLK_TCK 2
+#define _SC_OPEN_MAX 4
+#define _SC_PAGESIZE 30
+#define _SC_PAGE_SIZE _SC_PAGESIZE
+#define _SC_NPROCESSORS_CONF 83
+#define _SC_NPROCESSORS_ONLN 84
+long sysconf(int name);
 
 /* Makes system call number with up to six arguments; returns the result, or -1 with errno
  * set. For calls that have no wrapper (and for testing numbers the kernel lacks). */

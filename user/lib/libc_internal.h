@@ -34,7 +34,32 @@ static inline long syscall_raw(long nr, long a1, long a2, long a3, long a4, long
  * which goes to errno, and the caller gets -1. Anything else is returned unchanged. */
 long syscall_result(long ret);
 
-/* Writes out what printf() and friends have buffered for fd 1. */
+/* A stdio stream (stdio.h's FILE). */
+#include <stdbool.h>
+#include <stddef.h>
+#define F_READ 1u
+#define F_WRITE 2u
+#define F_EOF 4u
+#define F_ERROR 8u
+#define F_IN_USE 16u
+struct stdio_stream {
+    int fd;
+    unsigned flags;
+    int mode;             /* _IOFBF, _IOLBF or _IONBF */
+    char *buf;
+    size_t size;
+    size_t wlen;          /* bytes written to the buffer, not yet to the fd */
+    size_t rpos, rlen;    /* unread bytes are buf[rpos, rlen) */
+    bool mapped;          /* buf is a page of its own, from mmap (fopen, fdopen) */
+    struct stdio_stream *next; /* the next of stdio_opened's list */
+};
+/* The streams fopen/fdopen made, newest first (stdio_file.c adds and removes them). */
+extern struct stdio_stream *stdio_opened;
+/* Writes out what a stream holds for its fd: 0, or EOF with the error flag on a failed
+ * write (the rest is dropped). */
+int stdio_write_out(struct stdio_stream *f);
+
+/* Writes out what every output stream holds (stdio.c: stdout and any fopen-ed one). */
 void stdout_flush(void);
 
 /* The formatter behind every printf-family function: calls emit(c, ctx) for each character

@@ -9,7 +9,8 @@
  * on our behalf).
  *
  * The calls: mostly the implemented ones (read write open close getpid ioctl munmap writev
- * sched_yield nanosleep mmap2 clock_gettime, and the file, pipe, terminal and polling calls
+ * sched_yield nanosleep mmap2 clock_gettime, issue 16's time, uname, sysinfo, limits,
+ * getrandom, CPU and personality calls, the file, pipe, terminal and polling calls
  * of issue 16: dup dup2 dup3 fcntl fcntl64 close_range pipe pipe2 openat chdir fchdir
  * getcwd umask access faccessat faccessat2 readlink readlinkat stat lstat fstat stat64
  * lstat64 fstat64 fstatat64 statx getdents getdents64 lseek _llseek poll ppoll
@@ -21,7 +22,8 @@
  * get past the first check (real fds of user_events_data, DIAG_IOCSREG/DEL/UNREG structures
  * with random fields, iovec arrays, timespecs, paths of the tree, pollfd arrays and
  * fd_sets), otherwise with raw random arguments; and any number of
- * 0..SYS_MAX-1 with random arguments (IPC timeouts cut short), except the ones in `never` (exit,
+ * 0..SYS_MAX with random arguments, and tracekern's IPC call with any operation (timeouts
+ * cut short), except the ones in `never` (exit,
  * exit_group, and calls that would end, block or rewrite this program should the kernel
  * ever implement them).
  *
@@ -115,7 +117,7 @@ static const uint16_t never[] = {
     119 /* sigreturn */, 173 /* rt_sigreturn */, 88 /* reboot */, 45 /* brk */,
     125 /* mprotect */, 163 /* mremap */, 90 /* old mmap */, 257 /* remap_file_pages */,
     240 /* futex */, 256 /* epoll_wait */, 319 /* epoll_pwait */,
-    267 /* clock_nanosleep */, 177 /* rt_sigtimedwait */, 117 /* ipc */,
+    177 /* rt_sigtimedwait */, 117 /* ipc */,
     102 /* socketcall */, 172 /* prctl */, 354 /* seccomp */,
 };
 
@@ -932,6 +934,73 @@ static void shape_pid_arg(struct call *c)
     c->a[0] = one_in(2) ? random_small() : rnd();
     c->a[1] = one_in(2) ? random_small() : rnd();
 }
+/* Time, system information, limits and random numbers (issue 16): each output pointer is
+ * random (the guards move it off the program's own memory), ids and flags mostly valid. */
+static uint32_t pick_clock(void)
+{
+    static const uint32_t clocks[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 11, (uint32_t)-6, 0xffffffff };
+    return one_in(8) ? rnd() : PICK(clocks);
+}
+
+static void shape_one_pointer(struct call *c) { c->a[0] = random_pointer(); }
+
+static void shape_two_pointers(struct call *c)
+{
+    c->a[0] = one_in(4) ? 0 : random_pointer();
+    c->a[1] = one_in(4) ? 0 : random_pointer();
+}
+
+static void shape_clock_pointer(struct call *c)
+{
+    c->a[0] = pick_clock();
+    c->a[1] = one_in(5) ? 0 : random_pointer();
+}
+
+static void shape_clock_nanosleep(struct call *c)
+{
+    c->a[0] = pick_clock();
+    c->a[1] = one_in(3) ? TIMER_ABSTIME : one_in(8) ? rnd() : 0;
+    c->a[2] = one_in(4) ? random_pointer() : build_timespec();
+    c->a[3] = one_in(2) ? 0 : random_pointer();
+}
+
+static void shape_rlimit(struct call *c)
+{
+    c->a[0] = one_in(6) ? rnd() : below(RLIM_NLIMITS + 2);
+    if (one_in(2)) {
+        struct rlimit r = { one_in(2) ? rnd() : below(64), one_in(2) ? RLIM_INFINITY : below(64) };
+        uint32_t p = scratch_at(sizeof r, true);
+        memcpy((void *)(uintptr_t)p, &r, sizeof r);
+        c->a[1] = p;
+    } else {
+        c->a[1] = random_pointer();
+    }
+}
+
+static void shape_prlimit64(struct call *c)
+{
+    c->a[0] = one_in(2) ? 0 : one_in(2) ? (uint32_t)getpid() : rnd() % 100;
+    c->a[1] = one_in(6) ? rnd() : below(RLIM_NLIMITS + 2);
+    c->a[2] = one_in(2) ? 0 : one_in(2) ? scratch_at(sizeof(struct rlimit64), true)
+                                        : random_pointer();
+    c->a[3] = one_in(3) ? 0 : random_pointer();
+}
+
+static void shape_getrandom(struct call *c)
+{
+    c->a[0] = random_pointer();
+    c->a[1] = one_in(4) ? random_length() : below(600);
+    c->a[2] = one_in(6) ? rnd() : below(8);
+}
+
+static void shape_pid_call(struct call *c)
+{
+    c->a[0] = one_in(2) ? 0 : one_in(2) ? (uint32_t)getpid() : rnd() % 100 - 2;
+    c->a[1] = one_in(3) ? below(40) : random_arg();
+    c->a[2] = random_pointer();
+}
+
+static void shape_small(struct call *c) { c->a[0] = one_in(4) ? rnd() : below(8); }
 
 static const struct {
     uint32_t nr;
@@ -975,6 +1044,20 @@ static const struct {
     { SYS_set_tid_address, shape_alarm }, { SYS_set_robust_list, shape_alarm },
     { SYS_set_thread_area, shape_thread_area }, { SYS_get_thread_area, shape_thread_area },
     { SYS_rseq, shape_alarm },
+    /* Time, system information, limits and random numbers (issue 16) */
+    { SYS_time, shape_one_pointer },            { SYS_gettimeofday, shape_two_pointers },
+    { SYS_clock_gettime64, shape_clock_pointer }, { SYS_clock_getres, shape_clock_pointer },
+    { SYS_clock_getres_time64, shape_clock_pointer },
+    { SYS_clock_nanosleep, shape_clock_nanosleep },
+    { SYS_clock_nanosleep_time64, shape_clock_nanosleep },
+    { SYS_uname, shape_one_pointer },           { SYS_olduname, shape_one_pointer },
+    { SYS_oldolduname, shape_one_pointer },     { SYS_sysinfo, shape_one_pointer },
+    { SYS_getrlimit, shape_rlimit },            { SYS_ugetrlimit, shape_rlimit },
+    { SYS_setrlimit, shape_rlimit },            { SYS_prlimit64, shape_prlimit64 },
+    { SYS_getrandom, shape_getrandom },         { SYS_sched_getaffinity, shape_pid_call },
+    { SYS_getcpu, shape_two_pointers },         { SYS_sched_getscheduler, shape_pid_call },
+    { SYS_sched_getparam, shape_pid_call },     { SYS_sched_get_priority_max, shape_small },
+    { SYS_sched_get_priority_min, shape_small }, { SYS_personality, shape_small },
 };
 
 /* Whether the kernel has the call today (its guards then know what it writes). */
@@ -996,9 +1079,9 @@ static bool is_never(uint32_t nr)
 }
 
 /* The next call: four in five an implemented one, mostly shaped; else any number of
- * 0..SYS_MAX-1 that `never` allows, with random arguments (the IPC calls 400..404 among them,
- * their timeouts cut to under 5 ms: waiting forever for a partner that never comes is
- * what they should do, not a kernel bug). */
+ * 0..SYS_MAX that `never` allows, with random arguments, or now and then tracekern's IPC
+ * call (uapi/ipc.h) with an operation, known or not, and its timeout cut to under 5 ms:
+ * waiting forever for a partner that never comes is what it should do, not a kernel bug. */
 static void draw_call(struct call *c)
 {
     for (unsigned i = 0; i < ARRAY_SIZE(c->a); i++)
@@ -1010,13 +1093,18 @@ static void draw_call(struct call *c)
             implemented[i].shape(c);
         return;
     }
+    if (one_in(10)) {
+        c->nr = SYS_tracekern_ipc;
+        c->a[0] = one_in(8) ? rnd() : below(IPC_OPS + 1);
+        if (c->a[0] == IPC_OP_SEND || c->a[0] == IPC_OP_RECV)
+            c->a[3] %= 5;
+        else if (c->a[0] == IPC_OP_CALL)
+            c->a[4] %= 5;
+        return;
+    }
     do
-        c->nr = below(SYS_MAX);
+        c->nr = below(SYS_MAX + 1);
     while (is_never(c->nr));
-    if (c->nr == SYS_ipc_send || c->nr == SYS_ipc_recv)
-        c->a[2] %= 5;
-    else if (c->nr == SYS_ipc_call)
-        c->a[3] %= 5;
 }
 
 /* ---- guards ---- */
@@ -1116,6 +1204,34 @@ static void guard_nanosleep(struct call *c)
     }
     if (c->a[1])
         guard_out_fixed(&c->a[1], sizeof(struct timespec));
+}
+
+/* clock_nanosleep (time32 or time64): the request where the guard can read it, a valid
+ * one cut to at most 1 ms (an absolute one is then long past: it returns at once); rem
+ * where the kernel may write it. */
+static void guard_clock_nanosleep(struct call *c, bool time64)
+{
+    uint32_t size = time64 ? sizeof(struct timespec64) : sizeof(struct timespec);
+    if (guard_in(&c->a[2], size)) {
+        void *p = (void *)(uintptr_t)c->a[2];
+        if (time64) {
+            struct timespec64 t;
+            memcpy(&t, p, sizeof t);
+            t.tv_sec = 0;
+            t.tv_nsec = (uint32_t)t.tv_nsec % 1000001;
+            memcpy(p, &t, sizeof t);
+        } else {
+            struct timespec t;
+            memcpy(&t, p, sizeof t);
+            if (t.tv_sec > 0 || (t.tv_sec == 0 && t.tv_nsec > 1000000)) {
+                t.tv_sec = 0;
+                t.tv_nsec %= 1000001;
+            }
+            memcpy(p, &t, sizeof t);
+        }
+    }
+    if (c->a[3])
+        guard_out_fixed(&c->a[3], size);
 }
 
 /* DIAG_IOCSREG: the structure in scratch, and its enable_addr (Linux 6.4's ABI: any size
@@ -1338,6 +1454,28 @@ static void guard_call(struct call *c)
         if (a[0] > initial_break + 64 * PAGE && a[0] < MMAP_LO)
             a[0] = initial_break + below(64 * PAGE);
         break;
+    /* Time, system information, limits and random numbers (issue 16) */
+    case SYS_time: guard_out_fixed(&a[0], 4); break;
+    case SYS_gettimeofday:
+    case SYS_getcpu:
+        guard_out_fixed(&a[0], 8);
+        guard_out_fixed(&a[1], 8);
+        break;
+    case SYS_clock_gettime64:
+    case SYS_clock_getres_time64: guard_out_fixed(&a[1], sizeof(struct timespec64)); break;
+    case SYS_clock_getres: guard_out_fixed(&a[1], sizeof(struct timespec)); break;
+    case SYS_clock_nanosleep: guard_clock_nanosleep(c, false); break;
+    case SYS_clock_nanosleep_time64: guard_clock_nanosleep(c, true); break;
+    case SYS_uname:
+    case SYS_olduname:
+    case SYS_oldolduname: guard_out_fixed(&a[0], sizeof(struct utsname)); break;
+    case SYS_sysinfo: guard_out_fixed(&a[0], sizeof(struct sysinfo)); break;
+    case SYS_getrlimit:
+    case SYS_ugetrlimit: guard_out_fixed(&a[1], sizeof(struct rlimit)); break;
+    case SYS_prlimit64: guard_out_fixed(&a[3], sizeof(struct rlimit64)); break;
+    case SYS_getrandom: guard_out(&a[0], &a[1], true); break;
+    case SYS_sched_getaffinity:
+    case SYS_sched_getparam: guard_out_fixed(&a[c->nr == SYS_sched_getparam ? 1 : 2], 8); break;
     case SYS_ioctl:
         if (a[1] == DIAG_IOCSREG)
             guard_reg(c);

@@ -42,6 +42,7 @@
 #define DATA_FILE TRACEFS "user_events_data"
 #define STATUS_FILE TRACEFS "user_events_status"
 #define LOC_ENABLE_FILE TRACEFS "events/user_events/ue_err_loc/enable"
+#define SEED_ENABLE_FILE TRACEFS "events/user_events/ue_err_seed/enable"
 
 #define UNMAPPED_ADDR 0x1000L  /* below USER_BASE, and never mapped */
 #define KERNEL_ADDR 0xc0100000L  /* the kernel's own memory: mapped, but not for ring 3 */
@@ -51,7 +52,7 @@
 /* Every event the groups register (the names before the fields). */
 static const char *const event_names[] = {
     "ue_err_size", "ue_err_field", "ue_err_dup",  "ue_err_name",
-    "ue_err_seed", "ue_err_loc",   "ue_err_busy", "ue_err_enabler", "ue_err_big",
+    "ue_err_seed", "ue_err_sext", "ue_err_loc",   "ue_err_busy", "ue_err_enabler", "ue_err_big",
     "ue_err_persist", "ue_err_shared", "ue_err_held",
 };
 
@@ -368,14 +369,15 @@ static void group_seed_abi(void)
 /*
  * Commands Linux's parser refuses: no name, a field without a name, long (its size
  * differs between programs), struct without its size, words after a field, an array
- * over the largest size, and a flag (none is defined). Also the name "enable", which
+ * over the largest size, and a flag with no name before it (flags themselves are accepted
+ * and ignored, as Linux 6.1 does: its dyn_test checks it). Also the name "enable", which
  * events/user_events/enable (the system's own switch) already has.
  */
 static void group_grammar(void)
 {
     static const char *const bad[] = {
         "", "a b", "x long y", "x u32", "x struct s y", "x u32 y z", "x char[2048] y",
-        "x:bogus u32 y", "enable u32 a",
+        ":bogus u32 y", "enable u32 a",
     };
     printf("# command grammar\n");
     for (unsigned i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -408,6 +410,16 @@ static void group_writes(void)
         many[i] = (struct iovec){ &value, 0 };
 
     printf("# writes to user_events_data\n");
+    const struct errno_case disabled[] = {
+        { "write to ue_err_seed while disabled: its length (pre-6.4 ABI, as 6.1)", SYS_write,
+          { data_fd, (long)good, sizeof(good) }, 0 },
+        { "... a short payload is still EINVAL first", SYS_write, { data_fd, (long)good, 4 },
+          EINVAL },
+    };
+    RUN_CASES(disabled);
+    int enable_fd = open(SEED_ENABLE_FILE, O_WRONLY);
+    check_call("enable ue_err_seed, writing \"1\\0\" (sizeof \"1\", as Linux's selftests do)",
+               write(enable_fd, "1", sizeof("1")), 0);
     const struct errno_case cases[] = {
         { "write [write_index, u32] of ue_err_seed", SYS_write,
           { data_fd, (long)good, sizeof(good) }, 0 },
@@ -425,6 +437,65 @@ static void group_writes(void)
         { "writev of 1025 iovecs", SYS_writev, { data_fd, (long)many, IOV_MAX + 1 }, EINVAL },
     };
     RUN_CASES(cases);
+    check_call("disable ue_err_seed (\"0\\n\")", write(enable_fd, "0\n", 2), 0);
+    close(enable_fd);
+}
+
+/*
+ * What a 32-bit Linux does with what i386 programs write: an event's `enable` file parses
+ * as kstrtoul_from_user ("1\0" and "+1" pass; blanks, hex and junk are EINVAL; more than
+ * 32 bits ERANGE), and a registration's 64-bit enable_addr counts by its low 32 bits, so
+ * that (__u64)&stack_variable, which sign-extends to 0xffffffffbeff...., registers that
+ * variable and unregisters it the same way (Linux 6.4+'s selftests do exactly that).
+ */
+static void group_linux_32bit(void)
+{
+    printf("# enable files and 64-bit addresses, as a 32-bit Linux\n");
+    int enable_fd = open(SEED_ENABLE_FILE, O_WRONLY);
+    static const struct {
+        const char *text, *shown;
+        size_t len;
+        int err;
+    } writes[] = {
+        { " 1", "\" 1\"", 2, EINVAL },   { "1 ", "\"1 \"", 2, EINVAL },
+        { "0x1", "0x1", 3, EINVAL },      { "-1", "-1", 2, EINVAL },
+        { "2", "2", 1, EINVAL },          { "1junk", "1junk", 5, EINVAL },
+        { "4294967296", "4294967296", 10, ERANGE }, { "", "nothing", 0, EINVAL },
+        { "+1", "+1", 2, 0 },             { "0\n", "0\\n", 2, 0 },
+        { "1\n\0", "1\\n\\0", 3, 0 },  { "0", "0", 1, 0 },
+    };
+    for (unsigned i = 0; i < ARRAY_SIZE(writes); i++) {
+        char what[64];
+        snprintf(what, sizeof what, "enable file write of %s", writes[i].shown);
+        check_call(what, write(enable_fd, writes[i].text, writes[i].len), writes[i].err);
+    }
+
+    volatile uint32_t on_stack = 0;
+    struct user_reg reg = { 0 };
+    reg.size = sizeof(reg);
+    reg.enable_bit = 5;
+    reg.enable_size = sizeof(on_stack);
+    reg.enable_addr = (uint64_t)(uintptr_t)&on_stack | 0xffffffff00000000ull;
+    reg.name_args = (uintptr_t)"ue_err_sext u32 a";
+    check_call("register with enable_addr 0xffffffff:&stack_word (sign-extended)",
+               ioctl(data_fd, DIAG_IOCSREG, &reg), 0);
+    uint32_t record[2] = { reg.write_index, 1 };
+    check_call("write to ue_err_sext while disabled: EBADF (6.4 ABI, as 6.4+)",
+               write(data_fd, record, sizeof record), EBADF);
+    check_call("enable ue_err_sext",
+               write_file(TRACEFS "events/user_events/ue_err_sext/enable", "1"), 0);
+    check_number("write to it enabled", write(data_fd, record, sizeof record), sizeof record);
+    check_true("the kernel set bit 5 of the stack word", on_stack == 1u << 5);
+    struct user_unreg unreg = { 0 };
+    unreg.size = sizeof(unreg);
+    unreg.disable_bit = 5;
+    unreg.disable_addr = reg.enable_addr;
+    check_call("unregister with the same sign-extended address",
+               ioctl(data_fd, DIAG_IOCSUNREG, &unreg), 0);
+    check_true("and the bit is cleared", on_stack == 0);
+    check_call("disable ue_err_sext",
+               write_file(TRACEFS "events/user_events/ue_err_sext/enable", "0"), 0);
+    close(enable_fd);
 }
 
 /*
@@ -859,6 +930,7 @@ int main(int argc, char **argv)
         group_seed_abi();
         group_grammar();
         group_writes();
+        group_linux_32bit();
         group_data_loc();
         group_oversize();
         group_delete();

@@ -7,11 +7,7 @@
 #include <sys/types.h>
 
 #include "uapi/fs.h"
-
-struct timeval {
-    long tv_sec;
-    long tv_usec;
-};
+#include "uapi/syscall.h" /* struct timeval */
 
 #define FD_ZERO(set) __builtin_memset((set), 0, sizeof(fd_set))
 #define FD_SET(fd, set) ((set)->fds_bits[(fd) / 32] |= 1u << ((fd) % 32))

@@ -1,7 +1,7 @@
 /*
  * tracekern/ipc.h - message passing for user programs (the kernel side: uapi/ipc.h).
  *
- * Thin wrappers over the ipc_* system calls, with libc's convention: -1 and errno on
+ * Thin wrappers over the IPC system call (one number, the operation first), with libc's convention: -1 and errno on
  * failure. ipc_lookup() and ipc_register() talk to the name service with ipc_call().
  */
 #ifndef USER_TRACEKERN_IPC_H
@@ -14,29 +14,32 @@
 
 #include "uapi/ipc.h"
 
-static inline int ipc_create(const char *name) { return (int)syscall(SYS_ipc_create, name); }
+static inline int ipc_create(const char *name)
+{
+    return (int)syscall(SYS_tracekern_ipc, IPC_OP_CREATE, name);
+}
 
 static inline int ipc_send(int ep, const struct ipc_msg *m, unsigned timeout_ms)
 {
-    return (int)syscall(SYS_ipc_send, ep, m, timeout_ms);
+    return (int)syscall(SYS_tracekern_ipc, IPC_OP_SEND, ep, m, timeout_ms);
 }
 
 /* Returns the message's reply token: > 0 for a call (its own, to pass to ipc_reply), 0 for
  * a plain send. */
 static inline int ipc_recv(int ep, struct ipc_msg *m, unsigned timeout_ms)
 {
-    return (int)syscall(SYS_ipc_recv, ep, m, timeout_ms);
+    return (int)syscall(SYS_tracekern_ipc, IPC_OP_RECV, ep, m, timeout_ms);
 }
 
 static inline int ipc_call(int ep, const struct ipc_msg *m, struct ipc_msg *reply,
                            unsigned timeout_ms)
 {
-    return (int)syscall(SYS_ipc_call, ep, m, reply, timeout_ms);
+    return (int)syscall(SYS_tracekern_ipc, IPC_OP_CALL, ep, m, reply, timeout_ms);
 }
 
 static inline int ipc_reply(int token, const struct ipc_msg *m)
 {
-    return (int)syscall(SYS_ipc_reply, token, m);
+    return (int)syscall(SYS_tracekern_ipc, IPC_OP_REPLY, token, m);
 }
 
 /* Asks the name service: label op, data = prefix (if any) then the name with its NUL.
