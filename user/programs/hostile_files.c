@@ -44,8 +44,8 @@ static void expect_open(const char *path, int flags, int want)
  * programs' IPC, and the trace itself. */
 static const char *const secret_files[] = {
     "/sys/kernel/debug/ipc_logging/serial/log",
-    "/sys/kernel/tracing/ipc_logging/serial/log_cont",
-    "/sys/kernel/tracing/ipc_logging/ipc/log",
+    "/sys/kernel/debug/ipc_logging/serial/log_cont",
+    "/sys/kernel/debug/ipc_logging/ipc/log",
     "/sys/kernel/tracing/trace",
     "/sys/kernel/tracing/trace_pipe",
     "/sys/kernel/tracing/saved_cmdlines",
@@ -85,7 +85,7 @@ static const char *const control_files[] = {
 static const char *const read_only_files[] = {
     "/sys/kernel/tracing/per_cpu/cpu0/stats",
     "/sys/kernel/tracing/trace_stat/function0",
-    "/sys/kernel/tracing/ipc_logging/pci/stats",
+    "/sys/kernel/debug/ipc_logging/pci/stats",
     "/sys/kernel/tracing/available_events",
     "/proc/bus/pci/devices",
     "/proc/kallsyms",
@@ -126,7 +126,7 @@ static void file_attacks(void)
     expect_open("/dev/kmsg", O_RDWR, EACCES);
     expect_open("/sys/kernel/tracing/trace", O_RDONLY | O_TRUNC, EACCES);
     /* Through a directory it may not search, even to a name that exists. */
-    expect_open("/sys/kernel/tracing/events/../proc/meminfo", O_RDONLY, EACCES);
+    expect_open("/sys/kernel/tracing/events/../../../../proc/meminfo", O_RDONLY, EACCES);
     /* What Linux lets anyone do still works. */
     expect_open("/proc/meminfo", O_RDONLY, 0);
     expect_open("/proc/kallsyms", O_RDONLY, 0);
