@@ -233,6 +233,18 @@ static void floods(void)
     check_true("4 names fit", bound == NAMES_PER_TASK);
 }
 
+/* Through the tree's links (kernel/fs/fs_layout.h): /sys/kernel/debug/tracing and /debug
+ * lead into tracefs and debugfs, and each directory on the way is checked as it is met,
+ * so the links open no back door. */
+static void link_attacks(void)
+{
+    expect_open("/sys/kernel/debug/tracing/trace", O_RDONLY, EACCES);
+    expect_open("/debug/tracing/trace_marker", O_WRONLY, EACCES);
+    expect_open("/debug/ipc_logging/serial/log", O_RDONLY, EACCES);
+    check_call("chdir /sys/kernel/debug", chdir("/sys/kernel/debug"), EACCES);
+    check_call("chdir /debug/tracing", chdir("/debug/tracing"), EACCES);
+}
+
 /* As root, everything the attacks tried opens, and ids drop as Linux lets them. */
 static void root_checks(void)
 {
@@ -242,6 +254,7 @@ static void root_checks(void)
     for (unsigned i = 0; i < COUNT(control_files); i++)
         expect_open(control_files[i], O_WRONLY, 0);
     expect_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
+    expect_open("/debug/tracing/trace", O_RDONLY, 0);
     expect_open("/dev/kmsg", O_RDONLY, 0);
     int lines;
     check_true("/proc/kallsyms shows root the addresses", kallsyms_all_zero(&lines) == 0);
@@ -287,6 +300,7 @@ int main(int argc, char **argv)
         id_attacks();
         ipc_attacks();
         floods();
+        link_attacks();
     }
     return check_summary("hostile_files");
 }
