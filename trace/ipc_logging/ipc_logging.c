@@ -206,7 +206,8 @@ static void remove_files(struct ipc_log_context *ctx)
     fs_remove(ctx->dir);
 }
 
-/* Creates ipc_logging/NAME with its three files; false (and nothing left) on failure. */
+/* Creates /sys/kernel/debug/ipc_logging/NAME (in debugfs, as Qualcomm's driver puts it) with
+ * its three files; false (and nothing left) on failure. */
 static bool create_files(struct ipc_log_context *ctx)
 {
     struct fs_node *root = fs_mkdir_at(debugfs_root(), "ipc_logging");
@@ -293,7 +294,7 @@ int ipc_log_context_destroy(struct ipc_log_context *ctx)
     return 0;
 }
 
-/* The ipc_logging directory exists from boot, as debugfs's does, even with no context. */
+/* /sys/kernel/debug/ipc_logging exists from boot, as the driver's does, even with no context. */
 static void ipc_logging_setup(void)
 {
     fs_mkdir_at(debugfs_root(), "ipc_logging");
