@@ -65,7 +65,7 @@ FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
 	fpu task_arch paging snapshot gdt
-NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols fs/fs_tree \
+NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols fs/fs_tree fs/fs_layout \
 	shell/console
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
@@ -330,7 +330,7 @@ HOST_format := kernel/lib/format.c
 HOST_parse := kernel/lib/parse.c
 HOST_symbols := kernel/lib/symbols.c
 HOST_shell_parse := kernel/shell/shell_parse.c
-HOST_fs_tree := kernel/fs/fs_tree.c $(HOST_format) $(HOST_errno) tests/unit/host_heap.c
+HOST_fs_tree := kernel/fs/fs_tree.c kernel/fs/fs_layout.c $(HOST_format) $(HOST_errno) tests/unit/host_heap.c
 HOST_ring_buffer := trace/core/ring_buffer.c tests/unit/host_arch.c
 HOST_trace_output := trace/core/trace_output.c trace/core/trace_comm.c $(HOST_fs_tree)
 HOST_ipc_log_page := trace/ipc_logging/ipc_log_page.c

@@ -5,7 +5,9 @@
 
 #include "kernel/fs/file.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/proc/cred.h"
 #include "kernel/proc/task_internal.h"
 #include "uapi/fs.h"
 
@@ -46,6 +48,19 @@ struct fs_node *task_cwd(int *err)
     /* The kernel's walk: a directory once entered stays usable, as Linux keeps the
      * current directory's dentry whatever happens to the permissions above it. */
     return fs_resolve(NULL, current->cwd, NULL, 0, err);
+}
+
+int task_chdir(struct fs_node *dir)
+{
+    if (!fs_is_dir(dir))
+        return -ENOTDIR;
+    int err = fs_may_open(dir, &current->cred, MAY_EXEC);
+    if (err)
+        return err;
+    char path[TASK_CWD_MAX];
+    fs_path_of(dir, path, sizeof path);
+    strlcpy(current->cwd, strcmp(path, "/") == 0 ? "" : path, sizeof current->cwd);
+    return 0;
 }
 
 struct fs_node *task_resolve(const char *path, int flags, int *err)

@@ -31,6 +31,10 @@ int fd_close(uint32_t fd);
 /* The current task's current directory, or NULL with *err (-ENOENT once it was removed). */
 struct fs_node *task_cwd(int *err);
 
+/* Makes dir the current task's current directory: 0, -ENOTDIR, or -EACCES when its
+ * credentials may not search it (chdir, fchdir, the console shell's cd). */
+int task_chdir(struct fs_node *dir);
+
 /*
  * Resolves path for the current task as Linux's path walk does: relative paths from its
  * current directory, its credentials checked on each directory, symbolic links followed

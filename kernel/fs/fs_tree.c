@@ -11,17 +11,6 @@
 #include "kernel/lib/string.h"
 #include "kernel/proc/cred.h"
 
-/* Linux's names for the tracing directory; each is accepted as a prefix naming our root.
- * debugfs itself names it too (checked after the longer names), so the path of Qualcomm's
- * IPC logging files (drivers/soc/qcom/ipc_logging.c),
- * /sys/kernel/debug/ipc_logging/NAME/log, finds ipc_logging/NAME/log. */
-static const char *const mount_prefixes[] = {
-    "/sys/kernel/tracing",
-    "/sys/kernel/debug/tracing",
-    "/debug/tracing",
-    "/sys/kernel/debug",
-};
-
 static struct fs_node root_node = { .name = "/", .mode = 0755, .ino = 1 };
 static uint32_t next_ino = 2;             /* under the tree's lock: see fs_tree.h */
 static uint64_t (*clock_ns)(void);        /* fs_set_clock's */
@@ -154,9 +143,12 @@ uint32_t fs_type(const struct fs_node *node)
     return node->rdev ? 0020000 : 0100000;
 }
 
-struct fs_node *fs_mkdir_path(const char *path)
+struct fs_node *fs_mkdir_path(const char *path) { return fs_mkdir_at(fs_root(), path); }
+
+struct fs_node *fs_mkdir_at(struct fs_node *dir, const char *path)
 {
-    struct fs_node *dir = fs_root();
+    if (!dir || !fs_is_dir(dir))
+        return NULL;
     char name[FS_NAME_MAX];
     while (*path) {
         size_t len = next_component(&path);
@@ -207,17 +199,6 @@ bool fs_in_use(const struct fs_node *node)
     return false;
 }
 
-/* If path starts with a mount prefix (as a whole component), returns what follows it. */
-static const char *strip_mount_prefix(const char *path)
-{
-    for (size_t i = 0; i < sizeof mount_prefixes / sizeof mount_prefixes[0]; i++) {
-        size_t len = strlen(mount_prefixes[i]);
-        if (strncmp(path, mount_prefixes[i], len) == 0 && (path[len] == '/' || path[len] == '\0'))
-            return path + len;
-    }
-    return path;
-}
-
 struct fs_node *fs_set_mode(struct fs_node *node, uint16_t mode, uint32_t uid, uint32_t gid)
 {
     if (node) {
@@ -228,18 +209,11 @@ struct fs_node *fs_set_mode(struct fs_node *node, uint16_t mode, uint32_t uid, u
     return node;
 }
 
-/* The default a directory gives what is created in it: its mode, except for the root,
- * whose children are the tracing directory's. */
-static uint16_t dir_default(const struct fs_node *dir)
-{
-    return dir == &root_node ? TRACEFS_DIR_MODE : fs_mode(dir);
-}
-
 uint16_t fs_mode(const struct fs_node *node)
 {
     if (node->mode || !node->parent)
         return node->mode;
-    uint16_t base = dir_default(node->parent);
+    uint16_t base = fs_mode(node->parent);
     if (fs_is_dir(node))
         return base;
     uint16_t allowed = 0;
@@ -313,10 +287,8 @@ static struct fs_node *walk(struct fs_node *start, const char *path, struct fs_n
     bool want_dir = path_len > 0 && path[path_len - 1] == '/';
     struct fs_node *node = start ? start : fs_root();
 restart:
-    if (path[0] == '/') {
-        path = strip_mount_prefix(path);
+    if (path[0] == '/')
         node = fs_root();
-    }
     while (*path) {
         size_t len = next_component(&path);
         if (len == 0)

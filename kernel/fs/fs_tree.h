@@ -1,20 +1,21 @@
 /*
  * fs_tree.h - the file tree the console shell shows, and that tracers put their files in.
  *
- * Its root is the tracing directory: `/sys/kernel/tracing/`, `/sys/kernel/debug/tracing/`
- * and `/debug/tracing/` all name it, so commands copied from Linux documentation work with
- * or without the prefix. Other kernel files live in directories of the same tree (`/proc`,
- * `/dev`). A file is a pair of functions: read produces its whole text through a writer,
+ * Its root is `/`, laid out as Linux's (kernel/fs/fs_layout.h): tracefs at
+ * /sys/kernel/tracing, debugfs at /sys/kernel/debug, /proc, /dev, /bin. Paths are found by
+ * walking from the root or from a given directory (a task's current directory: the console
+ * shell starts in /sys/kernel/tracing, so `cat trace` works as Linux's docs type it).
+ * A file is a pair of functions: read produces its whole text through a writer,
  * write receives what `echo ... > file` sends.
  *
  * Every node has an owner, a group and a mode, as Linux's files have; all are root's.
  * A node's mode is its own when set with fs_set_mode(), else its directory's default:
  * a directory gets its parent's mode, a file its parent's mode without the x bits and with
  * only the r bits (it can be read) and w bits (it can be written) its operations allow.
- * The root is both `/` (0755) and the tracing directory, whose default is tracefs's 0750,
- * so tracing files come out as Linux's TRACE_MODE_WRITE (0640), TRACE_MODE_READ (0440), or
- * 0200 for a file that is only written (free_buffer; trace_marker sets Linux's 0220);
- * /proc and /dev set their own. Only
+ * The root is 0755; the tracing directory is tracefs's 0750, so tracing files come out as
+ * Linux's TRACE_MODE_WRITE (0640), TRACE_MODE_READ (0440), or 0200 for a file that is only
+ * written (free_buffer; trace_marker sets Linux's 0220); debugfs is 0700; /proc and /dev
+ * set their own. Only
  * programs are checked (fs_lookup_as, fs_may_open): the console shell is root.
  * Portable: tests/unit/test_fs_tree.c.
  */
@@ -126,7 +127,7 @@ struct fs_node {
 
 struct cred;
 
-/* The tracing directory's default for what is created in it: tracefs's directory mode. */
+/* The tracing directory's mode, the default for what is created in it: tracefs's. */
 #define TRACEFS_DIR_MODE 0750
 
 /* Gives node its own mode, owner and group (NULL is ignored); returns node. */
@@ -146,8 +147,11 @@ struct fs_node *fs_mkdir(struct fs_node *parent, const char *name);
 struct fs_node *fs_create(struct fs_node *parent, const char *name,
                           const struct fs_file_ops *ops, void *data);
 
-/* Creates every missing directory of a path like "events/user_events"; returns the last. */
+/* Creates every missing directory of a path like "proc/bus/pci" below the root (or, with
+ * fs_mkdir_at, below dir: "events/user_events" in tracefs_root()); returns the last, or
+ * NULL when a component is a file, too long, or memory is short. */
 struct fs_node *fs_mkdir_path(const char *path);
+struct fs_node *fs_mkdir_at(struct fs_node *dir, const char *path);
 
 /* Removes a file or an empty directory: 0, -ENOTEMPTY, -EBUSY (a program has it open) or
  * -EINVAL (the root). */
@@ -157,8 +161,8 @@ int fs_remove(struct fs_node *node);
  * directory of files asks this first, so it removes all of them or none. */
 bool fs_in_use(const struct fs_node *node);
 
-/* Finds a path (absolute or relative to the root; mount prefixes, ".", ".." and repeated
- * slashes accepted; symbolic links followed). Returns the node, or NULL with *err =
+/* Finds a path (absolute or relative to the root; ".", ".." and repeated slashes
+ * accepted; symbolic links followed). Returns the node, or NULL with *err =
  * -ENOENT, -ENOTDIR, -ELOOP or -ENAMETOOLONG. */
 struct fs_node *fs_lookup(const char *path, int *err);
 /* fs_lookup for a program with credentials c: each directory it passes through must be
@@ -197,8 +201,8 @@ uint32_t fs_next_ino(void);
 #define FS_NOFOLLOW 1 /* a symbolic link as the last component is the result itself */
 
 /*
- * The path walk of programs (Linux's path_lookupat): path is absolute (from the root, mount
- * prefixes accepted) or relative to start (NULL: the root). Each directory passed through
+ * The path walk of programs (Linux's path_lookupat): path is absolute (from the root) or
+ * relative to start (NULL: the root). Each directory passed through
  * must be searchable by c (NULL: the kernel, which passes everywhere: EACCES otherwise).
  * Symbolic links are followed, from the directory they are in, except the last component's
  * with FS_NOFOLLOW (unless a trailing slash asks for a directory); more than FS_LINKS_MAX

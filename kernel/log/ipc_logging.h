@@ -5,7 +5,7 @@
  * the kernel log. Logging is cheap and safe anywhere (interrupt handlers included); the
  * newest events always win, the oldest are dropped as the pages fill.
  *
- * Each context is a directory of the file tree, ipc_logging/NAME/:
+ * Each context is a directory of the file tree, /sys/kernel/debug/ipc_logging/NAME/:
  *   log        the events not yet shown by log or log_cont, then returns. Reading moves
  *              the context's one read mark, as the debugfs file of Qualcomm's
  *              drivers/soc/qcom/ipc_logging.c does; the events stay in memory until

@@ -20,6 +20,7 @@
 #include "kernel/panic.h"
 #include "kernel/log/printk.h"
 #include "kernel/proc/sched.h"
+#include "kernel/shell/shell.h"
 #include "kernel/spinlock.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
@@ -418,6 +419,7 @@ void tasks_init(void)
     boot_task.state = TASK_RUNNABLE;
     boot_task.start_ns = time_ns();
     boot_task.umask = 022; /* as init's, and a login shell's */
+    strlcpy(boot_task.cwd, SHELL_HOME, sizeof boot_task.cwd); /* the console shell's */
     if (create_hooks_run(&boot_task) != 0)
         panic("tasks: the boot task's per-task state cannot be set up");
     task_list_add(&boot_task);

@@ -131,7 +131,7 @@ static bool separates_words(char c)
 }
 
 void complete_word(const char *line, size_t cursor, complete_commands commands,
-                   struct completion *out, struct fs_writer *list)
+                   struct fs_node *cwd, struct completion *out, struct fs_writer *list)
 {
     out->matches = 0;
     out->insert[0] = '\0';
@@ -161,7 +161,9 @@ void complete_word(const char *line, size_t cursor, complete_commands commands,
         memcpy(path, line + start, dir_len);
         path[dir_len] = '\0';
         int err = 0;
-        dir = fs_lookup(dir_len ? path : "/", &err);
+        if (!cwd && path[0] != '/')
+            return;
+        dir = fs_resolve(cwd, dir_len ? path : ".", NULL, 0, &err);
         if (!dir || !fs_is_dir(dir))
             return;
         m.prefix = line + slash;

@@ -3,7 +3,8 @@
  *
  * The first word of a command (at the start of the line or after ';') completes to command
  * names; any later word completes to a path in the file tree (kernel/fs/fs_tree.h), relative to
- * the root like every path the shell takes, with directories ending in '/'. A unique match
+ * the shell's current directory like every path the shell takes (absolute from the root),
+ * with directories ending in '/'. A unique match
  * is completed whole, followed by a blank (or by nothing after a directory's '/'); several
  * are completed as far as they agree, and listed in columns when asked (bash: the second
  * Tab). A word holding quotes, a backslash or '$' is not completed.
@@ -31,11 +32,11 @@ struct completion {
 
 /*
  * Completes the word of line that ends at cursor, with command names from commands (first
- * word) or the tree's paths (later words). Fills out; when list is not NULL and there are
+ * word) or the tree's paths (later words; relative ones from cwd, none when it is NULL). Fills out; when list is not NULL and there are
  * several matches, also writes them to list, sorted, in columns, each row ending "\n" (at
  * most COMPLETE_LIST_MAX; beyond that one line saying how many there are).
  */
 void complete_word(const char *line, size_t cursor, complete_commands commands,
-                   struct completion *out, struct fs_writer *list);
+                   struct fs_node *cwd, struct completion *out, struct fs_writer *list);
 
 #endif

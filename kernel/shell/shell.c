@@ -17,6 +17,7 @@
 #include "kernel/proc/cred.h"
 #include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/fs_task.h"
 #include "kernel/mm/heap.h"
 #include "kernel/shell/line_edit.h"
 #include "kernel/log/printk.h"
@@ -152,7 +153,7 @@ static void report_result(const struct shell_command *cmd, const char *what, int
 static int open_redirect(const struct shell_words *w, bool for_program, struct file **out)
 {
     int err = 0;
-    struct fs_node *node = fs_lookup(w->redirect, &err);
+    struct fs_node *node = task_resolve(w->redirect, 0, &err);
     if (!node)
         return err;
     if (fs_is_dir(node))
@@ -311,12 +312,14 @@ static void complete_at_cursor(struct line_editor *le, char *echo)
 {
     struct completion c;
     size_t echo_len = 0;
-    complete_word(le->line, le->cursor, visit_commands, &c, NULL);
+    int err = 0;
+    struct fs_node *cwd = task_cwd(&err); /* NULL once removed: no path completes */
+    complete_word(le->line, le->cursor, visit_commands, cwd, &c, NULL);
     if (c.insert[0] && line_edit_insert(le, c.insert, strlen(c.insert), echo, &echo_len)) {
         console_write(echo, echo_len);
     } else if (c.matches > 1 && le->tabs_in_row >= 2) {
         console_write("\n", 1);
-        complete_word(le->line, le->cursor, visit_commands, &c, &interactive_writer);
+        complete_word(le->line, le->cursor, visit_commands, cwd, &c, &interactive_writer);
         console_write(SHELL_PROMPT, sizeof SHELL_PROMPT - 1);
         line_edit_redraw(le, echo, &echo_len);
         console_write(echo, echo_len);

@@ -62,4 +62,9 @@ int shell_script_failures(void);
 
 #define SHELL_PROMPT "tracekern> "
 
+/* The console shell's first current directory, and where a bare `cd` goes: tracefs, so
+ * that `cat trace` and `echo 1 > tracing_on` work as Linux's tracing docs type them, and
+ * programs that `run` starts begin there too (they inherit the cwd, as on Linux). */
+#define SHELL_HOME "/sys/kernel/tracing"
+
 #endif

@@ -8,6 +8,7 @@
 #include "kernel/proc/cred.h"
 #include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/fs_task.h"
 #include "kernel/lib/format.h"
 #include "kernel/log/klog.h"
 #include "kernel/panic.h"
@@ -34,8 +35,8 @@ static const struct shell_command *next_by_name(const struct shell_command *prev
 static int cmd_help(int argc, char **argv, struct fs_writer *out)
 {
     if (argc == 1) {
-        fs_puts(out, "Commands (files: see 'ls'; paths may start with /sys/kernel/tracing;\n"
-                     "help COMMAND for one; Tab completes names):\n");
+        fs_puts(out, "Commands (files: see 'ls'; relative paths start at the current directory,\n"
+                     SHELL_HOME " at boot (cd, pwd); help COMMAND for one; Tab completes names):\n");
         for (const struct shell_command *c = next_by_name(0); c; c = next_by_name(c))
             fs_printf(out, "  %-28s %s\n", c->usage, c->help);
         return 0;
@@ -163,9 +164,9 @@ static int cmd_ls(int argc, char **argv, struct fs_writer *out)
     }
     if (argc > 2)
         return SHELL_USAGE;
-    const char *where = argc == 2 ? argv[1] : "/";
+    const char *where = argc == 2 ? argv[1] : ".";
     int err = 0;
-    struct fs_node *node = fs_lookup(where, &err);
+    struct fs_node *node = task_resolve(where, 0, &err);
     if (!node) {
         printk("ls: %s: %s\n", where, error_name(err));
         return SHELL_FAILED;
@@ -184,7 +185,7 @@ static int cmd_ls(int argc, char **argv, struct fs_writer *out)
     return 0;
 }
 SHELL_COMMAND("ls", "ls [-l] [-R] [PATH]",
-              "list a directory of the tree (default: the root); -l: mode, owner, group; "
+              "list a directory of the tree (default: the current one); -l: mode, owner, group; "
               "-R: and every directory below it",
               cmd_ls);
 
@@ -196,7 +197,7 @@ static int cmd_cat(int argc, char **argv, struct fs_writer *out)
     for (int i = 1; i < argc; i++) {
         int err = 0;
         struct file *f = NULL;
-        struct fs_node *node = fs_lookup(argv[i], &err);
+        struct fs_node *node = task_resolve(argv[i], 0, &err);
         if (node && fs_is_dir(node))
             err = -EISDIR;
         else if (node && !node->ops->read)
@@ -217,6 +218,46 @@ static int cmd_cat(int argc, char **argv, struct fs_writer *out)
     return status;
 }
 SHELL_COMMAND("cat", "cat FILE...", "print files", cmd_cat);
+
+/* cd: makes DIR (relative to the current directory) the shell's current directory, which
+ * the programs it starts inherit; without DIR, goes back to SHELL_HOME, as a bare cd goes
+ * $HOME. */
+static int cmd_cd(int argc, char **argv, struct fs_writer *out)
+{
+    (void)out;
+    if (argc > 2)
+        return SHELL_USAGE;
+    const char *where = argc == 2 ? argv[1] : SHELL_HOME;
+    int err = 0;
+    struct fs_node *dir = task_resolve(where, 0, &err);
+    if (dir)
+        err = task_chdir(dir);
+    if (err) {
+        printk("cd: %s: %s\n", where, error_name(err));
+        return SHELL_FAILED;
+    }
+    return 0;
+}
+SHELL_COMMAND("cd", "cd [DIR]", "change the current directory (default: " SHELL_HOME ")", cmd_cd);
+
+/* pwd: the current directory's absolute path, links resolved (as `pwd -P`). */
+static int cmd_pwd(int argc, char **argv, struct fs_writer *out)
+{
+    (void)argv;
+    if (argc > 1)
+        return SHELL_USAGE;
+    int err = 0;
+    struct fs_node *dir = task_cwd(&err);
+    if (!dir) {
+        printk("pwd: %s\n", error_name(err));
+        return SHELL_FAILED;
+    }
+    char path[FS_PATH_MAX];
+    fs_path_of(dir, path, sizeof path);
+    fs_printf(out, "%s\n", path);
+    return 0;
+}
+SHELL_COMMAND("pwd", "pwd", "print the current directory", cmd_pwd);
 
 static int cmd_echo(int argc, char **argv, struct fs_writer *out)
 {

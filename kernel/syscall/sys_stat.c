@@ -370,31 +370,17 @@ SYSCALL_HANDLER(getcwd)
     return copy_to_user(a[0], path, len) ? -EFAULT : (int32_t)len;
 }
 
-/* Makes dir the current directory: it must be one, and searchable. */
-static int32_t set_cwd(struct fs_node *dir)
-{
-    if (!fs_is_dir(dir))
-        return -ENOTDIR;
-    int err = fs_may_open(dir, &current->cred, MAY_EXEC);
-    if (err)
-        return err;
-    char path[TASK_CWD_MAX];
-    fs_path_of(dir, path, sizeof path);
-    strlcpy(current->cwd, strcmp(path, "/") == 0 ? "" : path, sizeof current->cwd);
-    return 0;
-}
-
 SYSCALL_HANDLER(chdir)
 {
     struct fs_node *node;
     int err = user_path_at(AT_FDCWD, a[0], 0, 0, &node);
-    return err ? err : set_cwd(node);
+    return err ? err : task_chdir(node);
 }
 
 SYSCALL_HANDLER(fchdir)
 {
     struct file *f = fd_file(a[0]);
-    return f ? set_cwd(f->node) : -EBADF;
+    return f ? task_chdir(f->node) : -EBADF;
 }
 
 SYSCALL_HANDLER(umask)

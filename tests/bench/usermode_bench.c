@@ -5,6 +5,7 @@
  * program has registered it, and waits for it to end; the program prints its rows as
  * `BENCH NAME VALUE` lines, which tools/bench.sh adds to the table.
  */
+#include "kernel/fs/fs_layout.h"
 #include "kernel/bench.h"
 #include "kernel/lib/errno.h"
 #include "kernel/log/printk.h"
@@ -22,7 +23,7 @@ static bool enable_when_registered(struct task *t)
 {
     for (;;) {
         int err;
-        struct fs_node *enable = fs_lookup(ENABLE_FILE, &err);
+        struct fs_node *enable = tracefs_lookup(ENABLE_FILE, &err);
         if (enable)
             return enable->ops->write(enable, "1\n", 2, false) == 0;
         if (t->state == TASK_ZOMBIE)

@@ -3,11 +3,14 @@
  *
  * The tree has directories, files and symbolic links of every kind the walk meets: relative
  * and absolute targets, "..", a two-link loop, a link to itself below itself, a dangling and
- * an empty one, and a chain longer than FS_LINKS_MAX. The input (cut at its first NUL) is
- * walked from the root and from a subdirectory, following the last link and not. Besides
- * what ASan/UBSan catch, it aborts when a promise of fs_tree.h breaks: a result is a node of
- * the tree (a directory when the path ends in '/'; a link only with FS_NOFOLLOW), and a
- * failure's error is one fs_resolve may give.
+ * an empty one, and a chain longer than FS_LINKS_MAX; and Linux's layout (fs_layout.h):
+ * /sys/kernel/tracing, debugfs with its `tracing` link and /debug. The input (cut at its
+ * first NUL) is walked from the root, from a subdirectory and from tracefs, following the
+ * last link and not. Besides what ASan/UBSan catch, it aborts when a promise breaks: a
+ * result is a node of the tree (a directory when the path ends in '/'; a link only with
+ * FS_NOFOLLOW), a failure's error is one fs_resolve may give, and the input walked below
+ * /sys/kernel/tracing, /sys/kernel/debug/tracing and /debug/tracing ends at the same node
+ * or the same error: the links name tracefs itself.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/fs/fs_layout.h"
 #include "kernel/fs/fs_tree.h"
 #include "kernel/lib/errno.h"
 
@@ -65,6 +69,17 @@ static void build_tree(void)
     keep(fs_symlink(b, "dangling", &link_ops, "nowhere"));
     keep(fs_symlink(b, "empty", &link_ops, ""));
     keep(fs_symlink(b, "mid", &link_ops, "up/rel/up/rel/f"));
+    struct fs_node *tracing = tracefs_root(), *debug = debugfs_root();
+    keep(tracing);
+    keep(debug);
+    keep(tracing->parent);         /* /sys/kernel */
+    keep(tracing->parent->parent); /* /sys */
+    keep(fs_resolve(debug, "tracing", NULL, FS_NOFOLLOW, &(int){0}));
+    keep(fs_resolve(NULL, "/debug", NULL, FS_NOFOLLOW, &(int){0}));
+    keep(fs_create(tracing, "trace", &file_ops, NULL));
+    keep(fs_mkdir_at(tracing, "events"));
+    keep(fs_symlink(tracing, "to_b", &link_ops, "/a/b"));
+    keep(fs_mkdir_at(debug, "ipc_logging"));
     struct fs_node *c = fs_mkdir_path("c");
     keep(c);
     keep(fs_create(c, "end", &file_ops, NULL));
@@ -73,6 +88,28 @@ static void build_tree(void)
         snprintf(name, sizeof name, "l%d", i);
         snprintf(chain_targets[i], sizeof chain_targets[i], i ? "l%d" : "end", i - 1);
         keep(fs_symlink(c, name, &link_ops, chain_targets[i]));
+    }
+}
+
+/* The input below each name of tracefs: all three walks end alike. */
+static void check_tracefs_names(const char *path)
+{
+    static const char *const names[] = { "/sys/kernel/tracing/", "/sys/kernel/debug/tracing/",
+                                         "/debug/tracing/" };
+    struct fs_node *first = NULL;
+    int first_err = 0;
+    for (int i = 0; i < 3; i++) {
+        char full[FS_PATH_MAX];
+        if ((size_t)snprintf(full, sizeof full, "%s%s", names[i], path) >= sizeof full)
+            return; /* too long for some of them: their errors differ rightly */
+        int err = 0;
+        struct fs_node *n = fs_resolve(NULL, full, NULL, 0, &err);
+        if (i == 0) {
+            first = n;
+            first_err = n ? 0 : err;
+        } else if (n != first || (!n && err != first_err)) {
+            abort();
+        }
     }
 }
 
@@ -118,5 +155,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(NULL, path, FS_NOFOLLOW);
     check(sub, path, 0);
     check(sub, path, FS_NOFOLLOW);
+    check(tracefs_root(), path, 0);
+    check(tracefs_root(), path, FS_NOFOLLOW);
+    check_tracefs_names(path);
     return 0;
 }

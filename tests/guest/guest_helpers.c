@@ -1,6 +1,7 @@
 /*
  * guest_helpers.c - helpers shared by the in-kernel self-tests (guest_helpers.h).
  */
+#include "kernel/fs/fs_layout.h"
 #include "tests/guest/guest_helpers.h"
 
 #include "kernel/lib/errno.h"
@@ -51,7 +52,7 @@ static bool never_interrupted(struct fs_writer *w)
 const char *guest_read_file(const char *path)
 {
     struct fs_writer w = { .emit = collect, .interrupted = never_interrupted };
-    struct fs_node *f = fs_lookup(path, &(int){ 0 });
+    struct fs_node *f = tracefs_lookup(path, &(int){ 0 });
     text_len = 0;
     text[0] = '\0';
     if (!f || !f->ops || !f->ops->read || f->ops->read(f, &w) != 0)
@@ -62,7 +63,7 @@ const char *guest_read_file(const char *path)
 int guest_write_file(const char *path, const char *data, bool append)
 {
     int err = 0;
-    struct fs_node *f = fs_lookup(path, &err);
+    struct fs_node *f = tracefs_lookup(path, &err);
     if (!f)
         return err;
     if (!f->ops || !f->ops->write)

@@ -3,6 +3,7 @@
  * run time and driven through its files, as a user at the shell would, and the syscall
  * tracepoints' exact lines in the `trace` file.
  */
+#include "kernel/fs/fs_layout.h"
 #include "tests/guest/guest_helpers.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
@@ -135,10 +136,10 @@ SELFTEST(events_unregister)
     ST_CHECK(guest_write_file("events/selftest/st_gone/enable", "1\n", false) == 0);
     st_record(&c, 7);
     ST_CHECK(trace_event_unregister(&c) == -EBUSY); /* still enabled */
-    ST_CHECK(fs_lookup("events/selftest/st_gone", &(int){ 0 }) != 0);
+    ST_CHECK(tracefs_lookup("events/selftest/st_gone", &(int){ 0 }) != 0);
     ST_CHECK(guest_write_file("events/selftest/st_gone/enable", "0\n", false) == 0);
     ST_CHECK(trace_event_unregister(&c) == 0);
-    ST_CHECK(fs_lookup("events/selftest", &(int){ 0 }) == 0); /* its system went with it */
+    ST_CHECK(tracefs_lookup("events/selftest", &(int){ 0 }) == 0); /* its system went with it */
     ST_CHECK(!contains(guest_read_file("available_events"), "selftest:"));
     ST_CHECK(trace_event_by_id(id) == 0);
 

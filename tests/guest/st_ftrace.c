@@ -3,6 +3,7 @@
  * (samples/ftrace/ftrace_testmod.c): exact records of both tracers, filters, patched bytes read
  * back, many switches, the profiler, stack traces, and backtraces under function_graph.
  */
+#include "kernel/fs/fs_layout.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/ftrace_arch.h"
 #include "kernel/arch.h"
@@ -208,7 +209,7 @@ SELFTEST(ftrace_stack_traces)
 {
     /* func_stack_trace: each function record is followed by the stack above it. */
     start("function");
-    struct fs_node *opt = fs_lookup("options/func_stack_trace", &(int){ 0 });
+    struct fs_node *opt = tracefs_lookup("options/func_stack_trace", &(int){ 0 });
     ST_CHECK(opt && opt->ops->write(opt, "1", 1, false) == 0);
     ftrace_test_leaf(1);
     ST_CHECK(opt->ops->write(opt, "0", 1, false) == 0);
@@ -267,12 +268,12 @@ SELFTEST(ftrace_profile)
 {
     trace_stream_enabled = false;
     set_files("ftrace_test_*", "", "");
-    struct fs_node *f = fs_lookup("function_profile_enabled", &(int){ 0 });
+    struct fs_node *f = tracefs_lookup("function_profile_enabled", &(int){ 0 });
     ST_CHECK(f && f->ops->write(f, "1", 1, false) == 0);
     for (int i = 0; i < 3; i++)
         ftrace_test_top(i);
     ST_CHECK(f->ops->write(f, "0", 1, false) == 0);
-    struct fs_node *stat = fs_lookup("trace_stat/function0", &(int){ 0 });
+    struct fs_node *stat = tracefs_lookup("trace_stat/function0", &(int){ 0 });
     struct fs_writer w = { .emit = collect, .interrupted = never };
     collected_len = 0;
     ST_CHECK(stat && stat->ops->read(stat, &w) == 0);

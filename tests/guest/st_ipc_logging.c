@@ -4,6 +4,7 @@
  * new events until the reader stops it, an oversize event refused and counted, a two-page
  * context wrapped, and logging from an interrupt handler.
  */
+#include "kernel/fs/fs_layout.h"
 #include "tests/guest/guest_helpers.h"
 #include "arch/x86/trap.h"
 #include "kernel/lib/errno.h"
@@ -47,16 +48,16 @@ SELFTEST(ipc_logging_log_file)
     for (int i = 0; i < 3; i++)
         ST_CHECK(IPC_LOG(ctx, "hello %d", i) == 0);
 
-    const char *log = guest_read_file("ipc_logging/st_basic/log");
+    const char *log = guest_read_file("/sys/kernel/debug/ipc_logging/st_basic/log");
     ST_CHECK(count_lines(log) == 3);
     ST_CHECK(line_shaped(log));
     ST_CHECK(contains(log, "] [selftest_ipc_logging_log_file] hello 0\n"));
     ST_CHECK(contains(log, "] [selftest_ipc_logging_log_file] hello 2\n"));
 
     /* The read mark moved: a second read shows only what came since. */
-    ST_CHECK(count_lines(guest_read_file("ipc_logging/st_basic/log")) == 0);
+    ST_CHECK(count_lines(guest_read_file("/sys/kernel/debug/ipc_logging/st_basic/log")) == 0);
     IPC_LOG(ctx, "later");
-    ST_CHECK(contains(guest_read_file("ipc_logging/st_basic/log_cont"),
+    ST_CHECK(contains(guest_read_file("/sys/kernel/debug/ipc_logging/st_basic/log_cont"),
                       "] [selftest_ipc_logging_log_file] later\n"));
 
     /* Too long for one event: refused whole and counted, never cut. */
@@ -64,8 +65,8 @@ SELFTEST(ipc_logging_log_file)
     memset(big, 'x', sizeof big - 1);
     big[sizeof big - 1] = '\0';
     ST_CHECK(ipc_log_string(ctx, "%s", big) == -EMSGSIZE);
-    ST_CHECK(count_lines(guest_read_file("ipc_logging/st_basic/log")) == 0);
-    ST_CHECK(strcmp(guest_read_file("ipc_logging/st_basic/stats"),
+    ST_CHECK(count_lines(guest_read_file("/sys/kernel/debug/ipc_logging/st_basic/log")) == 0);
+    ST_CHECK(strcmp(guest_read_file("/sys/kernel/debug/ipc_logging/st_basic/stats"),
                     "pages: 1\nwritten: 4\ndropped: 0\noversize: 1\n") == 0);
 
     /* An event of the caller's own items. */
@@ -74,11 +75,11 @@ SELFTEST(ipc_logging_log_file)
     ipc_log_encode_int32(&e, 42);
     ipc_log_encode_pointer(&e, 0x1234);
     ST_CHECK(ipc_log_write(ctx, &e) == 0);
-    ST_CHECK(strcmp(guest_read_file("ipc_logging/st_basic/log"), "[     0.000000000] 42 0x1234\n") == 0);
+    ST_CHECK(strcmp(guest_read_file("/sys/kernel/debug/ipc_logging/st_basic/log"), "[     0.000000000] 42 0x1234\n") == 0);
 
     ST_CHECK(ipc_log_context_destroy(ctx) == 0);
-    ST_CHECK(fs_lookup("ipc_logging/st_basic", &(int){ 0 }) == 0);
-    ST_CHECK(fs_lookup("ipc_logging", &(int){ 0 }) != 0);
+    ST_CHECK(tracefs_lookup("/sys/kernel/debug/ipc_logging/st_basic", &(int){ 0 }) == 0);
+    ST_CHECK(tracefs_lookup("/sys/kernel/debug/ipc_logging", &(int){ 0 }) != 0);
     ST_CHECK(ipc_log_context_create(0, "st_bad", 0) == 0);
     ST_CHECK(ipc_log_context_create(1, "a_name_of_20_chars__", 0) == 0);
     ST_CHECK(ipc_log_context_create(1, "a/b", 0) == 0);
@@ -92,7 +93,7 @@ SELFTEST(ipc_logging_wrap)
     for (int i = 0; i < total; i++)
         IPC_LOG(ctx, "n %d", i);
 
-    const char *log = guest_read_file("ipc_logging/st_wrap/log");
+    const char *log = guest_read_file("/sys/kernel/debug/ipc_logging/st_wrap/log");
     int lines = count_lines(log);
     ST_CHECK(lines > 50 && lines < total); /* two pages hold a few hundred, not all */
     /* The survivors are the newest, in order, with nothing missing between them. */
@@ -110,7 +111,7 @@ SELFTEST(ipc_logging_wrap)
     char stats[128];
     ksnprintf(stats, sizeof stats, "pages: 2\nwritten: %d\ndropped: %d\noversize: 0\n", total,
               total - lines);
-    ST_CHECK(strcmp(guest_read_file("ipc_logging/st_wrap/stats"), stats) == 0);
+    ST_CHECK(strcmp(guest_read_file("/sys/kernel/debug/ipc_logging/st_wrap/stats"), stats) == 0);
     ST_CHECK(ipc_log_context_destroy(ctx) == 0);
 }
 
@@ -152,7 +153,7 @@ static int read_following(const char *path, struct follow_reader *r)
 {
     r->w = (struct fs_writer){ .emit = follow_emit, .interrupted = follow_interrupted,
                                .ctx = r, .follow = true };
-    struct fs_node *f = fs_lookup(path, &(int){ 0 });
+    struct fs_node *f = tracefs_lookup(path, &(int){ 0 });
     return f && f->ops->read(f, &r->w) == 0 ? r->lines : -1;
 }
 
@@ -166,19 +167,19 @@ SELFTEST(ipc_logging_log_cont_follows)
     /* log prints what is there and returns: an event logged meanwhile waits for the next
      * read. */
     struct follow_reader r = { .ctx = ctx, .quiet_after = 2, .stop_after = 100 };
-    ST_CHECK(read_following("ipc_logging/st_follow/log", &r) == 2);
+    ST_CHECK(read_following("/sys/kernel/debug/ipc_logging/st_follow/log", &r) == 2);
     ST_CHECK(r.wrote && r.polls < 100);
-    ST_CHECK(contains(guest_read_file("ipc_logging/st_follow/log"), "arrived while"));
+    ST_CHECK(contains(guest_read_file("/sys/kernel/debug/ipc_logging/st_follow/log"), "arrived while"));
 
     /* log_cont prints the backlog, then waits, and prints what arrives until ^C. */
     IPC_LOG(ctx, "three");
     IPC_LOG(ctx, "four");
     r = (struct follow_reader){ .ctx = ctx, .quiet_after = 2, .stop_after = 3 };
-    ST_CHECK(read_following("ipc_logging/st_follow/log_cont", &r) == 3);
+    ST_CHECK(read_following("/sys/kernel/debug/ipc_logging/st_follow/log_cont", &r) == 3);
     ST_CHECK(r.wrote && r.polls < 100);
     ST_CHECK(contains(r.text, "] three\n") && contains(r.text, "] four\n") &&
              contains(r.text, "] [follow_interrupted] arrived while the reader waited\n"));
-    ST_CHECK(count_lines(guest_read_file("ipc_logging/st_follow/log")) == 0);
+    ST_CHECK(count_lines(guest_read_file("/sys/kernel/debug/ipc_logging/st_follow/log")) == 0);
     ST_CHECK(ipc_log_context_destroy(ctx) == 0);
 }
 
@@ -199,6 +200,6 @@ SELFTEST(ipc_logging_in_interrupt)
     trap_set_handler(LOGGING_VECTOR, logging_handler);
     __asm__ volatile("int %0" ::"i"(LOGGING_VECTOR));
     trap_set_handler(LOGGING_VECTOR, 0);
-    ST_CHECK(contains(guest_read_file("ipc_logging/st_irq/log"), "] [logging_handler] from a handler\n"));
+    ST_CHECK(contains(guest_read_file("/sys/kernel/debug/ipc_logging/st_irq/log"), "] [logging_handler] from a handler\n"));
     ST_CHECK(ipc_log_context_destroy(irq_ctx) == 0);
 }

@@ -4,6 +4,7 @@
  * events tree's format and enable files, and the record line in `trace`. (The ioctl and
  * write paths need a user process: the user-program tests cover them.)
  */
+#include "kernel/fs/fs_layout.h"
 #include "tests/guest/guest_helpers.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
@@ -13,13 +14,13 @@
 #include "trace/events/trace_events.h"
 #include "trace/core/trace_internal.h"
 
-static bool exists(const char *path) { return fs_lookup(path, &(int){ 0 }) != 0; }
+static bool exists(const char *path) { return tracefs_lookup(path, &(int){ 0 }) != 0; }
 
 /* Bit bit%8 of byte bit/8 of the status page (0 or 1), or -1 when the page cannot be
  * mapped read-only: a check for 0 must not pass because the mapping failed. */
 static int status_bit(unsigned bit)
 {
-    struct fs_node *f = fs_lookup("user_events_status", &(int){ 0 });
+    struct fs_node *f = tracefs_lookup("user_events_status", &(int){ 0 });
     uintptr_t phys = 0;
     bool writable = true;
     if (!f || f->ops->mmap(0, 0, &phys, &writable) != 0 || writable)
@@ -112,7 +113,7 @@ SELFTEST(user_events_status_and_enable)
 
     /* The page is one read-only page; the status file takes no writes, the data file no
      * reads (a program gets EINVAL from the system call, as on Linux). */
-    struct fs_node *status = fs_lookup("user_events_status", &(int){ 0 });
+    struct fs_node *status = tracefs_lookup("user_events_status", &(int){ 0 });
     uintptr_t phys;
     bool writable;
     ST_CHECK(status && status->ops->mmap(0, 4096, &phys, &writable) == -EINVAL);

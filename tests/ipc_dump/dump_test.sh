@@ -8,7 +8,7 @@
 # Each run boots the kernel with a boot script that logs COUNT lines into the context
 # "demo" (two pages, so the oldest lines are dropped: the dump must show the wrap too),
 # runs IPC traffic between two user programs (ipc_ping and ipc_pong: every message goes into
-# the context "ipc", which wraps as well), prints `cat ipc_logging/demo/log` and `cat ipc_logging/ipc/log`, then
+# the context "ipc", which wraps as well), prints `cat /sys/kernel/debug/ipc_logging/demo/log` and `.../ipc/log`, then
 # runs `hang`: interrupts off, spinning. When the
 # console shows hang's line, qemu_run has QEMU's monitor stop the guest, save its physical
 # memory and quit. The extracted "demo" and "ipc" contexts must equal the live lines exactly,
@@ -46,8 +46,8 @@ ipc_log_demo $count
 run ipc_pong &
 run ipc_ping $rounds
 sleep 0.1
-cat ipc_logging/demo/log
-cat ipc_logging/ipc/log
+cat /sys/kernel/debug/ipc_logging/demo/log
+cat /sys/kernel/debug/ipc_logging/ipc/log
 hang
 EOF
 
@@ -103,12 +103,12 @@ check_all_string_events() { # kind dump-name dump-file
     fi
 }
 
-# Compares one context's live lines (what `cat ipc_logging/CTX/log` printed, between its
+# Compares one context's live lines (what `cat /sys/kernel/debug/ipc_logging/CTX/log` printed, between its
 # command line and the next prompt) with what ipc_log_extract finds of it in the dump.
 compare_context() { # kind dump-name dump-file context
     local kind=$1 name=$2 dump=$3 ctx=$4 lines
     local live=$logs/$name.$ctx.live events=$logs/$name.$ctx.events err=$logs/$name.$ctx.err
-    awk -v cmd="tracekern> cat ipc_logging/$ctx/log" '$0 == cmd { on = 1; next }
+    awk -v cmd="tracekern> cat /sys/kernel/debug/ipc_logging/$ctx/log" '$0 == cmd { on = 1; next }
         /^tracekern> / { on = 0 } on' "$logs/$name.console" > "$live"
     if ! "$build/tools/ipc_log_extract" -c "$ctx" "$dump" > "$events.all" 2> "$err"; then
         fail "$kind: ipc_log_extract finds the $ctx context"

@@ -3,6 +3,7 @@
 #include "unit.h"
 
 #include "collect_writer.h"
+#include "kernel/fs/fs_layout.h"
 #include "kernel/shell/complete.h"
 
 static const char *const command_names[] = { "echo", "cat", "dmesg", "markers", "mmio",
@@ -22,24 +23,26 @@ static int read_nothing(struct fs_node *f, struct fs_writer *out)
 }
 static const struct fs_file_ops file_ops = { .read = read_nothing };
 
-/* A tree like the kernel's: trace, trace_pipe, trace_marker, tracing_on, events/sched/...,
- * dev/ttyS1, dev/null. */
+/* A tree like the kernel's: /sys/kernel/tracing with trace, trace_pipe, trace_marker,
+ * tracing_on, events/sched/..., and /dev/ttyS1, /dev/null. The shell's current directory
+ * is the tracing one. */
 static void make_tree(void)
 {
     static bool made;
     if (made)
         return;
     made = true;
-    fs_create(fs_root(), "trace", &file_ops, NULL);
-    fs_create(fs_root(), "trace_pipe", &file_ops, NULL);
-    fs_create(fs_root(), "trace_marker", &file_ops, NULL);
-    fs_create(fs_root(), "tracing_on", &file_ops, NULL);
-    fs_create(fs_root(), "current_tracer", &file_ops, NULL);
-    struct fs_node *sched = fs_mkdir_path("events/sched");
+    struct fs_node *tracing = tracefs_root();
+    fs_create(tracing, "trace", &file_ops, NULL);
+    fs_create(tracing, "trace_pipe", &file_ops, NULL);
+    fs_create(tracing, "trace_marker", &file_ops, NULL);
+    fs_create(tracing, "tracing_on", &file_ops, NULL);
+    fs_create(tracing, "current_tracer", &file_ops, NULL);
+    struct fs_node *sched = fs_mkdir_at(tracing, "events/sched");
     fs_create(sched, "enable", &file_ops, NULL);
     fs_create(sched, "filter", &file_ops, NULL);
-    fs_mkdir_path("events/syscalls");
-    fs_create(fs_mkdir_path("events"), "enable", &file_ops, NULL);
+    fs_mkdir_at(tracing, "events/syscalls");
+    fs_create(fs_mkdir_at(tracing, "events"), "enable", &file_ops, NULL);
     struct fs_node *dev = fs_mkdir_path("dev");
     fs_create(dev, "ttyS1", &file_ops, NULL);
     fs_create(dev, "null", &file_ops, NULL);
@@ -52,7 +55,7 @@ static const char *complete(const char *line)
 {
     make_tree();
     collect_reset();
-    complete_word(line, strlen(line), visit_commands, &c, &collect_writer);
+    complete_word(line, strlen(line), visit_commands, tracefs_root(), &c, &collect_writer);
     return c.insert;
 }
 
@@ -92,7 +95,25 @@ TEST(later_words_complete_paths)
     CHECK_EQ_STR(complete("echo 1 > tracing_"), "on ");
     CHECK_EQ_STR(complete("echo 1 >tracing_"), "on ");
     CHECK_EQ_STR(complete("dmesg > /dev/tt"), "yS1 ");
-    CHECK_EQ_STR(complete("cat /sys/kernel/tracing/dev/n"), "ull ");
+    CHECK_EQ_STR(complete("cat /sys/kernel/tracing/tracing_"), "on ");
+    CHECK_EQ_STR(complete("cat /sys/kernel/debug/tracing/tracing_"), "on "); /* a link */
+    CHECK_EQ_STR(complete("cat ../../../dev/n"), "ull ");
+}
+
+TEST(relative_paths_complete_from_the_current_directory)
+{
+    make_tree();
+    complete_word("ls tr", 5, visit_commands, fs_root(), &c, NULL);
+    CHECK_EQ_INT(c.matches, 0); /* the tracing files are not at the root */
+    complete_word("ls s", 4, visit_commands, fs_root(), &c, NULL);
+    CHECK_EQ_STR(c.insert, "ys/");
+    complete_word("ls ../", 6, visit_commands, tracefs_root(), &c, NULL);
+    CHECK_EQ_INT(c.matches, 2); /* /sys/kernel: debug/ and tracing/ */
+    /* A current directory that was removed (NULL): only absolute paths complete. */
+    complete_word("cat tra", 7, visit_commands, NULL, &c, NULL);
+    CHECK_EQ_INT(c.matches, 0);
+    complete_word("cat /dev/tt", 11, visit_commands, NULL, &c, NULL);
+    CHECK_EQ_STR(c.insert, "yS1 ");
 }
 
 TEST(a_directory_ends_in_a_slash_without_a_blank)
@@ -128,16 +149,16 @@ TEST(completion_at_the_cursor_in_mid_line)
 {
     make_tree();
     collect_reset();
-    complete_word("cat curXX trace", 7, visit_commands, &c, NULL);
+    complete_word("cat curXX trace", 7, visit_commands, tracefs_root(), &c, NULL);
     CHECK_EQ_STR(c.insert, "rent_tracer ");
-    complete_word("ec trace", 2, visit_commands, &c, NULL);
+    complete_word("ec trace", 2, visit_commands, tracefs_root(), &c, NULL);
     CHECK_EQ_STR(c.insert, "ho ");
 }
 
 TEST(many_matches_are_counted_not_listed)
 {
     make_tree();
-    struct fs_node *many = fs_mkdir_path("many");
+    struct fs_node *many = fs_mkdir_at(tracefs_root(), "many");
     char name[16];
     for (int i = 0; i < COMPLETE_LIST_MAX + 1; i++) {
         snprintf(name, sizeof name, "f%03d", i);

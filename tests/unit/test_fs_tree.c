@@ -1,10 +1,11 @@
-/* test_fs_tree.c - the file tree: creation rules, lookup with mount prefixes, paths,
- * default modes and permission checks. */
+/* test_fs_tree.c - the file tree: creation rules, Linux's layout (tracefs, debugfs and
+ * their links), lookup, paths, default modes and permission checks. */
 #include "unit.h"
 
 #include "collect_writer.h"
 #include "kernel/proc/cred.h"
 #include "kernel/lib/errno.h"
+#include "kernel/fs/fs_layout.h"
 #include "kernel/fs/fs_tree.h"
 
 static int read_hello(struct fs_node *f, struct fs_writer *out)
@@ -18,19 +19,62 @@ static const struct fs_file_ops hello_ops = { .read = read_hello };
 
 TEST(create_and_lookup)
 {
-    struct fs_node *events = fs_mkdir_path("events/user_events");
+    struct fs_node *events = fs_mkdir_at(tracefs_root(), "events/user_events");
     CHECK(events != NULL);
     struct fs_node *f = fs_create(events, "enable", &hello_ops, NULL);
     CHECK(f != NULL);
     int err = 0;
-    CHECK(fs_lookup("events/user_events/enable", &err) == f);
     CHECK(fs_lookup("/sys/kernel/tracing/events/user_events/enable", &err) == f);
-    CHECK(fs_lookup("/sys/kernel/debug/tracing/events//user_events/./enable", &err) == f);
-    CHECK(fs_lookup("/debug/tracing/events/user_events/../user_events/enable", &err) == f);
-    CHECK(fs_lookup("/sys/kernel/debug/events/user_events/enable", &err) == f); /* debugfs */
-    CHECK(fs_lookup("/sys/kernel/debugx/events/user_events/enable", &err) == NULL);
-    CHECK(fs_lookup("/sys/kernel/tracing", &err) == fs_root());
+    CHECK(fs_lookup("sys/kernel/tracing/events/user_events/enable", &err) == f);
+    CHECK(tracefs_lookup("events/user_events/enable", &err) == f);
+    CHECK(fs_resolve(tracefs_root(), "events//user_events/./enable", NULL, 0, &err) == f);
     CHECK(fs_lookup("..", &err) == fs_root());
+    /* The tracing files are in tracefs only: the root is Linux's. */
+    CHECK(fs_lookup("events/user_events/enable", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOENT);
+    CHECK(fs_lookup("/sys/kernel/debug/events/user_events/enable", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOENT);
+}
+
+TEST(layout_is_linuxs_with_debugfs_and_debug_linking_to_tracefs)
+{
+    struct fs_node *tracing = tracefs_root(), *debug = debugfs_root();
+    CHECK(tracing != NULL && debug != NULL);
+    char path[64];
+    fs_path_of(tracing, path, sizeof path);
+    CHECK_EQ_STR(path, "/sys/kernel/tracing");
+    fs_path_of(debug, path, sizeof path);
+    CHECK_EQ_STR(path, "/sys/kernel/debug");
+    CHECK(tracefs_root() == tracing); /* made once */
+    int err = 0;
+    CHECK(fs_lookup("/sys/kernel/tracing", &err) == tracing);
+    CHECK(fs_lookup("/sys/kernel/debug/tracing", &err) == tracing);
+    CHECK(fs_lookup("/sys/kernel/debug/tracing/", &err) == tracing);
+    CHECK(fs_lookup("/debug/tracing", &err) == tracing);
+    CHECK(fs_lookup("/debug", &err) == debug);
+    CHECK(fs_lookup("/sys/kernel/debug/tracing/..", &err) == fs_lookup("/sys/kernel", &err));
+    /* debugfs's tracing and /debug are links (ls -l shows them so), not second parents. */
+    struct fs_node *link = fs_resolve(debug, "tracing", NULL, FS_NOFOLLOW, &err);
+    CHECK(link && fs_is_symlink(link));
+    CHECK_EQ_INT(link->ops->readlink(link, path, sizeof path), 19);
+    CHECK_EQ_STR(path, "/sys/kernel/tracing");
+    CHECK_EQ_INT(link->ops->readlink(link, path, 5), 4); /* cut, terminated */
+    CHECK_EQ_STR(path, "/sys");
+    link = fs_resolve(NULL, "/debug", NULL, FS_NOFOLLOW, &err);
+    CHECK(link && fs_is_symlink(link));
+    /* Linux's modes: tracefs 0750, debugfs 0700, sysfs's root 0555. */
+    CHECK_EQ_INT(fs_mode(tracing), TRACEFS_DIR_MODE);
+    CHECK_EQ_INT(fs_mode(debug), 0700);
+    CHECK_EQ_INT(fs_mode(fs_lookup("/sys", &err)), 0555);
+    /* A user may not walk into debugfs, even through the links. */
+    struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000 };
+    struct fs_node *ipc = fs_mkdir_at(debug, "ipc_logging/x");
+    CHECK(ipc != NULL);
+    CHECK(fs_lookup_as("/debug/ipc_logging/x", &u, &err) == NULL);
+    CHECK_EQ_INT(err, -EACCES);
+    CHECK(fs_lookup_as("/sys/kernel/debug/tracing", &u, &err) == NULL);
+    CHECK_EQ_INT(err, -EACCES);
+    CHECK(fs_lookup("/debug/ipc_logging/x", &err) == ipc);
 }
 
 TEST(lookup_errors)
@@ -47,19 +91,24 @@ TEST(lookup_errors)
     CHECK(fs_lookup("errs/file/", &err) == NULL);
     CHECK_EQ_INT(err, -ENOTDIR);
     err = 0;
-    CHECK(fs_lookup("/sys/kernel/tracing/errs/file//", &err) == NULL);
+    CHECK(fs_lookup("/errs/file//", &err) == NULL);
     CHECK_EQ_INT(err, -ENOTDIR);
     CHECK(fs_lookup("errs/file/.", &err) == NULL);
     CHECK_EQ_INT(err, -ENOTDIR);
     CHECK(fs_lookup("errs/", &err) == d);
-    CHECK(fs_lookup("/sys/kernel/tracing/", &err) == fs_root());
+    CHECK(fs_lookup("/sys/kernel/tracing/", &err) == tracefs_root());
     char long_path[FS_PATH_MAX + 10];
     memset(long_path, 'a', sizeof long_path - 1);
     long_path[sizeof long_path - 1] = '\0';
     CHECK(fs_lookup(long_path, &err) == NULL);
     CHECK_EQ_INT(err, -ENAMETOOLONG);
-    /* A prefix only counts as a whole component. */
+    /* Names are whole components. */
     CHECK(fs_lookup("/sys/kernel/tracingx", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOENT);
+    /* fs_mkdir_at refuses a file on the way, and a missing base. */
+    CHECK(fs_mkdir_at(d, "file/sub") == NULL);
+    CHECK(fs_mkdir_at(NULL, "x") == NULL);
+    CHECK(fs_mkdir_at(fs_lookup("errs/file", &err), "x") == NULL);
 }
 
 TEST(bad_names_and_duplicates_refused)
@@ -133,13 +182,14 @@ static const struct fs_file_ops wo_ops = { .write = write_nothing };
 
 TEST(modes_default_from_the_directory_as_linux)
 {
-    struct fs_node *d = fs_mkdir_path("modes");
+    struct fs_node *d = fs_mkdir_at(tracefs_root(), "modes");
     CHECK_EQ_INT(fs_mode(fs_root()), 0755);
+    CHECK_EQ_INT(fs_mode(fs_mkdir_path("at_root")), 0755); /* the root's own default */
     CHECK_EQ_INT(fs_mode(d), TRACEFS_DIR_MODE);
     CHECK_EQ_INT(fs_mode(fs_create(d, "ro", &hello_ops, NULL)), 0440); /* TRACE_MODE_READ */
     CHECK_EQ_INT(fs_mode(fs_create(d, "rw", &rw_ops, NULL)), 0640);    /* TRACE_MODE_WRITE */
     CHECK_EQ_INT(fs_mode(fs_create(d, "wo", &wo_ops, NULL)), 0200);    /* as free_buffer */
-    struct fs_node *proc = fs_set_mode(fs_mkdir_path("modes/proc"), 0555, 0, 0);
+    struct fs_node *proc = fs_set_mode(fs_mkdir_at(d, "proc"), 0555, 0, 0);
     struct fs_node *sub = fs_mkdir(proc, "sub");
     CHECK_EQ_INT(fs_mode(sub), 0555);
     CHECK_EQ_INT(fs_mode(fs_create(sub, "f", &hello_ops, NULL)), 0444);
@@ -154,7 +204,7 @@ TEST(lookup_as_a_user_needs_search_permission)
     struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000 }, root = CRED_ROOT;
     struct fs_node *open_dir = fs_set_mode(fs_mkdir_path("pub"), 0755, 0, 0);
     struct fs_node *f = fs_create(open_dir, "f", &hello_ops, NULL);
-    fs_create(fs_mkdir_path("priv"), "g", &hello_ops, NULL);
+    fs_create(fs_set_mode(fs_mkdir_path("priv"), 0750, 0, 0), "g", &hello_ops, NULL);
     int err = 0;
     CHECK(fs_lookup_as("/pub/f", &u, &err) == f);
     CHECK(fs_lookup_as("/priv/g", &u, &err) == NULL);

@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include "collect_writer.h"
+#include "kernel/fs/fs_layout.h"
 #include "kernel/lib/errno.h"
 #include "rb_host_env.h"
 #include "trace/events/trace_events.h"
@@ -42,7 +43,7 @@ void trace_print_context(struct fs_writer *out, const struct trace_event_view *e
 static const char *read_file(const char *path)
 {
     int err;
-    struct fs_node *f = fs_lookup(path, &err);
+    struct fs_node *f = tracefs_lookup(path, &err);
     collect_reset();
     if (!f || !f->ops || !f->ops->read || f->ops->read(f, &collect_writer) != 0)
         return "<error>";
@@ -53,7 +54,7 @@ static const char *read_file(const char *path)
 static int write_file(const char *path, const char *text, bool append)
 {
     int err;
-    struct fs_node *f = fs_lookup(path, &err);
+    struct fs_node *f = tracefs_lookup(path, &err);
     if (!f)
         return err;
     return f->ops->write(f, text, strlen(text), append);
@@ -130,7 +131,7 @@ TEST(register_makes_the_tree)
     CHECK_EQ_INT(trace_event_register(&twin), -EEXIST);
     CHECK_EQ_INT(trace_event_unregister(&a), 0);
     int err;
-    CHECK(fs_lookup("events/tst", &err) == NULL); /* the system went with its last event */
+    CHECK(tracefs_lookup("events/tst", &err) == NULL); /* the system went with its last event */
     CHECK(strstr(read_file("available_events"), "tst:alpha") == NULL);
 }
 
@@ -501,7 +502,7 @@ TEST(disabling_offers_the_event_to_its_owner_once_the_write_is_done)
     CHECK_EQ_INT(unused_calls, 1);
     CHECK(unused_seen[0] == &a);
     int err;
-    CHECK(fs_lookup("events/gone", &err) == NULL);
+    CHECK(tracefs_lookup("events/gone", &err) == NULL);
     /* trace_event_set_enabled itself offers nothing: its caller still holds the event. */
     struct trace_event_call b = { .system = "gone", .ops = &unused_ops };
     strcpy(b.name, "b");
@@ -511,5 +512,5 @@ TEST(disabling_offers_the_event_to_its_owner_once_the_write_is_done)
     CHECK_EQ_INT(unused_calls, 1);
     CHECK_EQ_INT(write_file("set_event", "\n", false), 0); /* '>' disables all: b is offered */
     CHECK_EQ_INT(unused_calls, 2);
-    CHECK(fs_lookup("events/gone/b", &err) == NULL);
+    CHECK(tracefs_lookup("events/gone/b", &err) == NULL);
 }

@@ -7,6 +7,7 @@
 #include "kernel/init.h"
 #include "kernel/lib/string.h"
 #include "kernel/fs/fs_tree.h"
+#include "kernel/fs/fs_layout.h"
 
 struct comm_slot {
     int pid; /* 0: empty (pid 0 is never saved: it is always <idle>) */
@@ -47,5 +48,5 @@ static int read_saved_cmdlines(struct fs_node *f, struct fs_writer *out)
 
 static const struct fs_file_ops saved_cmdlines_ops = { .read = read_saved_cmdlines };
 
-static void trace_comm_init(void) { fs_create(fs_root(), "saved_cmdlines", &saved_cmdlines_ops, 0); }
+static void trace_comm_init(void) { fs_create(tracefs_root(), "saved_cmdlines", &saved_cmdlines_ops, 0); }
 INITCALL(trace, trace_comm_init);

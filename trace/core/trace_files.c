@@ -15,6 +15,7 @@
  *   options/stream_com2   1: trace_pipe is streamed to COM2 in the background
  *   per_cpu/cpuN/stats    Linux's per-CPU counters
  */
+#include "kernel/fs/fs_layout.h"
 #include "kernel/arch.h"
 #include "kernel/shell/console.h"
 #include "kernel/lib/errno.h"
@@ -258,7 +259,7 @@ static const struct fs_file_ops cpu_stats_ops = { .read = read_cpu_stats };
 
 void trace_files_init(void)
 {
-    struct fs_node *root = fs_root();
+    struct fs_node *root = tracefs_root();
     fs_create(root, "available_tracers", &available_tracers_ops, 0);
     fs_create(root, "current_tracer", &current_tracer_ops, 0);
     trace_create_flag_file(root, "tracing_on", &tracing_on_flag);
@@ -268,12 +269,12 @@ void trace_files_init(void)
     fs_create(root, "buffer_size_kb", &buffer_size_kb_ops, 0);
     fs_create(root, "buffer_total_size_kb", &buffer_total_size_kb_ops, 0);
     fs_create(root, "trace_entries", &trace_entries_ops, 0);
-    struct fs_node *options = fs_mkdir_path("options");
+    struct fs_node *options = fs_mkdir_at(root, "options");
     trace_create_flag_file(options, "overwrite", &overwrite_flag);
     trace_create_flag_file(options, "stream_com2", &stream_com2_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);
-        fs_create(fs_mkdir_path(path), "stats", &cpu_stats_ops, (void *)(uintptr_t)cpu);
+        fs_create(fs_mkdir_at(root, path), "stats", &cpu_stats_ops, (void *)(uintptr_t)cpu);
     }
 }

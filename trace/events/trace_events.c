@@ -36,6 +36,7 @@
  * walks must drop around the ops (the owner's lock comes first: user_events calls
  * register/unregister holding ue_lock, and its ops take ue_lock).
  */
+#include "kernel/fs/fs_layout.h"
 #include "trace/events/trace_events.h"
 
 #include "kernel/lib/errno.h"
@@ -513,7 +514,7 @@ static bool make_top_files(void)
 {
     if (events_dir)
         return true;
-    struct fs_node *root = fs_root(), *dir = fs_mkdir(root, "events");
+    struct fs_node *root = tracefs_root(), *dir = fs_mkdir(root, "events");
     if (!dir)
         return false;
     struct fs_node *enable = fs_create(dir, "enable", &group_enable_ops, 0);
@@ -540,7 +541,7 @@ static struct fs_node *system_dir(const char *system)
     size_t len = strlen(system);
     memcpy(path, "events/", 7);
     memcpy(path + 7, system, len + 1);
-    struct fs_node *dir = fs_lookup(path, &err);
+    struct fs_node *dir = tracefs_lookup(path, &err);
     if (dir)
         return dir;
     char *name = kmalloc(len + 1);
@@ -581,7 +582,7 @@ static void release_group_enable(struct file *file)
         memcpy(path + 7, system, strlen(system) + 1);
     offer_unused(); /* may remove the directory, and file->node with it */
     int err;
-    struct fs_node *dir = system ? fs_lookup(path, &err) : NULL;
+    struct fs_node *dir = system ? tracefs_lookup(path, &err) : NULL;
     if (dir)
         drop_system_dir_if_empty(dir, path + 7);
 }

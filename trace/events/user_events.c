@@ -32,6 +32,7 @@
  * appended to (a full one is replaced by a bigger copy, the old one freed at release), and
  * an event in a table cannot be deleted.
  */
+#include "kernel/fs/fs_layout.h"
 #include "kernel/lib/bitmap_alloc.h"
 #include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
@@ -903,9 +904,9 @@ static void user_events_init(void)
     task_on_exit(&exit_hook);
     /* Both TRACE_MODE_WRITE, as Linux creates them: the status page is mapped shared,
      * which needs a descriptor open for writing. user_events_max is a sysctl: 0644. */
-    if (!fs_set_mode(fs_create(fs_root(), "user_events_data", &data_ops, NULL), 0640, 0, 0) ||
-        !fs_set_mode(fs_create(fs_root(), "user_events_status", &status_ops, NULL), 0640, 0, 0) ||
-        !fs_create(fs_root(), "dynamic_events", &dynamic_ops, NULL) ||
+    if (!fs_set_mode(fs_create(tracefs_root(), "user_events_data", &data_ops, NULL), 0640, 0, 0) ||
+        !fs_set_mode(fs_create(tracefs_root(), "user_events_status", &status_ops, NULL), 0640, 0, 0) ||
+        !fs_create(tracefs_root(), "dynamic_events", &dynamic_ops, NULL) ||
         !fs_set_mode(fs_create(fs_mkdir_path("proc/sys/kernel"), "user_events_max",
                                &max_events_ops, NULL), 0644, 0, 0))
         printk("user_events: could not create its files\n");

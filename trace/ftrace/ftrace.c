@@ -13,6 +13,7 @@
  * ftrace_caller calls the single function pointer ftrace_trace_function, which is
  * ftrace_dispatch when anyone listens: it hands the call to each user in turn.
  */
+#include "kernel/fs/fs_layout.h"
 #include "trace/ftrace/ftrace_internal.h"
 
 #include "kernel/arch.h"
@@ -307,13 +308,13 @@ static void ftrace_setup(void)
     collect_sites();
     ftrace_output_set_symbols(kernel_symbols());
     register_tracer(&function_tracer);
-    struct fs_node *root = fs_root();
+    struct fs_node *root = tracefs_root();
     fs_create(root, "set_ftrace_filter", &func_set_ops, &ftrace_filter);
     fs_create(root, "set_ftrace_notrace", &func_set_ops, &ftrace_notrace);
     fs_create(root, "set_graph_function", &func_set_ops, &ftrace_graph_filter);
     fs_create(root, "available_filter_functions", &available_ops, 0);
     fs_create(root, "enabled_functions", &enabled_ops, 0);
-    trace_create_flag_file(fs_mkdir_path("options"), "func_stack_trace", &stack_trace_flag);
+    trace_create_flag_file(fs_mkdir_at(root, "options"), "func_stack_trace", &stack_trace_flag);
     apply_boot_filter("ftrace_filter", &ftrace_filter);
     apply_boot_filter("ftrace_notrace", &ftrace_notrace);
     apply_boot_filter("ftrace_graph_filter", &ftrace_graph_filter);

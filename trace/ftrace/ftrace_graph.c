@@ -20,6 +20,7 @@
  * The return stack is one per CPU (tracekern has no tasks yet; interrupt handlers nest on it
  * in order, since they return before the code they interrupted continues).
  */
+#include "kernel/fs/fs_layout.h"
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/heap.h"
@@ -350,6 +351,6 @@ void ftrace_graph_setup(void)
     if (task_on_switch(graph_stack_switch) != 0)
         panic("ftrace: another task switch hook is registered");
     register_tracer(&graph_tracer);
-    trace_create_flag_file(fs_root(), "function_profile_enabled", &profile_flag);
-    fs_create(fs_mkdir_path("trace_stat"), "function0", &profile_ops, 0);
+    trace_create_flag_file(tracefs_root(), "function_profile_enabled", &profile_flag);
+    fs_create(fs_mkdir_at(tracefs_root(), "trace_stat"), "function0", &profile_ops, 0);
 }

@@ -25,6 +25,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/fs/fs_tree.h"
+#include "kernel/fs/fs_layout.h"
 
 #define LOG_CONT_POLL_NS 10000000u /* log_cont looks for new events this often */
 #define DEMO_PAGES 2
@@ -205,10 +206,11 @@ static void remove_files(struct ipc_log_context *ctx)
     fs_remove(ctx->dir);
 }
 
-/* Creates ipc_logging/NAME with its three files; false (and nothing left) on failure. */
+/* Creates /sys/kernel/debug/ipc_logging/NAME (in debugfs, as Qualcomm's driver puts it) with
+ * its three files; false (and nothing left) on failure. */
 static bool create_files(struct ipc_log_context *ctx)
 {
-    struct fs_node *root = fs_mkdir_path("ipc_logging");
+    struct fs_node *root = fs_mkdir_at(debugfs_root(), "ipc_logging");
     ctx->dir = root ? fs_mkdir(root, ctx->log.hdr.name) : NULL;
     if (!ctx->dir)
         return false;
@@ -292,10 +294,10 @@ int ipc_log_context_destroy(struct ipc_log_context *ctx)
     return 0;
 }
 
-/* The ipc_logging directory exists from boot, as debugfs's does, even with no context. */
+/* /sys/kernel/debug/ipc_logging exists from boot, as the driver's does, even with no context. */
 static void ipc_logging_setup(void)
 {
-    fs_mkdir_path("ipc_logging");
+    fs_mkdir_at(debugfs_root(), "ipc_logging");
 }
 INITCALL(trace, ipc_logging_setup);
 

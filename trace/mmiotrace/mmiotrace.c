@@ -15,6 +15,7 @@
  * default is 0, ours 1 since a PC is what a reader wants) and filter_offset (nonzero: trace
  * only the mapping starting at this physical address).
  */
+#include "kernel/fs/fs_layout.h"
 #include "trace/mmiotrace/mmiotrace.h"
 
 #include "drivers/pci/pci.h"
@@ -182,7 +183,7 @@ static const struct fs_file_ops filter_offset_ops = { .read = read_filter_offset
 static void mmiotrace_setup(void)
 {
     register_tracer(&mmiotrace_tracer);
-    struct fs_node *dir = fs_mkdir_path("mmiotrace");
+    struct fs_node *dir = fs_mkdir_at(tracefs_root(), "mmiotrace");
     trace_create_flag_file(dir, "trace_pc", &trace_pc_flag);
     fs_create(dir, "filter_offset", &filter_offset_ops, 0);
 }

@@ -233,7 +233,11 @@ static void metadata(void)
     check_true("readdir /dev: \".\" and \"..\" are DT_DIR",
                has_entry("/dev", ".", DT_DIR) && has_entry("/dev", "..", DT_DIR));
     check_true("readdir /proc: \"self\" is DT_LNK", has_entry("/proc", "self", DT_LNK));
-    check_true("readdir /: \"trace\" is DT_REG", has_entry("/", "trace", DT_REG));
+    check_true("readdir /: \"sys\" is DT_DIR", has_entry("/", "sys", DT_DIR));
+    check_true("readdir /sys/kernel/tracing: \"trace\" is DT_REG",
+               has_entry("/sys/kernel/tracing", "trace", DT_REG));
+    check_true("readdir /sys/kernel/debug: \"tracing\" is DT_LNK",
+               has_entry("/sys/kernel/debug", "tracing", DT_LNK));
     fd = open("/dev", O_RDONLY | O_DIRECTORY);
     check_call("getdents64 with room for no entry", getdents64(fd, buf, 10), EINVAL);
     check_call("getdents64 of a file", getdents64(0, buf, 100), ENOTDIR);
@@ -248,7 +252,9 @@ static void metadata(void)
 static void directories(void)
 {
     char cwd[64];
-    check_true("getcwd is / at the start", getcwd(cwd, sizeof cwd) && strcmp(cwd, "/") == 0);
+    check_true("getcwd is the shell's, /sys/kernel/tracing, at the start",
+               getcwd(cwd, sizeof cwd) && strcmp(cwd, "/sys/kernel/tracing") == 0);
+    check_call("stat trace, relative to it", stat("trace", &(struct stat){ 0 }), 0);
     check_call("chdir /dev", chdir("/dev"), 0);
     check_true("getcwd is /dev", getcwd(cwd, sizeof cwd) && strcmp(cwd, "/dev") == 0);
     check_call("getcwd into 4 bytes", getcwd(cwd, 4) ? 0 : -1, ERANGE);
@@ -280,8 +286,9 @@ static void directories(void)
     check_call("fchdir to a file", fchdir(fd), ENOTDIR);
     close(fd);
     close(dev);
-    chdir("/sys/kernel/tracing/events");
-    check_true("a mount prefix path: getcwd /events", getcwd(cwd, sizeof cwd) && strcmp(cwd, "/events") == 0);
+    chdir("/sys/kernel/debug/tracing/events");
+    check_true("chdir through debugfs's tracing link: getcwd /sys/kernel/tracing/events",
+               getcwd(cwd, sizeof cwd) && strcmp(cwd, "/sys/kernel/tracing/events") == 0);
     chdir("/");
     check_number("umask was 022", umask(077), 022);
     check_number("umask now 077", umask(022), 077);

@@ -44,8 +44,8 @@ static void expect_open(const char *path, int flags, int want)
  * programs' IPC, and the trace itself. */
 static const char *const secret_files[] = {
     "/sys/kernel/debug/ipc_logging/serial/log",
-    "/sys/kernel/tracing/ipc_logging/serial/log_cont",
-    "/sys/kernel/tracing/ipc_logging/ipc/log",
+    "/sys/kernel/debug/ipc_logging/serial/log_cont",
+    "/sys/kernel/debug/ipc_logging/ipc/log",
     "/sys/kernel/tracing/trace",
     "/sys/kernel/tracing/trace_pipe",
     "/sys/kernel/tracing/saved_cmdlines",
@@ -85,7 +85,7 @@ static const char *const control_files[] = {
 static const char *const read_only_files[] = {
     "/sys/kernel/tracing/per_cpu/cpu0/stats",
     "/sys/kernel/tracing/trace_stat/function0",
-    "/sys/kernel/tracing/ipc_logging/pci/stats",
+    "/sys/kernel/debug/ipc_logging/pci/stats",
     "/sys/kernel/tracing/available_events",
     "/proc/bus/pci/devices",
     "/proc/kallsyms",
@@ -126,7 +126,7 @@ static void file_attacks(void)
     expect_open("/dev/kmsg", O_RDWR, EACCES);
     expect_open("/sys/kernel/tracing/trace", O_RDONLY | O_TRUNC, EACCES);
     /* Through a directory it may not search, even to a name that exists. */
-    expect_open("/sys/kernel/tracing/events/../proc/meminfo", O_RDONLY, EACCES);
+    expect_open("/sys/kernel/tracing/events/../../../../proc/meminfo", O_RDONLY, EACCES);
     /* What Linux lets anyone do still works. */
     expect_open("/proc/meminfo", O_RDONLY, 0);
     expect_open("/proc/kallsyms", O_RDONLY, 0);
@@ -233,6 +233,18 @@ static void floods(void)
     check_true("4 names fit", bound == NAMES_PER_TASK);
 }
 
+/* Through the tree's links (kernel/fs/fs_layout.h): /sys/kernel/debug/tracing and /debug
+ * lead into tracefs and debugfs, and each directory on the way is checked as it is met,
+ * so the links open no back door. */
+static void link_attacks(void)
+{
+    expect_open("/sys/kernel/debug/tracing/trace", O_RDONLY, EACCES);
+    expect_open("/debug/tracing/trace_marker", O_WRONLY, EACCES);
+    expect_open("/debug/ipc_logging/serial/log", O_RDONLY, EACCES);
+    check_call("chdir /sys/kernel/debug", chdir("/sys/kernel/debug"), EACCES);
+    check_call("chdir /debug/tracing", chdir("/debug/tracing"), EACCES);
+}
+
 /* As root, everything the attacks tried opens, and ids drop as Linux lets them. */
 static void root_checks(void)
 {
@@ -242,6 +254,7 @@ static void root_checks(void)
     for (unsigned i = 0; i < COUNT(control_files); i++)
         expect_open(control_files[i], O_WRONLY, 0);
     expect_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
+    expect_open("/debug/tracing/trace", O_RDONLY, 0);
     expect_open("/dev/kmsg", O_RDONLY, 0);
     int lines;
     check_true("/proc/kallsyms shows root the addresses", kallsyms_all_zero(&lines) == 0);
@@ -287,6 +300,7 @@ int main(int argc, char **argv)
         id_attacks();
         ipc_attacks();
         floods();
+        link_attacks();
     }
     return check_summary("hostile_files");
 }
