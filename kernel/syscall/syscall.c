@@ -212,6 +212,20 @@ static const struct syscall_info table[SYS_MAX] = {
               "unsigned long")),
     CALL(SYS_madvise, madvise, 3, ARGS("start", "len_in", "behavior"),
          ARGS("unsigned long", "size_t", "int")),
+    /* busybox (issue 16): supplementary groups */
+    CALL(SYS_getgroups, getgroups16, 2, ARGS("gidsetsize", "grouplist"),
+         ARGS("int", "old_gid_t *")),
+    CALL(SYS_setgroups, setgroups16, 2, ARGS("gidsetsize", "grouplist"),
+         ARGS("int", "old_gid_t *")),
+    CALL(SYS_getgroups32, getgroups, 2, ARGS("gidsetsize", "grouplist"), ARGS("int", "gid_t *")),
+    CALL(SYS_setgroups32, setgroups, 2, ARGS("gidsetsize", "grouplist"), ARGS("int", "gid_t *")),
+    /* busybox (issue 16): which file system (df) */
+    CALL(SYS_statfs, statfs, 2, ARGS("pathname", "buf"), ARGS("const char *", "struct statfs *")),
+    CALL(SYS_fstatfs, fstatfs, 2, ARGS("fd", "buf"), ARGS("unsigned int", "struct statfs *")),
+    CALL(SYS_statfs64, statfs64, 3, ARGS("pathname", "sz", "buf"),
+         ARGS("const char *", "size_t", "struct statfs64 *")),
+    CALL(SYS_fstatfs64, fstatfs64, 3, ARGS("fd", "sz", "buf"),
+         ARGS("unsigned int", "size_t", "struct statfs64 *")),
 };
 
 const struct syscall_info *syscall_info(unsigned nr)

@@ -132,5 +132,15 @@ SYSCALL_HANDLER(set_tid_address);
 SYSCALL_HANDLER(set_robust_list);
 SYSCALL_HANDLER(set_thread_area);
 SYSCALL_HANDLER(get_thread_area);
+/* busybox (issue 16): supplementary groups, sys_cred.c */
+SYSCALL_HANDLER(getgroups);
+SYSCALL_HANDLER(setgroups);
+SYSCALL_HANDLER(getgroups16);
+SYSCALL_HANDLER(setgroups16);
+/* busybox (issue 16): which file system, sys_statfs.c */
+SYSCALL_HANDLER(statfs);
+SYSCALL_HANDLER(fstatfs);
+SYSCALL_HANDLER(statfs64);
+SYSCALL_HANDLER(fstatfs64);
 
 #endif

@@ -151,7 +151,7 @@ TEST(modes_default_from_the_directory_as_linux)
 
 TEST(lookup_as_a_user_needs_search_permission)
 {
-    struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000 }, root = CRED_ROOT;
+    struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000, 0, { 0 } }, root = CRED_ROOT;
     struct fs_node *open_dir = fs_set_mode(fs_mkdir_path("pub"), 0755, 0, 0);
     struct fs_node *f = fs_create(open_dir, "f", &hello_ops, NULL);
     fs_create(fs_mkdir_path("priv"), "g", &hello_ops, NULL);
