@@ -150,6 +150,7 @@
 #define SYS_setgroups 81
 #define SYS_getgroups32 205
 #define SYS_setgroups32 206
+#define SYS_syslog 103
 #define SYS_statfs 99
 #define SYS_fstatfs 100
 #define SYS_statfs64 268

@@ -219,6 +219,8 @@ static const struct syscall_info table[SYS_MAX] = {
          ARGS("int", "old_gid_t *")),
     CALL(SYS_getgroups32, getgroups, 2, ARGS("gidsetsize", "grouplist"), ARGS("int", "gid_t *")),
     CALL(SYS_setgroups32, setgroups, 2, ARGS("gidsetsize", "grouplist"), ARGS("int", "gid_t *")),
+    /* busybox (issue 16): the kernel log (dmesg) */
+    CALL(SYS_syslog, syslog, 3, ARGS("type", "buf", "len"), ARGS("int", "char *", "int")),
     /* busybox (issue 16): which file system (df) */
     CALL(SYS_statfs, statfs, 2, ARGS("pathname", "buf"), ARGS("const char *", "struct statfs *")),
     CALL(SYS_fstatfs, fstatfs, 2, ARGS("fd", "buf"), ARGS("unsigned int", "struct statfs *")),

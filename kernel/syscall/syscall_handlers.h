@@ -137,6 +137,8 @@ SYSCALL_HANDLER(getgroups);
 SYSCALL_HANDLER(setgroups);
 SYSCALL_HANDLER(getgroups16);
 SYSCALL_HANDLER(setgroups16);
+/* busybox (issue 16): the kernel log, sys_syslog.c */
+SYSCALL_HANDLER(syslog);
 /* busybox (issue 16): which file system, sys_statfs.c */
 SYSCALL_HANDLER(statfs);
 SYSCALL_HANDLER(fstatfs);
