@@ -356,6 +356,7 @@ UNIT_DEPS_mmiotrace_output := trace/mmiotrace/mmiotrace_output.c $(HOST_fs_tree)
 UNIT_DEPS_trace_output := $(HOST_trace_output)
 UNIT_DEPS_fs_tree := $(HOST_fs_tree)
 UNIT_DEPS_cred := kernel/proc/cred.c
+UNIT_DEPS_mounts := kernel/fs/mounts.c $(HOST_fs_tree)
 UNIT_DEPS_elf := kernel/proc/elf.c
 UNIT_DEPS_signal := kernel/proc/signal.c arch/x86/umip_decode.c arch/x86/fpu_exception.c
 UNIT_DEPS_ipc_log_page := $(HOST_ipc_log_page)

@@ -18,7 +18,8 @@
 #define MS_FLAGS_PSEUDO (ST_NOSUID | ST_NODEV | ST_NOEXEC | ST_RELATIME)
 
 static const struct mount mounts[] = {
-    { "rootfs", "/", "rootfs", 0x858458f6u /* RAMFS_MAGIC */, "rw", 0 },
+    /* Read-only: no program can create, remove or write a file of its own here. */
+    { "rootfs", "/", "rootfs", 0x858458f6u /* RAMFS_MAGIC */, "ro", ST_RDONLY },
     { "proc", "/proc", "proc", 0x9fa0u /* PROC_SUPER_MAGIC */,
       "rw,nosuid,nodev,noexec,relatime", MS_FLAGS_PSEUDO },
     { "devtmpfs", "/dev", "devtmpfs", 0x01021994u /* TMPFS_MAGIC */, "rw,nosuid,mode=755",
