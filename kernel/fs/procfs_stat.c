@@ -9,6 +9,7 @@
  * (nice, system, iowait, irq, softirq, steal, guest, guest_nice) it does not keep are 0.
  * One CPU (no SMP yet): cpu0's line is the total's.
  */
+#include "kernel/arch.h"
 #include "kernel/fs/fs_tree.h"
 #include "kernel/init.h"
 #include "kernel/proc/task_internal.h"
@@ -22,11 +23,15 @@ static int read_stat(struct fs_node *f, struct fs_writer *out)
     (void)f;
     uint64_t busy = 0, now = time_ns();
     uint32_t running = 0;
+    /* The task list is walked with interrupts off, as task_check_limits walks it: one CPU
+     * (with SMP this would take the task list's lock). */
+    unsigned long flags = arch_irq_save();
     for (struct task *t = task_list(); t; t = t->next)
         if (t != idle_task) {
             busy += t->cpu_ns;
             running += t->state == TASK_RUNNABLE;
         }
+    arch_irq_restore(flags);
     uint64_t idle = now > busy ? now - busy : 0;
     unsigned long long user = ticks(busy), idle_ticks = ticks(idle);
     fs_printf(out, "cpu  %llu 0 0 %llu 0 0 0 0 0 0\n", user, idle_ticks);
