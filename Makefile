@@ -361,6 +361,7 @@ UNIT_DEPS_civil_time := kernel/lib/civil_time.c
 UNIT_DEPS_loadavg := kernel/loadavg.c
 UNIT_DEPS_random := kernel/lib/chacha20.c tests/unit/host_arch.c
 UNIT_DEPS_cred := kernel/proc/cred.c
+UNIT_DEPS_mounts := kernel/fs/mounts.c $(HOST_fs_tree)
 UNIT_DEPS_elf := kernel/proc/elf.c
 UNIT_DEPS_signal := kernel/proc/signal.c arch/x86/umip_decode.c arch/x86/fpu_exception.c
 UNIT_DEPS_ipc_log_page := $(HOST_ipc_log_page)

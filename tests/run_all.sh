@@ -359,6 +359,10 @@ count_tap "linux_clients" "$LOGS/linux_clients.txt" 0
 tests/shell/flood.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" \
     && pass "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost" \
     || fail "marker flood with the stream on: timer at its rate, ^C ends it, every event streamed or counted lost"
+# Debian's busybox (issue 16): its ash typed at on the console.
+make -s --no-print-directory build/busybox/busybox > "$LOGS/busybox_fetch.txt" 2>&1
+tests/shell/busybox_interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS,build/busybox/busybox" \
+    && pass "busybox ash typed at on the console" || fail "busybox ash typed at on the console"
 
 echo "# boot scripts and make trace"
 for script in tests/shell/*.script; do

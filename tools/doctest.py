@@ -34,6 +34,9 @@ the next block starts a new one). HTML comments, invisible on a rendered page, s
         the blocks after it run on a new boot with these options (iso: through GRUB, as
         `make run` does; the default is -kernel with every user program as a module and the
         devices edu and pci-testdev, as `make run` has them);
+    <!-- boot: programs="build/busybox/busybox" -->
+        more programs, each /bin/NAME beside the built-in ones, as `make run PROGRAMS=...`
+        gives them (not with iso); a file under build/ is made first (`make -s FILE`);
     <!-- not run: REASON -->
         right before a fenced block that shows a session (it has "tracekern> " lines) but is
         not a `console` block: the reason it cannot run (it crashes the kernel on purpose,
@@ -113,16 +116,21 @@ def line_pattern(text):
 
 
 def parse_boot_options(text, path, line):
-    """Reads a <!-- boot: ... --> comment: iso, append="...", devices="..."."""
-    options = {"iso": False, "append": "", "devices": DEFAULT_DEVICES}
+    """Reads a <!-- boot: ... --> comment: iso, append="...", devices="...", programs="..."."""
+    options = {"iso": False, "append": "", "devices": DEFAULT_DEVICES, "programs": []}
     for word in shlex.split(text):
         key, sep, value = word.partition("=")
         if key == "iso" and not sep:
             options["iso"] = True
         elif key in ("append", "devices") and sep:
             options[key] = value
+        elif key == "programs" and sep:
+            options["programs"] = value.split()
         else:
-            raise DocError(f"{path}:{line}: unknown boot option '{word}' (iso, append=, devices=)")
+            raise DocError(f"{path}:{line}: unknown boot option '{word}' "
+                           "(iso, append=, devices=, programs=)")
+    if options["iso"] and options["programs"]:
+        raise DocError(f"{path}:{line}: programs= needs a -kernel boot (the ISO's modules are fixed)")
     return options
 
 
@@ -343,7 +351,8 @@ def qemu_command(boot, args, console, com2):
     if options["iso"]:
         command += ["--iso", args.iso]
     else:
-        command += ["--kernel", args.kernel, "--initrd", args.programs, "--append", options["append"]]
+        modules = ",".join(m for m in [args.programs] + options["programs"] if m)
+        command += ["--kernel", args.kernel, "--initrd", modules, "--append", options["append"]]
     command += ["--devices", options["devices"]]
     typed = [step.command for block in boot.blocks for step in block.steps]
     for line in typed:
@@ -355,6 +364,20 @@ def qemu_command(boot, args, console, com2):
     return command
 
 
+def make_programs(programs):
+    """Makes the boot's programs that live under build/ (`make -s FILE`, as the boot scripts'
+    "# programs:" lines are made); None, or why a program is missing."""
+    for program in programs:
+        if program.startswith("build/"):
+            made = subprocess.run(["make", "-s", "--no-print-directory", program],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if made.returncode != 0:
+                return f"make {program} failed: {made.stdout.strip().splitlines()[-1:]}"
+        if not os.path.isfile(program):
+            return f"program {program} does not exist"
+    return None
+
+
 def run_chapter(path, args, report):
     """Boots once per boot of the chapter, types its blocks and reports one TAP line per block."""
     with open(path, encoding="utf-8") as handle:
@@ -364,6 +387,11 @@ def run_chapter(path, args, report):
         console = os.path.join(args.logs, f"doc_{name}_{index}.log")
         com2 = os.path.join(args.logs, f"doc_{name}_{index}.com2")
         stdout = None if args.show else subprocess.DEVNULL
+        problem = make_programs(boot.options["programs"])
+        if problem:
+            for block in boot.blocks:
+                report(f"{block.path}:{block.line} block, {len(block.steps)} commands", problem)
+            continue
         status = subprocess.run(qemu_command(boot, args, console, com2), stdout=stdout,
                                 stderr=subprocess.PIPE, text=True).returncode
         try:

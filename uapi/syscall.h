@@ -169,6 +169,17 @@
 #define MAP_ANONYMOUS 0x20
 #define MAP_FAILED ((void *)-1)
 
+/* busybox (issue 16): supplementary groups */
+#define SYS_getgroups 80
+#define SYS_setgroups 81
+#define SYS_getgroups32 205
+#define SYS_setgroups32 206
+#define SYS_syslog 103
+#define SYS_statfs 99
+#define SYS_fstatfs 100
+#define SYS_statfs64 268
+#define SYS_fstatfs64 269
+
 /* Memory: the process layout and its calls (issue 16), Linux i386's numbers and values. */
 #define SYS_brk 45
 #define SYS_mmap 90 /* old_mmap: one pointer to struct mmap_arg_struct */

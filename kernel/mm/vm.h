@@ -75,6 +75,9 @@ struct vm_layout {
     uint32_t start_brk; /* the page-aligned end of the image: the heap starts here */
     uint32_t brk;       /* the break as the program last set it (not page-aligned) */
     uint32_t stack_low; /* the lowest page of the stack mapped so far */
+    /* busybox (issue 16): where the loader put the argument and environment strings, as
+     * Linux's mm->arg_start ... env_end (/proc/PID/cmdline and stat read them). */
+    uint32_t arg_start, arg_end, env_start, env_end;
 };
 struct vm_layout *vm_layout(struct addr_space *as);
 

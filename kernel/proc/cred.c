@@ -90,3 +90,35 @@ int cred_setresgid(struct cred *c, uint32_t rgid, uint32_t egid, uint32_t sgid)
 {
     return set_res(group_ids(c), cred_privileged(c), rgid, egid, sgid);
 }
+
+/* Sorts n ids ascending (insertion sort: n is at most CRED_GROUPS_KEPT). */
+static void sort_ids(uint32_t *ids, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t id = ids[i], j = i;
+        for (; j > 0 && ids[j - 1] > id; j--)
+            ids[j] = ids[j - 1];
+        ids[j] = id;
+    }
+}
+
+int cred_setgroups(struct cred *c, const uint32_t *groups, uint32_t count)
+{
+    if (!cred_privileged(c))
+        return -EPERM;
+    if (count > NGROUPS_MAX)
+        return -EINVAL;
+    if (count > CRED_GROUPS_KEPT)
+        return -ENOMEM;
+    uint32_t sorted[CRED_GROUPS_KEPT];
+    for (uint32_t i = 0; i < count; i++) {
+        if (groups[i] == CRED_NO_CHANGE)
+            return -EINVAL;
+        sorted[i] = groups[i];
+    }
+    sort_ids(sorted, count);
+    for (uint32_t i = 0; i < count; i++)
+        c->groups[i] = sorted[i];
+    c->ngroups = count;
+    return 0;
+}

@@ -161,12 +161,16 @@ static uint32_t build_stack(struct addr_space *as, const struct exec_args *a,
     uint32_t w = sp;
     put_word(as, w, (uint32_t)a->argc), w += 4;
     uint32_t at = strings_at;
+    struct vm_layout *layout = vm_layout(as);
+    layout->arg_start = at;
     for (int i = 0; i < a->argc; i++)
         put_word(as, w, put_string(as, &at, a->argv[i])), w += 4;
     put_word(as, w, 0), w += 4;
+    layout->arg_end = layout->env_start = at;
     for (int i = 0; i < envc; i++)
         put_word(as, w, put_string(as, &at, a->envp[i])), w += 4;
     put_word(as, w, 0), w += 4;
+    layout->env_end = at;
     uint32_t execfn_at = put_string(as, &at, execfn);
 
     const struct cred *c = a->cred;

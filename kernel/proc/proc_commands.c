@@ -73,7 +73,7 @@ static bool parse_user(const char *text, struct cred *c)
     if (colon && (parse_uint(colon + 1, strlen(colon + 1), &gid) != 0 || gid >= CRED_NO_CHANGE))
         return false;
     *c = (struct cred){ (uint32_t)uid, (uint32_t)uid, (uint32_t)uid,
-                        (uint32_t)gid, (uint32_t)gid, (uint32_t)gid };
+                        (uint32_t)gid, (uint32_t)gid, (uint32_t)gid, 0, { 0 } };
     return true;
 }
 

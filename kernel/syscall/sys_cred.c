@@ -75,3 +75,51 @@ SYSCALL_HANDLER(getresgid16)
     return put_three(a, (const uint32_t[3]){ cred_gid_to16(c->gid), cred_gid_to16(c->egid),
                                              cred_gid_to16(c->sgid) }, 2);
 }
+
+/* Supplementary groups (issue 16: busybox's id lists them). getgroups and setgroups pass
+ * each id in width bytes: 2 for the 16-bit calls (old_gid_t), 4 for the 32-bit ones. */
+
+/* getgroups: size 0 asks only for the count; a list smaller than the count is EINVAL, as
+ * is a negative size; an unwritable list is EFAULT. Returns the count. */
+static int32_t get_groups(int32_t size, uint32_t list, uint32_t width)
+{
+    const struct cred *c = &current->cred;
+    if (size < 0)
+        return -EINVAL;
+    if (size == 0)
+        return (int32_t)c->ngroups;
+    if ((uint32_t)size < c->ngroups)
+        return -EINVAL;
+    for (uint32_t i = 0; i < c->ngroups; i++) {
+        uint32_t id = width == 2 ? cred_gid_to16(c->groups[i]) : c->groups[i];
+        if (copy_to_user(list + i * width, &id, width)) /* little-endian: low bytes first */
+            return -EFAULT;
+    }
+    return (int32_t)c->ngroups;
+}
+
+/* setgroups: Linux's order of refusals, privilege (EPERM) and size (EINVAL; a negative
+ * size is a huge one) before the list is read (EFAULT); the rest is cred_setgroups's. */
+static int32_t set_groups(int32_t size, uint32_t list, uint32_t width)
+{
+    struct cred *c = &current->cred;
+    if (!cred_privileged(c))
+        return -EPERM;
+    if ((uint32_t)size > NGROUPS_MAX)
+        return -EINVAL;
+    if ((uint32_t)size > CRED_GROUPS_KEPT)
+        return -ENOMEM;
+    uint32_t ids[CRED_GROUPS_KEPT];
+    for (uint32_t i = 0; i < (uint32_t)size; i++) {
+        uint32_t id = 0;
+        if (copy_from_user(&id, list + i * width, width))
+            return -EFAULT;
+        ids[i] = width == 2 ? cred_id_from16((uint16_t)id) : id;
+    }
+    return cred_setgroups(c, ids, (uint32_t)size);
+}
+
+SYSCALL_HANDLER(getgroups) { return get_groups((int32_t)a[0], a[1], 4); }
+SYSCALL_HANDLER(setgroups) { return set_groups((int32_t)a[0], a[1], 4); }
+SYSCALL_HANDLER(getgroups16) { return get_groups((int32_t)a[0], a[1], 2); }
+SYSCALL_HANDLER(setgroups16) { return set_groups((int32_t)a[0], a[1], 2); }

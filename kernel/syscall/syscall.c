@@ -248,6 +248,22 @@ static const struct syscall_info table[SYSCALL_SLOTS] = {
     CALL(SYS_sched_get_priority_max, sched_get_priority_max, 1, ARGS("policy"), ARGS("int")),
     CALL(SYS_sched_get_priority_min, sched_get_priority_min, 1, ARGS("policy"), ARGS("int")),
     CALL(SYS_personality, personality, 1, ARGS("personality"), ARGS("unsigned int")),
+    /* busybox (issue 16): supplementary groups */
+    CALL(SYS_getgroups, getgroups16, 2, ARGS("gidsetsize", "grouplist"),
+         ARGS("int", "old_gid_t *")),
+    CALL(SYS_setgroups, setgroups16, 2, ARGS("gidsetsize", "grouplist"),
+         ARGS("int", "old_gid_t *")),
+    CALL(SYS_getgroups32, getgroups, 2, ARGS("gidsetsize", "grouplist"), ARGS("int", "gid_t *")),
+    CALL(SYS_setgroups32, setgroups, 2, ARGS("gidsetsize", "grouplist"), ARGS("int", "gid_t *")),
+    /* busybox (issue 16): the kernel log (dmesg) */
+    CALL(SYS_syslog, syslog, 3, ARGS("type", "buf", "len"), ARGS("int", "char *", "int")),
+    /* busybox (issue 16): which file system (df) */
+    CALL(SYS_statfs, statfs, 2, ARGS("pathname", "buf"), ARGS("const char *", "struct statfs *")),
+    CALL(SYS_fstatfs, fstatfs, 2, ARGS("fd", "buf"), ARGS("unsigned int", "struct statfs *")),
+    CALL(SYS_statfs64, statfs64, 3, ARGS("pathname", "sz", "buf"),
+         ARGS("const char *", "size_t", "struct statfs64 *")),
+    CALL(SYS_fstatfs64, fstatfs64, 3, ARGS("fd", "sz", "buf"),
+         ARGS("unsigned int", "size_t", "struct statfs64 *")),
     /* tracekern's IPC: one number, SYS_tracekern_ipc; a slot per operation (syscall.h). */
     IPC_CALL(IPC_OP_CREATE, ipc_create, 1, ARGS("name"), ARGS("const char *")),
     IPC_CALL(IPC_OP_SEND, ipc_send, 3, ARGS("ep", "msg", "timeout_ms"),

@@ -160,5 +160,17 @@ SYSCALL_HANDLER(personality);
 /* The time of clock (a CLOCK_* id) in ns into *ns: 0, or -EINVAL for an unknown clock
  * (sys_time.c; clock_gettime32 in sys_proc.c uses it too). */
 int clock_now_ns(uint32_t clock, uint64_t *ns);
+/* busybox (issue 16): supplementary groups, sys_cred.c */
+SYSCALL_HANDLER(getgroups);
+SYSCALL_HANDLER(setgroups);
+SYSCALL_HANDLER(getgroups16);
+SYSCALL_HANDLER(setgroups16);
+/* busybox (issue 16): the kernel log, sys_syslog.c */
+SYSCALL_HANDLER(syslog);
+/* busybox (issue 16): which file system, sys_statfs.c */
+SYSCALL_HANDLER(statfs);
+SYSCALL_HANDLER(fstatfs);
+SYSCALL_HANDLER(statfs64);
+SYSCALL_HANDLER(fstatfs64);
 
 #endif

@@ -67,6 +67,14 @@ class Parsing(unittest.TestCase):
         self.assertTrue(boots[1].options["iso"])
         self.assertEqual(boots[2].options["append"], "ftrace=function")
 
+    def test_programs_boot_option_adds_modules_but_not_to_an_iso(self):
+        boots = doc.parse_chapter("x.md", chapter(
+            '<!-- boot: programs="build/busybox/busybox other/prog" -->',
+            FENCE + "console", "tracekern> a", FENCE))
+        self.assertEqual(boots[0].options["programs"], ["build/busybox/busybox", "other/prog"])
+        with self.assertRaisesRegex(doc.DocError, "x.md:1: programs= needs a -kernel boot"):
+            doc.parse_chapter("x.md", chapter('<!-- boot: iso programs="a" -->'))
+
     def test_unknown_boot_option_is_an_error(self):
         with self.assertRaisesRegex(doc.DocError, "x.md:1: unknown boot option 'smp=2'"):
             doc.parse_chapter("x.md", chapter("<!-- boot: smp=2 -->"))

@@ -6,7 +6,7 @@
 
 #define NC CRED_NO_CHANGE
 
-static struct cred user(uint32_t id) { return (struct cred){ id, id, id, id, id, id }; }
+static struct cred user(uint32_t id) { return (struct cred){ id, id, id, id, id, id, 0, { 0 } }; }
 
 TEST(root_setuid_sets_all_three_and_cannot_come_back)
 {
@@ -42,10 +42,10 @@ TEST(minus_one_is_no_id)
 
 TEST(setreuid_moves_saved_id_as_linux)
 {
-    struct cred c = { 1000, 2000, 3000, 0, 0, 0 };
+    struct cred c = { 1000, 2000, 3000, 0, 0, 0, 0, { 0 } };
     CHECK_EQ_INT(cred_setreuid(&c, NC, 3000), 0); /* euid to the saved id, not the real */
     CHECK(c.uid == 1000 && c.euid == 3000 && c.suid == 3000);
-    c = (struct cred){ 1000, 2000, 3000, 0, 0, 0 };
+    c = (struct cred){ 1000, 2000, 3000, 0, 0, 0, 0, { 0 } };
     CHECK_EQ_INT(cred_setreuid(&c, NC, 1000), 0); /* euid to the real id: saved stays */
     CHECK(c.euid == 1000 && c.suid == 3000);
     CHECK_EQ_INT(cred_setreuid(&c, 3000, NC), -EPERM); /* real only from real or effective */
@@ -55,7 +55,7 @@ TEST(setreuid_moves_saved_id_as_linux)
 
 TEST(unprivileged_setgid_and_setregid)
 {
-    struct cred c = { 1000, 1000, 1000, 100, 100, 200 };
+    struct cred c = { 1000, 1000, 1000, 100, 100, 200, 0, { 0 } };
     CHECK_EQ_INT(cred_setgid(&c, 0), -EPERM);
     CHECK_EQ_INT(cred_setgid(&c, 200), 0);
     CHECK(c.gid == 100 && c.egid == 200 && c.sgid == 200);
@@ -88,4 +88,34 @@ TEST(dac_owner_group_other_and_root)
     CHECK(cred_may_access(&root, 1000, 1000, 0000, MAY_READ | MAY_WRITE, false));
     CHECK(cred_may_access(&root, 0, 0, 0000, MAY_EXEC, true));
     CHECK(!cred_may_access(&root, 0, 0, 0644, MAY_EXEC, false)); /* no x bit anywhere */
+}
+
+TEST(setgroups_only_root_sorted_and_bounded_as_linux)
+{
+    struct cred u = user(1000), root = CRED_ROOT;
+    uint32_t three[3] = { 27, 4, 100 };
+    CHECK_EQ_INT(cred_setgroups(&u, three, 3), -EPERM);
+    CHECK_EQ_INT(u.ngroups, 0);
+    CHECK_EQ_INT(cred_setgroups(&root, three, NGROUPS_MAX + 1), -EINVAL);
+    CHECK_EQ_INT(cred_setgroups(&root, three, CRED_GROUPS_KEPT + 1), -ENOMEM);
+    uint32_t bad[2] = { 5, CRED_NO_CHANGE };
+    CHECK_EQ_INT(cred_setgroups(&root, bad, 2), -EINVAL);
+    CHECK_EQ_INT(root.ngroups, 0);
+    CHECK_EQ_INT(cred_setgroups(&root, three, 3), 0);
+    CHECK(root.ngroups == 3 && root.groups[0] == 4 && root.groups[1] == 27 && root.groups[2] == 100);
+    CHECK_EQ_INT(cred_setgroups(&root, three, 0), 0);
+    CHECK_EQ_INT(root.ngroups, 0);
+}
+
+TEST(a_supplementary_group_opens_the_group_bits)
+{
+    struct cred root = CRED_ROOT;
+    uint32_t dialout = GID_DIALOUT;
+    CHECK_EQ_INT(cred_setgroups(&root, &dialout, 1), 0);
+    struct cred u = root; /* what a program started by root then made uid 1000 keeps */
+    CHECK_EQ_INT(cred_setresgid(&u, 1000, 1000, 1000), 0);
+    CHECK_EQ_INT(cred_setresuid(&u, 1000, 1000, 1000), 0);
+    CHECK(cred_in_group(&u, GID_DIALOUT) && cred_in_group(&u, 1000) && !cred_in_group(&u, 0));
+    CHECK(cred_may_access(&u, 0, GID_DIALOUT, 0660, MAY_READ | MAY_WRITE, false));
+    CHECK(!cred_may_access(&u, 0, 0, 0660, MAY_READ, false));
 }

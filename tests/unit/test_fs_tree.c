@@ -67,7 +67,7 @@ TEST(layout_is_linuxs_with_debugfs_and_debug_linking_to_tracefs)
     CHECK_EQ_INT(fs_mode(debug), 0700);
     CHECK_EQ_INT(fs_mode(fs_lookup("/sys", &err)), 0555);
     /* A user may not walk into debugfs, even through the links. */
-    struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000 };
+    struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000, 0, { 0 } };
     struct fs_node *ipc = fs_mkdir_at(debug, "ipc_logging/x");
     CHECK(ipc != NULL);
     CHECK(fs_lookup_as("/debug/ipc_logging/x", &u, &err) == NULL);
@@ -201,7 +201,7 @@ TEST(modes_default_from_the_directory_as_linux)
 
 TEST(lookup_as_a_user_needs_search_permission)
 {
-    struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000 }, root = CRED_ROOT;
+    struct cred u = { 1000, 1000, 1000, 1000, 1000, 1000, 0, { 0 } }, root = CRED_ROOT;
     struct fs_node *open_dir = fs_set_mode(fs_mkdir_path("pub"), 0755, 0, 0);
     struct fs_node *f = fs_create(open_dir, "f", &hello_ops, NULL);
     fs_create(fs_set_mode(fs_mkdir_path("priv"), 0750, 0, 0), "g", &hello_ops, NULL);

@@ -5,13 +5,6 @@
 # `exit` back to the kernel's shell. What each line prints is what it prints on Linux.
 # usage: busybox_interactive.sh QEMU_RUN KERNEL LOGDIR PROGRAMS (an -initrd list, with
 # build/busybox/busybox among them)
-#
-# Waits in tests/shell/pending/ (with busybox.script) until the kernel has what busybox
-# needs (issue 16). To enable both: git mv tests/shell/pending/busybox* tests/shell/, and
-# in tests/run_all.sh, after flood.sh:
-#   make -s --no-print-directory build/busybox/busybox > "$LOGS/busybox_fetch.txt" 2>&1
-#   tests/shell/busybox_interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS,build/busybox/busybox" \
-#       && pass "busybox ash typed at on the console" || fail "busybox ash typed at on the console"
 set -u
 qemu_run=$1 kernel=$2 logs=$3 programs=$4
 log=$logs/busybox_interactive.log
@@ -27,7 +20,7 @@ LEFT=$'\x1b[D' UP=$'\x1b[A' BS=$'\x7f'
     --send-on-prompt 'echo 0 > options/stream_com2' \
     --send-on-prompt 'run busybox sh' \
     --send-on-output ' # ' "echo wrld$LEFT$LEFT${LEFT}o"$'\r' \
-    --send-on-output ' # ' "echo typox${BS}ed"$'\r' \
+    --send-on-output ' # ' "echo typx${BS}ed"$'\r' \
     --send-on-output ' # ' "$UP"$'\r' \
     --send-on-output ' # ' $'echo hi from ash > /sys/kernel/tracing/trace_marker\r' \
     --send-on-output ' # ' $'echo "markers: $(busybox cat /sys/kernel/tracing/trace | busybox grep -c "hi from ash")"\r' \
