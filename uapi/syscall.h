@@ -57,6 +57,8 @@
 #define SYS_getresgid32 211
 #define SYS_setuid32 213
 #define SYS_setgid32 214
+/* Static glibc programs (issue 16, tests/linux/glibc_abi.c) */
+#define SYS_pread64 180
 /* Files and the terminal (issue 16). */
 #define SYS_chdir 12
 #define SYS_lseek 19

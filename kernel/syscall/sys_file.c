@@ -167,6 +167,27 @@ static int32_t read_stream(struct file *f, uint32_t ubuf, uint32_t count)
     return (int32_t)n;
 }
 
+/* Copies up to count bytes of an ordinary file's text, from *pos on, to the program,
+ * rendering the text at the first read (or again once a consuming file's is used up);
+ * *pos moves past what was copied. The byte count, 0 at the end, or -errno. */
+static int32_t read_text(struct file *f, uint32_t ubuf, uint32_t count, uint32_t *pos)
+{
+    if (count == 0)
+        return 0;
+    if (!f->rendered || (*pos == f->text_len && f->node->ops->consumes)) {
+        int err = render_text(f, count);
+        if (err)
+            return err; /* (a consuming file's f->pos is now 0: render_text) */
+    }
+    if (*pos >= f->text_len)
+        return 0; /* the end of the text (lseek may have gone past it) */
+    uint32_t n = f->text_len - *pos < count ? f->text_len - *pos : count;
+    if (copy_to_user(ubuf, f->text + *pos, n) != 0)
+        return -EFAULT; /* nothing lost: the text stays for a read with a good buffer */
+    *pos += n;
+    return (int32_t)n;
+}
+
 SYSCALL_HANDLER(read)
 {
     struct file *f = fd_file(a[0]);
@@ -178,21 +199,34 @@ SYSCALL_HANDLER(read)
         return read_stream(f, a[1], a[2]);
     if (!f->node->ops->read)
         return -EINVAL;
-    uint32_t count = a[2];
-    if (count == 0)
-        return 0;
-    if (!f->rendered || (f->pos == f->text_len && f->node->ops->consumes)) {
-        int err = render_text(f, count);
-        if (err)
-            return err;
-    }
-    if (f->pos >= f->text_len)
-        return 0; /* the end of the text (lseek may have gone past it) */
-    uint32_t n = f->text_len - f->pos < count ? f->text_len - f->pos : count;
-    if (copy_to_user(a[1], f->text + f->pos, n) != 0)
-        return -EFAULT; /* nothing lost: the text stays for a read with a good buffer */
-    f->pos += n;
-    return (int32_t)n;
+    return read_text(f, a[1], a[2], &f->pos);
+}
+
+/* pread64 (Linux i386's sys_ia32_pread64: the 64-bit offset in two registers): a read at
+ * a given offset that leaves the file's own offset where it was, as glibc's pread and
+ * every reader of ELF or database files use it. ESPIPE where lseek gives it (pipes, the
+ * terminal, files whose reading consumes); EINVAL for a negative offset. */
+SYSCALL_HANDLER(ia32_pread64)
+{
+    struct file *f = fd_file(a[0]);
+    if (!f || !file_readable(f))
+        return -EBADF;
+    if (fs_is_dir(f->node))
+        return -EISDIR;
+    const struct fs_file_ops *ops = f->node->ops;
+    if (f->node->fifo || ops->seekless || ops->consumes)
+        return -ESPIPE;
+    int64_t pos = (int64_t)(((uint64_t)a[4] << 32) | a[3]);
+    if (pos < 0)
+        return -EINVAL;
+    if (ops->read_data)
+        return read_stream(f, a[1], a[2]); /* /dev/zero: the same at every offset */
+    if (!ops->read)
+        return -EINVAL;
+    if (pos > UINT32_MAX)
+        return 0; /* past the end of any text the kernel keeps */
+    uint32_t at = (uint32_t)pos;
+    return read_text(f, a[1], a[2], &at);
 }
 
 /* Hands len gathered bytes to the file: its write_data, or its echo-style write. */

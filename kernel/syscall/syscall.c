@@ -87,6 +87,9 @@ static const struct syscall_info table[SYSCALL_SLOTS] = {
          ARGS("int", "sigset_t *", "sigset_t *", "size_t")),
     CALL(SYS_sigaltstack, sigaltstack, 2, ARGS("uss", "uoss"),
          ARGS("const stack_t *", "stack_t *")),
+    /* Static glibc programs (issue 16, tests/linux/glibc_abi.c): pread */
+    CALL(SYS_pread64, ia32_pread64, 5, ARGS("fd", "ubuf", "count", "poslo", "poshi"),
+         ARGS("unsigned int", "char *", "u32", "u32", "u32")),
     /* Files and the terminal (issue 16). */
     CALL(SYS_chdir, chdir, 1, ARGS("filename"),
          ARGS("const char *")),

@@ -42,3 +42,15 @@ $(BUILD)/linux/linux_example_glibc: $(LINUX_SRC) tests/linux/linux.mk
 $(BUILD)/linux/ftrace_test $(BUILD)/linux/dyn_test: $(BUILD)/linux/%: $(LINUX_SRC) tests/linux/linux.mk
 	$(CC) $(LINUX_GLIBC_CFLAGS) $(KHDR_INCLUDES) -o $@ \
 		$(LINUX_SRC)/tools/testing/selftests/user_events/$*.c -lrt -lpthread -lm
+
+# Our own static glibc program (tests/linux/glibc_abi.c): what glibc asks of the kernel,
+# built as every i386 toolchain links (0x08048000) and as static-pie. Needs no Linux source.
+GLIBC_ABI := $(BUILD)/linux/glibc_abi $(BUILD)/linux/glibc_abi_pie
+
+$(BUILD)/linux/glibc_abi: tests/linux/glibc_abi.c tests/linux/linux.mk
+	@mkdir -p $(@D)
+	$(CC) -m32 -static -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(BUILD)/linux/glibc_abi_pie: tests/linux/glibc_abi.c tests/linux/linux.mk
+	@mkdir -p $(@D)
+	$(CC) -m32 -static-pie -fPIE -O2 -Wall -Wextra -Werror -DGLIBC_ABI_PIE -o $@ $<

@@ -13,24 +13,16 @@
  * Each is the smallest of REPEATS runs of a loop, divided by its iterations. Prints
  * "BENCH NAME N.NN" per row; a row whose calls fail prints "BENCH-ERROR NAME: WHAT: ERRNO
  * (text)" instead of a number (ENOSYS: the kernel lacks the call) and the program goes on
- * to the next row, ending with status 1.
- *
- * The calls are made through syscall() with Linux's i386 numbers: the library has no
- * fork, waitpid, pipe, kill or execve wrappers in this tree yet.
+ * to the next row, ending with status 1. The calls go through the library's wrappers
+ * (user/lib/process.c, files.c), as a program's would.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
-
-/* Linux's i386 numbers (arch/x86/entry/syscalls/syscall_32.tbl). */
-#define NR_fork 2
-#define NR_waitpid 7
-#define NR_execve 11
-#define NR_kill 37
-#define NR_pipe 42
 
 #define REPEATS 3
 #define FORK_LOOPS 20
@@ -60,10 +52,10 @@ static uint64_t row_error(const char *row, const char *what)
 
 /* Waits for child pid; false when waitpid fails (its errno) or the child did not exit with
  * status 0 (errno EINVAL). */
-static int reap(long pid)
+static int reap(pid_t pid)
 {
     int status = 0;
-    if (syscall(NR_waitpid, pid, &status, 0) != pid)
+    if (waitpid(pid, &status, 0) != pid)
         return 0;
     if (status != 0) {
         errno = EINVAL;
@@ -79,7 +71,7 @@ static uint64_t fork_loop(uint32_t n)
 {
     uint64_t start = rdtsc();
     for (uint32_t i = 0; i < n; i++) {
-        long pid = syscall(NR_fork);
+        pid_t pid = fork();
         if (pid < 0)
             return row_error(fork_row, "fork");
         if (pid == 0)
@@ -99,20 +91,20 @@ static uint64_t exec_loop(uint32_t n)
     char *envp[] = { 0 };
     uint64_t start = rdtsc();
     for (uint32_t i = 0; i < n; i++) {
-        long pid = syscall(NR_fork);
+        pid_t pid = fork();
         if (pid < 0)
             return row_error(exec_row, "fork");
         if (pid == 0) {
-            syscall(NR_execve, "/bin/busybox", argv, envp);
+            execve("/bin/busybox", argv, envp);
             /* Still here: execve failed. Exit with its errno; the parent reports it. */
             _exit(errno);
         }
         int status = 0;
-        if (syscall(NR_waitpid, pid, &status, 0) != pid)
+        if (waitpid(pid, &status, 0) != pid)
             return row_error(exec_row, "waitpid");
         if (status != 0) {
             /* An exit status (bits 8..15) is the child's errno from execve. */
-            errno = (status & 0x7f) == 0 ? (status >> 8) & 0xff : EINVAL;
+            errno = WIFEXITED(status) ? WEXITSTATUS(status) : EINVAL;
             return row_error(exec_row, "execve /bin/busybox (boot build/busybox/busybox)");
         }
     }
@@ -131,11 +123,11 @@ static void count_signal(int sig)
 /* n signals sent to this process and handled; each kill returns after the handler ran. */
 static uint64_t signal_loop(uint32_t n)
 {
-    long self = getpid();
+    pid_t self = getpid();
     uint32_t before = signals_caught;
     uint64_t start = rdtsc();
     for (uint32_t i = 0; i < n; i++)
-        if (syscall(NR_kill, self, SIGUSR1) != 0)
+        if (kill(self, SIGUSR1) != 0)
             return row_error(signal_row, "kill");
     uint64_t cycles = rdtsc() - start;
     if (signals_caught - before != n) {
@@ -151,14 +143,14 @@ static const char *const pipe_row = "proc_pipe_roundtrip_1byte";
 static uint64_t pipe_loop(uint32_t n)
 {
     int to_child[2], to_parent[2];
-    if (syscall(NR_pipe, to_child) != 0)
+    if (pipe(to_child) != 0)
         return row_error(pipe_row, "pipe");
-    if (syscall(NR_pipe, to_parent) != 0) {
+    if (pipe(to_parent) != 0) {
         close(to_child[0]);
         close(to_child[1]);
         return row_error(pipe_row, "pipe");
     }
-    long pid = syscall(NR_fork);
+    pid_t pid = fork();
     if (pid < 0) {
         row_error(pipe_row, "fork");
         n = 0;

@@ -13,7 +13,7 @@
  * getrandom, CPU and personality calls, the file, pipe, terminal and polling calls
  * of issue 16: dup dup2 dup3 fcntl fcntl64 close_range pipe pipe2 openat chdir fchdir
  * getcwd umask access faccessat faccessat2 readlink readlinkat stat lstat fstat stat64
- * lstat64 fstat64 fstatat64 statx getdents getdents64 lseek _llseek poll ppoll
+ * lstat64 fstat64 fstatat64 statx getdents getdents64 lseek _llseek pread64 poll ppoll
  * ppoll_time64 select _newselect pselect6 pselect6_time64; and the process calls: fork vfork
  * clone execve waitpid wait4 getppid gettid kill tkill tgkill setpgid getpgid getpgrp setsid
  * getsid alarm setitimer getitimer rt_sigsuspend set_tid_address set_robust_list
@@ -1007,6 +1007,7 @@ static const struct {
     void (*shape)(struct call *c);
 } implemented[] = {
     { SYS_read, shape_read },       { SYS_write, shape_write },
+    { SYS_pread64, shape_read }, /* static glibc (issue 16): pread */
     { SYS_open, shape_open },       { SYS_close, shape_close },
     { SYS_getpid, shape_nothing },  { SYS_ioctl, shape_ioctl },
     { SYS_munmap, shape_munmap },   { SYS_writev, shape_writev },
@@ -1444,6 +1445,7 @@ static void guard_call(struct call *c)
             a[0] = 3;
         break;
     case SYS_read: guard_out(&a[1], &a[2], true); break;
+    case SYS_pread64: guard_out(&a[1], &a[2], true); break;
     case SYS_nanosleep: guard_nanosleep(c); break;
     case SYS_clock_gettime: guard_out_fixed(&a[1], sizeof(struct timespec)); break;
     case SYS_munmap: guard_fixed(&a[0], &a[1]); break;
