@@ -23,27 +23,8 @@
 #include "kernel/mm/vm.h"
 #include "kernel/proc/cred.h"
 #include "kernel/proc/elf.h"
+#include "uapi/auxv.h"
 
-/* The auxiliary vector's keys (Linux's include/uapi/linux/auxvec.h). */
-#define AT_NULL 0
-#define AT_PHDR 3
-#define AT_PHENT 4
-#define AT_PHNUM 5
-#define AT_PAGESZ 6
-#define AT_BASE 7
-#define AT_FLAGS 8
-#define AT_ENTRY 9
-#define AT_UID 11
-#define AT_EUID 12
-#define AT_GID 13
-#define AT_EGID 14
-#define AT_PLATFORM 15
-#define AT_HWCAP 16
-#define AT_CLKTCK 17
-#define AT_SECURE 23
-#define AT_RANDOM 25
-#define AT_HWCAP2 26
-#define AT_EXECFN 31
 #define AUXV_PAIRS 19 /* the entries build_auxv writes, AT_NULL included */
 
 #define ELF_PLATFORM "i686"
