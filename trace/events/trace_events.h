@@ -63,7 +63,9 @@ struct trace_event_call {
 int trace_event_register(struct trace_event_call *call);
 
 /* Removes an event and its directory: 0, or -EBUSY while it is enabled. Its records still
- * in the buffer print as "[UNKNOWN EVENT id]" afterwards, as a stale type would on Linux. */
+ * in the buffer print as "[UNKNOWN EVENT id]" afterwards, as a stale type would on Linux.
+ * Files of its directory that programs hold open stay open, out of the tree, and answer
+ * -ENODEV (Linux's tracefs does the same): the caller may free the event at once. */
 int trace_event_unregister(struct trace_event_call *call);
 
 /* Turns recording of an event on or off, as writing its enable file does: 0 or -errno.
