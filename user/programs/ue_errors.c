@@ -53,7 +53,7 @@
 static const char *const event_names[] = {
     "ue_err_size", "ue_err_field", "ue_err_dup",  "ue_err_name",
     "ue_err_seed", "ue_err_sext", "ue_err_loc",   "ue_err_busy", "ue_err_enabler", "ue_err_big",
-    "ue_err_persist", "ue_err_shared", "ue_err_held",
+    "ue_err_persist", "ue_err_shared", "ue_err_held", "ue_err_held64",
 };
 
 static int data_fd = -1, status_fd = -1;
@@ -597,14 +597,41 @@ static void group_delete(void)
                ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
     check_call("delete an event that does not exist",
                ioctl(data_fd, DIAG_IOCSDEL, "ue_err_no_such_event"), ENOENT);
-    int format_fd = open("/sys/kernel/tracing/events/user_events/ue_err_busy/format", O_RDONLY);
+    /* Linux 6.1: an open enable or format file does not hold the event, and the pre-6.4
+     * structure's event stays until deleted; the files answer ENODEV once it is. */
+    int format_fd = open(TRACEFS "events/user_events/ue_err_busy/format", O_RDONLY);
+    int enable_fd = open(TRACEFS "events/user_events/ue_err_busy/enable", O_RDWR);
     check_call("open ue_err_busy's format file", format_fd, 0);
+    check_call("open ue_err_busy's enable file", enable_fd, 0);
+    check_call("enable ue_err_busy through it", write(enable_fd, "1", 2), 0);
     check_call("close the fd that registered it", close(busy_fd), 0);
-    check_call("delete ue_err_busy while its format file is open",
+    check_call("enabled, ue_err_busy is held: delete",
                ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
-    check_call("close the format file", close(format_fd), 0);
-    check_call("ue_err_busy went with that last reference: deleting it finds none",
-               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), ENOENT);
+    check_call("disable ue_err_busy through the same file", write(enable_fd, "0", 2), 0);
+    check_call("pre-6.4 structure: unreferenced, ue_err_busy is still there",
+               open(TRACEFS "events/user_events/ue_err_busy/id", O_RDONLY) >= 0 ? 0 : -1, 0);
+    check_call("delete ue_err_busy while its format and enable files are open (Linux 6.1)",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), 0);
+    char text[512];
+    check_call("read the open format file of the deleted event",
+               read(format_fd, text, sizeof(text)), ENODEV);
+    check_call("write 1 to the open enable file of the deleted event", write(enable_fd, "1", 2),
+               ENODEV);
+    check_call("read that enable file", read(enable_fd, text, sizeof(text)), ENODEV);
+    check_call("its directory has gone: opening its format again",
+               open(TRACEFS "events/user_events/ue_err_busy/format", O_RDONLY), ENOENT);
+    struct user_reg_status again = seed_reg_for("ue_err_busy u64 other");
+    check_call("register the name again, with other fields", ioctl(data_fd, DIAG_IOCSREG, &again), 0);
+    int new_format = open(TRACEFS "events/user_events/ue_err_busy/format", O_RDONLY);
+    check_call("the new event's format file opens", new_format, 0);
+    check_true("and reads the new fields",
+               read(new_format, text, sizeof(text) - 1) > 0 && strstr(text, "u64 other") != NULL);
+    check_call("the old format file still answers ENODEV", read(format_fd, text, sizeof(text)),
+               ENODEV);
+    check_call("close the old format, enable and the new format files",
+               close(format_fd) | close(enable_fd) | close(new_format), 0);
+    check_call("ue_err_busy (new) is held by this fd: delete",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
     check_call("delete with the name in kernel memory",
                ioctl(data_fd, DIAG_IOCSDEL, KERNEL_ADDR), EFAULT);
 
@@ -775,16 +802,22 @@ static void group_last_event(void)
 {
     printf("# the system's last event\n");
     int fd = open(DATA_FILE, O_RDWR);
-    struct user_reg_status reg = seed_reg_for("ue_err_last u32 a");
+    struct user_reg reg = user_reg_for("ue_err_last u32 a"); /* goes with its last reference */
+    struct user_unreg unreg = { 0 };
+    unreg.size = sizeof(unreg);
+    unreg.disable_bit = reg.enable_bit;
+    unreg.disable_addr = reg.enable_addr;
     check_call("register ue_err_last", ioctl(fd, DIAG_IOCSREG, &reg), 0);
     int enable_fd = open(TRACEFS "events/user_events/enable", O_RDONLY);
     check_call("open events/user_events/enable", enable_fd, 0);
+    check_call("DIAG_IOCSUNREG its enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
     check_call("close the fd that registered it: ue_err_last goes", close(fd), 0);
     fd = open(DATA_FILE, O_RDWR);
     check_call("deleting ue_err_last finds none", ioctl(fd, DIAG_IOCSDEL, "ue_err_last"), ENOENT);
     char text[8];
     check_call("read events/user_events/enable after that", read(enable_fd, text, sizeof(text)), 0);
     check_call("register ue_err_last again", ioctl(fd, DIAG_IOCSREG, &reg), 0);
+    check_call("DIAG_IOCSUNREG it again", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
     check_call("close events/user_events/enable", close(enable_fd), 0);
     check_call("close that fd too", close(fd), 0);
     check_call("events/user_events went with its last event",
@@ -817,7 +850,7 @@ static void group_lifetime(void)
     check_call("and, unused, it can be deleted", ioctl(fd, DIAG_IOCSDEL, "ue_err_persist"), 0);
 
     int other = open(DATA_FILE, O_RDWR);
-    struct user_reg_status plain = seed_reg_for("ue_err_shared u32 a");
+    struct user_reg plain = user_reg_for("ue_err_shared u32 a");
     struct user_reg late = user_reg_for("ue_err_shared u32 a");
     late.flags = USER_EVENT_REG_PERSIST;
     check_call("register ue_err_shared without the flag", ioctl(other, DIAG_IOCSREG, &plain), 0);
@@ -825,6 +858,9 @@ static void group_lifetime(void)
     unreg.disable_bit = late.enable_bit;
     unreg.disable_addr = late.enable_addr;
     check_call("DIAG_IOCSUNREG that enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
+    unreg.disable_bit = plain.enable_bit;
+    unreg.disable_addr = plain.enable_addr;
+    check_call("and the first one's", ioctl(other, DIAG_IOCSUNREG, &unreg), 0);
     check_call("close both fds", close(other) | close(fd), 0);
     fd = open(DATA_FILE, O_RDWR);
     check_call("the flag did not make the existing event persistent: it is gone",
@@ -837,8 +873,27 @@ static void group_lifetime(void)
     fd = open(DATA_FILE, O_RDWR);
     check_call("enabled, it is still held: delete", ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), EBUSY);
     check_call("disable it", write_file(TRACEFS "events/user_events/ue_err_held/enable", "0\n"), 0);
-    check_call("disabled, it went with that last reference",
-               ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), ENOENT);
+    check_call("disabled, the pre-6.4 structure's event stays until deleted: delete",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), 0);
+
+    struct user_reg held64 = user_reg_for("ue_err_held64 u32 a");
+    check_call("register ue_err_held64 with struct user_reg", ioctl(fd, DIAG_IOCSREG, &held64), 0);
+    int enable_fd = open(TRACEFS "events/user_events/ue_err_held64/enable", O_RDWR);
+    check_call("open its enable file", enable_fd, 0);
+    check_call("enable it", write(enable_fd, "1\n", 2), 0);
+    unreg.disable_bit = held64.enable_bit;
+    unreg.disable_addr = held64.enable_addr;
+    check_call("DIAG_IOCSUNREG its enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
+    check_call("close the fd that registered it", close(fd), 0);
+    fd = open(DATA_FILE, O_RDWR);
+    check_call("enabled, ue_err_held64 is held: delete", ioctl(fd, DIAG_IOCSDEL, "ue_err_held64"),
+               EBUSY);
+    check_call("disable it through the open enable file: its last reference goes",
+               write(enable_fd, "0\n", 2), 0);
+    check_call("the enable file still open, ue_err_held64 is gone: delete",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_held64"), ENOENT);
+    check_call("the open enable file answers ENODEV", write(enable_fd, "1\n", 2), ENODEV);
+    check_call("close it", close(enable_fd), 0);
     close(fd);
 }
 
