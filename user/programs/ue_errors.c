@@ -5,7 +5,9 @@
  * and docs/user_events.md section 9 says why): bad structure sizes and fields, bad pointers
  * in every place a pointer goes, malformed commands, bad writes, __data_loc records that
  * point outside themselves, deleting events that are in use, how long an event lives
- * (Linux 6.6+: deleted with its last reference unless USER_EVENT_REG_PERSIST), and the event
+ * (Linux 6.4's struct user_reg: deleted with its last reference unless
+ * USER_EVENT_REG_PERSIST, as 6.6+; the pre-6.4 structure: until deleted, as 6.1), deletes
+ * racing another process that writes the event or holds its enable file, and the event
  * limit.
  *
  * Usage: ue_errors            every group but the limit
@@ -34,6 +36,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <tracekern/check.h>
 #include <unistd.h>
@@ -53,7 +57,8 @@
 static const char *const event_names[] = {
     "ue_err_size", "ue_err_field", "ue_err_dup",  "ue_err_name",
     "ue_err_seed", "ue_err_sext", "ue_err_loc",   "ue_err_busy", "ue_err_enabler", "ue_err_big",
-    "ue_err_persist", "ue_err_shared", "ue_err_held", "ue_err_held64",
+    "ue_err_persist", "ue_err_shared", "ue_err_held", "ue_err_held64", "ue_err_race",
+    "ue_err_gone",
 };
 
 static int data_fd = -1, status_fd = -1;
@@ -764,6 +769,127 @@ static void group_truncate(void)
     expect_text("set_event is empty", TRACEFS "set_event", "");
 }
 
+/* The child of group_race's first case: registers ue_err_race on its own fd, enables it,
+ * tells the parent (one byte on ready), and writes it `writes` times; exits 0 if every
+ * write was taken whole, 1 otherwise. */
+static void race_writer(int ready, int writes)
+{
+    int fd = open(DATA_FILE, O_RDWR);
+    struct user_reg_status reg = seed_reg_for("ue_err_race u32 a");
+    if (fd < 0 || ioctl(fd, DIAG_IOCSREG, &reg) != 0 ||
+        write_file(TRACEFS "events/user_events/ue_err_race/enable", "1\n") != 0)
+        _exit(1);
+    write(ready, "r", 1);
+    uint32_t a = 0;
+    struct iovec io[2] = { { &reg.write_index, 4 }, { &a, sizeof(a) } };
+    for (a = 0; a < (uint32_t)writes; a++)
+        if (writev(fd, io, 2) != 8)
+            _exit(1);
+    _exit(0);
+}
+
+/* The child of group_race's second case: opens ue_err_gone's enable file, tells the parent,
+ * waits for its go (after the parent deleted the event and registered the name again),
+ * then writes 1 to the file it holds: exits 0 if that is ENODEV twice and a read too.
+ * parent_fd is closed first. */
+static void race_holder(int ready, int go, int parent_fd)
+{
+    close(parent_fd); /* the parent's registering fd, which the fork shares, holds the event */
+    int enable_fd = open(TRACEFS "events/user_events/ue_err_gone/enable", O_RDWR);
+    if (enable_fd < 0)
+        _exit(1);
+    write(ready, "r", 1);
+    char c;
+    if (read(go, &c, 1) != 1)
+        _exit(1);
+    char text[8];
+    bool gone = write(enable_fd, "1", 2) == -1 && errno == ENODEV &&
+                write(enable_fd, "1\n", 2) == -1 && errno == ENODEV &&
+                read(enable_fd, text, sizeof(text)) == -1 && errno == ENODEV;
+    _exit(gone ? 0 : 1);
+}
+
+/* The exit status of child, or -1. */
+static int child_status(pid_t child)
+{
+    int status;
+    if (waitpid(child, &status, 0) != child)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Deletes racing another process. A process writing the event holds it through the fd it
+ * registered on: every delete while it runs is EBUSY, and no write of it fails (the timer
+ * switches between the two). A process holding the event's enable file does not hold the
+ * event: the delete goes ahead, the name can be registered again, and the old file's
+ * writes (ENODEV) reach neither the old event nor the new one. A process killed while it
+ * holds such a file frees it at its exit.
+ */
+static void group_race(void)
+{
+    printf("# deletes racing another process\n");
+    int ready[2], go[2];
+    check_call("pipe", pipe(ready), 0);
+    pid_t child = fork();
+    if (child == 0)
+        race_writer(ready[1], 20000);
+    check_call("fork a writer of ue_err_race", child, 0);
+    char c;
+    check_call("it registered and enabled ue_err_race", read(ready[0], &c, 1), 0);
+    int fd = open(DATA_FILE, O_RDWR);
+    long tries = 0, busy = 0;
+    int status = 0;
+    pid_t got;
+    while ((got = waitpid(child, &status, WNOHANG)) == 0) {
+        tries++;
+        busy += ioctl(fd, DIAG_IOCSDEL, "ue_err_race") == -1 && errno == EBUSY;
+    }
+    printf("# %ld deletes tried while the writer ran\n", tries);
+    check_true("some deletes were tried while it wrote", tries > 0);
+    check_number("every one of them was EBUSY", busy, tries);
+    check_true("every one of its 20000 writes was taken (exit status 0)",
+               got == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    check_call("the writer has exited: still enabled, ue_err_race is held",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_race"), EBUSY);
+    check_call("disable it", write_file(TRACEFS "events/user_events/ue_err_race/enable", "0\n"), 0);
+    check_call("then the delete works", ioctl(fd, DIAG_IOCSDEL, "ue_err_race"), 0);
+
+    struct user_reg_status gone = seed_reg_for("ue_err_gone u32 a");
+    check_call("register ue_err_gone", ioctl(fd, DIAG_IOCSREG, &gone), 0);
+    check_call("pipes", pipe(go) | pipe(ready), 0);
+    child = fork();
+    if (child == 0)
+        race_holder(ready[1], go[0], fd);
+    check_call("fork a holder of ue_err_gone's enable file", child, 0);
+    check_call("it opened the enable file", read(ready[0], &c, 1), 0);
+    check_call("close the fd that registered ue_err_gone", close(fd), 0);
+    fd = open(DATA_FILE, O_RDWR);
+    check_call("delete ue_err_gone while the other process holds its enable file",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_gone"), 0);
+    check_call("register ue_err_gone again", ioctl(fd, DIAG_IOCSREG, &gone), 0);
+    check_call("let the holder write 1 to its old enable file", write(go[1], "g", 1), 0);
+    check_number("its writes and read were ENODEV (exit status)", child_status(child), 0);
+    expect_text("the new ue_err_gone stayed disabled", TRACEFS "events/user_events/ue_err_gone/enable",
+                "0\n");
+
+    check_call("pipe", pipe(ready), 0);
+    child = fork();
+    if (child == 0)
+        race_holder(ready[1], go[0], fd); /* killed before it is told to go */
+    check_call("fork another holder", child, 0);
+    check_call("it opened the new enable file", read(ready[0], &c, 1), 0);
+    check_call("close the registering fd", close(fd), 0);
+    fd = open(DATA_FILE, O_RDWR);
+    check_call("delete the new ue_err_gone under it", ioctl(fd, DIAG_IOCSDEL, "ue_err_gone"), 0);
+    check_call("kill the holder", kill(child, SIGKILL), 0);
+    check_number("it died of SIGKILL", child_status(child), 128 + SIGKILL);
+    check_call("deleting ue_err_gone again finds none", ioctl(fd, DIAG_IOCSDEL, "ue_err_gone"),
+               ENOENT);
+    close(fd);
+    close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+}
+
 /*
  * Leaves the kernel as the run found it: the enable_addr registrations go first (each
  * holds its event, as an open fd does), then the fd that registered the rest, then every
@@ -992,6 +1118,7 @@ int main(int argc, char **argv)
         group_lifetime();
         group_syscalls();
         group_truncate();
+        group_race();
         cleanup();
         group_last_event();
     }
