@@ -68,6 +68,7 @@
 #define UE_REF_BUDGET (256u * 1024)
 
 _Static_assert(UE_NAME_MAX == TRACE_EVENT_NAME_MAX, "an event name fits its trace_event_call");
+_Static_assert(USER_EVENT_REG_PERSIST == 1, "ue_lifetime_of tests bit 0");
 _Static_assert(UE_HEADER_SIZE == TRACE_EVENT_HEADER_SIZE, "fields start after struct trace_entry");
 
 /* A bit of a process's memory kept equal to "the event is enabled" (struct user_reg). */
@@ -78,14 +79,6 @@ struct enabler {
     struct enabler *next;
 };
 
-/* How long an event that nothing references stays, fixed by the registration that
- * created it (docs/user_events.md, section 6). */
-enum ue_lifetime {
-    UE_TILL_LAST_REF, /* Linux 6.4's struct user_reg, no flag: goes with its last reference */
-    UE_TILL_DELETED,  /* the pre-6.4 struct user_reg_status: stays until deleted, as in 6.1 */
-    UE_PERSISTENT,    /* USER_EVENT_REG_PERSIST or dynamic_events: until root deletes it */
-};
-
 struct user_event {
     struct trace_event_call call;
     struct ue_desc *desc;
@@ -93,7 +86,7 @@ struct user_event {
     uint32_t file_refs;       /* entries in the tables of open user_events_data files */
     struct enabler *enablers;
     bool used_by_ftrace;      /* enabled through the events tree */
-    enum ue_lifetime lifetime;
+    enum ue_lifetime lifetime; /* fixed by its creator (user_events_parse.h) */
     uint32_t charged;         /* heap bytes charged to the budget for it */
     struct user_event *next;  /* the registry, in creation order */
 };
@@ -215,7 +208,7 @@ static uint32_t event_cost(const struct user_event *ev)
  * Called with ue_lock held. */
 static int create_event(struct ue_desc *desc, enum ue_lifetime lifetime, struct user_event **out)
 {
-    if (lifetime == UE_PERSISTENT && !task_privileged(task_current())) { /* Linux: CAP_PERFMON */
+    if (ue_delete_needs_root(lifetime) && !task_privileged(task_current())) { /* Linux: CAP_PERFMON */
         ue_desc_free(desc);
         return -EPERM;
     }
@@ -307,7 +300,7 @@ static int delete_event(struct user_event *ev)
  * returns, so such a program that exits leaves nothing behind. Called with ue_lock held. */
 static void delete_if_unused(struct user_event *ev)
 {
-    if (ev->lifetime == UE_TILL_LAST_REF && !event_busy(ev))
+    if (ue_goes_unused(ev->lifetime) && !event_busy(ev))
         delete_event(ev);
 }
 
@@ -526,7 +519,7 @@ static long register_with_status_bit(struct file *f, uint32_t arg)
         return err;
     unsigned long flags = spin_lock_irqsave(&ue_lock);
     /* Linux 6.1, this structure's kernel, kept every event until it was deleted. */
-    err = find_or_create(desc, UE_TILL_DELETED, &ev);
+    err = find_or_create(desc, ue_lifetime_of(UE_FROM_STATUS_REG, 0), &ev);
     int index = err ? err : add_ref(f, ev, false);
     uint32_t bit = index >= 0 ? ev->status_bit : 0;
     if (!err && index < 0)
@@ -581,8 +574,7 @@ static long register_with_enable_bit(struct file *f, uint32_t arg, uint32_t usiz
     if (err)
         return err;
     flags = spin_lock_irqsave(&ue_lock);
-    err = find_or_create(desc, reg.flags & USER_EVENT_REG_PERSIST ? UE_PERSISTENT : UE_TILL_LAST_REF,
-                         &ev);
+    err = find_or_create(desc, ue_lifetime_of(UE_FROM_USER_REG, reg.flags), &ev);
     int index = err ? err : add_ref(f, ev, true);
     if (index >= 0)
         err = add_enabler(ev, t, addr, reg.enable_bit);
@@ -624,8 +616,9 @@ static long ioctl_delete(uint32_t arg)
     struct user_event *ev = find_event(name);
     int err = -ENOENT;
     if (ev) /* a persistent event is root's to delete, as Linux asks CAP_PERFMON */
-        err = ev->lifetime == UE_PERSISTENT && !task_privileged(task_current()) ? -EPERM
-                                                                                : delete_event(ev);
+        err = ue_delete_needs_root(ev->lifetime) && !task_privileged(task_current())
+                  ? -EPERM
+                  : delete_event(ev);
     spin_unlock_irqrestore(&ue_lock, flags);
     kfree(name);
     return err;
@@ -810,7 +803,7 @@ static int apply_dynamic_line(const char *line, size_t len)
     if (cmd.op == UE_DYN_CREATE) {
         err = ue_parse(cmd.text, cmd.text_len, &desc);
         /* Persistent, as Linux 6.6 makes them: nothing else would hold them. */
-        return err ? err : find_or_create(desc, UE_PERSISTENT, &ev);
+        return err ? err : find_or_create(desc, ue_lifetime_of(UE_FROM_DYNAMIC, 0), &ev);
     }
     for (ev = events; ev; ev = ev->next)
         if (ue_dyn_matches(&cmd, ev->desc))
