@@ -8,7 +8,8 @@
  * (and `unsigned` of each), char[N] and unsigned char[N] (N at most 1024, in C notation:
  * 20, 0x14, 024), `__data_loc T` and `__rel_loc T` (a 32-bit (size << 16 | offset) word
  * locating variable-length data), `struct T name SIZE`. `long` is refused: its size differs
- * between programs. No flag is defined, so any flag is refused, as Linux 6.4 does.
+ * between programs. Flags after the name are accepted and ignored, as Linux 6.1 does.
+ * The lifetime rule of each ABI's events is here too (ue_lifetime_of), to be tested.
  *
  * Fields sit one after another in the record, the first at offset 8 (after struct
  * trace_entry), as Linux lays them out; a write must carry at least the payload the fields
