@@ -331,14 +331,6 @@ static int write_event_enable(struct fs_node *f, const char *data, size_t len, b
     return err;
 }
 
-/* The last close of a file of an event's directory (kernel/fs/file.c has already stopped
- * counting it): if that leaves the directory unused, its event may go. */
-static void release_event_file(struct file *file)
-{
-    (void)file;
-    offer_unused();
-}
-
 /* events/SYSTEM/NAME/format, as Linux's f_show() prints it: name, ID, the common fields,
  * then the event's own fields and print fmt from its print_format. */
 static int read_event_format(struct fs_node *f, struct fs_writer *out)
@@ -489,13 +481,12 @@ static int write_set_event(struct fs_node *f, const char *data, size_t len, bool
     return err;
 }
 
+/* An open file of an event's directory does not hold the event (as on Linux): closing it
+ * changes nothing for the event, so these files need no release. */
 static const struct fs_file_ops event_enable_ops = { .read = read_event_enable,
-                                                     .write = write_event_enable,
-                                                     .release = release_event_file };
-static const struct fs_file_ops event_format_ops = { .read = read_event_format,
-                                                     .release = release_event_file };
-static const struct fs_file_ops event_id_ops = { .read = read_event_id,
-                                                 .release = release_event_file };
+                                                     .write = write_event_enable };
+static const struct fs_file_ops event_format_ops = { .read = read_event_format };
+static const struct fs_file_ops event_id_ops = { .read = read_event_id };
 static void release_group_enable(struct file *file);
 static const struct fs_file_ops group_enable_ops = { .read = read_group_enable,
                                                      .write = write_group_enable,

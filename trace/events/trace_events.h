@@ -39,8 +39,8 @@ struct trace_event_ops {
      * May refuse with a negative errno. May be NULL. */
     int (*enable)(struct trace_event_call *call, bool on);
     /* May be NULL. Offered to every disabled event once a write to the tree's enable
-     * files or set_event has finished, and once the last open file of an event's directory
-     * is closed: the events tree no longer holds the event, and the owner may unregister
+     * files or set_event has finished: the events tree no longer holds the event (an open
+     * file of its directory never does), and the owner may unregister
      * and free it here (user_events deletes an event when its last reference goes), but
      * no other event: the caller walks the list on (trace_events.c, "Concurrency"). */
     void (*unused)(struct trace_event_call *call);

@@ -167,7 +167,7 @@ static int enable_event(struct trace_event_call *call, bool on)
     return 0;
 }
 
-/* The events tree no longer holds the event (disabled, its files closed): it goes if
+/* The events tree no longer holds the event (disabled): it goes if
  * nothing else does. */
 static void event_unused(struct trace_event_call *call)
 {
