@@ -6,6 +6,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/lib/string.h"
 #include "kernel/proc/sched.h"
 #include "uapi/fs.h"
 #include "uapi/syscall.h"
@@ -87,11 +88,19 @@ void file_put(struct file *f)
         return;
     /* The node stops counting f first, so that a release which finds its node unused may
      * remove it (an event's files: trace/events/trace_events.c); f->node is not touched after. */
-    f->node->open_files--;
-    if (f->node->ops && f->node->ops->release)
-        f->node->ops->release(f);
+    struct fs_node *node = f->node;
+    node->open_files--;
+    /* A node detached from the tree while open (fs_detach) lives until its last close;
+     * nothing can find it, so nothing else can free it meanwhile. */
+    bool free_node = node->detached && node->open_files == 0;
+    if (node->ops && node->ops->release)
+        node->ops->release(f);
     file_text_free(f->text, f->text_pages);
     kfree(f);
+    if (free_node) {
+        memset(node, 0x6b, sizeof *node); /* poisoned, as fs_remove leaves a removed node */
+        kfree(node);
+    }
 }
 
 void file_text_free(char *text, uint32_t pages)

@@ -54,6 +54,8 @@ int task_chdir(struct fs_node *dir)
 {
     if (!fs_is_dir(dir))
         return -ENOTDIR;
+    if (dir->detached) /* removed while open (fs_detach): it has no path to keep */
+        return -ENOENT;
     int err = fs_may_open(dir, &current->cred, MAY_EXEC);
     if (err)
         return err;

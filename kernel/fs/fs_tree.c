@@ -189,6 +189,25 @@ int fs_remove(struct fs_node *node)
     return 0;
 }
 
+int fs_detach(struct fs_node *node)
+{
+    if (node == fs_root() || !node->parent)
+        return -EINVAL;
+    if (node->children)
+        return -ENOTEMPTY;
+    if (!node->open_files)
+        return fs_remove(node);
+    node->mode = fs_mode(node); /* its directory's default, while it still has one */
+    struct fs_node **link = &node->parent->children;
+    while (*link != node)
+        link = &(*link)->next;
+    *link = node->next;
+    node->next = NULL;
+    node->parent = NULL;
+    node->detached = true;
+    return 0;
+}
+
 bool fs_in_use(const struct fs_node *node)
 {
     if (node->open_files)

@@ -114,7 +114,9 @@ struct fs_node {
     struct fs_node *next;     /* next sibling */
     const struct fs_file_ops *ops; /* NULL for a directory */
     void *data;               /* the owner's */
-    uint32_t open_files;      /* struct files open on it (kernel/fs/file.h); no removal till 0 */
+    uint32_t open_files;      /* struct files open on it (kernel/fs/file.h); no removal till 0,
+                               * unless detached (fs_detach) */
+    bool detached;            /* out of the tree, kept for its open files: the last close frees it */
     uint16_t mode;            /* permission bits; 0: the directory's default (fs_mode) */
     uint32_t uid, gid;        /* owner and group (0: root) */
     /* What stat() shows (issue 16). */
@@ -156,6 +158,14 @@ struct fs_node *fs_mkdir_at(struct fs_node *dir, const char *path);
 /* Removes a file or an empty directory: 0, -ENOTEMPTY, -EBUSY (a program has it open) or
  * -EINVAL (the root). */
 int fs_remove(struct fs_node *node);
+
+/* Removes a file or an empty directory even while programs have it open, as Linux's
+ * tracefs removes an event's files: 0, -ENOTEMPTY or -EINVAL (the root). An unopened node
+ * is freed at once (fs_remove); an open one leaves the tree (no lookup finds it, its name
+ * may be reused, its parent may go) and keeps its memory, mode and ops for its open files
+ * until the last closes (file_put frees it). The owner must first make the node's ops
+ * stop using what it is about to free (Linux: i_private set to NULL, then ENODEV). */
+int fs_detach(struct fs_node *node);
 
 /* Whether a program has the node, or anything below it, open: an owner that removes a
  * directory of files asks this first, so it removes all of them or none. */

@@ -146,9 +146,10 @@ static void report_result(const struct shell_command *cmd, const char *what, int
  * Opens a redirection's target for writing as a program's open(O_WRONLY | O_TRUNC or
  * O_APPEND) would, with the shell's credentials. The file is open (a struct file) from the
  * lookup to the last write: the command may sleep, and while it does an owner may delete
- * what the node belongs to (a user event whose program exits); an open node is not removed
- * (fs_remove, fs_in_use), so the writes reach a live node, and the last close lets its owner
- * remove it then. 0 with *out set, or -errno.
+ * what the node belongs to (a user event whose program exits); an open node is never freed
+ * (fs_remove refuses it; fs_detach takes it out of the tree and the last close frees it),
+ * so the writes reach valid memory, and the node answers as its owner left it (ENODEV for
+ * a deleted event's file). 0 with *out set, or -errno.
  */
 static int open_redirect(const struct shell_words *w, bool for_program, struct file **out)
 {

@@ -7,6 +7,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/fs/fs_layout.h"
 #include "kernel/fs/fs_tree.h"
+#include "kernel/mm/heap.h"
 
 static int read_hello(struct fs_node *f, struct fs_writer *out)
 {
@@ -155,6 +156,41 @@ TEST(remove_and_path)
     CHECK_EQ_INT(fs_remove(fs_root()), -EINVAL);
     int err;
     CHECK(fs_lookup("rm/dir", &err) == NULL);
+}
+
+/* A file removed while open (an event deleted while a program holds its enable file, as
+ * Linux's tracefs allows) leaves the tree at once: its name is free again and its
+ * directory can go, while the node keeps its ops and mode for the open file until the last
+ * close frees it (kernel/fs/file.c). An unopened node is freed at once. */
+TEST(detach_removes_an_open_file_from_the_tree)
+{
+    struct fs_node *d = fs_mkdir_path("det/ev");
+    struct fs_node *f = fs_create(d, "enable", &hello_ops, NULL);
+    struct fs_node *g = fs_create(d, "format", &hello_ops, NULL);
+    CHECK_EQ_INT(fs_detach(d), -ENOTEMPTY);
+    CHECK_EQ_INT(fs_detach(fs_root()), -EINVAL);
+    uint16_t mode = fs_mode(f);
+    f->open_files = 1;
+    CHECK_EQ_INT(fs_detach(f), 0);
+    CHECK(f->detached);
+    CHECK(f->parent == NULL);
+    CHECK(f->ops == &hello_ops);
+    CHECK_EQ_INT(fs_mode(f), mode);
+    CHECK_EQ_INT(fs_detach(f), -EINVAL); /* already out of the tree */
+    int err;
+    CHECK(fs_lookup("det/ev/enable", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOENT);
+    struct fs_node *again = fs_create(d, "enable", &hello_ops, NULL);
+    CHECK(again != NULL && again != f);
+    CHECK_EQ_INT(fs_detach(again), 0); /* not open: freed now */
+    CHECK_EQ_INT(fs_detach(g), 0);
+    CHECK(d->children == NULL);
+    CHECK_EQ_INT(fs_detach(d), 0);
+    CHECK(fs_lookup("det/ev", &err) == NULL);
+    CHECK(fs_lookup("det", &err) != NULL);
+    /* What file_put does at the last close of a detached node. */
+    f->open_files = 0;
+    kfree(f);
 }
 
 TEST(writer_formats)

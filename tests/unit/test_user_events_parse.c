@@ -662,3 +662,23 @@ TEST(dynamic_events_delete_matching)
     CHECK(!ue_dyn_matches(&c, d)); /* a create is not a delete */
     ue_desc_free(d);
 }
+
+/* Each ABI keeps its own lifetime rule: Linux 6.1's pre-6.4 structure kept every event
+ * until it was deleted (its ftrace_test reads an event's format after closing the fd that
+ * registered it), 6.4's struct user_reg goes with its last reference unless
+ * USER_EVENT_REG_PERSIST (6.6), and only root deletes a persistent one. */
+TEST(lifetime_depends_on_how_the_event_was_created)
+{
+    CHECK_EQ_INT(ue_lifetime_of(UE_FROM_STATUS_REG, 0), UE_TILL_DELETED);
+    CHECK_EQ_INT(ue_lifetime_of(UE_FROM_USER_REG, 0), UE_TILL_LAST_REF);
+    CHECK_EQ_INT(ue_lifetime_of(UE_FROM_USER_REG, 1), UE_PERSISTENT);
+    CHECK_EQ_INT(ue_lifetime_of(UE_FROM_DYNAMIC, 0), UE_PERSISTENT);
+
+    CHECK(ue_goes_unused(UE_TILL_LAST_REF));
+    CHECK(!ue_goes_unused(UE_TILL_DELETED));
+    CHECK(!ue_goes_unused(UE_PERSISTENT));
+
+    CHECK(!ue_delete_needs_root(UE_TILL_LAST_REF));
+    CHECK(!ue_delete_needs_root(UE_TILL_DELETED)); /* 6.1 asked nothing */
+    CHECK(ue_delete_needs_root(UE_PERSISTENT));
+}

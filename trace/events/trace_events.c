@@ -308,10 +308,14 @@ static int parse_enable(const char *data, size_t len, bool *on)
     return 0;
 }
 
-/* events/SYSTEM/NAME/enable: f->data is the event. */
+/* events/SYSTEM/NAME/enable: f->data is the event, or NULL once it was unregistered while
+ * a program held the file open (detach_event_dir): -ENODEV then, as Linux's
+ * event_enable_read/write answer for a removed event. */
 static int read_event_enable(struct fs_node *f, struct fs_writer *out)
 {
     const struct trace_event_call *call = f->data;
+    if (!call)
+        return -ENODEV;
     fs_puts(out, call->enabled ? "1\n" : "0\n");
     return 0;
 }
@@ -322,17 +326,9 @@ static int write_event_enable(struct fs_node *f, const char *data, size_t len, b
     bool on;
     int err = parse_enable(data, len, &on);
     if (!err)
-        err = trace_event_set_enabled(f->data, on);
+        err = f->data ? trace_event_set_enabled(f->data, on) : -ENODEV;
     offer_unused();
     return err;
-}
-
-/* The last close of a file of an event's directory (kernel/fs/file.c has already stopped
- * counting it): if that leaves the directory unused, its event may go. */
-static void release_event_file(struct file *file)
-{
-    (void)file;
-    offer_unused();
 }
 
 /* events/SYSTEM/NAME/format, as Linux's f_show() prints it: name, ID, the common fields,
@@ -340,6 +336,8 @@ static void release_event_file(struct file *file)
 static int read_event_format(struct fs_node *f, struct fs_writer *out)
 {
     const struct trace_event_call *call = f->data;
+    if (!call)
+        return -ENODEV; /* unregistered while open, as read_event_enable */
     fs_printf(out, "name: %s\nID: %u\nformat:\n", call->name, (unsigned)call->id);
     trace_event_print_common_fields(out);
     call->ops->print_format(out, call);
@@ -349,6 +347,8 @@ static int read_event_format(struct fs_node *f, struct fs_writer *out)
 static int read_event_id(struct fs_node *f, struct fs_writer *out)
 {
     const struct trace_event_call *call = f->data;
+    if (!call)
+        return -ENODEV; /* unregistered while open, as read_event_enable */
     fs_printf(out, "%u\n", (unsigned)call->id);
     return 0;
 }
@@ -481,13 +481,12 @@ static int write_set_event(struct fs_node *f, const char *data, size_t len, bool
     return err;
 }
 
+/* An open file of an event's directory does not hold the event (as on Linux): closing it
+ * changes nothing for the event, so these files need no release. */
 static const struct fs_file_ops event_enable_ops = { .read = read_event_enable,
-                                                     .write = write_event_enable,
-                                                     .release = release_event_file };
-static const struct fs_file_ops event_format_ops = { .read = read_event_format,
-                                                     .release = release_event_file };
-static const struct fs_file_ops event_id_ops = { .read = read_event_id,
-                                                 .release = release_event_file };
+                                                     .write = write_event_enable };
+static const struct fs_file_ops event_format_ops = { .read = read_event_format };
+static const struct fs_file_ops event_id_ops = { .read = read_event_id };
 static void release_group_enable(struct file *file);
 static const struct fs_file_ops group_enable_ops = { .read = read_group_enable,
                                                      .write = write_group_enable,
@@ -587,6 +586,19 @@ static void release_group_enable(struct file *file)
         drop_system_dir_if_empty(dir, path + 7);
 }
 
+/* Removes an event's directory even while programs have its files (or the directory)
+ * open, as Linux's tracefs does: each file first forgets the event (its reads and writes
+ * answer -ENODEV from then on), then leaves the tree; open ones live on until their last
+ * close (fs_detach). */
+static void detach_event_dir(struct fs_node *dir)
+{
+    while (dir->children) {
+        dir->children->data = NULL;
+        fs_detach(dir->children);
+    }
+    fs_detach(dir);
+}
+
 /* events/SYSTEM/NAME with enable, format and id; NULL without memory. */
 static struct fs_node *event_dir(struct fs_node *sysdir, struct trace_event_call *call)
 {
@@ -642,7 +654,7 @@ int trace_event_unregister(struct trace_event_call *call)
 {
     if (!call->dir)
         return -ENOENT;
-    if (call->enabled || fs_in_use(call->dir))
+    if (call->enabled)
         return -EBUSY;
     retire_id(call->id);
     struct trace_event_call **link = &events;
@@ -651,7 +663,7 @@ int trace_event_unregister(struct trace_event_call *call)
     *link = call->next;
     call->next = 0;
     struct fs_node *sysdir = call->dir->parent;
-    remove_dir(call->dir);
+    detach_event_dir(call->dir);
     call->dir = 0;
     drop_system_dir_if_empty(sysdir, call->system);
     return 0;

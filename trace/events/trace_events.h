@@ -39,8 +39,8 @@ struct trace_event_ops {
      * May refuse with a negative errno. May be NULL. */
     int (*enable)(struct trace_event_call *call, bool on);
     /* May be NULL. Offered to every disabled event once a write to the tree's enable
-     * files or set_event has finished, and once the last open file of an event's directory
-     * is closed: the events tree no longer holds the event, and the owner may unregister
+     * files or set_event has finished: the events tree no longer holds the event (an open
+     * file of its directory never does), and the owner may unregister
      * and free it here (user_events deletes an event when its last reference goes), but
      * no other event: the caller walks the list on (trace_events.c, "Concurrency"). */
     void (*unused)(struct trace_event_call *call);
@@ -63,7 +63,9 @@ struct trace_event_call {
 int trace_event_register(struct trace_event_call *call);
 
 /* Removes an event and its directory: 0, or -EBUSY while it is enabled. Its records still
- * in the buffer print as "[UNKNOWN EVENT id]" afterwards, as a stale type would on Linux. */
+ * in the buffer print as "[UNKNOWN EVENT id]" afterwards, as a stale type would on Linux.
+ * Files of its directory that programs hold open stay open, out of the tree, and answer
+ * -ENODEV (Linux's tracefs does the same): the caller may free the event at once. */
 int trace_event_unregister(struct trace_event_call *call);
 
 /* Turns recording of an event on or off, as writing its enable file does: 0 or -errno.

@@ -14,12 +14,15 @@
  *
  *   /proc/sys/kernel/user_events_max   the limit on events (Linux's sysctl; root writes)
  *
- * Commands, payload checks and texts are trace/events/user_events_parse.c. Lifetime, as Linux
- * 6.6+: an event is referenced by each open user_events_data that registered it, each
- * enable bit on it, being enabled, and each open file of its events/ directory. When the
- * last reference goes, an event registered without USER_EVENT_REG_PERSIST is deleted at
- * once; a persistent one (and one created through dynamic_events) stays until deleted, and
- * only an unreferenced one can be.
+ * Commands, payload checks and texts are trace/events/user_events_parse.c. Lifetime: an
+ * event is referenced by each open user_events_data that registered it, each enable bit on
+ * it, and being enabled (an open file of its events/ directory is not a reference: the
+ * delete takes the directory away under it, as Linux's tracefs does). How long an
+ * unreferenced event stays depends on how it was created (enum ue_lifetime): through Linux
+ * 6.4's struct user_reg without USER_EVENT_REG_PERSIST it is deleted at once, as 6.6+ does;
+ * through the pre-6.4 structure it stays until deleted, as 6.1 kept it; with
+ * USER_EVENT_REG_PERSIST or through dynamic_events it stays until root deletes it (6.6).
+ * Only an unreferenced event can be deleted (-EBUSY).
  *
  * Bounds: at most user_events_max events (default 32768, and no more than the status
  * page's bits 1..32767: bit 0 is never handed out) whose heap memory stays within
@@ -65,6 +68,7 @@
 #define UE_REF_BUDGET (256u * 1024)
 
 _Static_assert(UE_NAME_MAX == TRACE_EVENT_NAME_MAX, "an event name fits its trace_event_call");
+_Static_assert(USER_EVENT_REG_PERSIST == 1, "ue_lifetime_of tests bit 0");
 _Static_assert(UE_HEADER_SIZE == TRACE_EVENT_HEADER_SIZE, "fields start after struct trace_entry");
 
 /* A bit of a process's memory kept equal to "the event is enabled" (struct user_reg). */
@@ -82,7 +86,7 @@ struct user_event {
     uint32_t file_refs;       /* entries in the tables of open user_events_data files */
     struct enabler *enablers;
     bool used_by_ftrace;      /* enabled through the events tree */
-    bool persist;             /* USER_EVENT_REG_PERSIST: kept after its last reference */
+    enum ue_lifetime lifetime; /* fixed by its creator (user_events_parse.h) */
     uint32_t charged;         /* heap bytes charged to the budget for it */
     struct user_event *next;  /* the registry, in creation order */
 };
@@ -163,7 +167,7 @@ static int enable_event(struct trace_event_call *call, bool on)
     return 0;
 }
 
-/* The events tree no longer holds the event (disabled, its files closed): it goes if
+/* The events tree no longer holds the event (disabled): it goes if
  * nothing else does. */
 static void event_unused(struct trace_event_call *call)
 {
@@ -198,13 +202,13 @@ static uint32_t event_cost(const struct user_event *ev)
 
 /* Publishes a new event for desc (which it takes): -EMFILE past user_events_max, when the
  * status page is full, or when UE_EVENT_BUDGET is used up (Linux's errno for a full
- * table), -EPERM for a persistent event asked by a non-root task (as Linux without
+ * table), -EPERM for a UE_PERSISTENT event asked by a non-root task (as Linux without
  * CAP_PERFMON), -ENOMEM, or the events tree's error. Fields larger than one trace buffer event
  * are accepted, as Linux accepts them: such writes are dropped and counted (record_event).
  * Called with ue_lock held. */
-static int create_event(struct ue_desc *desc, bool persist, struct user_event **out)
+static int create_event(struct ue_desc *desc, enum ue_lifetime lifetime, struct user_event **out)
 {
-    if (persist && !task_privileged(task_current())) { /* Linux: CAP_PERFMON */
+    if (ue_delete_needs_root(lifetime) && !task_privileged(task_current())) { /* Linux: CAP_PERFMON */
         ue_desc_free(desc);
         return -EPERM;
     }
@@ -233,7 +237,7 @@ static int create_event(struct ue_desc *desc, bool persist, struct user_event **
         ue_desc_free(desc);
         return err;
     }
-    ev->persist = persist;
+    ev->lifetime = lifetime;
     ev->charged = event_cost(ev);
     event_bytes += ev->charged;
     struct user_event **link = &events;
@@ -246,13 +250,13 @@ static int create_event(struct ue_desc *desc, bool persist, struct user_event **
 }
 
 /* The event desc describes: the existing one of its name if its fields are the same
- * (-EADDRINUSE if not), else a new one, persistent if asked (flags count only when they
- * create the event, as on Linux). Takes desc. Called with ue_lock held. */
-static int find_or_create(struct ue_desc *desc, bool persist, struct user_event **out)
+ * (-EADDRINUSE if not), else a new one with that lifetime (it counts only when it creates
+ * the event, as Linux's flags do). Takes desc. Called with ue_lock held. */
+static int find_or_create(struct ue_desc *desc, enum ue_lifetime lifetime, struct user_event **out)
 {
     struct user_event *ev = find_event(desc->name);
     if (!ev)
-        return create_event(desc, persist, out);
+        return create_event(desc, lifetime, out);
     bool same = ue_same_fields(ev->desc, desc);
     ue_desc_free(desc);
     if (!same)
@@ -262,10 +266,11 @@ static int find_or_create(struct ue_desc *desc, bool persist, struct user_event 
 }
 
 /* In use: held by an open user_events_data, a process's enable bit, or enabled (Linux's
- * refcount), or a program has one of its events/user_events/NAME files open. */
+ * refcount). A program holding its enable or format file open does not count: as on Linux,
+ * the delete goes ahead and that file answers ENODEV (trace_event_unregister). */
 static bool event_busy(const struct user_event *ev)
 {
-    return ev->file_refs || ev->enablers || ev->used_by_ftrace || fs_in_use(ev->call.dir);
+    return ev->file_refs || ev->enablers || ev->used_by_ftrace;
 }
 
 /* Removes an unused event: 0 or -EBUSY. Called with ue_lock held. */
@@ -289,13 +294,13 @@ static int delete_event(struct user_event *ev)
     return 0;
 }
 
-/* Called whenever a reference to ev went: an event without USER_EVENT_REG_PERSIST dies
- * with its last one. Linux 6.6+ deletes it from a work item moments later; here it is
- * deleted before the call that dropped the reference returns, so a program that exits
- * leaves nothing behind. Called with ue_lock held. */
+/* Called whenever a reference to ev went: an event registered through struct user_reg
+ * without USER_EVENT_REG_PERSIST dies with its last one. Linux 6.6+ deletes it from a work
+ * item moments later; here it is deleted before the call that dropped the reference
+ * returns, so such a program that exits leaves nothing behind. Called with ue_lock held. */
 static void delete_if_unused(struct user_event *ev)
 {
-    if (!ev->persist && !event_busy(ev))
+    if (ue_goes_unused(ev->lifetime) && !event_busy(ev))
         delete_event(ev);
 }
 
@@ -422,7 +427,7 @@ static int add_ref(struct file *f, struct user_event *ev, bool abi_6_4)
 }
 
 /* The last close of a user_events_data: it drops its reference to each event it
- * registered, and those nobody else holds go (unless persistent). */
+ * registered, and those nobody else holds go (those that go with their last reference). */
 static void release_data(struct file *f)
 {
     unsigned long flags = spin_lock_irqsave(&ue_lock);
@@ -513,7 +518,8 @@ static long register_with_status_bit(struct file *f, uint32_t arg)
     if (err)
         return err;
     unsigned long flags = spin_lock_irqsave(&ue_lock);
-    err = find_or_create(desc, false, &ev); /* this structure has no flags: never persistent */
+    /* Linux 6.1, this structure's kernel, kept every event until it was deleted. */
+    err = find_or_create(desc, ue_lifetime_of(UE_FROM_STATUS_REG, 0), &ev);
     int index = err ? err : add_ref(f, ev, false);
     uint32_t bit = index >= 0 ? ev->status_bit : 0;
     if (!err && index < 0)
@@ -568,7 +574,7 @@ static long register_with_enable_bit(struct file *f, uint32_t arg, uint32_t usiz
     if (err)
         return err;
     flags = spin_lock_irqsave(&ue_lock);
-    err = find_or_create(desc, (reg.flags & USER_EVENT_REG_PERSIST) != 0, &ev);
+    err = find_or_create(desc, ue_lifetime_of(UE_FROM_USER_REG, reg.flags), &ev);
     int index = err ? err : add_ref(f, ev, true);
     if (index >= 0)
         err = add_enabler(ev, t, addr, reg.enable_bit);
@@ -598,7 +604,8 @@ static long ioctl_register(struct file *f, uint32_t arg)
     return register_with_enable_bit(f, arg, size);
 }
 
-/* DIAG_IOCSDEL: arg is the event's name. -ENOENT if none, -EBUSY while in use. */
+/* DIAG_IOCSDEL: arg is the event's name. -ENOENT if none, -EBUSY while in use, -EPERM for
+ * a persistent one unless root (6.6); the pre-6.4 structure's, anyone's, as in 6.1. */
 static long ioctl_delete(uint32_t arg)
 {
     char *name;
@@ -609,7 +616,9 @@ static long ioctl_delete(uint32_t arg)
     struct user_event *ev = find_event(name);
     int err = -ENOENT;
     if (ev) /* a persistent event is root's to delete, as Linux asks CAP_PERFMON */
-        err = ev->persist && !task_privileged(task_current()) ? -EPERM : delete_event(ev);
+        err = ue_delete_needs_root(ev->lifetime) && !task_privileged(task_current())
+                  ? -EPERM
+                  : delete_event(ev);
     spin_unlock_irqrestore(&ue_lock, flags);
     kfree(name);
     return err;
@@ -794,7 +803,7 @@ static int apply_dynamic_line(const char *line, size_t len)
     if (cmd.op == UE_DYN_CREATE) {
         err = ue_parse(cmd.text, cmd.text_len, &desc);
         /* Persistent, as Linux 6.6 makes them: nothing else would hold them. */
-        return err ? err : find_or_create(desc, true, &ev);
+        return err ? err : find_or_create(desc, ue_lifetime_of(UE_FROM_DYNAMIC, 0), &ev);
     }
     for (ev = events; ev; ev = ev->next)
         if (ue_dyn_matches(&cmd, ev->desc))

@@ -589,3 +589,22 @@ bool ue_dyn_matches(const struct ue_dyn_cmd *cmd, const struct ue_desc *d)
     kfree(text);
     return same;
 }
+
+/* --- lifetime ----------------------------------------------------------------------------- */
+
+enum ue_lifetime ue_lifetime_of(enum ue_origin origin, uint32_t flags)
+{
+    switch (origin) {
+    case UE_FROM_STATUS_REG:
+        return UE_TILL_DELETED; /* that structure has no flags */
+    case UE_FROM_USER_REG:
+        return flags & 1u ? UE_PERSISTENT : UE_TILL_LAST_REF; /* USER_EVENT_REG_PERSIST */
+    case UE_FROM_DYNAMIC:
+    default:
+        return UE_PERSISTENT;
+    }
+}
+
+bool ue_goes_unused(enum ue_lifetime lifetime) { return lifetime == UE_TILL_LAST_REF; }
+
+bool ue_delete_needs_root(enum ue_lifetime lifetime) { return lifetime == UE_PERSISTENT; }

@@ -8,7 +8,8 @@
  * (and `unsigned` of each), char[N] and unsigned char[N] (N at most 1024, in C notation:
  * 20, 0x14, 024), `__data_loc T` and `__rel_loc T` (a 32-bit (size << 16 | offset) word
  * locating variable-length data), `struct T name SIZE`. `long` is refused: its size differs
- * between programs. No flag is defined, so any flag is refused, as Linux 6.4 does.
+ * between programs. Flags after the name are accepted and ignored, as Linux 6.1 does.
+ * The lifetime rule of each ABI's events is here too (ue_lifetime_of), to be tested.
  *
  * Fields sit one after another in the record, the first at offset 8 (after struct
  * trace_entry), as Linux lays them out; a write must carry at least the payload the fields
@@ -105,5 +106,34 @@ int ue_dyn_parse(const char *line, size_t len, struct ue_dyn_cmd *cmd);
 
 /* True when a DELETE command names this event (and its fields, when it gives some). */
 bool ue_dyn_matches(const struct ue_dyn_cmd *cmd, const struct ue_desc *d);
+
+/* --- lifetime ----------------------------------------------------------------------------- */
+
+/* How an event came to be: the registration (or dynamic_events line) that created it. */
+enum ue_origin {
+    UE_FROM_STATUS_REG,   /* DIAG_IOCSREG with the pre-6.4 struct user_reg_status (Linux 6.1) */
+    UE_FROM_USER_REG,     /* DIAG_IOCSREG with Linux 6.4's struct user_reg */
+    UE_FROM_DYNAMIC,      /* a "u:" line written to dynamic_events */
+};
+
+/* How long an event that nothing references (no registering file, enable bit or ftrace
+ * enablement) stays. Both ABIs live side by side, so each event keeps its creator's rule. */
+enum ue_lifetime {
+    UE_TILL_LAST_REF, /* deleted when its last reference goes (Linux 6.6+, no flag) */
+    UE_TILL_DELETED,  /* stays until deleted, by anyone who may open user_events_data (6.1) */
+    UE_PERSISTENT,    /* stays until deleted, and only root may delete it (6.6's PERSIST) */
+};
+
+/* The lifetime an event created this way gets: the pre-6.4 structure's events stay until
+ * deleted, as 6.1 kept every event; struct user_reg's go with their last reference unless
+ * flags has USER_EVENT_REG_PERSIST (bit 0); dynamic_events' persist, as 6.6 makes them. */
+enum ue_lifetime ue_lifetime_of(enum ue_origin origin, uint32_t flags);
+
+/* Whether an event is deleted as soon as nothing references it. */
+bool ue_goes_unused(enum ue_lifetime lifetime);
+
+/* Whether deleting it (DIAG_IOCSDEL) needs root: Linux 6.6 asks CAP_PERFMON for a
+ * persistent event; 6.1 asked nothing. */
+bool ue_delete_needs_root(enum ue_lifetime lifetime);
 
 #endif

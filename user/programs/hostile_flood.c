@@ -156,9 +156,10 @@ static void flood_memory(void)
     check_call("grow buffer_size_kb by 64 KiB",
                write_file(TRACEFS "buffer_size_kb", bigger), ENOMEM);
     check_number("buffer_size_kb unchanged", file_number(TRACEFS "buffer_size_kb", ""), size_kb);
+    static volatile uint32_t word;
     int fd = open(DATA_FILE, O_RDWR);
-    check_call("register a user event", register_seed(fd, "hf_while_full u32 a"), 0);
-    close(fd);
+    check_call("register a user event", register_bit(fd, "hf_while_full u32 a", &word, 0, 0), 0);
+    close(fd); /* the event goes with this process's exit (its enable bit) */
 }
 
 /*
@@ -193,8 +194,9 @@ static void flood_buffer(void)
                  file_number(TRACEFS "buffer_size_kb", ""), orig);
 }
 
-/* Registers "PREFIX_i u32 a" for i = 0, 1, ... on one fd until a registration fails;
- * returns how many worked, the errno in *err. With PERSIST, each gets an enable bit. */
+/* Registers "PREFIX_i u32 a" for i = 0, 1, ... on one fd, each with an enable bit of its
+ * own, until a registration fails; returns how many worked, the errno in *err. Without
+ * PERSIST the events go with this process (Linux 6.4's struct user_reg without the flag). */
 static int register_until_refused(const char *prefix, bool persist, int *err)
 {
     static volatile uint32_t words[MAX_EVENTS / 32 + 1];
@@ -204,8 +206,8 @@ static int register_until_refused(const char *prefix, bool persist, int *err)
     *err = 0;
     while (made < MAX_EVENTS) {
         snprintf(command, sizeof(command), "%s_%d u32 a", prefix, made);
-        long ret = persist ? register_bit(fd, command, words, (unsigned)made, USER_EVENT_REG_PERSIST)
-                           : register_seed(fd, command);
+        long ret = register_bit(fd, command, words, (unsigned)made,
+                                persist ? USER_EVENT_REG_PERSIST : 0);
         if (ret < 0) {
             *err = errno;
             break;
@@ -397,10 +399,11 @@ static void resize_ticks(void)
  * without timing. `hold` (in the background) registers the non-persistent "hf_rv" with an
  * enable bit and exits once the bit is set; `wait-held` returns once hf_rv exists; `kick`,
  * the redirected command, enables hf_rv (so `hold` exits), waits until `hold` is gone (its
- * IPC endpoint leaves /proc/ipc), and disables hf_rv again: from then on only the shell's
- * redirection (the file it opened, which is kick's standard output) keeps the event, and
- * its directory, alive: a write to it reaches a live node (`kick event`: hf_rv's own file,
- * which takes it; `kick group`: the group's, which names no live event now: EINVAL). Its
+ * IPC endpoint leaves /proc/ipc), and disables hf_rv again: that drops its last reference,
+ * and it is deleted while the shell's redirection (the file it opened, which is kick's
+ * standard output) is still open. That file left the tree but stays valid memory: a write
+ * to it answers as Linux's tracefs does (`kick event`: hf_rv's own file, whose event has
+ * gone: ENODEV; `kick group`: the group's, which names no live event now: EINVAL). Its
  * check lines go to standard error (the console). */
 #define HOLDER_ENDPOINT "hf_rv_holder"
 #define RV_DIR TRACEFS "events/user_events/hf_rv"
@@ -453,14 +456,14 @@ static void kick_holder(bool group)
     check_true("enable hf_rv: its holder exits", write_file(RV_DIR "/enable", "1\n") == 0);
     while (holder_alive())
         usleep(1000);
-    check_true("disable hf_rv: nothing but the shell's redirection holds it now",
+    check_true("disable hf_rv: its last reference goes, the shell's redirection still open",
                write_file(RV_DIR "/enable", "0\n") == 0);
     if (group) /* the group names no live event now: Linux's EINVAL */
         check_call("write 0 to stdout, the group's enable file, no event left in it",
                    write(STDOUT_FILENO, "0\n", 2), EINVAL);
     else
-        check_call("write 0 to stdout, hf_rv's enable file the redirection keeps alive",
-                   write(STDOUT_FILENO, "0\n", 2), 0);
+        check_call("write 0 to stdout, hf_rv's enable file, deleted while open (Linux: ENODEV)",
+                   write(STDOUT_FILENO, "0\n", 2), ENODEV);
 }
 
 static void usage(void)

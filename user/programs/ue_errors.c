@@ -5,7 +5,9 @@
  * and docs/user_events.md section 9 says why): bad structure sizes and fields, bad pointers
  * in every place a pointer goes, malformed commands, bad writes, __data_loc records that
  * point outside themselves, deleting events that are in use, how long an event lives
- * (Linux 6.6+: deleted with its last reference unless USER_EVENT_REG_PERSIST), and the event
+ * (Linux 6.4's struct user_reg: deleted with its last reference unless
+ * USER_EVENT_REG_PERSIST, as 6.6+; the pre-6.4 structure: until deleted, as 6.1), deletes
+ * racing another process that writes the event or holds its enable file, and the event
  * limit.
  *
  * Usage: ue_errors            every group but the limit
@@ -34,6 +36,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <tracekern/check.h>
 #include <unistd.h>
@@ -53,7 +57,8 @@
 static const char *const event_names[] = {
     "ue_err_size", "ue_err_field", "ue_err_dup",  "ue_err_name",
     "ue_err_seed", "ue_err_sext", "ue_err_loc",   "ue_err_busy", "ue_err_enabler", "ue_err_big",
-    "ue_err_persist", "ue_err_shared", "ue_err_held",
+    "ue_err_persist", "ue_err_shared", "ue_err_held", "ue_err_held64", "ue_err_race",
+    "ue_err_gone",
 };
 
 static int data_fd = -1, status_fd = -1;
@@ -597,14 +602,41 @@ static void group_delete(void)
                ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
     check_call("delete an event that does not exist",
                ioctl(data_fd, DIAG_IOCSDEL, "ue_err_no_such_event"), ENOENT);
-    int format_fd = open("/sys/kernel/tracing/events/user_events/ue_err_busy/format", O_RDONLY);
+    /* Linux 6.1: an open enable or format file does not hold the event, and the pre-6.4
+     * structure's event stays until deleted; the files answer ENODEV once it is. */
+    int format_fd = open(TRACEFS "events/user_events/ue_err_busy/format", O_RDONLY);
+    int enable_fd = open(TRACEFS "events/user_events/ue_err_busy/enable", O_RDWR);
     check_call("open ue_err_busy's format file", format_fd, 0);
+    check_call("open ue_err_busy's enable file", enable_fd, 0);
+    check_call("enable ue_err_busy through it", write(enable_fd, "1", 2), 0);
     check_call("close the fd that registered it", close(busy_fd), 0);
-    check_call("delete ue_err_busy while its format file is open",
+    check_call("enabled, ue_err_busy is held: delete",
                ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
-    check_call("close the format file", close(format_fd), 0);
-    check_call("ue_err_busy went with that last reference: deleting it finds none",
-               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), ENOENT);
+    check_call("disable ue_err_busy through the same file", write(enable_fd, "0", 2), 0);
+    check_call("pre-6.4 structure: unreferenced, ue_err_busy is still there",
+               open(TRACEFS "events/user_events/ue_err_busy/id", O_RDONLY) >= 0 ? 0 : -1, 0);
+    check_call("delete ue_err_busy while its format and enable files are open (Linux 6.1)",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), 0);
+    char text[512];
+    check_call("read the open format file of the deleted event",
+               read(format_fd, text, sizeof(text)), ENODEV);
+    check_call("write 1 to the open enable file of the deleted event", write(enable_fd, "1", 2),
+               ENODEV);
+    check_call("read that enable file", read(enable_fd, text, sizeof(text)), ENODEV);
+    check_call("its directory has gone: opening its format again",
+               open(TRACEFS "events/user_events/ue_err_busy/format", O_RDONLY), ENOENT);
+    struct user_reg_status again = seed_reg_for("ue_err_busy u64 other");
+    check_call("register the name again, with other fields", ioctl(data_fd, DIAG_IOCSREG, &again), 0);
+    int new_format = open(TRACEFS "events/user_events/ue_err_busy/format", O_RDONLY);
+    check_call("the new event's format file opens", new_format, 0);
+    check_true("and reads the new fields",
+               read(new_format, text, sizeof(text) - 1) > 0 && strstr(text, "u64 other") != NULL);
+    check_call("the old format file still answers ENODEV", read(format_fd, text, sizeof(text)),
+               ENODEV);
+    check_call("close the old format, enable and the new format files",
+               close(format_fd) | close(enable_fd) | close(new_format), 0);
+    check_call("ue_err_busy (new) is held by this fd: delete",
+               ioctl(data_fd, DIAG_IOCSDEL, "ue_err_busy"), EBUSY);
     check_call("delete with the name in kernel memory",
                ioctl(data_fd, DIAG_IOCSDEL, KERNEL_ADDR), EFAULT);
 
@@ -737,6 +769,127 @@ static void group_truncate(void)
     expect_text("set_event is empty", TRACEFS "set_event", "");
 }
 
+/* The child of group_race's first case: registers ue_err_race on its own fd, enables it,
+ * tells the parent (one byte on ready), and writes it `writes` times; exits 0 if every
+ * write was taken whole, 1 otherwise. */
+static void race_writer(int ready, int writes)
+{
+    int fd = open(DATA_FILE, O_RDWR);
+    struct user_reg_status reg = seed_reg_for("ue_err_race u32 a");
+    if (fd < 0 || ioctl(fd, DIAG_IOCSREG, &reg) != 0 ||
+        write_file(TRACEFS "events/user_events/ue_err_race/enable", "1\n") != 0)
+        _exit(1);
+    write(ready, "r", 1);
+    uint32_t a = 0;
+    struct iovec io[2] = { { &reg.write_index, 4 }, { &a, sizeof(a) } };
+    for (a = 0; a < (uint32_t)writes; a++)
+        if (writev(fd, io, 2) != 8)
+            _exit(1);
+    _exit(0);
+}
+
+/* The child of group_race's second case: opens ue_err_gone's enable file, tells the parent,
+ * waits for its go (after the parent deleted the event and registered the name again),
+ * then writes 1 to the file it holds: exits 0 if that is ENODEV twice and a read too.
+ * parent_fd is closed first. */
+static void race_holder(int ready, int go, int parent_fd)
+{
+    close(parent_fd); /* the parent's registering fd, which the fork shares, holds the event */
+    int enable_fd = open(TRACEFS "events/user_events/ue_err_gone/enable", O_RDWR);
+    if (enable_fd < 0)
+        _exit(1);
+    write(ready, "r", 1);
+    char c;
+    if (read(go, &c, 1) != 1)
+        _exit(1);
+    char text[8];
+    bool gone = write(enable_fd, "1", 2) == -1 && errno == ENODEV &&
+                write(enable_fd, "1\n", 2) == -1 && errno == ENODEV &&
+                read(enable_fd, text, sizeof(text)) == -1 && errno == ENODEV;
+    _exit(gone ? 0 : 1);
+}
+
+/* The exit status of child, or -1. */
+static int child_status(pid_t child)
+{
+    int status;
+    if (waitpid(child, &status, 0) != child)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Deletes racing another process. A process writing the event holds it through the fd it
+ * registered on: every delete while it runs is EBUSY, and no write of it fails (the timer
+ * switches between the two). A process holding the event's enable file does not hold the
+ * event: the delete goes ahead, the name can be registered again, and the old file's
+ * writes (ENODEV) reach neither the old event nor the new one. A process killed while it
+ * holds such a file frees it at its exit.
+ */
+static void group_race(void)
+{
+    printf("# deletes racing another process\n");
+    int ready[2], go[2];
+    check_call("pipe", pipe(ready), 0);
+    pid_t child = fork();
+    if (child == 0)
+        race_writer(ready[1], 20000);
+    check_call("fork a writer of ue_err_race", child, 0);
+    char c;
+    check_call("it registered and enabled ue_err_race", read(ready[0], &c, 1), 0);
+    int fd = open(DATA_FILE, O_RDWR);
+    long tries = 0, busy = 0;
+    int status = 0;
+    pid_t got;
+    while ((got = waitpid(child, &status, WNOHANG)) == 0) {
+        tries++;
+        busy += ioctl(fd, DIAG_IOCSDEL, "ue_err_race") == -1 && errno == EBUSY;
+    }
+    printf("# %ld deletes tried while the writer ran\n", tries);
+    check_true("some deletes were tried while it wrote", tries > 0);
+    check_number("every one of them was EBUSY", busy, tries);
+    check_true("every one of its 20000 writes was taken (exit status 0)",
+               got == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    check_call("the writer has exited: still enabled, ue_err_race is held",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_race"), EBUSY);
+    check_call("disable it", write_file(TRACEFS "events/user_events/ue_err_race/enable", "0\n"), 0);
+    check_call("then the delete works", ioctl(fd, DIAG_IOCSDEL, "ue_err_race"), 0);
+
+    struct user_reg_status gone = seed_reg_for("ue_err_gone u32 a");
+    check_call("register ue_err_gone", ioctl(fd, DIAG_IOCSREG, &gone), 0);
+    check_call("pipes", pipe(go) | pipe(ready), 0);
+    child = fork();
+    if (child == 0)
+        race_holder(ready[1], go[0], fd);
+    check_call("fork a holder of ue_err_gone's enable file", child, 0);
+    check_call("it opened the enable file", read(ready[0], &c, 1), 0);
+    check_call("close the fd that registered ue_err_gone", close(fd), 0);
+    fd = open(DATA_FILE, O_RDWR);
+    check_call("delete ue_err_gone while the other process holds its enable file",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_gone"), 0);
+    check_call("register ue_err_gone again", ioctl(fd, DIAG_IOCSREG, &gone), 0);
+    check_call("let the holder write 1 to its old enable file", write(go[1], "g", 1), 0);
+    check_number("its writes and read were ENODEV (exit status)", child_status(child), 0);
+    expect_text("the new ue_err_gone stayed disabled", TRACEFS "events/user_events/ue_err_gone/enable",
+                "0\n");
+
+    check_call("pipe", pipe(ready), 0);
+    child = fork();
+    if (child == 0)
+        race_holder(ready[1], go[0], fd); /* killed before it is told to go */
+    check_call("fork another holder", child, 0);
+    check_call("it opened the new enable file", read(ready[0], &c, 1), 0);
+    check_call("close the registering fd", close(fd), 0);
+    fd = open(DATA_FILE, O_RDWR);
+    check_call("delete the new ue_err_gone under it", ioctl(fd, DIAG_IOCSDEL, "ue_err_gone"), 0);
+    check_call("kill the holder", kill(child, SIGKILL), 0);
+    check_number("it died of SIGKILL", child_status(child), 128 + SIGKILL);
+    check_call("deleting ue_err_gone again finds none", ioctl(fd, DIAG_IOCSDEL, "ue_err_gone"),
+               ENOENT);
+    close(fd);
+    close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+}
+
 /*
  * Leaves the kernel as the run found it: the enable_addr registrations go first (each
  * holds its event, as an open fd does), then the fd that registered the rest, then every
@@ -775,16 +928,22 @@ static void group_last_event(void)
 {
     printf("# the system's last event\n");
     int fd = open(DATA_FILE, O_RDWR);
-    struct user_reg_status reg = seed_reg_for("ue_err_last u32 a");
+    struct user_reg reg = user_reg_for("ue_err_last u32 a"); /* goes with its last reference */
+    struct user_unreg unreg = { 0 };
+    unreg.size = sizeof(unreg);
+    unreg.disable_bit = reg.enable_bit;
+    unreg.disable_addr = reg.enable_addr;
     check_call("register ue_err_last", ioctl(fd, DIAG_IOCSREG, &reg), 0);
     int enable_fd = open(TRACEFS "events/user_events/enable", O_RDONLY);
     check_call("open events/user_events/enable", enable_fd, 0);
+    check_call("DIAG_IOCSUNREG its enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
     check_call("close the fd that registered it: ue_err_last goes", close(fd), 0);
     fd = open(DATA_FILE, O_RDWR);
     check_call("deleting ue_err_last finds none", ioctl(fd, DIAG_IOCSDEL, "ue_err_last"), ENOENT);
     char text[8];
     check_call("read events/user_events/enable after that", read(enable_fd, text, sizeof(text)), 0);
     check_call("register ue_err_last again", ioctl(fd, DIAG_IOCSREG, &reg), 0);
+    check_call("DIAG_IOCSUNREG it again", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
     check_call("close events/user_events/enable", close(enable_fd), 0);
     check_call("close that fd too", close(fd), 0);
     check_call("events/user_events went with its last event",
@@ -817,7 +976,7 @@ static void group_lifetime(void)
     check_call("and, unused, it can be deleted", ioctl(fd, DIAG_IOCSDEL, "ue_err_persist"), 0);
 
     int other = open(DATA_FILE, O_RDWR);
-    struct user_reg_status plain = seed_reg_for("ue_err_shared u32 a");
+    struct user_reg plain = user_reg_for("ue_err_shared u32 a");
     struct user_reg late = user_reg_for("ue_err_shared u32 a");
     late.flags = USER_EVENT_REG_PERSIST;
     check_call("register ue_err_shared without the flag", ioctl(other, DIAG_IOCSREG, &plain), 0);
@@ -825,6 +984,9 @@ static void group_lifetime(void)
     unreg.disable_bit = late.enable_bit;
     unreg.disable_addr = late.enable_addr;
     check_call("DIAG_IOCSUNREG that enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
+    unreg.disable_bit = plain.enable_bit;
+    unreg.disable_addr = plain.enable_addr;
+    check_call("and the first one's", ioctl(other, DIAG_IOCSUNREG, &unreg), 0);
     check_call("close both fds", close(other) | close(fd), 0);
     fd = open(DATA_FILE, O_RDWR);
     check_call("the flag did not make the existing event persistent: it is gone",
@@ -837,8 +999,27 @@ static void group_lifetime(void)
     fd = open(DATA_FILE, O_RDWR);
     check_call("enabled, it is still held: delete", ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), EBUSY);
     check_call("disable it", write_file(TRACEFS "events/user_events/ue_err_held/enable", "0\n"), 0);
-    check_call("disabled, it went with that last reference",
-               ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), ENOENT);
+    check_call("disabled, the pre-6.4 structure's event stays until deleted: delete",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_held"), 0);
+
+    struct user_reg held64 = user_reg_for("ue_err_held64 u32 a");
+    check_call("register ue_err_held64 with struct user_reg", ioctl(fd, DIAG_IOCSREG, &held64), 0);
+    int enable_fd = open(TRACEFS "events/user_events/ue_err_held64/enable", O_RDWR);
+    check_call("open its enable file", enable_fd, 0);
+    check_call("enable it", write(enable_fd, "1\n", 2), 0);
+    unreg.disable_bit = held64.enable_bit;
+    unreg.disable_addr = held64.enable_addr;
+    check_call("DIAG_IOCSUNREG its enable bit", ioctl(fd, DIAG_IOCSUNREG, &unreg), 0);
+    check_call("close the fd that registered it", close(fd), 0);
+    fd = open(DATA_FILE, O_RDWR);
+    check_call("enabled, ue_err_held64 is held: delete", ioctl(fd, DIAG_IOCSDEL, "ue_err_held64"),
+               EBUSY);
+    check_call("disable it through the open enable file: its last reference goes",
+               write(enable_fd, "0\n", 2), 0);
+    check_call("the enable file still open, ue_err_held64 is gone: delete",
+               ioctl(fd, DIAG_IOCSDEL, "ue_err_held64"), ENOENT);
+    check_call("the open enable file answers ENODEV", write(enable_fd, "1\n", 2), ENODEV);
+    check_call("close it", close(enable_fd), 0);
     close(fd);
 }
 
@@ -847,7 +1028,8 @@ static void group_lifetime(void)
  * registration of an (N+1)-th, counting the events that already existed, fails with
  * EMFILE. A name that exists is not a new event, so registering it again still works, and
  * an event going makes room for exactly one more. full0 gets an fd of its own, so that
- * closing it deletes full0 (its last reference), and closing the other deletes the rest.
+ * it can be deleted once that fd is closed (the pre-6.4 structure's events stay until
+ * deleted, as on Linux 6.1); the rest are deleted after the other fd's close.
  */
 static void group_full(int max)
 {
@@ -882,7 +1064,8 @@ static void group_full(int max)
     check_call("register full0 again at the limit", ioctl(first_fd, DIAG_IOCSREG, &again), 0);
     check_number("same write_index for full0", again.write_index, full0_index);
     check_call("close full0's fd", close(first_fd), 0);
-    check_call("full0 went with it", ioctl(rest_fd, DIAG_IOCSDEL, "full0"), ENOENT);
+    check_call("full0 (pre-6.4 structure) stayed: delete it", ioctl(rest_fd, DIAG_IOCSDEL, "full0"),
+               0);
     snprintf(command, sizeof(command), "full%d u32 n", made);
     struct user_reg_status one_more = seed_reg_for(command);
     check_call("one more event fits after the delete", ioctl(rest_fd, DIAG_IOCSREG, &one_more), 0);
@@ -890,11 +1073,20 @@ static void group_full(int max)
     struct user_reg_status past = seed_reg_for(command);
     check_call("and the next one does not", ioctl(rest_fd, DIAG_IOCSREG, &past), EMFILE);
 
-    /* Closing the fd that holds full1 .. full(made) deletes them all. */
+    /* Closing the fd that holds full1 .. full(made) leaves them (Linux 6.1's lifetime);
+     * deleting them makes the table as it was. */
     check_call("close the other fd", close(rest_fd), 0);
-    int after = active_events();
-    check_number("every fullN went with the fds: Active: as many events as before", after,
-                 present);
+    check_number("the pre-6.4 structure's events stay after the close: Active:", active_events(),
+                 present + made);
+    int fd = open(DATA_FILE, O_RDWR);
+    int deleted = 0;
+    for (int i = 1; i <= made; i++) {
+        snprintf(command, sizeof(command), "full%d", i);
+        deleted += ioctl(fd, DIAG_IOCSDEL, command) == 0;
+    }
+    close(fd);
+    check_number("each of them can be deleted", deleted, made);
+    check_number("then Active: is as many events as before", active_events(), present);
 }
 
 /* A wrong command line: say how it goes and stop (status 2). */
@@ -937,6 +1129,7 @@ int main(int argc, char **argv)
         group_lifetime();
         group_syscalls();
         group_truncate();
+        group_race();
         cleanup();
         group_last_event();
     }
