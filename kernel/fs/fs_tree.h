@@ -110,8 +110,9 @@ struct fs_file_ops {
     /* A program's /bin/NAME (issue 16). */
     /* The file's bytes, fixed for as long as the node lives (a program image in a boot
      * module): *size gets how many there are. When set, read(), pread64() and the shell's
-     * cat serve these bytes by offset, straight from where they lie, as a file's on disk;
-     * read() above is not used. */
+     * cat serve these bytes by offset, straight from where they lie, as a file's on disk,
+     * and a MAP_PRIVATE mmap() copies them into the process's own pages; read() above is
+     * not used. */
     const void *(*bytes)(struct fs_node *file, uint32_t *size);
 };
 

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <tracekern/check.h>
@@ -145,6 +146,32 @@ int main(void)
     check_number("lseek 10 before the end", lseek(fd, -10, SEEK_END), size - 10);
     check_number("a read asking for 256 MiB into a small buffer gets the 10 left",
                  read(fd, again, 256u << 20), 10);
+
+    /* mmap: a private mapping holds the file's bytes, zero past the end of the last page;
+     * writing it changes the process's copy only. */
+    uint32_t mapped = (size + 4095) & ~4095u;
+    unsigned char *map = mmap(0, mapped, PROT_READ, MAP_PRIVATE, fd, 0);
+    check_true("mmap of the whole file, PROT_READ, MAP_PRIVATE", map != MAP_FAILED);
+    if (map != MAP_FAILED) {
+        check_true("it holds the file's bytes", memcmp(map, image, size) == 0);
+        int zero = 1;
+        for (uint32_t i = size; i < mapped; i++)
+            zero &= map[i] == 0;
+        check_true("and zeros after the end, to the end of the page", zero);
+        check_call("munmap it", munmap(map, mapped), 0);
+    }
+    map = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 4096);
+    check_true("mmap of the second page, writable, MAP_PRIVATE", map != MAP_FAILED);
+    if (map != MAP_FAILED) {
+        check_true("it holds the file's bytes at 4096", memcmp(map, image + 4096, 4096) == 0);
+        memset(map, 0x55, 16);
+        check_number("pread64 after writing the mapping", pread_at(bin, small, 16, 4096), 16);
+        check_true("the file still has its own bytes", memcmp(small, image + 4096, 16) == 0);
+        check_call("munmap it", munmap(map, 4096), 0);
+    }
+    check_call("mmap MAP_SHARED: ENODEV (only private copies here)",
+               (long)mmap(0, 4096, PROT_READ, MAP_SHARED, fd, 0) == (long)MAP_FAILED ? -1 : 0,
+               ENODEV);
     check_call("write to it: EBADF (opened for reading)", write(fd, "x", 1), EBADF);
     check_call("lseek before the start: EINVAL", lseek(fd, -1, SEEK_SET), EINVAL);
     check_call("close /proc/self/exe", close(fd), 0);
