@@ -10,6 +10,7 @@
  * failed"; the exit status is 1 when anything failed.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
@@ -67,6 +68,11 @@ static void check_segments(const unsigned char *file, uint32_t size)
 {
     const struct elf_header *eh = (const void *)file;
     int compared = 0;
+    bool headers_inside = size >= sizeof *eh && memcmp(eh->ident, "\177ELF", 4) == 0 &&
+                          eh->phentsize >= sizeof(struct program_header) &&
+                          eh->phoff <= size && (uint32_t)eh->phnum * eh->phentsize <= size - eh->phoff;
+    if (!check_true("the program headers lie inside what was read", headers_inside))
+        return;
     for (uint16_t i = 0; i < eh->phnum; i++) {
         const struct program_header *ph =
             (const void *)(file + eh->phoff + (uint32_t)i * eh->phentsize);
