@@ -17,6 +17,8 @@ USER_PROGRAMS += fs_test hostile_fd tty_test
 USER_PROGRAMS += proc_test hostile_process
 # The Linux ABI's miscellaneous calls and Linux's own clients (issue 16)
 USER_PROGRAMS += linux_calls hostile_clients libc_linux
+# /bin/NAME reads as the program's image (issue 16)
+USER_PROGRAMS += exe_bytes
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \

@@ -236,7 +236,7 @@ uint16_t fs_mode(const struct fs_node *node)
     if (fs_is_dir(node))
         return base;
     uint16_t allowed = 0;
-    if (node->ops->read || node->ops->mmap)
+    if (node->ops->read || node->ops->mmap || node->ops->bytes)
         allowed |= 0444;
     if (node->ops->write || node->ops->write_data)
         allowed |= 0222;

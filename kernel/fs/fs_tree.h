@@ -6,7 +6,8 @@
  * walking from the root or from a given directory (a task's current directory: the console
  * shell starts in /sys/kernel/tracing, so `cat trace` works as Linux's docs type it).
  * A file is a pair of functions: read produces its whole text through a writer,
- * write receives what `echo ... > file` sends.
+ * write receives what `echo ... > file` sends; a file with fixed bytes (a program in /bin)
+ * hands them out instead (bytes).
  *
  * Every node has an owner, a group and a mode, as Linux's files have; all are root's.
  * A node's mode is its own when set with fs_set_mode(), else its directory's default:
@@ -105,6 +106,14 @@ struct fs_file_ops {
     int (*readlink)(struct fs_node *link, char *buf, size_t size);
     /* lseek() is ESPIPE: a pipe or a terminal, whose bytes have no position. */
     bool seekless;
+
+    /* A program's /bin/NAME (issue 16). */
+    /* The file's bytes, fixed for as long as the node lives (a program image in a boot
+     * module): *size gets how many there are. When set, read(), pread64() and the shell's
+     * cat serve these bytes by offset, straight from where they lie, as a file's on disk,
+     * and a MAP_PRIVATE mmap() copies them into the process's own pages; read() above is
+     * not used. */
+    const void *(*bytes)(struct fs_node *file, uint32_t *size);
 };
 
 struct fs_node {

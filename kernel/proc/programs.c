@@ -28,27 +28,54 @@ const struct program *program_find(const char *name)
 
 const struct program *program_list(void) { return programs; }
 
-/* /bin/NAME: what the image is and where it goes, checked as the loader would check it. */
-static int read_program(struct fs_node *file, struct fs_writer *out)
+/* The operating-system ABI byte of an ELF header (e_ident[EI_OSABI]), as file(1) names it. */
+static const char *osabi_name(uint8_t osabi)
 {
-    const struct program *p = file->data;
+    switch (osabi) {
+    case 0: return "SYSV";
+    case 3: return "GNU/Linux";
+    default: return 0;
+    }
+}
+
+void program_describe(const struct program *p, struct fs_writer *out)
+{
     struct elf_image img;
     const char *why;
     if (elf_parse(p->image, p->size, USER_BASE, USER_IMAGE_TOP, &img, &why) != 0) {
-        fs_printf(out, "%s: %u bytes, not loadable: %s\n", p->name, p->size, why);
-        return 0;
+        fs_printf(out, "%s, %u bytes, not loadable: %s\n",
+                  program_is_elf(p->image, p->size) ? "ELF" : "data", p->size, why);
+        return;
     }
-    fs_printf(out, "%s: ELF 32-bit i386 %s, %u bytes, entry %#x\n", p->name,
-              img.load_bias ? "static-pie executable (loaded at ELF_ET_DYN_BASE)" : "executable",
-              p->size, img.entry);
+    /* elf_parse checked the header: it is all there, 32-bit little-endian i386. */
+    const uint8_t *ident = p->image;
+    const char *abi = osabi_name(ident[7]);
+    fs_printf(out, "ELF 32-bit LSB %s, Intel 80386, version %u (", img.load_bias ? "pie executable" : "executable",
+              ident[6]);
+    if (abi)
+        fs_puts(out, abi);
+    else
+        fs_printf(out, "OS/ABI %u", ident[7]);
+    fs_printf(out, "), %s\n", img.load_bias ? "static-pie linked" : "statically linked");
+    fs_printf(out, "  %u bytes, entry %#x", p->size, img.entry);
+    if (img.load_bias)
+        fs_printf(out, ", loaded at ELF_ET_DYN_BASE %#x", img.load_bias);
+    fs_puts(out, "\n");
     for (int i = 0; i < img.nsegments; i++)
         fs_printf(out, "  LOAD %#010x %6u bytes (%u from the file) %c%c%c\n", img.seg[i].vaddr,
                   img.seg[i].memsz, img.seg[i].filesz, 'r', img.seg[i].writable ? 'w' : '-',
                   img.seg[i].executable ? 'x' : '-');
-    return 0;
 }
 
-static const struct fs_file_ops program_ops = { .read = read_program };
+/* /bin/NAME reads as the image itself, byte for byte, as the program's file on Linux. */
+static const void *program_bytes(struct fs_node *file, uint32_t *size)
+{
+    const struct program *p = file->data;
+    *size = p->size;
+    return p->image;
+}
+
+static const struct fs_file_ops program_ops = { .bytes = program_bytes };
 
 const struct program *program_of_node(const struct fs_node *node)
 {

@@ -2,7 +2,8 @@
  * programs.h - the user programs the boot loader brought (ELF multiboot modules).
  *
  * Each is listed in /bin of the file tree under the name of its module's file (its last
- * path component), and `run NAME ARGS` starts it.
+ * path component), and `run NAME ARGS` starts it. Reading /bin/NAME gives the image's bytes,
+ * as reading a program's file does on Linux; `file /bin/NAME` describes it.
  */
 #ifndef KERNEL_PROC_PROGRAMS_H
 #define KERNEL_PROC_PROGRAMS_H
@@ -29,6 +30,11 @@ const struct program *program_find(const char *name);
 /* The program whose /bin file node is, or NULL for any other node (execve). */
 struct fs_node;
 const struct program *program_of_node(const struct fs_node *node);
+/* Describes the image as file(1) does ("ELF 32-bit LSB executable, Intel 80386, ...,
+ * statically linked"), then its size, entry point and the loadable segments as the loader
+ * checks and places them; for an image the loader refuses, its reason. */
+struct fs_writer;
+void program_describe(const struct program *p, struct fs_writer *out);
 /* All programs, in the order they were added. */
 const struct program *program_list(void);
 

@@ -103,7 +103,7 @@ static void list_long(const struct fs_node *n, struct fs_writer *out)
     if (fs_is_symlink(n) && n->ops->readlink((struct fs_node *)n, target, sizeof target) < 0)
         target[0] = '\0';
     fs_printf(out, "%s %u %-7s %-7s %u %s%s%s\n", perms, links, id_name(n->uid, false, ubuf),
-              id_name(n->gid, true, gbuf), 0u, n->name, target[0] ? " -> " : "", target);
+              id_name(n->gid, true, gbuf), n->size, n->name, target[0] ? " -> " : "", target);
 }
 
 /* Lists one directory: names, directories marked with a trailing '/', or with -l one
@@ -189,6 +189,15 @@ SHELL_COMMAND("ls", "ls [-l] [-R] [PATH]",
               "-R: and every directory below it",
               cmd_ls);
 
+/* A file of fixed bytes (a program in /bin) goes out as it is, as Linux's cat gives it. */
+static int cat_bytes(struct fs_node *node, struct fs_writer *out)
+{
+    uint32_t size;
+    const char *bytes = node->ops->bytes(node, &size);
+    out->emit(out, bytes, size);
+    return 0;
+}
+
 static int cmd_cat(int argc, char **argv, struct fs_writer *out)
 {
     if (argc < 2)
@@ -200,14 +209,14 @@ static int cmd_cat(int argc, char **argv, struct fs_writer *out)
         struct fs_node *node = task_resolve(argv[i], 0, &err);
         if (node && fs_is_dir(node))
             err = -EISDIR;
-        else if (node && !node->ops->read)
+        else if (node && !node->ops->read && !node->ops->bytes)
             err = -EACCES;
         else if (node)
             err = file_open(node, O_RDONLY, &f);
         /* Open while it is read: a consuming file (trace_pipe, log_cont) may sleep, and
          * its owner may not remove an open node meanwhile (see run_redirected). */
         if (f) {
-            err = node->ops->read(node, out);
+            err = node->ops->read ? node->ops->read(node, out) : cat_bytes(node, out);
             file_put(f);
         }
         if (err) {

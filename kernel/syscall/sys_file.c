@@ -188,6 +188,25 @@ static int32_t read_text(struct file *f, uint32_t ubuf, uint32_t count, uint32_t
     return (int32_t)n;
 }
 
+/* Copies up to count of a fixed-bytes file's bytes (a program's image: fs_tree.h bytes),
+ * from pos on, straight from where they lie to the program, as a read of a file on disk:
+ * 0 at or past the end, else how many were copied. As Linux's vfs_read, a buffer reaching
+ * past user space is EFAULT whatever the file holds (access_ok), and so is one that is not
+ * mapped where the bytes go; nothing moves then. */
+static int32_t read_bytes(struct file *f, uint32_t ubuf, uint32_t count, uint64_t pos)
+{
+    if ((uint64_t)ubuf + count > USER_TOP)
+        return -EFAULT;
+    uint32_t size;
+    const char *bytes = f->node->ops->bytes(f->node, &size);
+    if (count == 0 || pos >= size)
+        return 0;
+    uint32_t n = size - (uint32_t)pos < count ? size - (uint32_t)pos : count;
+    if (copy_to_user(ubuf, bytes + pos, n) != 0)
+        return -EFAULT;
+    return (int32_t)n;
+}
+
 SYSCALL_HANDLER(read)
 {
     struct file *f = fd_file(a[0]);
@@ -197,6 +216,12 @@ SYSCALL_HANDLER(read)
         return -EISDIR;
     if (f->node->ops->read_data)
         return read_stream(f, a[1], a[2]);
+    if (f->node->ops->bytes) {
+        int32_t n = read_bytes(f, a[1], a[2], f->pos);
+        if (n > 0)
+            f->pos += (uint32_t)n;
+        return n;
+    }
     if (!f->node->ops->read)
         return -EINVAL;
     return read_text(f, a[1], a[2], &f->pos);
@@ -221,6 +246,13 @@ SYSCALL_HANDLER(ia32_pread64)
         return -EINVAL;
     if (ops->read_data)
         return read_stream(f, a[1], a[2]); /* /dev/zero: the same at every offset */
+    if (ops->bytes) {
+        if ((uint64_t)a[1] + a[2] > USER_TOP)
+            return -EFAULT; /* access_ok comes before the offset's check, as on Linux */
+        if (pos > INT64_MAX - a[2])
+            return -EINVAL; /* pos + count wraps past the largest offset: rw_verify_area */
+        return read_bytes(f, a[1], a[2], (uint64_t)pos);
+    }
     if (!ops->read)
         return -EINVAL;
     if (pos > UINT32_MAX)

@@ -7,7 +7,8 @@
  * demand paging: MAP_NORESERVE and MAP_POPULATE change nothing, and a mapping larger than
  * the free memory is ENOMEM at once). A file mapping asks the file for the physical page
  * at each offset (user_events_status hands out its one status page): the process shares
- * that page and unmapping never frees it. Mappings without MAP_FIXED are placed top-down
+ * that page and unmapping never frees it; a program's image in /bin maps MAP_PRIVATE only,
+ * as copies of its bytes in pages of the process's own (map_file_copy). Mappings without MAP_FIXED are placed top-down
  * below USER_MMAP_BASE, as Linux's mmap_base layout (kernel/mm/user_mem.h). Nothing is ever
  * mapped below USER_BASE (Debian's vm.mmap_min_addr): asking for it is EPERM, for root as
  * well (no capability lifts it here).
@@ -42,12 +43,31 @@ static unsigned rights_of(uint32_t prot)
     return (prot & (PROT_READ | PROT_EXEC)) ? VM_READ : 0;
 }
 
-/* Maps one page of a mapping at va: a zeroed page, or the file's page; then its rights. */
+/* One page of a private mapping of a file of fixed bytes (a program in /bin): a page of
+ * the process's own holding the file's bytes at offset, zero past their end, as Linux's
+ * MAP_PRIVATE file page reads before the process writes it (after which it is the
+ * process's copy there too). The image itself is never mapped, so nothing reaches it. */
+static int map_file_copy(uint32_t va, struct file *f, uint32_t offset, unsigned rights)
+{
+    uint32_t size;
+    const char *bytes = f->node->ops->bytes(f->node, &size);
+    int err = vm_map_new(current->as, va, VM_READ | VM_WRITE);
+    if (!err && offset < size)
+        err = copy_to_user(va, bytes + offset, size - offset < PAGE_SIZE ? size - offset : PAGE_SIZE);
+    if (!err)
+        err = vm_protect(current->as, va, rights ? rights : VM_READ);
+    return err;
+}
+
+/* Maps one page of a mapping at va: a zeroed page, the file's page, or a copy of a fixed
+ * file's bytes; then its rights. */
 static int map_one(uint32_t va, struct file *f, uint32_t offset, unsigned rights)
 {
     int err;
     if (!f) {
         err = vm_map_new(current->as, va, rights ? rights : VM_READ);
+    } else if (!f->node->ops->mmap) {
+        err = map_file_copy(va, f, offset, rights);
     } else {
         uintptr_t phys;
         bool writable;
@@ -122,8 +142,11 @@ static int32_t do_mmap(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flag
     if (flags & (MAP_HUGETLB | MAP_SYNC))
         return -EINVAL; /* no huge pages, no DAX here */
     if (f) {
-        if (!f->node->ops || !f->node->ops->mmap)
-            return -ENODEV; /* a directory has no operations at all */
+        /* A directory has no operations at all; a program's image maps as private copies
+         * only (map_file_copy): sharing would need the module's pages to be the file's. */
+        bool copies = f->node->ops && f->node->ops->bytes && type == MAP_PRIVATE;
+        if (!f->node->ops || (!f->node->ops->mmap && !copies))
+            return -ENODEV;
         /* A file mapping needs the file open for reading, a shared writable one for
          * writing too (so neither O_WRONLY nor access mode 3 maps). */
         if (!file_readable(f) || (type != MAP_PRIVATE && (prot & PROT_WRITE) && !file_writable(f)))
@@ -131,9 +154,9 @@ static int32_t do_mmap(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flag
         if ((uint64_t)pgoff * PAGE_SIZE + len > UINT32_MAX + 1ull)
             return -EINVAL; /* past 4 GiB: past the end of every file here, which is what
                              * their mmap answers EINVAL to (and 32-bit offsets would wrap) */
-    } else if (!page_alloc_leaves_reserve(len / PAGE_SIZE)) {
-        return -ENOMEM; /* the pages are not there: fail before taking any */
     }
+    if ((!f || !f->node->ops->mmap) && !page_alloc_leaves_reserve(len / PAGE_SIZE))
+        return -ENOMEM; /* the pages are not there: fail before taking any */
     if (fixed && (flags & MAP_FIXED_NOREPLACE) && !user_range_free(current->as, addr, len))
         return -EEXIST;
     uint32_t va;

@@ -215,6 +215,13 @@ static int write_nothing(struct fs_node *f, const char *d, size_t l, bool a)
 }
 static const struct fs_file_ops rw_ops = { .read = read_hello, .write = write_nothing };
 static const struct fs_file_ops wo_ops = { .write = write_nothing };
+static const void *some_bytes(struct fs_node *f, uint32_t *size)
+{
+    (void)f;
+    *size = 3;
+    return "\177EL";
+}
+static const struct fs_file_ops bytes_ops = { .bytes = some_bytes };
 
 TEST(modes_default_from_the_directory_as_linux)
 {
@@ -229,6 +236,8 @@ TEST(modes_default_from_the_directory_as_linux)
     struct fs_node *sub = fs_mkdir(proc, "sub");
     CHECK_EQ_INT(fs_mode(sub), 0555);
     CHECK_EQ_INT(fs_mode(fs_create(sub, "f", &hello_ops, NULL)), 0444);
+    /* A file of fixed bytes (a program's image) can be read. */
+    CHECK_EQ_INT(fs_mode(fs_create(sub, "image", &bytes_ops, NULL)), 0444);
     struct fs_node *tty = fs_set_mode(fs_create(d, "tty", &rw_ops, NULL), 0660, 0, 20);
     CHECK_EQ_INT(fs_mode(tty), 0660);
     CHECK_EQ_INT(tty->gid, 20);
