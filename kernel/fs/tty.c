@@ -47,14 +47,18 @@ static char cooked[LINE_MAX_BYTES];
 static uint32_t cooked_len, cooked_pos;
 static bool eof_pending; /* VEOF at the start of a line: the next read returns 0 */
 
-static void echo_byte(char c);
+/* The echo of a ^C taken by interrupt_typed, not yet written: "^C" (ECHOCTL), "\003", or
+ * NULL. It is written before the terminal's next output, or when the shell takes the
+ * terminal back, never from the interrupt handler: there it could land in the middle of a
+ * line the interrupted write is sending. */
+static const char *volatile interrupt_echo;
 
 /* A ^C typed while a program has the terminal with ISIG: n_tty's isig(), run at once in
  * the console's interrupt handler (interrupts off; one CPU: a lock over the terminal's state
- * when SMP comes). What was typed and not yet read is thrown away unless NOFLSH, the ^C is
- * echoed, and SIGINT goes to the foreground group, which wakes a sleeping reader with EINTR
- * or ends a program that does not catch it, whichever process group `run` or a shell (ash's
- * TIOCSPGRP) made the foreground. */
+ * when SMP comes). What was typed and not yet read is thrown away unless NOFLSH, the ^C's
+ * echo is queued, and SIGINT goes to the foreground group, which wakes a sleeping reader
+ * with EINTR or ends a program that does not catch it, whichever process group `run` or a
+ * shell (ash's TIOCSPGRP) made the foreground. */
 static void interrupt_typed(void)
 {
     if (!(termios.c_lflag & NOFLSH)) {
@@ -62,9 +66,21 @@ static void interrupt_typed(void)
         line_len = cooked_len = cooked_pos = 0;
         eof_pending = false;
     }
-    echo_byte(CTRL_C);
+    if (termios.c_lflag & ECHO)
+        interrupt_echo = termios.c_lflag & ECHOCTL ? "^C" : "\003";
     if (foreground_pgrp)
         signal_send_pgrp(foreground_pgrp, SIGINT);
+}
+
+/* Writes the queued echo of a ^C, if there is one (process context). */
+static void write_interrupt_echo(void)
+{
+    unsigned long flags = arch_irq_save();
+    const char *echo = interrupt_echo;
+    interrupt_echo = 0;
+    arch_irq_restore(flags);
+    if (echo)
+        console_write_raw(echo, strlen(echo));
 }
 
 /* ^C is the shell's while it has the terminal, a signal from the terminal itself while a
@@ -79,6 +95,7 @@ static void update_interrupt_mode(void)
 
 void tty_set_foreground_pgrp(int pgid)
 {
+    write_interrupt_echo();
     unsigned long flags = arch_irq_save();
     if (pgid == 0) {
         termios = default_termios;
@@ -95,6 +112,7 @@ int tty_foreground_pgrp(void) { return foreground_pgrp; }
 /* Output post-processing: "\n" as "\r\n" with OPOST|ONLCR, as n_tty. */
 static void tty_output(const char *text, size_t len)
 {
+    write_interrupt_echo();
     if ((termios.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR))
         console_write(text, len);
     else

@@ -8,7 +8,8 @@
  * canonical mode (lines, edited with VERASE and VKILL, echoed with ECHO, VEOF at the start
  * of a line is end of file) or raw mode (ICANON off: bytes as typed, VMIN/VTIME). With ISIG
  * a ^C sends SIGINT to the foreground group at once, from the console's interrupt handler,
- * as n_tty's isig() (unread input is flushed unless NOFLSH, and ^C is echoed); with ISIG off
+ * as n_tty's isig() (unread input is flushed unless NOFLSH; ^C is echoed before the terminal's
+ * next output, after what the interrupted program was writing); with ISIG off
  * it is data (busybox ash's line editor reads it so). When the foreground goes
  * back to the shell, the terminal's settings return to Linux's defaults (tty_std_termios),
  * as a shell restores them after a job.
