@@ -261,30 +261,49 @@ def split_transcript(console):
     return boot_output, steps
 
 
+ECHO_SPLITS_MAX = 8  # lines of other text an echo may be broken by
+
+
+def split_echo(command, lines):
+    """Finds command's echo in lines broken by other text: each line is a piece of the echo
+    followed by a line of other text, until a line that is the rest of the echo. Returns
+    (the other text's lines, how many lines the echo took) or None."""
+    def search(rest, position, early):
+        if position >= len(lines) or position > ECHO_SPLITS_MAX:
+            return None
+        line = lines[position]
+        if position > 0 and line.rstrip() == rest.rstrip():
+            return early, position + 1
+        for length in range(len(rest), -1, -1):   # the longest piece of echo first
+            if line.startswith(rest[:length]) and line[length:].strip():
+                found = search(rest[length:], position + 1, early + [line[length:]])
+                if found:
+                    return found
+            elif position == 0 and line.startswith(rest[:length]) and length == len(line):
+                found = search(rest[length:], position + 1, early)  # prompt line: echo only
+                if found:
+                    return found
+        return None
+    return search(command, 0, [])
+
+
 def attach_early_output(steps, commands):
     """Puts text printed between a prompt and the end of what was typed into that command.
 
     A background program or a job notice can print while the prompt waits for input, or
-    between two characters of the echo, so the console shows "tracekern> sl[4] spin: killed"
-    and "eep 1" on the next line. A person sees that text before the command's output; so
-    does the block: it is taken out of the echo and put first in the command's output."""
+    between two characters of the echo (once or more), so the console shows
+    "tracekern> sl[4] spin: killed" and "eep 1" on the next line, or "tracekern> pong: 6",
+    "s[3] pong: exited" and "leep 1". A person sees that text before the command's output;
+    so does the block: it is taken out of the echo and put first in the command's output."""
     for index, command in enumerate(commands[:len(steps)]):
         typed, output = steps[index]
         if normalise(typed) == normalise(command):
             continue
-        for split in range(len(command) + 1):
-            if not typed.startswith(command[:split]):
-                break
-            lines = [typed[split:]] + output
-            rest = command[split:].rstrip()
-            found = [position for position in range(1, len(lines))
-                     if lines[position].rstrip() == rest]
-            if found:
-                early = lines[:found[0]]
-                if not early[0].strip():
-                    early = early[1:]       # nothing was printed on the prompt's line
-                steps[index] = (command, early + lines[found[0] + 1:])
-                break
+        lines = [typed] + output
+        found = split_echo(command, lines)
+        if found:
+            early, used = found
+            steps[index] = (command, early + lines[used:])
     return steps
 
 

@@ -3,7 +3,7 @@
  * echo, the foreground process group, and the terminal ioctls (tty.h).
  *
  * The state below is the one terminal's; it is changed by system calls of the foreground
- * program and by `run`, with interrupts off around what a reader tests before sleeping
+ * program, by `run`, and by a ^C in the console's interrupt handler, with interrupts off around what a reader tests before sleeping
  * (one CPU: see sched.h). The bytes themselves stay in the console's input queue until a
  * read takes them (kernel/shell/console.c).
  */
@@ -15,12 +15,14 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/proc/signal.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/shell/console.h"
 #include "uapi/fs.h"
 #include "uapi/syscall.h"
 
 #define LINE_MAX_BYTES 4096 /* n_tty's: a longer line is cut (the bell rings) */
+#define CTRL_C '\003' /* the only interrupt key the console knows (VINTR) */
 #define TICKS_PER_VTIME 100000000ull /* VTIME counts tenths of a second */
 
 /* Linux's tty_std_termios, for a serial console at 38400 baud. */
@@ -45,14 +47,55 @@ static char cooked[LINE_MAX_BYTES];
 static uint32_t cooked_len, cooked_pos;
 static bool eof_pending; /* VEOF at the start of a line: the next read returns 0 */
 
-/* ^C is data for the program unless the terminal has ISIG. */
+/* The echo of a ^C taken by interrupt_typed, not yet written: "^C" (ECHOCTL), "\003", or
+ * NULL. It is written before the terminal's next output, or when the shell takes the
+ * terminal back, never from the interrupt handler: there it could land in the middle of a
+ * line the interrupted write is sending. */
+static const char *volatile interrupt_echo;
+
+/* A ^C typed while a program has the terminal with ISIG: n_tty's isig(), run at once in
+ * the console's interrupt handler (interrupts off; one CPU: a lock over the terminal's state
+ * when SMP comes). What was typed and not yet read is thrown away unless NOFLSH, the ^C's
+ * echo is queued, and SIGINT goes to the foreground group, which wakes a sleeping reader
+ * with EINTR or ends a program that does not catch it, whichever process group `run` or a
+ * shell (ash's TIOCSPGRP) made the foreground. */
+static void interrupt_typed(void)
+{
+    if (!(termios.c_lflag & NOFLSH)) {
+        console_flush_input();
+        line_len = cooked_len = cooked_pos = 0;
+        eof_pending = false;
+    }
+    if (termios.c_lflag & ECHO)
+        interrupt_echo = termios.c_lflag & ECHOCTL ? "^C" : "\003";
+    if (foreground_pgrp)
+        signal_send_pgrp(foreground_pgrp, SIGINT);
+}
+
+/* Writes the queued echo of a ^C, if there is one (process context). */
+static void write_interrupt_echo(void)
+{
+    unsigned long flags = arch_irq_save();
+    const char *echo = interrupt_echo;
+    interrupt_echo = 0;
+    arch_irq_restore(flags);
+    if (echo)
+        console_write_raw(echo, strlen(echo));
+}
+
+/* ^C is the shell's while it has the terminal, a signal from the terminal itself while a
+ * program has it with ISIG and VINTR ^C, and data for the program otherwise. */
 static void update_interrupt_mode(void)
 {
-    console_interrupt_is_data(foreground_pgrp != 0 && !(termios.c_lflag & ISIG));
+    bool program = foreground_pgrp != 0;
+    bool isig = (termios.c_lflag & ISIG) && termios.c_cc[VINTR] == CTRL_C;
+    console_interrupt_is_data(program && !isig);
+    console_interrupt_handler(program && isig ? interrupt_typed : 0);
 }
 
 void tty_set_foreground_pgrp(int pgid)
 {
+    write_interrupt_echo();
     unsigned long flags = arch_irq_save();
     if (pgid == 0) {
         termios = default_termios;
@@ -69,6 +112,7 @@ int tty_foreground_pgrp(void) { return foreground_pgrp; }
 /* Output post-processing: "\n" as "\r\n" with OPOST|ONLCR, as n_tty. */
 static void tty_output(const char *text, size_t len)
 {
+    write_interrupt_echo();
     if ((termios.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR))
         console_write(text, len);
     else

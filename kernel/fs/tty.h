@@ -7,8 +7,10 @@
  * foreground (tty_set_foreground_pgrp), and the program then reads it through termios:
  * canonical mode (lines, edited with VERASE and VKILL, echoed with ECHO, VEOF at the start
  * of a line is end of file) or raw mode (ICANON off: bytes as typed, VMIN/VTIME). With ISIG
- * a ^C stays an interrupt for the shell, which sends SIGINT to the foreground group; with
- * ISIG off it is data (busy box ash's line editor reads it so). When the foreground goes
+ * a ^C sends SIGINT to the foreground group at once, from the console's interrupt handler,
+ * as n_tty's isig() (unread input is flushed unless NOFLSH; ^C is echoed before the terminal's
+ * next output, after what the interrupted program was writing); with ISIG off
+ * it is data (busybox ash's line editor reads it so). When the foreground goes
  * back to the shell, the terminal's settings return to Linux's defaults (tty_std_termios),
  * as a shell restores them after a job.
  */

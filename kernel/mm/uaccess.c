@@ -46,6 +46,18 @@ int copy_to_user(uint32_t user_dst, const void *src, uint32_t len)
     return 0;
 }
 
+int user_strnlen(uint32_t user_src, uint32_t size)
+{
+    for (uint32_t i = 0; i < size; i++) {
+        uint32_t addr = user_src + i;
+        if ((i == 0 || (addr & (PAGE_SIZE - 1)) == 0) && !user_range_ok(addr, 1, false))
+            return -EFAULT;
+        if (*(const char *)(uintptr_t)addr == 0)
+            return (int)i;
+    }
+    return -E2BIG;
+}
+
 int copy_string_from_user(char *dst, uint32_t user_src, uint32_t size)
 {
     for (uint32_t i = 0; i < size; i++) {

@@ -25,5 +25,9 @@ int copy_to_user(uint32_t user_dst, const void *src, uint32_t len);
 /* Copies a NUL-terminated string of at most size bytes (NUL included) into dst. Returns its
  * length, -EFAULT for a bad address, or -E2BIG when no NUL comes within size bytes. */
 int copy_string_from_user(char *dst, uint32_t user_src, uint32_t size);
+/* The length of the NUL-terminated user string at user_src, looking at most size bytes
+ * (NUL included) far: its length, -EFAULT for a bad address, or -E2BIG when no NUL comes
+ * within size bytes (Linux's strnlen_user, for execve's first pass). */
+int user_strnlen(uint32_t user_src, uint32_t size);
 
 #endif

@@ -101,17 +101,19 @@ static uint32_t put_string(struct addr_space *as, uint32_t *at, const char *str)
 static uint32_t build_stack(struct addr_space *as, const struct exec_args *a,
                             const struct elf_image *img, int *err)
 {
-    int envc = count_strings(a->envp, USER_ARGC_MAX);
+    int envc = count_strings(a->envp, (int)(EXEC_ARGS_MAX / sizeof(char *)));
     const char *execfn = a->path ? a->path : a->argc > 0 ? a->argv[0] : "";
-    uint32_t strings = strlen(execfn) + 1;
+    uint32_t strings = 0;
     for (int i = 0; i < a->argc; i++)
         strings += strlen(a->argv[i]) + 1;
     for (int i = 0; envc > 0 && i < envc; i++)
         strings += strlen(a->envp[i]) + 1;
-    if (envc < 0 || a->argc < 0 || a->argc + envc > USER_ARGC_MAX || strings > USER_ARGS_MAX) {
+    if (envc < 0 || a->argc < 0 ||
+        strings + 4u * (uint32_t)(a->argc + envc) > EXEC_ARGS_MAX) {
         *err = -E2BIG;
         return 0;
     }
+    strings += strlen(execfn) + 1; /* AT_EXECFN's copy, which Linux does not count */
 
     /* Everything below is at most this big: map it (and at least USER_STACK_PAGES). */
     uint32_t words = 1 + (uint32_t)(a->argc + 1 + envc + 1) + 2 * AUXV_PAIRS;

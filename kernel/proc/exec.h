@@ -16,9 +16,12 @@ struct addr_space;
 struct cred;
 
 #define USER_STACK_PAGES 16 /* 64 KiB of stack mapped at start; it grows on demand from there */
-#define USER_ARGS_MAX (128u << 10) /* bytes of argument and environment strings, NULs
-                                    * included (Linux's MAX_ARG_STRLEN, for all of them) */
-#define USER_ARGC_MAX 4096 /* argument and environment strings together */
+/* Linux's limits on what execve passes: one argument or environment string may be
+ * MAX_ARG_STRLEN bytes, its NUL included; all of them with their pointers together a
+ * quarter of the stack's limit (bprm_stack_limits with an 8 MiB RLIMIT_STACK: 2 MiB).
+ * More is E2BIG. */
+#define EXEC_ARG_STRLEN_MAX (32u * 4096u)
+#define EXEC_ARGS_MAX (USER_STACK_MAX / 4)
 /* An image may lie anywhere in user space below the stack's largest extent and the page
  * under it. */
 #define USER_IMAGE_TOP (USER_STACK_TOP - USER_STACK_MAX - 4096u)

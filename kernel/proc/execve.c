@@ -24,11 +24,10 @@
 #include "kernel/proc/task_internal.h"
 
 #define EXEC_PATH_MAX 4096 /* Linux's PATH_MAX: a longer name is ENAMETOOLONG */
-#define EXEC_BUFFER_PAGES (USER_ARGS_MAX / PAGE_SIZE)
 
 /* The argument and environment strings, copied into the kernel: strings from the start
- * of one buffer, the pointer arrays (NULL-terminated) from its end down, so that together
- * they stay within USER_ARGS_MAX as Linux counts them. */
+ * of one buffer, the pointer arrays (NULL-terminated) from its end down. The buffer is as
+ * big as measure_strings found they need (at most EXEC_ARGS_MAX and two pointers). */
 struct exec_strings {
     char *buf;
     uint32_t used;     /* bytes of strings */
@@ -37,8 +36,30 @@ struct exec_strings {
     int argc, envc;
 };
 
+/* Linux's first pass (count and strnlen_user): adds to *bytes what the NULL-terminated
+ * user array at uarray (0: none) needs, each string with its NUL and its pointer, so that
+ * nothing is allocated for arguments that are refused. 0, -EFAULT, or -E2BIG for a string
+ * over EXEC_ARG_STRLEN_MAX or a total over EXEC_ARGS_MAX. */
+static int measure_strings(uint32_t uarray, uint32_t *bytes)
+{
+    for (uint32_t n = 0;; n++) {
+        uint32_t uptr = 0;
+        if (uarray && copy_from_user(&uptr, uarray + 4u * n, 4))
+            return -EFAULT;
+        if (!uptr)
+            return 0;
+        int len = user_strnlen(uptr, EXEC_ARG_STRLEN_MAX);
+        if (len < 0)
+            return len;
+        *bytes += (uint32_t)len + 1 + sizeof(char *);
+        if (*bytes > EXEC_ARGS_MAX)
+            return -E2BIG;
+    }
+}
+
 /* Copies the NULL-terminated user array of string pointers at uarray (0: none) into s,
- * setting *list and *count: 0, -EFAULT, or -E2BIG past the limit. */
+ * setting *list and *count: 0, -EFAULT, or -E2BIG when it no longer fits (the strings
+ * changed since they were measured). */
 static int copy_strings(struct exec_strings *s, uint32_t uarray, char ***list, int *count)
 {
     int n = 0;
@@ -48,7 +69,7 @@ static int copy_strings(struct exec_strings *s, uint32_t uarray, char ***list, i
         if (uarray && copy_from_user(&uptr, uarray + 4u * (uint32_t)n, 4))
             return -EFAULT;
         /* room for this pointer (or the NULL) below the strings */
-        if ((char *)(s->ptr_end - 1) < s->buf + s->used || n >= USER_ARGC_MAX)
+        if ((char *)(s->ptr_end - 1) < s->buf + s->used)
             return -E2BIG;
         if (!uptr)
             break;
@@ -140,13 +161,22 @@ static void replace_process(struct addr_space *as, const struct program *p, cons
 int process_execve(uint32_t upath, uint32_t uargv, uint32_t uenvp)
 {
     char *path = kmalloc(EXEC_PATH_MAX);
-    uintptr_t buf = page_alloc_user(EXEC_BUFFER_PAGES);
-    int err = path && buf ? 0 : -ENOMEM;
+    int err = path ? 0 : -ENOMEM;
     if (!err) {
         err = copy_string_from_user(path, upath, EXEC_PATH_MAX);
         err = err == -E2BIG ? -ENAMETOOLONG : err < 0 ? err : 0;
     }
-    struct exec_strings s = { (char *)buf, 0, (char **)(buf + USER_ARGS_MAX), 0, 0, 0, 0 };
+    uint32_t bytes = 0;
+    if (!err)
+        err = measure_strings(uargv, &bytes);
+    if (!err)
+        err = measure_strings(uenvp, &bytes);
+    /* Room for the two NULLs too; an empty buffer when there is nothing. */
+    uint32_t buf_pages = (uint32_t)(PAGE_ALIGN_UP(bytes + 2 * sizeof(char *)) / PAGE_SIZE);
+    uintptr_t buf = err ? 0 : page_alloc_user(buf_pages);
+    if (!err && !buf)
+        err = -ENOMEM;
+    struct exec_strings s = { (char *)buf, 0, (char **)(buf + buf_pages * PAGE_SIZE), 0, 0, 0, 0 };
     if (!err)
         err = copy_strings(&s, uargv, &s.argv, &s.argc);
     if (!err)
@@ -174,7 +204,7 @@ int process_execve(uint32_t upath, uint32_t uargv, uint32_t uenvp)
     if (!err)
         replace_process(as, p, path, start.entry, start.user_esp);
     if (buf)
-        page_free(buf, EXEC_BUFFER_PAGES);
+        page_free(buf, buf_pages);
     kfree(path);
     return err;
 }

@@ -17,7 +17,7 @@
 #include "kernel/time.h"
 #include "kernel/mm/vm.h"
 
-#define WAIT_POLL_NS 10000000u /* how often a foreground wait looks for ^C: each tick */
+#define WAIT_POLL_NS 10000000u /* how often a foreground wait looks for a queued ^C */
 
 /* Lists the programs `run` can start. */
 static void list_programs(struct fs_writer *out)
@@ -46,12 +46,16 @@ static int wait_foreground(struct task *t, struct fs_writer *out)
         int err = task_wait(t, &status, reason, WAIT_POLL_NS);
         if (err == 0)
             break;
+        /* A ^C typed while the terminal was the shell's (ahead of `run`) waits in the
+         * queue; one typed later is the terminal's own signal (tty.c) and never queued. */
         if (out->interrupted(out))
             signal_send_pgrp(tty_foreground_pgrp(), SIGINT);
     }
     tty_set_foreground_pgrp(0); /* the shell's again, with the default settings */
     if (status == 0)
         return 0;
+    if (reason[0] && status == 128 + SIGINT)
+        fs_puts(out, "\n"); /* after the echoed ^C, as bash starts a new line */
     if (reason[0])
         fs_printf(out, "[%d] %s: %s\n", pid, name, reason);
     else

@@ -11,6 +11,10 @@
  * pending; at the prompt the line editor reads the ^C in its place among the other bytes.
  * Either way the ^C is taken once.
  *
+ * While a program's terminal has ISIG (kernel/fs/tty.c), a ^C is not queued at all: the
+ * terminal's handler runs at once in the interrupt handler and sends SIGINT, as n_tty's
+ * isig() does; a ^C queued before (typed ahead of `run`) stays for the shell to take.
+ *
  * Every other byte stays queued until the shell reads it, whatever runs meanwhile: what is
  * typed during a command runs after it, as on a terminal. Only a ^C flushes the bytes typed
  * before it (as Linux's n_tty does on SIGINT), and a full queue drops bytes and counts them
@@ -42,11 +46,18 @@ static unsigned overruns;
 /* True while a program in the foreground reads ^C as data (its terminal has ISIG off:
  * kernel/fs/tty.c): the byte is then queued as any other, not counted as an interrupt. */
 static volatile bool interrupt_is_data;
+/* Set while a foreground program's terminal has ISIG: what a ^C does instead of queueing. */
+static void (*volatile interrupt_handler)(void);
 
 /* Runs in the COM1 interrupt handler. A ^C that finds the queue full first empties it (Linux
  * flushes typed-ahead input on ^C anyway): an interrupt is never lost. */
 static void console_received(uint8_t byte)
 {
+    void (*handler)(void) = interrupt_handler;
+    if (byte == CTRL_C && handler && !interrupt_is_data) {
+        handler(); /* the terminal signals its foreground group; nothing is queued */
+        return;
+    }
     unsigned long flags = spin_lock_irqsave(&input_lock);
     bool interrupt = byte == CTRL_C && !interrupt_is_data;
     if (interrupt && input_tail - input_head == INPUT_QUEUE) {
@@ -193,6 +204,8 @@ int console_wait_byte(uint64_t timeout_ns)
 }
 
 void console_interrupt_is_data(bool data) { interrupt_is_data = data; }
+
+void console_interrupt_handler(void (*handler)(void)) { interrupt_handler = handler; }
 
 void console_flush_input(void)
 {

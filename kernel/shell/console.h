@@ -44,6 +44,10 @@ int console_wait_byte(uint64_t timeout_ns);
 /* data true: ^C typed from now on is an ordinary byte (a foreground program's terminal
  * without ISIG); false: it is an interrupt, as at the shell. */
 void console_interrupt_is_data(bool data);
+/* handler non-NULL: a ^C typed from now on (unless it is data) is not queued; handler runs
+ * in the interrupt handler instead, with interrupts off and no console lock held (a
+ * terminal with ISIG signals its foreground group so). NULL: ^C is queued for the shell. */
+void console_interrupt_handler(void (*handler)(void));
 /* Throws away the bytes a program could take (TCSETSF, TCFLSH). */
 void console_flush_input(void);
 

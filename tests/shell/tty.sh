@@ -29,8 +29,9 @@ want 'tty_test: read 3: 78 03 79' "raw mode with ISIG off reads ^C as the byte 0
 want 'tty_test: read 0:' "VMIN 0, VTIME 2: read returns 0 after the timeout"
 want 'tty_test: poll says 1, revents 0x1' "poll waits for a line"
 want 'tty_test: read 2: 7a 0a' "the polled line is read"
-grep -Eq '^\[[0-9]+\] tty_test: killed by \^C \(SIGINT\)' <<< "$text" ||
-    problems+=("^C did not end the blocking read with SIGINT")
+grep -Eq '^\[[0-9]+\] tty_test: Interrupt \(signal 2\)$' <<< "$text" ||
+    problems+=("^C did not end the blocking read with SIGINT (no '[PID] tty_test: Interrupt (signal 2)')")
+grep -qx '\^C' <<< "$text" || problems+=("the terminal did not echo the ^C on a line of its own")
 grep -q 'tty_test: the read returned' <<< "$text" && problems+=("the blocking read returned instead")
 grep -q 'abxc' <<< "$text" && problems+=("DEL was not applied to the echo")
 want 'shell ok' "the shell's line editor after the program"

@@ -135,6 +135,16 @@ class Transcripts(unittest.TestCase):
         self.assertEqual(doc.attach_early_output(steps, ["sleep 0.05"]),
                          [("sleep 0.05", ["spin: pid 4 spinning", "after"])])
 
+    def test_an_echo_broken_twice_by_other_output_is_put_together(self):
+        steps = [("ipc_pong: 6 calls answered", ["s[3] ipc_pong: exited", "leep 0.05", "after"])]
+        self.assertEqual(doc.attach_early_output(steps, ["sleep 0.05"]),
+                         [("sleep 0.05", ["ipc_pong: 6 calls answered", "[3] ipc_pong: exited", "after"])])
+
+    def test_other_output_that_starts_like_the_command_is_not_taken_for_its_echo(self):
+        steps = [("sleeper: pid 4 woke", ["sleep 1", "after"])]
+        self.assertEqual(doc.attach_early_output(steps, ["sleep 1"]),
+                         [("sleep 1", ["sleeper: pid 4 woke", "after"])])
+
     def test_a_boot_whose_output_differs_fails_naming_file_and_line(self):
         boots = doc.parse_chapter("ch.md", chapter(
             FENCE + "console", "tracekern> echo hi", "hi", FENCE,

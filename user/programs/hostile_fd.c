@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <tracekern/check.h>
 #include <unistd.h>
@@ -219,15 +221,36 @@ static void pipes_filled(void)
     check_true("MemFree is as before", mem_free_kb() == before);
 }
 
-/* The foreground group may only become one of our own session's. */
+/* The foreground group may only become one of our own session's (Linux's tiocspgrp):
+ * another group of the shell's session (the sleeper's) is allowed, and we take the
+ * terminal back; the group of a child that made a session of its own with setsid is EPERM. */
 static void foreign_group(void)
 {
+    int me = getpid();
     int sleeper = find_process("sleeper");
     check_true("a sleeper runs (found through /proc/PID/status)", sleeper > 0);
-    check_call("TIOCSPGRP to the sleeper's group", ioctl(0, TIOCSPGRP, &sleeper), EPERM);
+    check_call("TIOCSPGRP to the sleeper's group, in our session", ioctl(0, TIOCSPGRP, &sleeper), 0);
+    check_call("TIOCSPGRP back to ours", ioctl(0, TIOCSPGRP, &me), 0);
+    int ready[2];
+    pipe(ready);
+    int child = fork();
+    if (child == 0) {
+        char c = setsid() == getpid() ? 'y' : 'n';
+        write(ready[1], &c, 1);
+        pause(); /* until the parent kills it */
+        _exit(0);
+    }
+    char answer = 0;
+    read(ready[0], &answer, 1);
+    check_true("a child leads a session of its own (setsid)", answer == 'y');
+    check_call("TIOCSPGRP to the group of another session", ioctl(0, TIOCSPGRP, &child), EPERM);
     int pgrp = 0;
     ioctl(0, TIOCGPGRP, &pgrp);
-    check_true("the foreground group is still ours", pgrp == getpid());
+    check_true("the foreground group is still ours", pgrp == me);
+    kill(child, SIGKILL);
+    waitpid(child, 0, 0);
+    close(ready[0]);
+    close(ready[1]);
     /* Settings that make no sense are kept, and undone. */
     struct termios saved, odd;
     tcgetattr(0, &saved);

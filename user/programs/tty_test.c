@@ -2,7 +2,7 @@
  * tty_test.c - the console as a terminal, typed at (tests/shell/tty.sh types the keys):
  * canonical mode with VERASE and VKILL, ^D at the start of a line as end of file, raw mode
  * with ISIG off (^C is a byte), VMIN 0 / VTIME's timeout, poll() waiting for a line, and a
- * blocking read that ^C ends with SIGINT (the shell says "killed by ^C (SIGINT)").
+ * blocking read that ^C ends with SIGINT (the shell says "Interrupt (signal 2)").
  * Each step prints "tty_test: STEP" when it waits for keys, and what it read as
  * "tty_test: read N: BYTES" (bytes in hex), so the script knows when to type and the
  * log shows what arrived.
