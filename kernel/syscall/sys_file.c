@@ -190,13 +190,10 @@ static int32_t read_text(struct file *f, uint32_t ubuf, uint32_t count, uint32_t
 
 /* Copies up to count of a fixed-bytes file's bytes (a program's image: fs_tree.h bytes),
  * from pos on, straight from where they lie to the program, as a read of a file on disk:
- * 0 at or past the end, else how many were copied. As Linux's vfs_read, a buffer reaching
- * past user space is EFAULT whatever the file holds (access_ok), and so is one that is not
- * mapped where the bytes go; nothing moves then. */
+ * 0 at or past the end, else how many were copied. A buffer that is not mapped where the
+ * bytes go is EFAULT, and nothing moves then. */
 static int32_t read_bytes(struct file *f, uint32_t ubuf, uint32_t count, uint64_t pos)
 {
-    if ((uint64_t)ubuf + count > USER_TOP)
-        return -EFAULT;
     uint32_t size;
     const char *bytes = f->node->ops->bytes(f->node, &size);
     if (count == 0 || pos >= size)
@@ -207,11 +204,20 @@ static int32_t read_bytes(struct file *f, uint32_t ubuf, uint32_t count, uint64_
     return (int32_t)n;
 }
 
+/* Linux's access_ok at the top of vfs_read: a buffer reaching past user space is EFAULT
+ * whatever the file holds, before any file decides how much it gives. */
+static bool read_buffer_fits(uint32_t ubuf, uint32_t count)
+{
+    return (uint64_t)ubuf + count <= USER_TOP;
+}
+
 SYSCALL_HANDLER(read)
 {
     struct file *f = fd_file(a[0]);
     if (!f || !file_readable(f))
         return -EBADF;
+    if (!read_buffer_fits(a[1], a[2]))
+        return -EFAULT;
     if (fs_is_dir(f->node))
         return -EISDIR;
     if (f->node->ops->read_data)
@@ -236,6 +242,8 @@ SYSCALL_HANDLER(ia32_pread64)
     struct file *f = fd_file(a[0]);
     if (!f || !file_readable(f))
         return -EBADF;
+    if (!read_buffer_fits(a[1], a[2]))
+        return -EFAULT; /* access_ok comes before the offset's checks, as on Linux */
     if (fs_is_dir(f->node))
         return -EISDIR;
     const struct fs_file_ops *ops = f->node->ops;
@@ -247,8 +255,6 @@ SYSCALL_HANDLER(ia32_pread64)
     if (ops->read_data)
         return read_stream(f, a[1], a[2]); /* /dev/zero: the same at every offset */
     if (ops->bytes) {
-        if ((uint64_t)a[1] + a[2] > USER_TOP)
-            return -EFAULT; /* access_ok comes before the offset's check, as on Linux */
         if (pos > INT64_MAX - a[2])
             return -EINVAL; /* pos + count wraps past the largest offset: rw_verify_area */
         return read_bytes(f, a[1], a[2], (uint64_t)pos);

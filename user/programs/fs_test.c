@@ -170,6 +170,15 @@ static void metadata(void)
     check_number("/dev/ttyS1 is 4:65", st.st_rdev, 0x441);
     stat("/dev/kmsg", &st);
     check_number("/dev/kmsg is 1:11", st.st_rdev, 0x10b);
+    /* Linux's access_ok: a buffer reaching past user space is EFAULT before any file says
+     * how much it holds, for generated text as for a program's bytes. */
+    char small[16];
+    int meminfo = open("/proc/meminfo", O_RDONLY);
+    check_errno("read of /proc/meminfo with a count reaching past user space",
+                read(meminfo, small, 0xffffffffu) < 0 ? errno : 0, EFAULT);
+    check_true("and a good read after it gets the text from its start",
+               read(meminfo, small, 8) == 8 && memcmp(small, "MemTotal", 8) == 0);
+    close(meminfo);
     check_call("stat /proc", stat("/proc", &st), 0);
     check_number("/proc is dr-xr-xr-x", st.st_mode, S_IFDIR | 0555);
     check_true("with 2 links and one per subdirectory", st.st_nlink > 2);
