@@ -130,6 +130,7 @@ static void replace_process(struct addr_space *as, const struct program *p, cons
                             uint32_t entry, uint32_t user_esp)
 {
     struct task *t = current;
+    task_exec_hooks_run(t); /* before t->as changes: they drop what points into the old one */
     for (int fd = 0; fd < TASK_FILES_MAX; fd++)
         if ((t->fd_cloexec & (1u << fd)) && t->files[fd]) {
             file_put(t->files[fd]);

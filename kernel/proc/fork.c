@@ -6,14 +6,18 @@
  * vm_clone: private pages copied, MAP_SHARED anonymous pages shared), every descriptor (a
  * reference on each struct file) and its close-on-exec bit, the credentials, the signal
  * actions, mask and alternate stack (nothing pending), the TLS descriptors and x87
- * registers, the name, the program, the process group and session. It returns 0 from the
- * same system call, on the same user stack unless clone gave another. Not copied, as on
- * Linux: pending signals, the interval timer, the robust list.
+ * registers, the name, the program, the process group and session, and user_events' enable
+ * bits (task.h's task_on_fork: the child's copy of each word keeps following its event, as
+ * on Linux 6.4+). It returns 0 from the same system call, on the same user stack unless
+ * clone gave another. Not copied, as on Linux: pending signals, the interval timer, the
+ * robust list.
  *
  * vfork, and clone(CLONE_VM | CLONE_VFORK) as glibc's posix_spawn and system use it: the
  * child runs on the parent's address space, which it borrows (it never frees it), and
  * the parent sleeps until the child execs or exits. That sleep is not ended by signals or
- * by a kill (the child is using its memory); the child can always be killed.
+ * by a kill (the child is using its memory); the child can always be killed. The enable
+ * bits in that memory stay the parent's and keep being kept (Linux's tasks sharing an mm
+ * share its user_event_mm); the child's exec or exit leaves them alone.
  */
 #include "kernel/arch.h"
 #include "kernel/fs/file.h"
@@ -114,6 +118,14 @@ int process_fork(uint32_t flags, uint32_t user_esp, uint32_t parent_tid, uint32_
     if (!child->as) {
         task_free(child);
         return -ENOMEM;
+    }
+    /* A copied space gets copies of what is kept about the parent's (Linux's
+     * user_event_mm_dup); a shared one already has it, as Linux's shared mm does. */
+    err = share_vm ? 0 : task_fork_hook_run(current, child);
+    if (err) {
+        vm_destroy(child->as);
+        task_free(child);
+        return err;
     }
     copy_task_state(child, flags);
     if (vfork)

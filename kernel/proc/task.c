@@ -32,6 +32,8 @@ static struct task *tasks;      /* every task, in creation order: 1, 0, then 2, 
 static int next_pid = 2;        /* 0 is idle, 1 the shell */
 static struct task_exit_hook *exit_hooks;
 static struct task_create_hook *create_hooks;
+static struct task_exec_hook *exec_hooks;
+static int (*fork_fn)(struct task *parent, struct task *child); /* task_on_fork's */
 
 struct task *task_current(void) { return current; }
 int task_pid(const struct task *t) { return t->pid; }
@@ -44,6 +46,25 @@ void task_on_exit(struct task_exit_hook *hook)
 {
     hook->next = exit_hooks;
     exit_hooks = hook;
+}
+
+void task_on_exec(struct task_exec_hook *hook)
+{
+    hook->next = exec_hooks;
+    exec_hooks = hook;
+}
+
+void task_exec_hooks_run(struct task *t)
+{
+    for (struct task_exec_hook *h = exec_hooks; h; h = h->next)
+        h->fn(t);
+}
+
+void task_on_fork(int (*fn)(struct task *parent, struct task *child)) { fork_fn = fn; }
+
+int task_fork_hook_run(struct task *parent, struct task *child)
+{
+    return fork_fn ? fork_fn(parent, child) : 0;
 }
 
 static void (*rename_fn)(struct task *t); /* task_on_rename's */

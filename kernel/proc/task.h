@@ -49,6 +49,23 @@ struct task_exit_hook {
 };
 void task_on_exit(struct task_exit_hook *hook);
 
+/* Called once for each process that execs, after the point of no return and while its old
+ * memory is still its own, so that subsystems drop what points into that memory (user_events'
+ * enable bits, as Linux's user_events_execve drops them: the new program's memory has
+ * other things at those addresses). Register before tasks exist (from an initcall). */
+struct task_exec_hook {
+    void (*fn)(struct task *t);
+    struct task_exec_hook *next;
+};
+void task_on_exec(struct task_exec_hook *hook);
+
+/* The one function told when fork or clone gives child a copy of parent's memory (not
+ * with CLONE_VM, which shares it), before the child can run, so that state kept about
+ * that memory follows into the copy (user_events' enable bits, as Linux's
+ * user_event_mm_dup). It returns 0 or -errno; on an error it has undone its own part and
+ * the fork fails with that errno. Register before tasks exist (from an initcall). */
+void task_on_fork(int (*fn)(struct task *parent, struct task *child));
+
 /*
  * Per-task state a subsystem keeps for a task's whole life (function_graph's return stack,
  * the name trace output shows for a pid), so that the task code need not know who keeps

@@ -115,6 +115,11 @@ int task_check_limits(const struct cred *cred);
  * function (task.h's task_on_rename). */
 void task_rename(struct task *t, const char *name);
 
+/* Runs the exec hooks (task.h's task_on_exec) for t, whose memory is about to be replaced. */
+void task_exec_hooks_run(struct task *t);
+/* Runs the fork function (task.h's task_on_fork) for a child with a copy of parent's
+ * memory: 0, or its -errno (it undid its part). */
+int task_fork_hook_run(struct task *parent, struct task *child);
 /* The shell (pid 1): the parent of `run`'s processes and of every orphan. */
 struct task *task_shell(void);
 /* Closes every open file of t. */

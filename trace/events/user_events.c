@@ -14,6 +14,10 @@
  *
  *   /proc/sys/kernel/user_events_max   the limit on events (Linux's sysctl; root writes)
  *
+ * Enable bits belong to a process's memory, as Linux 6.4+ keeps them per mm: a fork's child
+ * gets a copy of each (its copy of the word keeps following the event), exec and exit drop
+ * them (task.h's hooks); a vfork child borrows its parent's memory and its bits.
+ *
  * Commands, payload checks and texts are trace/events/user_events_parse.c. Lifetime: an
  * event is referenced by each open user_events_data that registered it, each enable bit on
  * it, and being enabled (an open file of its events/ directory is not a reference: the
@@ -335,23 +339,28 @@ static struct enabler **find_enabler(struct task *t, uint32_t addr, uint8_t bit,
     return NULL;
 }
 
+/* A new enabler of ev for t's bit at addr, linked and charged to UE_REF_BUDGET: 0, or
+ * -ENOMEM (no heap, or the budget is used up). Writes nothing. Called with ue_lock held. */
+static int link_enabler(struct user_event *ev, struct task *t, uint32_t addr, uint8_t bit)
+{
+    struct enabler *en = ref_budget_left() ? kmalloc(sizeof *en) : NULL;
+    if (!en)
+        return -ENOMEM;
+    *en = (struct enabler){ t, addr, bit, ev->enablers };
+    ev->enablers = en;
+    ref_bytes += kmalloc_cost(en);
+    return 0;
+}
+
 /* Starts keeping t's bit at addr equal to ev's state, writing the state now: 0, -EFAULT
  * (the word is not writable) or -ENOMEM (no heap, or UE_REF_BUDGET is used up). Called with
  * ue_lock held. */
 static int add_enabler(struct user_event *ev, struct task *t, uint32_t addr, uint8_t bit)
 {
-    struct enabler *en = ref_budget_left() ? kmalloc(sizeof *en) : NULL;
-    if (!en)
+    if (!ref_budget_left())
         return -ENOMEM;
     int err = task_update_user_bit(t, addr, bit, ev->used_by_ftrace);
-    if (err) {
-        kfree(en);
-        return err;
-    }
-    *en = (struct enabler){ t, addr, bit, ev->enablers };
-    ev->enablers = en;
-    ref_bytes += kmalloc_cost(en);
-    return 0;
+    return err ? err : link_enabler(ev, t, addr, bit);
 }
 
 /* Unlinks and frees the enabler *link points at. Called with ue_lock held. */
@@ -363,11 +372,10 @@ static void remove_enabler(struct enabler **link)
     kfree(en);
 }
 
-/* Exit hook: a process's enable bits die with its memory, and with them the references
- * they held. */
-static void drop_enablers_of(struct task *t)
+/* Forgets every enabler of t, deleting events nothing holds any more. Called with ue_lock
+ * held. */
+static void drop_enablers_locked(struct task *t)
 {
-    unsigned long flags = spin_lock_irqsave(&ue_lock);
     struct user_event *next;
     for (struct user_event *ev = events; ev; ev = next) {
         next = ev->next;
@@ -384,10 +392,43 @@ static void drop_enablers_of(struct task *t)
         if (dropped)
             delete_if_unused(ev);
     }
+}
+
+/* Exit and exec hook: a process's enable bits die with its memory (at exec the new program
+ * has other things at those addresses, and Linux's user_events_execve drops them too), and
+ * with them the references they held. */
+static void drop_enablers_of(struct task *t)
+{
+    unsigned long flags = spin_lock_irqsave(&ue_lock);
+    drop_enablers_locked(t);
     spin_unlock_irqrestore(&ue_lock, flags);
 }
 
 static struct task_exit_hook exit_hook = { drop_enablers_of, NULL };
+static struct task_exec_hook exec_hook = { drop_enablers_of, NULL };
+
+/* Fork function: the child's copy of each of the parent's enable words keeps following its
+ * event, as Linux 6.4+'s user_event_mm_dup makes it. Each copy is written with the event's
+ * state now, in case it changed after the memory was copied. All or nothing: 0, or -ENOMEM
+ * (no heap, or UE_REF_BUDGET used up, as a registration would meet) with no copy kept, and
+ * the fork fails with it as Linux's does. */
+static int copy_enablers(struct task *parent, struct task *child)
+{
+    int err = 0;
+    unsigned long flags = spin_lock_irqsave(&ue_lock);
+    for (struct user_event *ev = events; ev && !err; ev = ev->next)
+        for (struct enabler *en = ev->enablers; en && !err; en = en->next) {
+            if (en->task != parent)
+                continue;
+            err = link_enabler(ev, child, en->addr, en->bit); /* in front of en: not seen again */
+            if (!err) /* a word the parent has unmapped since: its loss, as in enable_event */
+                task_update_user_bit(child, en->addr, en->bit, ev->used_by_ftrace);
+        }
+    if (err)
+        drop_enablers_locked(child);
+    spin_unlock_irqrestore(&ue_lock, flags);
+    return err;
+}
 
 /* --- user_events_data: the per-file table -------------------------------------------------- */
 
@@ -899,7 +940,7 @@ static uint32_t boot_max_events(void)
     return (uint32_t)n;
 }
 
-/* Sets up the status page and its bits, the exit hook and the three files. */
+/* Sets up the status page and its bits, the exit, exec and fork hooks and the files. */
 static void user_events_init(void)
 {
     max_events = boot_max_events();
@@ -911,6 +952,8 @@ static void user_events_init(void)
     bitmap_init_all_used(&status_bits, status_words, STATUS_BITS);
     bitmap_set_free(&status_bits, 1, STATUS_BITS - 1); /* bit 0 is never an event's */
     task_on_exit(&exit_hook);
+    task_on_exec(&exec_hook);
+    task_on_fork(copy_enablers);
     /* Both TRACE_MODE_WRITE, as Linux creates them: the status page is mapped shared,
      * which needs a descriptor open for writing. user_events_max is a sysctl: 0644. */
     if (!fs_set_mode(fs_create(tracefs_root(), "user_events_data", &data_ops, NULL), 0640, 0, 0) ||
