@@ -13,7 +13,8 @@
 # (it loops forever, as on Linux). The COM2 stream is turned off first, so that `cat trace`
 # still holds the records. The selftests print TAP and end with
 # "# PASSED: N / N tests passed" or "# FAILED: ...": every TEST must pass, or be skipped
-# with a reason listed in docs/user_events.md ("Linux's own clients").
+# with a reason listed in docs/user_events.md ("Linux's own clients"): the harness counts
+# a skip as passed, so each "ok N # SKIP" line is checked against that list here.
 set -u
 qemu_run=$1 kernel=$2 logs=$3 programs=$4
 cd "$(dirname "$0")/../.."
@@ -59,6 +60,19 @@ run_example() { # name program
 run_example example_tracekern_libc linux_example
 run_example example_glibc linux_example_glibc
 
+# The names of the tests of selftest $1 that the harness skipped, from the console on stdin:
+# kselftest's "ok N # SKIP REASON" line names no test; the "#  RUN  NAME ..." before it does.
+skipped_tests() { # program
+    awk -v t="run $1" 'index($0, t) { on = 1 } !on { next }
+                       /^#  RUN / { name = $3 } /^ok [0-9]+ # SKIP/ { print name }
+                       /^# (PASSED|FAILED)/ { exit }'
+}
+# True when docs/user_events.md lists test $2 of selftest $1 as skipped, with a reason:
+# a line "- skipped: `PROGRAM` `TEST`: REASON" (section 11, "Linux's own clients").
+skip_documented() { # program test
+    grep -Eq "^ *- skipped: \`$1\` \`$2\`: .*[a-z].*[a-z]" docs/user_events.md
+}
+
 # The selftests: one boot runs both; each must end with all of its tests passed.
 log=$logs/linux_selftests.log
 "$qemu_run" --kernel "$kernel" --initrd "$programs,$BUILD/linux/ftrace_test,$BUILD/linux/dyn_test" \
@@ -70,7 +84,15 @@ clean=$(tr -d '\r' < "$log")
 for t in ftrace_test dyn_test; do
     # The harness's last line for this program: "# PASSED: 6 / 6 tests passed." or FAILED.
     summary=$(awk -v t="run $t" 'index($0, t) { on = 1 } on && /^# (PASSED|FAILED|Totals)/ { print; if (/^# (PASSED|FAILED)/) exit }' <<< "$clean")
-    if grep -Eq '^# PASSED: ([0-9]+) / \1 tests passed' <<< "$summary"; then
+    # The harness counts a skipped test as passed ("ok N # SKIP REASON", named only by the
+    # "#  RUN  NAME ..." line before it): each skip must be listed with its reason.
+    undocumented=""
+    for name in $(skipped_tests "$t" <<< "$clean"); do
+        skip_documented "$t" "$name" || undocumented="$undocumented $name"
+    done
+    if [ -n "$undocumented" ]; then
+        not_ok "Linux 6.1's $t: skipped without a reason in docs/user_events.md:$undocumented"
+    elif grep -Eq '^# PASSED: ([0-9]+) / \1 tests passed' <<< "$summary"; then
         ok "Linux 6.1's $t: ${summary#\# }"
     else
         not_ok "Linux 6.1's $t passes in the guest (${summary:-no summary; qemu_run status $rc})"

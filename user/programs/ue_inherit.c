@@ -6,15 +6,18 @@
  *          user_event_mm_dup), and so does the parent's;
  *   exec   the bit is forgotten (Linux's user_events_execve): enabling the event later must
  *          not write into the new program, which has its own variable at that address;
- *   vfork  the child borrows the parent's memory; its exec leaves the parent's bit kept.
+ *   vfork  the child borrows the parent's memory; its exec leaves the parent's bit kept;
+ *   fork-full  with the enable-bit budget used up the fork fails with ENOMEM, as Linux's
+ *          fails when it cannot copy them; with the bits given back it works.
  *
  * Each mode registers its own event "ue_inherit_MODE u32 n" at bit 0 of `word` (.bss) and
  * enables and disables it itself through events/user_events/ue_inherit_MODE/enable, so the
  * order of things is fixed. The events are not persistent: they go when the process exits.
  *
- * Usage: ue_inherit fork|exec|vfork   (and "after-exec" / "exit", which it execs itself)
+ * Usage: ue_inherit fork|exec|vfork|fork-full   (and "after-exec" / "exit", which it execs itself)
  * Prints one "ok - ..." or "not ok - ..." line per check; exit status 1 if one failed.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <linux/user_events.h>
@@ -165,6 +168,55 @@ static void test_vfork(void)
     check(word == 0, "vfork: and disable");
 }
 
+/* Words for more enable bits than the kernel's budget holds (about 8,190). */
+#define MANY_WORDS 512
+static volatile uint32_t many[MANY_WORDS];
+
+/* fork-full: with the enable-bit budget used up, a fork cannot copy the bits and fails with
+ * ENOMEM, as Linux's does, leaving nothing half copied; with the bits given back it works. */
+static void test_fork_full(void)
+{
+    int fd = register_event("full");
+    struct user_reg reg = { 0 };
+    reg.size = sizeof reg;
+    reg.enable_size = sizeof word;
+    reg.name_args = (uintptr_t) "ue_inherit_full u32 n";
+    int bits = 1, err = 0; /* register_event's bit at word */
+    for (; bits < MANY_WORDS * 32 + 1; bits++) {
+        reg.enable_addr = (uintptr_t)&many[(bits - 1) / 32];
+        reg.enable_bit = (uint8_t)((bits - 1) % 32);
+        if (ioctl(fd, DIAG_IOCSREG, &reg) < 0) {
+            err = errno;
+            break;
+        }
+    }
+    check(err == ENOMEM && bits > 1000, "fork-full: enable bits until the budget refuses (ENOMEM)");
+    pid_t pid = fork();
+    if (pid == 0)
+        exit(0);
+    check(pid < 0 && errno == ENOMEM, "fork-full: fork then fails with ENOMEM");
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    struct user_unreg unreg = { 0 };
+    unreg.size = sizeof unreg;
+    for (int i = 1; i < bits; i++) {
+        unreg.disable_addr = (uintptr_t)&many[(i - 1) / 32];
+        unreg.disable_bit = (uint8_t)((i - 1) % 32);
+        if (ioctl(fd, DIAG_IOCSUNREG, &unreg) < 0)
+            die("ue_inherit: DIAG_IOCSUNREG");
+    }
+    pid = fork();
+    if (pid == 0) {
+        set_enabled("full", true);
+        exit(word == 1 ? 0 : 1);
+    }
+    int status;
+    check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+              WEXITSTATUS(status) == 0,
+          "fork-full: with the bits given back, fork works and the child's word follows");
+    set_enabled("full", false);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -176,10 +228,12 @@ int main(int argc, char **argv)
         after_exec();
     else if (strcmp(mode, "vfork") == 0)
         test_vfork();
+    else if (strcmp(mode, "fork-full") == 0)
+        test_fork_full();
     else if (strcmp(mode, "exit") == 0)
         return 0;
     else {
-        fprintf(stderr, "usage: ue_inherit fork|exec|vfork\n");
+        fprintf(stderr, "usage: ue_inherit fork|exec|vfork|fork-full\n");
         return 2;
     }
     return failures ? 1 : 0;
