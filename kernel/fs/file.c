@@ -82,6 +82,12 @@ int file_open(struct fs_node *node, uint32_t flags, struct file **out)
     return 0;
 }
 
+struct file *file_get(struct file *f)
+{
+    f->refs++;
+    return f;
+}
+
 void file_put(struct file *f)
 {
     if (--f->refs > 0)
@@ -116,7 +122,8 @@ int file_open_console(struct file *files[3])
     struct file *f;
     if (!node || (err = file_open(node, O_RDWR, &f)) != 0)
         return err;
-    f->refs = 3;
-    files[0] = files[1] = files[2] = f;
+    files[0] = f;
+    files[1] = file_get(f);
+    files[2] = file_get(f);
     return 0;
 }

@@ -7,6 +7,14 @@
  * Linux); a consuming file (trace_pipe) is rendered a read's worth at a time instead.
  * Files with per-open state (user_events_data) keep it in private_data through the node's
  * open/release operations.
+ *
+ * A file is shared: refs counts the descriptors that point at it, in every process (dup
+ * and dup2 share it within one, fork between parent and child, the shell's `run NAME >
+ * FILE` with the program). A reference is taken only with file_get() and dropped only with
+ * file_put(), always in thread context (system calls, fork, exit, the shell), never from an
+ * interrupt handler. With one CPU and no preemption inside the kernel (kernel/proc/sched.h)
+ * no other task runs between the read and the write of refs, so the count needs no lock;
+ * a second CPU would need one here (or atomic operations), as for the task list.
  */
 #ifndef KERNEL_FS_FILE_H
 #define KERNEL_FS_FILE_H
@@ -21,7 +29,7 @@ struct file {
     /* open()'s flags: the access mode O_RDONLY / O_WRONLY / O_RDWR (uapi/syscall.h), and
      * the status flags fcntl(F_SETFL) changes (O_NONBLOCK, O_APPEND: uapi/fs.h). */
     uint32_t flags;
-    int refs;              /* descriptors pointing here */
+    int refs;              /* descriptors pointing here: file_get, file_put */
     void *private_data;    /* the node owner's per-open state */
     bool rendered;         /* read() has rendered the text at least once */
     char *text;            /* read(): the rendered text, in text_pages whole pages */
@@ -46,6 +54,9 @@ static inline bool file_writable(const struct file *f)
  * -ENOMEM, or the node's open). A directory opens read-only, for getdents and the *at
  * calls. */
 int file_open(struct fs_node *node, uint32_t flags, struct file **out);
+/* Takes one more reference to f, for a new descriptor that points at it (dup, dup2, fork,
+ * a program's standard output from the shell); returns f. */
+struct file *file_get(struct file *f);
 /* Drops one reference; the last one releases the file. */
 void file_put(struct file *f);
 

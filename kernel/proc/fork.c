@@ -92,11 +92,8 @@ static void copy_task_state(struct task *child, uint32_t flags)
     child->sid = parent->sid;
     child->program = parent->program;
     child->exit_signal = (int)(flags & CSIGNAL);
-    for (int fd = 0; fd < TASK_FILES_MAX; fd++) {
-        child->files[fd] = parent->files[fd];
-        if (child->files[fd])
-            child->files[fd]->refs++;
-    }
+    for (int fd = 0; fd < TASK_FILES_MAX; fd++)
+        child->files[fd] = parent->files[fd] ? file_get(parent->files[fd]) : 0;
     child->fd_cloexec = parent->fd_cloexec;
     strlcpy(child->cwd, parent->cwd, sizeof child->cwd);
     child->umask = parent->umask;

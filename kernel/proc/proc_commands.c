@@ -158,8 +158,7 @@ static int cmd_run(int argc, char **argv, struct fs_writer *out)
          * as sh's dup2 before exec; the program has not run yet (one CPU, no preemption
          * of the shell), so it never writes to the console's descriptor 1. */
         file_put(t->files[1]);
-        out->file->refs++;
-        t->files[1] = out->file;
+        t->files[1] = file_get(out->file);
     }
     if (!background)
         return wait_foreground(t, out);

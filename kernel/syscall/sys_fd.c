@@ -29,7 +29,7 @@ static int32_t dup_from(uint32_t fd, uint32_t lowest, bool cloexec)
         return -EINVAL; /* above RLIMIT_NOFILE, as Linux's F_DUPFD says */
     int nfd = fd_install(f, lowest, cloexec);
     if (nfd >= 0)
-        f->refs++;
+        file_get(f);
     return nfd;
 }
 
@@ -41,7 +41,7 @@ static int32_t dup_to(uint32_t oldfd, uint32_t newfd, bool cloexec)
     struct file *f = fd_file(oldfd);
     if (!f || newfd >= TASK_FILES_MAX)
         return -EBADF;
-    f->refs++;
+    file_get(f);
     struct file *old = current->files[newfd];
     current->files[newfd] = f;
     if (cloexec)

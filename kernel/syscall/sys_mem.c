@@ -55,17 +55,22 @@ static int map_file_copy(uint32_t va, struct file *f, uint32_t offset, unsigned 
     if (!err && offset < size)
         err = copy_to_user(va, bytes + offset, size - offset < PAGE_SIZE ? size - offset : PAGE_SIZE);
     if (!err)
-        err = vm_protect(current->as, va, rights ? rights : VM_READ);
+        err = vm_protect(current->as, va, rights);
     return err;
 }
 
 /* Maps one page of a mapping at va: a zeroed page, the file's page, or a copy of a fixed
- * file's bytes; then its rights. */
+ * file's bytes; then its rights. A PROT_NONE page (neither VM_READ nor VM_WRITE, whatever
+ * else rights says, such as VM_SHARE_ON_FORK) is mapped readable with its other bits and
+ * then made inaccessible, so it never answers a read. */
 static int map_one(uint32_t va, struct file *f, uint32_t offset, unsigned rights)
 {
     int err;
+    bool prot_none = !(rights & (VM_READ | VM_WRITE));
+    if (prot_none)
+        rights |= VM_READ; /* for the mapping; vm_protect below takes it away */
     if (!f) {
-        err = vm_map_new(current->as, va, rights ? rights : VM_READ);
+        err = vm_map_new(current->as, va, rights);
     } else if (!f->node->ops->mmap) {
         err = map_file_copy(va, f, offset, rights);
     } else {
@@ -76,9 +81,9 @@ static int map_one(uint32_t va, struct file *f, uint32_t offset, unsigned rights
             return err;
         if ((rights & VM_WRITE) && !writable)
             return -EACCES;
-        err = vm_map_shared(current->as, va, phys, rights ? rights : VM_READ);
+        err = vm_map_shared(current->as, va, phys, rights);
     }
-    if (!err && !rights)
+    if (!err && prot_none)
         err = vm_protect(current->as, va, 0);
     return err;
 }

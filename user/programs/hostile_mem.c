@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <tracekern/check.h>
 
 #include "uapi/auxv.h"
@@ -237,6 +238,40 @@ static void check_mmap(void)
 
 /* ---- mprotect, madvise, mremap ---- */
 
+/* True when a write by a forked child to the byte at addr is seen here: the page is
+ * shared with the child, not copied. */
+static bool shared_with_child(uint32_t addr, uint8_t value)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        *(volatile uint8_t *)(uintptr_t)addr = value;
+        _exit(0);
+    }
+    int status = -1;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && status == 0 &&
+           *(volatile uint8_t *)(uintptr_t)addr == value;
+}
+
+/* MAP_SHARED anonymous memory and PROT_NONE: the page is inaccessible until mprotect says
+ * otherwise, and changing its rights never turns it into a private page. */
+static void check_shared_prot_none(void)
+{
+    long s = mmap2(0, PAGE, PROT_NONE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    check_number("mmap PROT_NONE MAP_SHARED: a read is SIGSEGV (SEGV_ACCERR)",
+                 mapped(s) ? touch(s, -1) : -1, SEGV_ACCERR);
+    check_number("... and so is a write", mapped(s) ? touch(s, 1) : -1, SEGV_ACCERR);
+    expect("... mprotect it to PROT_READ|PROT_WRITE", sys(SYS_mprotect, s, PAGE, PROT_READ | PROT_WRITE, 0, 0, 0), 0);
+    check_true("... then it is shared with a forked child", touch(s, 1) == 0 && shared_with_child(s, 0x5a));
+
+    long w = mmap2(0, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    touch(w, 0x21);
+    expect("a MAP_SHARED page made PROT_NONE", sys(SYS_mprotect, w, PAGE, PROT_NONE, 0, 0, 0), 0);
+    expect("... then PROT_READ|PROT_WRITE", sys(SYS_mprotect, w, PAGE, PROT_READ | PROT_WRITE, 0, 0, 0), 0);
+    check_true("... still shares with a forked child", *(volatile uint8_t *)w == 0x21 && shared_with_child(w, 0x6b));
+    sys(SYS_munmap, s, PAGE, 0, 0, 0, 0);
+    sys(SYS_munmap, w, PAGE, 0, 0, 0, 0);
+}
+
 static void check_protect_advise_remap(void)
 {
     long p = anon(0x5a000000u, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
@@ -249,6 +284,7 @@ static void check_protect_advise_remap(void)
     long n = anon(0, PAGE, PROT_NONE, 0);
     check_true("mmap PROT_NONE: mapped, inaccessible", mapped(n) && touch(n, -1) == SEGV_ACCERR);
     expect("MAP_FIXED_NOREPLACE over a PROT_NONE page", anon(n, PAGE, PROT_READ, MAP_FIXED_NOREPLACE), EEXIST);
+    check_shared_prot_none();
     expect("mprotect of an unaligned address", sys(SYS_mprotect, p + 1, PAGE, PROT_READ, 0, 0, 0), EINVAL);
     expect("mprotect with an unknown bit", sys(SYS_mprotect, p, PAGE, 0x8, 0, 0, 0), EINVAL);
     expect("mprotect of unmapped pages", sys(SYS_mprotect, 0x60000000u, PAGE, PROT_READ, 0, 0, 0), ENOMEM);

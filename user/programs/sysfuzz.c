@@ -18,7 +18,7 @@
  * clone execve waitpid wait4 getppid gettid kill tkill tgkill setpgid getpgid getpgrp setsid
  * getsid alarm setitimer getitimer rt_sigsuspend set_tid_address set_robust_list
  * set_thread_area get_thread_area rseq, in shapes that cannot end or replace this program:
- * see "Processes" below), usually shaped so that they
+ * see "Processes" below; setgroups setgroups32), usually shaped so that they
  * get past the first check (real fds of user_events_data, DIAG_IOCSREG/DEL/UNREG structures
  * with random fields, iovec arrays, timespecs, paths of the tree, pollfd arrays and
  * fd_sets), otherwise with raw random arguments; and any number of
@@ -55,7 +55,8 @@
  *   - SIGPIPE is ignored: a write to a pipe without a reader is EPIPE.
  * Bookkeeping calls (the /dev/null fds, unmapping big or old mappings so memory stays
  * bounded, the cleanup at the end) are not counted. The cleanup unregisters the enable
- * addresses and deletes the events the run registered.
+ * addresses, deletes the events the run registered and gives back the supplementary
+ * groups and group ids the program started with (the user-id calls keep it root).
  *
  * Usage: sysfuzz [ITERATIONS [SEED]]   (defaults 10000 and 1)
  * Prints:
@@ -63,7 +64,8 @@
  *   sysfuzz: N calls, E errors                 (every 1000 calls; E failed with an errno)
  *   sysfuzz: errno NAME xCOUNT                 (each errno seen, in numeric order)
  *   sysfuzz: done, N calls, M distinct errno values
- * and "sysfuzz: cleanup: delete NAME: ERRNO" for an event it could not delete at the end.
+ * and "sysfuzz: cleanup: delete NAME: ERRNO" for an event it could not delete at the end,
+ * "sysfuzz: cleanup: groups: ERRNO" when its groups or group ids could not be restored.
  * Exit status 0; 2 for a usage error.
  */
 #include "uapi/ipc.h"
@@ -1002,6 +1004,23 @@ static void shape_pid_call(struct call *c)
 
 static void shape_small(struct call *c) { c->a[0] = one_in(4) ? rnd() : below(8); }
 
+/* Supplementary groups (issue 16): setgroups (16-bit ids) and setgroups32, a size of -1..70
+ * (past CRED_GROUPS_KEPT and negative too) and a list of small or random ids in scratch,
+ * or a bad address. cleanup() gives the program its groups back. */
+static void shape_setgroups(struct call *c)
+{
+    c->a[0] = (uint32_t)((int32_t)below(72) - 1);
+    if (one_in(4)) {
+        c->a[1] = random_pointer();
+        return;
+    }
+    uint32_t p = scratch_at(70 * 4, true);
+    uint32_t *ids = (uint32_t *)(uintptr_t)p;
+    for (unsigned i = 0; i < 70; i++)
+        ids[i] = one_in(2) ? below(8) : one_in(8) ? 0xffffffffu : rnd();
+    c->a[1] = p;
+}
+
 static const struct {
     uint32_t nr;
     void (*shape)(struct call *c);
@@ -1059,6 +1078,8 @@ static const struct {
     { SYS_getcpu, shape_two_pointers },         { SYS_sched_getscheduler, shape_pid_call },
     { SYS_sched_getparam, shape_pid_call },     { SYS_sched_get_priority_max, shape_small },
     { SYS_sched_get_priority_min, shape_small }, { SYS_personality, shape_small },
+    /* Supplementary groups (issue 16) */
+    { SYS_setgroups, shape_setgroups },         { SYS_setgroups32, shape_setgroups },
 };
 
 /* Whether the kernel has the call today (its guards then know what it writes). */
@@ -1374,6 +1395,15 @@ static void guard_process_call(struct call *c)
     }
 }
 
+/* Makes each of the three id arguments 0 unless it is no_change (-1 as the call's width
+ * reads it). */
+static void keep_root(uint32_t *a, uint32_t no_change)
+{
+    for (int i = 0; i < 3; i++)
+        if ((a[i] & no_change) != no_change)
+            a[i] = 0;
+}
+
 static void guard_call(struct call *c)
 {
     uint32_t *a = c->a;
@@ -1529,6 +1559,15 @@ static void guard_call(struct call *c)
     case SYS_get_thread_area:
         guard_process_call(c);
         break;
+    /* The user-id calls keep this program root: each id becomes root's 0 unless it says
+     * "no change" (-1), so that the run stays privileged (setgroups is fuzzed as root) and
+     * cleanup() can give the groups and group ids back. */
+    case SYS_setuid:
+    case SYS_setreuid:
+    case SYS_setresuid: keep_root(a, 0xffffu); break;
+    case SYS_setuid32:
+    case SYS_setreuid32:
+    case SYS_setresuid32: keep_root(a, 0xffffffffu); break;
     default:
         if (is_implemented(c->nr))
             break; /* open, close, write, writev, getpid, sched_yield: nothing written */
@@ -1796,10 +1835,22 @@ static void stir_scratch(void)
     fill_random((uint8_t *)(uintptr_t)p, 64);
 }
 
-/* Unregisters the enable addresses and deletes the events the run registered; the rest
- * (fds, mappings) goes with the process. Only unexpected failures are reported. */
+/* The supplementary groups and group ids the program started with (root's: none, and 0),
+ * which cleanup() puts back after the fuzzed calls changed them. */
+static uint32_t initial_groups[32];
+static long initial_ngroups;
+static uint32_t initial_gids[3];
+
+/* Unregisters the enable addresses, deletes the events the run registered and restores the
+ * supplementary groups; the rest (fds, mappings) goes with the process. Only unexpected
+ * failures are reported. */
 static void cleanup(void)
 {
+    if (initial_ngroups < 0 || syscall(SYS_setgroups32, initial_ngroups, initial_groups) < 0 ||
+        syscall(SYS_setresgid32, initial_gids[0], initial_gids[1], initial_gids[2]) < 0) {
+        const char *e = strerrorname_np(errno);
+        printf("sysfuzz: cleanup: groups: %s\n", e ? e : "?");
+    }
     for (int fd = 3; fd < MAX_FDS; fd++)
         if (fd_kind[fd] != FD_NONE)
             close(fd);
@@ -1882,6 +1933,8 @@ int main(int argc, char **argv)
     slack_is_argv = argc > 0 && (uintptr_t)last + strlen(last) + 1 + strlen(argv[0]) + 1 + 4 ==
                                     USER_STACK_TOP;
     initial_break = (uint32_t)syscall(SYS_brk, 0);
+    initial_ngroups = syscall(SYS_getgroups32, ARRAY_SIZE(initial_groups), initial_groups);
+    syscall(SYS_getresgid32, &initial_gids[0], &initial_gids[1], &initial_gids[2]);
     scratch_areas[0] = (struct area){ (uintptr_t)scratch, (uintptr_t)scratch + SCRATCH_SIZE };
     scratch_areas[1] = (struct area){ (uintptr_t)stack_scratch,
                                       (uintptr_t)stack_scratch + STACK_SCRATCH_SIZE };
