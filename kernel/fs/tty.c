@@ -340,9 +340,8 @@ static unsigned tty_poll(struct file *f)
     return readable ? mask | POLLIN | POLLRDNORM : mask;
 }
 
-/* The process group and the session of t. Until they exist (the processes part of issue
- * 16 adds them to struct task), every process leads a group and a session of its own, whose
- * ids are its pid; these two are all that changes when they do. */
+/* The process group and the session of t (setpgid, setsid; `run` makes each program the
+ * leader of both). */
 static int pgid_of(const struct task *t) { return t->pgid; }
 static int sid_of(const struct task *t) { return t->sid; }
 
