@@ -350,6 +350,10 @@ tests/shell/interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "in
 # Files and the terminal (issue 16): a program reads the console as a terminal.
 tests/shell/tty.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "a program's terminal: canonical, raw, VTIME, poll, ^C" \
     || fail "a program's terminal: canonical, raw, VTIME, poll, ^C"
+# The terminal's job control (issue 16): a background program of another user cannot read,
+# reconfigure or take the foreground program's terminal.
+tests/shell/hostile_tty.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS" && pass "hostile_tty: a background spy gets no keystroke and no terminal" \
+    || fail "hostile_tty: a background spy gets no keystroke and no terminal"
 
 # Linux 6.1's user_events sample and selftests, unmodified, fetched and built at test time
 # (issue 16): one ok/not ok line each.

@@ -2,6 +2,10 @@
  * tty.c - the console as a terminal for programs: termios, canonical and raw reading,
  * echo, the foreground process group, and the terminal ioctls (tty.h).
  *
+ * Only the foreground process group reads the terminal, and only it (or a job-control
+ * shell of the terminal's session holding SIGTTOU) changes it: Linux's job control, with
+ * EIO where Linux would stop a background process (check_change).
+ *
  * The state below is the one terminal's; it is changed by system calls of the foreground
  * program, by `run`, and by a ^C in the console's interrupt handler, with interrupts off around what a reader tests before sleeping
  * (one CPU: see sched.h). The bytes themselves stay in the console's input queue until a
@@ -39,6 +43,7 @@ static const struct termios default_termios = {
 static struct termios termios = default_termios;
 static struct winsize winsize = { .ws_row = 24, .ws_col = 80 };
 static int foreground_pgrp; /* 0: the kernel's shell has the terminal */
+static int terminal_sid;    /* the session `run` gave the terminal to (0: the shell's) */
 
 /* Canonical mode: the line being typed, and the finished lines not yet read. */
 static char line[LINE_MAX_BYTES];
@@ -93,21 +98,47 @@ static void update_interrupt_mode(void)
     console_interrupt_handler(program && isig ? interrupt_typed : 0);
 }
 
-void tty_set_foreground_pgrp(int pgid)
+void tty_give_terminal(int pgid, int sid)
 {
     write_interrupt_echo();
     unsigned long flags = arch_irq_save();
-    if (pgid == 0) {
-        termios = default_termios;
-        line_len = cooked_len = cooked_pos = 0;
-        eof_pending = false;
-    }
+    /* Whoever gets it, the terminal starts as Linux's defaults: what a background program
+     * set meanwhile (ISIG off, say) cannot keep the next program from being ^C'd. */
+    termios = default_termios;
+    line_len = cooked_len = cooked_pos = 0;
+    eof_pending = false;
     foreground_pgrp = pgid;
+    terminal_sid = pgid ? sid : 0;
     update_interrupt_mode();
     arch_irq_restore(flags);
 }
 
 int tty_foreground_pgrp(void) { return foreground_pgrp; }
+
+/* Whether the caller is in the foreground process group: the only one that may read what
+ * is typed. While the kernel's shell has the terminal no program is. */
+static bool caller_in_foreground(void)
+{
+    return foreground_pgrp != 0 && current->pgid == foreground_pgrp;
+}
+
+/* Linux's tty_check_change, for a kernel that cannot stop a process: a change of the
+ * terminal (settings, size, flush, foreground group) by a background process is allowed
+ * when it blocks or ignores SIGTTOU (a job-control shell taking the terminal back from its
+ * job does so), and otherwise refused with EIO, Linux's answer when SIGTTOU cannot stop the
+ * caller. A program outside the terminal's session (another `run`, another user) is never
+ * exempt: on Linux the terminal would not be its controlling terminal at all. */
+static int check_change(void)
+{
+    if (caller_in_foreground())
+        return 0;
+    const struct sigstate *s = &current->sig;
+    bool ttou_held = (s->blocked & SIGSET_BIT(SIGTTOU)) ||
+                     s->action[SIGTTOU - 1].handler == SIG_IGN;
+    if (terminal_sid != 0 && current->sid == terminal_sid && ttou_held)
+        return 0;
+    return -EIO;
+}
 
 /* Output post-processing: "\n" as "\r\n" with OPOST|ONLCR, as n_tty. */
 static void tty_output(const char *text, size_t len)
@@ -213,6 +244,8 @@ static bool canonical_pump(void)
 static long read_canonical(struct file *f, char *buf, size_t len)
 {
     for (;;) {
+        if (!caller_in_foreground()) /* again after each sleep: the terminal may have moved */
+            return -EIO;
         unsigned long flags = arch_irq_save();
         bool ready = canonical_pump();
         if (ready) {
@@ -247,6 +280,8 @@ static long read_raw(struct file *f, char *buf, size_t len)
     size_t want = min < len ? min : len;
     size_t n = 0;
     for (;;) {
+        if (!caller_in_foreground()) /* again after each sleep: the terminal may have moved */
+            return n ? (long)n : -EIO;
         int c;
         while (n < len && (c = console_take_byte()) >= 0) {
             c = input_map(c);
@@ -271,8 +306,13 @@ static long read_raw(struct file *f, char *buf, size_t len)
     }
 }
 
+/* A read by a process outside the foreground group is EIO, what Linux answers a background
+ * read that SIGTTIN cannot stop (ignored, blocked, or an orphaned group): nothing here can
+ * stop a process, and the bytes typed are the foreground program's alone. */
 static long tty_read(struct file *f, void *buf, size_t len)
 {
+    if (!caller_in_foreground())
+        return -EIO;
     if (termios.c_lflag & ICANON)
         return read_canonical(f, buf, len);
     return read_raw(f, buf, len);
@@ -285,10 +325,14 @@ static long tty_write(struct file *f, const void *data, size_t len)
     return (long)len;
 }
 
+/* Readable when a read would not wait. For a background process that is always so (its
+ * read fails at once with EIO), and says nothing about what has been typed. */
 static unsigned tty_poll(struct file *f)
 {
     (void)f;
     unsigned mask = POLLOUT | POLLWRNORM;
+    if (!caller_in_foreground())
+        return mask | POLLIN | POLLRDNORM;
     unsigned long flags = arch_irq_save();
     bool readable = termios.c_lflag & ICANON ? canonical_pump()
                                              : console_bytes_for_program() > 0;
@@ -296,17 +340,19 @@ static unsigned tty_poll(struct file *f)
     return readable ? mask | POLLIN | POLLRDNORM : mask;
 }
 
-/* The process group and the session of t. Until they exist (the processes part of issue
- * 16 adds them to struct task), every process leads a group and a session of its own, whose
- * ids are its pid; these two are all that changes when they do. */
+/* The process group and the session of t (setpgid, setsid; `run` makes each program the
+ * leader of both). */
 static int pgid_of(const struct task *t) { return t->pgid; }
 static int sid_of(const struct task *t) { return t->sid; }
 
-/* TIOCSPGRP, as Linux's tiocspgrp: pgid must be a process group that exists (ESRCH) in the
- * caller's session (EPERM); negative is EINVAL. The task list is walked with interrupts
- * off (one CPU). */
+/* TIOCSPGRP, as Linux's tiocspgrp: refused to a background caller that check_change
+ * refuses, and to one outside the terminal's session (both ENOTTY, as Linux answers); pgid
+ * must be a process group that exists (ESRCH) in the caller's session (EPERM); negative is
+ * EINVAL. The task list is walked with interrupts off (one CPU). */
 static long set_pgrp(uint32_t arg)
 {
+    if (check_change() != 0 || current->sid != terminal_sid)
+        return -ENOTTY;
     int32_t pgid;
     if (copy_from_user(&pgid, arg, sizeof pgid) != 0)
         return -EFAULT;
@@ -358,11 +404,16 @@ static long tty_ioctl(struct file *f, uint32_t cmd, uint32_t arg)
         return copy_to_user(arg, &termios, sizeof termios);
     case TCSETS:
     case TCSETSW:
-    case TCSETSF:
-        return set_termios(cmd, arg);
+    case TCSETSF: {
+        int err = check_change();
+        return err ? err : set_termios(cmd, arg);
+    }
     case TIOCGWINSZ:
         return copy_to_user(arg, &winsize, sizeof winsize);
     case TIOCSWINSZ: {
+        int err = check_change();
+        if (err)
+            return err;
         struct winsize w;
         if (copy_from_user(&w, arg, sizeof w) != 0)
             return -EFAULT;
@@ -383,6 +434,8 @@ static long tty_ioctl(struct file *f, uint32_t cmd, uint32_t arg)
     case TIOCNOTTY:
         return 0; /* the console is every program's controlling terminal already */
     case TCFLSH:
+        if (check_change() != 0)
+            return -EIO;
         if (arg > 2)
             return -EINVAL;
         if (arg != 1) { /* TCIFLUSH or TCIOFLUSH: input goes; output is never queued */
@@ -393,6 +446,8 @@ static long tty_ioctl(struct file *f, uint32_t cmd, uint32_t arg)
         }
         return 0;
     case FIONREAD: {
+        if (!caller_in_foreground())
+            return -EIO;
         unsigned long flags = arch_irq_save();
         int32_t n = termios.c_lflag & ICANON ? (canonical_pump(), (int32_t)(cooked_len - cooked_pos))
                                              : (int32_t)console_bytes_for_program();

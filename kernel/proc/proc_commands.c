@@ -38,10 +38,10 @@ static int wait_foreground(struct task *t, struct fs_writer *out)
 {
     int status;
     char reason[sizeof t->exit_reason];
-    int pid = t->pid, pgid = t->pgid;
+    int pid = t->pid, pgid = t->pgid, sid = t->sid;
     char name[TASK_NAME_MAX];
     strlcpy(name, t->name, sizeof name);
-    tty_set_foreground_pgrp(pgid);
+    tty_give_terminal(pgid, sid);
     for (;;) {
         int err = task_wait(t, &status, reason, WAIT_POLL_NS);
         if (err == 0)
@@ -51,7 +51,7 @@ static int wait_foreground(struct task *t, struct fs_writer *out)
         if (out->interrupted(out))
             signal_send_pgrp(tty_foreground_pgrp(), SIGINT);
     }
-    tty_set_foreground_pgrp(0); /* the shell's again, with the default settings */
+    tty_give_terminal(0, 0); /* the shell's again, with the default settings */
     if (status == 0)
         return 0;
     if (reason[0] && status == 128 + SIGINT)

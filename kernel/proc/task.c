@@ -273,8 +273,10 @@ int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int ar
     }
     arch_task_init_user(t, start.entry, start.user_esp);
     t->parent = current;
-    t->pgid = t->pid; /* its own process group, as a shell's job */
-    t->sid = current->sid;
+    /* Its own process group and its own session, as a login's shell: no group of another
+     * program (or another user's) is in its session, so it can never make one of them the
+     * terminal's foreground, nor they it. */
+    t->pgid = t->sid = t->pid;
     task_list_add(t);
     *out = t;
     return 0;

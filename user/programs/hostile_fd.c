@@ -8,6 +8,11 @@
  *        hostile_fd block     blocks reading an empty pipe it also writes (killed by the script)
  *        hostile_fd wblock    blocks writing a full pipe it also reads (killed by the script)
  *        hostile_fd flood     writes 64 KiB to the console in one call
+ *        hostile_fd spy       run in the background (as another user): waits until a program
+ *                             has the terminal, then tries to read, reconfigure and take it
+ *                             (tests/shell/hostile_tty.sh); reports any byte it gets
+ *        hostile_fd victim    the foreground program of hostile_tty.sh: reads a line, then
+ *                             waits in a read for the ^C that must end it
  */
 #include <dirent.h>
 #include <errno.h>
@@ -221,16 +226,52 @@ static void pipes_filled(void)
     check_true("MemFree is as before", mem_free_kb() == before);
 }
 
-/* The foreground group may only become one of our own session's (Linux's tiocspgrp):
- * another group of the shell's session (the sleeper's) is allowed, and we take the
- * terminal back; the group of a child that made a session of its own with setsid is EPERM. */
+/* Sets sig's action to SIG_IGN (ignore true) or SIG_DFL. */
+static void ignore_signal(int sig, bool ignore)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = (void (*)(int))(ignore ? SIG_IGN : SIG_DFL);
+    sigaction(sig, &sa, 0);
+}
+
+/* The foreground group may only become one of our own session's (Linux's tiocspgrp): the
+ * sleeper, started by `run` as a session of its own, is EPERM; a child's new group is
+ * allowed, and then we are the background: reading the terminal, changing it or taking it
+ * back is refused (EIO, ENOTTY) until we ignore SIGTTOU, as a job-control shell does. */
 static void foreign_group(void)
 {
     int me = getpid();
     int sleeper = find_process("sleeper");
     check_true("a sleeper runs (found through /proc/PID/status)", sleeper > 0);
-    check_call("TIOCSPGRP to the sleeper's group, in our session", ioctl(0, TIOCSPGRP, &sleeper), 0);
-    check_call("TIOCSPGRP back to ours", ioctl(0, TIOCSPGRP, &me), 0);
+    check_call("TIOCSPGRP to the sleeper's group (run made it a session)",
+               ioctl(0, TIOCSPGRP, &sleeper), EPERM);
+    int go[2];
+    pipe(go);
+    int job = fork();
+    if (job == 0) {
+        setpgid(0, 0);
+        read(go[0], buf, 1); /* until the parent is done */
+        _exit(0);
+    }
+    setpgid(job, job);
+    check_call("TIOCSPGRP to a child's group, in our session", ioctl(0, TIOCSPGRP, &job), 0);
+    struct termios now;
+    tcgetattr(0, &now);
+    int n = 0;
+    check_call("a read from the background", read(0, buf, 1), EIO);
+    check_call("FIONREAD from the background", ioctl(0, FIONREAD, &n), EIO);
+    check_call("TCSETS from the background", ioctl(0, TCSETS, &now), EIO);
+    check_call("TCFLSH from the background", ioctl(0, TCFLSH, 0), EIO);
+    check_call("TIOCSPGRP back from the background", ioctl(0, TIOCSPGRP, &me), ENOTTY);
+    ignore_signal(SIGTTOU, true);
+    check_call("with SIGTTOU ignored, TCSETS from the background", ioctl(0, TCSETS, &now), 0);
+    check_call("with SIGTTOU ignored, TIOCSPGRP back", ioctl(0, TIOCSPGRP, &me), 0);
+    ignore_signal(SIGTTOU, false);
+    write(go[1], "x", 1);
+    waitpid(job, 0, 0);
+    close(go[0]);
+    close(go[1]);
     int ready[2];
     pipe(ready);
     int child = fork();
@@ -263,6 +304,55 @@ static void foreign_group(void)
     check_call("TCSETS back", tcsetattr(0, TCSANOW, &saved), 0);
 }
 
+/* A background program that wants what is typed to the foreground one, and the terminal
+ * itself: with SIGTTIN and SIGTTOU ignored (nothing may stop it), once another program has
+ * the terminal it reads, clears ISIG, resizes, flushes and makes its own group the
+ * foreground; each must be refused. Then it keeps reading until killed, and says so if a
+ * single byte ever comes. */
+static int __attribute__((noreturn)) spy(void)
+{
+    ignore_signal(SIGTTIN, true);
+    ignore_signal(SIGTTOU, true);
+    int me = getpgrp(), fg = me;
+    while (ioctl(0, TIOCGPGRP, &fg) == 0 && fg == me)
+        usleep(10000);
+    struct termios t;
+    tcgetattr(0, &t);
+    t.c_lflag &= ~(unsigned)(ISIG | ICANON | ECHO);
+    struct winsize w = { .ws_row = 1, .ws_col = 1 };
+    int n = 0;
+    check_call("spy: a background read while a program has the terminal", read(0, buf, 1), EIO);
+    check_call("spy: FIONREAD", ioctl(0, FIONREAD, &n), EIO);
+    check_call("spy: TCSETS without ISIG", ioctl(0, TCSETS, &t), EIO);
+    check_call("spy: TIOCSWINSZ", ioctl(0, TIOCSWINSZ, &w), EIO);
+    check_call("spy: TCFLSH", ioctl(0, TCFLSH, 0), EIO);
+    check_call("spy: TIOCSPGRP to its own group", ioctl(0, TIOCSPGRP, &me), ENOTTY);
+    ioctl(0, TIOCGPGRP, &n);
+    check_true("spy: the foreground group is still the program's", n == fg);
+    printf("hostile_fd spy: attacks done\n");
+    for (;;) {
+        if (read(0, buf, 1) == 1)
+            printf("hostile_fd spy: stole byte 0x%02x\n", (unsigned char)buf[0]);
+        ioctl(0, TCSETS, &t);
+        ioctl(0, TIOCSPGRP, &me);
+        usleep(5000);
+    }
+}
+
+/* The foreground program the spy attacks: prints the line typed to it, then waits in a read
+ * for the ^C that must still end it (ISIG as `run` set it). */
+static int victim(void)
+{
+    printf("hostile_fd victim: type a line\n");
+    long n = read(0, buf, sizeof buf - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    printf("hostile_fd victim: read %ld: %s", n, buf);
+    printf("hostile_fd victim: waiting for ^C\n");
+    n = read(0, buf, 1);
+    printf("hostile_fd victim: the read returned %ld (0x%02x)\n", n, (unsigned char)buf[0]);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -287,6 +377,10 @@ int main(int argc, char **argv)
         printf("hostile_fd: the write to a full pipe returned\n");
         return 1;
     }
+    if (strcmp(mode, "spy") == 0)
+        return spy();
+    if (strcmp(mode, "victim") == 0)
+        return victim();
     if (strcmp(mode, "flood") == 0) {
         memset(buf, 'F', sizeof buf);
         for (int i = 63; i < PIPE_SIZE; i += 64)
