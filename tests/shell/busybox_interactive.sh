@@ -6,6 +6,7 @@
 # usage: busybox_interactive.sh QEMU_RUN KERNEL LOGDIR PROGRAMS (an -initrd list, with
 # build/busybox/busybox among them)
 set -u
+source "$(dirname "$0")/typed_checks.sh"
 qemu_run=$1 kernel=$2 logs=$3 programs=$4
 log=$logs/busybox_interactive.log
 
@@ -33,9 +34,8 @@ LEFT=$'\x1b[D' UP=$'\x1b[A' BS=$'\x7f'
     --send-on-prompt 'poweroff' > /dev/null 2>&1
 rc=$?
 
-problems=()
-clean=$(tr -d '\r' < "$log" | sed 's/\x1b\[[0-9;]*[A-Za-z]//g')
-[ "$rc" -eq 0 ] || problems+=("QEMU did not exit through poweroff (qemu_run status $rc)")
+checks_begin
+clean=$(sed 's/\x1b\[[0-9;]*[A-Za-z]//g' <<< "$text")
 grep -q ' # ' <<< "$clean" || problems+=("ash printed no prompt")
 grep -qx 'world' <<< "$clean" || problems+=("Left + typing did not insert in the middle ('echo world')")
 [ "$(grep -cx 'typed' <<< "$clean")" -eq 2 ] ||
@@ -49,7 +49,7 @@ grep -qx 'back in the kernel shell' <<< "$clean" || problems+=("exit did not ret
 if [ ${#problems[@]} -eq 0 ]; then
     exit 0
 fi
-for p in "${problems[@]}"; do echo "#   $p"; done
+checks_report
 echo "#   --- last lines of $log:"
 tail -n 30 "$log" | sed 's/^/#   | /'
 exit 1

@@ -13,6 +13,7 @@
 # the stream's tick share was 256 events, whatever they cost) is far outside. The ^C latency
 # is the kernel's own: from the COM1 interrupt that brought the key to the command's end.
 set -u
+source "$(dirname "$0")/typed_checks.sh"
 qemu_run=$1 kernel=$2 logs=$3 programs=$4
 log=$logs/flood.log com2=$logs/flood.com2
 FLOOD=100000000 # more than the flood can write before irq_rate is done: ^C must end it
@@ -27,8 +28,7 @@ FLOOD=100000000 # more than the flood can write before irq_rate is done: ^C must
     --send-on-prompt 'poweroff' > /dev/null 2>&1
 rc=$?
 
-problems=()
-[ "$rc" -eq 0 ] || problems+=("QEMU did not exit through poweroff (qemu_run status $rc)")
+checks_begin
 rates=$(tr -d '\r' < "$log" | sed -n 's|^irq_rate: timer +[0-9]* in [0-9]* us: \([0-9]*\)\.[0-9]/s$|\1|p')
 [ "$(echo "$rates" | grep -c .)" -eq 4 ] || problems+=("irq_rate did not report 4 intervals")
 for r in $rates; do
@@ -54,7 +54,7 @@ if [ ${#problems[@]} -eq 0 ]; then
         "$written markers: $streamed streamed, $lost lost"
     exit 0
 fi
-for p in "${problems[@]}"; do echo "#   $p"; done
+checks_report
 echo "#   --- last lines of $log:"
 tail -n 20 "$log" | sed 's/^/#   | /'
 exit 1

@@ -7,6 +7,7 @@
 # the kernel's shell reads what is typed to it afterwards: the spy never gets one byte.
 # usage: hostile_tty.sh QEMU_RUN KERNEL LOGDIR PROGRAMS (an -initrd list)
 set -u
+source "$(dirname "$0")/typed_checks.sh"
 qemu_run=$1 kernel=$2 logs=$3 programs=$4
 log=$logs/hostile_tty.log
 "$qemu_run" --kernel "$kernel" --initrd "$programs" --quiet --timeout 60 --console "$log" \
@@ -17,10 +18,7 @@ log=$logs/hostile_tty.log
     --send-on-prompt 'echo shell reads its own line' \
     --send-on-prompt 'poweroff' > /dev/null 2>&1
 rc=$?
-problems=()
-[ "$rc" -eq 0 ] || problems+=("QEMU did not exit through poweroff (qemu_run status $rc)")
-text=$(tr -d '\r' < "$log")
-want() { grep -qxF "$1" <<< "$text" || problems+=("$2: no line '$1'"); }
+checks_begin
 want 'ok 1 - spy: a background read while a program has the terminal -> EIO' "a background read"
 want 'ok 2 - spy: FIONREAD -> EIO' "FIONREAD from the background"
 want 'ok 3 - spy: TCSETS without ISIG -> EIO' "TCSETS from the background (SIGTTOU ignored, another session)"
@@ -34,6 +32,6 @@ grep -Eq '^\[[0-9]+\] hostile_fd: Interrupt \(signal 2\)$' <<< "$text" ||
 want 'shell reads its own line' "the kernel's shell after the program"
 grep -q 'stole byte' <<< "$text" && problems+=("the background spy read bytes typed to others")
 grep -q 'victim: the read returned' <<< "$text" && problems+=("^C came to the victim as data")
-for p in "${problems[@]}"; do echo "#   $p"; done
+checks_report
 [ "${#problems[@]}" -eq 0 ] || { echo "#   --- last lines of $log:"; tail -n 20 "$log" | sed 's/^/#   | /'; }
 [ "${#problems[@]}" -eq 0 ]

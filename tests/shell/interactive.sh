@@ -4,6 +4,7 @@
 # Home, End and Delete, ^C, history, and checks that keystrokes arrived by interrupt, and that
 # ^C ends a program running in the foreground and every shell command that loops or waits. usage: interactive.sh QEMU_RUN KERNEL LOGDIR PROGRAMS (an -initrd list)
 set -u
+source "$(dirname "$0")/typed_checks.sh"
 qemu_run=$1 kernel=$2 logs=$3 programs=$4
 log=$logs/interactive.log
 
@@ -45,8 +46,7 @@ LONG600=$(printf 'L%.0s' $(seq 600)) LONG4100=$(printf 'x%.0s' $(seq 4100))
     --send-on-prompt 'poweroff' > /dev/null 2>&1
 rc=$?
 
-problems=()
-[ "$rc" -eq 0 ] || problems+=("QEMU did not exit through poweroff (qemu_run status $rc)")
+checks_begin
 # Backspace: "ech" DEL "ho typed" is "echo typed"; history: Up runs it a second time.
 [ "$(grep -c '^typed$' "$log")" -eq 2 ] || problems+=("'echo typed' did not run twice (backspace or history broken)")
 grep -q '\^C' "$log" || problems+=("^C was not echoed")
@@ -72,7 +72,7 @@ grep -qx 'still here' "$log" || problems+=("the shell did not come back after ^C
 # ^C flushes what was typed before it, as Linux does.
 grep -qx 'flushed' "$log" && problems+=("a line typed before ^C ran (^C must flush it)")
 # Type-ahead: typed during sleep, run after it, once, in order.
-clean=$(tr -d '\r' < "$log")
+clean=$text
 grep -qx 'ahead' <<< "$clean" || problems+=("a line typed during 'sleep 1' did not run after it")
 [ "$(grep -nx -e waiting -e ahead <<< "$clean" | cut -d: -f2 | tr '\n' ' ')" = 'waiting ahead ' ] ||
     problems+=("'echo ahead' did not run once, after sleep")
@@ -95,7 +95,7 @@ grep -qx 'listed' <<< "$clean" || problems+=("the line after a Tab listing did n
 if [ ${#problems[@]} -eq 0 ]; then
     exit 0
 fi
-for p in "${problems[@]}"; do echo "#   $p"; done
+checks_report
 echo "#   --- last lines of $log:"
 tail -n 30 "$log" | sed 's/^/#   | /'
 exit 1

@@ -5,6 +5,7 @@
 # line, and ^C during a blocking read ending the program; then the shell's own line editor
 # works as before. usage: tty.sh QEMU_RUN KERNEL LOGDIR PROGRAMS (an -initrd list)
 set -u
+source "$(dirname "$0")/typed_checks.sh"
 qemu_run=$1 kernel=$2 logs=$3 programs=$4
 log=$logs/tty.log
 "$qemu_run" --kernel "$kernel" --initrd "$programs" --quiet --timeout 60 --console "$log" \
@@ -18,10 +19,7 @@ log=$logs/tty.log
     --send-on-prompt 'echo shell ok' \
     --send-on-prompt 'poweroff' > /dev/null 2>&1
 rc=$?
-problems=()
-[ "$rc" -eq 0 ] || problems+=("QEMU did not exit through poweroff (qemu_run status $rc)")
-text=$(tr -d '\r' < "$log")
-want() { grep -qxF "$1" <<< "$text" || problems+=("$2: no line '$1'"); }
+checks_begin
 want 'tty_test: read 4: 61 62 63 0a' "DEL erases a byte of a canonical line (abx DEL c -> abc)"
 want 'tty_test: read 5: 6b 65 70 74 0a' "^U kills the line typed before it"
 want 'tty_test: read 0:' "^D at the start of a line is end of file"
@@ -35,5 +33,5 @@ grep -qx '\^C' <<< "$text" || problems+=("the terminal did not echo the ^C on a 
 grep -q 'tty_test: the read returned' <<< "$text" && problems+=("the blocking read returned instead")
 grep -q 'abxc' <<< "$text" && problems+=("DEL was not applied to the echo")
 want 'shell ok' "the shell's line editor after the program"
-for p in "${problems[@]}"; do echo "#   $p"; done
+checks_report
 [ "${#problems[@]}" -eq 0 ]
