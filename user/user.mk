@@ -19,6 +19,8 @@ USER_PROGRAMS += proc_test hostile_process
 USER_PROGRAMS += linux_calls hostile_clients libc_linux
 # /bin/NAME reads as the program's image (issue 16)
 USER_PROGRAMS += exe_bytes
+# Linux's binary ring-buffer interfaces (issue 17)
+USER_PROGRAMS += raw_test
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \

@@ -360,6 +360,16 @@ static uint64_t take_lost(struct rb_cpu *c, uint64_t entry)
     return lost;
 }
 
+/* What take_lost(c, entry) would report, without reporting it. */
+static uint64_t pending_lost(const struct rb_cpu *c, uint64_t entry)
+{
+    uint64_t lost = c->overrun - c->reported_overrun;
+    uint32_t head = c->drop_head, tail = __atomic_load_n(&c->drop_tail, __ATOMIC_ACQUIRE);
+    for (; head != tail && c->drop_marks[head % RB_DROP_MARKS].before_entry <= entry; head++)
+        lost += c->drop_marks[head % RB_DROP_MARKS].count;
+    return lost + c->unplaced_drops - c->reported_unplaced;
+}
+
 bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size, struct rb_event *ev)
 {
     struct rb_cpu *c = &rb->cpu[cpu];
@@ -371,6 +381,17 @@ bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size, 
         return false;
     ev->cpu = cpu;
     ev->lost_before = take_lost(c, ev->number);
+    return true;
+}
+
+bool rb_peek_event(struct ring_buffer *rb, unsigned cpu, struct rb_event *ev)
+{
+    struct rb_cpu *c = &rb->cpu[cpu];
+    struct reader r = { .c = c, .at = consumer_pos(c) }; /* a copy: the consumer stays */
+    if (!reader_next(&r, ev))
+        return false;
+    ev->cpu = cpu;
+    ev->lost_before = r.skipped + pending_lost(c, ev->number);
     return true;
 }
 

@@ -132,6 +132,9 @@ bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size,
 uint64_t rb_take_lost(struct ring_buffer *rb, unsigned cpu);
 /* Peeks at the next event's timestamp without consuming it (to merge CPUs in order). */
 bool rb_peek_ts(struct ring_buffer *rb, unsigned cpu, uint64_t *ts);
+/* Fills *ev as rb_consume would for cpu's next unread event (lost_before included) without
+ * consuming it or reporting losses: lets a reader decide whether the event fits first. */
+bool rb_peek_event(struct ring_buffer *rb, unsigned cpu, struct rb_event *ev);
 
 /* Non-consuming reader over what is in a CPU's ring at rb_iter_start. If writers recycle
  * pages under it, it skips to the oldest surviving page and reports the skipped events in

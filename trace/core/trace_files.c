@@ -277,4 +277,5 @@ void trace_files_init(void)
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);
         fs_create(fs_mkdir_at(root, path), "stats", &cpu_stats_ops, (void *)(uintptr_t)cpu);
     }
+    trace_raw_init();
 }

@@ -51,6 +51,8 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
 void trace_print_all(struct fs_writer *out);
 
 void trace_files_init(void);
+/* trace_pipe_raw, events/header_page and header_event, trace_clock (trace_raw.c). */
+void trace_raw_init(void);
 void trace_stream_init(void);
 /* A new tracer became current: its pipe header is pending, and goes to COM2 now if the
  * stream runs, else when it starts (trace_stream_send_pending_header). */
