@@ -508,3 +508,43 @@ TEST(create_rejects_bad_sizes_and_survives_no_memory)
     host_page_budget = -1;
     CHECK_EQ_INT(host_pages_live, 0);
 }
+
+/* rb_peek_event (trace_pipe_raw looks before it takes): it reports what rb_consume then
+ * gives, losses included, overwritten and dropped alike, and takes nothing. */
+TEST(peek_event_matches_the_next_consume_and_takes_nothing)
+{
+    struct ring_buffer *rb = make(2);
+    for (uint32_t i = 0; i < 400; i++) { /* overwrite mode: the oldest pages go */
+        host_cycles += 5;
+        CHECK(write_marked(rb, i, 40));
+    }
+    static uint32_t buf[RB_MAX_EVENT / 4];
+    struct rb_event peeked, taken;
+    CHECK(rb_peek_event(rb, 0, &peeked));
+    CHECK(rb_peek_event(rb, 0, &peeked)); /* twice: still there */
+    CHECK(peeked.lost_before > 0);
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &taken));
+    CHECK_EQ_INT(peeked.number, taken.number);
+    CHECK_EQ_INT(peeked.ts, taken.ts);
+    CHECK_EQ_INT(peeked.length, taken.length);
+    CHECK_EQ_INT(peeked.lost_before, taken.lost_before);
+    CHECK_EQ_INT(taken.lost_before, taken.number); /* everything before it was lost */
+    CHECK(rb_peek_event(rb, 0, &peeked));
+    CHECK_EQ_INT(peeked.lost_before, 0);
+    CHECK_EQ_INT(peeked.number, taken.number + 1);
+    /* Drops in producer/consumer mode, placed before the next event written. */
+    rb_reset(rb);
+    rb_set_overwrite(rb, false);
+    uint32_t written = 0;
+    for (uint32_t i = 0; i < 400; i++)
+        written += write_marked(rb, i, 40);
+    while (rb_consume(rb, 0, buf, sizeof buf, &taken))
+        ;
+    CHECK(write_marked(rb, 999, 40));
+    CHECK(rb_peek_event(rb, 0, &peeked));
+    CHECK_EQ_INT(peeked.lost_before, 400 - written);
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &taken));
+    CHECK_EQ_INT(taken.lost_before, 400 - written);
+    CHECK(payload_is(buf, 999, 40));
+    rb_destroy(rb);
+}
