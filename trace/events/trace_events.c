@@ -507,13 +507,14 @@ static void remove_dir(struct fs_node *dir)
     fs_remove(dir);
 }
 
-/* events/, events/enable, available_events and set_event, made with the first event so
- * that registration works whenever its caller's init runs. Returns false without memory. */
+/* events/ (kept if trace_raw_init made it first, for header_page), events/enable,
+ * available_events and set_event, made with the first event so that registration works
+ * whenever its caller's init runs. Returns false without memory. */
 static bool make_top_files(void)
 {
     if (events_dir)
         return true;
-    struct fs_node *root = tracefs_root(), *dir = fs_mkdir(root, "events");
+    struct fs_node *root = tracefs_root(), *dir = fs_mkdir_at(root, "events");
     if (!dir)
         return false;
     struct fs_node *enable = fs_create(dir, "enable", &group_enable_ops, 0);

@@ -6,6 +6,7 @@
  *     writer's pid and text, across several pages; every page's header and every event
  *     header decodes (type_len, time deltas, time extends) and time never goes back;
  *   - a read smaller than a page gets the page's first part, the next read the rest;
+ *   - a read into memory the program cannot write is EFAULT and takes nothing;
  *   - with a two-page buffer overwritten many times, the first page read has
  *     RB_MISSED_EVENTS and RB_MISSED_STORED in its commit word, and the stored count plus
  *     the events read is exactly what was written.
@@ -196,6 +197,15 @@ int main(void)
         parse_page(&small, pid);
     check(small.markers == 1 && small.bad == 0, "a short read gets the page in two parts");
     check(read(fd, page, PAGE) < 0 && errno == EAGAIN, "and then the buffer is empty");
+
+    /* A buffer the program cannot write: EFAULT, and the page is still there after. */
+    write_markers("fault", 1);
+    long bad = read(fd, (void *)0xc0000000u, PAGE);
+    check(bad < 0 && errno == EFAULT, "a read into kernel memory is EFAULT");
+    struct parsed kept = { .first_type = -1, .prefix = "fault", .base = 0 };
+    if (read(fd, page, PAGE) == PAGE)
+        parse_page(&kept, pid);
+    check(kept.markers == 1 && kept.bad == 0, "and the event it would have taken is kept");
 
     /* Overwritten events: a two-page ring, ten pages' worth of markers. */
     char size_kb[32] = "";
