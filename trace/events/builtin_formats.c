@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "kernel/init.h"
+#include "kernel/fs/fs_layout.h"
 #include "kernel/log/printk.h"
 #include "trace/events/trace_events.h"
 #include "trace/ftrace/ftrace.h"
@@ -155,7 +156,20 @@ static struct builtin_format builtins[] = {
     BUILTIN(TRACE_CPU_SNAPSHOT, "tracekern", "cpu_snapshot", cpu_snapshot_format),
 };
 
-/* Publishes every built-in record's format and id at boot. */
+/* printk_formats: Linux lists there the format strings its bprint records point at
+ * ("0xADDR : \"fmt\""). tracekern has no trace_printk and so no bprint record: every
+ * record carries its text or its fields itself, and the file is empty, as on a Linux
+ * kernel without trace_printk calls. */
+static int read_printk_formats(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    (void)out;
+    return 0;
+}
+
+static const struct fs_file_ops printk_formats_ops = { .read = read_printk_formats };
+
+/* Publishes every built-in record's format and id, and printk_formats, at boot. */
 static void builtin_formats_init(void)
 {
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
@@ -165,5 +179,6 @@ static void builtin_formats_init(void)
         if (err)
             printk("trace: events/%s/%s: error %d\n", b->call.system, b->call.name, err);
     }
+    fs_create(tracefs_root(), "printk_formats", &printk_formats_ops, 0);
 }
 INITCALL(trace, builtin_formats_init);
