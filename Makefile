@@ -165,6 +165,13 @@ $(BUILD)/tools/%: tools/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -o $@ $<
 
+# The host's libtraceevent (Debian libtraceevent-dev) parsing the guest's event format files
+# (tests/shell/event_formats.check runs it). Native, like every host tool.
+$(BUILD)/tests/tools/parse_formats: tests/tools/parse_formats.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 $$(pkg-config --cflags libtraceevent) -o $@ $< \
+		$$(pkg-config --libs libtraceevent)
+
 # They link the shared log parser, unlike the other host tools (one .c each).
 $(MMIO_LOG_TOOLS): $(BUILD)/tools/%: tools/%.c tools/mmio_log.c tools/mmio_log.h
 	@mkdir -p $(dir $@)
@@ -404,7 +411,7 @@ test: deps
 
 # One test run at a time per tree: the logs in $(BUILD)/test-logs have fixed names.
 test-ready:
-	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUILD)/gdbinit $(UNIT_BINS) $(FUZZ_BINS) $(BUILD)/user/format_test"
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUILD)/gdbinit $(UNIT_BINS) $(FUZZ_BINS) $(BUILD)/user/format_test $(BUILD)/tests/tools/parse_formats"
 	@flock $(BUILD)/.test.lock tests/run_all.sh
 
 # The README's sessions typed one after another on one boot of the ISO, shown as they run

@@ -8,6 +8,8 @@
 #   make, binutils      building
 #   gdb                 make debug (and its test)
 #   python3             tools/doctest.py: runs the documentation's console sessions (make test, make tour)
+#   libtraceevent-dev, pkg-config   tests/tools/parse_formats: Linux's event-format parser checks
+#                       every format file the guest serves (make test)
 #
 # Run by `make run`, `make test` and the other targets that need them; safe to run again.
 set -eu
@@ -27,6 +29,8 @@ have_cmd mformat || need="$need mtools"
 have_cmd qemu-system-i386 || need="$need qemu-system-x86"
 have_cmd gdb || need="$need gdb"
 have_cmd python3 || need="$need python3"
+have_pkg libtraceevent-dev || need="$need libtraceevent-dev"
+have_cmd pkg-config || need="$need pkg-config"
 
 [ -z "$need" ] && exit 0
 

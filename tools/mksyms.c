@@ -7,7 +7,8 @@
  * address order, and ends the table with the address of `text_end` so the last function
  * has a size. The table layout is struct symbol_table in kernel/lib/symbols.h. Given no input
  * (the first link, when there is no kernel yet) it writes an empty table with the same
- * symbols, so both links see the same sections.
+ * symbols, so both links see the same sections. Each name is preceded by its nm type letter
+ * (T, t, W or w), which /proc/kallsyms prints; name_offset points past it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 struct sym {
     unsigned long address;
+    char type; /* nm's letter */
     char *name;
 };
 
@@ -23,7 +25,7 @@ static size_t count, capacity;
 static unsigned long text_end;
 
 /* Adds one symbol, growing the array as needed. */
-static void add(unsigned long address, const char *name)
+static void add(unsigned long address, char type, const char *name)
 {
     if (count == capacity) {
         capacity = capacity ? capacity * 2 : 1024;
@@ -34,6 +36,7 @@ static void add(unsigned long address, const char *name)
         }
     }
     syms[count].address = address;
+    syms[count].type = type;
     syms[count].name = strdup(name);
     count++;
 }
@@ -57,7 +60,7 @@ int main(void)
         if (strcmp(name, "text_end") == 0)
             text_end = address;
         else if (strchr("TtWw", type) && strncmp(name, "..", 2) != 0)
-            add(address, name);
+            add(address, type, name);
     }
     qsort(syms, count, sizeof *syms, by_address);
 
@@ -76,17 +79,17 @@ int main(void)
     for (size_t i = 0; i < count; i++) {
         if (i > 0 && syms[i].address == syms[i - 1].address)
             continue;
-        printf("    dd 0x%08lx, %zu\n", syms[i].address, offset);
-        offset += strlen(syms[i].name) + 1;
+        printf("    dd 0x%08lx, %zu\n", syms[i].address, offset + 1);
+        offset += 1 + strlen(syms[i].name) + 1;
     }
     if (closed)
-        printf("    dd 0x%08lx, %zu\n", text_end, offset);
+        printf("    dd 0x%08lx, %zu\n", text_end, offset + 1);
     printf("kernel_symbol_names:\n");
     for (size_t i = 0; i < count; i++) {
         if (i > 0 && syms[i].address == syms[i - 1].address)
             continue;
-        printf("    db \"%s\", 0\n", syms[i].name);
+        printf("    db \"%c%s\", 0\n", syms[i].type, syms[i].name);
     }
-    printf("    db 0\n");
+    printf("    db \"t\", 0\n"); /* the closing entry's: no name */
     return 0;
 }

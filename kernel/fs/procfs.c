@@ -4,7 +4,8 @@
  *   /proc/cmdline    the kernel command line
  *   /proc/meminfo    physical pages and the kernel heap
  *   /proc/uptime     seconds since boot
- *   /proc/kallsyms   the symbol table built into the image ("address t name")
+ *   /proc/kallsyms   the symbol table built into the image, as Linux prints it: "c0101234 T name"
+ *                    in address order, addresses 0 for the unprivileged
  *   /dev/kmsg        read: the kernel log (root only: dmesg_restrict); write: add a line
  *   /proc/ipc        IPC endpoints: owner, traffic, who waits
  *   /dev/null        reads nothing, swallows writes
@@ -67,7 +68,7 @@ static int read_kallsyms(struct fs_node *f, struct fs_writer *out)
     const struct symbol_table *t = kernel_symbols();
     bool show = cred_privileged(&current->cred);
     for (uint32_t i = 0; i + 1 < t->count; i++) {
-        fs_printf(out, "%08x t %s\n", show ? t->entries[i].address : 0,
+        fs_printf(out, "%08x %c %s\n", show ? t->entries[i].address : 0, symbol_type(t, i),
                   t->names + t->entries[i].name_offset);
         if (out->interrupted(out))
             return -EINTR;

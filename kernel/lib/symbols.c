@@ -34,3 +34,10 @@ uint32_t symbol_address(const struct symbol_table *t, const char *name)
             return t->entries[i].address;
     return 0;
 }
+
+char symbol_type(const struct symbol_table *t, uint32_t i)
+{
+    uint32_t off = t->entries[i].name_offset;
+    char type = off > 0 ? t->names[off - 1] : 0;
+    return type == 'T' || type == 't' || type == 'W' || type == 'w' ? type : 't';
+}

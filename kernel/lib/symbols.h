@@ -18,6 +18,8 @@ struct symbol_entry {
 
 struct symbol_table {
     uint32_t count;
+    /* The kernel's table (tools/mksyms.c) puts each name's nm type letter (T, t, W, w) in
+     * the byte before it; symbol_type reads it. */
     const struct symbol_entry *entries; /* sorted by address; the last one ends the text */
     const char *names;
 };
@@ -29,6 +31,10 @@ const struct symbol_table *kernel_symbols(void);
  * NULL when addr is outside every function. */
 const char *symbol_lookup(const struct symbol_table *t, uint32_t addr, uint32_t *offset,
                           uint32_t *size);
+
+/* Entry i's nm type letter in the kernel's table (T global, t local, W/w weak), as
+ * /proc/kallsyms prints it; 't' when the byte before the name is not one. */
+char symbol_type(const struct symbol_table *t, uint32_t i);
 
 /* The address of the function called name, or 0. */
 uint32_t symbol_address(const struct symbol_table *t, const char *name);

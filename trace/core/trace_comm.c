@@ -1,6 +1,6 @@
 /*
  * trace_comm.c - pid to name, for the context column of trace output; and the
- * saved_cmdlines file that lists what is known.
+ * saved_cmdlines file that lists what is known, and saved_tgids beside it.
  */
 #include "trace/core/trace_comm.h"
 
@@ -46,7 +46,23 @@ static int read_saved_cmdlines(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
-static const struct fs_file_ops saved_cmdlines_ops = { .read = read_saved_cmdlines };
+/* saved_tgids: "pid tgid" per known pid, as Linux lists them, for the same pids as
+ * saved_cmdlines. A process here has one thread, so its thread group id is its pid. */
+static int read_saved_tgids(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    for (int i = 0; i < TRACE_COMM_SLOTS; i++)
+        if (slots[i].pid)
+            fs_printf(out, "%d %d\n", slots[i].pid, slots[i].pid);
+    return 0;
+}
 
-static void trace_comm_init(void) { fs_create(tracefs_root(), "saved_cmdlines", &saved_cmdlines_ops, 0); }
+static const struct fs_file_ops saved_cmdlines_ops = { .read = read_saved_cmdlines };
+static const struct fs_file_ops saved_tgids_ops = { .read = read_saved_tgids };
+
+static void trace_comm_init(void)
+{
+    fs_create(tracefs_root(), "saved_cmdlines", &saved_cmdlines_ops, 0);
+    fs_create(tracefs_root(), "saved_tgids", &saved_tgids_ops, 0);
+}
 INITCALL(trace, trace_comm_init);

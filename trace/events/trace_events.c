@@ -614,6 +614,32 @@ static struct fs_node *event_dir(struct fs_node *sysdir, struct trace_event_call
     return 0;
 }
 
+/* A built-in record type: events/SYSTEM/NAME with format and id only, as Linux's
+ * events/ftrace/ (its tracer records it; there is nothing to enable). The call stays out of
+ * the events list, so enable files, set_event and available_events never see it. */
+int trace_event_describe_builtin(struct trace_event_call *call, uint16_t type)
+{
+    if (!call->system || !valid_name(call->system) || !valid_name(call->name) || !call->ops ||
+        !call->ops->print_format || type == 0 || type >= TRACE_EVENT_ID_FIRST)
+        return -EINVAL;
+    if (!make_top_files())
+        return -ENOMEM;
+    struct fs_node *sysdir = system_dir(call->system);
+    struct fs_node *dir = sysdir ? fs_mkdir(sysdir, call->name) : 0;
+    if (!dir)
+        return sysdir ? -EEXIST : -ENOMEM;
+    call->id = type;
+    call->enabled = false;
+    call->next = 0;
+    if (fs_create(dir, "format", &event_format_ops, call) &&
+        fs_create(dir, "id", &event_id_ops, call)) {
+        call->dir = dir;
+        return 0;
+    }
+    remove_dir(dir);
+    return -ENOMEM;
+}
+
 int trace_event_register(struct trace_event_call *call)
 {
     if (!call->system || !valid_name(call->system) || !valid_name(call->name) || !call->ops ||

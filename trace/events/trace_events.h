@@ -62,6 +62,11 @@ struct trace_event_call {
  * Returns 0, -EEXIST (same system and name), -ENOSPC (no ids left) or -ENOMEM. */
 int trace_event_register(struct trace_event_call *call);
 
+/* Describes a built-in record type (enum trace_type, below TRACE_EVENT_ID_FIRST) in
+ * events/SYSTEM/NAME/format and id, without an enable file: call->ops needs only
+ * print_format. For the kernel's lifetime. Returns 0, -EINVAL, -EEXIST or -ENOMEM. */
+int trace_event_describe_builtin(struct trace_event_call *call, uint16_t type);
+
 /* Removes an event and its directory: 0, or -EBUSY while it is enabled. Its records still
  * in the buffer print as "[UNKNOWN EVENT id]" afterwards, as a stale type would on Linux.
  * Files of its directory that programs hold open stay open, out of the tree, and answer
