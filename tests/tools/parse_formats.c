@@ -33,9 +33,29 @@ int tep_vprint(const char *name, enum tep_loglevel level, bool print_err, const 
     return 0;
 }
 
+/* events/header_page, which trace-cmd hands to libtraceevent before any event: the page's
+ * timestamp, commit and data fields, for a 4-byte long. */
+static bool parse_header_page(struct tep_handle *tep, const char *text, size_t len)
+{
+    char *copy = strndup(text, len); /* tep_parse_header_page takes a writable buffer */
+    int err = copy ? tep_parse_header_page(tep, copy, len, 4) : -1;
+    free(copy);
+    if (err) {
+        fprintf(stderr, "header_page: refused\n");
+        return false;
+    }
+    if (tep_get_header_timestamp_size(tep) != 8 || tep_get_header_page_size(tep) != 4) {
+        fprintf(stderr, "header_page: parsed, but not an 8-byte timestamp and a 4-byte commit\n");
+        return false;
+    }
+    return true;
+}
+
 /* Parses one format file; prints why and returns false when libtraceevent refuses it. */
 static bool parse_one(struct tep_handle *tep, const char *path, const char *text, size_t len)
 {
+    if (strcmp(path, "header_page") == 0)
+        return parse_header_page(tep, text, len);
     char system[256];
     const char *slash = strchr(path, '/');
     size_t syslen = slash ? (size_t)(slash - path) : 0;
