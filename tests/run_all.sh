@@ -112,7 +112,7 @@ else
 fi
 # Every program of build/ that this script or its helpers execute on the host.
 for bin in "$QEMU_RUN" "$BUILD"/tools/mmio_annotate "$BUILD"/tools/mmio_replay \
-    "$BUILD"/tools/ipc_log_extract "$BUILD"/user/format_test; do
+    "$BUILD"/tools/ipc_log_extract "$BUILD"/user/format_test "$BUILD"/tests/tools/parse_formats; do
     host_binary "host program $(basename "$bin")" "$bin" \
         || { echo; echo "$passed passed, $failed failed"; exit 1; }
 done

@@ -25,17 +25,25 @@ unsigned file_poll(struct file *f)
     return POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM;
 }
 
+struct file *file_alloc(struct fs_node *node, uint32_t flags)
+{
+    struct file *f = kzalloc(sizeof *f);
+    if (f) {
+        f->node = node;
+        f->flags = flags;
+        f->refs = 1;
+    }
+    return f;
+}
+
 /* Opens a directory: for reading only (getdents, fchdir, the *at calls), as Linux. */
 static int open_dir(struct fs_node *node, uint32_t flags, struct file **out)
 {
     if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_CREAT)))
         return -EISDIR;
-    struct file *f = kzalloc(sizeof *f);
+    struct file *f = file_alloc(node, flags);
     if (!f)
         return -ENOMEM;
-    f->node = node;
-    f->flags = flags;
-    f->refs = 1;
     node->open_files++;
     *out = f;
     return 0;
@@ -60,12 +68,9 @@ int file_open(struct fs_node *node, uint32_t flags, struct file **out)
     if ((mode == O_RDONLY && !readable) || (mode == O_WRONLY && !writable) ||
         (!readable && !writable))
         return -EACCES;
-    struct file *f = kzalloc(sizeof *f);
+    struct file *f = file_alloc(node, flags);
     if (!f)
         return -ENOMEM;
-    f->node = node;
-    f->flags = flags;
-    f->refs = 1;
     int err = node->ops->open ? node->ops->open(node, f) : 0;
     /* Last, once nothing else can fail: an open that fails leaves the file as it was. */
     if (!err && (flags & O_TRUNC) && mode != O_RDONLY && node->ops->truncates) {

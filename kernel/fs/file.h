@@ -54,6 +54,10 @@ static inline bool file_writable(const struct file *f)
  * -ENOMEM, or the node's open). A directory opens read-only, for getdents and the *at
  * calls. */
 int file_open(struct fs_node *node, uint32_t flags, struct file **out);
+/* A new struct file of node with open()'s flags and one reference, nothing else done (no
+ * permission check, no open operation, not counted in node->open_files): the common start
+ * of file_open and of the files that are no path's (pipe ends). NULL without memory. */
+struct file *file_alloc(struct fs_node *node, uint32_t flags);
 /* Takes one more reference to f, for a new descriptor that points at it (dup, dup2, fork,
  * a program's standard output from the shell); returns f. */
 struct file *file_get(struct file *f);

@@ -199,23 +199,11 @@ static const struct fs_file_ops pipe_ops = {
     .release = pipe_release,
 };
 
-/* A struct file of one end. */
-static struct file *pipe_end(struct pipe *p, uint32_t flags)
-{
-    struct file *f = kzalloc(sizeof *f);
-    if (f) {
-        f->node = &p->node;
-        f->flags = flags;
-        f->refs = 1;
-    }
-    return f;
-}
-
 int pipe_create(uint32_t flags, struct file **read_end, struct file **write_end)
 {
     struct pipe *p = kzalloc(sizeof *p);
-    struct file *r = p ? pipe_end(p, O_RDONLY | (flags & O_NONBLOCK)) : 0;
-    struct file *w = r ? pipe_end(p, O_WRONLY | (flags & O_NONBLOCK)) : 0;
+    struct file *r = p ? file_alloc(&p->node, O_RDONLY | (flags & O_NONBLOCK)) : 0;
+    struct file *w = r ? file_alloc(&p->node, O_WRONLY | (flags & O_NONBLOCK)) : 0;
     if (!w) {
         kfree(r);
         kfree(p);

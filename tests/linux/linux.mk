@@ -9,9 +9,15 @@
 #   $(BUILD)/linux/ftrace_test          tools/testing/selftests/user_events/ftrace_test.c and
 #   $(BUILD)/linux/dyn_test             dyn_test.c, as their Makefile builds them (-Wall,
 #                                       KHDR_INCLUDES, -lrt -lpthread -lm), static glibc
-#   make linux-clients                  all four (tests/linux/linux_clients.sh runs them)
+#   make linux-clients                  all four
 #
-# Nothing here is part of `all`: only the test that runs them fetches the sources.
+# Every program here is an i386 program for the GUEST (as the glibc_abi builds below): the
+# host only compiles and links them (gcc-multilib's libc6-dev-i386), and they reach the
+# guest as QEMU boot modules (tests/linux/linux_clients.sh, tests/shell/glibc_abi.script).
+# Nothing executes them on the host, which may not be able to run i386 programs at all
+# (tests/run_all.sh lists the few build/ programs the host does run and checks each is a
+# host binary). Nothing here is part of `all`: only the test that runs them fetches the
+# sources.
 
 LINUX_SRC := $(BUILD)/linux/src
 LINUX_CLIENTS := $(addprefix $(BUILD)/linux/,linux_example linux_example_glibc ftrace_test dyn_test)
