@@ -65,7 +65,7 @@ FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
 	fpu task_arch paging snapshot gdt
-NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols fs/fs_tree fs/fs_layout \
+NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols lib/crc32 fs/fs_tree fs/fs_layout \
 	shell/console
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
