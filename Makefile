@@ -357,6 +357,7 @@ UNIT_DEPS_time := kernel/time.c tests/unit/host_arch.c
 UNIT_DEPS_ring_buffer := $(HOST_ring_buffer)
 UNIT_DEPS_raw_page := trace/core/raw_page.c
 UNIT_DEPS_crc32 := kernel/lib/crc32.c
+UNIT_DEPS_capture_frame := trace/core/capture_frame.c kernel/lib/crc32.c $(HOST_fs_tree)
 UNIT_DEPS_parse := $(HOST_parse)
 UNIT_DEPS_mmio_decode := arch/x86/mmio_decode.c
 UNIT_DEPS_pci_format := drivers/pci/pci_format.c $(HOST_fs_tree)

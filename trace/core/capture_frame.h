@@ -39,11 +39,13 @@ typedef int (*capture_render_fn)(void *arg, struct fs_writer *out);
 
 /*
  * Sends a CAPTURE_FILE frame: path, NUL, what render produces. The first rendering measures
- * length and CRC; the second sends exactly that many bytes and checks they are the same.
- * When they are not (the file changed in between), the frame just sent does not match its
- * CRC, so a reader drops it, and the file is sent again, up to CAPTURE_FILE_TRIES times in
- * all. Returns 0; render's error (nothing sent if the first rendering fails); -EFBIG for a
- * file over CAPTURE_MAX_PAYLOAD (nothing sent); -EAGAIN if it changed at every try.
+ * length and CRC; the second sends exactly that many bytes (cut or padded with zeros, so
+ * the stream stays in step) and checks they are the same. When they are not (the file
+ * changed in between), the frame just sent either fails its CRC, so a reader drops it, or
+ * holds the file as first rendered; either way the file is sent again, and the later frame
+ * replaces it, up to CAPTURE_FILE_TRIES frames in all. Returns 0; render's error (nothing
+ * sent if the first rendering fails); -EFBIG for a file over CAPTURE_MAX_PAYLOAD (nothing
+ * sent); -EAGAIN if it changed at every try.
  */
 int capture_send_file(struct capture_sink *s, const char *path, capture_render_fn render,
                       void *arg);
