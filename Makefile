@@ -138,6 +138,22 @@ PROGRAMS_TO_BUILD := $(filter $(BUSYBOX),$(PROGRAMS))
 .SECONDEXPANSION:
 BUILD_OUTPUTS := $(IMAGES:%=$(BUILD)/%.elf) $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
 
+# --- tkconvert (issue 17, convert): the host converter of the binary capture, several .c
+# files in tools/tkconvert/ linking the kernel's crc32; its portable parts have unit tests
+# (tests/unit/test_tk_*.c) and a fuzz target (tests/fuzz/fuzz_tkconvert.c).
+TKCONVERT := $(BUILD)/tools/tkconvert
+TKCONVERT_SRCS := $(wildcard tools/tkconvert/*.c) kernel/lib/crc32.c
+BUILD_OUTPUTS += $(TKCONVERT)
+$(TKCONVERT): $(TKCONVERT_SRCS) $(wildcard tools/tkconvert/*.h) uapi/trace_capture.h \
+		kernel/lib/crc32.h trace/core/raw_page.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I. -o $@ $(TKCONVERT_SRCS)
+HOST_tk_capture := tools/tkconvert/capture.c kernel/lib/crc32.c
+UNIT_DEPS_tk_capture := $(HOST_tk_capture) trace/core/raw_page.c
+UNIT_DEPS_tk_rb_page := tools/tkconvert/rb_page.c trace/core/raw_page.c
+UNIT_DEPS_tk_unpack := tools/tkconvert/unpack.c $(HOST_tk_capture)
+FUZZ_DEPS_tkconvert := $(HOST_tk_capture) tools/tkconvert/rb_page.c tools/tkconvert/unpack.c
+
 # Builds GOALS (default: everything `all` names) holding the build lock: a second make waits
 # here until the first has finished, then finds its outputs up to date.
 LOCKED_MAKE = mkdir -p $(BUILD) && TRACEKERN_BUILD_LOCKED=1 flock $(BUILD)/.build.lock \
