@@ -65,7 +65,7 @@ FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
 	fpu task_arch paging snapshot gdt
-NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols fs/fs_tree fs/fs_layout \
+NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols lib/crc32 fs/fs_tree fs/fs_layout \
 	shell/console
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
@@ -137,6 +137,22 @@ PROGRAMS_TO_BUILD := $(filter $(BUSYBOX),$(PROGRAMS))
 .PHONY: all run debug trace test tour print-user-modules bench fuzz deps clean run-ready debug-ready trace-ready test-ready tour-ready bench-ready locked-build
 .SECONDEXPANSION:
 BUILD_OUTPUTS := $(IMAGES:%=$(BUILD)/%.elf) $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
+
+# --- tkconvert (issue 17, convert): the host converter of the binary capture, several .c
+# files in tools/tkconvert/ linking the kernel's crc32; its portable parts have unit tests
+# (tests/unit/test_tk_*.c) and a fuzz target (tests/fuzz/fuzz_tkconvert.c).
+TKCONVERT := $(BUILD)/tools/tkconvert
+TKCONVERT_SRCS := $(wildcard tools/tkconvert/*.c) kernel/lib/crc32.c
+BUILD_OUTPUTS += $(TKCONVERT)
+$(TKCONVERT): $(TKCONVERT_SRCS) $(wildcard tools/tkconvert/*.h) uapi/trace_capture.h \
+		kernel/lib/crc32.h trace/core/raw_page.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I. -o $@ $(TKCONVERT_SRCS)
+HOST_tk_capture := tools/tkconvert/capture.c kernel/lib/crc32.c
+UNIT_DEPS_tk_capture := $(HOST_tk_capture) trace/core/raw_page.c
+UNIT_DEPS_tk_rb_page := tools/tkconvert/rb_page.c trace/core/raw_page.c
+UNIT_DEPS_tk_unpack := tools/tkconvert/unpack.c $(HOST_tk_capture)
+FUZZ_DEPS_tkconvert := $(HOST_tk_capture) tools/tkconvert/rb_page.c tools/tkconvert/unpack.c
 
 # Builds GOALS (default: everything `all` names) holding the build lock: a second make waits
 # here until the first has finished, then finds its outputs up to date.
@@ -357,6 +373,7 @@ UNIT_DEPS_time := kernel/time.c tests/unit/host_arch.c
 UNIT_DEPS_ring_buffer := $(HOST_ring_buffer)
 UNIT_DEPS_raw_page := trace/core/raw_page.c
 UNIT_DEPS_crc32 := kernel/lib/crc32.c
+UNIT_DEPS_capture_frame := trace/core/capture_frame.c kernel/lib/crc32.c $(HOST_fs_tree)
 UNIT_DEPS_parse := $(HOST_parse)
 UNIT_DEPS_mmio_decode := arch/x86/mmio_decode.c
 UNIT_DEPS_pci_format := drivers/pci/pci_format.c $(HOST_fs_tree)

@@ -1,0 +1,61 @@
+/*
+ * capture.h - reads a binary capture (uapi/trace_capture.h) into memory: the files it
+ * carries and each CPU's pages, with a log of the damage found on the way.
+ *
+ * The input is hostile: a bad header or CRC is skipped up to the next "TKCF" magic (the log
+ * says at which byte offset and how many bytes), a frame cut off by the end is reported and
+ * dropped, and everything whole is kept. A START frame begins afresh, so what is left after
+ * reading is the last session of the stream. Portable: tests/unit/test_tk_capture.c,
+ * tests/fuzz/fuzz_tkconvert.c.
+ */
+#ifndef TOOLS_TKCONVERT_CAPTURE_H
+#define TOOLS_TKCONVERT_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uapi/trace_capture.h"
+
+#define CAPTURE_MAX_CPUS 64u
+#define CAPTURE_PAGE_BYTES 4096u
+
+struct capture_file {
+    char *path;    /* as the frame gives it: relative to tracefs, or absolute */
+    uint8_t *data;
+    size_t size;
+};
+
+/* One stretch of the input that could not be used. */
+struct capture_damage {
+    uint64_t offset;  /* byte offset in the input where it begins */
+    uint64_t skipped; /* bytes skipped (for a truncated frame: the bytes left) */
+    char reason[112];
+};
+
+struct capture {
+    /* The current (last) session. */
+    struct capture_file *files;
+    size_t nr_files;
+    uint8_t *pages[CAPTURE_MAX_CPUS]; /* nr_pages[cpu] pages of CAPTURE_PAGE_BYTES each */
+    size_t nr_pages[CAPTURE_MAX_CPUS];
+    unsigned nr_cpus;          /* from START, else 1 + the highest CPU of a page */
+    bool started;              /* the session began with a START frame */
+    struct capture_start start;
+    bool ended;                /* an END frame came after the last START */
+    unsigned long frames[CAPTURE_END + 1]; /* frames of the session, by type */
+    /* The whole input. */
+    unsigned sessions;         /* START frames seen */
+    struct capture_damage *damage;
+    size_t nr_damage;
+    bool truncated;            /* the last frame was cut off (also in damage) */
+};
+
+/* Reads buf[0..len) into c (zeroed first; free it with capture_free). Returns 0, or -1
+ * when memory ran out (err says so); damage is not an error: it is logged in c->damage. */
+int capture_read(struct capture *c, const uint8_t *buf, size_t len, char *err, size_t errlen);
+void capture_free(struct capture *c);
+/* The file of that path in the current session, or NULL. */
+const struct capture_file *capture_find(const struct capture *c, const char *path);
+
+#endif

@@ -1,0 +1,210 @@
+/*
+ * tkconvert.c - the host converter of tracekern's binary capture (uapi/trace_capture.h,
+ * what COM2 carries with options/stream_raw 1): checks it, unpacks it into the guest's
+ * file-system layout, and converts it for the tools that read Linux's traces.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/tkconvert/capture.h"
+#include "tools/tkconvert/rb_page.h"
+#include "tools/tkconvert/unpack.h"
+
+static const char usage_text[] =
+    "usage: tkconvert [--unpack DIR] [--check] CAPTURE\n"
+    "\n"
+    "Reads CAPTURE, a binary capture of tracekern's trace (what COM2 carries when the guest's\n"
+    "tracefs options/stream_raw is 1; the frames are described in uapi/trace_capture.h), and\n"
+    "does each thing asked, in this order:\n"
+    "\n"
+    "  --check       print a summary: frames by type, files, and per CPU the pages, events and\n"
+    "                lost events; then every damage found, with its byte offset in CAPTURE\n"
+    "  --unpack DIR  write the capture as the guest's file system under DIR: tracefs files at\n"
+    "                DIR/sys/kernel/tracing/PATH, absolute ones at DIR/PATH (/proc/kallsyms),\n"
+    "                each CPU's pages appended as\n"
+    "                DIR/sys/kernel/tracing/per_cpu/cpuN/trace_pipe_raw\n"
+    "  --help        print this text\n"
+    "\n"
+    "A damaged capture is converted as far as it is whole: a frame with a bad header or CRC is\n"
+    "skipped up to the next frame (the byte offset and the bytes skipped are reported), a\n"
+    "frame cut off by the end is reported and dropped. When the capture holds several sessions\n"
+    "(a START frame each), the last one is converted. Paths in the capture that contain \"..\",\n"
+    "\".\", empty components or control characters are refused.\n"
+    "\n"
+    "Exit status: 0 when something usable was found (damage is reported on stderr, or by\n"
+    "--check on stdout), 1 when nothing was, 2 for a usage error or an output that could not\n"
+    "be written.\n";
+
+struct options {
+    const char *capture;
+    const char *unpack_dir;
+    int check;
+};
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            exit(0);
+        } else if (strcmp(a, "--check") == 0) {
+            o->check = 1;
+        } else if (strcmp(a, "--unpack") == 0 && i + 1 < argc) {
+            o->unpack_dir = argv[++i];
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "tkconvert: unknown option or missing argument: %s\n", a);
+            return -1;
+        } else if (o->capture) {
+            fprintf(stderr, "tkconvert: more than one capture given: %s\n", a);
+            return -1;
+        } else {
+            o->capture = a;
+        }
+    }
+    if (!o->capture) {
+        fprintf(stderr, "tkconvert: no capture given\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads the whole file; NULL with a message on stderr when it cannot. */
+static uint8_t *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "tkconvert: %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, used = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        used += fread(buf + used, 1, cap - used, f);
+        if (used < cap)
+            break;
+        uint8_t *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    if (!buf || ferror(f)) {
+        fprintf(stderr, "tkconvert: %s: %s\n", path, buf ? "read error" : "out of memory");
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *size = used;
+    return buf;
+}
+
+/* Per-CPU counts of a capture's pages. */
+struct cpu_counts {
+    unsigned long events, lost, lost_unknown, bad_pages;
+};
+
+/* Decodes each page of cpu, counting events and lost events; damage goes to out. */
+static void count_cpu(const struct capture *c, unsigned cpu, struct cpu_counts *n, FILE *out)
+{
+    memset(n, 0, sizeof *n);
+    for (size_t p = 0; p < c->nr_pages[cpu]; p++) {
+        struct rb_page_reader r;
+        struct rb_event ev;
+        char err[160];
+        int got;
+        if (rb_page_open(&r, c->pages[cpu] + p * CAPTURE_PAGE_BYTES, CAPTURE_PAGE_BYTES, err,
+                         sizeof err) != 0) {
+            fprintf(out, "damage: cpu%u page %zu: %s\n", cpu, p, err);
+            n->bad_pages++;
+            continue;
+        }
+        if (r.missed && r.missed_stored)
+            n->lost += r.missed_count;
+        else if (r.missed)
+            n->lost_unknown++;
+        while ((got = rb_page_next(&r, &ev, err, sizeof err)) > 0)
+            n->events++;
+        if (got < 0) {
+            fprintf(out, "damage: cpu%u page %zu: %s\n", cpu, p, err);
+            n->bad_pages++;
+        }
+    }
+}
+
+/* --check's summary. */
+static void print_check(const struct capture *c, const char *name, size_t size)
+{
+    printf("capture: %s, %zu bytes\n", name, size);
+    printf("sessions: %u%s\n", c->sessions,
+           c->sessions > 1 ? " (the last is converted)" : c->sessions ? "" : " (no START frame)");
+    printf("frames: START %lu, FILE %lu, PAGE %lu, END %lu%s\n", c->frames[CAPTURE_START],
+           c->frames[CAPTURE_FILE], c->frames[CAPTURE_PAGE], c->frames[CAPTURE_END],
+           c->ended ? "" : " (no END: the capture stops mid-session)");
+    printf("files: %zu\n", c->nr_files);
+    printf("cpus: %u\n", c->nr_cpus);
+    for (unsigned cpu = 0; cpu < c->nr_cpus; cpu++) {
+        struct cpu_counts n;
+        count_cpu(c, cpu, &n, stdout);
+        printf("cpu%u: %zu pages, %lu events, %lu lost", cpu, c->nr_pages[cpu], n.events, n.lost);
+        if (n.lost_unknown)
+            printf(" (+ %lu pages with lost events of unknown count)", n.lost_unknown);
+        if (n.bad_pages)
+            printf(", %lu damaged pages", n.bad_pages);
+        printf("\n");
+    }
+    for (size_t i = 0; i < c->nr_damage; i++)
+        printf("damage: at byte %llu: %s (%llu bytes skipped)\n",
+               (unsigned long long)c->damage[i].offset, c->damage[i].reason,
+               (unsigned long long)c->damage[i].skipped);
+    printf("damage found: %zu\n", c->nr_damage);
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    if (parse_options(argc, argv, &o) != 0) {
+        fputs("Try 'tkconvert --help'.\n", stderr);
+        return 2;
+    }
+    size_t size;
+    uint8_t *bytes = read_file(o.capture, &size);
+    if (!bytes)
+        return 2;
+    struct capture c;
+    char err[256];
+    if (capture_read(&c, bytes, size, err, sizeof err) != 0) {
+        fprintf(stderr, "tkconvert: %s\n", err);
+        return 2;
+    }
+    free(bytes);
+    int status = 0;
+    size_t pages = 0;
+    for (unsigned cpu = 0; cpu < c.nr_cpus; cpu++)
+        pages += c.nr_pages[cpu];
+    if (o.check) {
+        print_check(&c, o.capture, size);
+    } else {
+        for (size_t i = 0; i < c.nr_damage; i++)
+            fprintf(stderr, "tkconvert: %s: damage at byte %llu: %s (%llu bytes skipped)\n",
+                    o.capture, (unsigned long long)c.damage[i].offset, c.damage[i].reason,
+                    (unsigned long long)c.damage[i].skipped);
+    }
+    if (c.nr_files == 0 && pages == 0) {
+        fprintf(stderr, "tkconvert: %s: nothing usable in the capture\n", o.capture);
+        capture_free(&c);
+        return 1;
+    }
+    if (o.unpack_dir && unpack_capture(&c, o.unpack_dir, stderr, err, sizeof err) < 0) {
+        fprintf(stderr, "tkconvert: %s\n", err);
+        status = 2;
+    }
+    capture_free(&c);
+    return status;
+}
