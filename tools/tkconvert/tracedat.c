@@ -220,7 +220,7 @@ int tracedat_write(const char *root, unsigned nr_cpus, const char *out_path, cha
     if (snprintf(tracefs, sizeof(tracefs), "%s" TRACEFS_SUBDIR, root) >= (int)sizeof(tracefs) ||
         snprintf(head, sizeof(head), "%s.head", out_path) >= (int)sizeof(head))
         return fail(err, errlen, "trace.dat: path too long");
-    unsigned long_size, page_size;
+    unsigned long_size = 0, page_size = 0;
     if (guest_sizes(tracefs, &long_size, &page_size, err, errlen) < 0)
         return -1;
     /* Without the guest's kallsyms, an empty one: trace-cmd would otherwise copy the host's. */
