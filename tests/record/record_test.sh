@@ -35,7 +35,7 @@ fi
 
 # The captures, one per session (the first is the boot's, before the script turned the
 # stream off), and the guest's `cat trace` texts, one per session.
-captures=$(python3 $HERE/split_capture.py "$OUT/capture.tkc" "$OUT/sessions") || captures=0
+captures=$(python3 tools/split_capture.py "$OUT/capture.tkc" "$OUT/sessions") || captures=0
 texts=$(python3 $HERE/guest_sections.py "$OUT/console.log" "$OUT/sessions") || texts=0
 if [ "$texts" -eq "${#SESSIONS[@]}" ] && [ "$captures" -gt "$texts" ]; then
     ok "$texts sessions printed by the guest, $captures captures on COM2"
