@@ -65,7 +65,7 @@ FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
 	fpu task_arch paging snapshot gdt
-NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols fs/fs_tree fs/fs_layout \
+NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols lib/crc32 fs/fs_tree fs/fs_layout \
 	shell/console
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
@@ -378,6 +378,7 @@ UNIT_DEPS_time := kernel/time.c tests/unit/host_arch.c
 UNIT_DEPS_ring_buffer := $(HOST_ring_buffer)
 UNIT_DEPS_raw_page := trace/core/raw_page.c
 UNIT_DEPS_crc32 := kernel/lib/crc32.c
+UNIT_DEPS_capture_frame := trace/core/capture_frame.c kernel/lib/crc32.c $(HOST_fs_tree)
 UNIT_DEPS_parse := $(HOST_parse)
 UNIT_DEPS_mmio_decode := arch/x86/mmio_decode.c
 UNIT_DEPS_pci_format := drivers/pci/pci_format.c $(HOST_fs_tree)

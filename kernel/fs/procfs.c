@@ -16,6 +16,7 @@
 #include "kernel/proc/cred.h"
 #include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/procfs.h"
 #include "kernel/mm/heap.h"
 #include "kernel/init.h"
 #include "kernel/ipc/ipc.h"
@@ -62,11 +63,10 @@ static int read_uptime(struct fs_node *f, struct fs_writer *out)
 /* Addresses are shown to root only, zeros to anyone else, as Linux with kptr_restrict=1
  * (CAP_SYSLOG). Linux asks about the opener; the reader here, who is the opener unless it
  * dropped its ids since, which only hides more. */
-static int read_kallsyms(struct fs_node *f, struct fs_writer *out)
+int kallsyms_print(struct fs_writer *out, bool addresses)
 {
-    (void)f;
     const struct symbol_table *t = kernel_symbols();
-    bool show = cred_privileged(&current->cred);
+    bool show = addresses;
     for (uint32_t i = 0; i + 1 < t->count; i++) {
         fs_printf(out, "%08x %c %s\n", show ? t->entries[i].address : 0, symbol_type(t, i),
                   t->names + t->entries[i].name_offset);
@@ -74,6 +74,12 @@ static int read_kallsyms(struct fs_node *f, struct fs_writer *out)
             return -EINTR;
     }
     return 0;
+}
+
+static int read_kallsyms(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    return kallsyms_print(out, cred_privileged(&current->cred));
 }
 
 static void writer_emit(void *ctx, const char *text, size_t len)

@@ -25,6 +25,7 @@
 #include "kernel/shell/shell_parse.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
+#include "trace/core/trace.h"
 #include "uapi/syscall.h"
 
 #define REDIRECT_MAX 4096
@@ -293,6 +294,7 @@ int shell_run_script(const char *name, const char *text, size_t len)
         }
     }
     running_script = false;
+    trace_stream_end_session(); /* an open binary capture gets its end */
     printk("script: %s done, %d lines, %d failed\n", name, lines, failed);
     return failed;
 }

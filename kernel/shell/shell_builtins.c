@@ -16,6 +16,7 @@
 #include "kernel/shell/shell.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
+#include "trace/core/trace.h"
 #include "uapi/syscall.h"
 
 extern const struct shell_command shell_commands_start[], shell_commands_end[];
@@ -356,6 +357,7 @@ static int cmd_poweroff(int argc, char **argv, struct fs_writer *out)
     if (failures)
         printk("poweroff: %d boot-script lines failed; exiting with the failure code\n", failures);
     background_drain();
+    trace_stream_end_session(); /* an open binary capture gets its end */
     printk("poweroff: bye\n");
     arch_exit_emulator(failures ? EXIT_FAIL : EXIT_PASS);
 }

@@ -235,6 +235,10 @@ static void trace_init(void)
     trace_syscalls_init();
     trace_stream_init();
     trace_switch(trace_find_tracer("nop", 3));
+    /* trace_options= sets options/ files, as on Linux (stream_raw: the capture from boot). */
+    const char *options = kernel_param("trace_options");
+    if (options)
+        trace_apply_boot_options(options);
     /* ftrace= selects the boot tracer, as on Linux: what follows boot is traced. */
     const char *boot = kernel_param("ftrace");
     struct tracer *t = boot ? trace_find_tracer(boot, strlen(boot)) : 0;

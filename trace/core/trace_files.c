@@ -13,6 +13,8 @@
  *                         mmiotrace's documentation uses)
  *   options/overwrite     1: the oldest events are overwritten; 0: new events are dropped
  *   options/stream_com2   1: trace_pipe is streamed to COM2 in the background
+ *   options/stream_raw    1: the stream carries the binary capture (pages and the files that
+ *                         describe them, uapi/trace_capture.h) instead of trace_pipe's text
  *   per_cpu/cpuN/stats    Linux's per-CPU counters
  */
 #include "kernel/fs/fs_layout.h"
@@ -21,6 +23,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
+#include "kernel/log/printk.h"
 #include "trace/core/trace_internal.h"
 
 /* Payload bytes per event when a tracer gives no size (a marker line of ~40 characters). */
@@ -229,11 +232,11 @@ struct fs_node *trace_create_flag_file(struct fs_node *dir, const char *name,
 static bool overwrite_get(void) { return trace_buffer()->overwrite; }
 static void overwrite_set(bool on) { rb_set_overwrite(trace_buffer(), on); }
 static bool stream_get(void) { return trace_stream_enabled; }
-static void stream_set(bool on) { trace_stream_enabled = on; }
 
 static const struct trace_flag tracing_on_flag = { trace_is_on, trace_set_on };
 static const struct trace_flag overwrite_flag = { overwrite_get, overwrite_set };
-static const struct trace_flag stream_com2_flag = { stream_get, stream_set };
+static const struct trace_flag stream_com2_flag = { stream_get, trace_stream_set_enabled };
+static const struct trace_flag stream_raw_flag = { trace_stream_raw, trace_stream_set_raw };
 
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
@@ -257,6 +260,38 @@ static const struct fs_file_ops buffer_total_size_kb_ops = { .read = read_buffer
 static const struct fs_file_ops trace_entries_ops = { .read = read_trace_entries, .write = write_trace_entries };
 static const struct fs_file_ops cpu_stats_ops = { .read = read_cpu_stats };
 
+/*
+ * trace_options=NAME,noNAME,... on the kernel command line, Linux's boot parameter: each
+ * NAME sets options/NAME to 1 and noNAME sets it to 0, in order, as tracing starts
+ * (trace_options=stream_raw streams the binary capture from boot). A name that is no
+ * option here is reported on the console and skipped.
+ */
+void trace_apply_boot_options(const char *list)
+{
+    int err;
+    struct fs_node *options = tracefs_lookup("options", &err);
+    for (const char *p = list; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        const char *name = p;
+        p += len + (comma ? 1 : 0);
+        if (len == 0)
+            continue;
+        bool on = !(len > 2 && strncmp(name, "no", 2) == 0);
+        size_t skip = on ? 0 : 2;
+        struct fs_node *flag = 0;
+        for (struct fs_node *n = options ? options->children : 0; n && !flag; n = n->next)
+            if (n->ops == &flag_ops && strlen(n->name) == len - skip &&
+                strncmp(n->name, name + skip, len - skip) == 0)
+                flag = n;
+        if (!flag) {
+            printk("tracing: trace_options: no option '%.*s'; ignored\n", (int)len, name);
+            continue;
+        }
+        ((const struct trace_flag *)flag->data)->set(on);
+    }
+}
+
 void trace_files_init(void)
 {
     struct fs_node *root = tracefs_root();
@@ -272,6 +307,7 @@ void trace_files_init(void)
     struct fs_node *options = fs_mkdir_at(root, "options");
     trace_create_flag_file(options, "overwrite", &overwrite_flag);
     trace_create_flag_file(options, "stream_com2", &stream_com2_flag);
+    trace_create_flag_file(options, "stream_raw", &stream_raw_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);

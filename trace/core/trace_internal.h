@@ -51,6 +51,8 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
 void trace_print_all(struct fs_writer *out);
 
 void trace_files_init(void);
+/* trace_options= of the kernel command line (trace_files.c). */
+void trace_apply_boot_options(const char *list);
 /* trace_pipe_raw, events/header_page and header_event, trace_clock (trace_raw.c). */
 void trace_raw_init(void);
 void trace_stream_init(void);
@@ -65,5 +67,24 @@ void trace_stream_send_pending_header(void);
 struct fs_writer *trace_com2_writer(void);
 /* The COM2 stream is on (options/stream_com2). */
 extern bool trace_stream_enabled;
+/* options/stream_com2 and options/stream_raw: switching the stream off, or between text and
+ * the binary capture, first ends an open capture (trace_stream.c). */
+void trace_stream_set_enabled(bool on);
+void trace_stream_set_raw(bool on);
+bool trace_stream_raw(void);
+
+/* The binary capture (trace_capture.c), driven by the stream, which runs one of these at a
+ * time. Open and close only in thread context (they do nothing in an interrupt). */
+void trace_capture_init(void);
+bool trace_capture_is_open(void);
+/* Events wait in the ring or in an open page. */
+bool trace_capture_pending(void);
+/* CAPTURE_START and every file a reader needs. */
+void trace_capture_open(void);
+/* Sends the pages that fill until the deadline; true if it stopped there (more to do). */
+bool trace_capture_pages(uint64_t deadline);
+/* The last pages (with drain, every event in the ring too), the files that may have
+ * changed, CAPTURE_END. */
+void trace_capture_close(bool drain);
 
 #endif

@@ -11,6 +11,8 @@
  * file prints; like Linux's local clock, per CPU and not synchronised between CPUs).
  * Writing another name to trace_clock is EINVAL.
  */
+#include <stddef.h>
+
 #include "kernel/arch.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/fs_layout.h"
@@ -22,66 +24,124 @@
 #include "kernel/time.h"
 #include "trace/core/raw_page.h"
 #include "trace/core/trace_internal.h"
+#include "trace/core/trace_raw.h"
+#include "trace/ftrace/ftrace.h" /* the funcgraph records, whose times export_times converts */
 #include "uapi/fs.h"
 
 #define RAW_POLL_NS 10000000u /* a blocked reader looks for events this often */
 
-/* One open() of a trace_pipe_raw: the page being handed out, and an event consumed that
- * could not go on the last page (only when a writer recycled pages between the look and
- * the take: see fill_page). */
+/* One open() of a trace_pipe_raw: its page filler, and how much of a finished page has
+ * been read. */
 struct raw_reader {
-    unsigned cpu;
     bool have_page;
-    uint32_t served;  /* bytes of page already read */
-    bool have_carry;
-    struct rb_event carry_ev;
-    uint8_t page[RAW_PAGE_SIZE] __attribute__((aligned(8)));
-    uint8_t carry[RB_MAX_EVENT + 4] __attribute__((aligned(8)));
+    uint32_t served; /* bytes of the finished page already read */
+    struct raw_filler fill;
 };
 
 /*
- * Fills r->page from the CPU's oldest unread events, as Linux's ring_buffer_read_page does:
- * events go on in order while they fit; losses before the first event are the page's
- * missed count, and losses before a later event end the page there, so that the next page
- * reports them in their place. Each event is looked at before it is taken, so an event that
- * does not fit stays in the ring. True when the page holds at least one event.
+ * Records keep some times as TSC cycles in the ring (cheapest to take): the function_graph
+ * records' calltime and rettime. Exported pages carry them in nanoseconds of the trace
+ * clock, as Linux's do, so that trace-cmd's function_graph plugin shows true durations.
+ * (The snapshot record's delta stays cycles on purpose: it measures cycles between two
+ * snapshots, and prints as "+N cycles" in the trace file too.)
  */
-static bool fill_page(struct raw_reader *r)
+static void export_times(uint8_t *payload, uint32_t length)
+{
+    struct trace_entry ent;
+    uint64_t t;
+    if (length < sizeof ent)
+        return;
+    memcpy(&ent, payload, sizeof ent);
+    if (ent.type == TRACE_GRAPH_ENT && length >= sizeof(struct ftrace_graph_entry)) {
+        size_t at = offsetof(struct ftrace_graph_entry, calltime);
+        memcpy(&t, payload + at, 8);
+        t = time_cycles_to_ns(t);
+        memcpy(payload + at, &t, 8);
+    } else if ((ent.type == TRACE_GRAPH_RET || ent.type == TRACE_GRAPH_LEAF) &&
+               length >= sizeof(struct ftrace_graph_return)) {
+        size_t at = offsetof(struct ftrace_graph_return, calltime);
+        memcpy(&t, payload + at, 8);
+        t = time_cycles_to_ns(t);
+        memcpy(payload + at, &t, 8);
+        at = offsetof(struct ftrace_graph_return, rettime);
+        memcpy(&t, payload + at, 8);
+        t = time_cycles_to_ns(t);
+        memcpy(payload + at, &t, 8);
+    }
+}
+
+void raw_fill_init(struct raw_filler *f, unsigned cpu)
+{
+    memset(f, 0, sizeof *f);
+    f->cpu = cpu;
+    raw_page_start(&f->page, f->bytes);
+}
+
+void raw_fill_next(struct raw_filler *f)
+{
+    raw_page_start(&f->page, f->bytes);
+    f->missed = 0;
+}
+
+bool raw_fill_pending(struct raw_filler *f)
+{
+    struct rb_event ev;
+    if (f->have_carry)
+        return true;
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    bool more = rb_peek_event(trace_buffer(), f->cpu, &ev);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    return more;
+}
+
+/*
+ * As Linux's ring_buffer_read_page: events go on in order while they fit; losses before the
+ * first event are the page's missed count, and losses before a later event end the page
+ * there. Each event is looked at before it is taken, so an event that does not fit stays in
+ * the ring.
+ */
+enum raw_fill_stop raw_fill(struct raw_filler *f)
 {
     struct ring_buffer *rb = trace_buffer();
-    struct raw_page page;
-    uint64_t missed = 0;
-    raw_page_start(&page, r->page);
-    if (r->have_carry) {
-        raw_page_add(&page, time_cycles_to_ns(r->carry_ev.ts), r->carry, r->carry_ev.length);
-        missed = r->carry_ev.lost_before;
-        r->have_carry = false;
+    struct raw_page *page = &f->page;
+    if (f->have_carry) {
+        if (page->events)
+            return RAW_FILL_FULL; /* the carry starts the next page */
+        raw_page_add(page, time_cycles_to_ns(f->carry_ev.ts), f->carry, f->carry_ev.length);
+        f->missed = f->carry_ev.lost_before;
+        f->have_carry = false;
     }
     for (;;) {
         struct rb_event ev;
         unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-        bool more = rb_peek_event(rb, r->cpu, &ev);
-        if (more && page.events &&
-            (ev.lost_before || raw_page_event_size(&page, time_cycles_to_ns(ev.ts), ev.length) >
-                                   RAW_PAGE_DATA - page.used))
-            more = false;
-        if (more)
-            more = rb_consume(rb, r->cpu, r->carry, sizeof r->carry, &ev);
+        bool more = rb_peek_event(rb, f->cpu, &ev);
+        bool full = more && page->events &&
+                    (ev.lost_before || raw_page_event_size(page, time_cycles_to_ns(ev.ts),
+                                                           ev.length) > RAW_PAGE_DATA - page->used);
+        if (more && !full)
+            more = rb_consume(rb, f->cpu, f->carry, sizeof f->carry, &ev);
         spin_unlock_irqrestore(&trace_reader_lock, flags);
+        if (full)
+            return RAW_FILL_FULL;
         if (!more)
-            break;
+            return RAW_FILL_DRAINED;
+        export_times(f->carry, ev.length);
         uint64_t ts = time_cycles_to_ns(ev.ts);
-        if (page.events == 0)
-            missed = ev.lost_before;
-        if ((page.events && ev.lost_before) || !raw_page_add(&page, ts, r->carry, ev.length)) {
-            r->carry_ev = ev; /* pages changed between the look and the take */
-            r->have_carry = true;
-            break;
+        if (page->events == 0)
+            f->missed = ev.lost_before;
+        if ((page->events && ev.lost_before) || !raw_page_add(page, ts, f->carry, ev.length)) {
+            f->carry_ev = ev; /* pages changed between the look and the take */
+            f->have_carry = true;
+            return RAW_FILL_FULL;
         }
     }
-    if (page.events == 0)
+}
+
+bool raw_fill_finish(struct raw_filler *f)
+{
+    if (f->page.events == 0)
         return false;
-    raw_page_finish(&page, missed);
+    raw_page_finish(&f->page, f->missed);
     return true;
 }
 
@@ -90,8 +150,9 @@ static int raw_open(struct fs_node *node, struct file *f)
     struct raw_reader *r = kmalloc(sizeof *r);
     if (!r)
         return -ENOMEM;
-    memset(r, 0, sizeof *r);
-    r->cpu = (unsigned)(uintptr_t)node->data;
+    r->have_page = false;
+    r->served = 0;
+    raw_fill_init(&r->fill, (unsigned)(uintptr_t)node->data);
     f->private_data = r;
     return 0;
 }
@@ -112,7 +173,8 @@ static long raw_read(struct file *f, void *buf, size_t len)
 {
     struct raw_reader *r = f->private_data;
     while (!r->have_page) {
-        if (fill_page(r)) {
+        raw_fill(&r->fill);
+        if (raw_fill_finish(&r->fill)) {
             r->have_page = true;
             r->served = 0;
             break;
@@ -126,10 +188,12 @@ static long raw_read(struct file *f, void *buf, size_t len)
     uint32_t n = RAW_PAGE_SIZE - r->served;
     if (n > len)
         n = (uint32_t)len;
-    memcpy(buf, r->page + r->served, n);
+    memcpy(buf, r->fill.bytes + r->served, n);
     r->served += n;
-    if (r->served == RAW_PAGE_SIZE)
+    if (r->served == RAW_PAGE_SIZE) {
         r->have_page = false;
+        raw_fill_next(&r->fill);
+    }
     return (long)n;
 }
 

@@ -13,6 +13,16 @@
  * COM2 of its session however streaming begins: at the switch, or later, when
  * options/stream_com2 turns on or an interactive reader leaves, or in the flight recorder's
  * dump. Until it has been sent it is pending, and goes out before the next event.
+ *
+ * With options/stream_raw 1 (or trace_options=stream_raw on the command line) the stream
+ * carries the binary capture instead (trace_capture.c, uapi/trace_capture.h): no text and
+ * no pipe header, pages of events in Linux's layout and the files that describe them. A
+ * capture opens (CAPTURE_START and the files) when raw streaming is switched on, when a
+ * tracer becomes current, or when events wait and the CPU is idle; it takes full pages
+ * from the timer tick's share and the idle loop; a flush ends it (the last pages,
+ * CAPTURE_END): trace_stream_flush (a tracer switch too, which empties the buffer), the end
+ * of a boot script and poweroff (trace_stream_end_session), switching stream_raw or
+ * stream_com2 off. The next events then open a new capture.
  */
 #include "drivers/serial/com2_stream.h"
 #include "kernel/arch.h"
@@ -21,6 +31,9 @@
 
 bool trace_stream_enabled = true;
 bool trace_pipe_has_follower(void);
+
+static bool raw_mode;                /* options/stream_raw */
+static volatile bool capture_wanted; /* open a capture even before events come */
 
 static void com2_emit(struct fs_writer *w, const char *text, size_t len)
 {
@@ -47,26 +60,112 @@ static bool streaming(void)
     return trace_stream_enabled && com2_present() && trace_buffer() && !trace_pipe_has_follower();
 }
 
-/* Streams events until the deadline (arch_cycles()) passes or none are left, and with
- * at_end the lost counts that have no event after them, unless a batch is already running:
- * a tick arriving during a flush must not print into the middle of its line. True if it
- * stopped at the deadline, so there may be more. */
-static bool stream_batch(uint64_t deadline, bool at_end)
+/* One batch at a time writes to COM2; false if one is running (a tick during a flush). */
+static bool take_stream(void) { return !__atomic_exchange_n(&stream_busy, true, __ATOMIC_ACQUIRE); }
+static void release_stream(void) { __atomic_store_n(&stream_busy, false, __ATOMIC_RELEASE); }
+
+/* The binary capture's share of a batch: opens a capture when one is due and this is thread
+ * context (the timer tick leaves that to the idle loop), sends the pages that fill, and with
+ * at_end closes it. True if it stopped at the deadline. */
+static bool raw_batch(uint64_t deadline, bool at_end)
 {
-    if (!streaming() || __atomic_exchange_n(&stream_busy, true, __ATOMIC_ACQUIRE))
-        return false;
-    trace_stream_send_pending_header();
-    bool more;
-    do {
-        more = trace_consume_print(&com2_writer, 1, false, &stream_copy) == 1;
-    } while (more && arch_cycles() < deadline);
-    if (at_end)
-        trace_consume_print(&com2_writer, 0, true, &stream_copy);
-    __atomic_store_n(&stream_busy, false, __ATOMIC_RELEASE);
+    if (!trace_capture_is_open()) {
+        if (arch_in_hardirq() || !(capture_wanted || trace_capture_pending()))
+            return false;
+        capture_wanted = false;
+        trace_capture_open();
+    }
+    bool more = trace_capture_pages(deadline);
+    if (at_end) {
+        trace_capture_close(true);
+        more = false;
+    }
     return more;
 }
 
-void trace_stream_flush(void) { stream_batch(UINT64_MAX, true); }
+/* Streams until the deadline (arch_cycles()) passes or nothing is left: trace_pipe's text,
+ * one event at a time, with at_end the lost counts that have no event after them; or the
+ * binary capture's pages, with at_end its close. Nothing if a batch is already running: a
+ * tick arriving during a flush must not write into the middle of its line or frame. True
+ * if it stopped at the deadline, so there may be more. */
+static bool stream_batch(uint64_t deadline, bool at_end)
+{
+    if (!streaming() || !take_stream())
+        return false;
+    bool more;
+    if (raw_mode) {
+        more = raw_batch(deadline, at_end);
+    } else {
+        trace_stream_send_pending_header();
+        do {
+            more = trace_consume_print(&com2_writer, 1, false, &stream_copy) == 1;
+        } while (more && arch_cycles() < deadline);
+        if (at_end)
+            trace_consume_print(&com2_writer, 0, true, &stream_copy);
+    }
+    release_stream();
+    return more;
+}
+
+/* Everything unread goes out; in raw mode the capture ends. When an interactive reader
+ * holds trace_pipe, its events stay for it, and only what the capture already took is
+ * sent before the capture ends. */
+void trace_stream_flush(void)
+{
+    if (raw_mode && trace_capture_is_open() && !streaming() && take_stream()) {
+        trace_capture_close(false);
+        release_stream();
+        return;
+    }
+    stream_batch(UINT64_MAX, true);
+}
+
+void trace_stream_end_session(void)
+{
+    if (raw_mode)
+        trace_stream_flush();
+}
+
+/* Opens a capture now, from thread context, if raw streaming runs: a session's first
+ * events need not wait for the idle loop. */
+static void open_capture_now(void)
+{
+    if (!raw_mode)
+        return;
+    capture_wanted = true;
+    if (!streaming() || arch_in_hardirq() || !take_stream())
+        return;
+    if (!trace_capture_is_open()) {
+        capture_wanted = false;
+        trace_capture_open();
+    }
+    release_stream();
+}
+
+void trace_stream_set_raw(bool on)
+{
+    if (on == raw_mode)
+        return;
+    if (!on) {
+        trace_stream_flush(); /* ends the capture, while raw_mode still says there is one */
+        raw_mode = false;
+        capture_wanted = false;
+        return;
+    }
+    raw_mode = true;
+    open_capture_now();
+}
+
+bool trace_stream_raw(void) { return raw_mode; }
+
+void trace_stream_set_enabled(bool on)
+{
+    if (!on && raw_mode)
+        trace_stream_flush();
+    trace_stream_enabled = on;
+    if (on && raw_mode)
+        open_capture_now();
+}
 
 void trace_stream_send_pending_header(void)
 {
@@ -80,12 +179,20 @@ void trace_stream_send_pending_header(void)
 void trace_stream_begin(void)
 {
     __atomic_store_n(&header_pending, trace_current()->print_pipe_header != 0, __ATOMIC_RELEASE);
-    if (!streaming() || __atomic_exchange_n(&stream_busy, true, __ATOMIC_ACQUIRE))
+    if (raw_mode) {
+        open_capture_now(); /* the new tracer's capture; its header is text, not part of it */
+        return;
+    }
+    if (!streaming() || !take_stream())
         return;
     trace_stream_send_pending_header();
-    __atomic_store_n(&stream_busy, false, __ATOMIC_RELEASE);
+    release_stream();
 }
 
 static bool stream_work(uint64_t deadline) { return stream_batch(deadline, false); }
 
-void trace_stream_init(void) { background_register(stream_work); }
+void trace_stream_init(void)
+{
+    trace_capture_init();
+    background_register(stream_work);
+}
