@@ -4,7 +4,8 @@ tests/tools/test_tkconvert.sh: the guest's own format files (tests/tools/tkconve
 copied from what tests/shell/event_formats.script printed), kallsyms, saved_cmdlines, and
 two CPUs' ring-buffer pages holding a known session: a write(2) seen by raw_syscalls and
 syscalls around a function_graph call with a leaf, a marker, an mmiotrace access, a
-snapshot, a user event, function events, and 17 lost events. The pages are encoded here,
+snapshot, a user event, function events, a getpid(2) seen by raw_syscalls only (named from
+the other CPU's syscalls event), and 17 lost events. The pages are encoded here,
 independently of the guest's and the converter's C code (Linux's layout, events/header_page).
 --damage flips a byte inside the first page frame and cuts the capture's last frame short."""
 import os
@@ -108,6 +109,8 @@ def session():
         (2000, record("tracekern", "cpu_snapshot", 7, number=1, delta=99, eax=0x11, eip=0xC0100000,
                       cs=8)),
         (2100, record("user_events", "test", 7, count=42)),
+        (2200, record("raw_syscalls", "sys_enter", 7, id=20, args=[0, 0, 0, 0, 0, 0])),
+        (2300, record("raw_syscalls", "sys_exit", 7, id=20, ret=7)),
     ]
     later = [(5000 + (1 << 28), record("ftrace", "print", 1, ip=0xC0100000, _tail=b"after the loss\0"))]
     cpu1 = [

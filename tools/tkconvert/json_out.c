@@ -116,7 +116,8 @@ static uint64_t field_value(const struct tk_record *r, const char *name, uint64_
 /* An open call on a task's stack: a function_graph entry or a system call's enter. */
 struct open_call {
     const struct tk_record *begin;
-    int64_t depth;  /* function_graph depth; the syscall number for syscalls */
+    int64_t depth;  /* function_graph depth; a system call's key (see syscall_enter) */
+    int64_t depth2; /* the key of the other tracepoint of the same call, or -1 */
     char name[80];
 };
 
@@ -126,9 +127,12 @@ struct task_stack {
     int pid;
     struct open_call *calls[2];
     size_t n[2], cap[2];
+    int64_t swallow; /* the exit key of a call already closed by its other exit, or -1 */
 };
 
 enum { STACK_GRAPH, STACK_SYSCALL };
+
+#define NAMED_SYSCALL_KEY (1ll << 40) /* keys of syscalls:* calls: their format's position */
 
 struct writer {
     const struct tk_trace *t;
@@ -156,6 +160,7 @@ static struct task_stack *task_of(struct writer *w, uint32_t cpu, int pid)
     memset(&tasks[w->nr_tasks], 0, sizeof *tasks);
     tasks[w->nr_tasks].cpu = cpu;
     tasks[w->nr_tasks].pid = pid;
+    tasks[w->nr_tasks].swallow = -1;
     return &tasks[w->nr_tasks++];
 }
 
@@ -175,6 +180,7 @@ static void push_call(struct writer *w, struct task_stack *ts, int kind, const s
     struct open_call *c = &ts->calls[kind][ts->n[kind]++];
     c->begin = r;
     c->depth = depth;
+    c->depth2 = -1;
     snprintf(c->name, sizeof c->name, "%s", name);
 }
 
@@ -303,13 +309,32 @@ static const char *syscall_name(const struct writer *w, uint64_t nr, char *buf, 
     return buf;
 }
 
-/* raw_syscalls and syscalls enter/exit: a slice per call, its kind told by the stack
- * entry's depth (the number; named ones are offset so the two kinds never pair). */
-static void syscall_enter(struct writer *w, const struct tk_record *r, const char *name, int64_t key)
+/* raw_syscalls and syscalls enter/exit: a slice per call. A call's key is its number for
+ * raw_syscalls and NAMED_SYSCALL_KEY + its format's index for syscalls, so that each exit
+ * closes its own kind's enter. When both kinds are traced, Linux fires both tracepoints
+ * for one call, and their exits in either order: the second enter joins the call already
+ * open (one slice, named after the call), the first exit closes it, and the second exit is
+ * swallowed. */
+static void syscall_enter(struct writer *w, const struct tk_record *r, const char *name, int64_t key,
+                          int64_t nr, bool named)
 {
     struct task_stack *ts = task_of(w, r->cpu, r->pid);
-    if (ts)
-        push_call(w, ts, STACK_SYSCALL, r, key, name);
+    if (!ts)
+        return;
+    ts->swallow = -1;
+    if (ts->n[STACK_SYSCALL]) {
+        struct open_call *top = &ts->calls[STACK_SYSCALL][ts->n[STACK_SYSCALL] - 1];
+        bool top_named = top->depth >= NAMED_SYSCALL_KEY;
+        int64_t top_nr = top_named ? (int32_t)field_value(top->begin, "__syscall_nr", ~0ull)
+                                   : (int32_t)field_value(top->begin, "id", ~0ull);
+        if (top->depth2 < 0 && top_named != named && top_nr == nr) {
+            top->depth2 = key;
+            if (named)
+                snprintf(top->name, sizeof top->name, "%s", name);
+            return;
+        }
+    }
+    push_call(w, ts, STACK_SYSCALL, r, key, name);
 }
 
 static void syscall_exit(struct writer *w, const struct tk_record *r, int64_t key)
@@ -317,11 +342,17 @@ static void syscall_exit(struct writer *w, const struct tk_record *r, int64_t ke
     struct task_stack *ts = task_of(w, r->cpu, r->pid);
     if (!ts)
         return;
+    if (ts->swallow == key && key >= 0) {
+        ts->swallow = -1;
+        return;
+    }
     size_t *n = &ts->n[STACK_SYSCALL];
     for (size_t i = *n; i-- > 0;) {
-        if (ts->calls[STACK_SYSCALL][i].depth != key)
+        struct open_call *c = &ts->calls[STACK_SYSCALL][i];
+        if (c->depth != key && c->depth2 != key)
             continue;
-        put_slice(w, &ts->calls[STACK_SYSCALL][i], r, "syscalls");
+        ts->swallow = c->depth2 < 0 ? -1 : c->depth == key ? c->depth2 : c->depth;
+        put_slice(w, c, r, "syscalls");
         memmove(&ts->calls[STACK_SYSCALL][i], &ts->calls[STACK_SYSCALL][i + 1],
                 (*n - i - 1) * sizeof ts->calls[STACK_SYSCALL][0]);
         --*n;
@@ -329,8 +360,6 @@ static void syscall_exit(struct writer *w, const struct tk_record *r, int64_t ke
     }
     put_instant(w, r, r->format->name, strlen(r->format->name));
 }
-
-#define NAMED_SYSCALL_KEY (1ll << 40) /* keys of syscalls:* calls: their name's position */
 
 static void put_record(struct writer *w, const struct tk_record *r)
 {
@@ -356,11 +385,13 @@ static void put_record(struct writer *w, const struct tk_record *r)
         graph_leaf(w, r);
     } else if (is_event(r, "raw_syscalls", "sys_enter")) {
         uint64_t nr = field_value(r, "id", 0);
-        syscall_enter(w, r, syscall_name(w, nr, buf, sizeof buf), (int64_t)(uint32_t)nr);
+        syscall_enter(w, r, syscall_name(w, nr, buf, sizeof buf), (int64_t)(uint32_t)nr,
+                      (int32_t)nr, false);
     } else if (is_event(r, "raw_syscalls", "sys_exit")) {
         syscall_exit(w, r, (int64_t)(uint32_t)field_value(r, "id", 0));
     } else if (strcmp(f->system, "syscalls") == 0 && strncmp(f->name, "sys_enter_", 10) == 0) {
-        syscall_enter(w, r, f->name + 10, NAMED_SYSCALL_KEY + (int64_t)(f - w->t->formats));
+        syscall_enter(w, r, f->name + 10, NAMED_SYSCALL_KEY + (int64_t)(f - w->t->formats),
+                      (int32_t)field_value(r, "__syscall_nr", ~0ull), true);
     } else if (strcmp(f->system, "syscalls") == 0 && strncmp(f->name, "sys_exit_", 9) == 0) {
         const struct tk_format *enter;
         snprintf(buf, sizeof buf, "sys_enter_%s", f->name + 9);

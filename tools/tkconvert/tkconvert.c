@@ -3,7 +3,9 @@
  * what COM2 carries with options/stream_raw 1): checks it, unpacks it into the guest's
  * file-system layout, and converts it for the tools that read Linux's traces.
  */
+#define _GNU_SOURCE /* nftw */
 #include <errno.h>
+#include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +16,11 @@
 #include "tools/tkconvert/json_out.h"
 #include "tools/tkconvert/rb_page.h"
 #include "tools/tkconvert/trace_model.h"
+#include "tools/tkconvert/tracedat.h"
 #include "tools/tkconvert/unpack.h"
 
 static const char usage_text[] =
-    "usage: tkconvert [--unpack DIR] [--ctf DIR] [--json FILE] [--check] CAPTURE\n"
+    "usage: tkconvert [--unpack DIR] [--tracedat FILE] [--ctf DIR] [--json FILE] [--check] CAPTURE\n"
     "\n"
     "Reads CAPTURE, a binary capture of tracekern's trace (what COM2 carries when the guest's\n"
     "tracefs options/stream_raw is 1; the frames are described in uapi/trace_capture.h), and\n"
@@ -29,6 +32,9 @@ static const char usage_text[] =
     "                DIR/sys/kernel/tracing/PATH, absolute ones at DIR/PATH (/proc/kallsyms),\n"
     "                each CPU's pages appended as\n"
     "                DIR/sys/kernel/tracing/per_cpu/cpuN/trace_pipe_raw\n"
+    "  --tracedat FILE  write trace-cmd's trace.dat (for trace-cmd report, KernelShark), made by\n"
+    "                Debian's trace-cmd restore from the unpacked capture (the --unpack DIR,\n"
+    "                or a temporary directory removed afterwards)\n"
     "  --json FILE   write the Trace Event Format JSON that Perfetto (ui.perfetto.dev) and\n"
     "                chrome://tracing load: function_graph calls as nested slices per CPU and\n"
     "                task (funcgraph_entry/exit paired by depth; tracekern funcgraph_leaf a\n"
@@ -58,6 +64,7 @@ struct options {
     const char *capture;
     const char *unpack_dir;
     const char *json_file;
+    const char *tracedat_file;
     const char *ctf_dir;
     int check;
 };
@@ -74,6 +81,8 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->check = 1;
         } else if (strcmp(a, "--unpack") == 0 && i + 1 < argc) {
             o->unpack_dir = argv[++i];
+        } else if (strcmp(a, "--tracedat") == 0 && i + 1 < argc) {
+            o->tracedat_file = argv[++i];
         } else if (strcmp(a, "--json") == 0 && i + 1 < argc) {
             o->json_file = argv[++i];
         } else if (strcmp(a, "--ctf") == 0 && i + 1 < argc) {
@@ -189,6 +198,42 @@ static void print_check(const struct capture *c, const char *name, size_t size)
     printf("damage found: %zu\n", c->nr_damage);
 }
 
+/* Removes the temporary unpacked tree (nftw callback). */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* --tracedat FILE: trace-cmd's file from the unpacked capture (unpacked_dir, or a
+ * temporary directory unpacked here and removed afterwards). */
+static int write_tracedat(const struct capture *c, const char *unpacked_dir, const char *path)
+{
+    char tmp[] = "/tmp/tkconvert.XXXXXX", err[512];
+    const char *root = unpacked_dir;
+    int rc = 0;
+    if (!root) {
+        if (!mkdtemp(tmp)) {
+            fprintf(stderr, "tkconvert: cannot make a temporary directory: %s\n", strerror(errno));
+            return -1;
+        }
+        root = tmp;
+        if (unpack_capture(c, root, stderr, err, sizeof err) < 0) {
+            fprintf(stderr, "tkconvert: %s\n", err);
+            rc = -1;
+        }
+    }
+    if (rc == 0 && tracedat_write(root, c->nr_cpus, path, err, sizeof err) != 0) {
+        fprintf(stderr, "tkconvert: %s: %s\n", path, err);
+        rc = -1;
+    }
+    if (!unpacked_dir)
+        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return rc;
+}
+
 /* --json FILE ("-": stdout). */
 static int write_json(const struct tk_trace *t, const char *path)
 {
@@ -243,6 +288,8 @@ int main(int argc, char **argv)
     }
     if (o.unpack_dir && unpack_capture(&c, o.unpack_dir, stderr, err, sizeof err) < 0) {
         fprintf(stderr, "tkconvert: %s\n", err);
+        status = 2;
+    } else if (o.tracedat_file && write_tracedat(&c, o.unpack_dir, o.tracedat_file) != 0) {
         status = 2;
     }
     if (o.json_file || o.ctf_dir) {
