@@ -152,7 +152,12 @@ HOST_tk_capture := tools/tkconvert/capture.c kernel/lib/crc32.c
 UNIT_DEPS_tk_capture := $(HOST_tk_capture) trace/core/raw_page.c
 UNIT_DEPS_tk_rb_page := tools/tkconvert/rb_page.c trace/core/raw_page.c
 UNIT_DEPS_tk_unpack := tools/tkconvert/unpack.c $(HOST_tk_capture)
-FUZZ_DEPS_tkconvert := $(HOST_tk_capture) tools/tkconvert/rb_page.c tools/tkconvert/unpack.c
+HOST_tk_model := tools/tkconvert/trace_model.c tools/tkconvert/event_format.c \
+	tools/tkconvert/trace_meta.c tools/tkconvert/rb_page.c $(HOST_tk_capture)
+UNIT_DEPS_tk_event_format := tools/tkconvert/event_format.c
+UNIT_DEPS_tk_trace_meta := tools/tkconvert/trace_meta.c
+FUZZ_DEPS_tkconvert := $(HOST_tk_model) tools/tkconvert/unpack.c tools/tkconvert/json_out.c \
+	tools/tkconvert/ctf_out.c
 
 # Builds GOALS (default: everything `all` names) holding the build lock: a second make waits
 # here until the first has finished, then finds its outputs up to date.

@@ -21,6 +21,8 @@ USER_PROGRAMS += linux_calls hostile_clients libc_linux
 USER_PROGRAMS += exe_bytes
 # Linux's binary ring-buffer interfaces (issue 17)
 USER_PROGRAMS += raw_test
+# The binary capture on COM2 under attack (issue 17, stream)
+USER_PROGRAMS += hostile_stream
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \

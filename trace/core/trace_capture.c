@@ -155,24 +155,21 @@ static void send_page(struct raw_filler *f)
     raw_fill_next(f);
 }
 
-/* Moves events into pages, sending each page that fills, until the deadline; with drain,
- * every event left and the open pages too. True if it stopped at the deadline. */
+/* Moves events into pages, sending each page that fills, until the deadline passes (looked
+ * at after each page sent: a page is the unit of work); with drain, every event left and
+ * the open pages too. True if it stopped at the deadline. (CPU 0 first: with more CPUs,
+ * the start should rotate so that a busy CPU cannot hold the others back.) */
 static bool send_pages(uint64_t deadline, bool drain)
 {
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         struct raw_filler *f = &fillers[cpu];
-        for (;;) {
-            enum raw_fill_stop why = raw_fill(f, deadline);
-            if (why == RAW_FILL_DEADLINE)
+        while (raw_fill(f) == RAW_FILL_FULL) {
+            send_page(f);
+            if (arch_cycles() >= deadline)
                 return true;
-            if (why == RAW_FILL_FULL) {
-                send_page(f);
-                continue;
-            }
-            if (drain)
-                send_page(f);
-            break;
         }
+        if (drain)
+            send_page(f);
     }
     return false;
 }

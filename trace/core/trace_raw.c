@@ -100,7 +100,7 @@ bool raw_fill_pending(struct raw_filler *f)
  * there. Each event is looked at before it is taken, so an event that does not fit stays in
  * the ring.
  */
-enum raw_fill_stop raw_fill(struct raw_filler *f, uint64_t deadline)
+enum raw_fill_stop raw_fill(struct raw_filler *f)
 {
     struct ring_buffer *rb = trace_buffer();
     struct raw_page *page = &f->page;
@@ -112,8 +112,6 @@ enum raw_fill_stop raw_fill(struct raw_filler *f, uint64_t deadline)
         f->have_carry = false;
     }
     for (;;) {
-        if (page->events && arch_cycles() >= deadline)
-            return RAW_FILL_DEADLINE;
         struct rb_event ev;
         unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
         bool more = rb_peek_event(rb, f->cpu, &ev);
@@ -175,7 +173,7 @@ static long raw_read(struct file *f, void *buf, size_t len)
 {
     struct raw_reader *r = f->private_data;
     while (!r->have_page) {
-        raw_fill(&r->fill, UINT64_MAX);
+        raw_fill(&r->fill);
         if (raw_fill_finish(&r->fill)) {
             r->have_page = true;
             r->served = 0;

@@ -35,16 +35,17 @@ struct raw_filler {
 
 /* Why raw_fill stopped. */
 enum raw_fill_stop {
-    RAW_FILL_DRAINED,  /* the CPU has no more events now */
-    RAW_FILL_FULL,     /* the next event does not fit, or losses come before it */
-    RAW_FILL_DEADLINE, /* arch_cycles() passed the deadline; there may be more */
+    RAW_FILL_DRAINED, /* the CPU has no more events now */
+    RAW_FILL_FULL,    /* the next event does not fit, or losses come before it */
 };
 
 /* Starts f on cpu with an empty page. */
 void raw_fill_init(struct raw_filler *f, unsigned cpu);
-/* Adds the CPU's oldest events to the open page until it is full, the CPU has none left,
- * or (after at least one event) the deadline passes. Takes the reader lock per event. */
-enum raw_fill_stop raw_fill(struct raw_filler *f, uint64_t deadline);
+/* Adds the CPU's oldest events to the open page until it is full or the CPU has none left.
+ * Takes the reader lock per event. At most a page of copying: a caller bounded in time
+ * looks at the clock between pages (the page's sending costs more than its filling, and a
+ * page cut short by a deadline would go out nearly empty when the writer overruns it). */
+enum raw_fill_stop raw_fill(struct raw_filler *f);
 /* Finishes the page for handing out (commit word, missed count, zeroed tail) and returns
  * true if it holds events; f->bytes is then the page until raw_fill_next. With no events
  * it returns false and leaves the page open. */
