@@ -379,6 +379,7 @@ record-ready:
 		|| { echo "record: tkconvert could not convert $(RECORD_OUT)/capture.tkc"; exit 1; }
 
 pictures: deps
+	@PICTURES=1 tools/install-deps.sh
 	@$(MAKE) --no-print-directory record-ready SCRIPT=tools/pictures.script OUT=$(BUILD)/pictures
 	tools/make-pictures.sh $(BUILD)/pictures docs/images
 

@@ -7,6 +7,7 @@ set -u
 cd "$(dirname "$0")/../.."
 LOGS=$1
 OUT=$LOGS/record
+mkdir -p "$LOGS"
 HERE=tests/record
 TKCONVERT=build/tools/tkconvert
 # The sessions of sessions.script, in order: the guest prints one `cat trace` each.
@@ -50,7 +51,7 @@ for i in "${!SESSIONS[@]}"; do
     dir=$OUT/sessions/$name
     guest=$OUT/sessions/guest-$((i + 1)).txt
     mkdir -p "$dir"
-    if ! "$TKCONVERT" --tracedat "$dir/trace.dat" --ctf "$dir/ctf" --json "$dir/trace.json" \
+    if ! "$TKCONVERT" --unpack "$dir/unpacked" --tracedat "$dir/trace.dat" --ctf "$dir/ctf" --json "$dir/trace.json" \
         "$OUT/sessions/session-$((first + i + 1)).tkc" > "$dir/tkconvert.txt" 2>&1; then
         not_ok "$name: tkconvert converts its capture"
         sed 's/^/#   /' "$dir/tkconvert.txt"
@@ -58,11 +59,11 @@ for i in "${!SESSIONS[@]}"; do
     fi
     for tool in tracecmd ctf json; do
         case $tool in
-            tracecmd) what="trace-cmd report of trace.dat" input=$dir/trace.dat ;;
-            ctf) what="babeltrace2 of ctf/" input=$dir/ctf ;;
-            json) what="trace.json" input=$dir/trace.json ;;
+            tracecmd) what="trace-cmd report of trace.dat" input=("$dir/trace.dat") ;;
+            ctf) what="babeltrace2 of ctf/" input=("$dir/ctf" "$dir/unpacked/proc/kallsyms") ;;
+            json) what="trace.json" input=("$dir/trace.json") ;;
         esac
-        if python3 $HERE/compare.py "$tool" "$guest" "$input" > "$dir/compare-$tool.txt" 2>&1; then
+        if python3 $HERE/compare.py "$tool" "$guest" "${input[@]}" > "$dir/compare-$tool.txt" 2>&1; then
             ok "$name: $what shows the guest's events ($(tail -n 1 "$dir/compare-$tool.txt"))"
         else
             not_ok "$name: $what shows the guest's events"
