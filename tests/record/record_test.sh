@@ -34,6 +34,17 @@ else
     sed 's/^/#   /' "$OUT/check.txt"
 fi
 
+# trace.dat's header describes the guest (i386: a 4-byte long, 4096-byte pages), not the
+# host that ran trace-cmd restore (tools/tkconvert/tracedat.c).
+trace-cmd dump --summary "$OUT/trace.dat" > "$OUT/dump.txt" 2>&1
+if grep -qE '^\s*4\s+\[Bytes in a long\]' "$OUT/dump.txt" && grep -qE '^\s*4096\s+\[Page size, bytes\]' "$OUT/dump.txt" \
+    && grep -qE '^\s*[67]\s+\[Version\]' "$OUT/dump.txt"; then
+    ok "trace.dat (version $(awk '/\[Version\]/ { print $1 }' "$OUT/dump.txt")) says the guest's long is 4 bytes and its pages 4096"
+else
+    not_ok "trace.dat says the guest's long is 4 bytes and its pages 4096 (trace-cmd dump --summary)"
+    head -n 8 "$OUT/dump.txt" | sed 's/^/#   /'
+fi
+
 # The captures, one per session (the first is the boot's, before the script turned the
 # stream off), and the guest's `cat trace` texts, one per session.
 captures=$(python3 tools/split_capture.py "$OUT/capture.tkc" "$OUT/sessions") || captures=0
