@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""split_capture.py CAPTURE OUTDIR - writes each session of a capture (a CAPTURE_START and
+"""tools/split_capture.py CAPTURE OUTDIR - writes each session of a capture (a CAPTURE_START and
 the frames after it, uapi/trace_capture.h) to OUTDIR/session-N.tkc, N from 1, and prints
-how many. tkconvert converts the last session of a file; the tests convert each in turn.
-Frames are walked by their headers' lengths: the tests' captures are undamaged (tkconvert
---check says so first)."""
+how many. tkconvert converts the last session of a file; tests/record and
+make-pictures.sh convert others this way.
+Frames are walked by their headers' lengths, so the capture must be undamaged (check it
+first with tkconvert --check: "damage found: 0")."""
 import os
 import struct
 import sys
