@@ -152,7 +152,12 @@ HOST_tk_capture := tools/tkconvert/capture.c kernel/lib/crc32.c
 UNIT_DEPS_tk_capture := $(HOST_tk_capture) trace/core/raw_page.c
 UNIT_DEPS_tk_rb_page := tools/tkconvert/rb_page.c trace/core/raw_page.c
 UNIT_DEPS_tk_unpack := tools/tkconvert/unpack.c $(HOST_tk_capture)
-FUZZ_DEPS_tkconvert := $(HOST_tk_capture) tools/tkconvert/rb_page.c tools/tkconvert/unpack.c
+HOST_tk_model := tools/tkconvert/trace_model.c tools/tkconvert/event_format.c \
+	tools/tkconvert/trace_meta.c tools/tkconvert/rb_page.c $(HOST_tk_capture)
+UNIT_DEPS_tk_event_format := tools/tkconvert/event_format.c
+UNIT_DEPS_tk_trace_meta := tools/tkconvert/trace_meta.c
+FUZZ_DEPS_tkconvert := $(HOST_tk_model) tools/tkconvert/unpack.c tools/tkconvert/json_out.c \
+	tools/tkconvert/ctf_out.c
 
 # Builds GOALS (default: everything `all` names) holding the build lock: a second make waits
 # here until the first has finished, then finds its outputs up to date.
@@ -342,6 +347,40 @@ trace-ready:
 		--com2 $(OUT)/trace_pipe.txt -- $(QEMU_EXTRA) \
 		&& echo "trace: script ran to its end; $(OUT)/console.log $(OUT)/trace_pipe.txt" \
 		|| { echo "trace: the script did not finish cleanly (see $(OUT)/console.log)"; exit 1; }
+
+# --- record (issue 17, record) -----------------------------------------------------------
+#   make record SCRIPT=FILE [DEVICES=...] [OUT=DIR] [APPEND=...] [PROGRAMS=...]
+# The recording twin of `make trace`: boots with trace_options=stream_raw, so COM2 carries
+# the binary capture (uapi/trace_capture.h) instead of text, into OUT/capture.tkc; then
+# tkconvert turns its last session into OUT/trace.dat (trace-cmd, KernelShark), OUT/ctf/
+# (babeltrace2, Trace Compass) and OUT/trace.json (Perfetto). OUT defaults to build/record.
+# A capture saved by `make run` (COM2 in build/com2.txt, after `echo 1 > options/stream_raw`
+# in the guest) converts the same way: build/tools/tkconvert --tracedat ... build/com2.txt.
+# `make pictures` redraws docs/images/ from one recorded session (tools/make-pictures.sh).
+.PHONY: record record-ready pictures
+RECORD_OUT = $(if $(filter command line environment,$(origin OUT)),$(OUT),$(BUILD)/record)
+
+record: deps
+	@$(MAKE) --no-print-directory record-ready
+
+record-ready:
+	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(PROGRAMS_TO_BUILD)"
+	@test -n "$(SCRIPT)" || { echo "usage: make record SCRIPT=FILE [DEVICES=...] [OUT=DIR] [APPEND=...] [PROGRAMS=...]"; exit 2; }
+	@test -f "$(SCRIPT)" || { echo "make record: $(SCRIPT): no such file"; exit 2; }
+	@$(call CHECK_PROGRAMS,$(words $(SCRIPT) $(USER_PROGRAMS)))
+	@mkdir -p $(RECORD_OUT) && rm -rf $(RECORD_OUT)/ctf $(RECORD_OUT)/trace.dat $(RECORD_OUT)/trace.json
+	@$(QEMU_RUN) --kernel $(BUILD)/tracekern.elf --initrd "$(SCRIPT),$(BOOT_MODULES)" --devices "$(DEVICES)" \
+		--smp $(SMP) --timeout $(TIMEOUT) --console $(RECORD_OUT)/console.log \
+		--append "trace_options=stream_raw $${APPEND-}" --com2 $(RECORD_OUT)/capture.tkc -- $(QEMU_EXTRA) \
+		|| { echo "record: the script did not finish cleanly (see $(RECORD_OUT)/console.log)"; exit 1; }
+	@$(BUILD)/tools/tkconvert --tracedat $(RECORD_OUT)/trace.dat --ctf $(RECORD_OUT)/ctf \
+		--json $(RECORD_OUT)/trace.json $(RECORD_OUT)/capture.tkc \
+		&& echo "record: $(RECORD_OUT)/trace.dat $(RECORD_OUT)/ctf/ $(RECORD_OUT)/trace.json (from capture.tkc; console.log)" \
+		|| { echo "record: tkconvert could not convert $(RECORD_OUT)/capture.tkc"; exit 1; }
+
+pictures: deps
+	@$(MAKE) --no-print-directory record-ready SCRIPT=tools/pictures.script OUT=$(BUILD)/pictures
+	tools/make-pictures.sh $(BUILD)/pictures docs/images
 
 # --- tests -------------------------------------------------------------------------------
 # Each unit test binary links its test file with the portable modules it tests. HOST_x is

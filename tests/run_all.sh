@@ -153,6 +153,13 @@ tests/tools/test_mmio_tools.sh "$PWD/$BUILD/tools/mmio_annotate" "$PWD/$BUILD/to
     > "$LOGS/mmio_tools.txt" 2>&1
 count_tap "mmio_tools" "$LOGS/mmio_tools.txt" $?
 
+# tkconvert (issue 17, convert): the binary capture's converter on made captures
+echo "# the capture converter (tools/tkconvert): --check, --unpack, --json, --ctf via babeltrace2"
+if host_binary "host program tkconvert" "$BUILD/tools/tkconvert"; then
+    tests/tools/test_tkconvert.sh "$PWD/$BUILD/tools/tkconvert" > "$LOGS/tkconvert.txt" 2>&1
+    count_tap "tkconvert" "$LOGS/tkconvert.txt" $?
+fi
+
 echo "# tools/doctest.py, which runs the documentation's console sessions"
 python3 tests/tools/test_doctest.py > "$LOGS/test_doctest.txt" 2>&1
 count_tap "test_doctest" "$LOGS/test_doctest.txt" $?

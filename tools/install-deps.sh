@@ -10,6 +10,8 @@
 #   python3             tools/doctest.py: runs the documentation's console sessions (make test, make tour)
 #   libtraceevent-dev, pkg-config   tests/tools/parse_formats: Linux's event-format parser checks
 #                       every format file the guest serves (make test)
+#   babeltrace2, trace-cmd   read the CTF traces and trace.dat files tools/tkconvert writes
+#                       (tests/tools/test_tkconvert.sh; tracedat.c runs trace-cmd restore)
 #
 # Run by `make run`, `make test` and the other targets that need them; safe to run again.
 set -eu
@@ -31,6 +33,8 @@ have_cmd gdb || need="$need gdb"
 have_cmd python3 || need="$need python3"
 have_pkg libtraceevent-dev || need="$need libtraceevent-dev"
 have_cmd pkg-config || need="$need pkg-config"
+have_cmd babeltrace2 || need="$need babeltrace2"
+have_cmd trace-cmd || need="$need trace-cmd"
 
 [ -z "$need" ] && exit 0
 

@@ -3,17 +3,24 @@
  * what COM2 carries with options/stream_raw 1): checks it, unpacks it into the guest's
  * file-system layout, and converts it for the tools that read Linux's traces.
  */
+#define _GNU_SOURCE /* nftw */
 #include <errno.h>
+#include <ftw.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tools/tkconvert/capture.h"
+#include "tools/tkconvert/ctf_out.h"
+#include "tools/tkconvert/json_out.h"
 #include "tools/tkconvert/rb_page.h"
+#include "tools/tkconvert/trace_model.h"
+#include "tools/tkconvert/tracedat.h"
 #include "tools/tkconvert/unpack.h"
 
 static const char usage_text[] =
-    "usage: tkconvert [--unpack DIR] [--check] CAPTURE\n"
+    "usage: tkconvert [--unpack DIR] [--tracedat FILE] [--ctf DIR] [--json FILE] [--check] CAPTURE\n"
     "\n"
     "Reads CAPTURE, a binary capture of tracekern's trace (what COM2 carries when the guest's\n"
     "tracefs options/stream_raw is 1; the frames are described in uapi/trace_capture.h), and\n"
@@ -25,6 +32,22 @@ static const char usage_text[] =
     "                DIR/sys/kernel/tracing/PATH, absolute ones at DIR/PATH (/proc/kallsyms),\n"
     "                each CPU's pages appended as\n"
     "                DIR/sys/kernel/tracing/per_cpu/cpuN/trace_pipe_raw\n"
+    "  --tracedat FILE  write trace-cmd's trace.dat (for trace-cmd report, KernelShark), made by\n"
+    "                Debian's trace-cmd restore from the unpacked capture (the --unpack DIR,\n"
+    "                or a temporary directory removed afterwards)\n"
+    "  --json FILE   write the Trace Event Format JSON that Perfetto (ui.perfetto.dev) and\n"
+    "                chrome://tracing load: function_graph calls as nested slices per CPU and\n"
+    "                task (funcgraph_entry/exit paired by depth; tracekern funcgraph_leaf a\n"
+    "                slice of its own), system calls (raw_syscalls and syscalls) as slices\n"
+    "                named after the call, trace_marker writes as instant events named by\n"
+    "                their text, every other event (mmiotrace, snapshots, user events, ...)\n"
+    "                as an instant event named after it with its fields as args, lost events\n"
+    "                as instant events \"lost events\", task names from saved_cmdlines;\n"
+    "                times in microseconds with the nanoseconds kept. FILE - is stdout\n"
+    "  --ctf DIR     write a CTF 1.8 trace (babeltrace2, Trace Compass): DIR/metadata and\n"
+    "                DIR/stream_cpuN, an event class \"SYSTEM:NAME\" per format file with every\n"
+    "                field typed; a packet per ring-buffer page, whose events_discarded\n"
+    "                counts the lost events, so that readers report them\n"
     "  --help        print this text\n"
     "\n"
     "A damaged capture is converted as far as it is whole: a frame with a bad header or CRC is\n"
@@ -40,6 +63,9 @@ static const char usage_text[] =
 struct options {
     const char *capture;
     const char *unpack_dir;
+    const char *json_file;
+    const char *tracedat_file;
+    const char *ctf_dir;
     int check;
 };
 
@@ -55,6 +81,12 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->check = 1;
         } else if (strcmp(a, "--unpack") == 0 && i + 1 < argc) {
             o->unpack_dir = argv[++i];
+        } else if (strcmp(a, "--tracedat") == 0 && i + 1 < argc) {
+            o->tracedat_file = argv[++i];
+        } else if (strcmp(a, "--json") == 0 && i + 1 < argc) {
+            o->json_file = argv[++i];
+        } else if (strcmp(a, "--ctf") == 0 && i + 1 < argc) {
+            o->ctf_dir = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "tkconvert: unknown option or missing argument: %s\n", a);
             return -1;
@@ -166,6 +198,59 @@ static void print_check(const struct capture *c, const char *name, size_t size)
     printf("damage found: %zu\n", c->nr_damage);
 }
 
+/* Removes the temporary unpacked tree (nftw callback). */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* --tracedat FILE: trace-cmd's file from the unpacked capture (unpacked_dir, or a
+ * temporary directory unpacked here and removed afterwards). */
+static int write_tracedat(const struct capture *c, const char *unpacked_dir, const char *path)
+{
+    char tmp[] = "/tmp/tkconvert.XXXXXX", err[512];
+    const char *root = unpacked_dir;
+    int rc = 0;
+    if (!root) {
+        if (!mkdtemp(tmp)) {
+            fprintf(stderr, "tkconvert: cannot make a temporary directory: %s\n", strerror(errno));
+            return -1;
+        }
+        root = tmp;
+        if (unpack_capture(c, root, stderr, err, sizeof err) < 0) {
+            fprintf(stderr, "tkconvert: %s\n", err);
+            rc = -1;
+        }
+    }
+    if (rc == 0 && tracedat_write(root, c->nr_cpus, path, err, sizeof err) != 0) {
+        fprintf(stderr, "tkconvert: %s: %s\n", path, err);
+        rc = -1;
+    }
+    if (!unpacked_dir)
+        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return rc;
+}
+
+/* --json FILE ("-": stdout). */
+static int write_json(const struct tk_trace *t, const char *path)
+{
+    bool to_stdout = strcmp(path, "-") == 0;
+    FILE *out = to_stdout ? stdout : fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "tkconvert: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int rc = tk_json_write(t, out);
+    if ((to_stdout ? fflush(out) : fclose(out)) != 0)
+        rc = -1;
+    if (rc != 0)
+        fprintf(stderr, "tkconvert: cannot write %s: %s\n", path, strerror(errno));
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
@@ -204,6 +289,23 @@ int main(int argc, char **argv)
     if (o.unpack_dir && unpack_capture(&c, o.unpack_dir, stderr, err, sizeof err) < 0) {
         fprintf(stderr, "tkconvert: %s\n", err);
         status = 2;
+    } else if (o.tracedat_file && write_tracedat(&c, o.unpack_dir, o.tracedat_file) != 0) {
+        status = 2;
+    }
+    if (o.json_file || o.ctf_dir) {
+        struct tk_trace t;
+        if (tk_trace_load(&t, &c, stderr, err, sizeof err) != 0) {
+            fprintf(stderr, "tkconvert: %s\n", err);
+            capture_free(&c);
+            return 2;
+        }
+        if (o.json_file && write_json(&t, o.json_file) != 0)
+            status = 2;
+        if (o.ctf_dir && tk_ctf_write(&t, &c, o.ctf_dir, stderr, err, sizeof err) != 0) {
+            fprintf(stderr, "tkconvert: %s\n", err);
+            status = 2;
+        }
+        tk_trace_free(&t);
     }
     capture_free(&c);
     return status;

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# test_tkconvert.sh - the capture converter (build/tools/tkconvert) end to end, on captures
+# tkconvert_capture.py writes (the guest's format files, two CPUs' pages of a known session,
+# 17 lost events; and the same damaged): --check's summary, --unpack's tree, --json checked
+# by check_trace_json.py (valid, slices nest, the calls and markers where they were), and
+# --ctf read by Debian's babeltrace2 (every event with its fields, the lost events reported),
+# and --tracedat read by trace-cmd report.
+#
+# usage: tests/tools/test_tkconvert.sh [TKCONVERT]
+# Prints one "ok - ..." or "not ok - ..." line per check and exits non-zero if one failed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+tool=${1:-$root/build/tools/tkconvert}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+pass() { echo "ok - tkconvert: $1"; }
+fail() { failed=$((failed + 1)); echo "not ok - tkconvert: $1"; }
+# Passes when the file has the line (exactly); otherwise fails showing the file.
+has_line() { # name file line
+    if grep -qxF -- "$3" "$2"; then
+        pass "$1"
+    else
+        fail "$1"
+        echo "#   no line: $3"
+        sed 's/^/#   | /' "$2" | head -n 40
+    fi
+}
+
+[ -x "$tool" ] || { echo "not ok - tkconvert: $tool is not built"; exit 1; }
+python3 "$here/tkconvert_capture.py" "$tmp/good.cap" || exit 1
+python3 "$here/tkconvert_capture.py" "$tmp/damaged.cap" --damage || exit 1
+
+# --check
+"$tool" --check "$tmp/good.cap" > "$tmp/check.txt" 2>&1
+rc=$?
+[ $rc -eq 0 ] && pass "--check of a whole capture exits 0" || fail "--check of a whole capture exits 0 (got $rc)"
+has_line "--check counts frames by type" "$tmp/check.txt" "frames: START 1, FILE 22, PAGE 3, END 1"
+has_line "--check counts cpu0's pages, events, lost events" "$tmp/check.txt" "cpu0: 2 pages, 14 events, 17 lost"
+has_line "--check counts cpu1's" "$tmp/check.txt" "cpu1: 1 pages, 3 events, 0 lost"
+has_line "--check finds no damage in a whole capture" "$tmp/check.txt" "damage found: 0"
+
+"$tool" --check "$tmp/damaged.cap" > "$tmp/dcheck.txt" 2>&1
+rc=$?
+[ $rc -eq 0 ] && pass "--check of a damaged capture still exits 0" || fail "--check of a damaged capture exits 0 (got $rc)"
+has_line "a bad CRC is reported with its offset and size" "$tmp/dcheck.txt" \
+    "damage: at byte 11349: frame CRC mismatch (4112 bytes skipped)"
+has_line "a truncated last frame is reported" "$tmp/dcheck.txt" \
+    "damage: at byte 23728: frame header cut off by the end of the capture (13 bytes skipped)"
+has_line "what is whole is kept" "$tmp/dcheck.txt" "cpu0: 1 pages, 1 events, 17 lost"
+
+head -c 1000 /dev/urandom > "$tmp/noise.cap"
+"$tool" --check "$tmp/noise.cap" > "$tmp/noise.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "nothing usable in the capture" "$tmp/noise.txt" \
+    && pass "a capture with nothing usable exits 1 and says so" \
+    || { fail "a capture with nothing usable exits 1 (got $rc)"; sed 's/^/#   | /' "$tmp/noise.txt"; }
+
+# --unpack
+"$tool" --unpack "$tmp/tree" "$tmp/good.cap" > "$tmp/unpack.txt" 2>&1
+t=$tmp/tree/sys/kernel/tracing
+if [ -f "$t/events/ftrace/print/format" ] && [ -f "$tmp/tree/proc/kallsyms" ] &&
+    [ "$(stat -c %s "$t/per_cpu/cpu0/trace_pipe_raw")" = 8192 ] &&
+    [ "$(stat -c %s "$t/per_cpu/cpu1/trace_pipe_raw")" = 4096 ] &&
+    cmp -s "$t/events/ftrace/print/format" "$here/tkconvert_formats/ftrace/print/format"; then
+    pass "--unpack lays the capture out as the guest's file system"
+else
+    fail "--unpack lays the capture out as the guest's file system"
+    (cd "$tmp/tree" && find . | sed 's/^/#   | /')
+fi
+
+# --json
+"$tool" --json "$tmp/trace.json" "$tmp/good.cap" > "$tmp/json.txt" 2>&1
+if python3 "$here/check_trace_json.py" "$tmp/trace.json" > "$tmp/slices.txt" 2>&1; then
+    pass "--json writes valid JSON whose slices nest"
+else
+    fail "--json writes valid JSON whose slices nest"
+    sed 's/^/#   | /' "$tmp/slices.txt"
+fi
+has_line "--json counts" "$tmp/slices.txt" "events 18 slices 5 instants 7 begins 0 metadata 6"
+has_line "--json: a function_graph call is a slice" "$tmp/slices.txt" "slice do_work 1.200 0.300"
+has_line "--json: a leaf call is a slice inside it" "$tmp/slices.txt" "slice helper 1.250 0.050"
+has_line "--json: a call seen by raw_syscalls and syscalls is one slice, closed by the first exit" \
+    "$tmp/slices.txt" "slice write 1.000 0.600"
+has_line "--json: syscalls events alone give a slice" "$tmp/slices.txt" "slice getpid 1.150 0.100"
+has_line "--json: raw_syscalls alone give a slice named after the call" "$tmp/slices.txt" "slice getpid 2.200 0.100"
+for want in '"name":"hello \"world\"","cat":"ftrace","ph":"i"' \
+    '"name":"lost events","cat":"lost","ph":"i","s":"g","ts":268440.456' \
+    '"name":"test","cat":"user_events","ph":"i"' '"count":42' \
+    '"name":"mmiotrace_rw","cat":"ftrace","ph":"i"' '"opcode":[139,64,4]' \
+    '"name":"thread_name","ph":"M","pid":7,"tid":7,"args":{"name":"sh"}'; do
+    if grep -qF -- "$want" "$tmp/trace.json"; then
+        pass "--json has $want"
+    else
+        fail "--json has $want"
+    fi
+done
+
+# --ctf, read by babeltrace2
+if ! command -v babeltrace2 >/dev/null; then
+    fail "babeltrace2 is installed (tools/install-deps.sh)"
+else
+    "$tool" --ctf "$tmp/ctf" "$tmp/good.cap" > "$tmp/ctf.txt" 2>&1 || fail "--ctf exits 0"
+    babeltrace2 "$tmp/ctf" > "$tmp/bt.txt" 2> "$tmp/bt.err"
+    rc=$?
+    n=$(grep -c '^\[' "$tmp/bt.txt")
+    if [ $rc -eq 0 ] && [ "$n" = 17 ]; then
+        pass "babeltrace2 reads the CTF trace: all 17 events"
+    else
+        fail "babeltrace2 reads the CTF trace: all 17 events (exit $rc, $n events)"
+        sed 's/^/#   | /' "$tmp/bt.err" | head -n 20
+    fi
+    has_line "babeltrace2: a user event with its typed field" "$tmp/bt.txt" \
+        "[00:00:00.000002100] (+0.000000100) user_events:test: { cpu_id = 0 }, { common_flags = 1, common_preempt_count = 0, common_pid = 7, count = 42 }"
+    has_line "babeltrace2: a marker's text is a string, addresses are hex" "$tmp/bt.txt" \
+        "[00:00:00.000001800] (+0.000000100) ftrace:print: { cpu_id = 0 }, { common_flags = 1, common_preempt_count = 0, common_pid = 7, ip = 0xC0100300, buf = \"hello \\\"world\\\"\\n\" }"
+    has_line "babeltrace2: arrays are arrays" "$tmp/bt.txt" \
+        "[00:00:00.000001000] (+?.?????????) raw_syscalls:sys_enter: { cpu_id = 0 }, { common_flags = 1, common_preempt_count = 0, common_pid = 7, id = 4, args = [ [0] = 1, [1] = 32768, [2] = 5, [3] = 0, [4] = 0, [5] = 0 ] }"
+    if grep -q "Tracer discarded 17 events between \[00:00:00.000002300\] and \[00:00:00.268440456\]" "$tmp/bt.err"; then
+        pass "babeltrace2 reports the 17 lost events where they were"
+    else
+        fail "babeltrace2 reports the 17 lost events where they were"
+        sed 's/^/#   | /' "$tmp/bt.err" | head -n 5
+    fi
+fi
+
+# --tracedat, read by trace-cmd (tracedat.c: trace-cmd restore)
+if ! command -v trace-cmd >/dev/null; then
+    fail "trace-cmd is installed (tools/install-deps.sh)"
+else
+    "$tool" --tracedat "$tmp/trace.dat" "$tmp/good.cap" > "$tmp/tracedat.txt" 2>&1 ||
+        { fail "--tracedat exits 0"; sed 's/^/#   | /' "$tmp/tracedat.txt"; }
+    trace-cmd report "$tmp/trace.dat" > "$tmp/report.txt" 2>&1
+    n=$(grep -cE '^ +[a-z]+-[0-9]+ +\[00[01]\]' "$tmp/report.txt")
+    if [ "$n" = 17 ] && grep -qxF "CPU:0 [17 EVENTS DROPPED]" "$tmp/report.txt"; then
+        pass "trace-cmd report reads --tracedat's file: 17 events and the 17 dropped"
+    else
+        fail "trace-cmd report reads --tracedat's file: 17 events and the 17 dropped ($n events)"
+        sed 's/^/#   | /' "$tmp/report.txt" | head -n 30
+    fi
+    ls /tmp | grep -q "^tkconvert\.$" && fail "--tracedat left its temporary directory"
+fi
+
+exit $((failed > 0))
