@@ -48,3 +48,19 @@ void background_drain(void)
     while (run_all(UINT64_MAX))
         ;
 }
+
+static void (*session_end[MAX_WORK])(void);
+static int session_end_count;
+
+void background_on_session_end(void (*fn)(void))
+{
+    if (session_end_count < MAX_WORK)
+        session_end[session_end_count++] = fn;
+}
+
+void background_end_session(void)
+{
+    background_drain();
+    for (int i = 0; i < session_end_count; i++)
+        session_end[i]();
+}

@@ -32,4 +32,10 @@ bool background_idle(void);
  * COM2 stream still had buffered reaches the host. */
 void background_drain(void);
 
+/* A function to run when a session ends (the COM2 stream ends an open binary capture). */
+void background_on_session_end(void (*fn)(void));
+/* The session ends (poweroff, the end of a boot script): drains the work as
+ * background_drain, then runs each session-end function once. */
+void background_end_session(void);
+
 #endif

@@ -39,7 +39,7 @@ echo "${json%]}$user_rows]" > build/bench.json
 # more without -icount, in QEMU's real time.
 real_rows=
 if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,snapshot,* ]]; then real_rows=snapshot; fi
-for b in trace_pipe_export stream_flood; do
+for b in trace_pipe_export capture_export stream_flood; do
     if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,$b,* ]]; then real_rows=${real_rows:+$real_rows,}$b; fi
 done
 if [ -n "$real_rows" ]; then
@@ -47,7 +47,7 @@ if [ -n "$real_rows" ]; then
     if build/tools/qemu_run --kernel build/tracekern-test.elf --append "bench=$real_rows" --quiet \
         --timeout 120 --console "$real" --com2 build/bench-real-com2.txt; then
         echo "bench: without -icount (QEMU real time on this host, varies from run to run):"
-        grep -E '^bench: (snapshot|marker flood|trace_pipe export)' "$real"
+        grep -E '^bench: (snapshot|marker flood|trace_pipe export|binary capture)' "$real"
         sed -n 's/^BENCH-JSON //p' "$real" > build/bench-real-time.json
     fi
 fi

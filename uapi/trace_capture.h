@@ -21,7 +21,9 @@
  *
  * Frames:
  *   CAPTURE_START  payload: struct capture_start. Begins a capture (the stream was switched
- *                  to raw); a reader starts afresh at each one.
+ *                  to raw, or a tracer became current: a tracer switch empties the buffer
+ *                  and ends the capture before, so each tracer's session is a capture of
+ *                  its own); a reader starts afresh at each one.
  *   CAPTURE_FILE   payload: a path, NUL, then the file's bytes. The path is relative to the
  *                  tracefs root ("events/header_page", "events/ftrace/function/format",
  *                  "saved_cmdlines", ...) or absolute for a file outside it ("/proc/kallsyms").

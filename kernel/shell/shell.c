@@ -10,6 +10,7 @@
  * a file in Linux's tracefs receives `echo ... > file`. `run` hands the open file to the
  * program as its standard output instead.
  */
+#include "kernel/background.h"
 #include "kernel/shell/shell.h"
 
 #include "kernel/shell/complete.h"
@@ -25,7 +26,6 @@
 #include "kernel/shell/shell_parse.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
-#include "trace/core/trace.h"
 #include "uapi/syscall.h"
 
 #define REDIRECT_MAX 4096
@@ -294,7 +294,7 @@ int shell_run_script(const char *name, const char *text, size_t len)
         }
     }
     running_script = false;
-    trace_stream_end_session(); /* an open binary capture gets its end */
+    background_end_session(); /* the stream's last events; an open binary capture ends */
     printk("script: %s done, %d lines, %d failed\n", name, lines, failed);
     return failed;
 }

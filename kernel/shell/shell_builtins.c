@@ -16,7 +16,6 @@
 #include "kernel/shell/shell.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
-#include "trace/core/trace.h"
 #include "uapi/syscall.h"
 
 extern const struct shell_command shell_commands_start[], shell_commands_end[];
@@ -356,8 +355,7 @@ static int cmd_poweroff(int argc, char **argv, struct fs_writer *out)
     int failures = shell_script_failures();
     if (failures)
         printk("poweroff: %d boot-script lines failed; exiting with the failure code\n", failures);
-    background_drain();
-    trace_stream_end_session(); /* an open binary capture gets its end */
+    background_end_session(); /* the stream's last events; an open binary capture ends */
     printk("poweroff: bye\n");
     arch_exit_emulator(failures ? EXIT_FAIL : EXIT_PASS);
 }

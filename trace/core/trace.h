@@ -126,9 +126,7 @@ struct fs_node *trace_create_flag_file(struct fs_node *dir, const char *name,
 /* Sends everything unread to the COM2 stream now (tail flush: tracer switch, crash); with
  * options/stream_raw, the open binary capture ends (its last pages, CAPTURE_END). */
 void trace_stream_flush(void);
-/* The session ends (poweroff, the end of a boot script): with options/stream_raw, the open
- * binary capture ends as at a flush. (The text stream is left to background_drain.) */
-void trace_stream_end_session(void);
+
 
 /* The buffer, for the bench and tests. */
 struct ring_buffer *trace_buffer(void);

@@ -7,6 +7,8 @@
  *   events/header_event          the event header, as ring_buffer_print_entry_header gives it
  *   trace_clock                  the clocks, the one pages count in between brackets
  *
+ * The page filler (trace_raw.h) is shared with the binary capture on COM2 (trace_capture.c).
+ *
  * Only one clock exists: `local`, nanoseconds from the CPU's cycle counter (what the `trace`
  * file prints; like Linux's local clock, per CPU and not synchronised between CPUs).
  * Writing another name to trace_clock is EINVAL.

@@ -21,7 +21,7 @@
  * tracer becomes current, or when events wait and the CPU is idle; it takes full pages
  * from the timer tick's share and the idle loop; a flush ends it (the last pages,
  * CAPTURE_END): trace_stream_flush (a tracer switch too, which empties the buffer), the end
- * of a boot script and poweroff (trace_stream_end_session), switching stream_raw or
+ * of a boot script and poweroff (background_end_session), switching stream_raw or
  * stream_com2 off. The next events then open a new capture.
  */
 #include "drivers/serial/com2_stream.h"
@@ -120,7 +120,9 @@ void trace_stream_flush(void)
     stream_batch(UINT64_MAX, true);
 }
 
-void trace_stream_end_session(void)
+/* The session ends (poweroff, the end of a boot script; background_end_session): an open
+ * binary capture ends as at a flush. The text stream has been drained already. */
+static void end_session(void)
 {
     if (raw_mode)
         trace_stream_flush();
@@ -195,4 +197,5 @@ void trace_stream_init(void)
 {
     trace_capture_init();
     background_register(stream_work);
+    background_on_session_end(end_session);
 }

@@ -8,6 +8,11 @@
  * is compiled (i386: 64-bit fields 4-byte aligned). Names and print fmts follow Linux's
  * kernel/trace/trace_entries.h; where tracekern's struct differs, the file says what
  * tracekern writes. Records Linux has no counterpart for live in the system "tracekern".
+ *
+ * Times: the function_graph records' calltime and rettime are TSC cycles in the ring but
+ * nanoseconds of the trace clock on every page a reader gets (trace_pipe_raw and the COM2
+ * capture convert them, trace/core/trace_raw.h), as Linux's are, so these formats describe
+ * nanoseconds. cpu_snapshot's delta is cycles everywhere, as its print fmt says.
  */
 #include <stddef.h>
 

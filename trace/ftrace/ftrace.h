@@ -32,7 +32,8 @@ struct ftrace_graph_entry {
     struct trace_entry ent;
     uint32_t func;
     int32_t depth;      /* 0 for the outermost traced call */
-    uint64_t calltime;  /* at entry: cycles in the buffer, ns when handed to the printer */
+    uint64_t calltime;  /* at entry: cycles in the buffer, ns when handed to the printer
+                         * and in exported pages (trace/core/trace_raw.h) */
 };
 
 struct ftrace_graph_return {
@@ -40,7 +41,7 @@ struct ftrace_graph_return {
     uint32_t func;
     int32_t depth;
     uint64_t calltime;  /* at entry and return: cycles in the buffer, ns when handed to */
-    uint64_t rettime;   /* the printer */
+    uint64_t rettime;   /* the printer and in exported pages (trace/core/trace_raw.h) */
     uint32_t overrun;   /* entries lost because the return stack was full, so far */
 };
 
