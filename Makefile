@@ -360,6 +360,7 @@ trace-ready:
 .PHONY: record record-ready pictures
 # tracedat.c's unit test runs Debian's trace-cmd on small unpacked captures it makes.
 UNIT_DEPS_tk_tracedat := tools/tkconvert/tracedat.c
+# Its fuzz target (fuzz_tk_tracedat) links the same: header_page's text comes from the capture.
 RECORD_OUT = $(if $(filter command line environment,$(origin OUT)),$(OUT),$(BUILD)/record)
 
 record: deps

@@ -152,3 +152,28 @@ TEST(trace_cmd_failing_is_reported_and_leaves_nothing)
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     CHECK_EQ_INT(system(cmd), 0);
 }
+
+TEST(guest_sizes_are_read_from_header_page_and_range_checked)
+{
+    unsigned long_size = 0, page_size = 0;
+    CHECK_EQ_INT(tracedat_guest_sizes(HEADER_PAGE_I386, &long_size, &page_size), 0);
+    CHECK_EQ_INT(long_size, 4);
+    CHECK_EQ_INT(page_size, 4096);
+    CHECK_EQ_INT(tracedat_guest_sizes(HEADER_PAGE_X86_64, &long_size, &page_size), 0);
+    CHECK_EQ_INT(long_size, 8);
+    /* A 2-byte commit, a page too small, offsets that would wrap around 32 bits. */
+    CHECK_EQ_INT(tracedat_guest_sizes("\tfield: local_t commit;\toffset:8;\tsize:2;\n"
+                                      "\tfield: char data;\toffset:12;\tsize:4084;\n",
+                                      &long_size, &page_size), -1);
+    CHECK_EQ_INT(tracedat_guest_sizes("\tfield: local_t commit;\toffset:8;\tsize:4;\n"
+                                      "\tfield: char data;\toffset:12;\tsize:4;\n",
+                                      &long_size, &page_size), -1);
+    CHECK_EQ_INT(tracedat_guest_sizes("\tfield: local_t commit;\toffset:8;\tsize:4;\n"
+                                      "\tfield: char data;\toffset:4294967040;\tsize:768;\n",
+                                      &long_size, &page_size), -1);
+    /* The field named on another line than its offset is not taken. */
+    CHECK_EQ_INT(tracedat_guest_sizes("\tfield: local_t commit;\n\toffset:8;\tsize:4;\n"
+                                      "\tfield: char data;\toffset:12;\tsize:4084;\n",
+                                      &long_size, &page_size), -1);
+    CHECK_EQ_INT(tracedat_guest_sizes("", &long_size, &page_size), -1);
+}

@@ -39,6 +39,8 @@
  * NUL, then one byte of endianness, one of sizeof(long) and four of the page size. */
 #define MAGIC_LEN 10
 #define HEADER_FIELDS_AT 12
+#define MIN_PAGE 512u
+#define MAX_PAGE (1u << 20)
 #define OUTPUT_TAIL 512 /* bytes of trace-cmd's own messages kept for an error */
 
 /* Puts a printf-style message in err; returns -1 for the caller to return. */
@@ -82,25 +84,45 @@ static char *read_text(const char *path)
 }
 
 /* Finds "field: ... NAME;" in a header_page description and its offset and size; 0 when
- * found, -1 otherwise. */
+ * found with both at most MAX_PAGE, -1 otherwise. */
 static int header_field(const char *text, const char *name, unsigned *offset, unsigned *size)
 {
     char want[64];
     snprintf(want, sizeof(want), " %s;", name);
-    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    for (const char *line = text; *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
         const char *hit = strstr(line, want);
-        if (!hit || hit >= line + len)
-            continue;
-        const char *o = strstr(line, "offset:"), *s = strstr(line, "size:");
-        if (!o || !s || o >= line + len || s >= line + len)
-            return -1;
-        *offset = (unsigned)strtoul(o + 7, NULL, 10);
-        *size = (unsigned)strtoul(s + 5, NULL, 10);
-        return 0;
+        if (hit && hit < line + len) {
+            const char *o = strstr(line, "offset:"), *s = strstr(line, "size:");
+            if (!o || !s || o >= line + len || s >= line + len)
+                return -1;
+            unsigned long long off = strtoull(o + 7, NULL, 10), sz = strtoull(s + 5, NULL, 10);
+            if (off > MAX_PAGE || sz > MAX_PAGE)
+                return -1;
+            *offset = (unsigned)off;
+            *size = (unsigned)sz;
+            return 0;
+        }
+        if (!end)
+            break;
+        line = end + 1;
     }
     return -1;
+}
+
+int tracedat_guest_sizes(const char *header_page, unsigned *long_size, unsigned *page_size)
+{
+    unsigned commit_off, commit_size, data_off, data_size;
+    if (header_field(header_page, "commit", &commit_off, &commit_size) ||
+        header_field(header_page, "data", &data_off, &data_size))
+        return -1;
+    if ((commit_size != 4 && commit_size != 8) || data_off + data_size < MIN_PAGE ||
+        data_off + data_size > MAX_PAGE)
+        return -1;
+    *long_size = commit_size;
+    *page_size = data_off + data_size;
+    return 0;
 }
 
 /* The guest's sizeof(long) and page size, read from its events/header_page; 0 or -1. */
@@ -112,15 +134,10 @@ static int guest_sizes(const char *tracefs, unsigned *long_size, unsigned *page_
     char *text = read_text(path);
     if (!text)
         return fail(err, errlen, "%s: %s", path, strerror(errno));
-    unsigned commit_off, commit_size, data_off, data_size;
-    int bad = header_field(text, "commit", &commit_off, &commit_size) ||
-              header_field(text, "data", &data_off, &data_size);
+    int bad = tracedat_guest_sizes(text, long_size, page_size);
     free(text);
-    if (bad || (commit_size != 4 && commit_size != 8) || data_off + data_size < 512 ||
-        data_off + data_size > (1u << 20))
+    if (bad)
         return fail(err, errlen, "%s: no usable commit and data fields", path);
-    *long_size = commit_size;
-    *page_size = data_off + data_size;
     return 0;
 }
 
