@@ -169,7 +169,7 @@ TEST(guest_sizes_are_read_from_header_page_and_range_checked)
                                       "\tfield: char data;\toffset:12;\tsize:4;\n",
                                       &long_size, &page_size), -1);
     CHECK_EQ_INT(tracedat_guest_sizes("\tfield: local_t commit;\toffset:8;\tsize:4;\n"
-                                      "\tfield: char data;\toffset:4294967040;\tsize:768;\n",
+                                      "\tfield: char data;\toffset:4294967040;\tsize:1280;\n",
                                       &long_size, &page_size), -1);
     /* The field named on another line than its offset is not taken. */
     CHECK_EQ_INT(tracedat_guest_sizes("\tfield: local_t commit;\n\toffset:8;\tsize:4;\n"
