@@ -79,10 +79,49 @@ static void put_int_type(FILE *m, uint32_t bytes, bool is_signed, bool hex)
             is_signed ? "true" : "false", hex ? 16 : 10);
 }
 
+/* Writes a name from the capture into the TSDL text as a safe string: letters, digits and
+ * "_.-" are kept, anything else (quotes, backslashes, blanks) becomes "_". */
+static void put_safe_name(FILE *m, const char *name)
+{
+    for (; *name; name++) {
+        char ch = *name;
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '-';
+        fputc(keep ? ch : '_', m);
+    }
+}
+
+/* Whether name could clash with a field of fmt in a CTF reader, which may drop one leading
+ * "_" of a name or not: equal with or without one "_" in front of either. */
+static bool name_taken(const struct tk_format *fmt, const char *name)
+{
+    for (size_t i = 0; i < fmt->nr_fields; i++) {
+        const char *field = fmt->fields[i].name;
+        if (strcmp(field, name) == 0 || (field[0] == '_' && strcmp(field + 1, name) == 0) ||
+            (name[0] == '_' && strcmp(field, name + 1) == 0))
+            return true;
+    }
+    return false;
+}
+
+/* The name (without CTF's leading "_") of the length field of sequence f: NAME_length, with
+ * "_" in front while it could clash with a field's name. */
+static void length_name(const struct tk_format *fmt, const struct tk_field *f, char *out, size_t size)
+{
+    int under = 0;
+    do
+        snprintf(out, size, "%.*s%s_length", under, "________________", f->name);
+    while (name_taken(fmt, out) && (under += 2) < 16);
+}
+
 static void put_event_class(FILE *m, const struct tk_format *fmt)
 {
-    fprintf(m, "\nevent {\n\tname = \"%s:%s\";\n\tid = %d;\n\tstream_id = 0;\n\tfields := struct {\n",
-            fmt->system, fmt->name, fmt->id);
+    char len_name[160];
+    fputs("\nevent {\n\tname = \"", m);
+    put_safe_name(m, fmt->system);
+    fputc(':', m);
+    put_safe_name(m, fmt->name);
+    fprintf(m, "\";\n\tid = %d;\n\tstream_id = 0;\n\tfields := struct {\n", fmt->id);
     for (size_t i = 0; i < fmt->nr_fields; i++) {
         const struct tk_field *f = &fmt->fields[i];
         if (strcmp(f->name, "common_type") == 0)
@@ -105,9 +144,10 @@ static void put_event_class(FILE *m, const struct tk_format *fmt)
             fprintf(m, " _%s[%u];\n", f->name, f->size);
             break;
         case CTF_SEQUENCE:
-            fprintf(m, "integer { size = 32; align = 8; signed = false; } _%s_length;\n\t\t", f->name);
+            length_name(fmt, f, len_name, sizeof len_name);
+            fprintf(m, "integer { size = 32; align = 8; signed = false; } _%s;\n\t\t", len_name);
             put_int_type(m, 1, f->is_signed, true);
-            fprintf(m, " _%s[_%s_length];\n", f->name, f->name);
+            fprintf(m, " _%s[_%s];\n", f->name, len_name);
             break;
         }
     }
