@@ -145,6 +145,22 @@ if command -v babeltrace2 >/dev/null; then
     fi
 fi
 
+# Times that go back between pages: the CTF stream's times never do (babeltrace2 stops at
+# a stream whose time goes back).
+if command -v babeltrace2 >/dev/null; then
+    python3 "$here/tkconvert_capture.py" "$tmp/back.cap" --backwards || exit 1
+    "$tool" --ctf "$tmp/bctf" "$tmp/back.cap" > "$tmp/bctf.txt" 2>&1
+    babeltrace2 "$tmp/bctf" > "$tmp/bbt.txt" 2> "$tmp/bbt.err"
+    rc=$?
+    times=$(sed -n 's/^\[00:00:00\.\([0-9]*\)\].*buf = "\(.\)".*/\1\2/p' "$tmp/bbt.txt" | tr '\n' ' ')
+    if [ $rc -eq 0 ] && [ "$times" = "000005000a 000006000b 000006000c 000007000d " ]; then
+        pass "pages whose times go back: babeltrace2 reads every event, times raised in order"
+    else
+        fail "pages whose times go back: babeltrace2 reads every event (exit $rc: $times)"
+        sed 's/^/#   | /' "$tmp/bbt.err" | head -n 5
+    fi
+fi
+
 # --tracedat, read by trace-cmd (tracedat.c: trace-cmd restore)
 if ! command -v trace-cmd >/dev/null; then
     fail "trace-cmd is installed (tools/install-deps.sh)"

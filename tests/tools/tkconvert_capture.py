@@ -10,7 +10,9 @@ independently of the guest's and the converter's C code (Linux's layout, events/
 --damage flips a byte inside the first page frame and cuts the capture's last frame short.
 --hostile writes instead a capture whose format files try to break the CTF metadata: names
 with quotes and braces, a field named twice, a sequence beside a field named like its
-length, an event with no fields."""
+length, an event with no fields.
+--backwards writes a capture whose pages' times go back (5000, 6000; then 2000; an empty
+page at 1000; 7000), as a damaged or hostile capture may."""
 import os
 import re
 import struct
@@ -142,8 +144,21 @@ def hostile():
     return cap + frame(3, 0, page(1000, [(1000, rec), (1003, dup), (1005, bare)])) + frame(4, 0, b"")
 
 
+def backwards():
+    cap = frame(1, 0, struct.pack("<IIII", 1, 1, 4096, 4))
+    cap += file_frame("events/ftrace/print/format", FMT[("ftrace", "print")][3])
+    mark = lambda ts, text: (ts, record("ftrace", "print", 1, ip=0, _tail=text + b"\0"))
+    for stamp, events in ((5000, [mark(5000, b"a"), mark(6000, b"b")]), (2000, [mark(2000, b"c")]),
+                          (1000, []), (7000, [mark(7000, b"d")])):
+        cap += frame(3, 0, page(stamp, events))
+    return cap + frame(4, 0, b"")
+
+
 def main():
     out = sys.argv[1]
+    if "--backwards" in sys.argv:
+        open(out, "wb").write(backwards())
+        return
     if "--hostile" in sys.argv:
         open(out, "wb").write(hostile())
         return

@@ -234,9 +234,11 @@ static bool put_fields(struct bytes *b, const struct tk_format *fmt, const uint8
     return true;
 }
 
-/* One page as a packet, appended to file. */
+/* One page as a packet, appended to file. *clock is the stream's last time: CTF readers
+ * refuse a stream whose time goes back, so a (damaged) page's earlier times are raised to
+ * it. */
 static bool write_packet(FILE *file, const struct tk_trace *t, unsigned cpu, const uint8_t *page,
-                         uint64_t *discarded, size_t *left_out, struct bytes *b)
+                         uint64_t *discarded, uint64_t *clock, size_t *left_out, struct bytes *b)
 {
     struct rb_page_reader r;
     struct rb_event ev;
@@ -246,7 +248,7 @@ static bool write_packet(FILE *file, const struct tk_trace *t, unsigned cpu, con
         return true; /* reported when the model was loaded */
     if (r.missed)
         *discarded += r.missed_stored ? r.missed_count : 1;
-    uint64_t first = r.stamp, last = r.stamp;
+    uint64_t first = r.stamp > *clock ? r.stamp : *clock, last = first;
     bool any = false;
     uint8_t header[PACKET_HEADER_BYTES] = {0};
     put(b, header, sizeof header);
@@ -259,20 +261,22 @@ static bool write_packet(FILE *file, const struct tk_trace *t, unsigned cpu, con
         if (!fmt)
             continue;
         size_t mark = b->len;
+        uint64_t ts = ev.ts > *clock ? ev.ts : *clock;
         put_u32(b, (uint32_t)fmt->id);
-        put_u64(b, ev.ts);
+        put_u64(b, ts);
         if (!put_fields(b, fmt, ev.data, ev.length)) {
             b->len = mark;
             ++*left_out;
             continue;
         }
         if (!any)
-            first = ev.ts;
+            first = ts;
         any = true;
-        last = ev.ts;
+        last = *clock = ts;
     }
     if (b->no_memory)
         return false;
+    *clock = last;
     uint8_t *h = b->data;
     uint32_t magic = CTF_MAGIC, stream_id = 0, cpu_id = cpu;
     uint64_t bits = (uint64_t)b->len * 8;
@@ -309,11 +313,11 @@ int tk_ctf_write(const struct tk_trace *t, const struct capture *c, const char *
             free(b.data);
             return -1;
         }
-        uint64_t discarded = 0;
+        uint64_t discarded = 0, clock = 0;
         bool ok = true;
         for (size_t p = 0; p < c->nr_pages[cpu] && ok; p++)
             ok = write_packet(f, t, cpu, c->pages[cpu] + p * CAPTURE_PAGE_BYTES, &discarded,
-                              &left_out, &b);
+                              &clock, &left_out, &b);
         if (fclose(f) != 0 || !ok) {
             snprintf(err, errlen, "cannot write %s: %s", path,
                      b.no_memory ? "out of memory" : strerror(errno));
