@@ -104,3 +104,18 @@ int parse_kstrtoul_user(const char *text, size_t len, uint64_t *out)
             return -EINVAL;
     return parse_digits(text, s, e, out);
 }
+
+bool parse_list_next(const char *text, size_t len, size_t *cursor, const char **item,
+                     size_t *item_len)
+{
+    size_t at = *cursor;
+    while (at < len && text[at] == ',')
+        at++;
+    size_t start = at;
+    while (at < len && text[at] != ',')
+        at++;
+    *cursor = at;
+    *item = text + start;
+    *item_len = at - start;
+    return at > start;
+}

@@ -36,6 +36,13 @@ int parse_kstrtoul_user(const char *text, size_t len, uint64_t *out);
  * memparse. */
 int parse_size(const char *text, size_t len, uint64_t *out);
 
+/* The next item of a comma-separated list in text[0..len) (a boot parameter such as
+ * trace_options=stream_raw,nooverwrite), from *cursor (0 to begin), which it moves past the
+ * item: true with *item and *item_len set to a non-empty item without commas (empty items,
+ * ",,", are skipped), false at the end of the list. */
+bool parse_list_next(const char *text, size_t len, size_t *cursor, const char **item,
+                     size_t *item_len);
+
 /* The value of digit c in base (2 to 16, either case), or -1. */
 int parse_digit(char c, unsigned base);
 

@@ -1,5 +1,5 @@
-/* fuzz_parse.c - parse_uint/parse_size/parse_kstrtoul_user on arbitrary bytes: never read outside the input,
- * and every accepted text must print back to the same value. */
+/* fuzz_parse.c - parse_uint/parse_size/parse_kstrtoul_user/parse_list_next on arbitrary bytes: never read
+ * outside the input, every accepted text must print back to the same value, and a list's items are whole. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,5 +31,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (parse_size((const char *)data, size, &v) == 0 && size == 0)
         abort(); /* empty text is never a size */
+    /* A comma-separated list: items lie inside the text, in order, never empty, never
+     * holding a comma, and the walk ends. */
+    size_t cursor = 0, len, last_end = 0, items = 0;
+    const char *item;
+    while (parse_list_next((const char *)data, size, &cursor, &item, &len)) {
+        size_t at = (size_t)(item - (const char *)data);
+        if (len == 0 || at < last_end || at + len > size || memchr(item, ',', len) || ++items > size)
+            abort();
+        last_end = at + len;
+    }
     return 0;
 }

@@ -100,3 +100,30 @@ TEST(is_space_is_c_isspace)
     CHECK_EQ_INT(uint_of("\v\f 42\r\n", &v), 0);
     CHECK_EQ_INT(v, 42);
 }
+
+/* The items of list, joined by '|' into out. */
+static void list_items(const char *list, char *out, size_t size)
+{
+    size_t cursor = 0, used = 0, len;
+    const char *item;
+    out[0] = '\0';
+    while (parse_list_next(list, strlen(list), &cursor, &item, &len))
+        used += (size_t)snprintf(out + used, size - used, "%s%.*s", used ? "|" : "", (int)len, item);
+}
+
+TEST(list_items_split_on_commas_skipping_empty_ones)
+{
+    char out[64];
+    list_items("stream_raw", out, sizeof out);
+    CHECK_EQ_STR(out, "stream_raw");
+    list_items("stream_raw,nooverwrite", out, sizeof out);
+    CHECK_EQ_STR(out, "stream_raw|nooverwrite");
+    list_items(",,a,,b,", out, sizeof out);
+    CHECK_EQ_STR(out, "a|b");
+    list_items("", out, sizeof out);
+    CHECK_EQ_STR(out, "");
+    list_items(",", out, sizeof out);
+    CHECK_EQ_STR(out, "");
+    list_items("a b,c", out, sizeof out); /* only commas split */
+    CHECK_EQ_STR(out, "a b|c");
+}

@@ -7,7 +7,8 @@
  * What it guarantees, for each capture (CAPTURE_START .. CAPTURE_END):
  *  - START first, then a CAPTURE_FILE of every file a reader needs: events/header_page,
  *    events/header_event, events/SYSTEM/EVENT/format of every event of every system,
- *    printk_formats, saved_cmdlines, saved_tgids, trace_clock and /proc/kallsyms;
+ *    printk_formats, saved_cmdlines, saved_tgids, trace_clock and /proc/kallsyms (with
+ *    its addresses: the reader is the host);
  *  - then CAPTURE_PAGE frames, each CPU's in order: appended, they are what
  *    per_cpu/cpuN/trace_pipe_raw would have given (the same filler, trace_raw.h). A page
  *    goes out when it is full (the next event does not fit, or losses come before it);
@@ -24,8 +25,10 @@
  * Opening and closing walk the tracefs tree and render its files, which is only safe in
  * thread context (trace/events/trace_events.c): the stream opens a capture from the idle
  * loop, a flush, or a switch of the options, never from the timer interrupt. Pages go out
- * from anywhere. The caller (trace_stream.c) runs one of these at a time, and holds off
- * other writers of COM2 meanwhile.
+ * from anywhere. The caller (trace_stream.c) runs one of these at a time (its batch flag
+ * holds off the timer tick's batch), and each frame is written without anything else of
+ * the kernel's writing to COM2 in between: the tick runs to its end before a thread runs,
+ * and threads are not preempted (one CPU; with more, COM2 writers need one lock per frame).
  */
 #include "drivers/serial/com2_stream.h"
 #include "kernel/arch.h"

@@ -270,13 +270,9 @@ void trace_apply_boot_options(const char *list)
 {
     int err;
     struct fs_node *options = tracefs_lookup("options", &err);
-    for (const char *p = list; *p;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        const char *name = p;
-        p += len + (comma ? 1 : 0);
-        if (len == 0)
-            continue;
+    size_t cursor = 0, len;
+    const char *name;
+    while (parse_list_next(list, strlen(list), &cursor, &name, &len)) {
         bool on = !(len > 2 && strncmp(name, "no", 2) == 0);
         size_t skip = on ? 0 : 2;
         struct fs_node *flag = 0;

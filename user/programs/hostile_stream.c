@@ -4,8 +4,9 @@
  *
  * Usage: hostile_stream garbage       writes that are not 0 or 1: each EINVAL (a pointer the
  *                                     program does not own: EFAULT), the setting unchanged
- *        hostile_stream toggle R N    R rounds of: stream_raw 1, N markers, stream_raw 0, N
- *                                     markers; every switch succeeds
+ *        hostile_stream toggle R N F  R rounds of: stream_raw 1, N markers, stream_raw 0, N
+ *                                     markers, while a child writes F markers of its own;
+ *                                     every switch succeeds
  *        hostile_stream flood N       N markers as fast as the CPU writes them
  * What became of the markers (each in the capture's pages, on COM2 as text, or counted lost)
  * is tests/shell/hostile_stream.check's, on the host. Prints one line per check
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <tracekern/check.h>
 #include <unistd.h>
 
@@ -88,18 +90,27 @@ static long markers(const char *tag, int round, long count)
     return ok;
 }
 
-static void toggle(int rounds, long count)
+static void toggle(int rounds, long count, long flood)
 {
     long wrote = 0;
     int switched = 0;
+    pid_t child = fork();
+    if (child == 0)
+        _exit(markers("hs-child", 0, flood) == flood ? 0 : 1);
+    check_true("a child floods meanwhile", child > 0);
     for (int r = 0; r < rounds; r++) {
         switched += write_raw("1\n", 2) == 0;
         wrote += markers("hs-raw", r, count);
         switched += write_raw("0\n", 2) == 0;
         wrote += markers("hs-text", r, count);
     }
+    int status = -1;
+    check_call("waitpid for the flooding child", waitpid(child, &status, 0), 0);
+    check_true("the child wrote all its markers", WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        wrote += flood;
     check_number("stream_raw switched on and off", switched, 2 * rounds);
-    check_number("markers written", wrote, 2L * rounds * count);
+    check_number("markers written", wrote, 2L * rounds * count + flood);
     check_true("stream_raw is 0 after the last switch", stream_raw_now() == '0');
     printf("# wrote %ld markers in %d raw sessions\n", wrote, rounds);
 }
@@ -115,12 +126,12 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "garbage") == 0)
         garbage();
-    else if (argc == 4 && strcmp(argv[1], "toggle") == 0)
-        toggle(atoi(argv[2]), strtol(argv[3], NULL, 10));
+    else if (argc == 5 && strcmp(argv[1], "toggle") == 0)
+        toggle(atoi(argv[2]), strtol(argv[3], NULL, 10), strtol(argv[4], NULL, 10));
     else if (argc == 3 && strcmp(argv[1], "flood") == 0)
         flood(strtol(argv[2], NULL, 10));
     else {
-        fprintf(stderr, "usage: hostile_stream garbage | toggle ROUNDS N | flood N\n");
+        fprintf(stderr, "usage: hostile_stream garbage | toggle ROUNDS N FLOOD | flood N\n");
         return 2;
     }
     char name[32];
