@@ -359,6 +359,8 @@ trace-ready:
 # in the guest) converts the same way: build/tools/tkconvert --tracedat ... build/com2.txt.
 # `make pictures` redraws docs/images/ from one recorded session (tools/make-pictures.sh).
 .PHONY: record record-ready pictures
+# tracedat.c's unit test runs Debian's trace-cmd on small unpacked captures it makes.
+UNIT_DEPS_tk_tracedat := tools/tkconvert/tracedat.c
 RECORD_OUT = $(if $(filter command line environment,$(origin OUT)),$(OUT),$(BUILD)/record)
 
 record: deps
@@ -380,6 +382,7 @@ record-ready:
 		|| { echo "record: tkconvert could not convert $(RECORD_OUT)/capture.tkc"; exit 1; }
 
 pictures: deps
+	@PICTURES=1 tools/install-deps.sh
 	@$(MAKE) --no-print-directory record-ready SCRIPT=tools/pictures.script OUT=$(BUILD)/pictures
 	tools/make-pictures.sh $(BUILD)/pictures docs/images
 

@@ -457,6 +457,13 @@ else
     pass "make trace fails when a script line fails"
 fi
 
+# record (issue 17, record): one boot of tests/record/sessions.script by `make record`, and
+# each tracer's session as trace-cmd report, babeltrace2 and trace.json against the guest's
+# own `cat trace` of the same buffer.
+echo "# make record: each tracer's session in trace-cmd, babeltrace2 and trace.json, as the guest printed it"
+tests/record/record_test.sh "$LOGS" > "$LOGS/record.txt" 2>&1
+count_tap "record" "$LOGS/record.txt" $?
+
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

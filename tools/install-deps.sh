@@ -12,6 +12,8 @@
 #                       every format file the guest serves (make test)
 #   babeltrace2, trace-cmd   read the CTF traces and trace.dat files tools/tkconvert writes
 #                       (tests/tools/test_tkconvert.sh; tracedat.c runs trace-cmd restore)
+#   kernelshark, xvfb, imagemagick, librsvg2-bin   only with PICTURES=1 (make pictures:
+#                       tools/make-pictures.sh's screenshot and timeline; not make test)
 #
 # Run by `make run`, `make test` and the other targets that need them; safe to run again.
 set -eu
@@ -35,6 +37,13 @@ have_pkg libtraceevent-dev || need="$need libtraceevent-dev"
 have_cmd pkg-config || need="$need pkg-config"
 have_cmd babeltrace2 || need="$need babeltrace2"
 have_cmd trace-cmd || need="$need trace-cmd"
+# make pictures (issue 17, record): KernelShark under Xvfb, ImageMagick's import, rsvg-convert.
+if [ "${PICTURES:-0}" = 1 ]; then
+    have_cmd kernelshark || need="$need kernelshark"
+    have_cmd xvfb-run || need="$need xvfb"
+    have_cmd import || need="$need imagemagick"
+    have_cmd rsvg-convert || need="$need librsvg2-bin"
+fi
 
 [ -z "$need" ] && exit 0
 

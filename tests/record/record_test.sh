@@ -7,6 +7,7 @@ set -u
 cd "$(dirname "$0")/../.."
 LOGS=$1
 OUT=$LOGS/record
+mkdir -p "$LOGS"
 HERE=tests/record
 TKCONVERT=build/tools/tkconvert
 # The sessions of sessions.script, in order: the guest prints one `cat trace` each.
@@ -33,6 +34,17 @@ else
     sed 's/^/#   /' "$OUT/check.txt"
 fi
 
+# trace.dat's header describes the guest (i386: a 4-byte long, 4096-byte pages), not the
+# host that ran trace-cmd restore (tools/tkconvert/tracedat.c).
+trace-cmd dump --summary "$OUT/trace.dat" > "$OUT/dump.txt" 2>&1
+if grep -qE '^\s*4\s+\[Bytes in a long\]' "$OUT/dump.txt" && grep -qE '^\s*4096\s+\[Page size, bytes\]' "$OUT/dump.txt" \
+    && grep -qE '^\s*[67]\s+\[Version\]' "$OUT/dump.txt"; then
+    ok "trace.dat (version $(awk '/\[Version\]/ { print $1 }' "$OUT/dump.txt")) says the guest's long is 4 bytes and its pages 4096"
+else
+    not_ok "trace.dat says the guest's long is 4 bytes and its pages 4096 (trace-cmd dump --summary)"
+    head -n 8 "$OUT/dump.txt" | sed 's/^/#   /'
+fi
+
 # The captures, one per session (the first is the boot's, before the script turned the
 # stream off), and the guest's `cat trace` texts, one per session.
 captures=$(python3 tools/split_capture.py "$OUT/capture.tkc" "$OUT/sessions") || captures=0
@@ -50,7 +62,7 @@ for i in "${!SESSIONS[@]}"; do
     dir=$OUT/sessions/$name
     guest=$OUT/sessions/guest-$((i + 1)).txt
     mkdir -p "$dir"
-    if ! "$TKCONVERT" --tracedat "$dir/trace.dat" --ctf "$dir/ctf" --json "$dir/trace.json" \
+    if ! "$TKCONVERT" --unpack "$dir/unpacked" --tracedat "$dir/trace.dat" --ctf "$dir/ctf" --json "$dir/trace.json" \
         "$OUT/sessions/session-$((first + i + 1)).tkc" > "$dir/tkconvert.txt" 2>&1; then
         not_ok "$name: tkconvert converts its capture"
         sed 's/^/#   /' "$dir/tkconvert.txt"
@@ -58,11 +70,11 @@ for i in "${!SESSIONS[@]}"; do
     fi
     for tool in tracecmd ctf json; do
         case $tool in
-            tracecmd) what="trace-cmd report of trace.dat" input=$dir/trace.dat ;;
-            ctf) what="babeltrace2 of ctf/" input=$dir/ctf ;;
-            json) what="trace.json" input=$dir/trace.json ;;
+            tracecmd) what="trace-cmd report of trace.dat" input=("$dir/trace.dat") ;;
+            ctf) what="babeltrace2 of ctf/" input=("$dir/ctf" "$dir/unpacked/proc/kallsyms") ;;
+            json) what="trace.json" input=("$dir/trace.json") ;;
         esac
-        if python3 $HERE/compare.py "$tool" "$guest" "$input" > "$dir/compare-$tool.txt" 2>&1; then
+        if python3 $HERE/compare.py "$tool" "$guest" "${input[@]}" > "$dir/compare-$tool.txt" 2>&1; then
             ok "$name: $what shows the guest's events ($(tail -n 1 "$dir/compare-$tool.txt"))"
         else
             not_ok "$name: $what shows the guest's events"
