@@ -127,6 +127,40 @@ else
     fi
 fi
 
+# Format files made to break the CTF metadata: names sanitised, clashes avoided, a format
+# with a field named twice refused.
+if command -v babeltrace2 >/dev/null; then
+    python3 "$here/tkconvert_capture.py" "$tmp/hostile.cap" --hostile || exit 1
+    "$tool" --ctf "$tmp/hctf" "$tmp/hostile.cap" > "$tmp/hctf.txt" 2>&1
+    babeltrace2 "$tmp/hctf" > "$tmp/hbt.txt" 2> "$tmp/hbt.err"
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c '^\[' "$tmp/hbt.txt")" = 2 ] &&
+        grep -qF 'we_ird_sys:ev_il___event__: { cpu_id = 0 }, { common_pid = 3, __buf_length = 3, buf = [ [0] = 0x1, [1] = 0x2, [2] = 0x3 ], buf_length = -5 }' "$tmp/hbt.txt" &&
+        grep -qF 'x:bare: { cpu_id = 0 }, { }' "$tmp/hbt.txt" &&
+        grep -qF 'events/x/dup/format: line 6: a field name given twice; its events are left out' "$tmp/hctf.txt"; then
+        pass "hostile format files: babeltrace2 still reads the CTF metadata"
+    else
+        fail "hostile format files: babeltrace2 still reads the CTF metadata (exit $rc)"
+        sed 's/^/#   | /' "$tmp/hbt.txt" "$tmp/hbt.err" "$tmp/hctf.txt" | head -n 20
+    fi
+fi
+
+# Times that go back between pages: the CTF stream's times never do (babeltrace2 stops at
+# a stream whose time goes back).
+if command -v babeltrace2 >/dev/null; then
+    python3 "$here/tkconvert_capture.py" "$tmp/back.cap" --backwards || exit 1
+    "$tool" --ctf "$tmp/bctf" "$tmp/back.cap" > "$tmp/bctf.txt" 2>&1
+    babeltrace2 "$tmp/bctf" > "$tmp/bbt.txt" 2> "$tmp/bbt.err"
+    rc=$?
+    times=$(sed -n 's/^\[00:00:00\.\([0-9]*\)\].*buf = "\(.\)".*/\1\2/p' "$tmp/bbt.txt" | tr '\n' ' ')
+    if [ $rc -eq 0 ] && [ "$times" = "000005000a 000006000b 000006000c 000007000d " ]; then
+        pass "pages whose times go back: babeltrace2 reads every event, times raised in order"
+    else
+        fail "pages whose times go back: babeltrace2 reads every event (exit $rc: $times)"
+        sed 's/^/#   | /' "$tmp/bbt.err" | head -n 5
+    fi
+fi
+
 # --tracedat, read by trace-cmd (tracedat.c: trace-cmd restore)
 if ! command -v trace-cmd >/dev/null; then
     fail "trace-cmd is installed (tools/install-deps.sh)"

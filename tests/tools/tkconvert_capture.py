@@ -7,7 +7,12 @@ syscalls around a function_graph call with a leaf, a marker, an mmiotrace access
 snapshot, a user event, function events, a getpid(2) seen by raw_syscalls only (named from
 the other CPU's syscalls event), and 17 lost events. The pages are encoded here,
 independently of the guest's and the converter's C code (Linux's layout, events/header_page).
---damage flips a byte inside the first page frame and cuts the capture's last frame short."""
+--damage flips a byte inside the first page frame and cuts the capture's last frame short.
+--hostile writes instead a capture whose format files try to break the CTF metadata: names
+with quotes and braces, a field named twice, a sequence beside a field named like its
+length, an event with no fields.
+--backwards writes a capture whose pages' times go back (5000, 6000; then 2000; an empty
+page at 1000; 7000), as a damaged or hostile capture may."""
 import os
 import re
 import struct
@@ -121,8 +126,42 @@ def session():
     return [(0, page(1000, cpu0)), (0, page(5000 + (1 << 28), later, missed=17)), (1, page(1050, cpu1))]
 
 
+def hostile():
+    common = (b"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+              b"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n")
+    cap = frame(1, 0, struct.pack("<IIII", 1, 1, 4096, 4))
+    cap += file_frame('events/we"ird sys/ev"il\\x/format',
+                      b'name: ev"il } event {\nID: 40\nformat:\n' + common +
+                      b"\tfield:__data_loc u8[] buf;\toffset:8;\tsize:4;\tsigned:0;\n"
+                      b"\tfield:int buf_length;\toffset:12;\tsize:4;\tsigned:1;\n")
+    cap += file_frame("events/x/dup/format", b"name: dup\nID: 41\n" + common +
+                      b"\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
+                      b"\tfield:int a;\toffset:12;\tsize:4;\tsigned:1;\n")
+    cap += file_frame("events/x/bare/format", b"name: bare\nID: 42\n")
+    rec = struct.pack("<HBBiIi", 40, 0, 0, 3, 16 | 3 << 16, -5) + b"\x01\x02\x03\x00"
+    dup = struct.pack("<HBBiii", 41, 0, 0, 3, 1, 2)
+    bare = struct.pack("<HBBi", 42, 0, 0, 3)
+    return cap + frame(3, 0, page(1000, [(1000, rec), (1003, dup), (1005, bare)])) + frame(4, 0, b"")
+
+
+def backwards():
+    cap = frame(1, 0, struct.pack("<IIII", 1, 1, 4096, 4))
+    cap += file_frame("events/ftrace/print/format", FMT[("ftrace", "print")][3])
+    mark = lambda ts, text: (ts, record("ftrace", "print", 1, ip=0, _tail=text + b"\0"))
+    for stamp, events in ((5000, [mark(5000, b"a"), mark(6000, b"b")]), (2000, [mark(2000, b"c")]),
+                          (1000, []), (7000, [mark(7000, b"d")])):
+        cap += frame(3, 0, page(stamp, events))
+    return cap + frame(4, 0, b"")
+
+
 def main():
     out = sys.argv[1]
+    if "--backwards" in sys.argv:
+        open(out, "wb").write(backwards())
+        return
+    if "--hostile" in sys.argv:
+        open(out, "wb").write(hostile())
+        return
     damage = "--damage" in sys.argv
     cap = frame(1, 0, struct.pack("<IIII", 1, 2, 4096, 4))
     for key in sorted(FMT, key=str):

@@ -21,11 +21,14 @@ static void reset_session(struct capture *c)
     }
     free(c->files);
     c->files = NULL;
-    c->nr_files = 0;
+    c->nr_files = c->files_cap = 0;
+    free(c->file_index);
+    c->file_index = NULL;
+    c->index_size = 0;
     for (unsigned cpu = 0; cpu < CAPTURE_MAX_CPUS; cpu++) {
         free(c->pages[cpu]);
         c->pages[cpu] = NULL;
-        c->nr_pages[cpu] = 0;
+        c->nr_pages[cpu] = c->pages_cap[cpu] = 0;
     }
     c->nr_cpus = 0;
     c->started = false;
@@ -39,26 +42,79 @@ void capture_free(struct capture *c)
     reset_session(c);
     free(c->damage);
     c->damage = NULL;
-    c->nr_damage = 0;
+    c->nr_damage = c->damage_cap = 0;
+}
+
+/* Makes room for one more of n items in *array (of *cap, each size bytes), doubling. */
+static bool grow(void *array, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return true;
+    size_t bigger = *cap ? *cap * 2 : 16;
+    void *p = realloc(*(void **)array, bigger * size);
+    if (!p)
+        return false;
+    *(void **)array = p;
+    *cap = bigger;
+    return true;
 }
 
 /* Logs a damaged stretch. False only when memory ran out. */
 static bool log_damage(struct capture *c, uint64_t offset, uint64_t skipped, const char *reason)
 {
-    struct capture_damage *d = realloc(c->damage, (c->nr_damage + 1) * sizeof *d);
-    if (!d)
+    if (!grow(&c->damage, &c->damage_cap, c->nr_damage, sizeof *c->damage))
         return false;
-    c->damage = d;
-    d += c->nr_damage++;
+    struct capture_damage *d = &c->damage[c->nr_damage++];
     d->offset = offset;
     d->skipped = skipped;
     snprintf(d->reason, sizeof d->reason, "%s", reason);
     return true;
 }
 
+/* FNV-1a of a path. */
+static size_t path_hash(const char *path)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *path; path++)
+        h = (h ^ (uint8_t)*path) * 0x100000001b3ull;
+    return (size_t)h;
+}
+
+/* The index slot of path: its file's, or the empty one where it would go. */
+static size_t *index_slot(const struct capture *c, const char *path)
+{
+    size_t mask = c->index_size - 1;
+    for (size_t i = path_hash(path) & mask;; i = (i + 1) & mask) {
+        size_t *slot = &c->file_index[i];
+        if (*slot == 0 || strcmp(c->files[*slot - 1].path, path) == 0)
+            return slot;
+    }
+}
+
+/* Rebuilds the index at twice the size when it is half full. */
+static bool index_grow(struct capture *c)
+{
+    if ((c->nr_files + 1) * 2 <= c->index_size)
+        return true;
+    size_t size = c->index_size ? c->index_size * 2 : 64;
+    size_t *index = calloc(size, sizeof *index);
+    if (!index)
+        return false;
+    free(c->file_index);
+    c->file_index = index;
+    c->index_size = size;
+    for (size_t i = 0; i < c->nr_files; i++)
+        *index_slot(c, c->files[i].path) = i + 1;
+    return true;
+}
+
 const struct capture_file *capture_find(const struct capture *c, const char *path)
 {
-    for (size_t i = 0; i < c->nr_files; i++)
+    if (c->file_index) {
+        size_t slot = *index_slot(c, path);
+        return slot ? &c->files[slot - 1] : NULL;
+    }
+    for (size_t i = 0; i < c->nr_files; i++) /* a capture built by hand, without an index */
         if (strcmp(c->files[i].path, path) == 0)
             return &c->files[i];
     return NULL;
@@ -115,42 +171,40 @@ static const char *check_frame(const struct capture *c, unsigned type, unsigned 
 /* Keeps a FILE frame, replacing an earlier one of the same path. */
 static bool add_file(struct capture *c, const uint8_t *payload, uint32_t length)
 {
-    size_t path_len = strlen((const char *)payload); /* check_frame found the NUL */
+    const char *path = (const char *)payload; /* check_frame found its NUL */
+    size_t path_len = strlen(path);
     size_t size = length - path_len - 1;
     uint8_t *data = malloc(size ? size : 1);
-    if (!data)
-        return false;
-    memcpy(data, payload + path_len + 1, size);
-    for (size_t i = 0; i < c->nr_files; i++) {
-        if (strcmp(c->files[i].path, (const char *)payload) == 0) {
-            free(c->files[i].data);
-            c->files[i].data = data;
-            c->files[i].size = size;
-            return true;
-        }
-    }
-    struct capture_file *files = realloc(c->files, (c->nr_files + 1) * sizeof *files);
-    char *path = strdup((const char *)payload);
-    if (!files || !path) {
-        if (files)
-            c->files = files;
-        free(path);
+    if (!data || !index_grow(c)) {
         free(data);
         return false;
     }
-    c->files = files;
-    files[c->nr_files++] = (struct capture_file){path, data, size};
+    memcpy(data, payload + path_len + 1, size);
+    size_t *slot = index_slot(c, path);
+    if (*slot) {
+        struct capture_file *f = &c->files[*slot - 1];
+        free(f->data);
+        f->data = data;
+        f->size = size;
+        return true;
+    }
+    char *copy = strdup(path);
+    if (!copy || !grow(&c->files, &c->files_cap, c->nr_files, sizeof *c->files)) {
+        free(copy);
+        free(data);
+        return false;
+    }
+    c->files[c->nr_files++] = (struct capture_file){copy, data, size};
+    *slot = c->nr_files;
     return true;
 }
 
 static bool add_page(struct capture *c, unsigned cpu, const uint8_t *payload)
 {
     size_t n = c->nr_pages[cpu];
-    uint8_t *pages = realloc(c->pages[cpu], (n + 1) * CAPTURE_PAGE_BYTES);
-    if (!pages)
+    if (!grow(&c->pages[cpu], &c->pages_cap[cpu], n, CAPTURE_PAGE_BYTES))
         return false;
-    memcpy(pages + n * CAPTURE_PAGE_BYTES, payload, CAPTURE_PAGE_BYTES);
-    c->pages[cpu] = pages;
+    memcpy(c->pages[cpu] + n * CAPTURE_PAGE_BYTES, payload, CAPTURE_PAGE_BYTES);
     c->nr_pages[cpu] = n + 1;
     if (!c->started && cpu + 1 > c->nr_cpus)
         c->nr_cpus = cpu + 1;

@@ -5,7 +5,8 @@
  * The input is hostile: a bad header or CRC is skipped up to the next "TKCF" magic (the log
  * says at which byte offset and how many bytes), a frame cut off by the end is reported and
  * dropped, and everything whole is kept. A START frame begins afresh, so what is left after
- * reading is the last session of the stream. Portable: tests/unit/test_tk_capture.c,
+ * reading is the last session of the stream. Memory and time grow linearly with the input,
+ * whatever its frames (files are found by a hash of their paths). Portable: tests/unit/test_tk_capture.c,
  * tests/fuzz/fuzz_tkconvert.c.
  */
 #ifndef TOOLS_TKCONVERT_CAPTURE_H
@@ -36,9 +37,11 @@ struct capture_damage {
 struct capture {
     /* The current (last) session. */
     struct capture_file *files;
-    size_t nr_files;
+    size_t nr_files, files_cap;
+    size_t *file_index;        /* hash of the paths: file number + 1, 0 empty (or NULL) */
+    size_t index_size;         /* a power of two, over twice nr_files */
     uint8_t *pages[CAPTURE_MAX_CPUS]; /* nr_pages[cpu] pages of CAPTURE_PAGE_BYTES each */
-    size_t nr_pages[CAPTURE_MAX_CPUS];
+    size_t nr_pages[CAPTURE_MAX_CPUS], pages_cap[CAPTURE_MAX_CPUS];
     unsigned nr_cpus;          /* from START, else 1 + the highest CPU of a page */
     bool started;              /* the session began with a START frame */
     struct capture_start start;
@@ -47,7 +50,7 @@ struct capture {
     /* The whole input. */
     unsigned sessions;         /* START frames seen */
     struct capture_damage *damage;
-    size_t nr_damage;
+    size_t nr_damage, damage_cap;
     bool truncated;            /* the last frame was cut off (also in damage) */
 };
 

@@ -79,10 +79,49 @@ static void put_int_type(FILE *m, uint32_t bytes, bool is_signed, bool hex)
             is_signed ? "true" : "false", hex ? 16 : 10);
 }
 
+/* Writes a name from the capture into the TSDL text as a safe string: letters, digits and
+ * "_.-" are kept, anything else (quotes, backslashes, blanks) becomes "_". */
+static void put_safe_name(FILE *m, const char *name)
+{
+    for (; *name; name++) {
+        char ch = *name;
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '-';
+        fputc(keep ? ch : '_', m);
+    }
+}
+
+/* Whether name could clash with a field of fmt in a CTF reader, which may drop one leading
+ * "_" of a name or not: equal with or without one "_" in front of either. */
+static bool name_taken(const struct tk_format *fmt, const char *name)
+{
+    for (size_t i = 0; i < fmt->nr_fields; i++) {
+        const char *field = fmt->fields[i].name;
+        if (strcmp(field, name) == 0 || (field[0] == '_' && strcmp(field + 1, name) == 0) ||
+            (name[0] == '_' && strcmp(field, name + 1) == 0))
+            return true;
+    }
+    return false;
+}
+
+/* The name (without CTF's leading "_") of the length field of sequence f: NAME_length, with
+ * "_" in front while it could clash with a field's name. */
+static void length_name(const struct tk_format *fmt, const struct tk_field *f, char *out, size_t size)
+{
+    int under = 0;
+    do
+        snprintf(out, size, "%.*s%s_length", under, "________________", f->name);
+    while (name_taken(fmt, out) && (under += 2) < 16);
+}
+
 static void put_event_class(FILE *m, const struct tk_format *fmt)
 {
-    fprintf(m, "\nevent {\n\tname = \"%s:%s\";\n\tid = %d;\n\tstream_id = 0;\n\tfields := struct {\n",
-            fmt->system, fmt->name, fmt->id);
+    char len_name[160];
+    fputs("\nevent {\n\tname = \"", m);
+    put_safe_name(m, fmt->system);
+    fputc(':', m);
+    put_safe_name(m, fmt->name);
+    fprintf(m, "\";\n\tid = %d;\n\tstream_id = 0;\n\tfields := struct {\n", fmt->id);
     for (size_t i = 0; i < fmt->nr_fields; i++) {
         const struct tk_field *f = &fmt->fields[i];
         if (strcmp(f->name, "common_type") == 0)
@@ -105,9 +144,10 @@ static void put_event_class(FILE *m, const struct tk_format *fmt)
             fprintf(m, " _%s[%u];\n", f->name, f->size);
             break;
         case CTF_SEQUENCE:
-            fprintf(m, "integer { size = 32; align = 8; signed = false; } _%s_length;\n\t\t", f->name);
+            length_name(fmt, f, len_name, sizeof len_name);
+            fprintf(m, "integer { size = 32; align = 8; signed = false; } _%s;\n\t\t", len_name);
             put_int_type(m, 1, f->is_signed, true);
-            fprintf(m, " _%s[_%s_length];\n", f->name, f->name);
+            fprintf(m, " _%s[_%s];\n", f->name, len_name);
             break;
         }
     }
@@ -194,9 +234,11 @@ static bool put_fields(struct bytes *b, const struct tk_format *fmt, const uint8
     return true;
 }
 
-/* One page as a packet, appended to file. */
+/* One page as a packet, appended to file. *clock is the stream's last time: CTF readers
+ * refuse a stream whose time goes back, so a (damaged) page's earlier times are raised to
+ * it. */
 static bool write_packet(FILE *file, const struct tk_trace *t, unsigned cpu, const uint8_t *page,
-                         uint64_t *discarded, size_t *left_out, struct bytes *b)
+                         uint64_t *discarded, uint64_t *clock, size_t *left_out, struct bytes *b)
 {
     struct rb_page_reader r;
     struct rb_event ev;
@@ -206,7 +248,7 @@ static bool write_packet(FILE *file, const struct tk_trace *t, unsigned cpu, con
         return true; /* reported when the model was loaded */
     if (r.missed)
         *discarded += r.missed_stored ? r.missed_count : 1;
-    uint64_t first = r.stamp, last = r.stamp;
+    uint64_t first = r.stamp > *clock ? r.stamp : *clock, last = first;
     bool any = false;
     uint8_t header[PACKET_HEADER_BYTES] = {0};
     put(b, header, sizeof header);
@@ -219,20 +261,22 @@ static bool write_packet(FILE *file, const struct tk_trace *t, unsigned cpu, con
         if (!fmt)
             continue;
         size_t mark = b->len;
+        uint64_t ts = ev.ts > *clock ? ev.ts : *clock;
         put_u32(b, (uint32_t)fmt->id);
-        put_u64(b, ev.ts);
+        put_u64(b, ts);
         if (!put_fields(b, fmt, ev.data, ev.length)) {
             b->len = mark;
             ++*left_out;
             continue;
         }
         if (!any)
-            first = ev.ts;
+            first = ts;
         any = true;
-        last = ev.ts;
+        last = *clock = ts;
     }
     if (b->no_memory)
         return false;
+    *clock = last;
     uint8_t *h = b->data;
     uint32_t magic = CTF_MAGIC, stream_id = 0, cpu_id = cpu;
     uint64_t bits = (uint64_t)b->len * 8;
@@ -269,11 +313,11 @@ int tk_ctf_write(const struct tk_trace *t, const struct capture *c, const char *
             free(b.data);
             return -1;
         }
-        uint64_t discarded = 0;
+        uint64_t discarded = 0, clock = 0;
         bool ok = true;
         for (size_t p = 0; p < c->nr_pages[cpu] && ok; p++)
             ok = write_packet(f, t, cpu, c->pages[cpu] + p * CAPTURE_PAGE_BYTES, &discarded,
-                              &left_out, &b);
+                              &clock, &left_out, &b);
         if (fclose(f) != 0 || !ok) {
             snprintf(err, errlen, "cannot write %s: %s", path,
                      b.no_memory ? "out of memory" : strerror(errno));

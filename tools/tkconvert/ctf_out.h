@@ -12,7 +12,9 @@
  * (which CTF readers drop), so no name clashes with a TSDL keyword.
  *
  * Each ring-buffer page becomes a packet; events_discarded counts the lost events up to
- * and including the page's missed count, so a reader reports them between the packets.
+ * and including the page's missed count, so a reader reports them between the packets. A
+ * stream's times never go back (readers refuse that): an earlier time on a damaged page is
+ * raised to the last one.
  */
 #ifndef TOOLS_TKCONVERT_CTF_OUT_H
 #define TOOLS_TKCONVERT_CTF_OUT_H

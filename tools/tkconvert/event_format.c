@@ -180,6 +180,8 @@ int tk_format_parse(struct tk_format *f, const char *system, const char *text, s
                 why = "an ID that is not a number from 0 to 65535";
             else
                 f->id = (int)id;
+        } else if (strncmp(s, "field:", 6) == 0 && f->nr_fields == TK_FORMAT_MAX_FIELDS) {
+            why = "more fields than an event has (" TK_STRINGIFY(TK_FORMAT_MAX_FIELDS) ")";
         } else if (strncmp(s, "field:", 6) == 0) {
             struct tk_field *fields = realloc(f->fields, (f->nr_fields + 1) * sizeof *fields);
             if (!fields) {
@@ -191,6 +193,10 @@ int tk_format_parse(struct tk_format *f, const char *system, const char *text, s
                 free(fields[f->nr_fields].type);
                 free(fields[f->nr_fields].name);
                 why = "a field line that does not parse";
+            } else if (tk_format_field(f, fields[f->nr_fields].name)) {
+                free(fields[f->nr_fields].type);
+                free(fields[f->nr_fields].name);
+                why = "a field name given twice";
             } else {
                 f->nr_fields++;
             }

@@ -11,8 +11,8 @@
  *
  * TYPE may be "__data_loc char[]" (a u32: the data's offset in the low 16 bits, its length
  * in the high 16) and NAME may carry an array length, "[N]", or "[]" (the rest of the
- * record). The text is hostile: a line that does not parse is an error naming its line
- * number, and reads of a field are checked against the record's length. Portable:
+ * record). The text is hostile: a line that does not parse, a field named twice or more
+ * than TK_FORMAT_MAX_FIELDS fields is an error naming its line number, and reads of a field are checked against the record's length. Portable:
  * tests/unit/test_tk_event_format.c.
  */
 #ifndef TOOLS_TKCONVERT_EVENT_FORMAT_H
@@ -21,6 +21,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#define TK_FORMAT_MAX_FIELDS 1024 /* Linux's events have tens */
+#define TK_STRINGIFY_(x) #x
+#define TK_STRINGIFY(x) TK_STRINGIFY_(x)
 
 struct tk_field {
     char *type;       /* as written, without the array length: "unsigned long", "char" */

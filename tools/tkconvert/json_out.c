@@ -140,28 +140,62 @@ struct writer {
     bool first;
     struct task_stack *tasks;
     size_t nr_tasks;
+    size_t *task_index;   /* hash of (cpu, pid): task number + 1, 0 empty */
+    size_t index_size;    /* a power of two, over twice nr_tasks */
     char **syscall_names; /* by number, from syscalls:sys_enter_NAME records */
     size_t nr_syscall_names;
     double ns_per_cycle;  /* for funcgraph_leaf's cycle counts; 0 when unknown */
     bool no_memory;
 };
 
+/* The slot of (cpu, pid) in the hash of tasks: its task's number + 1, or 0 where it goes. */
+static size_t *task_slot(struct writer *w, uint32_t cpu, int pid)
+{
+    size_t mask = w->index_size - 1;
+    uint64_t h = ((uint64_t)cpu << 32 | (uint32_t)pid) * 0x9e3779b97f4a7c15ull;
+    for (size_t i = (size_t)(h >> 20) & mask;; i = (i + 1) & mask) {
+        size_t *slot = &w->task_index[i];
+        if (*slot == 0 || (w->tasks[*slot - 1].cpu == cpu && w->tasks[*slot - 1].pid == pid))
+            return slot;
+    }
+}
+
+/* The open calls of a task on a CPU, made on first use. NULL when memory ran out. */
 static struct task_stack *task_of(struct writer *w, uint32_t cpu, int pid)
 {
-    for (size_t i = 0; i < w->nr_tasks; i++)
-        if (w->tasks[i].cpu == cpu && w->tasks[i].pid == pid)
-            return &w->tasks[i];
-    struct task_stack *tasks = realloc(w->tasks, (w->nr_tasks + 1) * sizeof *tasks);
-    if (!tasks) {
-        w->no_memory = true;
-        return NULL;
+    if (w->index_size) {
+        size_t slot = *task_slot(w, cpu, pid);
+        if (slot)
+            return &w->tasks[slot - 1];
     }
-    w->tasks = tasks;
-    memset(&tasks[w->nr_tasks], 0, sizeof *tasks);
-    tasks[w->nr_tasks].cpu = cpu;
-    tasks[w->nr_tasks].pid = pid;
-    tasks[w->nr_tasks].swallow = -1;
-    return &tasks[w->nr_tasks++];
+    if ((w->nr_tasks + 1) * 2 > w->index_size) { /* keep the hash under half full */
+        size_t size = w->index_size ? w->index_size * 2 : 64;
+        size_t *index = calloc(size, sizeof *index);
+        if (!index) {
+            w->no_memory = true;
+            return NULL;
+        }
+        free(w->task_index);
+        w->task_index = index;
+        w->index_size = size;
+        for (size_t i = 0; i < w->nr_tasks; i++)
+            *task_slot(w, w->tasks[i].cpu, w->tasks[i].pid) = i + 1;
+    }
+    if ((w->nr_tasks & (w->nr_tasks - 1)) == 0) { /* a power of two (or 0): double */
+        struct task_stack *tasks = realloc(w->tasks, (w->nr_tasks ? w->nr_tasks * 2 : 16) * sizeof *tasks);
+        if (!tasks) {
+            w->no_memory = true;
+            return NULL;
+        }
+        w->tasks = tasks;
+    }
+    struct task_stack *ts = &w->tasks[w->nr_tasks++];
+    memset(ts, 0, sizeof *ts);
+    ts->cpu = cpu;
+    ts->pid = pid;
+    ts->swallow = -1;
+    *task_slot(w, cpu, pid) = w->nr_tasks;
+    return ts;
 }
 
 static void push_call(struct writer *w, struct task_stack *ts, int kind, const struct tk_record *r,
@@ -499,6 +533,7 @@ int tk_json_write(const struct tk_trace *t, FILE *out)
     }
     fputs("\n]}\n", out);
     free(w.tasks);
+    free(w.task_index);
     free(w.syscall_names);
     return w.no_memory || ferror(out) ? -1 : 0;
 }

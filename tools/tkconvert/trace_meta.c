@@ -61,10 +61,13 @@ static int add_symbol(void *arg, char *line)
         s->bad_lines++;
         return 0;
     }
-    struct tk_symbol *syms = realloc(s->syms, (s->n + 1) * sizeof *syms);
-    if (!syms)
-        return -1;
-    s->syms = syms;
+    if ((s->n & (s->n - 1)) == 0) { /* n a power of two (or 0): double */
+        struct tk_symbol *bigger = realloc(s->syms, (s->n ? s->n * 2 : 16) * sizeof *bigger);
+        if (!bigger)
+            return -1;
+        s->syms = bigger;
+    }
+    struct tk_symbol *syms = s->syms;
     if (!(syms[s->n].name = strdup(name)))
         return -1;
     syms[s->n++].addr = a;
@@ -122,16 +125,15 @@ static int add_comm(void *arg, char *line)
         c->bad_lines++;
         return 0;
     }
-    for (size_t i = 0; i < c->n; i++)
-        if (c->comms[i].pid == pid) {
-            snprintf(c->comms[i].comm, sizeof c->comms[i].comm, "%s", end + 1);
-            return 0;
-        }
-    struct tk_comm *comms = realloc(c->comms, (c->n + 1) * sizeof *comms);
-    if (!comms)
-        return -1;
-    c->comms = comms;
+    if ((c->n & (c->n - 1)) == 0) { /* n a power of two (or 0): double */
+        struct tk_comm *comms = realloc(c->comms, (c->n ? c->n * 2 : 16) * sizeof *comms);
+        if (!comms)
+            return -1;
+        c->comms = comms;
+    }
+    struct tk_comm *comms = c->comms;
     comms[c->n].pid = (int)pid;
+    comms[c->n].line = c->n;
     snprintf(comms[c->n].comm, sizeof comms[c->n].comm, "%s", end + 1);
     c->n++;
     return 0;
@@ -143,13 +145,27 @@ static int by_pid(const void *a, const void *b)
     return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* By pid, then by line: the last line of a pid ends its run. */
+static int by_pid_then_line(const void *a, const void *b)
+{
+    const struct tk_comm *x = a, *y = b;
+    if (x->pid != y->pid)
+        return (x->pid > y->pid) - (x->pid < y->pid);
+    return (x->line > y->line) - (x->line < y->line);
+}
+
 int tk_comms_parse(struct tk_comms *c, const char *text, size_t len)
 {
     memset(c, 0, sizeof *c);
     if (for_each_line(text, len, add_comm, c) < 0)
         return -1;
     if (c->n)
-        qsort(c->comms, c->n, sizeof *c->comms, by_pid);
+        qsort(c->comms, c->n, sizeof *c->comms, by_pid_then_line);
+    size_t kept = 0; /* of each pid's run, its last line */
+    for (size_t i = 0; i < c->n; i++)
+        if (i + 1 == c->n || c->comms[i + 1].pid != c->comms[i].pid)
+            c->comms[kept++] = c->comms[i];
+    c->n = kept;
     return 0;
 }
 

@@ -24,6 +24,7 @@ struct tk_symbols {
 struct tk_comm {
     int pid;
     char comm[32];
+    size_t line; /* its line's number among the good ones */
 };
 
 struct tk_comms {

@@ -24,9 +24,28 @@ static bool format_path(const char *path, char *system, size_t size)
     return true;
 }
 
+/* A parsed format and where its file came in the capture (the first of an id wins). */
+struct loaded_format {
+    struct tk_format fmt;
+    size_t file;
+    const char *path;
+};
+
+static int by_id_then_file(const void *a, const void *b)
+{
+    const struct loaded_format *x = a, *y = b;
+    if (x->fmt.id != y->fmt.id)
+        return x->fmt.id < y->fmt.id ? -1 : 1;
+    return (x->file > y->file) - (x->file < y->file);
+}
+
+/* Parses every events/SYSTEM/NAME/format file into t->formats, sorted by id. A file that
+ * does not parse, or repeats an id, is reported and left out. */
 static int load_formats(struct tk_trace *t, const struct capture *c, FILE *warn)
 {
     char system[128], err[160];
+    struct loaded_format *loaded = NULL;
+    size_t n = 0;
     for (size_t i = 0; i < c->nr_files; i++) {
         const struct capture_file *f = &c->files[i];
         if (!format_path(f->path, system, sizeof system))
@@ -36,28 +55,42 @@ static int load_formats(struct tk_trace *t, const struct capture *c, FILE *warn)
             fprintf(warn, "tkconvert: %.200s: %s; its events are left out\n", f->path, err);
             continue;
         }
-        if (fmt.id < 0 || tk_trace_by_id(t, (unsigned)fmt.id)) {
-            fprintf(warn, "tkconvert: %.200s: %s; its events are left out\n", f->path,
-                    fmt.id < 0 ? "no ID line" : "an ID another format has");
+        if (fmt.id < 0) {
+            fprintf(warn, "tkconvert: %.200s: no ID line; its events are left out\n", f->path);
             tk_format_free(&fmt);
             continue;
         }
-        struct tk_format *formats = realloc(t->formats, (t->nr_formats + 1) * sizeof *formats);
-        if (!formats) {
-            tk_format_free(&fmt);
-            return -1;
+        if ((n & (n - 1)) == 0) { /* n a power of two (or 0): double */
+            struct loaded_format *bigger = realloc(loaded, (n ? n * 2 : 16) * sizeof *bigger);
+            if (!bigger) {
+                tk_format_free(&fmt);
+                goto no_memory;
+            }
+            loaded = bigger;
         }
-        t->formats = formats;
-        /* Kept sorted by id: insert in place. */
-        size_t at = t->nr_formats;
-        while (at > 0 && formats[at - 1].id > fmt.id) {
-            formats[at] = formats[at - 1];
-            at--;
-        }
-        formats[at] = fmt;
-        t->nr_formats++;
+        loaded[n++] = (struct loaded_format){fmt, i, f->path};
     }
+    if (n)
+        qsort(loaded, n, sizeof *loaded, by_id_then_file);
+    t->formats = malloc((n ? n : 1) * sizeof *t->formats);
+    if (!t->formats)
+        goto no_memory;
+    for (size_t i = 0; i < n; i++) {
+        if (t->nr_formats && t->formats[t->nr_formats - 1].id == loaded[i].fmt.id) {
+            fprintf(warn, "tkconvert: %.200s: an ID another format has; its events are left out\n",
+                    loaded[i].path);
+            tk_format_free(&loaded[i].fmt);
+            continue;
+        }
+        t->formats[t->nr_formats++] = loaded[i].fmt;
+    }
+    free(loaded);
     return 0;
+no_memory:
+    for (size_t i = 0; i < n; i++)
+        tk_format_free(&loaded[i].fmt);
+    free(loaded);
+    return -1;
 }
 
 static bool add_record(struct tk_trace *t, size_t *cap, const struct tk_record *r)
