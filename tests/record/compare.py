@@ -17,12 +17,14 @@ ring overwrote or dropped must appear as trace-cmd's "[N EVENTS DROPPED]" lines.
 babeltrace2 prints each field by name with its raw value: function addresses are named
 through the capture's /proc/kallsyms, the task is only a pid, and the irq flags only a
 number, so those are compared as far as they go; lost events must show as babeltrace2's
-discarded-events warning. trace.json is checked as Perfetto would load it (see
+discarded-events warning and be counted in the packets' events_discarded. trace.json is checked as Perfetto would load it (see
 compare_json). Prints what it found and exits with 0 when everything matched, 1 otherwise.
 """
 import bisect
 import json
+import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -273,7 +275,38 @@ def compare_ctf(guest, lost, ctf_dir, kallsyms_path):
     if discarded != (lost > 0):
         problems.append(f'babeltrace2: {"a" if discarded else "no"} discarded-events warning; '
                         f'the guest lost {lost}')
+    counted = ctf_events_discarded(ctf_dir)
+    if counted != lost:
+        problems.append(f'ctf/: the packets count {counted} events discarded; the guest lost {lost}')
     return problems, len(other)
+
+
+def ctf_events_discarded(ctf_dir):
+    """The events discarded, summed over the streams: each stream's last packet's
+    events_discarded, which CTF counts from the stream's start. babeltrace2 cannot say how
+    many went before a stream's first packet, so the packet contexts are read here, in the
+    layout ctf/metadata declares (checked): magic, stream_id, then timestamp_begin,
+    timestamp_end, content_size, packet_size, events_discarded (64 bits each), cpu_id."""
+    with open(os.path.join(ctf_dir, 'metadata')) as f:
+        metadata = f.read()
+    layout = re.search(r'packet\.context := struct \{\s*clock_ns_t timestamp_begin;\s*'
+                       r'clock_ns_t timestamp_end;\s*uint64_t content_size;\s*uint64_t packet_size;\s*'
+                       r'uint64_t events_discarded;', metadata)
+    if not layout:
+        sys.exit(f'{ctf_dir}/metadata: not the packet context this test reads')
+    total = 0
+    for name in sorted(os.listdir(ctf_dir)):
+        if name == 'metadata':
+            continue
+        data, at, last = open(os.path.join(ctf_dir, name), 'rb').read(), 0, 0
+        while at + 48 <= len(data):
+            magic, _sid, _tb, _te, _content, size, discarded = struct.unpack_from('<IIQQQQQ', data, at)
+            if magic != 0xc1fc1fc1 or size < 8 * 48:
+                sys.exit(f'{ctf_dir}/{name}: no packet header at byte {at}')
+            last = discarded
+            at += size // 8
+        total += last
+    return total
 
 
 def guest_slices(guest):
@@ -315,7 +348,7 @@ def nesting_problems(slices):
     return problems
 
 
-def compare_json(guest, path):
+def compare_json(guest, lost, path):
     """trace.json as Perfetto and chrome://tracing read it: valid JSON with a traceEvents
     list; complete ("X") slices that nest on every track; function_graph calls as slices
     with the guest's function names, those never returned from as "B" begin events; syscalls as slices of their names; every other event an instant at
@@ -364,6 +397,12 @@ def compare_json(guest, path):
         if key[0] == 'print' and key[1] not in json.dumps(e):
             problems.append(f'trace.json: the marker "{key[1]}" is not in {e}')
             break
+    # The lost events: a mark of their own exactly when the guest lost some, and the
+    # count (in args) where the converter knows it, adding up to the guest's.
+    counts = [v for e in lost_events for k, v in e.get('args', {}).items() if k == 'count']
+    if bool(lost_events) != (lost > 0) or (counts and sum(counts) != lost):
+        problems.append(f'trace.json: {len(lost_events)} lost-events marks counting {sum(counts)}; '
+                        f'the guest lost {lost}')
     return problems, (f'{len(graph)} call slices, {len(got_sys)} syscall slices, {len(points)} instants, '
                       f'{len(lost_events)} lost-events marks; slices nest on {len(tracks)} tracks')
 
@@ -377,7 +416,7 @@ def main():
         report(problems, f'{count} events in babeltrace2, the guest\'s {len(guest)}, '
                          f'{overwritten + lost} lost')
     if sys.argv[1] == 'json':
-        problems, summary = compare_json(guest, sys.argv[3])
+        problems, summary = compare_json(guest, overwritten + lost, sys.argv[3])
         report(problems, summary)
     other, dropped, unknown_drop = parse_report(trace_cmd_report(sys.argv[3]),
                                                 trace_cmd_report(sys.argv[3], '-l'))
