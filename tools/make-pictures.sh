@@ -27,6 +27,11 @@ mmio=$work/session-$n.tkc
 "$tkconvert" --tracedat "$work/graph.dat" --json "$work/graph.json" "$graph"
 "$tkconvert" --json "$work/mmio.json" "$mmio"
 
+# CPU 0 (the only one) and a task plot for each task of the session (pid 0, idle, has none).
+pids=$(python3 -c 'import json, sys
+pids = sorted({e["pid"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("pid")})
+print(",".join(map(str, pids)))' "$work/graph.json")
+
 # KernelShark refuses to start quietly as root (a dialog covers the window): it runs as
 # nobody then, with a home of its own, on an X server that lets it connect (-ac).
 run_as=""
@@ -39,7 +44,7 @@ mkdir -p "$work/home"
 chmod 777 "$work/home"
 cat > "$work/shoot.sh" <<SHOT
 #!/bin/sh
-HOME=$work/home $run_as kernelshark -geometry 1600x900+0+0 "$work/graph.dat" > "$work/kernelshark.log" 2>&1 &
+HOME=$work/home $run_as kernelshark -geometry 1600x900+0+0 --cpu 0 --pid "$pids" "$work/graph.dat" > "$work/kernelshark.log" 2>&1 &
 ks=\$!
 sleep 10
 import -window root "$images/kernelshark.png"
