@@ -6,19 +6,21 @@
   compare.py json GUEST_TRACE TRACE_JSON
 
 Both sides become lists of events (guest_trace.py for the guest): the same count, and event
-by event the same CPU, task, pid, irq flags, timestamp (the guest truncates nanoseconds to
-microseconds, so the nanoseconds trace-cmd prints with -t are truncated the same way),
-irq flags from a second report in latency format (-l, which cuts task names to 8 characters),
-event name and field values (function names, marker text, registers, addresses; numbers
-compared mod 2**32, see guest_trace.number). Lines the guest prints without a time or task
-(function_graph, mmiotrace's own log format) are compared on what they do print. Events the
-ring overwrote or dropped must appear as trace-cmd's "[N EVENTS DROPPED]" lines.
+by event the same CPU, task, pid, irq flags, timestamp, event name and field values
+(function names, callers, marker text, registers, addresses, function_graph depths and
+durations; numbers compared mod 2**32, see guest_trace.number). The guest truncates
+nanoseconds to microseconds, so the nanoseconds `trace-cmd report -t` prints are truncated
+the same way; irq flags come from a second report in latency format (-l, which cuts task
+names to 8 characters). Lines the guest prints without a time or task (function_graph,
+mmiotrace's own log format) are compared on what they do print. Events the ring
+overwrote or dropped must appear as trace-cmd's "[N EVENTS DROPPED]" lines.
 
 babeltrace2 prints each field by name with its raw value: function addresses are named
 through the capture's /proc/kallsyms, the task is only a pid, and the irq flags only a
 number, so those are compared as far as they go; lost events must show as babeltrace2's
-discarded-events warning and be counted in the packets' events_discarded. trace.json is checked as Perfetto would load it (see
-compare_json). Prints what it found and exits with 0 when everything matched, 1 otherwise.
+discarded-events warning and be counted in the packets' events_discarded. trace.json is
+checked as Perfetto would load it (see compare_json). Prints what it found and exits with 0
+when everything matched, 1 otherwise.
 """
 import bisect
 import json
@@ -240,6 +242,7 @@ def ctf_key(system, name, f, kallsyms):
 
 
 def babeltrace(ctf_dir):
+    """babeltrace2's text of ctf_dir (times as seconds) and its warnings."""
     done = subprocess.run(['babeltrace2', '--clock-seconds', ctf_dir], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, errors='replace')
     if done.returncode != 0:
@@ -248,6 +251,7 @@ def babeltrace(ctf_dir):
 
 
 def parse_ctf(text, kallsyms):
+    """babeltrace2's events, keyed as the guest's are."""
     events = []
     for line in text.split('\n'):
         m = CTF_LINE.match(line)
@@ -264,6 +268,7 @@ def parse_ctf(text, kallsyms):
 
 
 def compare_ctf(guest, lost, ctf_dir, kallsyms_path):
+    """Problems between the guest's events and babeltrace2's of ctf_dir, and its count."""
     text, warnings = babeltrace(ctf_dir)
     other = parse_ctf(text, load_kallsyms(kallsyms_path))
     # The guest's own format has no task for mmiotrace lines and no time for function_graph;

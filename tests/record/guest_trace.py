@@ -31,6 +31,7 @@ def number(text):
 
 
 def hexnum(text):
+    """A number printed in hex (with or without 0x), mod 2**32."""
     return int(text, 16) % (1 << 32)
 
 
