@@ -233,15 +233,20 @@ int tracedat_write(const char *root, unsigned nr_cpus, const char *out_path, cha
 {
     if (nr_cpus == 0 || nr_cpus > MAX_CPUS)
         return fail(err, errlen, "trace.dat: %u CPUs (1 to %d)", nr_cpus, MAX_CPUS);
-    char tracefs[ROOT_MAX], kallsyms[ROOT_MAX], head[ROOT_MAX];
-    if (snprintf(tracefs, sizeof(tracefs), "%s" TRACEFS_SUBDIR, root) >= (int)sizeof(tracefs) ||
-        snprintf(head, sizeof(head), "%s.head", out_path) >= (int)sizeof(head))
+    /* Paths are given to trace-cmd as arguments: one that began with '-' would be read as an
+     * option, so such a relative path gets "./" in front. The first step's file is
+     * OUT.head, removed afterwards. */
+    const char *root_dot = root[0] == '-' ? "./" : "", *out_dot = out_path[0] == '-' ? "./" : "";
+    char tracefs[ROOT_MAX], kallsyms[ROOT_MAX], head[ROOT_MAX], out[ROOT_MAX];
+    if (snprintf(tracefs, sizeof(tracefs), "%s%s" TRACEFS_SUBDIR, root_dot, root) >= (int)sizeof(tracefs) ||
+        snprintf(head, sizeof(head), "%s%s.head", out_dot, out_path) >= (int)sizeof(head) ||
+        snprintf(out, sizeof(out), "%s%s", out_dot, out_path) >= (int)sizeof(out))
         return fail(err, errlen, "trace.dat: path too long");
     unsigned long_size = 0, page_size = 0;
     if (guest_sizes(tracefs, &long_size, &page_size, err, errlen) < 0)
         return -1;
     /* Without the guest's kallsyms, an empty one: trace-cmd would otherwise copy the host's. */
-    if (snprintf(kallsyms, sizeof(kallsyms), "%s/proc/kallsyms", root) >= (int)sizeof(kallsyms) ||
+    if (snprintf(kallsyms, sizeof(kallsyms), "%s%s/proc/kallsyms", root_dot, root) >= (int)sizeof(kallsyms) ||
         access(kallsyms, R_OK) != 0)
         snprintf(kallsyms, sizeof(kallsyms), "/dev/null");
 
@@ -252,8 +257,9 @@ int tracedat_write(const char *root, unsigned nr_cpus, const char *out_path, cha
         return -1;
     }
 
-    char *append[6 + MAX_CPUS + 1] = {"trace-cmd", "restore", "-i", head, "-o", (char *)out_path};
-    static char cpu_files[MAX_CPUS][ROOT_MAX + 64]; /* 130 KiB: off the stack */
+    char *append[6 + MAX_CPUS + 1] = {"trace-cmd", "restore", "-i", head, "-o", out};
+    /* 130 KiB, off the stack; one call at a time (tkconvert runs one thread). */
+    static char cpu_files[MAX_CPUS][ROOT_MAX + 64];
     for (unsigned cpu = 0; cpu < nr_cpus; cpu++) {
         snprintf(cpu_files[cpu], sizeof(cpu_files[cpu]), "%s/per_cpu/cpu%u/trace_pipe_raw", tracefs, cpu);
         struct stat st;
@@ -269,8 +275,8 @@ int tracedat_write(const char *root, unsigned nr_cpus, const char *out_path, cha
     int rc = run_trace_cmd(append, err, errlen);
     unlink(head);
     if (rc == 0)
-        rc = set_header_sizes(out_path, long_size, page_size, err, errlen);
+        rc = set_header_sizes(out, long_size, page_size, err, errlen);
     if (rc < 0)
-        unlink(out_path);
+        unlink(out);
     return rc;
 }
