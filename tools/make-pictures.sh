@@ -20,12 +20,11 @@ work=$record/pictures
 rm -rf "$work"
 mkdir -p "$work" "$images"
 
-n=$(python3 "$here/tools/split_capture.py" "$record/capture.tkc" "$work")
-[ "$n" -ge 3 ] || { echo "make-pictures: $record/capture.tkc has $n sessions, want the boot's and two" >&2; exit 1; }
-graph=$work/session-$((n - 1)).tkc
-mmio=$work/session-$n.tkc
-"$tkconvert" --tracedat "$work/graph.dat" --json "$work/graph.json" "$graph"
-"$tkconvert" --json "$work/mmio.json" "$mmio"
+capture=$record/capture.tkc
+n=$("$tkconvert" --check "$capture" | sed -n 's/^sessions: \([0-9]*\).*/\1/p')
+[ "${n:-0}" -ge 3 ] || { echo "make-pictures: $capture has ${n:-0} sessions, want the boot's and two" >&2; exit 1; }
+"$tkconvert" --session $((n - 1)) --tracedat "$work/graph.dat" --json "$work/graph.json" "$capture"
+"$tkconvert" --session "$n" --json "$work/mmio.json" "$capture"
 
 # CPU 0 (the only one) and a task plot for each task of the session (pid 0, idle, has none).
 pids=$(python3 -c 'import json, sys

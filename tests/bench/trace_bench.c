@@ -49,7 +49,7 @@ static void trace_reserve_commit(void *arg)
 static void marker_write(void *arg)
 {
     (void)arg;
-    trace_marker_write("hello world\n", 12);
+    tracing_mark_write("hello world\n", 12);
 }
 
 BENCHMARK(ring_buffer)
@@ -107,7 +107,7 @@ BENCHMARK(trace_pipe_export)
     quiet_core();
     const uint32_t events = 10000;
     for (uint32_t i = 0; i < events; i++)
-        trace_marker_write(mmio_sized_text, sizeof mmio_sized_text - 1);
+        tracing_mark_write(mmio_sized_text, sizeof mmio_sized_text - 1);
     trace_stream_enabled = true;
     uint64_t bytes = com2_bytes_sent(), start = arch_cycles();
     trace_stream_flush();
@@ -142,7 +142,7 @@ BENCHMARK(capture_export)
     trace_stream_enabled = false;
     const uint32_t events = 10000;
     for (uint32_t i = 0; i < events; i++)
-        trace_marker_write(mmio_sized_text, sizeof mmio_sized_text - 1);
+        tracing_mark_write(mmio_sized_text, sizeof mmio_sized_text - 1);
     trace_stream_enabled = true;
     bytes = com2_bytes_sent();
     start = arch_cycles();
@@ -174,7 +174,7 @@ BENCHMARK(sustained_stream)
     for (uint32_t i = 0; i < events; i++) {
         while (arch_cycles() < next)
             arch_cpu_relax();
-        trace_marker_write(mmio_sized_text, sizeof mmio_sized_text - 1);
+        tracing_mark_write(mmio_sized_text, sizeof mmio_sized_text - 1);
         next += period;
         rb_get_stats(trace_buffer(), RB_ALL_CPUS, &st);
         if (st.entries > peak)
@@ -201,7 +201,7 @@ BENCHMARK(stream_flood)
     uint64_t bytes = com2_bytes_sent(), ticks = timer_ticks(), written = 0;
     uint64_t start = arch_cycles(), cycles;
     while ((cycles = arch_cycles() - start) < span) {
-        trace_marker_write(mmio_sized_text, sizeof mmio_sized_text - 1);
+        tracing_mark_write(mmio_sized_text, sizeof mmio_sized_text - 1);
         written++;
     }
     ticks = timer_ticks() - ticks;

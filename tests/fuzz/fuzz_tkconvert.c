@@ -124,7 +124,7 @@ static void as_capture(const uint8_t *data, size_t size)
 {
     struct capture c;
     char err[160];
-    if (capture_read(&c, data, size, err, sizeof err) != 0)
+    if (capture_read(&c, data, size, 0, err, sizeof err) != 0)
         abort();
     uint64_t covered = 0;
     for (size_t i = 0; i < c.nr_damage; i++) {

@@ -18,7 +18,7 @@
 static bool nested_marker(struct trap_frame *tf)
 {
     (void)tf;
-    trace_marker_write("inner", 5);
+    tracing_mark_write("inner", 5);
     return true;
 }
 
@@ -94,7 +94,7 @@ SELFTEST(tracer_switching)
     ST_CHECK(calls_start == 2 && trace_enabled());
 
     /* Switching away streams what is buffered to COM2 before the buffer is emptied. */
-    trace_marker_write("before the switch", 17);
+    tracing_mark_write("before the switch", 17);
     uint64_t sent = com2_bytes_sent();
     ST_CHECK(trace_switch(nop) == 0);
     ST_CHECK(calls_stop == 2 && calls_reset == 1);
@@ -141,7 +141,7 @@ CRASHTEST(flight_recorder)
     for (int i = 0; i < 500; i++) {
         char text[16];
         int n = ksnprintf(text, sizeof text, "before %d", i);
-        trace_marker_write(text, (uint32_t)n);
+        tracing_mark_write(text, (uint32_t)n);
     }
     recurse_deeply(0);
 }

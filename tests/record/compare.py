@@ -50,8 +50,9 @@ def sys_args(text):
 def report_key(name, rest):
     """The key of a trace-cmd event, spelled as guest_trace.std_key spells the guest's."""
     text = rest.strip()
-    if name == 'print':
-        return ('print', rest.lstrip().split(': ', 1)[1] if ': ' in rest else text)
+    if name == 'print':  # "%ps: %s": the writer is tracing_mark_write, as on Linux
+        m = re.match(r'^tracing_mark_write: (.*)$', rest.lstrip())
+        return ('print', m.group(1)) if m else ('print?', text)
     if name == 'function':
         m = re.match(r'^(\S+) <-- (\S+)$', text)
         return ('function',) + (m.groups() if m else (text,))
@@ -213,7 +214,8 @@ def ctf_key(system, name, f, kallsyms):
         ns = f['rettime'] - f['calltime']
         return f'{ns // 1000}.{ns % 1000:03d}'
     if name == 'print':
-        return ('print', f['buf'].rstrip('\n'))
+        writer = symbol(kallsyms, f['ip'])
+        return ('print', f['buf'].rstrip('\n')) if writer == 'tracing_mark_write' else ('print?', writer)
     if name == 'function':
         return ('function', symbol(kallsyms, f['ip']), symbol(kallsyms, f['parent_ip']))
     if name == 'funcgraph_entry':
@@ -375,15 +377,16 @@ def compare_json(guest, lost, path):
         problems += nesting_problems(track)[:3]
     calls, syscalls, instants = guest_slices(guest)
     by_cat = lambda cat, *phs: [e for e in events if e.get('cat') == cat and e.get('ph') in phs]
-    # A slice lies between its records' timestamps (entry to return): Perfetto places it on
-    # the trace clock, so its length is not the guest's printed rettime - calltime, which
-    # leaves out the tracer's own time between the clock reads. Names and counts must agree.
-    graph = sorted((e['name'], e['ph']) for e in by_cat('function_graph', 'X', 'B'))
-    want = sorted((name, 'X' if dur is not None else 'B') for name, dur in calls)
+    # A call's slice runs from its calltime to its rettime: its length is the duration the
+    # guest printed, to the nanosecond. Names, counts and durations must agree.
+    order = lambda c: (c[0], c[1] or '')  # a call never returned from has no duration
+    graph = sorted(((e['name'], f"{e['dur']:.3f}" if e['ph'] == 'X' else None)
+                    for e in by_cat('function_graph', 'X', 'B')), key=order)
+    want = sorted(calls, key=order)
     if graph != want:
         diff = [c for c in want if c not in graph][:3] + ['vs'] + [c for c in graph if c not in want][:3]
         problems.append(f'trace.json: {len(graph)} function_graph slices, the guest {len(want)} calls; '
-                        f'differing (name, ph): {diff}')
+                        f'differing (name, duration): {diff}')
     got_sys = sorted(e['name'] for e in by_cat('syscalls', 'X', 'B'))
     if got_sys != sorted(syscalls):
         problems.append(f'trace.json: syscall slices {got_sys[:8]}..., the guest {sorted(syscalls)[:8]}...')

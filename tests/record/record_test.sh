@@ -47,7 +47,9 @@ fi
 
 # The captures, one per session (the first is the boot's, before the script turned the
 # stream off), and the guest's `cat trace` texts, one per session.
-captures=$(python3 tools/split_capture.py "$OUT/capture.tkc" "$OUT/sessions") || captures=0
+mkdir -p "$OUT/sessions"
+captures=$("$TKCONVERT" --check "$OUT/capture.tkc" | sed -n 's/^sessions: \([0-9]*\).*/\1/p')
+[ -n "$captures" ] || captures=0
 texts=$(python3 $HERE/guest_sections.py "$OUT/console.log" "$OUT/sessions") || texts=0
 if [ "$texts" -eq "${#SESSIONS[@]}" ] && [ "$captures" -gt "$texts" ]; then
     ok "$texts sessions printed by the guest, $captures captures on COM2"
@@ -62,8 +64,8 @@ for i in "${!SESSIONS[@]}"; do
     dir=$OUT/sessions/$name
     guest=$OUT/sessions/guest-$((i + 1)).txt
     mkdir -p "$dir"
-    if ! "$TKCONVERT" --unpack "$dir/unpacked" --tracedat "$dir/trace.dat" --ctf "$dir/ctf" --json "$dir/trace.json" \
-        "$OUT/sessions/session-$((first + i + 1)).tkc" > "$dir/tkconvert.txt" 2>&1; then
+    if ! "$TKCONVERT" --session $((first + i + 1)) --unpack "$dir/unpacked" --tracedat "$dir/trace.dat" \
+        --ctf "$dir/ctf" --json "$dir/trace.json" "$OUT/capture.tkc" > "$dir/tkconvert.txt" 2>&1; then
         not_ok "$name: tkconvert converts its capture"
         sed 's/^/#   /' "$dir/tkconvert.txt"
         continue

@@ -34,6 +34,16 @@ has_line() { # name file line
 python3 "$here/tkconvert_capture.py" "$tmp/good.cap" || exit 1
 python3 "$here/tkconvert_capture.py" "$tmp/damaged.cap" --damage || exit 1
 
+# --session beyond the capture's sessions: refused, saying how many there are
+"$tool" --session 2 --check "$tmp/good.cap" > /dev/null 2> "$tmp/session.txt"
+rc=$?
+if [ $rc -eq 1 ] && grep -q -- "--session 2, but the capture holds 1 session$" "$tmp/session.txt"; then
+    pass "--session 2 of a one-session capture is refused (exit 1, says it holds 1)"
+else
+    fail "--session 2 of a one-session capture is refused (got $rc)"
+    sed 's/^/#   | /' "$tmp/session.txt"
+fi
+
 # --check
 "$tool" --check "$tmp/good.cap" > "$tmp/check.txt" 2>&1
 rc=$?
@@ -81,8 +91,8 @@ else
     sed 's/^/#   | /' "$tmp/slices.txt"
 fi
 has_line "--json counts" "$tmp/slices.txt" "events 18 slices 5 instants 7 begins 0 metadata 6"
-has_line "--json: a function_graph call is a slice" "$tmp/slices.txt" "slice do_work 1.200 0.300"
-has_line "--json: a leaf call is a slice inside it" "$tmp/slices.txt" "slice helper 1.250 0.050"
+has_line "--json: a function_graph call is a slice" "$tmp/slices.txt" "slice do_work 1.190 0.300"
+has_line "--json: a leaf call is a slice inside it" "$tmp/slices.txt" "slice helper 1.240 0.050"
 has_line "--json: a call seen by raw_syscalls and syscalls is one slice, closed by the first exit" \
     "$tmp/slices.txt" "slice write 1.000 0.600"
 has_line "--json: syscalls events alone give a slice" "$tmp/slices.txt" "slice getpid 1.150 0.100"

@@ -94,18 +94,17 @@ def page(stamp, events, missed=None):
 
 
 SYMS = b"c0100000 T kmain\nc0100100 T do_work\nc0100200 t helper\nc0100300 T sys_write\n"
-CYCLES = 2  # TSC cycles per ns in this made-up machine
 
 
 def session():
     cpu0 = [
         (1000, record("raw_syscalls", "sys_enter", 7, id=4, args=[1, 0x8000, 5, 0, 0, 0])),
         (1100, record("syscalls", "sys_enter_write", 7, __syscall_nr=4, fd=1, buf=0x8000, count=5)),
-        (1200, record("ftrace", "funcgraph_entry", 7, func=0xC0100100, depth=0, calltime=1200 * CYCLES)),
+        (1200, record("ftrace", "funcgraph_entry", 7, func=0xC0100100, depth=0, calltime=1190)),
         (1300, record("tracekern", "funcgraph_leaf", 7, func=0xC0100204, depth=1,
-                      calltime=1250 * CYCLES, rettime=1300 * CYCLES)),
+                      calltime=1240, rettime=1290)),
         (1500, record("ftrace", "funcgraph_exit", 7, func=0xC0100100, depth=0,
-                      calltime=1200 * CYCLES, rettime=1500 * CYCLES)),
+                      calltime=1190, rettime=1490)),
         (1600, record("syscalls", "sys_exit_write", 7, __syscall_nr=4, ret=5)),
         (1700, record("raw_syscalls", "sys_exit", 7, id=4, ret=5)),
         (1800, record("ftrace", "print", 7, ip=0xC0100300, _tail=b'hello "world"\n\0')),

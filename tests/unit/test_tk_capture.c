@@ -38,7 +38,7 @@ static struct capture_buf whole_capture(void)
 static void read_ok(struct capture *c, struct capture_buf *b)
 {
     char err[128];
-    CHECK_EQ_INT(capture_read(c, b->bytes, b->len, err, sizeof err), 0);
+    CHECK_EQ_INT(capture_read(c, b->bytes, b->len, 0, err, sizeof err), 0);
 }
 
 TEST(whole_capture_gives_files_and_pages)
@@ -155,6 +155,37 @@ TEST(start_begins_afresh_and_later_files_replace)
     CHECK(f && f->size == 12);
     CHECK_EQ_INT(c.nr_pages[1], 0);
     CHECK(!c.ended);
+    capture_free(&c);
+    free(b.bytes);
+}
+
+/* --session: the first of three sessions is kept whole, with the later ones only counted
+ * (a later session's page of a CPU the first does not have is not damage). */
+TEST(an_earlier_session_is_kept_when_asked)
+{
+    struct capture_buf b = whole_capture();
+    cb_start(&b, 4);
+    make_page(1);
+    cb_frame(&b, CAPTURE_PAGE, 3, page, RAW_PAGE_SIZE);
+    cb_start(&b, 1);
+    struct capture c;
+    char err[128];
+    CHECK_EQ_INT(capture_read(&c, b.bytes, b.len, 1, err, sizeof err), 0);
+    CHECK_EQ_INT(c.sessions, 3);
+    CHECK_EQ_INT(c.session, 1);
+    CHECK_EQ_INT(c.nr_damage, 0);
+    CHECK_EQ_INT(c.nr_cpus, 2);
+    CHECK_EQ_INT(c.nr_pages[1], 1);
+    CHECK(capture_find(&c, "/proc/kallsyms") != NULL);
+    CHECK(c.ended);
+    capture_free(&c);
+    CHECK_EQ_INT(capture_read(&c, b.bytes, b.len, 2, err, sizeof err), 0);
+    CHECK_EQ_INT(c.session, 2);
+    CHECK_EQ_INT(c.nr_pages[3], 1);
+    CHECK(capture_find(&c, "/proc/kallsyms") == NULL);
+    capture_free(&c);
+    CHECK_EQ_INT(capture_read(&c, b.bytes, b.len, 0, err, sizeof err), 0);
+    CHECK_EQ_INT(c.session, 3);
     capture_free(&c);
     free(b.bytes);
 }

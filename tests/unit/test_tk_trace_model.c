@@ -66,7 +66,7 @@ TEST(records_merge_across_cpus_by_time_with_lost_marks)
     struct capture c;
     struct tk_trace t;
     char err[160];
-    CHECK_EQ_INT(capture_read(&c, b.bytes, b.len, err, sizeof err), 0);
+    CHECK_EQ_INT(capture_read(&c, b.bytes, b.len, 0, err, sizeof err), 0);
     FILE *warn = tmpfile();
     CHECK_EQ_INT(tk_trace_load(&t, &c, warn, err, sizeof err), 0);
     CHECK_EQ_INT(t.nr_formats, 1);

@@ -80,7 +80,7 @@ TEST(unpack_writes_files_and_pages_and_refuses_escapes)
     }
     struct capture c;
     char err[256];
-    CHECK_EQ_INT(capture_read(&c, b.bytes, b.len, err, sizeof err), 0);
+    CHECK_EQ_INT(capture_read(&c, b.bytes, b.len, 0, err, sizeof err), 0);
     FILE *warn = tmpfile();
     CHECK_EQ_INT(unpack_capture(&c, root, warn, err, sizeof err), 3); /* hp, cpu0, cpu1 */
 

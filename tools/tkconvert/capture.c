@@ -211,6 +211,17 @@ static bool add_page(struct capture *c, unsigned cpu, const uint8_t *payload)
     return true;
 }
 
+/* True for a whole frame that comes after the session wanted has been read (0 wants the
+ * last, which nothing comes after): it is only counted, if it starts a session. */
+static bool after_wanted(struct capture *c, unsigned type, unsigned wanted)
+{
+    if (!wanted || c->session != wanted)
+        return false;
+    if (type == CAPTURE_START)
+        c->sessions++;
+    return c->sessions != wanted;
+}
+
 /* Uses a whole, checked frame. False only when memory ran out. */
 static bool use_frame(struct capture *c, unsigned type, unsigned cpu, const uint8_t *payload,
                       uint32_t length)
@@ -219,7 +230,7 @@ static bool use_frame(struct capture *c, unsigned type, unsigned cpu, const uint
     case CAPTURE_START:
         reset_session(c);
         c->started = true;
-        c->sessions++;
+        c->session = ++c->sessions;
         c->start.version = get32(payload);
         c->start.nr_cpus = get32(payload + 4);
         c->start.page_size = get32(payload + 8);
@@ -242,7 +253,8 @@ static bool use_frame(struct capture *c, unsigned type, unsigned cpu, const uint
     return true;
 }
 
-int capture_read(struct capture *c, const uint8_t *buf, size_t len, char *err, size_t errlen)
+int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned session, char *err,
+                 size_t errlen)
 {
     size_t pos = 0;
     memset(c, 0, sizeof *c);
@@ -276,6 +288,9 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, char *err, s
                 why = reason;
             } else if (crc32_update(0, payload, length) != crc) {
                 why = "frame CRC mismatch";
+            } else if (after_wanted(c, type, session)) {
+                pos += CAPTURE_HEADER_SIZE + length;
+                continue;
             } else if ((why = check_frame(c, type, cpu, payload, length)) == NULL) {
                 if (!use_frame(c, type, cpu, payload, length))
                     goto no_memory;

@@ -5,7 +5,7 @@
  * The input is hostile: a bad header or CRC is skipped up to the next "TKCF" magic (the log
  * says at which byte offset and how many bytes), a frame cut off by the end is reported and
  * dropped, and everything whole is kept. A START frame begins afresh, so what is left after
- * reading is the last session of the stream. Memory and time grow linearly with the input,
+ * reading is one session of the stream: the one asked for, or the last. Memory and time grow linearly with the input,
  * whatever its frames (files are found by a hash of their paths). Portable: tests/unit/test_tk_capture.c,
  * tests/fuzz/fuzz_tkconvert.c.
  */
@@ -49,14 +49,18 @@ struct capture {
     unsigned long frames[CAPTURE_END + 1]; /* frames of the session, by type */
     /* The whole input. */
     unsigned sessions;         /* START frames seen */
+    unsigned session;          /* the session kept: 1 for the first START's; 0 none */
     struct capture_damage *damage;
     size_t nr_damage, damage_cap;
     bool truncated;            /* the last frame was cut off (also in damage) */
 };
 
-/* Reads buf[0..len) into c (zeroed first; free it with capture_free). Returns 0, or -1
- * when memory ran out (err says so); damage is not an error: it is logged in c->damage. */
-int capture_read(struct capture *c, const uint8_t *buf, size_t len, char *err, size_t errlen);
+/* Reads buf[0..len) into c (zeroed first; free it with capture_free), keeping session
+ * `session` (1 for the frames from the first START on; 0 for the last). All of buf is read,
+ * so c->sessions and c->damage describe the whole input. Returns 0, or -1 when memory ran
+ * out (err says so); damage is not an error: it is logged in c->damage. */
+int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned session, char *err,
+                 size_t errlen);
 void capture_free(struct capture *c);
 /* The file of that path in the current session, or NULL. */
 const struct capture_file *capture_find(const struct capture *c, const char *path);

@@ -144,7 +144,6 @@ struct writer {
     size_t index_size;    /* a power of two, over twice nr_tasks */
     char **syscall_names; /* by number, from syscalls:sys_enter_NAME records */
     size_t nr_syscall_names;
-    double ns_per_cycle;  /* for funcgraph_leaf's cycle counts; 0 when unknown */
     bool no_memory;
 };
 
@@ -234,15 +233,25 @@ static void begin_event(struct writer *w, const char *name, size_t name_len, con
     fprintf(out, ",\"pid\":%d,\"tid\":%d", pid, pid);
 }
 
+/* When a call began and ended: function_graph records carry the call's own clock reads
+ * (calltime, rettime: ns of the trace clock, as Linux's), which are what the guest prints as
+ * its duration; other records are placed at their timestamps. */
+static uint64_t call_time(const struct tk_record *r, const char *field)
+{
+    return field_value(r, field, r->ts);
+}
+
 /* A complete slice from begin's record to end's (end NULL: a "B" event, still open). */
 static void put_slice(struct writer *w, const struct open_call *c, const struct tk_record *end,
                       const char *cat)
 {
     const struct tk_record *b = c->begin;
-    begin_event(w, c->name, strlen(c->name), cat, end ? 'X' : 'B', b->ts, b->pid);
+    uint64_t from = call_time(b, "calltime");
+    begin_event(w, c->name, strlen(c->name), cat, end ? 'X' : 'B', from, b->pid);
     if (end) {
+        uint64_t to = call_time(end, "rettime");
         fputs(",\"dur\":", w->out);
-        put_us(w->out, end->ts >= b->ts ? end->ts - b->ts : 0);
+        put_us(w->out, to >= from ? to - from : 0);
     }
     fprintf(w->out, ",\"args\":{\"cpu\":%u", b->cpu);
     put_fields(w->out, w->t, b);
@@ -312,24 +321,15 @@ static void graph_exit(struct writer *w, const struct tk_record *r)
     }
 }
 
-/* A leaf call: one record at its return; its length is its cycle count in ns. */
+/* A leaf call: one record at its return, with the call's own clock reads. */
 static void graph_leaf(struct writer *w, const struct tk_record *r)
 {
-    uint64_t calltime = field_value(r, "calltime", 0), rettime = field_value(r, "rettime", 0);
-    uint64_t dur = rettime > calltime && w->ns_per_cycle > 0
-                       ? (uint64_t)((double)(rettime - calltime) * w->ns_per_cycle) : 0;
-    uint64_t start = r->ts > dur ? r->ts - dur : 0;
-    struct task_stack *ts = task_of(w, r->cpu, r->pid);
-    if (ts && ts->n[STACK_GRAPH]) { /* inside its parent, whatever the rounding */
-        uint64_t parent = ts->calls[STACK_GRAPH][ts->n[STACK_GRAPH] - 1].begin->ts;
-        if (start < parent)
-            start = parent;
-    }
+    uint64_t from = call_time(r, "calltime"), to = call_time(r, "rettime");
     char buf[32];
     const char *name = function_name(w, field_value(r, "func", 0), buf, sizeof buf);
-    begin_event(w, name, strlen(name), "function_graph", 'X', start, r->pid);
+    begin_event(w, name, strlen(name), "function_graph", 'X', from, r->pid);
     fputs(",\"dur\":", w->out);
-    put_us(w->out, r->ts - start);
+    put_us(w->out, to >= from ? to - from : 0);
     fprintf(w->out, ",\"args\":{\"cpu\":%u", r->cpu);
     put_fields(w->out, w->t, r);
     fputs("}}", w->out);
@@ -471,27 +471,6 @@ static void learn_syscall_names(struct writer *w)
     }
 }
 
-/* The trace clock's ns per TSC cycle, from the first and last function_graph return
- * records (their rettime is the cycle count of their timestamp). */
-static void learn_clock(struct writer *w)
-{
-    const struct tk_record *first = NULL, *last = NULL;
-    for (size_t i = 0; i < w->t->nr_records; i++) {
-        const struct tk_record *r = &w->t->records[i];
-        if (r->kind == TK_RECORD_EVENT && (is_event(r, "ftrace", "funcgraph_exit") ||
-                                           is_event(r, "tracekern", "funcgraph_leaf"))) {
-            if (!first)
-                first = r;
-            last = r;
-        }
-    }
-    if (!first)
-        return;
-    uint64_t c0 = field_value(first, "rettime", 0), c1 = field_value(last, "rettime", 0);
-    if (c1 > c0 && last->ts > first->ts)
-        w->ns_per_cycle = (double)(last->ts - first->ts) / (double)(c1 - c0);
-}
-
 static void put_names(struct writer *w)
 {
     const struct tk_comms *c = &w->t->comms;
@@ -516,7 +495,6 @@ int tk_json_write(const struct tk_trace *t, FILE *out)
 {
     struct writer w = {.t = t, .out = out, .first = true};
     learn_syscall_names(&w);
-    learn_clock(&w);
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"tracekern binary capture\"},"
           "\"traceEvents\":[", out);
     put_names(&w);

@@ -3,7 +3,8 @@
  * and chrome://tracing load):
  *   - function_graph calls as complete ("X") slices, nested per CPU and task:
  *     ftrace/funcgraph_entry .. funcgraph_exit paired by depth, tracekern/funcgraph_leaf a
- *     slice of its own (its length from its cycle counts, scaled by the trace's clock);
+ *     slice of its own, each from its calltime to its rettime (the durations `cat trace`
+ *     prints);
  *   - system calls as "X" slices named after the call: raw_syscalls sys_enter/sys_exit
  *     (named from the syscalls events' numbers when the trace has them, else "syscall N")
  *     and syscalls sys_enter_NAME/sys_exit_NAME;

@@ -20,12 +20,15 @@
 #include "tools/tkconvert/unpack.h"
 
 static const char usage_text[] =
-    "usage: tkconvert [--unpack DIR] [--tracedat FILE] [--ctf DIR] [--json FILE] [--check] CAPTURE\n"
+    "usage: tkconvert [--session N] [--unpack DIR] [--tracedat FILE] [--ctf DIR] [--json FILE]\n"
+    "                 [--check] CAPTURE\n"
     "\n"
     "Reads CAPTURE, a binary capture of tracekern's trace (what COM2 carries when the guest's\n"
     "tracefs options/stream_raw is 1; the frames are described in uapi/trace_capture.h), and\n"
     "does each thing asked, in this order:\n"
     "\n"
+    "  --session N   use the Nth session of CAPTURE (1 for the first START frame's), not the\n"
+    "                last\n"
     "  --check       print a summary: frames by type, files, and per CPU the pages, events and\n"
     "                lost events; then every damage found, with its byte offset in CAPTURE\n"
     "  --unpack DIR  write the capture as the guest's file system under DIR: tracefs files at\n"
@@ -54,7 +57,7 @@ static const char usage_text[] =
     "skipped up to the next frame (the byte offset and the bytes skipped are reported), a\n"
     "frame cut off by the end is reported and dropped. When the capture holds several sessions\n"
     "(a START frame each: the guest starts one at each tracer switch), the last one is\n"
-    "converted; tools/split_capture.py cuts an undamaged capture into its sessions. Paths in\n"
+    "converted, or the one --session names; --check says how many there are. Paths in\n"
     "the capture that contain \"..\", \".\", empty components or control characters are\n"
     "refused.\n"
     "\n"
@@ -69,6 +72,7 @@ struct options {
     const char *tracedat_file;
     const char *ctf_dir;
     int check;
+    unsigned session; /* 0: the last */
 };
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -81,6 +85,14 @@ static int parse_options(int argc, char **argv, struct options *o)
             exit(0);
         } else if (strcmp(a, "--check") == 0) {
             o->check = 1;
+        } else if (strcmp(a, "--session") == 0 && i + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*argv[i] < '1' || *argv[i] > '9' || *end || n > 65535) {
+                fprintf(stderr, "tkconvert: --session wants a number from 1: %s\n", argv[i]);
+                return -1;
+            }
+            o->session = (unsigned)n;
         } else if (strcmp(a, "--unpack") == 0 && i + 1 < argc) {
             o->unpack_dir = argv[++i];
         } else if (strcmp(a, "--tracedat") == 0 && i + 1 < argc) {
@@ -176,8 +188,10 @@ static void count_cpu(const struct capture *c, unsigned cpu, struct cpu_counts *
 static void print_check(const struct capture *c, const char *name, size_t size)
 {
     printf("capture: %s, %zu bytes\n", name, size);
-    printf("sessions: %u%s\n", c->sessions,
-           c->sessions > 1 ? " (the last is converted)" : c->sessions ? "" : " (no START frame)");
+    if (c->sessions > 1)
+        printf("sessions: %u (session %u is converted)\n", c->sessions, c->session);
+    else
+        printf("sessions: %u%s\n", c->sessions, c->sessions ? "" : " (no START frame)");
     printf("frames: START %lu, FILE %lu, PAGE %lu, END %lu%s\n", c->frames[CAPTURE_START],
            c->frames[CAPTURE_FILE], c->frames[CAPTURE_PAGE], c->frames[CAPTURE_END],
            c->ended ? "" : " (no END: the capture stops mid-session)");
@@ -266,11 +280,17 @@ int main(int argc, char **argv)
         return 2;
     struct capture c;
     char err[256];
-    if (capture_read(&c, bytes, size, err, sizeof err) != 0) {
+    if (capture_read(&c, bytes, size, o.session, err, sizeof err) != 0) {
         fprintf(stderr, "tkconvert: %s\n", err);
         return 2;
     }
     free(bytes);
+    if (o.session > c.sessions) {
+        fprintf(stderr, "tkconvert: %s: --session %u, but the capture holds %u session%s\n",
+                o.capture, o.session, c.sessions, c.sessions == 1 ? "" : "s");
+        capture_free(&c);
+        return 1;
+    }
     int status = 0;
     size_t pages = 0;
     for (unsigned cpu = 0; cpu < c.nr_cpus; cpu++)

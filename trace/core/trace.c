@@ -42,7 +42,7 @@ void register_tracer(struct tracer *t)
 
 bool trace_enabled(void) { return trace_recording; }
 
-int trace_marker_write(const char *text, uint32_t len)
+int tracing_mark_write(const char *text, uint32_t len)
 {
     if (len && text[len - 1] == '\n')
         len--;
@@ -53,7 +53,7 @@ int trace_marker_write(const char *text, uint32_t len)
     struct print_entry *p = (struct print_entry *)trace_reserve(TRACE_PRINT, size);
     if (!p)
         return 0; /* tracing off, or lost and counted: the write itself succeeded */
-    p->ip = 0;
+    p->ip = (uint32_t)(uintptr_t)tracing_mark_write; /* readers print "%ps: %s", as Linux's */
     memcpy(p->text, text, len);
     memcpy(p->text + len, cut ? "...\0" : "\0", cut ? 4 : 1);
     trace_commit();

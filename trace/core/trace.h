@@ -44,7 +44,7 @@ struct trace_entry {
 /* TRACE_PRINT: a marker. */
 struct print_entry {
     struct trace_entry ent;
-    uint32_t ip;   /* where it was written from (0 for the trace_marker file) */
+    uint32_t ip;   /* where it was written: tracing_mark_write, as on Linux */
     char text[];   /* NUL-terminated, no trailing newline */
 };
 
@@ -102,7 +102,7 @@ static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length);
 static inline void trace_commit(void);
 
 /* Records a marker, as a write to trace_marker does. Returns 0 or -errno. */
-int trace_marker_write(const char *text, uint32_t len);
+int tracing_mark_write(const char *text, uint32_t len);
 
 /* True while events are recorded (tracing_on and a tracer selected). */
 bool trace_enabled(void);

@@ -48,7 +48,7 @@ static int cmd_markers(int argc, char **argv, struct fs_writer *out)
         int n = ksnprintf(line, sizeof line, "%s %llu", text, (unsigned long long)i);
         if (!trace_enabled())
             not_recorded++;
-        trace_marker_write(line, (uint32_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
+        tracing_mark_write(line, (uint32_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
     }
     return report_markers(out, count, not_recorded);
 }

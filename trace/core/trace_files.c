@@ -130,7 +130,7 @@ static int write_trace_marker(struct fs_node *f, const char *data, size_t len, b
 {
     (void)f;
     (void)append;
-    return trace_marker_write(data, (uint32_t)len);
+    return tracing_mark_write(data, (uint32_t)len);
 }
 
 static int read_buffer_size_kb(struct fs_node *f, struct fs_writer *out)
