@@ -8,9 +8,9 @@
 Both sides become lists of events (guest_trace.py for the guest): the same count, and event
 by event the same CPU, task, pid, irq flags, timestamp, event name and field values
 (function names, callers, marker text, registers, addresses, function_graph depths and
-durations; numbers compared mod 2**32, see guest_trace.number). The guest truncates
-nanoseconds to microseconds, so the nanoseconds `trace-cmd report -t` prints are truncated
-the same way; irq flags come from a second report in latency format (-l, which cuts task
+durations; numbers compared mod 2**32, see guest_trace.number). The guest prints
+microseconds to the nearest, as Linux's ns2usecs does, so the nanoseconds `trace-cmd report -t`
+and babeltrace2 print are rounded the same way (usecs below); irq flags come from a second report in latency format (-l, which cuts task
 names to 8 characters). Lines the guest prints without a time or task (function_graph,
 mmiotrace's own log format) are compared on what they do print. Events the ring
 overwrote or dropped must appear as trace-cmd's "[N EVENTS DROPPED]" lines.
@@ -45,6 +45,13 @@ def sys_args(text):
     if not text:
         return ()
     return tuple((k, guest_trace.hexnum(v)) for k, v in (a.split(': ', 1) for a in text.split(', ')))
+
+
+def usecs(ns):
+    """A time in ns as the guest's trace file prints it: "S.UUUUUU", microseconds to the
+    nearest (Linux's ns2usecs adds 500 ns before dividing)."""
+    us = (ns + 500) // 1000
+    return f'{us // 10**6}.{us % 10**6:06d}'
 
 
 def report_key(name, rest):
@@ -129,7 +136,7 @@ def parse_report(text, latency_text):
         m = REPORT.match(line)
         if not m:
             continue
-        events.append({'cpu': int(m.group('cpu')), 'ts': m.group('sec') + '.' + m.group('ns')[:6],
+        events.append({'cpu': int(m.group('cpu')), 'ts': usecs(int(m.group('sec')) * 10**9 + int(m.group('ns'))),
                        'pid': int(m.group('pid')), 'comm': m.group('comm'),
                        'flags': flags[len(events)] if len(events) < len(flags) else None,
                        'key': report_key(m.group('name'), m.group('rest'))})
@@ -263,7 +270,7 @@ def parse_ctf(text, kallsyms):
         for part in split_fields(m.group('fields')):
             k, v = part.split(' = ', 1)
             f[k] = ctf_value(v)
-        events.append({'cpu': int(m.group('cpu')), 'ts': m.group('sec') + '.' + m.group('ns')[:6],
+        events.append({'cpu': int(m.group('cpu')), 'ts': usecs(int(m.group('sec')) * 10**9 + int(m.group('ns'))),
                        'pid': f.get('common_pid'), 'comm': None, 'flags': None,
                        'key': ctf_key(m.group('system'), m.group('name'), f, kallsyms)})
     return events
@@ -397,8 +404,7 @@ def compare_json(guest, lost, path):
         problems.append(f'trace.json: {len(points)} instant events, the guest {len(instants)} events '
                         'other than calls and syscalls')
     for (ts, key), e in zip(instants, points):
-        sec, us = ts.split('.')
-        if int(e['ts']) != int(sec) * 1000000 + int(us):
+        if usecs(round(e['ts'] * 1000)) != ts:
             problems.append(f'trace.json: instant {e.get("name")} at {e["ts"]} us, the guest\'s '
                             f'{key[0]} at {ts} s')
             break

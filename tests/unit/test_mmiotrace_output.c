@@ -17,12 +17,12 @@ TEST(read_and_write)
     struct mmiotrace_rw_entry rw = { { TRACE_MMIO_RW, 0, 0, 0 }, MMIO_OP_READ, 4, { 0 }, { 0 },
                                      1, 0x10000ed, 0x101234, 0xfea00000ull };
     CHECK_EQ_STR(print(&rw, sizeof rw, 12345678901ull),
-                 "R 4 12.345678 1 0xfea00000 0x10000ed 0x101234 0\n");
+                 "R 4 12.345679 1 0xfea00000 0x10000ed 0x101234 0\n"); /* to the nearest us, as Linux */
     rw.op = MMIO_OP_WRITE;
     rw.width = 1;
     rw.value = 0;
     rw.pc = 0;
-    CHECK_EQ_STR(print(&rw, sizeof rw, 999), "W 1 0.000000 1 0xfea00000 0x0 0x0 0\n");
+    CHECK_EQ_STR(print(&rw, sizeof rw, 999), "W 1 0.000001 1 0xfea00000 0x0 0x0 0\n");
 }
 
 TEST(unknown)

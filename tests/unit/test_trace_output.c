@@ -20,7 +20,7 @@ TEST(flags_irqs_off_and_hardirq)
     struct trace_event_view ev = { &e, sizeof e, 999999, 0 };
     collect_reset();
     trace_print_context(&collect_writer, &ev);
-    CHECK_EQ_STR(collected, "          <idle>-0       [000] d.h1.     0.000999: ");
+    CHECK_EQ_STR(collected, "          <idle>-0       [000] d.h1.     0.001000: "); /* 999,999 ns, to the nearest us */
 }
 
 TEST(default_header)
@@ -48,4 +48,10 @@ TEST(timestamps)
     collect_reset();
     trace_print_ts(&collect_writer, 54968170887123ull);
     CHECK_EQ_STR(collected, "54968.170887");
+    collect_reset(); /* to the nearest microsecond, as Linux's ns2usecs */
+    trace_print_ts(&collect_writer, 54968170887500ull);
+    CHECK_EQ_STR(collected, "54968.170888");
+    collect_reset();
+    trace_print_ts(&collect_writer, 54968999999600ull);
+    CHECK_EQ_STR(collected, "54969.000000");
 }

@@ -115,6 +115,10 @@ void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
 /* Timestamp as the trace files show it: seconds.microseconds. */
 void trace_print_ts(struct fs_writer *out, uint64_t ts_ns);
 
+/* Microseconds to the nearest, as Linux's ns2usecs gives the times the trace file and
+ * mmiotrace print (printk's and trace-cmd's own cut the nanoseconds off instead). */
+static inline uint64_t trace_ns_to_usecs(uint64_t ns) { return (ns + 500u) / 1000u; }
+
 /* A file holding an on/off setting: reads 1 or 0, takes 1 or 0 (anything else: -EINVAL). */
 struct trace_flag {
     bool (*get)(void);

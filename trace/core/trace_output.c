@@ -7,9 +7,8 @@
 
 void trace_print_ts(struct fs_writer *out, uint64_t ts_ns)
 {
-    uint32_t seconds = (uint32_t)(ts_ns / 1000000000u);
-    uint32_t micros = (uint32_t)(ts_ns % 1000000000u / 1000u);
-    fs_printf(out, "%5u.%06u", seconds, micros);
+    uint64_t usecs = trace_ns_to_usecs(ts_ns);
+    fs_printf(out, "%5u.%06u", (uint32_t)(usecs / 1000000u), (uint32_t)(usecs % 1000000u));
 }
 
 /* Linux's five flag columns: irqs-off, need-resched, hardirq/softirq, preempt-depth,

@@ -17,7 +17,7 @@
 /* "secs.usecs" as mmiotrace prints time: no padding, unlike the trace file's columns. */
 static void print_time(struct fs_writer *out, uint64_t ts_ns)
 {
-    uint64_t usecs = ts_ns / 1000u;
+    uint64_t usecs = trace_ns_to_usecs(ts_ns);
     fs_printf(out, "%lu.%06lu", (unsigned long)(usecs / 1000000u),
               (unsigned long)(usecs % 1000000u));
 }
