@@ -65,6 +65,12 @@ void trace_stream_begin(void);
 void trace_stream_send_pending_header(void);
 /* A writer whose text goes straight to COM2 (the stream's, and the flight recorder's). */
 struct fs_writer *trace_com2_writer(void);
+/* A reader in the guest that consumes the ring (an interactive `cat trace_pipe`, an open
+ * per_cpu/cpuN/trace_pipe_raw) takes precedence over the COM2 stream: while one is there,
+ * the stream waits and takes nothing (trace_files.c counts them). */
+bool trace_pipe_has_follower(void);
+void trace_pipe_follower_enter(void);
+void trace_pipe_follower_leave(void);
 /* The COM2 stream is on (options/stream_com2). */
 extern bool trace_stream_enabled;
 /* options/stream_com2 and options/stream_raw: switching the stream off, or between text and

@@ -96,6 +96,30 @@ bool raw_fill_pending(struct raw_filler *f)
     return more;
 }
 
+bool raw_fill_carry(struct raw_filler *f)
+{
+    if (!f->have_carry || f->page.events)
+        return false;
+    raw_page_add(&f->page, time_cycles_to_ns(f->carry_ev.ts), f->carry, f->carry_ev.length);
+    f->missed = f->carry_ev.lost_before;
+    f->have_carry = false;
+    return true;
+}
+
+bool raw_fill_trailing_losses(struct raw_filler *f)
+{
+    if (f->page.events || f->have_carry)
+        return false;
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    uint64_t lost = rb_take_lost(trace_buffer(), f->cpu);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    if (!lost)
+        return false;
+    raw_page_set_stamp(&f->page, time_cycles_to_ns(arch_cycles()));
+    raw_page_finish(&f->page, lost);
+    return true;
+}
+
 /*
  * As Linux's ring_buffer_read_page: events go on in order while they fit; losses before the
  * first event are the page's missed count, and losses before a later event end the page
@@ -106,13 +130,8 @@ enum raw_fill_stop raw_fill(struct raw_filler *f)
 {
     struct ring_buffer *rb = trace_buffer();
     struct raw_page *page = &f->page;
-    if (f->have_carry) {
-        if (page->events)
-            return RAW_FILL_FULL; /* the carry starts the next page */
-        raw_page_add(page, time_cycles_to_ns(f->carry_ev.ts), f->carry, f->carry_ev.length);
-        f->missed = f->carry_ev.lost_before;
-        f->have_carry = false;
-    }
+    if (f->have_carry && !raw_fill_carry(f))
+        return RAW_FILL_FULL; /* the carry starts the next page */
     for (;;) {
         struct rb_event ev;
         unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
@@ -156,11 +175,13 @@ static int raw_open(struct fs_node *node, struct file *f)
     r->served = 0;
     raw_fill_init(&r->fill, (unsigned)(uintptr_t)node->data);
     f->private_data = r;
+    trace_pipe_follower_enter(); /* the COM2 stream waits until it is closed */
     return 0;
 }
 
 static void raw_release(struct file *f)
 {
+    trace_pipe_follower_leave();
     kfree(f->private_data);
     f->private_data = 0;
 }
