@@ -27,7 +27,7 @@
 #include "trace/core/raw_page.h"
 #include "trace/core/trace_internal.h"
 #include "trace/core/trace_raw.h"
-#include "trace/ftrace/ftrace.h" /* the funcgraph records, whose times export_times converts */
+#include "trace/events/trace_events.h" /* TRACE_EVENT_ID_FIRST: built-in types below it */
 #include "uapi/fs.h"
 
 #define RAW_POLL_NS 10000000u /* a blocked reader looks for events this often */
@@ -40,36 +40,30 @@ struct raw_reader {
     struct raw_filler fill;
 };
 
-/*
- * Records keep some times as TSC cycles in the ring (cheapest to take): the function_graph
- * records' calltime and rettime. Exported pages carry them in nanoseconds of the trace
- * clock, as Linux's do, so that trace-cmd's function_graph plugin shows true durations.
- * (The snapshot record's delta stays cycles on purpose: it measures cycles between two
- * snapshots, and prints as "+N cycles" in the trace file too.)
- */
-static void export_times(uint8_t *payload, uint32_t length)
+/* Export hooks of the built-in record types, by type (trace_register_export); written at
+ * boot only, so readers take no lock to look. */
+static trace_export_fn export_hooks[TRACE_EVENT_ID_FIRST];
+
+int trace_register_export(uint16_t type, trace_export_fn fn)
+{
+    if (type == 0 || type >= TRACE_EVENT_ID_FIRST || !fn)
+        return -EINVAL;
+    if (export_hooks[type])
+        return -EEXIST;
+    export_hooks[type] = fn;
+    return 0;
+}
+
+/* A record taken from the ring, made what an exported page carries: its type's hook, if it
+ * has one, rewrites it (function_graph's times become nanoseconds). */
+static void export_record(uint8_t *payload, uint32_t length)
 {
     struct trace_entry ent;
-    uint64_t t;
     if (length < sizeof ent)
         return;
     memcpy(&ent, payload, sizeof ent);
-    if (ent.type == TRACE_GRAPH_ENT && length >= sizeof(struct ftrace_graph_entry)) {
-        size_t at = offsetof(struct ftrace_graph_entry, calltime);
-        memcpy(&t, payload + at, 8);
-        t = time_cycles_to_ns(t);
-        memcpy(payload + at, &t, 8);
-    } else if ((ent.type == TRACE_GRAPH_RET || ent.type == TRACE_GRAPH_LEAF) &&
-               length >= sizeof(struct ftrace_graph_return)) {
-        size_t at = offsetof(struct ftrace_graph_return, calltime);
-        memcpy(&t, payload + at, 8);
-        t = time_cycles_to_ns(t);
-        memcpy(payload + at, &t, 8);
-        at = offsetof(struct ftrace_graph_return, rettime);
-        memcpy(&t, payload + at, 8);
-        t = time_cycles_to_ns(t);
-        memcpy(payload + at, &t, 8);
-    }
+    if (ent.type < TRACE_EVENT_ID_FIRST && export_hooks[ent.type])
+        export_hooks[ent.type](payload, length);
 }
 
 void raw_fill_init(struct raw_filler *f, unsigned cpu)
@@ -146,7 +140,7 @@ enum raw_fill_stop raw_fill(struct raw_filler *f)
             return RAW_FILL_FULL;
         if (!more)
             return RAW_FILL_DRAINED;
-        export_times(f->carry, ev.length);
+        export_record(f->carry, ev.length);
         uint64_t ts = time_cycles_to_ns(ev.ts);
         if (page->events == 0)
             f->missed = ev.lost_before;

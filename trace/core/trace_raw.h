@@ -7,8 +7,9 @@
  *  - events lost before a page's first event are that page's missed count (Linux's
  *    RB_MISSED_EVENTS flag), and a loss after an event ends the page there, so that the
  *    next page reports it in its place: a loss is never silent;
- *  - timestamps, and the funcgraph records' calltime/rettime, in nanoseconds of the trace
- *    clock (`local`), as Linux's pages have them; the ring keeps TSC cycles.
+ *  - timestamps in nanoseconds of the trace clock (`local`), as Linux's pages have them
+ *    (the ring keeps TSC cycles), and each record as its type's export hook makes it
+ *    (trace_register_export, trace.h: function_graph's times become nanoseconds too).
  *
  * A page may stay open across calls (the capture keeps adding to it between timer ticks)
  * and is finished only when its owner wants to hand it out.
