@@ -24,6 +24,8 @@
  *    every user_events event (the only events created at run time; the others cannot
  *    change), and CAPTURE_END. A later capture starts with its own START.
  * A tracer's text pipe header (mmiotrace's VERSION and PCIDEV lines) is not part of it.
+ * At a crash or halt the flight recorder ends an open capture with trace_capture_end_at_crash
+ * instead: its last pages and END, no files.
  *
  * Opening and closing walk the tracefs tree and render its files, which is only safe in
  * thread context (trace/events/trace_events.c): the stream opens a capture from the idle
@@ -190,22 +192,39 @@ bool trace_capture_pages(uint64_t deadline)
     return capture_open && send_pages(deadline, false);
 }
 
-void trace_capture_close(bool drain)
+/* The last pages of a capture: with drain, every event in the ring; in any case the
+ * events already taken from it, the open pages and a carried event on one more page (only
+ * a reader's race leaves one; it must not reach the next capture); with drain, the losses
+ * after each CPU's last event as a page of no events. */
+static void send_last_pages(bool drain)
 {
-    if (!capture_open || arch_in_hardirq())
-        return;
     if (drain)
         send_pages(UINT64_MAX, true);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         struct raw_filler *f = &fillers[cpu];
-        /* Events already taken from the ring: the open page, then a carried event on one
-         * more page (only a reader's race leaves one; it must not reach the next capture). */
         send_page(f);
         if (raw_fill_carry(f))
             send_page(f);
         if (drain && raw_fill_trailing_losses(f))
-            send_finished(f); /* losses with no event after them: a page of no events */
+            send_finished(f);
     }
+}
+
+bool trace_capture_end_at_crash(void)
+{
+    if (!capture_open)
+        return false;
+    send_last_pages(true);
+    capture_send_frame(&com2_sink, CAPTURE_END, 0, 0, 0);
+    capture_open = false;
+    return true;
+}
+
+void trace_capture_close(bool drain)
+{
+    if (!capture_open || arch_in_hardirq())
+        return;
+    send_last_pages(drain);
     send_tracefs_file("saved_cmdlines");
     send_tracefs_file("saved_tgids");
     send_formats("user_events");

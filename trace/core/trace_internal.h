@@ -92,5 +92,12 @@ bool trace_capture_pages(uint64_t deadline);
 /* The last pages (with drain, every event in the ring too), the files that may have
  * changed, CAPTURE_END. */
 void trace_capture_close(bool drain);
+/* For the flight recorder, at a crash or halt (interrupts off, no other CPU running, the
+ * reader lock taken over): if a capture is open, sends every event left as its last pages
+ * (the open pages first, the losses at the end too) and CAPTURE_END, without the files
+ * (rendering them walks the tracefs tree, which the crash may have left half changed), and
+ * returns true; a page whose frame the crash cut off is sent again whole (its filler still
+ * holds it), and a reader skips the cut frame as damage. False if no capture is open. */
+bool trace_capture_end_at_crash(void);
 
 #endif
