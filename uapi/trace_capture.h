@@ -32,6 +32,11 @@
  *   CAPTURE_PAGE   payload: one RAW_PAGE_SIZE (4096-byte) page of `cpu`'s events, exactly as
  *                  per_cpu/cpuN/trace_pipe_raw gives it (missed-event flags included). Pages
  *                  of one CPU come in order; appended, they are that CPU's trace_pipe_raw.
+ *                  A CPU's last page before CAPTURE_END may hold no events: commit 0 with
+ *                  RB_MISSED_EVENTS|RB_MISSED_STORED and the count right after the empty
+ *                  data, time stamp the time it was sent: events lost after the CPU's last
+ *                  event (a full buffer with options/overwrite 0 drops every later one).
+ *                  trace-cmd report accepts it but shows drops only before an event.
  *   CAPTURE_END    payload: none. Everything before it is consistent: the events pages hold
  *                  up to this point and the files that describe them. More frames may follow
  *                  (a later session on the same stream).

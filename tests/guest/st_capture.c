@@ -2,9 +2,11 @@
  * st_capture.c - self-tests of the pages built for export (trace/core/trace_raw.h, shared by
  * trace_pipe_raw and the COM2 capture): the function_graph records' calltime and rettime,
  * TSC cycles in the ring, are nanoseconds of the trace clock on the page, as the event
- * timestamps are.
+ * timestamps are (their export hook, trace_register_export); and those hooks cannot be
+ * taken over.
  */
 #include "kernel/arch.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/heap.h"
 #include "kernel/selftest.h"
@@ -12,6 +14,7 @@
 #include "tests/guest/guest_helpers.h"
 #include "trace/core/trace_internal.h"
 #include "trace/core/trace_raw.h"
+#include "trace/events/trace_events.h"
 #include "trace/ftrace/ftrace.h"
 
 #define NS_PER_MS 1000000u
@@ -111,4 +114,21 @@ SELFTEST(capture_graph_times_are_ns)
     ST_CHECK(guest_write_file("set_ftrace_filter", "\n", false) == 0);
     rb_reset(trace_buffer());
     trace_stream_enabled = true;
+}
+
+static void no_export(void *record, uint32_t length)
+{
+    (void)record;
+    (void)length;
+}
+
+/* The graph record types have their owner's export hook (ftrace_graph.c), which nothing
+ * may replace; a type that is not built in has none. */
+SELFTEST(capture_export_hooks_are_owned)
+{
+    ST_CHECK(trace_register_export(TRACE_GRAPH_ENT, no_export) == -EEXIST);
+    ST_CHECK(trace_register_export(TRACE_GRAPH_LEAF, no_export) == -EEXIST);
+    ST_CHECK(trace_register_export(0, no_export) == -EINVAL);
+    ST_CHECK(trace_register_export(TRACE_EVENT_ID_FIRST, no_export) == -EINVAL);
+    ST_CHECK(trace_register_export(TRACE_PRINT, 0) == -EINVAL);
 }

@@ -6,6 +6,7 @@
 #include "kernel/lib/crc32.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
+#include "trace/core/raw_page.h"
 
 static void put_header(struct capture_sink *s, uint16_t type, uint16_t cpu, uint32_t len,
                        uint32_t crc)
@@ -24,7 +25,8 @@ void capture_send_frame(struct capture_sink *s, uint16_t type, uint16_t cpu, con
 
 void capture_send_start(struct capture_sink *s, uint32_t nr_cpus)
 {
-    struct capture_start start = { CAPTURE_VERSION, nr_cpus, 4096u, (uint32_t)sizeof(long) };
+    struct capture_start start = { CAPTURE_VERSION, nr_cpus, RAW_PAGE_SIZE,
+                                   (uint32_t)sizeof(long) };
     capture_send_frame(s, CAPTURE_START, 0, &start, sizeof start);
 }
 

@@ -31,7 +31,7 @@ struct capture_sink {
 void capture_send_frame(struct capture_sink *s, uint16_t type, uint16_t cpu, const void *payload,
                         uint32_t len);
 
-/* Sends CAPTURE_START for nr_cpus CPUs (version, 4096-byte pages, the guest's long). */
+/* Sends CAPTURE_START for nr_cpus CPUs (version, RAW_PAGE_SIZE-byte pages, the guest's long). */
 void capture_send_start(struct capture_sink *s, uint32_t nr_cpus);
 
 /* Produces a file's bytes into out: 0 or a negative errno. Called twice per frame. */

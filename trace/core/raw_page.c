@@ -75,6 +75,12 @@ bool raw_page_add(struct raw_page *p, uint64_t ts, const void *payload, uint32_t
     return true;
 }
 
+void raw_page_set_stamp(struct raw_page *p, uint64_t ts)
+{
+    if (p->events == 0)
+        memcpy(p->bytes, &ts, 8);
+}
+
 void raw_page_finish(struct raw_page *p, uint64_t missed)
 {
     uint32_t commit = p->used, end = p->used;

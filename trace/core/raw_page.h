@@ -53,6 +53,9 @@ uint32_t raw_page_event_size(const struct raw_page *p, uint64_t ts, uint32_t len
 /* Appends an event at time ts (ns; a time before the last event's counts as the same
  * time). False, and p unchanged, when it does not fit. */
 bool raw_page_add(struct raw_page *p, uint64_t ts, const void *payload, uint32_t length);
+/* Sets the time_stamp of a page with no events (one that carries only a missed count);
+ * a page's first event sets it otherwise. */
+void raw_page_set_stamp(struct raw_page *p, uint64_t ts);
 /* Writes the commit word (with missed, the count of events lost before this page, stored
  * after the events when there is room) and zeroes the rest of the page. */
 void raw_page_finish(struct raw_page *p, uint64_t missed);

@@ -95,6 +95,17 @@ struct tracer {
 /* Makes a tracer selectable in current_tracer. */
 void register_tracer(struct tracer *t);
 
+/* Turns a record, in place, from its form in the ring into the form exported pages carry
+ * (per_cpu/cpuN/trace_pipe_raw, the COM2 capture: trace/core/trace_raw.h), for a record
+ * type whose ring form differs from Linux's (function_graph keeps TSC cycles where Linux's
+ * records have nanoseconds). length is the record's, trace_entry included; the hook checks
+ * it is long enough. Like Linux's trace_event_functions, it belongs to the record's owner:
+ * the core knows no record's layout. */
+typedef void (*trace_export_fn)(void *record, uint32_t length);
+/* Registers fn for records of a built-in type (enum trace_type), at boot, before any
+ * reader runs. 0, or -EINVAL for another type, -EEXIST if the type has a hook. */
+int trace_register_export(uint16_t type, trace_export_fn fn);
+
 /* Writer side, usable in any context: interrupt handlers and exception handlers included.
  * trace_reserve returns the event with its trace_entry filled in, or NULL when the event is
  * not recorded (tracing off, or lost and counted). Inline: see the end of this file. */

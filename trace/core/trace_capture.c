@@ -14,13 +14,18 @@
  *    goes out when it is full (the next event does not fit, or losses come before it);
  *    a page not yet full stays open across timer ticks and takes more events;
  *  - events lost in the ring show as the missed-events flags and count of the page after
- *    them; losses with no event after them at the end are printed on the console;
- *  - at the end (trace_capture_close): every event still buffered (unless an interactive
- *    reader of trace_pipe holds the buffer: then it keeps them), the open pages, then
+ *    them; losses with no event after them (a full buffer with options/overwrite 0 drops
+ *    every later event) go out at the end as a page with no events whose missed count
+ *    they are (raw_fill_trailing_losses), so every loss is in the capture;
+ *  - at the end (trace_capture_close): every event still buffered (unless a reader in the
+ *    guest holds the buffer, an interactive trace_pipe or an open trace_pipe_raw: then it
+ *    keeps them and their losses), the open pages and an event carried past them, then
  *    saved_cmdlines and saved_tgids again (programs that ran meanwhile) and the format of
  *    every user_events event (the only events created at run time; the others cannot
  *    change), and CAPTURE_END. A later capture starts with its own START.
  * A tracer's text pipe header (mmiotrace's VERSION and PCIDEV lines) is not part of it.
+ * At a crash or halt the flight recorder ends an open capture with trace_capture_end_at_crash
+ * instead: its last pages and END, no files.
  *
  * Opening and closing walk the tracefs tree and render its files, which is only safe in
  * thread context (trace/events/trace_events.c): the stream opens a capture from the idle
@@ -149,13 +154,18 @@ void trace_capture_open(void)
     capture_open = true;
 }
 
+/* Sends the filler's finished page and starts the next. */
+static void send_finished(struct raw_filler *f)
+{
+    capture_send_frame(&com2_sink, CAPTURE_PAGE, (uint16_t)f->cpu, f->bytes, RAW_PAGE_SIZE);
+    raw_fill_next(f);
+}
+
 /* Sends cpu's open page if it holds events, and starts the next. */
 static void send_page(struct raw_filler *f)
 {
-    if (!raw_fill_finish(f))
-        return;
-    capture_send_frame(&com2_sink, CAPTURE_PAGE, (uint16_t)f->cpu, f->bytes, RAW_PAGE_SIZE);
-    raw_fill_next(f);
+    if (raw_fill_finish(f))
+        send_finished(f);
 }
 
 /* Moves events into pages, sending each page that fills, until the deadline passes (looked
@@ -182,21 +192,39 @@ bool trace_capture_pages(uint64_t deadline)
     return capture_open && send_pages(deadline, false);
 }
 
+/* The last pages of a capture: with drain, every event in the ring; in any case the
+ * events already taken from it, the open pages and a carried event on one more page (only
+ * a reader's race leaves one; it must not reach the next capture); with drain, the losses
+ * after each CPU's last event as a page of no events. */
+static void send_last_pages(bool drain)
+{
+    if (drain)
+        send_pages(UINT64_MAX, true);
+    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
+        struct raw_filler *f = &fillers[cpu];
+        send_page(f);
+        if (raw_fill_carry(f))
+            send_page(f);
+        if (drain && raw_fill_trailing_losses(f))
+            send_finished(f);
+    }
+}
+
+bool trace_capture_end_at_crash(void)
+{
+    if (!capture_open)
+        return false;
+    send_last_pages(true);
+    capture_send_frame(&com2_sink, CAPTURE_END, 0, 0, 0);
+    capture_open = false;
+    return true;
+}
+
 void trace_capture_close(bool drain)
 {
     if (!capture_open || arch_in_hardirq())
         return;
-    if (drain)
-        send_pages(UINT64_MAX, true);
-    else
-        for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
-            send_page(&fillers[cpu]); /* events already taken from the ring */
-    for (unsigned cpu = 0; drain && cpu < arch_cpu_count(); cpu++) {
-        uint64_t lost = rb_take_lost(trace_buffer(), cpu);
-        if (lost)
-            printk("tracing: capture: CPU:%u [LOST %llu EVENTS] after its last captured event\n",
-                   cpu, (unsigned long long)lost);
-    }
+    send_last_pages(drain);
     send_tracefs_file("saved_cmdlines");
     send_tracefs_file("saved_tgids");
     send_formats("user_events");

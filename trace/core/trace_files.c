@@ -94,7 +94,20 @@ static int write_trace(struct fs_node *f, const char *data, size_t len, bool app
     return 0;
 }
 
-bool trace_pipe_has_follower(void) { return trace_pipe_followers > 0; }
+bool trace_pipe_has_follower(void)
+{
+    return __atomic_load_n(&trace_pipe_followers, __ATOMIC_ACQUIRE) > 0;
+}
+
+void trace_pipe_follower_enter(void)
+{
+    __atomic_add_fetch(&trace_pipe_followers, 1, __ATOMIC_ACQ_REL);
+}
+
+void trace_pipe_follower_leave(void)
+{
+    __atomic_sub_fetch(&trace_pipe_followers, 1, __ATOMIC_ACQ_REL);
+}
 
 static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
 {
@@ -106,7 +119,7 @@ static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
     if (t->print_pipe_header && !out->continued)
         t->print_pipe_header(out);
     if (out->follow)
-        trace_pipe_followers++; /* the COM2 stream steps aside meanwhile */
+        trace_pipe_follower_enter(); /* the COM2 stream steps aside meanwhile */
     for (;;) {
         /* A reader that does not follow (a program's read(), a script) is asked after
          * every event whether it has enough, so it takes no more than it can hold. */
@@ -121,7 +134,7 @@ static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
     }
     if (out->follow) {
         trace_consume_print(out, 0, true, &copy); /* losses after the last event */
-        trace_pipe_followers--;
+        trace_pipe_follower_leave();
     }
     return 0;
 }

@@ -65,6 +65,12 @@ void trace_stream_begin(void);
 void trace_stream_send_pending_header(void);
 /* A writer whose text goes straight to COM2 (the stream's, and the flight recorder's). */
 struct fs_writer *trace_com2_writer(void);
+/* A reader in the guest that consumes the ring (an interactive `cat trace_pipe`, an open
+ * per_cpu/cpuN/trace_pipe_raw) takes precedence over the COM2 stream: while one is there,
+ * the stream waits and takes nothing (trace_files.c counts them). */
+bool trace_pipe_has_follower(void);
+void trace_pipe_follower_enter(void);
+void trace_pipe_follower_leave(void);
 /* The COM2 stream is on (options/stream_com2). */
 extern bool trace_stream_enabled;
 /* options/stream_com2 and options/stream_raw: switching the stream off, or between text and
@@ -86,5 +92,12 @@ bool trace_capture_pages(uint64_t deadline);
 /* The last pages (with drain, every event in the ring too), the files that may have
  * changed, CAPTURE_END. */
 void trace_capture_close(bool drain);
+/* For the flight recorder, at a crash or halt (interrupts off, no other CPU running, the
+ * reader lock taken over): if a capture is open, sends every event left as its last pages
+ * (the open pages first, the losses at the end too) and CAPTURE_END, without the files
+ * (rendering them walks the tracefs tree, which the crash may have left half changed), and
+ * returns true; a page whose frame the crash cut off is sent again whole (its filler still
+ * holds it), and a reader skips the cut frame as damage. False if no capture is open. */
+bool trace_capture_end_at_crash(void);
 
 #endif

@@ -27,7 +27,7 @@
 #include "trace/core/raw_page.h"
 #include "trace/core/trace_internal.h"
 #include "trace/core/trace_raw.h"
-#include "trace/ftrace/ftrace.h" /* the funcgraph records, whose times export_times converts */
+#include "trace/events/trace_events.h" /* TRACE_EVENT_ID_FIRST: built-in types below it */
 #include "uapi/fs.h"
 
 #define RAW_POLL_NS 10000000u /* a blocked reader looks for events this often */
@@ -40,36 +40,30 @@ struct raw_reader {
     struct raw_filler fill;
 };
 
-/*
- * Records keep some times as TSC cycles in the ring (cheapest to take): the function_graph
- * records' calltime and rettime. Exported pages carry them in nanoseconds of the trace
- * clock, as Linux's do, so that trace-cmd's function_graph plugin shows true durations.
- * (The snapshot record's delta stays cycles on purpose: it measures cycles between two
- * snapshots, and prints as "+N cycles" in the trace file too.)
- */
-static void export_times(uint8_t *payload, uint32_t length)
+/* Export hooks of the built-in record types, by type (trace_register_export); written at
+ * boot only, so readers take no lock to look. */
+static trace_export_fn export_hooks[TRACE_EVENT_ID_FIRST];
+
+int trace_register_export(uint16_t type, trace_export_fn fn)
+{
+    if (type == 0 || type >= TRACE_EVENT_ID_FIRST || !fn)
+        return -EINVAL;
+    if (export_hooks[type])
+        return -EEXIST;
+    export_hooks[type] = fn;
+    return 0;
+}
+
+/* A record taken from the ring, made what an exported page carries: its type's hook, if it
+ * has one, rewrites it (function_graph's times become nanoseconds). */
+static void export_record(uint8_t *payload, uint32_t length)
 {
     struct trace_entry ent;
-    uint64_t t;
     if (length < sizeof ent)
         return;
     memcpy(&ent, payload, sizeof ent);
-    if (ent.type == TRACE_GRAPH_ENT && length >= sizeof(struct ftrace_graph_entry)) {
-        size_t at = offsetof(struct ftrace_graph_entry, calltime);
-        memcpy(&t, payload + at, 8);
-        t = time_cycles_to_ns(t);
-        memcpy(payload + at, &t, 8);
-    } else if ((ent.type == TRACE_GRAPH_RET || ent.type == TRACE_GRAPH_LEAF) &&
-               length >= sizeof(struct ftrace_graph_return)) {
-        size_t at = offsetof(struct ftrace_graph_return, calltime);
-        memcpy(&t, payload + at, 8);
-        t = time_cycles_to_ns(t);
-        memcpy(payload + at, &t, 8);
-        at = offsetof(struct ftrace_graph_return, rettime);
-        memcpy(&t, payload + at, 8);
-        t = time_cycles_to_ns(t);
-        memcpy(payload + at, &t, 8);
-    }
+    if (ent.type < TRACE_EVENT_ID_FIRST && export_hooks[ent.type])
+        export_hooks[ent.type](payload, length);
 }
 
 void raw_fill_init(struct raw_filler *f, unsigned cpu)
@@ -96,6 +90,30 @@ bool raw_fill_pending(struct raw_filler *f)
     return more;
 }
 
+bool raw_fill_carry(struct raw_filler *f)
+{
+    if (!f->have_carry || f->page.events)
+        return false;
+    raw_page_add(&f->page, time_cycles_to_ns(f->carry_ev.ts), f->carry, f->carry_ev.length);
+    f->missed = f->carry_ev.lost_before;
+    f->have_carry = false;
+    return true;
+}
+
+bool raw_fill_trailing_losses(struct raw_filler *f)
+{
+    if (f->page.events || f->have_carry)
+        return false;
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    uint64_t lost = rb_take_lost(trace_buffer(), f->cpu);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    if (!lost)
+        return false;
+    raw_page_set_stamp(&f->page, time_cycles_to_ns(arch_cycles()));
+    raw_page_finish(&f->page, lost);
+    return true;
+}
+
 /*
  * As Linux's ring_buffer_read_page: events go on in order while they fit; losses before the
  * first event are the page's missed count, and losses before a later event end the page
@@ -106,13 +124,8 @@ enum raw_fill_stop raw_fill(struct raw_filler *f)
 {
     struct ring_buffer *rb = trace_buffer();
     struct raw_page *page = &f->page;
-    if (f->have_carry) {
-        if (page->events)
-            return RAW_FILL_FULL; /* the carry starts the next page */
-        raw_page_add(page, time_cycles_to_ns(f->carry_ev.ts), f->carry, f->carry_ev.length);
-        f->missed = f->carry_ev.lost_before;
-        f->have_carry = false;
-    }
+    if (f->have_carry && !raw_fill_carry(f))
+        return RAW_FILL_FULL; /* the carry starts the next page */
     for (;;) {
         struct rb_event ev;
         unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
@@ -127,7 +140,7 @@ enum raw_fill_stop raw_fill(struct raw_filler *f)
             return RAW_FILL_FULL;
         if (!more)
             return RAW_FILL_DRAINED;
-        export_times(f->carry, ev.length);
+        export_record(f->carry, ev.length);
         uint64_t ts = time_cycles_to_ns(ev.ts);
         if (page->events == 0)
             f->missed = ev.lost_before;
@@ -156,11 +169,13 @@ static int raw_open(struct fs_node *node, struct file *f)
     r->served = 0;
     raw_fill_init(&r->fill, (unsigned)(uintptr_t)node->data);
     f->private_data = r;
+    trace_pipe_follower_enter(); /* the COM2 stream waits until it is closed */
     return 0;
 }
 
 static void raw_release(struct file *f)
 {
+    trace_pipe_follower_leave();
     kfree(f->private_data);
     f->private_data = 0;
 }

@@ -7,7 +7,9 @@
  * BACKGROUND_TICK_US of the clock, and as much as there is whenever the CPU would idle. One
  * event is the unit of work, so a tick overruns its slice by at most one line. Events that
  * wait too long are overwritten and counted, and their gap is printed as a LOST line. An
- * interactive `cat trace_pipe` on the console takes precedence; the stream waits meanwhile.
+ * interactive `cat trace_pipe` on the console, and an open per_cpu/cpuN/trace_pipe_raw, take
+ * precedence (trace_pipe_has_follower): the stream waits meanwhile and resumes when the
+ * last of them is closed, so the guest's reader gets every event.
  *
  * A tracer's pipe header (mmiotrace's VERSION, PCIDEV and LSPCI lines) starts what reaches
  * COM2 of its session however streaming begins: at the switch, or later, when
@@ -30,7 +32,6 @@
 #include "trace/core/trace_internal.h"
 
 bool trace_stream_enabled = true;
-bool trace_pipe_has_follower(void);
 
 static bool raw_mode;                /* options/stream_raw */
 static volatile bool capture_wanted; /* open a capture even before events come */

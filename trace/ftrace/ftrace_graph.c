@@ -239,28 +239,50 @@ static void graph_reset(void)
     ftrace_set_user(FTRACE_USER_GRAPH, false);
 }
 
-/* Prints a graph record; its times were stored as raw cycles (cheapest to take) and
- * become nanoseconds here. */
+/* The one place that turns a graph record's calltime and rettime, stored as TSC cycles
+ * (cheapest to take), into nanoseconds of the trace clock, as Linux's records hold them:
+ * for the text printer (graph_print) and, as the export hook of the graph record types,
+ * for exported pages (trace_pipe_raw, the COM2 capture), so that both show the same
+ * durations. A record too short for its type is left as it is. */
+static void graph_times_to_ns(void *record, uint32_t length)
+{
+    struct trace_entry ent;
+    if (length < sizeof ent)
+        return;
+    memcpy(&ent, record, sizeof ent);
+    if (ent.type == TRACE_GRAPH_ENT && length >= sizeof(struct ftrace_graph_entry)) {
+        struct ftrace_graph_entry r;
+        memcpy(&r, record, sizeof r);
+        r.calltime = time_cycles_to_ns(r.calltime);
+        memcpy(record, &r, sizeof r);
+    } else if ((ent.type == TRACE_GRAPH_RET || ent.type == TRACE_GRAPH_LEAF) &&
+               length >= sizeof(struct ftrace_graph_return)) {
+        struct ftrace_graph_return r;
+        memcpy(&r, record, sizeof r);
+        r.calltime = time_cycles_to_ns(r.calltime);
+        r.rettime = time_cycles_to_ns(r.rettime);
+        memcpy(record, &r, sizeof r);
+    }
+}
+
+/* Prints a graph record, its times in nanoseconds (graph_times_to_ns on a copy). */
 static bool graph_print(struct fs_writer *out, const struct trace_event_view *ev)
 {
     uint16_t type = ev->entry->type;
-    if (type == TRACE_GRAPH_ENT && ev->length >= sizeof(struct ftrace_graph_entry)) {
-        struct ftrace_graph_entry r = *(const struct ftrace_graph_entry *)ev->entry;
-        r.calltime = time_cycles_to_ns(r.calltime);
-        struct trace_event_view v = { &r.ent, sizeof r, ev->ts, ev->cpu };
-        ftrace_print_graph(out, &v);
-        return true;
-    }
-    if ((type == TRACE_GRAPH_RET || type == TRACE_GRAPH_LEAF) &&
-        ev->length >= sizeof(struct ftrace_graph_return)) {
-        struct ftrace_graph_return r = *(const struct ftrace_graph_return *)ev->entry;
-        r.calltime = time_cycles_to_ns(r.calltime);
-        r.rettime = time_cycles_to_ns(r.rettime);
-        struct trace_event_view v = { &r.ent, sizeof r, ev->ts, ev->cpu };
-        ftrace_print_graph(out, &v);
-        return true;
-    }
-    return false;
+    uint32_t size = type == TRACE_GRAPH_ENT ? sizeof(struct ftrace_graph_entry)
+                                            : sizeof(struct ftrace_graph_return);
+    if ((type != TRACE_GRAPH_ENT && type != TRACE_GRAPH_RET && type != TRACE_GRAPH_LEAF) ||
+        ev->length < size)
+        return false;
+    union {
+        struct ftrace_graph_entry call;
+        struct ftrace_graph_return ret;
+    } r;
+    memcpy(&r, ev->entry, size);
+    graph_times_to_ns(&r, size);
+    struct trace_event_view v = { &r.call.ent, size, ev->ts, ev->cpu };
+    ftrace_print_graph(out, &v);
+    return true;
 }
 
 static struct tracer graph_tracer = {
@@ -351,6 +373,10 @@ void ftrace_graph_setup(void)
     if (task_on_switch(graph_stack_switch) != 0)
         panic("ftrace: another task switch hook is registered");
     register_tracer(&graph_tracer);
+    if (trace_register_export(TRACE_GRAPH_ENT, graph_times_to_ns) != 0 ||
+        trace_register_export(TRACE_GRAPH_RET, graph_times_to_ns) != 0 ||
+        trace_register_export(TRACE_GRAPH_LEAF, graph_times_to_ns) != 0)
+        panic("ftrace: the graph records' export hooks are taken");
     trace_create_flag_file(tracefs_root(), "function_profile_enabled", &profile_flag);
     fs_create(fs_mkdir_at(tracefs_root(), "trace_stat"), "function0", &profile_ops, 0);
 }

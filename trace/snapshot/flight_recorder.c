@@ -9,6 +9,14 @@
  * included, whatever options/stream_com2 says; on COM2 after the tracer's pipe header if
  * the stream has not sent it yet (an mmiotrace log always starts with its header).
  *
+ * With options/stream_raw 1 and a binary capture open on COM2, text would land among its
+ * frames and the events already moved into its open pages would never be sent: the capture
+ * ends instead, its open pages and every unread event sent as pages, then CAPTURE_END
+ * (trace_capture_end_at_crash; the files are not sent again, so programs started since the
+ * capture opened have no name in its saved_cmdlines). Raw mode without an open capture
+ * (the stream off, or a crash while a capture was opening, mid-way through its files)
+ * gets the text dump, which a reader skips as bytes between frames.
+ *
  * This runs with interrupts off on a CPU that may have crashed anywhere, including inside
  * a reader: the reader lock is taken over rather than waited for.
  */
@@ -24,9 +32,14 @@ static void dump_unread_events(void)
     static union trace_event_copy copy;
     if (!trace_buffer())
         return;
-    struct fs_writer *out = com2_present() ? trace_com2_writer() : shell_console_writer();
     /* Whoever held the lock is not coming back: no other CPU runs now. */
     trace_reader_lock.locked = 0;
+    if (com2_present() && trace_stream_raw() && trace_capture_end_at_crash()) {
+        printk("flight recorder: unread trace events sent on COM2 as the capture's last "
+               "pages\n");
+        return;
+    }
+    struct fs_writer *out = com2_present() ? trace_com2_writer() : shell_console_writer();
     printk("flight recorder: unread trace events follow on %s\n",
            com2_present() ? "COM2" : "the console");
     if (com2_present())

@@ -11,7 +11,9 @@
  *     RB_MISSED_EVENTS and RB_MISSED_STORED in its commit word, and the stored count plus
  *     the events read is exactly what was written.
  * The boot script (tests/shell/raw_pipe.script) turns the COM2 stream off first (it would
- * consume the events too) and runs on one CPU.
+ * consume the events before the reader opens) and runs on one CPU.
+ * `raw_test follow N` checks instead that an open reader holds the COM2 stream off (below;
+ * tests/shell/capture_follow.script).
  * Prints "ok N - WHAT" / "not ok N - WHAT", then "raw_test: P passed, F failed".
  */
 #include <errno.h>
@@ -140,16 +142,22 @@ static void write_file(const char *path, const char *text)
         close(fd);
 }
 
-/* Writes count markers "prefix 0" .. "prefix count-1". */
-static void write_markers(const char *prefix, int count)
+/* Writes count markers "prefix first" .. "prefix first+count-1". */
+static void write_numbered(const char *prefix, int first, int count)
 {
     int fd = open(TRACEFS "trace_marker", O_WRONLY);
     char line[64];
-    for (int i = 0; i < count; i++) {
+    for (int i = first; i < first + count; i++) {
         int n = snprintf(line, sizeof line, "%s %d", prefix, i);
         write(fd, line, (size_t)n);
     }
     close(fd);
+}
+
+/* Writes count markers "prefix 0" .. "prefix count-1". */
+static void write_markers(const char *prefix, int count)
+{
+    write_numbered(prefix, 0, count);
 }
 
 /* Reads whole pages from fd until EAGAIN, parsing each; returns the pages read, or -1 if a
@@ -166,8 +174,41 @@ static int read_pages(int fd, struct parsed *ps, int pid)
     }
 }
 
-int main(void)
+/*
+ * `raw_test follow N`: an open trace_pipe_raw takes precedence over the COM2 stream, as an
+ * interactive trace_pipe does: N markers "raw-follow I", written in rounds with sleeps in
+ * between (the timer tick and the idle loop run the stream meanwhile), all come back to
+ * this reader, none taken by the stream. The boot script checks the stream resumes after.
+ */
+static int follow(int count)
 {
+    int pid = getpid();
+    int fd = open(TRACEFS "per_cpu/cpu0/trace_pipe_raw", O_RDONLY | O_NONBLOCK);
+    check(fd >= 0, "trace_pipe_raw opens");
+    struct parsed ps = { .first_type = -1, .prefix = "raw-follow", .base = 0 };
+    int pages = 0;
+    for (int done = 0; done < count; done += 50) {
+        write_numbered("raw-follow", done, count - done < 50 ? count - done : 50);
+        usleep(20000);
+        int n = read_pages(fd, &ps, pid);
+        pages += n > 0 ? n : 0;
+    }
+    usleep(20000);
+    int n = read_pages(fd, &ps, pid);
+    pages += n > 0 ? n : 0;
+    printf("raw_test follow: %d pages, %d markers, %d foreign, %d bad\n", pages, ps.markers,
+           ps.foreign, ps.bad);
+    check(ps.markers == count && ps.foreign == 0 && ps.bad == 0 && ps.pages_missed == 0,
+          "every marker reaches the trace_pipe_raw reader, none the COM2 stream");
+    close(fd);
+    printf("raw_test: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "follow") == 0)
+        return follow(atoi(argv[2]));
     int pid = getpid();
     int fd = open(TRACEFS "per_cpu/cpu0/trace_pipe_raw", O_RDONLY | O_NONBLOCK);
     check(fd >= 0, "trace_pipe_raw opens");
