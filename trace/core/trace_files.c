@@ -33,11 +33,12 @@
 
 static int trace_pipe_followers;
 
-/* Parses a 0/1 flag file write. */
+/* Parses a 0/1 flag file write as Linux does (kstrtoul_from_user, base 10: "1", "1\n", "+1";
+ * not " 1" nor "0x1"). */
 static int parse_bool(const char *data, size_t len, bool *out)
 {
     uint64_t v;
-    int err = parse_uint(data, len, &v);
+    int err = parse_kstrtoul_user(data, len, &v);
     if (err || v > 1)
         return -EINVAL;
     *out = v == 1;
@@ -167,7 +168,7 @@ static int write_buffer_size_kb(struct fs_node *f, const char *data, size_t len,
     (void)f;
     (void)append;
     uint64_t kb;
-    int err = parse_uint(data, len, &kb);
+    int err = parse_kstrtoul_user(data, len, &kb); /* base 10, as Linux's */
     if (err)
         return err;
     if (kb == 0 || kb > (1u << 20))

@@ -51,9 +51,10 @@ static int write_raw(const void *data, size_t len)
 
 static void garbage(void)
 {
-    /* Refused by Linux's kstrtoul_from_user(.., 10, ..) and by any flag file here alike. */
+    /* Refused by Linux's kstrtoul_from_user(.., 10, ..) and by any flag file here alike:
+     * base 10 only, no blank before the number. */
     static const char *const bad[] = { "2\n", "-1\n", "abc\n", "1x\n", "\n", " 1 1\n",
-                                       "10\n" };
+                                       "10\n", "0x1\n", " 1\n" };
     char before = stream_raw_now();
     check_true("stream_raw reads 0 or 1", before == '0' || before == '1');
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
