@@ -81,6 +81,15 @@ else
     fail "--unpack lays the capture out as the guest's file system"
     (cd "$tmp/tree" && find . | sed 's/^/#   | /')
 fi
+# --unpack into a DIR already holding a capture: refused (exit 2), nothing stale mixed in
+"$tool" --unpack "$tmp/tree" "$tmp/good.cap" > "$tmp/unpack2.txt" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "exists and is not empty" "$tmp/unpack2.txt"; then
+    pass "--unpack refuses a directory that is not empty (exit 2)"
+else
+    fail "--unpack refuses a directory that is not empty (exit 2; got $rc)"
+    sed 's/^/#   | /' "$tmp/unpack2.txt"
+fi
 
 # --json
 "$tool" --json "$tmp/trace.json" "$tmp/good.cap" > "$tmp/json.txt" 2>&1

@@ -31,7 +31,8 @@ static const char usage_text[] =
     "                last\n"
     "  --check       print a summary: frames by type, files, and per CPU the pages, events and\n"
     "                lost events; then every damage found, with its byte offset in CAPTURE\n"
-    "  --unpack DIR  write the capture as the guest's file system under DIR: tracefs files at\n"
+    "  --unpack DIR  write the capture as the guest's file system under DIR (made if missing;\n"
+    "                refused, exit 2, when it exists and is not empty): tracefs files at\n"
     "                DIR/sys/kernel/tracing/PATH, absolute ones at DIR/PATH (/proc/kallsyms),\n"
     "                each CPU's pages appended as\n"
     "                DIR/sys/kernel/tracing/per_cpu/cpuN/trace_pipe_raw\n"
@@ -308,7 +309,8 @@ int main(int argc, char **argv)
         capture_free(&c);
         return 1;
     }
-    if (o.unpack_dir && unpack_capture(&c, o.unpack_dir, stderr, err, sizeof err) < 0) {
+    if (o.unpack_dir && (unpack_root_unused(o.unpack_dir, err, sizeof err) != 0 ||
+                         unpack_capture(&c, o.unpack_dir, stderr, err, sizeof err) < 0)) {
         fprintf(stderr, "tkconvert: %s\n", err);
         status = 2;
     } else if (o.tracedat_file && write_tracedat(&c, o.unpack_dir, o.tracedat_file) != 0) {
