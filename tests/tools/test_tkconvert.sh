@@ -99,7 +99,8 @@ else
     fail "--json writes valid JSON whose slices nest"
     sed 's/^/#   | /' "$tmp/slices.txt"
 fi
-has_line "--json counts" "$tmp/slices.txt" "events 18 slices 5 instants 7 begins 0 metadata 6"
+# metadata: sh, init, and the idle task: its process and its track on each of the 2 CPUs
+has_line "--json counts" "$tmp/slices.txt" "events 19 slices 5 instants 7 begins 0 metadata 7"
 has_line "--json: a function_graph call is a slice" "$tmp/slices.txt" "slice do_work 1.190 0.300"
 has_line "--json: a leaf call is a slice inside it" "$tmp/slices.txt" "slice helper 1.240 0.050"
 has_line "--json: a call seen by raw_syscalls and syscalls is one slice, closed by the first exit" \
