@@ -234,17 +234,20 @@ static bool put_fields(struct bytes *b, const struct tk_format *fmt, const uint8
     return true;
 }
 
-/* One page as a packet, appended to file. *clock is the stream's last time: CTF readers
+/* One page as a packet, appended to file (page NULL: an empty packet at *clock, carrying
+ * only a change of events_discarded). *clock is the stream's last time: CTF readers
  * refuse a stream whose time goes back, so a (damaged) page's earlier times are raised to
  * it. */
 static bool write_packet(FILE *file, const struct tk_trace *t, unsigned cpu, const uint8_t *page,
                          uint64_t *discarded, uint64_t *clock, size_t *left_out, struct bytes *b)
 {
+    static const uint8_t no_page[RB_PAGE_HEADER + 4]; /* a stamp of 0, no commit */
     struct rb_page_reader r;
     struct rb_event ev;
     char err[160];
     b->len = 0;
-    if (rb_page_open(&r, page, CAPTURE_PAGE_BYTES, err, sizeof err) != 0)
+    if (rb_page_open(&r, page ? page : no_page, page ? CAPTURE_PAGE_BYTES : sizeof no_page, err,
+                     sizeof err) != 0)
         return true; /* reported when the model was loaded */
     if (r.missed)
         *discarded += r.missed_stored ? r.missed_count : 1;
@@ -315,9 +318,16 @@ int tk_ctf_write(const struct tk_trace *t, const struct capture *c, const char *
         }
         uint64_t discarded = 0, clock = 0;
         bool ok = true;
-        for (size_t p = 0; p < c->nr_pages[cpu] && ok; p++)
+        for (size_t p = 0; p < c->nr_pages[cpu] && ok; p++) {
+            if (capture_gap_before(c, cpu, p))
+                discarded++; /* damaged frames: events lost, how many unknown */
             ok = write_packet(f, t, cpu, c->pages[cpu] + p * CAPTURE_PAGE_BYTES, &discarded,
                               &clock, &left_out, &b);
+        }
+        if (ok && capture_gap_before(c, cpu, c->nr_pages[cpu])) { /* after the last page */
+            discarded++;
+            ok = write_packet(f, t, cpu, NULL, &discarded, &clock, &left_out, &b);
+        }
         if (fclose(f) != 0 || !ok) {
             snprintf(err, errlen, "cannot write %s: %s", path,
                      b.no_memory ? "out of memory" : strerror(errno));

@@ -12,7 +12,10 @@
  * (which CTF readers drop), so no name clashes with a TSDL keyword.
  *
  * Each ring-buffer page becomes a packet; events_discarded counts the lost events up to
- * and including the page's missed count, so a reader reports them between the packets. A
+ * and including the page's missed count (1 for an unknown count, and 1 for each place
+ * where damaged frames may have held the CPU's pages: capture.h, gaps; damage after the
+ * last page gets an empty packet of its own), so a reader reports them between the
+ * packets. A
  * stream's times never go back (readers refuse that): an earlier time on a damaged page is
  * raised to the last one.
  */

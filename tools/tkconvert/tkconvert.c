@@ -56,7 +56,11 @@ static const char usage_text[] =
     "\n"
     "A damaged capture is converted as far as it is whole: a frame with a bad header or CRC is\n"
     "skipped up to the next frame (the byte offset and the bytes skipped are reported), a\n"
-    "frame cut off by the end is reported and dropped. When the capture holds several sessions\n"
+    "frame cut off by the end is reported and dropped. Where a dropped frame may have held\n"
+    "pages, --json writes a \"lost events\" instant of unknown count and --ctf raises\n"
+    "events_discarded, in the stream of the CPU its header names when only its CRC failed,\n"
+    "else of every CPU (a damaged header does not tell the CPU); trace.dat has no way to\n"
+    "show it. When the capture holds several sessions\n"
     "(a START frame each: the guest starts one at each tracer switch), the last one is\n"
     "converted, or the one --session names; --check says how many there are. Paths in\n"
     "the capture that contain \"..\", \".\", empty components or control characters are\n"
@@ -206,6 +210,8 @@ static void print_check(const struct capture *c, const char *name, size_t size)
             printf(" (+ %lu pages with lost events of unknown count)", n.lost_unknown);
         if (n.bad_pages)
             printf(", %lu damaged pages", n.bad_pages);
+        if (c->nr_gaps[cpu])
+            printf(", lost events of unknown count at %zu damaged frames", c->nr_gaps[cpu]);
         printf("\n");
     }
     for (size_t i = 0; i < c->nr_damage; i++)

@@ -112,18 +112,30 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
 {
     struct tk_cpu_stats *st = &t->cpu[cpu];
     uint32_t seq = 0;
+    uint64_t last_ts = 0;
+    bool gap = false; /* damaged frames since the last whole page (capture.h, gaps) */
     st->pages = c->nr_pages[cpu];
     for (size_t p = 0; p < c->nr_pages[cpu]; p++) {
         struct rb_page_reader rd;
         struct rb_event ev;
         char err[160];
         int got;
+        gap |= capture_gap_before(c, cpu, p);
         if (rb_page_open(&rd, c->pages[cpu] + p * CAPTURE_PAGE_BYTES, CAPTURE_PAGE_BYTES, err,
                          sizeof err) != 0) {
             fprintf(warn, "tkconvert: cpu%u page %zu: %s; the page is left out\n", cpu, p, err);
             st->bad_pages++;
             continue;
         }
+        if (gap) { /* events lost in the damage, before this page */
+            struct tk_record lost = {.ts = rd.stamp, .cpu = cpu, .seq = seq++,
+                                     .kind = TK_RECORD_LOST, .pid = -1, .lost = 0};
+            st->damage_gaps++;
+            gap = false;
+            if (!add_record(t, cap, &lost))
+                return false;
+        }
+        last_ts = rd.stamp;
         if (rd.missed) {
             struct tk_record lost = {.ts = rd.stamp, .cpu = cpu, .seq = seq++,
                                      .kind = TK_RECORD_LOST, .pid = -1,
@@ -155,12 +167,20 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
             if (!add_record(t, cap, &r))
                 return false;
             st->events++;
+            last_ts = ev.ts;
         }
         if (got < 0) {
             fprintf(warn, "tkconvert: cpu%u page %zu: %s; the rest of the page is left out\n",
                     cpu, p, err);
             st->bad_pages++;
         }
+    }
+    if (gap || capture_gap_before(c, cpu, c->nr_pages[cpu])) { /* after the last whole page */
+        struct tk_record lost = {.ts = last_ts, .cpu = cpu, .seq = seq++,
+                                 .kind = TK_RECORD_LOST, .pid = -1, .lost = 0};
+        st->damage_gaps++;
+        if (!add_record(t, cap, &lost))
+            return false;
     }
     if (st->unknown_records)
         fprintf(warn, "tkconvert: cpu%u: %zu records of a type no format file describes, left out\n",

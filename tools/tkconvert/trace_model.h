@@ -2,7 +2,9 @@
  * trace_model.h - a capture decoded: the event formats of its format files, kallsyms and
  * saved_cmdlines, and every record of every CPU's pages in one list merged by timestamp
  * (ties keep CPU order, then page order), with the lost-events marks of the pages' missed
- * flags in their places. What the writers (JSON, CTF) read.
+ * flags in their places, and a mark of unknown count where damaged frames may have held a
+ * CPU's pages (capture.h, gaps): at the time of the CPU's next whole page, or of its last
+ * record when none follows. What the writers (JSON, CTF) read.
  *
  * The capture is hostile: a format file that does not parse, a damaged page or a record of
  * an unknown type is reported on the warn stream and left out; the rest is kept. Records
@@ -37,6 +39,7 @@ struct tk_record {
 
 struct tk_cpu_stats {
     size_t pages, events, lost, lost_unknown, bad_pages, unknown_records;
+    size_t damage_gaps; /* lost marks for damaged frames (capture.h, gaps) */
 };
 
 struct tk_trace {
