@@ -116,7 +116,7 @@ static void convert(const struct capture *c, bool with_ctf)
     fclose(out);
     check_json(json, json_len);
     free(json);
-    if (with_ctf && tk_ctf_write(&t, c, ctf_dir, null_out, err, sizeof err) != 0)
+    if (with_ctf && tk_ctf_write(&t, ctf_dir, null_out, err, sizeof err) != 0)
         abort();
     tk_trace_free(&t);
 }

@@ -27,9 +27,9 @@
 
 #include "tools/tkconvert/trace_model.h"
 
-/* Writes the trace of c (decoded as t) into dir (made if missing); records left out are
- * counted on warn. Returns 0, or -1 with err set. */
-int tk_ctf_write(const struct tk_trace *t, const struct capture *c, const char *dir, FILE *warn,
-                 char *err, size_t errlen);
+/* Writes the decoded trace t into dir (made if missing), from t's records and pages (the
+ * pages are not decoded again); records left out are counted on warn. Returns 0, or -1
+ * with err set. */
+int tk_ctf_write(const struct tk_trace *t, const char *dir, FILE *warn, char *err, size_t errlen);
 
 #endif

@@ -115,6 +115,9 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
     uint64_t last_ts = 0;
     bool gap = false; /* damaged frames since the last whole page (capture.h, gaps) */
     st->pages = c->nr_pages[cpu];
+    t->pages[cpu] = calloc(st->pages ? st->pages : 1, sizeof *t->pages[cpu]);
+    if (!t->pages[cpu])
+        return false;
     for (size_t p = 0; p < c->nr_pages[cpu]; p++) {
         struct rb_page_reader rd;
         struct rb_event ev;
@@ -127,8 +130,9 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
             st->bad_pages++;
             continue;
         }
+        t->pages[cpu][p] = (struct tk_page){.stamp = rd.stamp, .whole = true};
         if (gap) { /* events lost in the damage, before this page */
-            struct tk_record lost = {.ts = rd.stamp, .cpu = cpu, .seq = seq++,
+            struct tk_record lost = {.ts = rd.stamp, .cpu = cpu, .seq = seq++, .page = (uint32_t)p,
                                      .kind = TK_RECORD_LOST, .pid = -1, .lost = 0};
             st->damage_gaps++;
             gap = false;
@@ -137,7 +141,7 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
         }
         last_ts = rd.stamp;
         if (rd.missed) {
-            struct tk_record lost = {.ts = rd.stamp, .cpu = cpu, .seq = seq++,
+            struct tk_record lost = {.ts = rd.stamp, .cpu = cpu, .seq = seq++, .page = (uint32_t)p,
                                      .kind = TK_RECORD_LOST, .pid = -1,
                                      .lost = rd.missed_stored ? rd.missed_count : 0};
             if (rd.missed_stored)
@@ -161,7 +165,8 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
                 st->unknown_records++;
                 continue;
             }
-            struct tk_record r = {.ts = ev.ts, .cpu = cpu, .seq = seq++, .kind = TK_RECORD_EVENT,
+            struct tk_record r = {.ts = ev.ts, .cpu = cpu, .seq = seq++, .page = (uint32_t)p,
+                                  .kind = TK_RECORD_EVENT,
                                   .format = fmt, .data = ev.data, .length = ev.length,
                                   .pid = pid, .flags = ev.data[2], .preempt = ev.data[3]};
             if (!add_record(t, cap, &r))
@@ -177,11 +182,13 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
     }
     if (gap || capture_gap_before(c, cpu, c->nr_pages[cpu])) { /* after the last whole page */
         struct tk_record lost = {.ts = last_ts, .cpu = cpu, .seq = seq++,
-                                 .kind = TK_RECORD_LOST, .pid = -1, .lost = 0};
+                                 .page = (uint32_t)c->nr_pages[cpu], .kind = TK_RECORD_LOST,
+                                 .pid = -1, .lost = 0};
         st->damage_gaps++;
         if (!add_record(t, cap, &lost))
             return false;
     }
+    t->nr_cpu_records[cpu] = seq;
     if (st->unknown_records)
         fprintf(warn, "tkconvert: cpu%u: %zu records of a type no format file describes, left out\n",
                 cpu, st->unknown_records);
@@ -239,6 +246,8 @@ void tk_trace_free(struct tk_trace *t)
     tk_symbols_free(&t->symbols);
     tk_comms_free(&t->comms);
     free(t->records);
+    for (unsigned cpu = 0; cpu < CAPTURE_MAX_CPUS; cpu++)
+        free(t->pages[cpu]);
     memset(t, 0, sizeof *t);
 }
 

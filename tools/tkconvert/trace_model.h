@@ -27,7 +27,9 @@ enum tk_record_kind { TK_RECORD_EVENT, TK_RECORD_LOST };
 struct tk_record {
     uint64_t ts;                   /* ns, the trace clock */
     uint32_t cpu;
-    uint32_t seq;                  /* order on its CPU */
+    uint32_t seq;                  /* order on its CPU: 0, 1, ... */
+    uint32_t page;                 /* its CPU's page (a lost mark after the last page:
+                                    * the number of pages) */
     enum tk_record_kind kind;
     const struct tk_format *format; /* TK_RECORD_EVENT */
     const uint8_t *data;           /* the record, struct trace_entry first */
@@ -35,6 +37,12 @@ struct tk_record {
     int pid;                       /* common_pid */
     uint8_t flags, preempt;        /* common_flags, common_preempt_count */
     uint64_t lost;                 /* TK_RECORD_LOST: events lost here (0: unknown) */
+};
+
+/* One page of a CPU's, as read. */
+struct tk_page {
+    uint64_t stamp;                /* the page's time stamp */
+    bool whole;                    /* its header opened (else it is left out) */
 };
 
 struct tk_cpu_stats {
@@ -51,6 +59,8 @@ struct tk_trace {
     size_t nr_records;
     unsigned nr_cpus;
     struct tk_cpu_stats cpu[CAPTURE_MAX_CPUS];
+    struct tk_page *pages[CAPTURE_MAX_CPUS]; /* cpu[N].pages of them */
+    uint32_t nr_cpu_records[CAPTURE_MAX_CPUS]; /* records (events and lost marks) per CPU */
 };
 
 /* Decodes c into t. Returns 0, or -1 with err set when memory ran out. */
