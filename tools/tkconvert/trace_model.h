@@ -4,7 +4,9 @@
  * (ties keep CPU order, then page order), with the lost-events marks of the pages' missed
  * flags in their places, and a mark of unknown count where damaged frames may have held a
  * CPU's pages (capture.h, gaps): at the time of the CPU's next whole page, or of its last
- * record when none follows. What the writers (JSON, CTF) read.
+ * record when none follows. What --check counts and the writers (JSON, CTF) read: the
+ * pages are decoded here and nowhere else (records keep their page, t->pages each page's
+ * stamp, so the CTF writer makes a packet per page from them).
  *
  * The capture is hostile: a format file that does not parse, a damaged page or a record of
  * an unknown type is reported on the warn stream and left out; the rest is kept. Records
