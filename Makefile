@@ -157,6 +157,7 @@ HOST_tk_model := tools/tkconvert/trace_model.c tools/tkconvert/event_format.c \
 UNIT_DEPS_tk_event_format := tools/tkconvert/event_format.c
 UNIT_DEPS_tk_trace_meta := tools/tkconvert/trace_meta.c
 UNIT_DEPS_tk_trace_model := $(HOST_tk_model) trace/core/raw_page.c
+UNIT_DEPS_tk_json_out := $(HOST_tk_model) tools/tkconvert/json_out.c
 FUZZ_DEPS_tkconvert := $(HOST_tk_model) tools/tkconvert/unpack.c tools/tkconvert/json_out.c \
 	tools/tkconvert/ctf_out.c
 

@@ -6,7 +6,8 @@
  *   2. as one ring-buffer page (zero-padded to 4096 bytes) of a capture whose format files
  *      are the guest's own (print, funcgraph_entry/exit, funcgraph_leaf, raw_syscalls),
  *      decoded and written the same way;
- *   3. as a format file, kallsyms and saved_cmdlines text.
+ *   3. as a format file (each field read and its elements counted), kallsyms and
+ *      saved_cmdlines text.
  *
  * Invariants: no crash and no read outside the input (ASan: an exactly-sized copy); the
  * damage log covers only bytes of the input, in order, without overlap; every kept file has
@@ -115,7 +116,7 @@ static void convert(const struct capture *c, bool with_ctf)
     fclose(out);
     check_json(json, json_len);
     free(json);
-    if (with_ctf && tk_ctf_write(&t, c, ctf_dir, null_out, err, sizeof err) != 0)
+    if (with_ctf && tk_ctf_write(&t, ctf_dir, null_out, err, sizeof err) != 0)
         abort();
     tk_trace_free(&t);
 }
@@ -194,6 +195,10 @@ static void as_text(const uint8_t *data, size_t size)
             const char *s;
             size_t n;
             tk_field_int(&f.fields[i], data, (uint32_t)size, 0, &v);
+            /* The elements counted lie inside the input (json_out.c writes each). */
+            uint64_t count = tk_field_count(&f.fields[i], data, (uint32_t)size);
+            if (count * tk_field_elem_size(&f.fields[i]) > size)
+                abort();
             if (tk_field_string(&f.fields[i], data, (uint32_t)size, &s, &n) &&
                 (s < (const char *)data || s + n > (const char *)data + size))
                 abort();

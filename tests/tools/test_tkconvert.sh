@@ -60,7 +60,30 @@ has_line "a bad CRC is reported with its offset and size" "$tmp/dcheck.txt" \
     "damage: at byte 11349: frame CRC mismatch (4112 bytes skipped)"
 has_line "a truncated last frame is reported" "$tmp/dcheck.txt" \
     "damage: at byte 23728: frame header cut off by the end of the capture (13 bytes skipped)"
-has_line "what is whole is kept" "$tmp/dcheck.txt" "cpu0: 1 pages, 1 events, 17 lost"
+# The CRC-damaged page names cpu0 in its whole header: a gap before cpu0's kept page; the
+# frame cut off by the end could be either CPU's: a gap after each CPU's last page.
+has_line "what is whole is kept; the damaged frames are lost events of unknown count" "$tmp/dcheck.txt" \
+    "cpu0: 1 pages, 1 events, 17 lost, lost events of unknown count at 2 damaged frames"
+has_line "a frame cut off by the end marks the other CPU too" "$tmp/dcheck.txt" \
+    "cpu1: 1 pages, 3 events, 0 lost, lost events of unknown count at 1 damaged frames"
+"$tool" --json "$tmp/damaged.json" "$tmp/damaged.cap" > /dev/null 2>&1
+n=$(grep -c '"name":"lost events".*"args":{"cpu":1,"count":null}' "$tmp/damaged.json")
+m=$(grep -c '"name":"lost events".*"args":{"cpu":0,"count":null}' "$tmp/damaged.json")
+if [ "$n" = 1 ] && [ "$m" = 2 ]; then
+    pass "--json: damaged frames are \"lost events\" of unknown count in the CPUs' streams"
+else
+    fail "--json: damaged frames are \"lost events\" of unknown count (cpu0 $m, cpu1 $n; want 2, 1)"
+fi
+if command -v babeltrace2 >/dev/null; then
+    "$tool" --ctf "$tmp/dctf" "$tmp/damaged.cap" > /dev/null 2>&1
+    babeltrace2 "$tmp/dctf" > /dev/null 2> "$tmp/dbt.err"
+    if [ "$(grep -c "discarded" "$tmp/dbt.err")" = 3 ]; then
+        pass "babeltrace2 reports events discarded at each damaged frame of each CPU"
+    else
+        fail "babeltrace2 reports events discarded at each damaged frame of each CPU"
+        sed 's/^/#   | /' "$tmp/dbt.err" | head -n 10
+    fi
+fi
 
 head -c 1000 /dev/urandom > "$tmp/noise.cap"
 "$tool" --check "$tmp/noise.cap" > "$tmp/noise.txt" 2>&1
@@ -81,6 +104,15 @@ else
     fail "--unpack lays the capture out as the guest's file system"
     (cd "$tmp/tree" && find . | sed 's/^/#   | /')
 fi
+# --unpack into a DIR already holding a capture: refused (exit 2), nothing stale mixed in
+"$tool" --unpack "$tmp/tree" "$tmp/good.cap" > "$tmp/unpack2.txt" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "exists and is not empty" "$tmp/unpack2.txt"; then
+    pass "--unpack refuses a directory that is not empty (exit 2)"
+else
+    fail "--unpack refuses a directory that is not empty (exit 2; got $rc)"
+    sed 's/^/#   | /' "$tmp/unpack2.txt"
+fi
 
 # --json
 "$tool" --json "$tmp/trace.json" "$tmp/good.cap" > "$tmp/json.txt" 2>&1
@@ -90,7 +122,8 @@ else
     fail "--json writes valid JSON whose slices nest"
     sed 's/^/#   | /' "$tmp/slices.txt"
 fi
-has_line "--json counts" "$tmp/slices.txt" "events 18 slices 5 instants 7 begins 0 metadata 6"
+# metadata: sh, init, and the idle task: its process and its track on each of the 2 CPUs
+has_line "--json counts" "$tmp/slices.txt" "events 19 slices 5 instants 7 begins 0 metadata 7"
 has_line "--json: a function_graph call is a slice" "$tmp/slices.txt" "slice do_work 1.190 0.300"
 has_line "--json: a leaf call is a slice inside it" "$tmp/slices.txt" "slice helper 1.240 0.050"
 has_line "--json: a call seen by raw_syscalls and syscalls is one slice, closed by the first exit" \

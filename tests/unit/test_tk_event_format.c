@@ -99,6 +99,9 @@ TEST(refuses_what_does_not_parse_naming_the_line)
     CHECK_EQ_STR(err, "line 2: an ID that is not a number from 0 to 65535");
     CHECK_EQ_INT(parse(&f, "name: x\n\tfield:int a;\toffset:8;\tsize:3;\tsigned:1;\n", err), -1);
     CHECK_EQ_INT(parse(&f, "name: x\n\tfield:int a[3];\toffset:8;\tsize:4;\tsigned:1;\n", err), -1);
+    /* A fixed array of size 0: elements of 0 bytes, which would divide by zero. */
+    CHECK_EQ_INT(parse(&f, "name: x\n\tfield:int a[4];\toffset:8;\tsize:0;\tsigned:1;\n", err), -1);
+    CHECK_EQ_STR(err, "line 2: a field line that does not parse");
     CHECK_EQ_INT(parse(&f, "ID: 3\n", err), -1);
     CHECK_EQ_STR(err, "line 2: no name line");
     CHECK_EQ_INT(parse(&f, "name: x\nbogus\n", err), -1);

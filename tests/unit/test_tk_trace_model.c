@@ -84,6 +84,7 @@ TEST(records_merge_across_cpus_by_time_with_lost_marks)
             CHECK(r->kind == TK_RECORD_LOST);
             CHECK_EQ_INT(r->lost, 12);
             CHECK_EQ_INT(r->cpu, 1);
+            CHECK_EQ_INT(r->page, 1); /* the page whose missed flag it is */
             continue;
         }
         uint32_t count;
@@ -95,6 +96,8 @@ TEST(records_merge_across_cpus_by_time_with_lost_marks)
     CHECK_EQ_INT(t.cpu[0].unknown_records, 1);
     CHECK_EQ_INT(t.cpu[1].events, 3);
     CHECK_EQ_INT(t.cpu[1].lost, 12);
+    CHECK_EQ_INT(t.nr_cpu_records[1], 4); /* 2 events; the lost mark and 1 event */
+    CHECK(t.pages[1] && t.pages[1][1].whole && t.pages[1][1].stamp == 50);
     CHECK_EQ_STR(tk_comms_lookup(&t.comms, 7), "sh");
 
     char messages[2048] = "";

@@ -112,3 +112,22 @@ TEST(unpack_writes_files_and_pages_and_refuses_escapes)
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", root, outside);
     CHECK(system(cmd) == 0);
 }
+
+/* An --unpack DIR holding an older capture's files is refused: a stale per_cpu/cpu1 or
+ * format would be read with the new capture's by trace-cmd restore. A missing or empty
+ * directory is fine. */
+TEST(unpack_refuses_a_directory_that_is_not_empty)
+{
+    char root[] = "/tmp/tk_unpack_XXXXXX", err[512], path[256], cmd[512];
+    CHECK(mkdtemp(root) != NULL);
+    CHECK_EQ_INT(unpack_root_unused(root, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/new", root);
+    CHECK_EQ_INT(unpack_root_unused(path, err, sizeof err), 0);
+    FILE *stale = fopen(path, "w");
+    CHECK(stale != NULL);
+    fclose(stale);
+    CHECK_EQ_INT(unpack_root_unused(root, err, sizeof err), -1);
+    CHECK(strstr(err, "exists and is not empty") != NULL);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+}

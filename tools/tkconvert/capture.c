@@ -29,6 +29,9 @@ static void reset_session(struct capture *c)
         free(c->pages[cpu]);
         c->pages[cpu] = NULL;
         c->nr_pages[cpu] = c->pages_cap[cpu] = 0;
+        free(c->gaps[cpu]);
+        c->gaps[cpu] = NULL;
+        c->nr_gaps[cpu] = c->gaps_cap[cpu] = 0;
     }
     c->nr_cpus = 0;
     c->started = false;
@@ -69,6 +72,41 @@ static bool log_damage(struct capture *c, uint64_t offset, uint64_t skipped, con
     d->skipped = skipped;
     snprintf(d->reason, sizeof d->reason, "%s", reason);
     return true;
+}
+
+/* Notes that a damaged stretch may have held pages of cpu (-1: of every CPU), after the
+ * pages kept so far (capture.h, gaps). False only when memory ran out. */
+static bool mark_gap(struct capture *c, int cpu, unsigned wanted)
+{
+    if (c->ended || (wanted && c->sessions > wanted))
+        return true; /* after the session's END, or after the session kept */
+    for (unsigned k = 0; k < c->nr_cpus; k++) {
+        if (cpu >= 0 && k != (unsigned)cpu)
+            continue;
+        size_t n = c->nr_gaps[k];
+        if (n && c->gaps[k][n - 1] == c->nr_pages[k])
+            continue; /* this place is marked already */
+        if (!grow(&c->gaps[k], &c->gaps_cap[k], n, sizeof *c->gaps[k]))
+            return false;
+        c->gaps[k][n] = c->nr_pages[k];
+        c->nr_gaps[k] = n + 1;
+    }
+    return true;
+}
+
+bool capture_gap_before(const struct capture *c, unsigned cpu, size_t page)
+{
+    size_t lo = 0, hi = cpu < CAPTURE_MAX_CPUS ? c->nr_gaps[cpu] : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->gaps[cpu][mid] == page)
+            return true;
+        if (c->gaps[cpu][mid] < page)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
 }
 
 /* FNV-1a of a path. */
@@ -261,6 +299,7 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
     while (pos < len) {
         char reason[112];
         const char *why = NULL;
+        int gap_cpu = -1; /* the CPU whose pages the damage may have held; -1: any */
         size_t left = len - pos;
         if (left < 4 && memcmp(buf + pos, "TKCF", left) == 0) {
             c->truncated = true;
@@ -288,6 +327,8 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
                 why = reason;
             } else if (crc32_update(0, payload, length) != crc) {
                 why = "frame CRC mismatch";
+                if (type == CAPTURE_PAGE && length == CAPTURE_PAGE_BYTES && cpu < c->nr_cpus)
+                    gap_cpu = (int)cpu; /* the header is whole: its CPU is believed */
             } else if (after_wanted(c, type, session)) {
                 pos += CAPTURE_HEADER_SIZE + length;
                 continue;
@@ -299,7 +340,7 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
             }
         }
         size_t next = next_magic(buf, len, pos + 1);
-        if (!log_damage(c, pos, next - pos, why))
+        if (!log_damage(c, pos, next - pos, why) || !mark_gap(c, gap_cpu, session))
             goto no_memory;
         pos = next;
     }

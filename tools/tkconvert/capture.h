@@ -42,6 +42,14 @@ struct capture {
     size_t index_size;         /* a power of two, over twice nr_files */
     uint8_t *pages[CAPTURE_MAX_CPUS]; /* nr_pages[cpu] pages of CAPTURE_PAGE_BYTES each */
     size_t nr_pages[CAPTURE_MAX_CPUS], pages_cap[CAPTURE_MAX_CPUS];
+    /* Where damage may have taken a CPU's pages: gaps[cpu] lists page numbers n (ascending,
+     * once each) such that a damaged frame came after the CPU's n pages kept so far. A
+     * frame whose CRC alone failed and whose header reads as a PAGE of a CPU in range marks
+     * that CPU; any other damage in a session (a damaged header, bytes without a frame, a
+     * frame cut off by the end) marks every CPU, since the frame's CPU cannot be known.
+     * Damage after END or outside the session kept marks nothing. */
+    size_t *gaps[CAPTURE_MAX_CPUS];
+    size_t nr_gaps[CAPTURE_MAX_CPUS], gaps_cap[CAPTURE_MAX_CPUS];
     unsigned nr_cpus;          /* from START, else 1 + the highest CPU of a page */
     bool started;              /* the session began with a START frame */
     struct capture_start start;
@@ -62,6 +70,9 @@ struct capture {
 int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned session, char *err,
                  size_t errlen);
 void capture_free(struct capture *c);
+/* Whether damage may have taken pages of cpu just before its page number page (page ==
+ * c->nr_pages[cpu]: after its last page). */
+bool capture_gap_before(const struct capture *c, unsigned cpu, size_t page);
 /* The file of that path in the current session, or NULL. */
 const struct capture_file *capture_find(const struct capture *c, const char *path);
 

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tools/tkconvert/rb_page.h"
 
 #define CTF_MAGIC 0xc1fc1fc1u
 #define PACKET_HEADER_BYTES (4 + 4 + 8 + 8 + 8 + 8 + 8 + 4)
@@ -234,37 +233,32 @@ static bool put_fields(struct bytes *b, const struct tk_format *fmt, const uint8
     return true;
 }
 
-/* One page as a packet, appended to file. *clock is the stream's last time: CTF readers
- * refuse a stream whose time goes back, so a (damaged) page's earlier times are raised to
- * it. */
-static bool write_packet(FILE *file, const struct tk_trace *t, unsigned cpu, const uint8_t *page,
-                         uint64_t *discarded, uint64_t *clock, size_t *left_out, struct bytes *b)
+/* One page's records as a packet, appended to file: rec[0..n), in their order on the CPU,
+ * all of page number page (page NULL: no page, an empty packet at *clock carrying only a
+ * change of events_discarded, for a lost mark after the CPU's last page). *clock is the
+ * stream's last time: CTF readers refuse a stream whose time goes back, so a (damaged)
+ * page's earlier times are raised to it. */
+static bool write_packet(FILE *file, unsigned cpu, const struct tk_page *page,
+                         const struct tk_record *const *rec, size_t n, uint64_t *discarded,
+                         uint64_t *clock, size_t *left_out, struct bytes *b)
 {
-    struct rb_page_reader r;
-    struct rb_event ev;
-    char err[160];
-    b->len = 0;
-    if (rb_page_open(&r, page, CAPTURE_PAGE_BYTES, err, sizeof err) != 0)
-        return true; /* reported when the model was loaded */
-    if (r.missed)
-        *discarded += r.missed_stored ? r.missed_count : 1;
-    uint64_t first = r.stamp > *clock ? r.stamp : *clock, last = first;
+    uint64_t stamp = page ? page->stamp : 0;
+    uint64_t first = stamp > *clock ? stamp : *clock, last = first;
     bool any = false;
     uint8_t header[PACKET_HEADER_BYTES] = {0};
+    b->len = 0;
     put(b, header, sizeof header);
-    while (rb_page_next(&r, &ev, err, sizeof err) > 0) {
-        uint16_t type;
-        if (ev.length < TK_ENTRY_SIZE)
+    for (size_t i = 0; i < n; i++) {
+        const struct tk_record *r = rec[i];
+        if (r->kind == TK_RECORD_LOST) {
+            *discarded += r->lost ? r->lost : 1; /* 1: lost, how many unknown */
             continue;
-        memcpy(&type, ev.data, 2);
-        const struct tk_format *fmt = tk_trace_by_id(t, type);
-        if (!fmt)
-            continue;
+        }
         size_t mark = b->len;
-        uint64_t ts = ev.ts > *clock ? ev.ts : *clock;
-        put_u32(b, (uint32_t)fmt->id);
+        uint64_t ts = r->ts > *clock ? r->ts : *clock;
+        put_u32(b, (uint32_t)r->format->id);
         put_u64(b, ts);
-        if (!put_fields(b, fmt, ev.data, ev.length)) {
+        if (!put_fields(b, r->format, r->data, r->length)) {
             b->len = mark;
             ++*left_out;
             continue;
@@ -291,8 +285,39 @@ static bool write_packet(FILE *file, const struct tk_trace *t, unsigned cpu, con
     return fwrite(b->data, 1, b->len, file) == b->len;
 }
 
-int tk_ctf_write(const struct tk_trace *t, const struct capture *c, const char *dir, FILE *warn,
-                 char *err, size_t errlen)
+/* cpu's records in their order on the CPU (by seq), into order[0..t->nr_cpu_records[cpu]). */
+static void cpu_records(const struct tk_trace *t, unsigned cpu, const struct tk_record **order)
+{
+    for (size_t i = 0; i < t->nr_records; i++)
+        if (t->records[i].cpu == cpu && t->records[i].seq < t->nr_cpu_records[cpu])
+            order[t->records[i].seq] = &t->records[i];
+}
+
+/* Writes cpu's stream: a packet per whole page, one more for lost marks after the last. */
+static bool write_stream(FILE *f, const struct tk_trace *t, unsigned cpu,
+                         const struct tk_record **order, size_t *left_out, struct bytes *b)
+{
+    size_t n = t->nr_cpu_records[cpu], next = 0, pages = t->cpu[cpu].pages;
+    uint64_t discarded = 0, clock = 0;
+    cpu_records(t, cpu, order);
+    for (size_t p = 0; p <= pages; p++) {
+        size_t from = next;
+        while (next < n && order[next]->page == p)
+            next++;
+        bool ok = true;
+        if (p < pages && t->pages[cpu][p].whole)
+            ok = write_packet(f, cpu, &t->pages[cpu][p], order + from, next - from, &discarded,
+                              &clock, left_out, b);
+        else if (p == pages && next > from)
+            ok = write_packet(f, cpu, NULL, order + from, next - from, &discarded, &clock,
+                              left_out, b);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+int tk_ctf_write(const struct tk_trace *t, const char *dir, FILE *warn, char *err, size_t errlen)
 {
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "cannot make directory %s: %s", dir, strerror(errno));
@@ -301,9 +326,16 @@ int tk_ctf_write(const struct tk_trace *t, const struct capture *c, const char *
     if (write_metadata(t, dir, err, errlen) != 0)
         return -1;
     struct bytes b = {0};
-    size_t left_out = 0;
-    for (unsigned cpu = 0; cpu < c->nr_cpus; cpu++) {
-        if (c->nr_pages[cpu] == 0)
+    size_t left_out = 0, most = 0;
+    for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++)
+        most = t->nr_cpu_records[cpu] > most ? t->nr_cpu_records[cpu] : most;
+    const struct tk_record **order = malloc((most ? most : 1) * sizeof *order);
+    if (!order) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (unsigned cpu = 0; cpu < t->nr_cpus; cpu++) {
+        if (t->cpu[cpu].pages == 0 && t->nr_cpu_records[cpu] == 0)
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/stream_cpu%u", dir, cpu);
@@ -311,21 +343,20 @@ int tk_ctf_write(const struct tk_trace *t, const struct capture *c, const char *
         if (!f) {
             snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
             free(b.data);
+            free(order);
             return -1;
         }
-        uint64_t discarded = 0, clock = 0;
-        bool ok = true;
-        for (size_t p = 0; p < c->nr_pages[cpu] && ok; p++)
-            ok = write_packet(f, t, cpu, c->pages[cpu] + p * CAPTURE_PAGE_BYTES, &discarded,
-                              &clock, &left_out, &b);
+        bool ok = write_stream(f, t, cpu, order, &left_out, &b);
         if (fclose(f) != 0 || !ok) {
             snprintf(err, errlen, "cannot write %s: %s", path,
                      b.no_memory ? "out of memory" : strerror(errno));
             free(b.data);
+            free(order);
             return -1;
         }
     }
     free(b.data);
+    free(order);
     if (left_out)
         fprintf(warn, "tkconvert: ctf: %zu records shorter than their format, left out\n", left_out);
     return 0;

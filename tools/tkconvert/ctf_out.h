@@ -12,7 +12,10 @@
  * (which CTF readers drop), so no name clashes with a TSDL keyword.
  *
  * Each ring-buffer page becomes a packet; events_discarded counts the lost events up to
- * and including the page's missed count, so a reader reports them between the packets. A
+ * and including the page's missed count (1 for an unknown count, and 1 for each place
+ * where damaged frames may have held the CPU's pages: capture.h, gaps; damage after the
+ * last page gets an empty packet of its own), so a reader reports them between the
+ * packets. A
  * stream's times never go back (readers refuse that): an earlier time on a damaged page is
  * raised to the last one.
  */
@@ -24,9 +27,9 @@
 
 #include "tools/tkconvert/trace_model.h"
 
-/* Writes the trace of c (decoded as t) into dir (made if missing); records left out are
- * counted on warn. Returns 0, or -1 with err set. */
-int tk_ctf_write(const struct tk_trace *t, const struct capture *c, const char *dir, FILE *warn,
-                 char *err, size_t errlen);
+/* Writes the decoded trace t into dir (made if missing), from t's records and pages (the
+ * pages are not decoded again); records left out are counted on warn. Returns 0, or -1
+ * with err set. */
+int tk_ctf_write(const struct tk_trace *t, const char *dir, FILE *warn, char *err, size_t errlen);
 
 #endif

@@ -140,7 +140,8 @@ static bool parse_field(const char *s, struct tk_field *fd)
     if (!fd->is_data_loc && !fd->is_array && fd->size != 1 && fd->size != 2 && fd->size != 4 &&
         fd->size != 8)
         return false;
-    if (fd->is_array && fd->array_len && fd->size % fd->array_len != 0)
+    /* A fixed array holds array_len elements of a nonzero, whole size. */
+    if (fd->is_array && fd->array_len && (fd->size == 0 || fd->size % fd->array_len != 0))
         return false;
     return true;
 }
@@ -256,10 +257,10 @@ static bool field_span(const struct tk_field *f, const uint8_t *rec, uint32_t le
 
 uint32_t tk_field_count(const struct tk_field *f, const uint8_t *rec, uint32_t len)
 {
-    uint32_t start, bytes;
-    if (!field_span(f, rec, len, &start, &bytes))
-        return 0;
-    return bytes / tk_field_elem_size(f);
+    uint32_t start, bytes, size = tk_field_elem_size(f);
+    if (size == 0 || !field_span(f, rec, len, &start, &bytes))
+        return 0; /* size 0: a field the parser refuses; never divided by */
+    return bytes / size;
 }
 
 bool tk_field_int(const struct tk_field *f, const uint8_t *rec, uint32_t len, uint32_t i,

@@ -197,15 +197,21 @@ static struct task_stack *task_of(struct writer *w, uint32_t cpu, int pid)
     return ts;
 }
 
-static void push_call(struct writer *w, struct task_stack *ts, int kind, const struct tk_record *r,
+/* Opens a call on the task's stack of that kind. False when the stack is full
+ * (TK_JSON_MAX_OPEN: the caller writes the record as an instant instead) or memory ran
+ * out. The bound keeps every exit's search of the stack short: linear time whatever the
+ * capture holds. */
+static bool push_call(struct writer *w, struct task_stack *ts, int kind, const struct tk_record *r,
                       int64_t depth, const char *name)
 {
+    if (ts->n[kind] == TK_JSON_MAX_OPEN)
+        return false;
     if (ts->n[kind] == ts->cap[kind]) {
         size_t bigger = ts->cap[kind] ? ts->cap[kind] * 2 : 16;
         struct open_call *calls = realloc(ts->calls[kind], bigger * sizeof *calls);
         if (!calls) {
             w->no_memory = true;
-            return;
+            return false;
         }
         ts->calls[kind] = calls;
         ts->cap[kind] = bigger;
@@ -215,11 +221,20 @@ static void push_call(struct writer *w, struct task_stack *ts, int kind, const s
     c->depth = depth;
     c->depth2 = -1;
     snprintf(c->name, sizeof c->name, "%s", name);
+    return true;
 }
 
-/* Starts an event object: {"name":...,"cat":...,"ph":...,"ts":...,"pid":..,"tid":.. */
+/* The tid of a task's track: its pid, but the idle task (pid 0), one per CPU, gets a
+ * track per CPU (json_out.h), so that its slices on two CPUs never share one. */
+static long long track_tid(int pid, uint32_t cpu)
+{
+    return pid == 0 ? TK_JSON_IDLE_TID + (long long)cpu : pid;
+}
+
+/* Starts an event object: {"name":...,"cat":...,"ph":...,"ts":...,"pid":..,"tid":.. for
+ * the task pid on cpu. */
 static void begin_event(struct writer *w, const char *name, size_t name_len, const char *cat,
-                        char ph, uint64_t ts, int pid)
+                        char ph, uint64_t ts, int pid, uint32_t cpu)
 {
     FILE *out = w->out;
     fputs(w->first ? "\n" : ",\n", out);
@@ -230,7 +245,7 @@ static void begin_event(struct writer *w, const char *name, size_t name_len, con
     put_cstring(out, cat);
     fprintf(out, ",\"ph\":\"%c\",\"ts\":", ph);
     put_us(out, ts);
-    fprintf(out, ",\"pid\":%d,\"tid\":%d", pid, pid);
+    fprintf(out, ",\"pid\":%d,\"tid\":%lld", pid, track_tid(pid, cpu));
 }
 
 /* When a call began and ended: function_graph records carry the call's own clock reads
@@ -247,7 +262,7 @@ static void put_slice(struct writer *w, const struct open_call *c, const struct 
 {
     const struct tk_record *b = c->begin;
     uint64_t from = call_time(b, "calltime");
-    begin_event(w, c->name, strlen(c->name), cat, end ? 'X' : 'B', from, b->pid);
+    begin_event(w, c->name, strlen(c->name), cat, end ? 'X' : 'B', from, b->pid, b->cpu);
     if (end) {
         uint64_t to = call_time(end, "rettime");
         fputs(",\"dur\":", w->out);
@@ -266,7 +281,7 @@ static void put_slice(struct writer *w, const struct open_call *c, const struct 
 
 static void put_instant(struct writer *w, const struct tk_record *r, const char *name, size_t n)
 {
-    begin_event(w, name, n, r->format->system, 'i', r->ts, r->pid);
+    begin_event(w, name, n, r->format->system, 'i', r->ts, r->pid, r->cpu);
     fprintf(w->out, ",\"s\":\"t\",\"args\":{\"cpu\":%u", r->cpu);
     put_fields(w->out, w->t, r);
     fputs("}}", w->out);
@@ -290,9 +305,10 @@ static void graph_entry(struct writer *w, const struct tk_record *r)
 {
     struct task_stack *ts = task_of(w, r->cpu, r->pid);
     char buf[32];
-    if (ts)
-        push_call(w, ts, STACK_GRAPH, r, (int32_t)field_value(r, "depth", 0),
-                  function_name(w, field_value(r, "func", 0), buf, sizeof buf));
+    if (ts && !push_call(w, ts, STACK_GRAPH, r, (int32_t)field_value(r, "depth", 0),
+                         function_name(w, field_value(r, "func", 0), buf, sizeof buf)) &&
+        !w->no_memory)
+        put_instant(w, r, r->format->name, strlen(r->format->name)); /* nested too deep */
 }
 
 /* A funcgraph_exit closes the entry of its depth; deeper entries left open (their exits
@@ -327,7 +343,7 @@ static void graph_leaf(struct writer *w, const struct tk_record *r)
     uint64_t from = call_time(r, "calltime"), to = call_time(r, "rettime");
     char buf[32];
     const char *name = function_name(w, field_value(r, "func", 0), buf, sizeof buf);
-    begin_event(w, name, strlen(name), "function_graph", 'X', from, r->pid);
+    begin_event(w, name, strlen(name), "function_graph", 'X', from, r->pid, r->cpu);
     fputs(",\"dur\":", w->out);
     put_us(w->out, to >= from ? to - from : 0);
     fprintf(w->out, ",\"args\":{\"cpu\":%u", r->cpu);
@@ -368,7 +384,8 @@ static void syscall_enter(struct writer *w, const struct tk_record *r, const cha
             return;
         }
     }
-    push_call(w, ts, STACK_SYSCALL, r, key, name);
+    if (!push_call(w, ts, STACK_SYSCALL, r, key, name) && !w->no_memory)
+        put_instant(w, r, r->format->name, strlen(r->format->name)); /* nested too deep */
 }
 
 static void syscall_exit(struct writer *w, const struct tk_record *r, int64_t key)
@@ -471,23 +488,34 @@ static void learn_syscall_names(struct writer *w)
     }
 }
 
+/* One metadata ("M") event naming a process (pid) or a thread's track (pid, tid). */
+static void put_name(struct writer *w, const char *what, int pid, long long tid, const char *name)
+{
+    fputs(w->first ? "\n" : ",\n", w->out);
+    w->first = false;
+    fprintf(w->out, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%lld,\"args\":{\"name\":",
+            what, pid, tid);
+    put_cstring(w->out, name);
+    fputs("}}", w->out);
+}
+
+/* Names every task of saved_cmdlines, and the idle task: its process "<idle>" (or its
+ * saved name) and its track on each CPU "<idle>/N". */
 static void put_names(struct writer *w)
 {
     const struct tk_comms *c = &w->t->comms;
-    bool idle_named = tk_comms_lookup(c, 0) != NULL;
-    for (size_t i = 0; i <= c->n; i++) {
-        int pid = i < c->n ? c->comms[i].pid : 0;
-        const char *comm = i < c->n ? c->comms[i].comm : "<idle>";
-        if (i == c->n && idle_named)
-            break;
-        for (int kind = 0; kind < 2; kind++) {
-            fputs(w->first ? "\n" : ",\n", w->out);
-            w->first = false;
-            fprintf(w->out, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
-                    kind ? "thread_name" : "process_name", pid, pid);
-            put_cstring(w->out, comm);
-            fputs("}}", w->out);
-        }
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->comms[i].pid == 0)
+            continue;
+        put_name(w, "process_name", c->comms[i].pid, c->comms[i].pid, c->comms[i].comm);
+        put_name(w, "thread_name", c->comms[i].pid, c->comms[i].pid, c->comms[i].comm);
+    }
+    const char *idle = tk_comms_lookup(c, 0) ? tk_comms_lookup(c, 0) : "<idle>";
+    char name[64];
+    put_name(w, "process_name", 0, track_tid(0, 0), idle);
+    for (uint32_t cpu = 0; cpu < (w->t->nr_cpus ? w->t->nr_cpus : 1); cpu++) {
+        snprintf(name, sizeof name, "%.40s/%u", idle, cpu);
+        put_name(w, "thread_name", 0, track_tid(0, cpu), name);
     }
 }
 

@@ -14,7 +14,6 @@
 #include "tools/tkconvert/capture.h"
 #include "tools/tkconvert/ctf_out.h"
 #include "tools/tkconvert/json_out.h"
-#include "tools/tkconvert/rb_page.h"
 #include "tools/tkconvert/trace_model.h"
 #include "tools/tkconvert/tracedat.h"
 #include "tools/tkconvert/unpack.h"
@@ -31,7 +30,8 @@ static const char usage_text[] =
     "                last\n"
     "  --check       print a summary: frames by type, files, and per CPU the pages, events and\n"
     "                lost events; then every damage found, with its byte offset in CAPTURE\n"
-    "  --unpack DIR  write the capture as the guest's file system under DIR: tracefs files at\n"
+    "  --unpack DIR  write the capture as the guest's file system under DIR (made if missing;\n"
+    "                refused, exit 2, when it exists and is not empty): tracefs files at\n"
     "                DIR/sys/kernel/tracing/PATH, absolute ones at DIR/PATH (/proc/kallsyms),\n"
     "                each CPU's pages appended as\n"
     "                DIR/sys/kernel/tracing/per_cpu/cpuN/trace_pipe_raw\n"
@@ -55,7 +55,11 @@ static const char usage_text[] =
     "\n"
     "A damaged capture is converted as far as it is whole: a frame with a bad header or CRC is\n"
     "skipped up to the next frame (the byte offset and the bytes skipped are reported), a\n"
-    "frame cut off by the end is reported and dropped. When the capture holds several sessions\n"
+    "frame cut off by the end is reported and dropped. Where a dropped frame may have held\n"
+    "pages, --json writes a \"lost events\" instant of unknown count and --ctf raises\n"
+    "events_discarded, in the stream of the CPU its header names when only its CRC failed,\n"
+    "else of every CPU (a damaged header does not tell the CPU); trace.dat has no way to\n"
+    "show it. When the capture holds several sessions\n"
     "(a START frame each: the guest starts one at each tracer switch), the last one is\n"
     "converted, or the one --session names; --check says how many there are. Paths in\n"
     "the capture that contain \"..\", \".\", empty components or control characters are\n"
@@ -151,41 +155,10 @@ static uint8_t *read_file(const char *path, size_t *size)
     return buf;
 }
 
-/* Per-CPU counts of a capture's pages. */
-struct cpu_counts {
-    unsigned long events, lost, lost_unknown, bad_pages;
-};
-
-/* Decodes each page of cpu, counting events and lost events; damage goes to out. */
-static void count_cpu(const struct capture *c, unsigned cpu, struct cpu_counts *n, FILE *out)
-{
-    memset(n, 0, sizeof *n);
-    for (size_t p = 0; p < c->nr_pages[cpu]; p++) {
-        struct rb_page_reader r;
-        struct rb_event ev;
-        char err[160];
-        int got;
-        if (rb_page_open(&r, c->pages[cpu] + p * CAPTURE_PAGE_BYTES, CAPTURE_PAGE_BYTES, err,
-                         sizeof err) != 0) {
-            fprintf(out, "damage: cpu%u page %zu: %s\n", cpu, p, err);
-            n->bad_pages++;
-            continue;
-        }
-        if (r.missed && r.missed_stored)
-            n->lost += r.missed_count;
-        else if (r.missed)
-            n->lost_unknown++;
-        while ((got = rb_page_next(&r, &ev, err, sizeof err)) > 0)
-            n->events++;
-        if (got < 0) {
-            fprintf(out, "damage: cpu%u page %zu: %s\n", cpu, p, err);
-            n->bad_pages++;
-        }
-    }
-}
-
-/* --check's summary. */
-static void print_check(const struct capture *c, const char *name, size_t size)
+/* --check's summary: the frames of c, and per CPU what decoding it as t found (the pages'
+ * own damage was reported on the way). */
+static void print_check(const struct capture *c, const struct tk_trace *t, const char *name,
+                        size_t size)
 {
     printf("capture: %s, %zu bytes\n", name, size);
     if (c->sessions > 1)
@@ -198,13 +171,16 @@ static void print_check(const struct capture *c, const char *name, size_t size)
     printf("files: %zu\n", c->nr_files);
     printf("cpus: %u\n", c->nr_cpus);
     for (unsigned cpu = 0; cpu < c->nr_cpus; cpu++) {
-        struct cpu_counts n;
-        count_cpu(c, cpu, &n, stdout);
-        printf("cpu%u: %zu pages, %lu events, %lu lost", cpu, c->nr_pages[cpu], n.events, n.lost);
-        if (n.lost_unknown)
-            printf(" (+ %lu pages with lost events of unknown count)", n.lost_unknown);
-        if (n.bad_pages)
-            printf(", %lu damaged pages", n.bad_pages);
+        const struct tk_cpu_stats *n = &t->cpu[cpu];
+        /* events: every record the pages hold, of a known format or not */
+        printf("cpu%u: %zu pages, %zu events, %zu lost", cpu, n->pages,
+               n->events + n->unknown_records, n->lost);
+        if (n->lost_unknown)
+            printf(" (+ %zu pages with lost events of unknown count)", n->lost_unknown);
+        if (n->bad_pages)
+            printf(", %zu damaged pages", n->bad_pages);
+        if (n->damage_gaps)
+            printf(", lost events of unknown count at %zu damaged frames", n->damage_gaps);
         printf("\n");
     }
     for (size_t i = 0; i < c->nr_damage; i++)
@@ -295,40 +271,48 @@ int main(int argc, char **argv)
     size_t pages = 0;
     for (unsigned cpu = 0; cpu < c.nr_cpus; cpu++)
         pages += c.nr_pages[cpu];
-    if (o.check) {
-        print_check(&c, o.capture, size);
-    } else {
+    if (!o.check) {
         for (size_t i = 0; i < c.nr_damage; i++)
             fprintf(stderr, "tkconvert: %s: damage at byte %llu: %s (%llu bytes skipped)\n",
                     o.capture, (unsigned long long)c.damage[i].offset, c.damage[i].reason,
                     (unsigned long long)c.damage[i].skipped);
+    }
+    /* One decoding of the pages serves --check's counts, --json and --ctf; --check reports
+     * what it finds on stdout, with its summary. */
+    struct tk_trace t;
+    bool loaded = false;
+    if ((o.check || o.json_file || o.ctf_dir) && (c.nr_files || pages)) {
+        if (tk_trace_load(&t, &c, o.check ? stdout : stderr, err, sizeof err) != 0) {
+            fprintf(stderr, "tkconvert: %s\n", err);
+            capture_free(&c);
+            return 2;
+        }
+        loaded = true;
+    }
+    if (o.check) {
+        struct tk_trace none = {0};
+        print_check(&c, loaded ? &t : &none, o.capture, size);
     }
     if (c.nr_files == 0 && pages == 0) {
         fprintf(stderr, "tkconvert: %s: nothing usable in the capture\n", o.capture);
         capture_free(&c);
         return 1;
     }
-    if (o.unpack_dir && unpack_capture(&c, o.unpack_dir, stderr, err, sizeof err) < 0) {
+    if (o.unpack_dir && (unpack_root_unused(o.unpack_dir, err, sizeof err) != 0 ||
+                         unpack_capture(&c, o.unpack_dir, stderr, err, sizeof err) < 0)) {
         fprintf(stderr, "tkconvert: %s\n", err);
         status = 2;
     } else if (o.tracedat_file && write_tracedat(&c, o.unpack_dir, o.tracedat_file) != 0) {
         status = 2;
     }
-    if (o.json_file || o.ctf_dir) {
-        struct tk_trace t;
-        if (tk_trace_load(&t, &c, stderr, err, sizeof err) != 0) {
-            fprintf(stderr, "tkconvert: %s\n", err);
-            capture_free(&c);
-            return 2;
-        }
-        if (o.json_file && write_json(&t, o.json_file) != 0)
-            status = 2;
-        if (o.ctf_dir && tk_ctf_write(&t, &c, o.ctf_dir, stderr, err, sizeof err) != 0) {
-            fprintf(stderr, "tkconvert: %s\n", err);
-            status = 2;
-        }
-        tk_trace_free(&t);
+    if (o.json_file && write_json(&t, o.json_file) != 0)
+        status = 2;
+    if (o.ctf_dir && tk_ctf_write(&t, o.ctf_dir, stderr, err, sizeof err) != 0) {
+        fprintf(stderr, "tkconvert: %s\n", err);
+        status = 2;
     }
+    if (loaded)
+        tk_trace_free(&t);
     capture_free(&c);
     return status;
 }

@@ -112,20 +112,36 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
 {
     struct tk_cpu_stats *st = &t->cpu[cpu];
     uint32_t seq = 0;
+    uint64_t last_ts = 0;
+    bool gap = false; /* damaged frames since the last whole page (capture.h, gaps) */
     st->pages = c->nr_pages[cpu];
+    t->pages[cpu] = calloc(st->pages ? st->pages : 1, sizeof *t->pages[cpu]);
+    if (!t->pages[cpu])
+        return false;
     for (size_t p = 0; p < c->nr_pages[cpu]; p++) {
         struct rb_page_reader rd;
         struct rb_event ev;
         char err[160];
         int got;
+        gap |= capture_gap_before(c, cpu, p);
         if (rb_page_open(&rd, c->pages[cpu] + p * CAPTURE_PAGE_BYTES, CAPTURE_PAGE_BYTES, err,
                          sizeof err) != 0) {
             fprintf(warn, "tkconvert: cpu%u page %zu: %s; the page is left out\n", cpu, p, err);
             st->bad_pages++;
             continue;
         }
+        t->pages[cpu][p] = (struct tk_page){.stamp = rd.stamp, .whole = true};
+        if (gap) { /* events lost in the damage, before this page */
+            struct tk_record lost = {.ts = rd.stamp, .cpu = cpu, .seq = seq++, .page = (uint32_t)p,
+                                     .kind = TK_RECORD_LOST, .pid = -1, .lost = 0};
+            st->damage_gaps++;
+            gap = false;
+            if (!add_record(t, cap, &lost))
+                return false;
+        }
+        last_ts = rd.stamp;
         if (rd.missed) {
-            struct tk_record lost = {.ts = rd.stamp, .cpu = cpu, .seq = seq++,
+            struct tk_record lost = {.ts = rd.stamp, .cpu = cpu, .seq = seq++, .page = (uint32_t)p,
                                      .kind = TK_RECORD_LOST, .pid = -1,
                                      .lost = rd.missed_stored ? rd.missed_count : 0};
             if (rd.missed_stored)
@@ -149,12 +165,14 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
                 st->unknown_records++;
                 continue;
             }
-            struct tk_record r = {.ts = ev.ts, .cpu = cpu, .seq = seq++, .kind = TK_RECORD_EVENT,
+            struct tk_record r = {.ts = ev.ts, .cpu = cpu, .seq = seq++, .page = (uint32_t)p,
+                                  .kind = TK_RECORD_EVENT,
                                   .format = fmt, .data = ev.data, .length = ev.length,
                                   .pid = pid, .flags = ev.data[2], .preempt = ev.data[3]};
             if (!add_record(t, cap, &r))
                 return false;
             st->events++;
+            last_ts = ev.ts;
         }
         if (got < 0) {
             fprintf(warn, "tkconvert: cpu%u page %zu: %s; the rest of the page is left out\n",
@@ -162,6 +180,15 @@ static bool load_cpu(struct tk_trace *t, const struct capture *c, unsigned cpu, 
             st->bad_pages++;
         }
     }
+    if (gap || capture_gap_before(c, cpu, c->nr_pages[cpu])) { /* after the last whole page */
+        struct tk_record lost = {.ts = last_ts, .cpu = cpu, .seq = seq++,
+                                 .page = (uint32_t)c->nr_pages[cpu], .kind = TK_RECORD_LOST,
+                                 .pid = -1, .lost = 0};
+        st->damage_gaps++;
+        if (!add_record(t, cap, &lost))
+            return false;
+    }
+    t->nr_cpu_records[cpu] = seq;
     if (st->unknown_records)
         fprintf(warn, "tkconvert: cpu%u: %zu records of a type no format file describes, left out\n",
                 cpu, st->unknown_records);
@@ -219,6 +246,8 @@ void tk_trace_free(struct tk_trace *t)
     tk_symbols_free(&t->symbols);
     tk_comms_free(&t->comms);
     free(t->records);
+    for (unsigned cpu = 0; cpu < CAPTURE_MAX_CPUS; cpu++)
+        free(t->pages[cpu]);
     memset(t, 0, sizeof *t);
 }
 

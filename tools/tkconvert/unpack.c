@@ -3,6 +3,7 @@
  */
 #include "tools/tkconvert/unpack.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -99,6 +100,39 @@ static int open_under(int rootfd, const char *rel)
     close(dir);
     errno = saved;
     return fd;
+}
+
+/* Whether the directory dirfd holds anything besides "." and "..". Files left in it by an
+ * older capture (a format, a cpuN) would be read with this capture's by trace-cmd restore,
+ * so an unpack wants it empty. */
+static bool dir_has_entries(int dirfd)
+{
+    int fd = dup(dirfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return true; /* cannot tell: refuse rather than mix */
+    }
+    bool any = false;
+    for (struct dirent *e; !any && (e = readdir(d)) != NULL;)
+        any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return any;
+}
+
+int unpack_root_unused(const char *root, char *err, size_t errlen)
+{
+    int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return 0; /* missing (or not a directory: unpack_capture says so) */
+    bool used = dir_has_entries(fd);
+    close(fd);
+    if (!used)
+        return 0;
+    snprintf(err, errlen, "%s exists and is not empty: give a new or empty directory (files "
+             "of an older capture would mix with this one's)", root);
+    return -1;
 }
 
 static bool write_all(int fd, const uint8_t *data, size_t size)

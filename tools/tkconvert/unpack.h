@@ -21,6 +21,10 @@
 /* The path under ROOT where the capture's path goes, in out. Returns 0, or -1 with the
  * reason in out when the path is refused. Portable: tests/unit/test_tk_unpack.c. */
 int unpack_path(const char *capture_path, char *out, size_t outlen);
+/* 0 when root is missing or an empty directory; -1 with err set when it holds anything:
+ * --unpack refuses such a DIR, whose files of an older capture (a format, a per_cpu/cpuN)
+ * trace-cmd restore would read with this capture's. */
+int unpack_root_unused(const char *root, char *err, size_t errlen);
 /* Writes c under root (created if missing). A refused or unwritable file is reported on
  * warn and skipped. Returns the number of files written, or -1 with err set when root
  * cannot be made. */
