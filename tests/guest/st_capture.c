@@ -39,7 +39,9 @@ struct graph_times {
     int bad;     /* whose times are not nanoseconds just before the event's timestamp */
 };
 
-/* Checks one record at ts (ns): its times lie within a millisecond before ts, in order. */
+/* Checks one record at ts (ns): its times lie before ts, in order, and close to it: within
+ * 50 ms, room for the host to deschedule QEMU mid-call (a 1 ms bound failed under load),
+ * while cycles read as ns would lie seconds away (the TSC runs at GHz). */
 static void check_record(const uint8_t *payload, uint32_t length, uint64_t ts,
                          struct graph_times *g)
 {
@@ -57,7 +59,7 @@ static void check_record(const uint8_t *payload, uint32_t length, uint64_t ts,
         return;
     }
     g->records++;
-    if (!(call <= ret && ret <= ts && ts - call < NS_PER_MS))
+    if (!(call <= ret && ret <= ts && ts - call < 50 * NS_PER_MS))
         g->bad++;
 }
 
