@@ -361,7 +361,7 @@ trace-ready:
 # `make pictures` redraws docs/images/ from one recorded session (tools/make-pictures.sh).
 .PHONY: record record-ready pictures
 # tracedat.c's unit test runs Debian's trace-cmd on small unpacked captures it makes.
-UNIT_DEPS_tk_tracedat := tools/tkconvert/tracedat.c
+UNIT_DEPS_tk_tracedat := tools/tkconvert/tracedat.c tools/tkconvert/read_file.c
 # Its fuzz target (fuzz_tk_tracedat) links the same: header_page's text comes from the capture.
 RECORD_OUT = $(if $(filter command line environment,$(origin OUT)),$(OUT),$(BUILD)/record)
 

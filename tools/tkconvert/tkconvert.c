@@ -14,6 +14,7 @@
 #include "tools/tkconvert/capture.h"
 #include "tools/tkconvert/ctf_out.h"
 #include "tools/tkconvert/json_out.h"
+#include "tools/tkconvert/read_file.h"
 #include "tools/tkconvert/trace_model.h"
 #include "tools/tkconvert/tracedat.h"
 #include "tools/tkconvert/unpack.h"
@@ -122,39 +123,6 @@ static int parse_options(int argc, char **argv, struct options *o)
     return 0;
 }
 
-/* Reads the whole file; NULL with a message on stderr when it cannot. */
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "tkconvert: %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, used = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        used += fread(buf + used, 1, cap - used, f);
-        if (used < cap)
-            break;
-        uint8_t *bigger = realloc(buf, cap * 2);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    if (!buf || ferror(f)) {
-        fprintf(stderr, "tkconvert: %s: %s\n", path, buf ? "read error" : "out of memory");
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *size = used;
-    return buf;
-}
-
 /* --check's summary: the frames of c, and per CPU what decoding it as t found (the pages'
  * own damage was reported on the way). */
 static void print_check(const struct capture *c, const struct tk_trace *t, const char *name,
@@ -251,9 +219,11 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t size;
-    uint8_t *bytes = read_file(o.capture, &size);
-    if (!bytes)
+    uint8_t *bytes = tk_read_file(o.capture, SIZE_MAX, &size);
+    if (!bytes) {
+        fprintf(stderr, "tkconvert: %s: %s\n", o.capture, strerror(errno));
         return 2;
+    }
     struct capture c;
     char err[256];
     if (capture_read(&c, bytes, size, o.session, err, sizeof err) != 0) {

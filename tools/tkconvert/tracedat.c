@@ -21,6 +21,7 @@
  * result reads the same on any little-endian host, with or without tracefs mounted.
  */
 #include "tools/tkconvert/tracedat.h"
+#include "tools/tkconvert/read_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,36 +52,6 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-/* Reads a whole small text file into a NUL-terminated heap buffer; NULL if it cannot. */
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t n = fread(buf + len, 1, cap - 1 - len, f);
-        len += n;
-        if (n == 0 || len > (1u << 20))
-            break;
-        if (len == cap - 1) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
 }
 
 /* Finds "field: ... NAME;" in a header_page description and its offset and size; 0 when
@@ -131,7 +102,8 @@ static int guest_sizes(const char *tracefs, unsigned *long_size, unsigned *page_
 {
     char path[ROOT_MAX + 64];
     snprintf(path, sizeof(path), "%s/events/header_page", tracefs);
-    char *text = read_text(path);
+    size_t size;
+    char *text = tk_read_file(path, 1u << 20, &size);
     if (!text)
         return fail(err, errlen, "%s: %s", path, strerror(errno));
     int bad = tracedat_guest_sizes(text, long_size, page_size);
