@@ -418,6 +418,7 @@ UNIT_DEPS_time := kernel/time.c tests/unit/host_arch.c
 UNIT_DEPS_ring_buffer := $(HOST_ring_buffer)
 UNIT_DEPS_raw_page := trace/core/raw_page.c
 UNIT_DEPS_crc32 := kernel/lib/crc32.c
+UNIT_DEPS_event_fields := trace/events/event_fields.c $(HOST_fs_tree)
 UNIT_DEPS_capture_frame := trace/core/capture_frame.c kernel/lib/crc32.c $(HOST_fs_tree)
 UNIT_DEPS_parse := $(HOST_parse)
 UNIT_DEPS_mmio_decode := arch/x86/mmio_decode.c
@@ -438,7 +439,7 @@ UNIT_DEPS_signal := kernel/proc/signal.c arch/x86/umip_decode.c arch/x86/fpu_exc
 UNIT_DEPS_ipc_log_page := $(HOST_ipc_log_page)
 UNIT_DEPS_ipc_log_dump := tools/ipc_log_dump.c $(HOST_ipc_log_page)
 UNIT_DEPS_user_events_parse := $(HOST_user_events_parse)
-UNIT_DEPS_trace_events := trace/events/trace_events.c trace/events/trace_syscalls.c \
+UNIT_DEPS_trace_events := trace/events/trace_events.c trace/events/trace_syscalls.c trace/events/event_fields.c \
 	tests/unit/host_syscall_table.c $(HOST_ring_buffer) $(HOST_parse) $(HOST_fs_tree)
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))

@@ -205,11 +205,9 @@ void trace_event_print(struct fs_writer *out, const struct trace_event_view *ev)
  * struct trace_entry), and the blank line that ends the block. */
 void trace_event_print_common_fields(struct fs_writer *out)
 {
-    fs_puts(out, "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-                 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-                 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-                 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-                 "\n");
+    for (unsigned i = 0; i < TRACE_COMMON_FIELDS; i++)
+        trace_field_print_format(out, &trace_common_fields[i]);
+    fs_puts(out, "\n");
 }
 
 /* --- enabling ------------------------------------------------------------------------------ */
@@ -340,6 +338,8 @@ static int read_event_format(struct fs_node *f, struct fs_writer *out)
         return -ENODEV; /* unregistered while open, as read_event_enable */
     fs_printf(out, "name: %s\nID: %u\nformat:\n", call->name, (unsigned)call->id);
     trace_event_print_common_fields(out);
+    for (unsigned i = 0; call->fields && i < call->nr_fields; i++)
+        trace_field_print_format(out, &call->fields[i]);
     call->ops->print_format(out, call);
     return 0;
 }

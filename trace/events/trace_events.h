@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "trace/core/trace.h"
+#include "trace/events/event_fields.h"
 
 /* Ids below this are the fixed enum trace_type numbers; events get ids from here up. */
 #define TRACE_EVENT_ID_FIRST 32
@@ -33,7 +34,9 @@ struct trace_event_ops {
     void (*print)(struct fs_writer *out, const struct trace_event_call *call,
                   const struct trace_event_view *ev);
     /* Prints the event's own fields of the `format` file (the lines after the common
-     * fields' block and its blank line) and the "print fmt: ..." line. */
+     * fields' block and its blank line) and the "print fmt: ..." line; for an event that
+     * describes its fields (call->fields), the core prints those lines and this prints
+     * only what follows them (the blank line and "print fmt: ..."). */
     void (*print_format)(struct fs_writer *out, const struct trace_event_call *call);
     /* Recording of this event turns on or off (enable file, set_event, events/enable).
      * May refuse with a negative errno. May be NULL. */
@@ -51,6 +54,10 @@ struct trace_event_call {
     char name[TRACE_EVENT_NAME_MAX];   /* directory under events/SYSTEM/ */
     const struct trace_event_ops *ops;
     void *data;                        /* the owner's */
+    /* The record's own fields (event_fields.h), for format, filters, triggers; or NULL.
+     * Set before registering, unchanged while registered. */
+    const struct trace_event_field *fields;
+    uint16_t nr_fields;
     /* Managed by trace_events.c: */
     uint16_t id;                       /* also the trace_entry type of its records */
     volatile bool enabled;             /* writers test this before recording */
