@@ -11,6 +11,11 @@ static const char *const irq_names[IRQ_COUNT] = {
     [0] = "timer (PIT)", [4] = "COM1 console",
 };
 
+const char *irq_name(int irq)
+{
+    return irq >= 0 && irq < IRQ_COUNT && irq_names[irq] ? irq_names[irq] : "";
+}
+
 static int read_interrupts(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
@@ -18,7 +23,7 @@ static int read_interrupts(struct fs_node *f, struct fs_writer *out)
     for (int irq = 0; irq < IRQ_COUNT; irq++)
         if (irq_count(irq) || irq_names[irq])
             fs_printf(out, "%4d %11llu  %s\n", irq, (unsigned long long)irq_count(irq),
-                      irq_names[irq] ? irq_names[irq] : "");
+                      irq_name(irq));
     /* Keystrokes are never dropped silently either. */
     fs_printf(out, "COM1 input bytes dropped (queue full): %u\n", console_input_overruns());
     return 0;

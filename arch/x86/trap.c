@@ -19,6 +19,7 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
+#include "trace/events/irq_events.h"
 
 static trap_handler_fn trap_handlers[256];
 static irq_handler_fn irq_handlers[IRQ_COUNT];
@@ -159,8 +160,10 @@ static void handle_irq(int irq)
         return;
     irq_counts[irq]++;
     hardirq_depth++;
+    trace_irq_handler_entry(irq, irq_name(irq));
     if (irq_handlers[irq])
         irq_handlers[irq]();
+    trace_irq_handler_exit(irq, irq_handlers[irq] != 0);
     hardirq_depth--;
     pic_send_eoi(irq);
 }

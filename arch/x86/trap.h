@@ -45,6 +45,8 @@ void trap_set_handler(int vector, trap_handler_fn fn);
 typedef void (*irq_handler_fn)(void);
 void irq_set_handler(int irq, irq_handler_fn fn);
 uint64_t irq_count(int irq);
+/* The line's device as /proc/interrupts shows it ("timer (PIT)"), "" when it has none. */
+const char *irq_name(int irq);
 
 /* Installs the IDT (all 256 vectors; vector 8 as a task gate to the double-fault task). */
 void idt_init(void);

@@ -22,6 +22,7 @@
 #include "kernel/proc/exec.h"
 #include "kernel/proc/programs.h"
 #include "kernel/proc/task_internal.h"
+#include "trace/events/sched_events.h"
 
 #define EXEC_PATH_MAX 4096 /* Linux's PATH_MAX: a longer name is ENAMETOOLONG */
 
@@ -130,6 +131,7 @@ static void replace_process(struct addr_space *as, const struct program *p, cons
                             uint32_t entry, uint32_t user_esp)
 {
     struct task *t = current;
+    trace_sched_process_exec(t, path, t->pid);
     task_exec_hooks_run(t); /* before t->as changes: they drop what points into the old one */
     for (int fd = 0; fd < TASK_FILES_MAX; fd++)
         if ((t->fd_cloexec & (1u << fd)) && t->files[fd]) {

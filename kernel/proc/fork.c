@@ -27,6 +27,7 @@
 #include "kernel/mm/vm.h"
 #include "kernel/proc/sched.h"
 #include "kernel/proc/task_internal.h"
+#include "trace/events/sched_events.h"
 
 /* Linux's clone flags (uapi/linux/sched.h). */
 #define CSIGNAL 0x000000ffu
@@ -136,6 +137,7 @@ int process_fork(uint32_t flags, uint32_t user_esp, uint32_t parent_tid, uint32_
     if (flags & CLONE_PARENT_SETTID)
         write_tid(current->as, parent_tid, pid);
 
+    trace_sched_process_fork(current, child);
     unsigned long irq = arch_irq_save();
     current->vfork_done = !vfork;
     task_list_add(child);

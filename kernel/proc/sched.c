@@ -13,6 +13,7 @@
 #include "kernel/loadavg.h"
 #include "kernel/time.h"
 #include "kernel/proc/signal.h"
+#include "trace/events/sched_events.h"
 
 struct task *current;
 int32_t current_pid;            /* what trace events record (trace.h) */
@@ -69,6 +70,7 @@ void schedule(void)
     if (next == prev)
         return;
     account_cpu_time(prev);
+    trace_sched_switch(prev, next); /* while current_pid is still prev's, as on Linux */
     switched_from = prev;
     current = next;
     current_pid = next->pid;
@@ -139,6 +141,7 @@ int sleep_ns(uint64_t ns)
 /* Makes a sleeping task runnable, with the result its sleep_on() returns. */
 void sched_wake_task(struct task *t, int reason)
 {
+    trace_sched_wakeup(t);
     t->state = TASK_RUNNABLE;
     t->wake_reason = reason;
     need_resched = true;

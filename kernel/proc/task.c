@@ -27,6 +27,7 @@
 #include "kernel/mm/vm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/lib/format.h"
+#include "trace/events/sched_events.h"
 
 static struct task *tasks;      /* every task, in creation order: 1, 0, then 2, 3, ... */
 static int next_pid = 2;        /* 0 is idle, 1 the shell */
@@ -124,6 +125,7 @@ void task_list_add(struct task *t)
         p = &(*p)->next;
     t->next = 0;
     *p = t;
+    trace_sched_wakeup_new(t); /* it may run from now on: Linux's wake_up_new_task */
     arch_irq_restore(flags);
 }
 
@@ -277,6 +279,9 @@ int process_spawn_as(const char *name, const void *elf, uint32_t elf_len, int ar
      * program (or another user's) is in its session, so it can never make one of them the
      * terminal's foreground, nor they it. */
     t->pgid = t->sid = t->pid;
+    /* `run` forks and execs in one step: both events, recorded by the parent. */
+    trace_sched_process_fork(current, t);
+    trace_sched_process_exec(t, name, t->pid);
     task_list_add(t);
     *out = t;
     return 0;
@@ -319,6 +324,7 @@ static const char *signal_description(int sig)
 static void __attribute__((noreturn)) exit_task(int status, int sig, bool core)
 {
     struct task *t = current;
+    trace_sched_process_exit(t);
     for (struct task_exit_hook *h = exit_hooks; h; h = h->next)
         h->fn(t);
     if (t->as && t->clear_child_tid) {
@@ -358,6 +364,7 @@ void task_exit_signal(int sig, bool core) { exit_task(128 + sig, sig, core); }
 
 int task_wait(struct task *t, int *status, char *reason, uint64_t timeout_ns)
 {
+    trace_sched_process_wait(current, t->pid);
     unsigned long flags = arch_irq_save();
     int err = 0;
     while (t->state != TASK_ZOMBIE && err == 0)
@@ -382,6 +389,7 @@ void task_kill(struct task *t, int sig, const char *reason)
         if (reason)
             strlcpy(t->exit_reason, reason, sizeof t->exit_reason);
         if (t->state == TASK_SLEEPING) {
+            trace_sched_wakeup(t);
             t->state = TASK_RUNNABLE;
             t->wake_reason = -EINTR;
         }

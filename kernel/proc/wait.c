@@ -11,6 +11,7 @@
 #include "kernel/proc/sched.h"
 #include "kernel/proc/signal.h"
 #include "kernel/proc/task_internal.h"
+#include "trace/events/sched_events.h"
 
 #define WNOHANG 1
 
@@ -74,6 +75,9 @@ static bool wait_matches(const struct task *c, int pid)
 
 int process_wait(int pid, int options, int *status, int *child_pid, uint64_t *child_cpu_ns)
 {
+    /* Linux's do_wait names the pid struct waited for: none (0) for any child, the group's
+     * for a process group. */
+    trace_sched_process_wait(current, pid > 0 ? pid : pid == -1 ? 0 : pid == 0 ? current->pgid : -pid);
     unsigned long flags = arch_irq_save();
     int err = 0;
     for (;;) {
