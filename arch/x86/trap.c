@@ -19,8 +19,7 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
-#include "trace/events/exceptions_events.h"
-#include "trace/events/irq_events.h"
+#include "kernel/trace_hooks.h"
 
 static trap_handler_fn trap_handlers[256];
 static irq_handler_fn irq_handlers[IRQ_COUNT];
@@ -200,8 +199,11 @@ void trap_dispatch(struct trap_frame *tf)
 {
     uint32_t v = tf->vector;
 
-    if (v == VEC_PAGE_FAULT && trace_page_fault_enabled(trap_from_user(tf)))
-        record_page_fault(trap_from_user(tf), read_cr2(), tf->eip, tf->error_code);
+    if (v == VEC_PAGE_FAULT) {
+        void (*hook)(uint32_t, uint32_t, uint32_t) = trace_page_fault_hook(trap_from_user(tf));
+        if (hook) /* the exceptions/page_fault_* event is on */
+            hook(read_cr2(), tf->eip, tf->error_code);
+    }
     if (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + IRQ_COUNT) {
         handle_irq((int)(v - VEC_IRQ_BASE));
     } else if (trap_handlers[v] && trap_handlers[v](tf)) {

@@ -22,7 +22,7 @@
 #include "kernel/proc/exec.h"
 #include "kernel/proc/programs.h"
 #include "kernel/proc/task_internal.h"
-#include "trace/events/sched_events.h"
+#include "kernel/trace_hooks.h"
 
 #define EXEC_PATH_MAX 4096 /* Linux's PATH_MAX: a longer name is ENAMETOOLONG */
 

@@ -27,7 +27,7 @@
 #include "kernel/mm/vm.h"
 #include "kernel/proc/sched.h"
 #include "kernel/proc/task_internal.h"
-#include "trace/events/sched_events.h"
+#include "kernel/trace_hooks.h"
 
 /* Linux's clone flags (uapi/linux/sched.h). */
 #define CSIGNAL 0x000000ffu

@@ -13,7 +13,7 @@
 #include "kernel/loadavg.h"
 #include "kernel/time.h"
 #include "kernel/proc/signal.h"
-#include "trace/events/sched_events.h"
+#include "kernel/trace_hooks.h"
 
 struct task *current;
 int32_t current_pid;            /* what trace events record (trace.h) */

@@ -27,7 +27,7 @@
 #include "kernel/mm/vm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/lib/format.h"
-#include "trace/events/sched_events.h"
+#include "kernel/trace_hooks.h"
 
 static struct task *tasks;      /* every task, in creation order: 1, 0, then 2, 3, ... */
 static int next_pid = 2;        /* 0 is idle, 1 the shell */

@@ -11,7 +11,7 @@
 #include "kernel/proc/sched.h"
 #include "kernel/proc/signal.h"
 #include "kernel/proc/task_internal.h"
-#include "trace/events/sched_events.h"
+#include "kernel/trace_hooks.h"
 
 #define WNOHANG 1
 

@@ -23,9 +23,10 @@ static const struct trace_event_field fault_fields[PF_FIELDS] = {
     { "unsigned long", "error_code", offsetof(struct fault_entry, error_code), 4, 0, false, TRACE_FIELD_INT },
 };
 
-void record_page_fault(bool from_user, uint32_t address, uint32_t ip, uint32_t error_code)
+/* One record of the x86_exceptions class for call. */
+static void record_fault(struct trace_event_call *call, uint32_t address, uint32_t ip,
+                         uint32_t error_code)
 {
-    struct trace_event_call *call = from_user ? &event_page_fault_user : &event_page_fault_kernel;
     struct fault_entry *e = tracepoint_reserve(call, sizeof *e);
     if (!e)
         return;
@@ -33,6 +34,23 @@ void record_page_fault(bool from_user, uint32_t address, uint32_t ip, uint32_t e
     e->ip = ip;
     e->error_code = error_code;
     tracepoint_commit();
+}
+
+static void record_page_fault_user(uint32_t address, uint32_t ip, uint32_t error_code)
+{
+    record_fault(&event_page_fault_user, address, ip, error_code);
+}
+
+static void record_page_fault_kernel(uint32_t address, uint32_t ip, uint32_t error_code)
+{
+    record_fault(&event_page_fault_kernel, address, ip, error_code);
+}
+
+static void attach_user(bool on) { trace_hook_page_fault_user = on ? record_page_fault_user : 0; }
+
+static void attach_kernel(bool on)
+{
+    trace_hook_page_fault_kernel = on ? record_page_fault_kernel : 0;
 }
 
 /* Linux's %ps: the name of the kernel function holding addr, or the address in hex (always
@@ -56,20 +74,20 @@ static void print_fault(struct fs_writer *out, const struct trace_event_call *ca
     fs_printf(out, " error_code=0x%lx", (unsigned long)(uint32_t)tracepoint_int(call, ev, PF_ERROR_CODE));
 }
 
-static const struct tracepoint_info fault_info = {
-    "\"address=%ps ip=%ps error_code=0x%lx\", (void *)REC->address, (void *)REC->ip, "
-    "REC->error_code",
-    print_fault,
-};
+#define FAULT_FMT "\"address=%ps ip=%ps error_code=0x%lx\", (void *)REC->address, " \
+                  "(void *)REC->ip, REC->error_code"
+
+static const struct tracepoint_info user_info = { FAULT_FMT, print_fault, attach_user };
+static const struct tracepoint_info kernel_info = { FAULT_FMT, print_fault, attach_kernel };
 
 struct trace_event_call event_page_fault_user = {
     .system = "exceptions", .name = "page_fault_user", .ops = &tracepoint_ops,
-    .data = (void *)&fault_info, .fields = fault_fields, .nr_fields = PF_FIELDS,
+    .data = (void *)&user_info, .fields = fault_fields, .nr_fields = PF_FIELDS,
 };
 
 struct trace_event_call event_page_fault_kernel = {
     .system = "exceptions", .name = "page_fault_kernel", .ops = &tracepoint_ops,
-    .data = (void *)&fault_info, .fields = fault_fields, .nr_fields = PF_FIELDS,
+    .data = (void *)&kernel_info, .fields = fault_fields, .nr_fields = PF_FIELDS,
 };
 
 static void exceptions_events_init(void)

@@ -32,7 +32,7 @@ static const struct trace_event_field exit_fields[XT_FIELDS] = {
     { "int", "ret", offsetof(struct exit_entry, ret), 4, 0, true, TRACE_FIELD_INT },
 };
 
-void record_irq_handler_entry(int irq, const char *name)
+static void record_irq_handler_entry(int irq, const char *name)
 {
     uint32_t size = (uint32_t)sizeof(struct entry_entry) + tracepoint_string_size(name);
     struct entry_entry *e = tracepoint_reserve(&event_irq_handler_entry, size);
@@ -43,7 +43,7 @@ void record_irq_handler_entry(int irq, const char *name)
     tracepoint_commit();
 }
 
-void record_irq_handler_exit(int irq, bool handled)
+static void record_irq_handler_exit(int irq, bool handled)
 {
     struct exit_entry *e = tracepoint_reserve(&event_irq_handler_exit, sizeof *e);
     if (!e)
@@ -52,6 +52,13 @@ void record_irq_handler_exit(int irq, bool handled)
     e->ret = handled ? 1 : 0; /* Linux's IRQ_HANDLED and IRQ_NONE */
     tracepoint_commit();
 }
+
+static void attach_entry(bool on)
+{
+    trace_hook_irq_handler_entry = on ? record_irq_handler_entry : 0;
+}
+
+static void attach_exit(bool on) { trace_hook_irq_handler_exit = on ? record_irq_handler_exit : 0; }
 
 static void print_entry(struct fs_writer *out, const struct trace_event_call *call,
                         const struct trace_event_view *ev)
@@ -68,11 +75,11 @@ static void print_exit(struct fs_writer *out, const struct trace_event_call *cal
 }
 
 static const struct tracepoint_info entry_info = {
-    "\"irq=%d name=%s\", REC->irq, __get_str(name)", print_entry,
+    "\"irq=%d name=%s\", REC->irq, __get_str(name)", print_entry, attach_entry,
 };
 
 static const struct tracepoint_info exit_info = {
-    "\"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"", print_exit,
+    "\"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"", print_exit, attach_exit,
 };
 
 struct trace_event_call event_irq_handler_entry = {

@@ -59,7 +59,7 @@ static int32_t switch_state(const struct task *t)
     }
 }
 
-void record_sched_switch(const struct task *prev, const struct task *next)
+static void record_sched_switch(const struct task *prev, const struct task *next)
 {
     struct switch_entry *e = tracepoint_reserve(&event_sched_switch, sizeof *e);
     if (!e)
@@ -73,6 +73,8 @@ void record_sched_switch(const struct task *prev, const struct task *next)
     e->next_prio = PRIO_NORMAL;
     tracepoint_commit();
 }
+
+static void attach_switch(bool on) { trace_hook_sched_switch = on ? record_sched_switch : 0; }
 
 /* prev_state as Linux's print fmt shows it: the report bits' letters joined by '|', or R
  * when none is set; then '+' when the preempted bit is. */
@@ -122,6 +124,7 @@ static const struct tracepoint_info switch_info = {
     "\"I\" }) : \"R\", REC->prev_state & " REPORT_MAX " ? \"+\" : \"\", REC->next_comm, "
     "REC->next_pid, REC->next_prio",
     print_switch,
+    attach_switch,
 };
 
 struct trace_event_call event_sched_switch = {
@@ -146,7 +149,8 @@ static const struct trace_event_field wakeup_fields[WK_FIELDS] = {
     INT_FIELD("int", "target_cpu", offsetof(struct wakeup_entry, target_cpu)),
 };
 
-void record_sched_wakeup(struct trace_event_call *call, const struct task *t)
+/* One sched_wakeup or sched_wakeup_new record (the same fields). */
+static void record_wakeup(struct trace_event_call *call, const struct task *t)
 {
     struct wakeup_entry *e = tracepoint_reserve(call, sizeof *e);
     if (!e)
@@ -156,6 +160,20 @@ void record_sched_wakeup(struct trace_event_call *call, const struct task *t)
     e->prio = PRIO_NORMAL;
     e->target_cpu = 0; /* one CPU */
     tracepoint_commit();
+}
+
+static void record_sched_wakeup(const struct task *t) { record_wakeup(&event_sched_wakeup, t); }
+
+static void record_sched_wakeup_new(const struct task *t)
+{
+    record_wakeup(&event_sched_wakeup_new, t);
+}
+
+static void attach_wakeup(bool on) { trace_hook_sched_wakeup = on ? record_sched_wakeup : 0; }
+
+static void attach_wakeup_new(bool on)
+{
+    trace_hook_sched_wakeup_new = on ? record_sched_wakeup_new : 0;
 }
 
 static void print_wakeup(struct fs_writer *out, const struct trace_event_call *call,
@@ -168,11 +186,12 @@ static void print_wakeup(struct fs_writer *out, const struct trace_event_call *c
               (int)tracepoint_int(call, ev, WK_TARGET_CPU));
 }
 
-static const struct tracepoint_info wakeup_info = {
-    "\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, "
-    "REC->target_cpu",
-    print_wakeup,
-};
+#define WAKEUP_FMT "\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, " \
+                   "REC->prio, REC->target_cpu"
+
+static const struct tracepoint_info wakeup_info = { WAKEUP_FMT, print_wakeup, attach_wakeup };
+static const struct tracepoint_info wakeup_new_info = { WAKEUP_FMT, print_wakeup,
+                                                        attach_wakeup_new };
 
 struct trace_event_call event_sched_wakeup = {
     .system = "sched", .name = "sched_wakeup", .ops = &tracepoint_ops,
@@ -181,7 +200,7 @@ struct trace_event_call event_sched_wakeup = {
 
 struct trace_event_call event_sched_wakeup_new = {
     .system = "sched", .name = "sched_wakeup_new", .ops = &tracepoint_ops,
-    .data = (void *)&wakeup_info, .fields = wakeup_fields, .nr_fields = WK_FIELDS,
+    .data = (void *)&wakeup_new_info, .fields = wakeup_fields, .nr_fields = WK_FIELDS,
 };
 
 /* --- sched_process_fork ------------------------------------------------------------------- */
@@ -203,7 +222,7 @@ static const struct trace_event_field fork_fields[FK_FIELDS] = {
     INT_FIELD("pid_t", "child_pid", offsetof(struct fork_entry, child_pid)),
 };
 
-void record_sched_process_fork(const struct task *parent, const struct task *child)
+static void record_sched_process_fork(const struct task *parent, const struct task *child)
 {
     struct fork_entry *e = tracepoint_reserve(&event_sched_process_fork, sizeof *e);
     if (!e)
@@ -213,6 +232,11 @@ void record_sched_process_fork(const struct task *parent, const struct task *chi
     tracepoint_copy_comm(e->child_comm, child->name);
     e->child_pid = child->pid;
     tracepoint_commit();
+}
+
+static void attach_fork(bool on)
+{
+    trace_hook_sched_process_fork = on ? record_sched_process_fork : 0;
 }
 
 static void print_fork(struct fs_writer *out, const struct trace_event_call *call,
@@ -229,6 +253,7 @@ static const struct tracepoint_info fork_info = {
     "\"comm=%s pid=%d child_comm=%s child_pid=%d\", REC->parent_comm, REC->parent_pid, "
     "REC->child_comm, REC->child_pid",
     print_fork,
+    attach_fork,
 };
 
 struct trace_event_call event_sched_process_fork = {
@@ -252,7 +277,7 @@ static const struct trace_event_field exec_fields[EX_FIELDS] = {
     INT_FIELD("pid_t", "old_pid", offsetof(struct exec_entry, old_pid)),
 };
 
-void record_sched_process_exec(const struct task *t, const char *filename, int old_pid)
+static void record_sched_process_exec(const struct task *t, const char *filename, int old_pid)
 {
     uint32_t size = (uint32_t)sizeof(struct exec_entry) + tracepoint_string_size(filename);
     struct exec_entry *e = tracepoint_reserve(&event_sched_process_exec, size);
@@ -262,6 +287,11 @@ void record_sched_process_exec(const struct task *t, const char *filename, int o
     e->pid = t->pid;
     e->old_pid = old_pid;
     tracepoint_commit();
+}
+
+static void attach_exec(bool on)
+{
+    trace_hook_sched_process_exec = on ? record_sched_process_exec : 0;
 }
 
 static void print_exec(struct fs_writer *out, const struct trace_event_call *call,
@@ -276,6 +306,7 @@ static void print_exec(struct fs_writer *out, const struct trace_event_call *cal
 static const struct tracepoint_info exec_info = {
     "\"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, REC->old_pid",
     print_exec,
+    attach_exec,
 };
 
 struct trace_event_call event_sched_process_exec = {
@@ -311,14 +342,24 @@ static void record_process(struct trace_event_call *call, const struct task *t, 
     tracepoint_commit();
 }
 
-void record_sched_process_exit(const struct task *t)
+static void record_sched_process_exit(const struct task *t)
 {
     record_process(&event_sched_process_exit, t, t->pid);
 }
 
-void record_sched_process_wait(const struct task *waiter, int pid)
+static void record_sched_process_wait(const struct task *waiter, int pid)
 {
     record_process(&event_sched_process_wait, waiter, pid);
+}
+
+static void attach_exit(bool on)
+{
+    trace_hook_sched_process_exit = on ? record_sched_process_exit : 0;
+}
+
+static void attach_wait(bool on)
+{
+    trace_hook_sched_process_wait = on ? record_sched_process_wait : 0;
 }
 
 static void print_process(struct fs_writer *out, const struct trace_event_call *call,
@@ -330,19 +371,19 @@ static void print_process(struct fs_writer *out, const struct trace_event_call *
               (int)tracepoint_int(call, ev, PR_PRIO));
 }
 
-static const struct tracepoint_info process_info = {
-    "\"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio",
-    print_process,
-};
+#define PROCESS_FMT "\"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio"
+
+static const struct tracepoint_info exit_info = { PROCESS_FMT, print_process, attach_exit };
+static const struct tracepoint_info wait_info = { PROCESS_FMT, print_process, attach_wait };
 
 struct trace_event_call event_sched_process_exit = {
     .system = "sched", .name = "sched_process_exit", .ops = &tracepoint_ops,
-    .data = (void *)&process_info, .fields = process_fields, .nr_fields = PR_FIELDS,
+    .data = (void *)&exit_info, .fields = process_fields, .nr_fields = PR_FIELDS,
 };
 
 struct trace_event_call event_sched_process_wait = {
     .system = "sched", .name = "sched_process_wait", .ops = &tracepoint_ops,
-    .data = (void *)&process_info, .fields = process_fields, .nr_fields = PR_FIELDS,
+    .data = (void *)&wait_info, .fields = process_fields, .nr_fields = PR_FIELDS,
 };
 
 static void sched_events_init(void)

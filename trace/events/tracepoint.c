@@ -27,8 +27,16 @@ static void print_tracepoint(struct fs_writer *out, const struct trace_event_cal
     info_of(call)->print(out, call, ev);
 }
 
+/* Enabling attaches the recorder to the event's hook, disabling detaches it. */
+static int enable_tracepoint(struct trace_event_call *call, bool on)
+{
+    info_of(call)->attach(on);
+    return 0;
+}
+
 const struct trace_event_ops tracepoint_ops = { .print = print_tracepoint,
-                                                .print_format = format_tracepoint };
+                                                .print_format = format_tracepoint,
+                                                .enable = enable_tracepoint };
 
 void tracepoint_copy_comm(char *field, const char *name)
 {

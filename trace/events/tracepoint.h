@@ -4,19 +4,24 @@
  * the event is off.
  *
  * An event is a struct trace_event_call defined by its owner (trace/events/sched_events.c,
- * irq_events.c) with .system, .name, .fields/.nr_fields (event_fields.h), .ops =
- * &tracepoint_ops and .data = a struct tracepoint_info (its print fmt and print function);
- * tracepoint_register() publishes it at boot, and from then on it has enable, format and id
- * like any event. A call site tests tracepoint_enabled(event) inline and calls the owner's
- * out-of-line recorder only when it is on; the recorder reserves with tracepoint_reserve,
- * fills the fields and commits with tracepoint_commit. Records are read back through the
- * bounds-checked field readers below, so a cut record prints as zeros and empty strings.
+ * irq_events.c, exceptions_events.c) with .system, .name, .fields/.nr_fields
+ * (event_fields.h), .ops = &tracepoint_ops and .data = a struct tracepoint_info (its print
+ * fmt, print function and attach function); tracepoint_register() publishes it at boot, and
+ * from then on it has enable, format and id like any event. The code the event sits in
+ * calls it through a hook of kernel/trace_hooks.h (the kernel does not include the tracer's
+ * headers): NULL while the event is off, so a disabled event costs the call site a load and
+ * a branch; enabling the event attaches its recorder there. The recorder reserves with
+ * tracepoint_reserve, fills the fields and commits with tracepoint_commit. Records are read
+ * back through the bounds-checked field readers below, so a cut record prints as zeros and
+ * empty strings.
  */
 #ifndef TRACE_EVENTS_TRACEPOINT_H
 #define TRACE_EVENTS_TRACEPOINT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/trace_hooks.h"
 #include "trace/events/trace_events.h"
 
 /* What a static event adds to its trace_event_call (its .data). */
@@ -25,14 +30,12 @@ struct tracepoint_info {
     /* Prints one record's text (after the context columns), as print_fmt describes it. */
     void (*print)(struct fs_writer *out, const struct trace_event_call *call,
                   const struct trace_event_view *ev);
+    /* Sets the event's hook in kernel/trace_hooks.h to its recorder (on) or to NULL. */
+    void (*attach)(bool on);
 };
 
 /* The ops every static event uses: print through its info, format from its fields. */
 extern const struct trace_event_ops tracepoint_ops;
-
-/* True while the event is enabled: the whole cost of a disabled tracepoint is this load
- * and branch at the call site (make bench: tracepoint_off). */
-#define tracepoint_enabled(call) __builtin_expect(!!(call).enabled, 0)
 
 /* A record of size bytes for call, its common fields filled; NULL when it is not recorded
  * (tracing off, or the buffer lost it and counted it). Commit it with tracepoint_commit. */

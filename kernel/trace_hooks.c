@@ -1,0 +1,17 @@
+/*
+ * trace_hooks.c - the hooks of trace_hooks.h, all NULL (every event off) until a tracer
+ * sets them.
+ */
+#include "kernel/trace_hooks.h"
+
+void (*trace_hook_sched_switch)(const struct task *, const struct task *);
+void (*trace_hook_sched_wakeup)(const struct task *);
+void (*trace_hook_sched_wakeup_new)(const struct task *);
+void (*trace_hook_sched_process_fork)(const struct task *, const struct task *);
+void (*trace_hook_sched_process_exec)(const struct task *, const char *, int);
+void (*trace_hook_sched_process_exit)(const struct task *);
+void (*trace_hook_sched_process_wait)(const struct task *, int);
+void (*trace_hook_irq_handler_entry)(int, const char *);
+void (*trace_hook_irq_handler_exit)(int, bool);
+void (*trace_hook_page_fault_user)(uint32_t, uint32_t, uint32_t);
+void (*trace_hook_page_fault_kernel)(uint32_t, uint32_t, uint32_t);

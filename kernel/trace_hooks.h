@@ -1,0 +1,103 @@
+/*
+ * trace_hooks.h - where the kernel and the arch call the static kernel events (sched/,
+ * irq/, exceptions/: trace/events/tracepoint.h) without knowing the tracer: one hook per
+ * event, NULL while the event is off, set to the event's recorder while it is on (by the
+ * event's enable op, in thread context: on one CPU a call site sees the pointer before or
+ * after, both of them a valid function or NULL).
+ *
+ * Each trace_X() below is the call site's whole cost while the event is off: a load of the
+ * hook and a branch. The hooks are defined in kernel/trace_hooks.c.
+ */
+#ifndef KERNEL_TRACE_HOOKS_H
+#define KERNEL_TRACE_HOOKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct task;
+
+extern void (*trace_hook_sched_switch)(const struct task *prev, const struct task *next);
+extern void (*trace_hook_sched_wakeup)(const struct task *t);
+extern void (*trace_hook_sched_wakeup_new)(const struct task *t);
+extern void (*trace_hook_sched_process_fork)(const struct task *parent, const struct task *child);
+extern void (*trace_hook_sched_process_exec)(const struct task *t, const char *filename,
+                                             int old_pid);
+extern void (*trace_hook_sched_process_exit)(const struct task *t);
+extern void (*trace_hook_sched_process_wait)(const struct task *waiter, int pid);
+extern void (*trace_hook_irq_handler_entry)(int irq, const char *name);
+extern void (*trace_hook_irq_handler_exit)(int irq, bool handled);
+extern void (*trace_hook_page_fault_user)(uint32_t address, uint32_t ip, uint32_t error_code);
+extern void (*trace_hook_page_fault_kernel)(uint32_t address, uint32_t ip, uint32_t error_code);
+
+/* schedule(): prev gives the CPU to next; called before current changes. */
+static inline void trace_sched_switch(const struct task *prev, const struct task *next)
+{
+    if (trace_hook_sched_switch)
+        trace_hook_sched_switch(prev, next);
+}
+
+/* A sleeping task was made runnable. */
+static inline void trace_sched_wakeup(const struct task *t)
+{
+    if (trace_hook_sched_wakeup)
+        trace_hook_sched_wakeup(t);
+}
+
+/* A new task became runnable for the first time (Linux's wake_up_new_task). */
+static inline void trace_sched_wakeup_new(const struct task *t)
+{
+    if (trace_hook_sched_wakeup_new)
+        trace_hook_sched_wakeup_new(t);
+}
+
+/* parent made child (fork, vfork, clone; and `run`, which forks and execs in one step). */
+static inline void trace_sched_process_fork(const struct task *parent, const struct task *child)
+{
+    if (trace_hook_sched_process_fork)
+        trace_hook_sched_process_fork(parent, child);
+}
+
+/* t now runs the program at filename. */
+static inline void trace_sched_process_exec(const struct task *t, const char *filename,
+                                            int old_pid)
+{
+    if (trace_hook_sched_process_exec)
+        trace_hook_sched_process_exec(t, filename, old_pid);
+}
+
+/* t (the current task) begins to exit. */
+static inline void trace_sched_process_exit(const struct task *t)
+{
+    if (trace_hook_sched_process_exit)
+        trace_hook_sched_process_exit(t);
+}
+
+/* waiter begins to wait for pid (Linux's do_wait: 0 for any child). */
+static inline void trace_sched_process_wait(const struct task *waiter, int pid)
+{
+    if (trace_hook_sched_process_wait)
+        trace_hook_sched_process_wait(waiter, pid);
+}
+
+/* The handler of line irq (called name) is about to run. */
+static inline void trace_irq_handler_entry(int irq, const char *name)
+{
+    if (trace_hook_irq_handler_entry)
+        trace_hook_irq_handler_entry(irq, name);
+}
+
+/* The handler of line irq returned; handled is false when the line had none. */
+static inline void trace_irq_handler_exit(int irq, bool handled)
+{
+    if (trace_hook_irq_handler_exit)
+        trace_hook_irq_handler_exit(irq, handled);
+}
+
+/* The page fault hook for a fault from user mode (from_user) or from the kernel, or NULL:
+ * the call site reads CR2 only when it is set. */
+static inline void (*trace_page_fault_hook(bool from_user))(uint32_t, uint32_t, uint32_t)
+{
+    return from_user ? trace_hook_page_fault_user : trace_hook_page_fault_kernel;
+}
+
+#endif
