@@ -15,3 +15,5 @@ void (*trace_hook_irq_handler_entry)(int, const char *);
 void (*trace_hook_irq_handler_exit)(int, bool);
 void (*trace_hook_page_fault_user)(uint32_t, uint32_t, uint32_t);
 void (*trace_hook_page_fault_kernel)(uint32_t, uint32_t, uint32_t);
+void (*trace_hook_signal_generate)(int, int, const struct task *, int, int);
+void (*trace_hook_signal_deliver)(int, int, uint32_t, uint32_t);

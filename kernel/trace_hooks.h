@@ -28,6 +28,17 @@ extern void (*trace_hook_irq_handler_entry)(int irq, const char *name);
 extern void (*trace_hook_irq_handler_exit)(int irq, bool handled);
 extern void (*trace_hook_page_fault_user)(uint32_t address, uint32_t ip, uint32_t error_code);
 extern void (*trace_hook_page_fault_kernel)(uint32_t address, uint32_t ip, uint32_t error_code);
+extern void (*trace_hook_signal_generate)(int sig, int code, const struct task *t, int group,
+                                          int result);
+extern void (*trace_hook_signal_deliver)(int sig, int code, uint32_t sa_handler,
+                                         uint32_t sa_flags);
+
+/* Linux's enum trace_signal_result: what signal_generate's res= says became of a signal. */
+enum trace_signal_result {
+    TRACE_SIGNAL_DELIVERED,
+    TRACE_SIGNAL_IGNORED,
+    TRACE_SIGNAL_ALREADY_PENDING,
+};
 
 /* schedule(): prev gives the CPU to next; called before current changes. */
 static inline void trace_sched_switch(const struct task *prev, const struct task *next)
@@ -91,6 +102,15 @@ static inline void trace_irq_handler_exit(int irq, bool handled)
 {
     if (trace_hook_irq_handler_exit)
         trace_hook_irq_handler_exit(irq, handled);
+}
+
+/* The current task takes sig (siginfo code): its action is sa_handler (SIG_DFL 0, SIG_IGN
+ * 1, or the handler's address) with sa_flags. */
+static inline void trace_signal_deliver(int sig, int code, uint32_t sa_handler,
+                                        uint32_t sa_flags)
+{
+    if (trace_hook_signal_deliver)
+        trace_hook_signal_deliver(sig, code, sa_handler, sa_flags);
 }
 
 /* The page fault hook for a fault from user mode (from_user) or from the kernel, or NULL:

@@ -23,6 +23,7 @@
 #include "kernel/mm/vm.h"
 #include "kernel/log/printk.h"
 #include "kernel/proc/task_internal.h"
+#include "kernel/trace_hooks.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/mm/uaccess.h"
@@ -253,6 +254,7 @@ void signal_deliver(struct trap_frame *tf)
     int sig;
     while ((sig = sigstate_take(s, &o)) != 0) {
         struct kernel_sigaction ka = s->action[sig - 1];
+        trace_signal_deliver(sig, o.code, ka.handler, ka.flags); /* SIG_IGN too, as Linux */
         if (ka.handler == SIG_IGN)
             continue;
         if (ka.handler == SIG_DFL) {

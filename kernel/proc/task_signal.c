@@ -12,6 +12,21 @@
 #include "kernel/proc/sched.h"
 #include "kernel/proc/signal.h"
 #include "kernel/proc/task_internal.h"
+#include "kernel/trace_hooks.h"
+
+/* The signal_generate record of sending sig to t, before it is posted: to the whole
+ * process unless by tkill/tgkill (Linux's group), and what becomes of it (Linux's res=).
+ * Called only while the event is on: working out the result costs nothing otherwise. */
+static void trace_generate(const struct task *t, int sig, const struct sig_origin *o, bool fatal)
+{
+    const struct sigstate *s = &t->sig;
+    int result = TRACE_SIGNAL_DELIVERED;
+    if (!fatal && sig != SIGKILL && sigstate_ignores(s, sig))
+        result = TRACE_SIGNAL_IGNORED;
+    else if (!fatal && (s->pending & SIGSET_BIT(sig)))
+        result = TRACE_SIGNAL_ALREADY_PENDING;
+    trace_hook_signal_generate(sig, o->code, t, o->code != SI_TKILL, result);
+}
 
 void signal_send(struct task *t, int sig, const struct sig_origin *o)
 {
@@ -24,6 +39,8 @@ void signal_send(struct task *t, int sig, const struct sig_origin *o)
         bool fatal = sig == SIGKILL ||
                      (!(s->blocked & SIGSET_BIT(sig)) && s->action[sig - 1].handler == SIG_DFL &&
                       (d == SIG_DEFAULT_TERM || d == SIG_DEFAULT_CORE));
+        if (trace_hook_signal_generate)
+            trace_generate(t, sig, o, fatal);
         if (fatal)
             task_kill(t, sig, 0);
         else if (sigstate_post(s, sig, o) && t->state == TASK_SLEEPING)
