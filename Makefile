@@ -443,6 +443,8 @@ UNIT_DEPS_trace_events := trace/events/trace_events.c trace/events/trace_syscall
 	tests/unit/host_syscall_table.c $(HOST_ring_buffer) $(HOST_parse) $(HOST_fs_tree)
 # issue 18, event filters (helper "filter"): the filter language, its unit test and fuzz target.
 UNIT_DEPS_event_filter := trace/events/event_filter.c trace/events/event_fields.c $(HOST_fs_tree)
+UNIT_DEPS_trace_events += trace/events/event_filter_files.c trace/events/event_filter.c \
+	trace/core/error_log.c kernel/time.c
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 
