@@ -33,7 +33,7 @@
 #include "kernel/lib/string.h"
 #include "trace/core/error_log.h"
 
-bool trace_event_filter_commit(struct trace_event_call *call, struct trace_entry *e,
+bool trace_event_filter_commit(const struct trace_event_call *call, struct trace_entry *e,
                                uint32_t length)
 {
     unsigned long irqs = arch_irq_save();

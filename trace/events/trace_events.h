@@ -104,10 +104,10 @@ void trace_event_print_common_fields(struct fs_writer *out);
  * bytes, trace_entry included, as reserved) when the event has no filter or the filter
  * passes it; otherwise gives its space back (rb_discard): it leaves nothing in the buffer
  * and is not counted as lost. Returns whether the record was kept. */
-bool trace_event_filter_commit(struct trace_event_call *call, struct trace_entry *e,
+bool trace_event_filter_commit(const struct trace_event_call *call, struct trace_entry *e,
                                uint32_t length);
 
-static inline bool trace_event_commit(struct trace_event_call *call, struct trace_entry *e,
+static inline bool trace_event_commit(const struct trace_event_call *call, struct trace_entry *e,
                                       uint32_t length)
 {
     if (__builtin_expect(call->filter == 0, 1)) {

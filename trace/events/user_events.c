@@ -93,6 +93,7 @@ struct user_event {
     enum ue_lifetime lifetime; /* fixed by its creator (user_events_parse.h) */
     uint32_t charged;         /* heap bytes charged to the budget for it */
     struct user_event *next;  /* the registry, in creation order */
+    struct trace_event_field *fields; /* issue 18, event filters: call.fields, or NULL */
 };
 
 /* What an open user_events_data can write, by write index (its struct file's private_data). */
@@ -154,7 +155,10 @@ static void print_event(struct fs_writer *out, const struct trace_event_call *ca
 static void print_event_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     const struct user_event *ue = call->data;
-    ue_print_format(out, ue->desc);
+    if (call->fields)
+        ue_print_format_tail(out, ue->desc); /* the core printed the field lines */
+    else
+        ue_print_format(out, ue->desc);
 }
 
 /* Enabling through the events tree: the status page bit and every process's enable bit
@@ -198,7 +202,8 @@ static bool ref_budget_left(void) { return ref_bytes < UE_REF_BUDGET; }
 /* The heap an event occupies: itself, its description and its events/ directory's nodes. */
 static uint32_t event_cost(const struct user_event *ev)
 {
-    size_t bytes = kmalloc_cost(ev) + kmalloc_cost(ev->desc) + kmalloc_cost(ev->call.dir);
+    size_t bytes = kmalloc_cost(ev) + kmalloc_cost(ev->desc) + kmalloc_cost(ev->call.dir) +
+                   kmalloc_cost(ev->fields);
     for (const struct fs_node *n = ev->call.dir->children; n; n = n->next)
         bytes += kmalloc_cost(n);
     return (uint32_t)bytes;
@@ -232,11 +237,19 @@ static int create_event(struct ue_desc *desc, enum ue_lifetime lifetime, struct 
         memcpy(ev->call.name, desc->name, strlen(desc->name) + 1);
         ev->call.ops = &event_ops;
         ev->call.data = ev;
+        /* issue 18, event filters: fields for filters, when they can all be described */
+        ev->fields = desc->nfields ? kmalloc(desc->nfields * sizeof *ev->fields) : NULL;
+        if (ev->fields && ue_describe_fields(desc, ev->fields)) {
+            ev->call.fields = ev->fields;
+            ev->call.nr_fields = (uint16_t)desc->nfields;
+        }
         err = trace_event_register(&ev->call);
     }
     if (err) {
         if (bit != BITMAP_NONE)
             bitmap_set_free(&status_bits, bit, 1);
+        if (ev)
+            kfree(ev->fields);
         kfree(ev);
         ue_desc_free(desc);
         return err;
@@ -294,6 +307,7 @@ static int delete_event(struct user_event *ev)
     set_status_bit(ev->status_bit, false);
     bitmap_set_free(&status_bits, ev->status_bit, 1);
     ue_desc_free(ev->desc);
+    kfree(ev->fields);
     kfree(ev);
     return 0;
 }
@@ -729,7 +743,7 @@ static long record_event(const struct user_event *ev, const uint8_t *payload, ui
     if (!e)
         return 0; /* tracing is off, or the event is lost (and counted) */
     memcpy((uint8_t *)e + TRACE_EVENT_HEADER_SIZE, payload, len);
-    trace_commit();
+    trace_event_commit(&ev->call, e, TRACE_EVENT_HEADER_SIZE + len);
     return 0;
 }
 
