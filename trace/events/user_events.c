@@ -64,8 +64,8 @@
 #define DEFAULT_MAX_EVENTS 32768
 /* Heap bytes the events of all programs together may take: a quarter of the kernel heap's
  * 4 MiB (kernel/mm/heap.c: 64 chunks of 64 KiB), so that a flood leaves the rest to processes,
- * files and IPC. About 1,450 events of one field fit (the flood of
- * hostile_flood.c registers 1,457 before EMFILE). */
+ * files and IPC. About 1,000 events of one field fit (the flood of
+ * hostile_flood.c registers 1,024 before EMFILE, each with its five-node directory). */
 #define UE_EVENT_BUDGET (1024u * 1024)
 /* Heap bytes for the enable bits and write-index tables of all registrations: a quarter as
  * much as events may take, about 8,000 enable bits. */
@@ -93,7 +93,8 @@ struct user_event {
     enum ue_lifetime lifetime; /* fixed by its creator (user_events_parse.h) */
     uint32_t charged;         /* heap bytes charged to the budget for it */
     struct user_event *next;  /* the registry, in creation order */
-    struct trace_event_field *fields; /* issue 18, event filters: call.fields, or NULL */
+    struct trace_event_field *fields; /* issue 18, event filters: call.fields' room, after
+                                       * the struct in the same allocation */
 };
 
 /* What an open user_events_data can write, by write index (its struct file's private_data). */
@@ -202,8 +203,7 @@ static bool ref_budget_left(void) { return ref_bytes < UE_REF_BUDGET; }
 /* The heap an event occupies: itself, its description and its events/ directory's nodes. */
 static uint32_t event_cost(const struct user_event *ev)
 {
-    size_t bytes = kmalloc_cost(ev) + kmalloc_cost(ev->desc) + kmalloc_cost(ev->call.dir) +
-                   kmalloc_cost(ev->fields);
+    size_t bytes = kmalloc_cost(ev) + kmalloc_cost(ev->desc) + kmalloc_cost(ev->call.dir);
     for (const struct fs_node *n = ev->call.dir->children; n; n = n->next)
         bytes += kmalloc_cost(n);
     return (uint32_t)bytes;
@@ -228,7 +228,7 @@ static int create_event(struct ue_desc *desc, enum ue_lifetime lifetime, struct 
         bit = bitmap_alloc_run(&status_bits, 1, 1);
     if (bit != BITMAP_NONE) {
         err = -ENOMEM;
-        ev = kzalloc(sizeof *ev);
+        ev = kzalloc(sizeof *ev + desc->nfields * sizeof(struct trace_event_field));
     }
     if (ev) {
         ev->desc = desc;
@@ -238,8 +238,8 @@ static int create_event(struct ue_desc *desc, enum ue_lifetime lifetime, struct 
         ev->call.ops = &event_ops;
         ev->call.data = ev;
         /* issue 18, event filters: fields for filters, when they can all be described */
-        ev->fields = desc->nfields ? kmalloc(desc->nfields * sizeof *ev->fields) : NULL;
-        if (ev->fields && ue_describe_fields(desc, ev->fields)) {
+        ev->fields = (struct trace_event_field *)(ev + 1);
+        if (desc->nfields && ue_describe_fields(desc, ev->fields)) {
             ev->call.fields = ev->fields;
             ev->call.nr_fields = (uint16_t)desc->nfields;
         }
@@ -248,8 +248,6 @@ static int create_event(struct ue_desc *desc, enum ue_lifetime lifetime, struct 
     if (err) {
         if (bit != BITMAP_NONE)
             bitmap_set_free(&status_bits, bit, 1);
-        if (ev)
-            kfree(ev->fields);
         kfree(ev);
         ue_desc_free(desc);
         return err;
@@ -307,7 +305,6 @@ static int delete_event(struct user_event *ev)
     set_status_bit(ev->status_bit, false);
     bitmap_set_free(&status_bits, ev->status_bit, 1);
     ue_desc_free(ev->desc);
-    kfree(ev->fields);
     kfree(ev);
     return 0;
 }
