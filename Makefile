@@ -441,6 +441,12 @@ UNIT_DEPS_ipc_log_dump := tools/ipc_log_dump.c $(HOST_ipc_log_page)
 UNIT_DEPS_user_events_parse := $(HOST_user_events_parse)
 UNIT_DEPS_trace_events := trace/events/trace_events.c trace/events/trace_syscalls.c trace/events/event_fields.c \
 	tests/unit/host_syscall_table.c $(HOST_ring_buffer) $(HOST_parse) $(HOST_fs_tree)
+# issue 18, event filters (helper "filter"): the filter language, its unit test and fuzz target.
+UNIT_DEPS_event_filter := trace/events/event_filter.c trace/events/event_fields.c $(HOST_fs_tree)
+UNIT_DEPS_trace_events += trace/events/event_filter_files.c trace/events/event_filter.c \
+	trace/core/error_log.c kernel/time.c
+UNIT_DEPS_user_events_parse += trace/events/event_fields.c
+HOST_user_events_parse += trace/events/event_fields.c # the fuzz target, defined below
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 

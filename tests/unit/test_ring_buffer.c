@@ -548,3 +548,102 @@ TEST(peek_event_matches_the_next_consume_and_takes_nothing)
     CHECK(payload_is(buf, 999, 40));
     rb_destroy(rb);
 }
+
+/* --- rb_discard (issue 18: events a filter rejects) ----------------------------------- */
+
+TEST(discarding_the_last_event_leaves_no_trace)
+{
+    struct ring_buffer *rb = make(2);
+    host_cycles += 10;
+    CHECK(write_marked(rb, 1, 8));
+    const uint32_t sizes[] = { 4, 116, 2048 }; /* short header, long header, the largest */
+    for (uint32_t i = 0; i < 3; i++) {
+        host_cycles += 50;
+        uint32_t *p = rb_reserve(rb, sizes[i]);
+        CHECK(p != NULL);
+        rb_discard(rb, p, sizes[i]);
+    }
+    host_cycles += 7;
+    CHECK(write_marked(rb, 2, 12));
+    struct rb_stats st;
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.entries, 2);
+    CHECK_EQ_INT(st.dropped, 0);
+    static uint32_t buf[RB_MAX_EVENT / 4];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 1, 8));
+    CHECK_EQ_INT(ev.ts, 1010);
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 2, 12));
+    CHECK_EQ_INT(ev.ts, 1010 + 150 + 7); /* its own time, not shifted by the discards */
+    CHECK_EQ_INT(ev.number, 1);
+    CHECK_EQ_INT(ev.lost_before, 0);
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(rb_take_lost(rb, 0), 0);
+    rb_destroy(rb);
+}
+
+TEST(discarding_under_a_nested_event_keeps_the_nested_one_only)
+{
+    struct ring_buffer *rb = make(2);
+    host_cycles += 10;
+    uint32_t *outer = rb_reserve(rb, 20);
+    CHECK(outer != NULL);
+    host_cycles += 5;
+    CHECK(write_marked(rb, 7, 8)); /* an interrupt's event after ours */
+    rb_discard(rb, outer, 20);
+    host_cycles += 5;
+    CHECK(write_marked(rb, 8, 8));
+    uint32_t buf[8];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 7, 8));
+    CHECK_EQ_INT(ev.ts, 1015);
+    CHECK_EQ_INT(ev.lost_before, 0);
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 8, 8));
+    CHECK_EQ_INT(ev.ts, 1020);
+    CHECK_EQ_INT(ev.lost_before, 0);
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(rb_take_lost(rb, 0), 0);
+    /* An iterator skips it the same way. */
+    struct rb_iter it;
+    rb_iter_start(rb, 0, &it);
+    CHECK(!rb_iter_next(&it, buf, sizeof buf, &ev));
+    rb_destroy(rb);
+}
+
+TEST(discards_over_many_pages_keep_the_ring_consistent)
+{
+    struct ring_buffer *rb = make(3);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < 3000; i++) {
+        host_cycles += 3;
+        uint32_t len = 4 + (i * 36) % 200;
+        uint32_t *p = rb_reserve(rb, len);
+        CHECK(p != NULL);
+        for (uint32_t k = 0; k < len / 4; k++)
+            p[k] = i;
+        if (i % 3 == 0) {
+            rb_commit(rb);
+            kept++;
+        } else {
+            rb_discard(rb, p, len);
+        }
+    }
+    static uint32_t buf[64];
+    struct rb_event ev;
+    uint32_t seen = 0, last = 0;
+    uint64_t lost = 0;
+    while (rb_consume(rb, 0, buf, sizeof buf, &ev)) {
+        CHECK(buf[0] % 3 == 0);
+        CHECK(seen == 0 || buf[0] > last);
+        CHECK_EQ_INT(ev.ts, 1000 + 3 * (buf[0] + 1));
+        last = buf[0];
+        lost += ev.lost_before;
+        seen++;
+    }
+    CHECK_EQ_INT(seen + lost, kept); /* overwritten ones counted as overrun, not more */
+    rb_destroy(rb);
+}

@@ -682,3 +682,34 @@ TEST(lifetime_depends_on_how_the_event_was_created)
     CHECK(!ue_delete_needs_root(UE_TILL_DELETED)); /* 6.1 asked nothing */
     CHECK(ue_delete_needs_root(UE_PERSISTENT));
 }
+
+/* issue 18, event filters: described fields print the format ue_print_format prints, and
+ * kinds the core cannot describe keep the event's own printer. */
+static void check_described(const char *cmd, bool describable)
+{
+    struct ue_desc *d;
+    CHECK_EQ_INT(ue_parse(cmd, strlen(cmd), &d), 0);
+    struct trace_event_field fields[8];
+    bool ok = ue_describe_fields(d, fields);
+    CHECK(ok == describable);
+    if (ok) {
+        static char own[8192];
+        collect_reset();
+        ue_print_format(&collect_writer, d);
+        strcpy(own, collected);
+        collect_reset();
+        for (uint32_t i = 0; i < d->nfields; i++)
+            trace_field_print_format(&collect_writer, &fields[i]);
+        ue_print_format_tail(&collect_writer, d);
+        CHECK_EQ_STR(collected, own);
+    }
+    ue_desc_free(d);
+}
+
+TEST(described_fields_print_the_same_format)
+{
+    check_described("a u32 n;char[16] name;__data_loc char[] msg;s64 big;unsigned char[3] b", true);
+    check_described("b int x;u8 y;short z", true);
+    check_described("c __rel_loc char[] r", false);
+    check_described("d struct s x 8", false);
+}

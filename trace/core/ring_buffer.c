@@ -22,6 +22,7 @@
 #define DELTA_SHIFT RB_DELTA_SHIFT
 #define DELTA_LIMIT RB_DELTA_LIMIT
 #define TYPE_DATA_MAX RB_TYPE_DATA_MAX
+#define TYPE_PADDING 29     /* a discarded event: the next word holds the bytes after it */
 #define TYPE_TIME_EXTEND 30 /* the next word holds delta >> 27 */
 #define MAX_RETRIES 100000
 
@@ -164,6 +165,36 @@ void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, u
     return rb_account(c, extend + size, ts, rb_put_header(word, body, (uint32_t)delta));
 }
 
+/*
+ * Gives back the event just reserved on this CPU instead of committing it (Linux's
+ * ring_buffer_discard_commit). When nothing was reserved after it, the write position and
+ * the clock and number the next event starts from go back to where they were before it, as
+ * if it had never been reserved: no byte, number or loss remains. When a nested writer
+ * (an interrupt that traced) reserved after it, its bytes cannot be taken back: the event
+ * becomes padding (type_len 29, its time delta kept, the next word the bytes that follow),
+ * which readers skip as if absent, and only the trace header's entry count sees it until
+ * it is read. A time-extend record written for it stays: it only carries time.
+ */
+void rb_discard(struct ring_buffer *rb, void *payload, uint32_t length)
+{
+    unsigned long flags = arch_irq_save();
+    struct rb_cpu *c = &rb->cpu[arch_cpu_id()];
+    uint32_t body = (length + 3) & ~3u;
+    uint32_t header = body - 1 < TYPE_DATA_MAX * 4 ? 4 : 8;
+    uint32_t *word = (uint32_t *)((uint8_t *)payload - header);
+    uint32_t delta = word[0] >> DELTA_SHIFT;
+    if ((uint8_t *)payload + body == c->write_page->data + c->write_offset) {
+        c->write_offset -= header + body;
+        c->last_ts -= delta;
+        c->next_entry--;
+    } else {
+        word[0] = TYPE_PADDING | (delta << DELTA_SHIFT);
+        word[1] = header + body - 8;
+    }
+    rb_commit_on(c);
+    arch_irq_restore(flags);
+}
+
 bool rb_write(struct ring_buffer *rb, const void *data, uint32_t length)
 {
     void *payload = rb_reserve(rb, length);
@@ -203,6 +234,7 @@ struct reader {
 struct page_event {
     uint64_t ts;
     uint32_t payload, length;
+    bool padding; /* a discarded event (rb_discard): skipped, though it has a number */
 };
 
 /*
@@ -235,6 +267,7 @@ static bool find_event(const struct rb_page *p, uint32_t off, uint32_t end, uint
         e->ts = ts + (w0 >> DELTA_SHIFT);
         e->payload = off + header;
         e->length = length;
+        e->padding = type == TYPE_PADDING;
         return true;
     }
     return false;
@@ -267,6 +300,10 @@ static enum read_result read_step(struct reader *r, struct rb_event *ev)
         /* Everything above came from the page: trust it only if the page was not recycled. */
         if (page_seq != at->seq || read_oldest(c) > at->seq)
             return READ_RECYCLED;
+        if (found && e.padding) { /* discarded: step over it, counting its number */
+            *at = (struct read_pos){ at->seq, e.ts, at->entry + 1, e.payload + e.length };
+            continue;
+        }
         if (found) {
             ev->ts = e.ts;
             ev->number = at->entry;

@@ -120,6 +120,10 @@ void rb_destroy(struct ring_buffer *rb);
  * disabled); rb_commit publishes it. */
 static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length);
 static inline void rb_commit(struct ring_buffer *rb);
+/* Instead of rb_commit: gives back the event at payload, the last one this CPU reserved
+ * (of length bytes, as reserved), uncommitted: it never becomes visible and is not counted
+ * as lost (ring_buffer.c says how). Call on the CPU that reserved it. */
+void rb_discard(struct ring_buffer *rb, void *payload, uint32_t length);
 /* reserve + copy + commit. */
 bool rb_write(struct ring_buffer *rb, const void *data, uint32_t length);
 

@@ -25,6 +25,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/log/printk.h"
 #include "trace/core/trace_internal.h"
+#include "trace/core/error_log.h"
 
 /* Payload bytes per event when a tracer gives no size (a marker line of ~40 characters). */
 #define DEFAULT_ENTRY_SIZE 48
@@ -324,4 +325,5 @@ void trace_files_init(void)
         fs_create(fs_mkdir_at(root, path), "stats", &cpu_stats_ops, (void *)(uintptr_t)cpu);
     }
     trace_raw_init();
+    trace_error_log_init(); /* issue 18, event filters: error_log */
 }

@@ -548,7 +548,8 @@ static struct fs_node *system_dir(const char *system)
     if (name)
         memcpy(name, system, len + 1);
     dir = name ? fs_mkdir(events_dir, system) : 0;
-    if (dir && fs_create(dir, "enable", &group_enable_ops, name))
+    if (dir && fs_create(dir, "enable", &group_enable_ops, name) &&
+        trace_event_filter_create_system_file(dir, name)) /* issue 18, event filters */
         return dir;
     if (dir)
         fs_remove(dir);
@@ -565,6 +566,7 @@ static void drop_system_dir_if_empty(struct fs_node *dir, const char *system)
             return;
     if (fs_in_use(dir))
         return; /* a program has its enable file open: it stays, and is found again */
+    trace_event_filter_system_gone(system); /* issue 18, event filters */
     for (struct fs_node *n = dir->children; n; n = n->next)
         if (n->ops == &group_enable_ops)
             kfree(n->data); /* the name copy system_dir made */
@@ -608,7 +610,8 @@ static struct fs_node *event_dir(struct fs_node *sysdir, struct trace_event_call
         return 0;
     if (fs_create(dir, "enable", &event_enable_ops, call) &&
         fs_create(dir, "format", &event_format_ops, call) &&
-        fs_create(dir, "id", &event_id_ops, call))
+        fs_create(dir, "id", &event_id_ops, call) &&
+        trace_event_filter_create_file(dir, call)) /* issue 18, event filters */
         return dir;
     remove_dir(dir);
     return 0;
@@ -663,6 +666,7 @@ int trace_event_register(struct trace_event_call *call)
     }
     call->dir = dir;
     call->enabled = false;
+    call->filter = 0; /* issue 18, event filters */
     call->id = (uint16_t)id;
     call->next = 0;
     struct trace_event_call **link = &events;
@@ -692,6 +696,13 @@ int trace_event_unregister(struct trace_event_call *call)
     struct fs_node *sysdir = call->dir->parent;
     detach_event_dir(call->dir);
     call->dir = 0;
+    trace_event_filter_release(call); /* issue 18, event filters */
     drop_system_dir_if_empty(sysdir, call->system);
     return 0;
+}
+
+/* issue 18, event filters: the list's head, for the system filter file. */
+struct trace_event_call *trace_events_first(void)
+{
+    return events;
 }

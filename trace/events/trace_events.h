@@ -63,6 +63,9 @@ struct trace_event_call {
     volatile bool enabled;             /* writers test this before recording */
     struct fs_node *dir;
     struct trace_event_call *next;
+    /* issue 18, event filters: the compiled `filter` (event_filter.h), NULL when none. Set
+     * by event_filter_files.c only, read by writers in trace_event_commit. */
+    struct event_filter *filter;
 };
 
 /* Publishes an event: gives it an id and creates events/SYSTEM/NAME with its files.
@@ -94,5 +97,35 @@ void trace_event_print(struct fs_writer *out, const struct trace_event_view *ev)
 /* Prints the common fields' block of a `format` file (common_type ... common_pid) and the
  * blank line after it: every event's format starts with it. */
 void trace_event_print_common_fields(struct fs_writer *out);
+
+/* --- issue 18, event filters (trace/events/event_filter_files.c) ----------------------- */
+
+/* What an event's writer calls instead of trace_commit: commits the record e (of length
+ * bytes, trace_entry included, as reserved) when the event has no filter or the filter
+ * passes it; otherwise gives its space back (rb_discard): it leaves nothing in the buffer
+ * and is not counted as lost. Returns whether the record was kept. */
+bool trace_event_filter_commit(const struct trace_event_call *call, struct trace_entry *e,
+                               uint32_t length);
+
+static inline bool trace_event_commit(const struct trace_event_call *call, struct trace_entry *e,
+                                      uint32_t length)
+{
+    if (__builtin_expect(call->filter == 0, 1)) {
+        trace_commit();
+        return true;
+    }
+    return trace_event_filter_commit(call, e, length);
+}
+
+/* The events/SYSTEM/NAME/filter and events/SYSTEM/filter files, made by trace_events.c
+ * with the directories (false without memory); the event's filter freed when it leaves;
+ * the system's last filter text forgotten when its directory goes. */
+bool trace_event_filter_create_file(struct fs_node *dir, struct trace_event_call *call);
+bool trace_event_filter_create_system_file(struct fs_node *sysdir, const char *system);
+void trace_event_filter_release(struct trace_event_call *call);
+void trace_event_filter_system_gone(const char *system);
+/* The first registered event (registration order; ->next for the others): for the system
+ * filter file. Thread context, as the walks of trace_events.c ("Concurrency"). */
+struct trace_event_call *trace_events_first(void);
 
 #endif

@@ -51,6 +51,9 @@ struct raw_exit_entry {
 struct syscall_events {
     struct trace_event_call enter, exit;
     uint8_t nargs;
+    /* Their fields (event_fields.h), for format and filters: __syscall_nr and the
+     * arguments; __syscall_nr and ret. */
+    struct trace_event_field enter_fields[1 + SYSCALL_ARGS_MAX], exit_fields[2];
 };
 
 static struct syscall_events *events_by_slot[SYSCALL_SLOTS];
@@ -68,7 +71,7 @@ static void trace_raw_enter(unsigned nr, const uint32_t *regs)
         return;
     e->id = (int32_t)nr;
     memcpy(e->args, regs, sizeof e->args);
-    trace_commit();
+    trace_event_commit(&raw_enter, &e->ent, sizeof *e);
 }
 
 void trace_syscall_enter(unsigned nr, const uint32_t *regs)
@@ -87,7 +90,7 @@ void trace_syscall_enter(unsigned nr, const uint32_t *regs)
         return;
     e->nr = (int32_t)nr;
     memcpy(e->args, args, 4u * se->nargs);
-    trace_commit();
+    trace_event_commit(&se->enter, &e->ent, size);
 }
 
 /* raw_syscalls:sys_exit, if enabled: the number and the result. */
@@ -100,7 +103,7 @@ static void trace_raw_exit(unsigned nr, int32_t ret)
         return;
     e->id = (int32_t)nr;
     e->ret = ret;
-    trace_commit();
+    trace_event_commit(&raw_exit, &e->ent, sizeof *e);
 }
 
 void trace_syscall_exit(unsigned nr, const uint32_t *regs, int32_t ret)
@@ -116,7 +119,7 @@ void trace_syscall_exit(unsigned nr, const uint32_t *regs, int32_t ret)
         return;
     e->nr = (int32_t)nr;
     e->ret = ret;
-    trace_commit();
+    trace_event_commit(&se->exit, &e->ent, sizeof *e);
 }
 
 /* The table entry an event was made from. */
@@ -152,23 +155,39 @@ static void print_exit(struct fs_writer *out, const struct trace_event_call *cal
 }
 
 /* The number's field, first in both records (Linux names it __syscall_nr). */
-static void print_nr_field(struct fs_writer *out)
+static const struct trace_event_field nr_field = {
+    "int", "__syscall_nr", offsetof(struct syscall_enter_entry, nr), 4, 0, true, TRACE_FIELD_INT
+};
+
+/* sys_enter_NAME's fields, as Linux's syscall_enter_define_fields() makes them: each
+ * argument with its declared type, in a long-sized slot, unsigned. */
+static void define_enter_fields(struct syscall_events *se, const struct syscall_info *info)
 {
-    fs_printf(out, "\tfield:int __syscall_nr;\toffset:%u;\tsize:4;\tsigned:1;\n",
-              (unsigned)offsetof(struct syscall_enter_entry, nr));
+    se->enter_fields[0] = nr_field;
+    for (unsigned i = 0; i < info->nargs; i++)
+        se->enter_fields[1 + i] = (struct trace_event_field){
+            info->arg_types[i], info->arg_names[i],
+            (uint16_t)(offsetof(struct syscall_enter_entry, args) + 4u * i), 4, 0, false,
+            TRACE_FIELD_INT };
+    se->enter.fields = se->enter_fields;
+    se->enter.nr_fields = (uint16_t)(1 + info->nargs);
 }
 
-/* sys_enter_NAME's fields and print fmt, as Linux's syscall_enter_define_fields() and
- * set_syscall_print_fmt() make them: each argument with its declared type, in a long-sized
- * slot, printed as 0x%08lx. */
+/* sys_exit_NAME's fields: the number and a long result. */
+static void define_exit_fields(struct syscall_events *se)
+{
+    se->exit_fields[0] = nr_field;
+    se->exit_fields[1] = (struct trace_event_field){
+        "long", "ret", offsetof(struct syscall_exit_entry, ret), 4, 0, true, TRACE_FIELD_INT };
+    se->exit.fields = se->exit_fields;
+    se->exit.nr_fields = 2;
+}
+
+/* sys_enter_NAME's print fmt, as Linux's set_syscall_print_fmt() makes it: each argument
+ * printed as 0x%08lx (the core prints the fields before it). */
 static void format_enter(struct fs_writer *out, const struct trace_event_call *call)
 {
     const struct syscall_info *info = info_of(call);
-    print_nr_field(out);
-    for (unsigned i = 0; i < info->nargs; i++)
-        fs_printf(out, "\tfield:%s %s;\toffset:%u;\tsize:4;\tsigned:0;\n",
-                  info->arg_types[i], info->arg_names[i],
-                  (unsigned)(offsetof(struct syscall_enter_entry, args) + 4u * i));
     fs_puts(out, "\nprint fmt: \"");
     for (unsigned i = 0; i < info->nargs; i++)
         fs_printf(out, "%s%s: 0x%%08lx", i ? ", " : "", info->arg_names[i]);
@@ -178,13 +197,10 @@ static void format_enter(struct fs_writer *out, const struct trace_event_call *c
     fs_puts(out, "\n");
 }
 
-/* sys_exit_NAME's fields and print fmt, as Linux declares them. */
+/* sys_exit_NAME's print fmt, as Linux declares it. */
 static void format_exit(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    print_nr_field(out);
-    fs_printf(out, "\tfield:long ret;\toffset:%u;\tsize:4;\tsigned:1;\n",
-              (unsigned)offsetof(struct syscall_exit_entry, ret));
     fs_puts(out, "\nprint fmt: \"0x%lx\", REC->ret\n");
 }
 
@@ -217,27 +233,31 @@ static void print_raw_exit(struct fs_writer *out, const struct trace_event_call 
     fs_printf(out, "NR %ld = %ld", (long)e->id, (long)e->ret);
 }
 
-/* raw_syscalls:sys_enter's fields and print fmt, as Linux's i386 format file. */
+/* raw_syscalls:sys_enter's fields, as Linux's i386 format file: id and the six registers
+ * (an array: listed, not filterable). */
+static const struct trace_event_field raw_enter_fields[] = {
+    { "long", "id", offsetof(struct raw_enter_entry, id), 4, 0, true, TRACE_FIELD_INT },
+    { "unsigned long", "args", offsetof(struct raw_enter_entry, args), 4u * SYSCALL_ARGS_MAX,
+      SYSCALL_ARGS_MAX, false, TRACE_FIELD_ARRAY },
+};
+
+/* raw_syscalls:sys_exit's fields. */
+static const struct trace_event_field raw_exit_fields[] = {
+    { "long", "id", offsetof(struct raw_exit_entry, id), 4, 0, true, TRACE_FIELD_INT },
+    { "long", "ret", offsetof(struct raw_exit_entry, ret), 4, 0, true, TRACE_FIELD_INT },
+};
+
 static void format_raw_enter(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    fs_printf(out, "\tfield:long id;\toffset:%u;\tsize:4;\tsigned:1;\n",
-              (unsigned)offsetof(struct raw_enter_entry, id));
-    fs_printf(out, "\tfield:unsigned long args[6];\toffset:%u;\tsize:%u;\tsigned:0;\n",
-              (unsigned)offsetof(struct raw_enter_entry, args), 4u * SYSCALL_ARGS_MAX);
     fs_puts(out, "\nprint fmt: \"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, "
                  "REC->args[0], REC->args[1], REC->args[2], REC->args[3], REC->args[4], "
                  "REC->args[5]\n");
 }
 
-/* raw_syscalls:sys_exit's fields and print fmt. */
 static void format_raw_exit(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    fs_printf(out, "\tfield:long id;\toffset:%u;\tsize:4;\tsigned:1;\n",
-              (unsigned)offsetof(struct raw_exit_entry, id));
-    fs_printf(out, "\tfield:long ret;\toffset:%u;\tsize:4;\tsigned:1;\n",
-              (unsigned)offsetof(struct raw_exit_entry, ret));
     fs_puts(out, "\nprint fmt: \"NR %ld = %ld\", REC->id, REC->ret\n");
 }
 
@@ -284,6 +304,10 @@ static void register_raw_events(void)
     ksnprintf(raw_exit.name, sizeof raw_exit.name, "sys_exit");
     raw_enter.ops = &raw_enter_ops;
     raw_exit.ops = &raw_exit_ops;
+    raw_enter.fields = raw_enter_fields;
+    raw_enter.nr_fields = 2;
+    raw_exit.fields = raw_exit_fields;
+    raw_exit.nr_fields = 2;
     if (trace_event_register(&raw_enter) || trace_event_register(&raw_exit))
         printk("tracing: no raw_syscalls events\n");
 }
@@ -303,6 +327,8 @@ void trace_syscalls_init(void)
         describe(&se->enter, "sys_enter_", nr, info, &enter_ops);
         describe(&se->exit, "sys_exit_", nr, info, &exit_ops);
         se->nargs = info->nargs;
+        define_enter_fields(se, info);
+        define_exit_fields(se);
         int err = trace_event_register(&se->enter);
         if (err == 0) {
             err = trace_event_register(&se->exit);

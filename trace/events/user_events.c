@@ -64,8 +64,8 @@
 #define DEFAULT_MAX_EVENTS 32768
 /* Heap bytes the events of all programs together may take: a quarter of the kernel heap's
  * 4 MiB (kernel/mm/heap.c: 64 chunks of 64 KiB), so that a flood leaves the rest to processes,
- * files and IPC. About 1,450 events of one field fit (the flood of
- * hostile_flood.c registers 1,457 before EMFILE). */
+ * files and IPC. About 1,000 events of one field fit (the flood of
+ * hostile_flood.c registers 1,024 before EMFILE, each with its five-node directory). */
 #define UE_EVENT_BUDGET (1024u * 1024)
 /* Heap bytes for the enable bits and write-index tables of all registrations: a quarter as
  * much as events may take, about 8,000 enable bits. */
@@ -93,6 +93,8 @@ struct user_event {
     enum ue_lifetime lifetime; /* fixed by its creator (user_events_parse.h) */
     uint32_t charged;         /* heap bytes charged to the budget for it */
     struct user_event *next;  /* the registry, in creation order */
+    struct trace_event_field *fields; /* issue 18, event filters: call.fields' room, after
+                                       * the struct in the same allocation */
 };
 
 /* What an open user_events_data can write, by write index (its struct file's private_data). */
@@ -154,7 +156,10 @@ static void print_event(struct fs_writer *out, const struct trace_event_call *ca
 static void print_event_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     const struct user_event *ue = call->data;
-    ue_print_format(out, ue->desc);
+    if (call->fields)
+        ue_print_format_tail(out, ue->desc); /* the core printed the field lines */
+    else
+        ue_print_format(out, ue->desc);
 }
 
 /* Enabling through the events tree: the status page bit and every process's enable bit
@@ -223,7 +228,7 @@ static int create_event(struct ue_desc *desc, enum ue_lifetime lifetime, struct 
         bit = bitmap_alloc_run(&status_bits, 1, 1);
     if (bit != BITMAP_NONE) {
         err = -ENOMEM;
-        ev = kzalloc(sizeof *ev);
+        ev = kzalloc(sizeof *ev + desc->nfields * sizeof(struct trace_event_field));
     }
     if (ev) {
         ev->desc = desc;
@@ -232,6 +237,12 @@ static int create_event(struct ue_desc *desc, enum ue_lifetime lifetime, struct 
         memcpy(ev->call.name, desc->name, strlen(desc->name) + 1);
         ev->call.ops = &event_ops;
         ev->call.data = ev;
+        /* issue 18, event filters: fields for filters, when they can all be described */
+        ev->fields = (struct trace_event_field *)(ev + 1);
+        if (desc->nfields && ue_describe_fields(desc, ev->fields)) {
+            ev->call.fields = ev->fields;
+            ev->call.nr_fields = (uint16_t)desc->nfields;
+        }
         err = trace_event_register(&ev->call);
     }
     if (err) {
@@ -729,7 +740,7 @@ static long record_event(const struct user_event *ev, const uint8_t *payload, ui
     if (!e)
         return 0; /* tracing is off, or the event is lost (and counted) */
     memcpy((uint8_t *)e + TRACE_EVENT_HEADER_SIZE, payload, len);
-    trace_commit();
+    trace_event_commit(&ev->call, e, TRACE_EVENT_HEADER_SIZE + len);
     return 0;
 }
 

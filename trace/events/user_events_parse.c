@@ -430,6 +430,39 @@ void ue_print_format(struct fs_writer *out, const struct ue_desc *d)
 {
     for (uint32_t i = 0; i < d->nfields; i++)
         print_field_line(out, &d->fields[i]);
+    ue_print_format_tail(out, d);
+}
+
+bool ue_describe_fields(const struct ue_desc *d, struct trace_event_field *out)
+{
+    for (uint32_t i = 0; i < d->nfields; i++) {
+        const struct ue_field *f = &d->fields[i];
+        struct trace_event_field *t = &out[i];
+        *t = (struct trace_event_field){ f->type, f->name, f->offset, f->size, 0, f->is_signed,
+                                         TRACE_FIELD_INT };
+        if (f->kind == UE_FIELD_INT && !strchr(f->type, '[') &&
+            (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8))
+            continue;
+        if (f->kind == UE_FIELD_CHAR_ARRAY && strncmp(f->type, "char[", 5) == 0) {
+            t->type = "char";
+        } else if (f->kind == UE_FIELD_CHAR_ARRAY && strncmp(f->type, "unsigned char[", 14) == 0) {
+            t->type = "unsigned char";
+        } else if (f->kind == UE_FIELD_DATA_LOC && f->size == 4 &&
+                   strcmp(f->type, "__data_loc char[]") == 0) {
+            t->type = "char";
+            t->kind = TRACE_FIELD_DATA_LOC;
+            continue;
+        } else {
+            return false;
+        }
+        t->kind = TRACE_FIELD_CHARS;
+        t->array_len = f->size;
+    }
+    return true;
+}
+
+void ue_print_format_tail(struct fs_writer *out, const struct ue_desc *d)
+{
     fs_puts(out, "\nprint fmt: \"");
     for (uint32_t i = 0; i < d->nfields; i++)
         fs_printf(out, "%s%s=%s", i ? " " : "", d->fields[i].name,

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "kernel/fs/fs_tree.h"
+#include "trace/events/event_fields.h"
 
 #define UE_NAME_MAX 64      /* event name, NUL included: a directory under events/user_events */
 #define UE_HEADER_SIZE 8    /* struct trace_entry: the first field's offset */
@@ -80,6 +81,18 @@ void ue_print_record(struct fs_writer *out, const struct ue_desc *d, const void 
 /* The event's part of its `format` file: one "\tfield:..." line per field, a blank line and
  * "print fmt: ...", as Linux's user_events shows them. */
 void ue_print_format(struct fs_writer *out, const struct ue_desc *d);
+
+/* issue 18, event filters: the event's fields as event_fields.h describes them, into
+ * out[0..d->nfields), so that filters can read them and the core prints their format lines
+ * exactly as ue_print_format would. False when a field has no such description (a
+ * __rel_loc, a struct, an array of integers, a __data_loc of anything but char[]): the
+ * event then keeps printing its own lines, and filters see only the common fields. The
+ * types point into d or at constants: out lives no longer than d. */
+bool ue_describe_fields(const struct ue_desc *d, struct trace_event_field *out);
+
+/* ue_print_format without the field lines: the blank line and "print fmt: ...", for an
+ * event whose fields ue_describe_fields described (the core prints their lines). */
+void ue_print_format_tail(struct fs_writer *out, const struct ue_desc *d);
 
 /* The event's dynamic_events line: "u:test u32 count; char[16] who\n". */
 void ue_print_command(struct fs_writer *out, const struct ue_desc *d);
