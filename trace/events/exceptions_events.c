@@ -33,7 +33,7 @@ static void record_fault(struct trace_event_call *call, uint32_t address, uint32
     e->address = address;
     e->ip = ip;
     e->error_code = error_code;
-    tracepoint_commit();
+    tracepoint_commit(call, e, sizeof *e);
 }
 
 static void record_page_fault_user(uint32_t address, uint32_t ip, uint32_t error_code)

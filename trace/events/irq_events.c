@@ -40,7 +40,7 @@ static void record_irq_handler_entry(int irq, const char *name)
         return;
     e->irq = irq;
     tracepoint_put_string(e, &e->name, sizeof *e, name);
-    tracepoint_commit();
+    tracepoint_commit(&event_irq_handler_entry, e, size);
 }
 
 static void record_irq_handler_exit(int irq, bool handled)
@@ -50,7 +50,7 @@ static void record_irq_handler_exit(int irq, bool handled)
         return;
     e->irq = irq;
     e->ret = handled ? 1 : 0; /* Linux's IRQ_HANDLED and IRQ_NONE */
-    tracepoint_commit();
+    tracepoint_commit(&event_irq_handler_exit, e, sizeof *e);
 }
 
 static void attach_entry(bool on)

@@ -71,7 +71,7 @@ static void record_sched_switch(const struct task *prev, const struct task *next
     tracepoint_copy_comm(e->next_comm, next->name);
     e->next_pid = next->pid;
     e->next_prio = PRIO_NORMAL;
-    tracepoint_commit();
+    tracepoint_commit(&event_sched_switch, e, sizeof *e);
 }
 
 static void attach_switch(bool on) { trace_hook_sched_switch = on ? record_sched_switch : 0; }
@@ -159,7 +159,7 @@ static void record_wakeup(struct trace_event_call *call, const struct task *t)
     e->pid = t->pid;
     e->prio = PRIO_NORMAL;
     e->target_cpu = 0; /* one CPU */
-    tracepoint_commit();
+    tracepoint_commit(call, e, sizeof *e);
 }
 
 static void record_sched_wakeup(const struct task *t) { record_wakeup(&event_sched_wakeup, t); }
@@ -231,7 +231,7 @@ static void record_sched_process_fork(const struct task *parent, const struct ta
     e->parent_pid = parent->pid;
     tracepoint_copy_comm(e->child_comm, child->name);
     e->child_pid = child->pid;
-    tracepoint_commit();
+    tracepoint_commit(&event_sched_process_fork, e, sizeof *e);
 }
 
 static void attach_fork(bool on)
@@ -286,7 +286,7 @@ static void record_sched_process_exec(const struct task *t, const char *filename
     tracepoint_put_string(e, &e->filename, sizeof *e, filename);
     e->pid = t->pid;
     e->old_pid = old_pid;
-    tracepoint_commit();
+    tracepoint_commit(&event_sched_process_exec, e, size);
 }
 
 static void attach_exec(bool on)
@@ -339,7 +339,7 @@ static void record_process(struct trace_event_call *call, const struct task *t, 
     tracepoint_copy_comm(e->comm, t->name);
     e->pid = pid;
     e->prio = PRIO_NORMAL;
-    tracepoint_commit();
+    tracepoint_commit(call, e, sizeof *e);
 }
 
 static void record_sched_process_exit(const struct task *t)

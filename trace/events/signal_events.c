@@ -58,7 +58,7 @@ static void record_signal_generate(int sig, int code, const struct task *t, int 
     e->pid = t->pid;
     e->group = group;
     e->result = result;
-    tracepoint_commit();
+    tracepoint_commit(&event_signal_generate, e, sizeof *e);
 }
 
 static void record_signal_deliver(int sig, int code, uint32_t sa_handler, uint32_t sa_flags)
@@ -71,7 +71,7 @@ static void record_signal_deliver(int sig, int code, uint32_t sa_handler, uint32
     e->code = code;
     e->sa_handler = sa_handler;
     e->sa_flags = sa_flags;
-    tracepoint_commit();
+    tracepoint_commit(&event_signal_deliver, e, sizeof *e);
 }
 
 static void attach_generate(bool on)

@@ -44,7 +44,13 @@ static inline void *tracepoint_reserve(const struct trace_event_call *call, uint
     return trace_reserve(call->id, size);
 }
 
-static inline void tracepoint_commit(void) { trace_commit(); }
+/* Commits a record tracepoint_reserve gave, or discards it when the event's filter
+ * rejects it (trace_event_commit). */
+static inline void tracepoint_commit(const struct trace_event_call *call, void *record,
+                                     uint32_t size)
+{
+    trace_event_commit(call, record, size);
+}
 
 /* Copies a task name into a char[16] field (Linux's comm), cut and NUL-padded. */
 void tracepoint_copy_comm(char *field, const char *name);
