@@ -220,7 +220,7 @@ static int parse_place(const struct word *w, struct kp_command *cmd, struct kp_e
 {
     if (w->text[0] >= '0' && w->text[0] <= '9') {
         if (!parse_u32(w->text, w->len, &cmd->addr))
-            return fail(err, "Invalid probe address", w->pos);
+            return fail(err, "Invalid probed address or symbol", w->pos);
         return 0;
     }
     if (memchr(w->text, ':', w->len))
@@ -240,7 +240,7 @@ static int parse_place(const struct word *w, struct kp_command *cmd, struct kp_e
     if (plus && !parse_u32(plus + 1, w->len - sym_len - 1, &cmd->offset))
         return fail(err, "Invalid probe offset", w->pos + (uint32_t)sym_len + 1);
     if (cmd->is_return && cmd->offset != 0)
-        return fail(err, "Return probe must be on the function entry", w->pos + (uint32_t)sym_len);
+        return fail(err, "Retprobe address must be a function entry", w->pos + (uint32_t)sym_len);
     return 0;
 }
 
@@ -249,7 +249,7 @@ static int parse_base(const char *text, size_t len, uint32_t pos, const struct k
                       struct kp_fetch_arg *arg, struct kp_error *err)
 {
     if (len == 0)
-        return fail(err, "Argument is empty", pos);
+        return fail(err, "No argument expression", pos);
     if (text[0] == '%') {
         const char *name = text + 1;
         size_t name_len = len - 1;
@@ -267,7 +267,7 @@ static int parse_base(const char *text, size_t len, uint32_t pos, const struct k
     if (text[0] == '@') {
         if (len >= 2 && text[1] >= '0' && text[1] <= '9') {
             if (!parse_u32(text + 1, len - 1, &arg->addr))
-                return fail(err, "Invalid address", pos + 1);
+                return fail(err, "Invalid memory address", pos + 1);
             arg->base = KP_FETCH_MEMORY;
             return 0;
         }
@@ -293,7 +293,7 @@ static int parse_base(const char *text, size_t len, uint32_t pos, const struct k
         }
         if (word_is(&w, "$retval")) {
             if (!cmd->is_return)
-                return fail(err, "$retval is only for return probes", pos);
+                return fail(err, "$retval is not available on probe", pos);
             arg->base = KP_FETCH_RETVAL;
             return 0;
         }
@@ -303,16 +303,16 @@ static int parse_base(const char *text, size_t len, uint32_t pos, const struct k
         }
         if (len > 6 && strncmp(text, "$stack", 6) == 0) {
             if (!parse_decimal(text + 6, len - 6, &arg->index))
-                return fail(err, "Invalid $stack number", pos + 6);
+                return fail(err, "Invalid stack number", pos + 6);
             arg->base = KP_FETCH_STACK;
             return 0;
         }
         if (len > 4 && strncmp(text, "$arg", 4) == 0) {
             if (!parse_decimal(text + 4, len - 4, &arg->index) || arg->index == 0 ||
                 arg->index > KP_MAX_ARGS)
-                return fail(err, "Invalid $arg number", pos + 4);
+                return fail(err, "Invalid argument number", pos + 4);
             if (cmd->is_return || !cmd->has_symbol || cmd->offset != 0)
-                return fail(err, "$arg is only at a function entry", pos);
+                return fail(err, "$arg is only available at a function entry", pos);
             arg->base = KP_FETCH_ARG;
             return 0;
         }
@@ -381,7 +381,7 @@ static int parse_arg(const struct word *w, unsigned number, const struct kp_comm
     if (len >= KP_ARG_TEXT_MAX)
         return fail(err, "Argument expression is too long", pos);
     if (len == 0)
-        return fail(err, "Argument is empty", pos);
+        return fail(err, "No argument expression", pos);
     copy_name(arg->text, sizeof arg->text, text, len);
 
     const char *colon = memchr(text, ':', len);
@@ -403,7 +403,7 @@ static int parse_arg(const struct word *w, unsigned number, const struct kp_comm
     bool from_memory = arg->nderef > 0 || arg->base == KP_FETCH_MEMORY ||
                        arg->base == KP_FETCH_SYMBOL;
     if (t == KP_TYPE_STRING && !from_memory && arg->base != KP_FETCH_COMM)
-        return fail(err, "string type needs a memory fetch (@ or +OFFS())", type.pos);
+        return fail(err, "String accepts only memory argument", type.pos);
     if (t != KP_TYPE_STRING && arg->base == KP_FETCH_COMM)
         return fail(err, "$comm is a string", type.pos);
     return 0;
@@ -500,7 +500,7 @@ int kp_parse(const char *line, size_t len, struct kp_command *cmd, struct kp_err
         ret = parse_arg(&w, i + 1, cmd, &cmd->args[i], err);
         for (uint32_t j = 0; ret == 0 && j < i; j++)
             if (strcmp(cmd->args[j].name, cmd->args[i].name) == 0)
-                ret = fail(err, "Argument name is already used", w.pos);
+                ret = fail(err, "This argument name is already used", w.pos);
         if (ret) {
             kp_command_free(cmd);
             return ret;
