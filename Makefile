@@ -441,8 +441,10 @@ UNIT_DEPS_ipc_log_dump := tools/ipc_log_dump.c $(HOST_ipc_log_page)
 UNIT_DEPS_user_events_parse := $(HOST_user_events_parse)
 UNIT_DEPS_trace_events := trace/events/trace_events.c trace/events/trace_syscalls.c trace/events/event_fields.c \
 	tests/unit/host_syscall_table.c $(HOST_ring_buffer) $(HOST_parse) $(HOST_fs_tree)
-# kprobes (issue 18): the kprobe_events line parser; its fuzz target links the same.
+# kprobes (issue 18): the kprobe_events line parser (its fuzz target links the same) and the
+# fetch args' values at a hit.
 UNIT_DEPS_kprobe_parse := trace/kprobes/kprobe_parse.c $(HOST_parse) $(HOST_fs_tree)
+UNIT_DEPS_kprobe_fetch := trace/kprobes/kprobe_fetch.c $(UNIT_DEPS_kprobe_parse)
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 
