@@ -12,6 +12,9 @@
  *
  * ftrace_caller calls the single function pointer ftrace_trace_function, which is
  * ftrace_dispatch when anyone listens: it hands the call to each user in turn.
+ * A site with an enabled kprobe (trace/kprobes) is patched whatever the filters say; the
+ * dispatcher then calls the kprobe hook and hands the call to the tracers only if their
+ * filters allow it.
  */
 #include "kernel/fs/fs_layout.h"
 #include "trace/ftrace/ftrace_internal.h"
