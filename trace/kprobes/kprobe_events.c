@@ -92,7 +92,9 @@ static int read_string(uint32_t addr, char *buf, uint32_t max)
 /* Records one event of kp for the call described by site. */
 static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsigned long irqs)
 {
-    static char strings[KP_MAX_ARGS * (KP_STRING_MAX + 8)]; /* only the hook, never re-entered */
+    /* One buffer: ftrace_dispatch never runs the hook twice at once, on one CPU (an SMP
+     * kernel would make it per-CPU). */
+    static char strings[KP_MAX_ARGS * (KP_STRING_MAX + 8)];
     uint32_t used = 0;
     uint32_t loc[KP_MAX_ARGS];
     for (uint32_t i = 0; i < kp->cmd.nargs; i++) {
