@@ -447,6 +447,10 @@ UNIT_DEPS_trace_events += trace/events/event_filter_files.c trace/events/event_f
 	trace/core/error_log.c kernel/time.c
 UNIT_DEPS_user_events_parse += trace/events/event_fields.c
 HOST_user_events_parse += trace/events/event_fields.c # the fuzz target, defined below
+# kprobes (issue 18): the kprobe_events line parser (its fuzz target links the same) and the
+# fetch args' values at a hit.
+UNIT_DEPS_kprobe_parse := trace/kprobes/kprobe_parse.c $(HOST_parse) $(HOST_fs_tree)
+UNIT_DEPS_kprobe_fetch := trace/kprobes/kprobe_fetch.c $(UNIT_DEPS_kprobe_parse)
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 

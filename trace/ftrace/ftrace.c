@@ -12,6 +12,9 @@
  *
  * ftrace_caller calls the single function pointer ftrace_trace_function, which is
  * ftrace_dispatch when anyone listens: it hands the call to each user in turn.
+ * A site with an enabled kprobe (trace/kprobes) is patched whatever the filters say; the
+ * dispatcher then calls the kprobe hook and hands the call to the tracers only if their
+ * filters allow it.
  */
 #include "kernel/fs/fs_layout.h"
 #include "trace/ftrace/ftrace_internal.h"
@@ -38,6 +41,12 @@ static unsigned long traced_irqs;      /* the traced code's interrupt flag (the 
                                         * turns interrupts off; events show the caller's) */
 
 struct ftrace_func_set ftrace_filter, ftrace_notrace, ftrace_graph_filter;
+
+/* kprobes (issue 18): sites with an enabled entry probe call the hook whatever the function
+ * filters say; kprobe_sites counts them, and users has FTRACE_USER_KPROBE while it is not 0. */
+static uint32_t *kprobe_wanted;
+static uint32_t kprobe_sites;
+static ftrace_kprobe_hook_t kprobe_hook;
 
 /* --- the sites ------------------------------------------------------------------------- */
 
@@ -85,7 +94,7 @@ static void collect_sites(void)
             bad++;
     }
     sort_sites(addr, good);
-    enum { PATCHED, SCRATCH, FILTER, NOTRACE, GRAPH_FILTER, BITMAPS };
+    enum { PATCHED, SCRATCH, FILTER, NOTRACE, GRAPH_FILTER, KPROBE, BITMAPS };
     uint32_t *bitmap[BITMAPS];
     uint32_t words = (good + 31) / 32 + 1;
     bool complete = true;
@@ -101,6 +110,7 @@ static void collect_sites(void)
     ftrace_sites.count = good;
     ftrace_sites.patched = bitmap[PATCHED];
     ftrace_sites.scratch = bitmap[SCRATCH];
+    kprobe_wanted = bitmap[KPROBE];
     ftrace_func_set_init(&ftrace_filter, bitmap[FILTER], good);
     ftrace_func_set_init(&ftrace_notrace, bitmap[NOTRACE], good);
     ftrace_func_set_init(&ftrace_graph_filter, bitmap[GRAPH_FILTER], good);
@@ -111,10 +121,33 @@ static void collect_sites(void)
 
 static bool site_patched(uint32_t i) { return ftrace_sites.patched[i / 32] >> (i % 32) & 1; }
 
-/* Whether site i should call the tracer now. */
+static bool kprobe_site(uint32_t i) { return kprobe_wanted[i / 32] >> (i % 32) & 1; }
+
+/* Whether site i should call the tracer now: a tracer wants it and the filters allow it,
+ * or an entry probe is on it. */
 static bool site_wanted(uint32_t i)
 {
-    return users && ftrace_filter_allows(&ftrace_filter, &ftrace_notrace, i);
+    return ((users & ~FTRACE_USER_KPROBE) &&
+            ftrace_filter_allows(&ftrace_filter, &ftrace_notrace, i)) ||
+           ((users & FTRACE_USER_KPROBE) && kprobe_site(i));
+}
+
+void ftrace_set_kprobe_hook(ftrace_kprobe_hook_t hook) { kprobe_hook = hook; }
+
+bool ftrace_is_site(uint32_t ip) { return ftrace_site_index(ip) >= 0; }
+
+int ftrace_kprobe_site(uint32_t ip, bool on)
+{
+    int i = ftrace_site_index(ip);
+    if (i < 0)
+        return -EINVAL;
+    uint32_t n = (uint32_t)i;
+    if (kprobe_site(n) != on) {
+        kprobe_wanted[n / 32] ^= 1u << (n % 32);
+        kprobe_sites = on ? kprobe_sites + 1 : kprobe_sites - 1;
+    }
+    ftrace_set_user(FTRACE_USER_KPROBE, kprobe_sites != 0);
+    return 0;
 }
 
 void ftrace_update(void)
@@ -186,6 +219,18 @@ void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uin
     }
     running = true;
     traced_irqs = flags;
+    if (users & FTRACE_USER_KPROBE) {
+        /* Only with a probe somewhere: this site may be patched for the probe alone, so
+         * the tracers see it only if their filters allow it. */
+        int i = ftrace_site_index(ip);
+        if (i >= 0 && kprobe_site((uint32_t)i) && kprobe_hook)
+            kprobe_hook(ip, parent_slot, flags);
+        if (i < 0 || !ftrace_filter_allows(&ftrace_filter, &ftrace_notrace, (uint32_t)i)) {
+            running = false;
+            arch_irq_restore(flags);
+            return;
+        }
+    }
     if (users & FTRACE_USER_FUNCTION)
         function_record(ip, parent_ip, fp);
     if (users & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))

@@ -15,6 +15,7 @@
 #define FTRACE_USER_FUNCTION 1u
 #define FTRACE_USER_GRAPH 2u
 #define FTRACE_USER_PROFILE 4u
+#define FTRACE_USER_KPROBE 8u /* a site has an entry probe (trace/kprobes) */
 
 /* The traceable functions: their call sites (== their addresses), sorted. */
 struct ftrace_sites {

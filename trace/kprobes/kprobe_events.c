@@ -1,0 +1,443 @@
+/*
+ * kprobe_events.c - the tracefs file kprobe_events and the probe events it creates
+ * (Linux's kernel/trace/trace_kprobe.c), on function entries only for now.
+ *
+ * A line parsed by kp_parse becomes a struct kprobe: a trace_event_call under
+ * events/GRP/EVENT whose fields are __probe_ip and one per fetch arg (a string as
+ * __data_loc char[]), so format, filters and triggers see them. Enabling it marks the
+ * function's ftrace site as probed (trace/ftrace: the site calls kprobe_hit whatever the
+ * function tracer's filters say); the hook reads the args from the registers ftrace_caller
+ * saved and the stack, memory through arch_call_catching_faults, and records one event.
+ * A read that fails records 0 (a string "(fault)"), as Linux does.
+ * Refused for now (EINVAL): offsets other than 0, return probes, functions without an
+ * ftrace site, and args needing %bx %si %di %flags (the ftrace site does not save them).
+ *
+ * Concurrency (one CPU): the list is changed only under kprobe_lock with interrupts off,
+ * and the hook runs with interrupts off (ftrace_dispatch), so it never sees a half-changed
+ * list; a probe is only freed while disabled, when its site no longer calls the hook.
+ */
+#include "trace/kprobes/kprobe_fetch.h"
+#include "trace/kprobes/kprobe_parse.h"
+
+#include "kernel/arch.h"
+#include "kernel/fs/fs_layout.h"
+#include "kernel/init.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/symbols.h"
+#include "kernel/mm/heap.h"
+#include "kernel/proc/task.h"
+#include "kernel/spinlock.h"
+#include "trace/events/trace_events.h"
+#include "trace/ftrace/ftrace.h"
+
+#define KP_STRING_MAX 128 /* bytes of one string arg recorded, NUL not included */
+#define KP_SITE_REGS                                                                          \
+    (1u << KP_REG_AX | 1u << KP_REG_CX | 1u << KP_REG_DX | 1u << KP_REG_BP | 1u << KP_REG_SP | \
+     1u << KP_REG_IP)
+
+struct kprobe {
+    struct trace_event_call call;
+    struct kp_command cmd;
+    char system[KP_NAME_MAX];
+    uint32_t addr;                    /* the function (its ftrace site) */
+    uint32_t *sym_addr;               /* per arg: @SYM's address + offset */
+    struct trace_event_field *fields; /* __probe_ip, then one per arg */
+    char (*field_types)[8];           /* the type names fields point at */
+    uint32_t fixed_size;              /* the record without its strings */
+    struct kprobe *next;
+};
+
+static struct kprobe *probes;
+static struct spinlock kprobe_lock = SPINLOCK_INIT("kprobe_events");
+
+/* --- the hit ------------------------------------------------------------------------------ */
+
+struct copy_job {
+    uint32_t addr;
+    void *buf;
+    uint32_t len;
+};
+
+static void copy_bytes(void *p)
+{
+    struct copy_job *j = p;
+    memcpy(j->buf, (const void *)(uintptr_t)j->addr, j->len);
+}
+
+/* kp_site's reader: a copy that fails, instead of faulting, on memory that is not there. */
+static bool read_kernel(void *ctx, uint32_t addr, void *buf, uint32_t len)
+{
+    (void)ctx;
+    if (addr + len < addr)
+        return false;
+    struct copy_job job = { addr, buf, len };
+    struct caught_fault fault;
+    return !arch_call_catching_faults(copy_bytes, &job, &fault);
+}
+
+/* Copies the NUL-terminated text at addr (at most max bytes); the length copied, or -1
+ * when the memory cannot be read. */
+static int read_string(uint32_t addr, char *buf, uint32_t max)
+{
+    for (uint32_t n = 0; n < max; n++) {
+        if (!read_kernel(0, addr + n, &buf[n], 1))
+            return -1;
+        if (!buf[n])
+            return (int)n;
+    }
+    return (int)max;
+}
+
+/* Records one event of kp for the call described by site. */
+static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsigned long irqs)
+{
+    /* One buffer: ftrace_dispatch never runs the hook twice at once, on one CPU (an SMP
+     * kernel would make it per-CPU). */
+    static char strings[KP_MAX_ARGS * (KP_STRING_MAX + 8)];
+    uint32_t used = 0;
+    uint32_t loc[KP_MAX_ARGS];
+    for (uint32_t i = 0; i < kp->cmd.nargs; i++) {
+        const struct kp_fetch_arg *a = &kp->cmd.args[i];
+        if (a->type != KP_TYPE_STRING)
+            continue;
+        char *dst = strings + used;
+        int n;
+        if (a->base == KP_FETCH_COMM) {
+            const char *name = task_name(task_current());
+            n = (int)strlen(name);
+            memcpy(dst, name, (size_t)n);
+        } else {
+            uint32_t addr;
+            n = kp_fetch_string_addr(a, site, kp->sym_addr[i], &addr) == KP_FETCH_OK
+                    ? read_string(addr, dst, KP_STRING_MAX)
+                    : -1;
+            if (n < 0) {
+                n = 7;
+                memcpy(dst, "(fault)", 7);
+            }
+        }
+        dst[n] = '\0';
+        loc[i] = (uint32_t)(n + 1) << 16 | (kp->fixed_size + used);
+        used += (uint32_t)n + 1;
+    }
+    struct trace_entry *e = trace_reserve(kp->call.id, kp->fixed_size + used);
+    if (!e)
+        return;
+    /* The hook runs with interrupts off; the event shows the probed code's state. */
+    e->flags = (uint8_t)((e->flags & ~TRACE_FLAG_IRQS_OFF) | (irqs ? 0 : TRACE_FLAG_IRQS_OFF));
+    uint8_t *rec = (uint8_t *)e;
+    memcpy(rec + TRACE_EVENT_HEADER_SIZE, &kp->addr, 4);
+    for (uint32_t i = 0; i < kp->cmd.nargs; i++) {
+        const struct kp_fetch_arg *a = &kp->cmd.args[i];
+        const struct trace_event_field *f = &kp->fields[i + 1];
+        if (a->type == KP_TYPE_STRING) {
+            memcpy(rec + f->offset, &loc[i], 4);
+            continue;
+        }
+        uint64_t v = 0;
+        if (kp_fetch_value(a, site, kp->sym_addr[i], &v) != KP_FETCH_OK)
+            v = 0;
+        memcpy(rec + f->offset, &v, f->size); /* little-endian: the low bytes */
+    }
+    memcpy(rec + kp->fixed_size, strings, used);
+    trace_commit();
+}
+
+/* ftrace's hook: every enabled probe on the function at ip records an event. */
+static void kprobe_hit(uint32_t ip, uint32_t *parent_slot, unsigned long irqs)
+{
+    struct kp_site site = { .known_regs = KP_SITE_REGS, .read = read_kernel };
+    site.regs[KP_REG_AX] = parent_slot[-2];
+    site.regs[KP_REG_CX] = parent_slot[-3];
+    site.regs[KP_REG_DX] = parent_slot[-4];
+    site.regs[KP_REG_BP] = parent_slot[-5];
+    site.regs[KP_REG_SP] = (uint32_t)(uintptr_t)parent_slot;
+    site.regs[KP_REG_IP] = ip;
+    for (const struct kprobe *kp = probes; kp; kp = kp->next)
+        if (kp->addr == ip && kp->call.enabled)
+            record_hit(kp, &site, irqs);
+}
+
+/* --- the event ------------------------------------------------------------------------------ */
+
+/* "EVENT: (SYM+0x0/0xSIZE) name=value ...", as Linux's kprobe events print. */
+static void print_probe(struct fs_writer *out, const struct trace_event_call *call,
+                        const struct trace_event_view *ev)
+{
+    const struct kprobe *kp = call->data;
+    const uint8_t *rec = (const uint8_t *)ev->entry;
+    int64_t ip = 0;
+    trace_field_read_int(&kp->fields[0], rec, ev->length, &ip);
+    uint32_t off = 0, size = 0;
+    const char *sym = symbol_lookup(kernel_symbols(), (uint32_t)ip, &off, &size);
+    fs_printf(out, "%s: (%s+0x%x/0x%x)", call->name, sym ? sym : "?", off, size);
+    for (uint32_t i = 0; i < kp->cmd.nargs; i++) {
+        const struct kp_fetch_arg *a = &kp->cmd.args[i];
+        const struct trace_event_field *f = &kp->fields[i + 1];
+        fs_printf(out, " %s=", a->name);
+        if (a->type == KP_TYPE_STRING) {
+            const char *text;
+            uint32_t len;
+            if (trace_field_read_string(f, rec, ev->length, &text, &len))
+                fs_printf(out, "\"%.*s\"", (int)len, text);
+            continue;
+        }
+        int64_t v = 0;
+        trace_field_read_int(f, rec, ev->length, &v);
+        uint64_t u = f->size == 8 ? (uint64_t)v : (uint64_t)v & ((1ull << (f->size * 8)) - 1);
+        if (a->type >= KP_TYPE_S8 && a->type <= KP_TYPE_S64)
+            fs_printf(out, "%lld", (long long)v);
+        else if (a->type <= KP_TYPE_U64)
+            fs_printf(out, "%llu", (unsigned long long)u);
+        else if (a->type == KP_TYPE_SYMBOL) {
+            const char *s = symbol_lookup(kernel_symbols(), (uint32_t)u, &off, &size);
+            if (s)
+                fs_printf(out, "%s+0x%x/0x%x", s, off, size);
+            else
+                fs_printf(out, "0x%llx", (unsigned long long)u);
+        } else
+            fs_printf(out, "0x%llx", (unsigned long long)u);
+    }
+}
+
+/* The printf conversion of a type in print fmt. */
+static const char *type_conversion(enum kp_type t)
+{
+    static const char *const conv[KP_NR_TYPES] = {
+        "%u", "%u", "%u", "%Lu", "%d", "%d", "%d", "%Ld",
+        "0x%x", "0x%x", "0x%x", "0x%Lx", "\\\"%s\\\"", "%pS",
+    };
+    return conv[t];
+}
+
+/* The blank line and "print fmt: ..." (the core printed the fields). */
+static void print_probe_format(struct fs_writer *out, const struct trace_event_call *call)
+{
+    const struct kprobe *kp = call->data;
+    fs_printf(out, "\nprint fmt: \"(%%lx)");
+    for (uint32_t i = 0; i < kp->cmd.nargs; i++)
+        fs_printf(out, " %s=%s", kp->cmd.args[i].name,
+                  type_conversion((enum kp_type)kp->cmd.args[i].type));
+    fs_printf(out, "\", REC->__probe_ip");
+    for (uint32_t i = 0; i < kp->cmd.nargs; i++) {
+        if (kp->cmd.args[i].type == KP_TYPE_STRING)
+            fs_printf(out, ", __get_str(%s)", kp->cmd.args[i].name);
+        else
+            fs_printf(out, ", REC->%s", kp->cmd.args[i].name);
+    }
+    fs_printf(out, "\n");
+}
+
+/* Enabling patches the function's site to call the hook; disabling puts it back (unless
+ * another enabled probe is on the same function). */
+static int enable_probe(struct trace_event_call *call, bool on)
+{
+    struct kprobe *kp = call->data;
+    bool others = false;
+    for (const struct kprobe *p = probes; p; p = p->next)
+        if (p != kp && p->addr == kp->addr && p->call.enabled)
+            others = true;
+    return others ? 0 : ftrace_kprobe_site(kp->addr, on);
+}
+
+static const struct trace_event_ops probe_ops = {
+    .print = print_probe,
+    .print_format = print_probe_format,
+    .enable = enable_probe,
+};
+
+/* --- creating and deleting -------------------------------------------------------------------- */
+
+static void free_probe(struct kprobe *kp)
+{
+    kp_command_free(&kp->cmd);
+    kfree(kp->sym_addr);
+    kfree(kp->fields);
+    kfree(kp->field_types);
+    kfree(kp);
+}
+
+/* The format type of an integer type: Linux shows x* as the unsigned type of that size. */
+static void field_type_name(enum kp_type t, char *buf)
+{
+    static const char *const names[KP_NR_TYPES] = {
+        "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+        "u8", "u16", "u32", "u64", "char", "u32",
+    };
+    memcpy(buf, names[t], strlen(names[t]) + 1);
+}
+
+/* Checks cmd against what this kernel can probe and builds its fields; 0 or -errno. */
+static int build_probe(struct kprobe *kp)
+{
+    struct kp_command *c = &kp->cmd;
+    if (c->is_return || c->offset != 0)
+        return -EINVAL; /* return probes and offsets: not supported yet */
+    kp->addr = c->has_symbol ? symbol_address(kernel_symbols(), c->symbol) : c->addr;
+    if (!kp->addr)
+        return -ENOENT;
+    uint32_t n = c->nargs;
+    kp->sym_addr = kzalloc((n ? n : 1) * sizeof *kp->sym_addr);
+    kp->fields = kzalloc((n + 1) * sizeof *kp->fields);
+    kp->field_types = kzalloc((n + 1) * sizeof *kp->field_types);
+    if (!kp->sym_addr || !kp->fields || !kp->field_types)
+        return -ENOMEM;
+    kp->fields[0] = (struct trace_event_field){ "unsigned long", "__probe_ip",
+                                                TRACE_EVENT_HEADER_SIZE, 4, 0, false,
+                                                TRACE_FIELD_INT };
+    uint32_t offset = TRACE_EVENT_HEADER_SIZE + 4;
+    for (uint32_t i = 0; i < n; i++) {
+        struct kp_fetch_arg *a = &c->args[i];
+        if (!kp_fetch_possible(a, KP_SITE_REGS, false))
+            return -EINVAL; /* %bx %si %di %flags: the ftrace site does not save them */
+        if (a->base == KP_FETCH_SYMBOL) {
+            uint32_t s = symbol_address(kernel_symbols(), a->symbol);
+            if (!s)
+                return -ENOENT;
+            kp->sym_addr[i] = s + (uint32_t)a->offset;
+        }
+        enum kp_type t = (enum kp_type)a->type;
+        field_type_name(t, kp->field_types[i]);
+        bool str = t == KP_TYPE_STRING;
+        kp->fields[i + 1] = (struct trace_event_field){
+            kp->field_types[i], a->name, (uint16_t)offset, (uint16_t)kp_type_size(t), 0,
+            t >= KP_TYPE_S8 && t <= KP_TYPE_S64, str ? TRACE_FIELD_DATA_LOC : TRACE_FIELD_INT,
+        };
+        offset += kp_type_size(t);
+    }
+    if (offset > 0xffff)
+        return -E2BIG;
+    kp->fixed_size = offset;
+    if (!ftrace_is_site(kp->addr))
+        return -EINVAL; /* not a traceable function's entry */
+    memcpy(kp->system, c->group, sizeof kp->system);
+    kp->call.system = kp->system;
+    memcpy(kp->call.name, c->event, sizeof kp->call.name);
+    kp->call.ops = &probe_ops;
+    kp->call.data = kp;
+    kp->call.fields = kp->fields;
+    kp->call.nr_fields = (uint16_t)(n + 1);
+    return 0;
+}
+
+static struct kprobe *find_probe(const char *group, const char *event)
+{
+    for (struct kprobe *p = probes; p; p = p->next)
+        if (strcmp(p->call.name, event) == 0 && (!*group || strcmp(p->system, group) == 0))
+            return p;
+    return NULL;
+}
+
+/* Unlinks and frees kp: 0, or -EBUSY while enabled. */
+static int delete_probe(struct kprobe *kp)
+{
+    int err = trace_event_unregister(&kp->call);
+    if (err)
+        return err;
+    for (struct kprobe **link = &probes; *link; link = &(*link)->next)
+        if (*link == kp) {
+            *link = kp->next;
+            break;
+        }
+    free_probe(kp);
+    return 0;
+}
+
+/* One line: add or delete a probe; 0 or -errno. */
+static int apply_line(const char *line, size_t len)
+{
+    struct kprobe *kp = kzalloc(sizeof *kp);
+    if (!kp)
+        return -ENOMEM;
+    struct kp_error perr;
+    int err = kp_parse(line, len, &kp->cmd, &perr);
+    if (err) {
+        kfree(kp);
+        return err;
+    }
+    if (kp->cmd.op != KP_OP_ADD) {
+        if (kp->cmd.op == KP_OP_DELETE) {
+            struct kprobe *old = find_probe(kp->cmd.group, kp->cmd.event);
+            err = old ? delete_probe(old) : -ENOENT;
+        }
+        free_probe(kp);
+        return err;
+    }
+    err = build_probe(kp);
+    if (!err)
+        err = trace_event_register(&kp->call);
+    if (err) {
+        free_probe(kp);
+        return err;
+    }
+    kp->next = probes;
+    probes = kp;
+    return 0;
+}
+
+/* Deletes every probe, or none with -EBUSY when one is enabled (Linux's O_TRUNC open). */
+static int delete_all(void)
+{
+    for (const struct kprobe *p = probes; p; p = p->next)
+        if (p->call.enabled)
+            return -EBUSY;
+    while (probes) {
+        int err = delete_probe(probes);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* --- the file ------------------------------------------------------------------------------------ */
+
+static int read_kprobe_events(struct fs_node *node, struct fs_writer *out)
+{
+    (void)node;
+    unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+    /* The newest is first in the list; Linux lists them in creation order. */
+    uint32_t n = 0;
+    for (const struct kprobe *p = probes; p; p = p->next)
+        n++;
+    for (uint32_t i = n; i > 0; i--) {
+        const struct kprobe *p = probes;
+        for (uint32_t j = 1; j < i; j++)
+            p = p->next;
+        kp_print_command(out, &p->cmd);
+    }
+    spin_unlock_irqrestore(&kprobe_lock, flags);
+    return 0;
+}
+
+/* Lines in order; '>' (append false) first deletes every probe (EBUSY if one is enabled).
+ * An error stops at its line, the lines before it done, as on Linux. */
+static int write_kprobe_events(struct fs_node *node, const char *data, size_t len, bool append)
+{
+    (void)node;
+    unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+    int err = append ? 0 : delete_all();
+    while (!err && len > 0) {
+        const char *nl = memchr(data, '\n', len);
+        size_t line = nl ? (size_t)(nl - data) : len;
+        err = apply_line(data, line);
+        size_t step = nl ? line + 1 : line;
+        data += step;
+        len -= step;
+    }
+    spin_unlock_irqrestore(&kprobe_lock, flags);
+    return err;
+}
+
+static const struct fs_file_ops kprobe_events_ops = {
+    .read = read_kprobe_events,
+    .write = write_kprobe_events,
+    .truncates = true,
+};
+
+static void kprobe_events_setup(void)
+{
+    ftrace_set_kprobe_hook(kprobe_hit);
+    fs_create(tracefs_root(), "kprobe_events", &kprobe_events_ops, NULL);
+}
+INITCALL(trace, kprobe_events_setup);
