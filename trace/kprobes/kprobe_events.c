@@ -141,7 +141,7 @@ static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsi
         memcpy(rec + f->offset, &v, f->size); /* little-endian: the low bytes */
     }
     memcpy(rec + kp->fixed_size, strings, used);
-    trace_commit();
+    trace_event_commit(&kp->call, e, kp->fixed_size + used); /* its filter, if any */
 }
 
 /* ftrace's hook: every enabled probe on the function at ip records an event. */
