@@ -98,6 +98,20 @@ void trace_event_print(struct fs_writer *out, const struct trace_event_view *ev)
  * blank line after it: every event's format starts with it. */
 void trace_event_print_common_fields(struct fs_writer *out);
 
+/* --- issue 18: how an event's writer records ------------------------------------------- */
+
+/* What an event's writer calls instead of trace_reserve: a record of length bytes
+ * (trace_entry included) with its common fields filled, or NULL when the event is not
+ * recorded now (tracing off, or the buffer lost it and counted it). Every event writer
+ * (tracepoints, syscalls, user_events, kprobes) goes through here, so that what decides
+ * whether an event is recorded at all (set_event_pid; triggers that need the record while
+ * tracing is off) is decided in one place. Commit it with trace_event_commit. */
+static inline struct trace_entry *trace_event_reserve(const struct trace_event_call *call,
+                                                      uint32_t length)
+{
+    return trace_reserve(call->id, length);
+}
+
 /* --- issue 18, event filters (trace/events/event_filter_files.c) ----------------------- */
 
 /* What an event's writer calls instead of trace_commit: commits the record e (of length

@@ -66,7 +66,7 @@ static void trace_raw_enter(unsigned nr, const uint32_t *regs)
     if (!raw_enter.enabled)
         return;
     struct raw_enter_entry *e =
-        (struct raw_enter_entry *)trace_reserve(raw_enter.id, sizeof *e);
+        (struct raw_enter_entry *)trace_event_reserve(&raw_enter, sizeof *e);
     if (!e)
         return;
     e->id = (int32_t)nr;
@@ -85,7 +85,7 @@ void trace_syscall_enter(unsigned nr, const uint32_t *regs)
     syscall_slot_args(slot, regs, args);
     uint32_t size = (uint32_t)sizeof(struct syscall_enter_entry) + 4u * se->nargs;
     struct syscall_enter_entry *e =
-        (struct syscall_enter_entry *)trace_reserve(se->enter.id, size);
+        (struct syscall_enter_entry *)trace_event_reserve(&se->enter, size);
     if (!e)
         return;
     e->nr = (int32_t)nr;
@@ -98,7 +98,7 @@ static void trace_raw_exit(unsigned nr, int32_t ret)
 {
     if (!raw_exit.enabled)
         return;
-    struct raw_exit_entry *e = (struct raw_exit_entry *)trace_reserve(raw_exit.id, sizeof *e);
+    struct raw_exit_entry *e = (struct raw_exit_entry *)trace_event_reserve(&raw_exit, sizeof *e);
     if (!e)
         return;
     e->id = (int32_t)nr;
@@ -114,7 +114,7 @@ void trace_syscall_exit(unsigned nr, const uint32_t *regs, int32_t ret)
     if (!se || !se->exit.enabled)
         return;
     struct syscall_exit_entry *e =
-        (struct syscall_exit_entry *)trace_reserve(se->exit.id, sizeof *e);
+        (struct syscall_exit_entry *)trace_event_reserve(&se->exit, sizeof *e);
     if (!e)
         return;
     e->nr = (int32_t)nr;

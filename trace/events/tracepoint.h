@@ -41,7 +41,7 @@ extern const struct trace_event_ops tracepoint_ops;
  * (tracing off, or the buffer lost it and counted it). Commit it with tracepoint_commit. */
 static inline void *tracepoint_reserve(const struct trace_event_call *call, uint32_t size)
 {
-    return trace_reserve(call->id, size);
+    return trace_event_reserve(call, size);
 }
 
 /* Commits a record tracepoint_reserve gave, or discards it when the event's filter

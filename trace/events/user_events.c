@@ -736,7 +736,7 @@ static long record_event(const struct user_event *ev, const uint8_t *payload, ui
         if (err)
             return err;
     }
-    struct trace_entry *e = trace_reserve(ev->call.id, TRACE_EVENT_HEADER_SIZE + len);
+    struct trace_entry *e = trace_event_reserve(&ev->call, TRACE_EVENT_HEADER_SIZE + len);
     if (!e)
         return 0; /* tracing is off, or the event is lost (and counted) */
     memcpy((uint8_t *)e + TRACE_EVENT_HEADER_SIZE, payload, len);

@@ -121,7 +121,7 @@ static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsi
         loc[i] = (uint32_t)(n + 1) << 16 | (kp->fixed_size + used);
         used += (uint32_t)n + 1;
     }
-    struct trace_entry *e = trace_reserve(kp->call.id, kp->fixed_size + used);
+    struct trace_entry *e = trace_event_reserve(&kp->call, kp->fixed_size + used);
     if (!e)
         return;
     /* The hook runs with interrupts off; the event shows the probed code's state. */
