@@ -451,6 +451,8 @@ HOST_user_events_parse += trace/events/event_fields.c # the fuzz target, defined
 # fetch args' values at a hit.
 UNIT_DEPS_kprobe_parse := trace/kprobes/kprobe_parse.c $(HOST_parse) $(HOST_fs_tree)
 UNIT_DEPS_kprobe_fetch := trace/kprobes/kprobe_fetch.c $(UNIT_DEPS_kprobe_parse)
+# kprobes at an offset (issue 18): the x86-32 instruction length decoder (fuzz target too).
+UNIT_DEPS_insn_decode := arch/x86/insn_decode.c
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 
