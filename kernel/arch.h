@@ -18,6 +18,7 @@
 #include "arch/x86/arch_inline.h"
 #include "arch/x86/arch_task.h"
 #include "arch/x86/ftrace_arch.h"
+#include "arch/x86/kprobe_arch.h"
 #include "arch/x86/mmio.h"
 #include "arch/x86/snapshot.h"
 #else

@@ -40,6 +40,7 @@
 #define ENOTEMPTY 39
 #define ELOOP 40
 #define EOVERFLOW 75
+#define EILSEQ 84 /* kprobes: a probe point that is no instruction boundary */
 #define EMSGSIZE 90
 #define EOPNOTSUPP 95
 #define EADDRINUSE 98

@@ -79,6 +79,16 @@ void ftrace_site_patch(uint32_t site, uint32_t target)
     poke_site(site, call);
 }
 
+/* kprobes: one byte (an int3, or the byte it covered) written the same way as a site's
+ * bytes: interrupts off, then every core synced before anyone may execute it. */
+void text_poke_byte(uint32_t addr, uint8_t byte)
+{
+    unsigned long flags = arch_irq_save();
+    *(volatile uint8_t *)(uintptr_t)addr = byte;
+    sync_cores();
+    arch_irq_restore(flags);
+}
+
 bool ftrace_patching_int3(uint32_t *eip)
 {
     uint32_t site = patching_site;

@@ -24,6 +24,9 @@ bool ftrace_site_calls(uint32_t site, uint32_t target);
 /* Makes site `call target`, or the NOP again when target is 0, safely while code runs. */
 void ftrace_site_patch(uint32_t site, uint32_t target);
 
+/* Writes one byte of kernel text safely while code runs (kprobes' int3 and its removal). */
+void text_poke_byte(uint32_t addr, uint8_t byte);
+
 /* If *eip is just after the int3 of a site being patched, moves it past the site and says
  * so: that int3 is the patcher's, not a breakpoint or a snapshot. */
 bool ftrace_patching_int3(uint32_t *eip);

@@ -163,3 +163,92 @@ int insn_decode(const uint8_t *code, size_t avail, struct insn *in)
     in->length = (uint8_t)i;
     return 0;
 }
+
+int insn_boundary(const uint8_t *code, size_t size, size_t offset)
+{
+    size_t at = 0;
+    while (at < offset) {
+        struct insn in;
+        if (insn_decode(code + at, size - at, &in) != 0)
+            return -2;
+        at += in.length;
+    }
+    return at == offset ? 0 : -1;
+}
+
+/* Near control transfers: with 66 they truncate EIP to 16 bits. */
+static bool near_branch(const struct insn *in)
+{
+    if (in->map == INSN_MAP_0F)
+        return in->opcode >= 0x80 && in->opcode <= 0x8f;
+    if (in->map != INSN_MAP_1)
+        return false;
+    uint8_t op = in->opcode;
+    return (op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) || op == 0xe8 ||
+           op == 0xe9 || op == 0xeb || op == 0xc2 || op == 0xc3 ||
+           (op == 0xff && (insn_modrm_reg(in) == 2 || insn_modrm_reg(in) == 4));
+}
+
+const char *insn_kprobe_refusal(const struct insn *in)
+{
+    if (in->operand16 && near_branch(in))
+        return "a 16-bit near branch";
+    if (in->map == INSN_MAP_1) {
+        switch (in->opcode) {
+        case 0xcc: case 0xcd: case 0xce: case 0xf1:
+            return "a software interrupt or breakpoint";
+        case 0xcf:
+            return "iret";
+        case 0xfa: case 0xfb: case 0x9d:
+            return "an interrupt-flag modifier (cli, sti, popf)";
+        case 0xf4:
+            return "hlt";
+        case 0x8e: case 0x07: case 0x17: case 0x1f: case 0xc4: case 0xc5:
+            return "a segment register load";
+        case 0x9a: case 0xea: case 0xca: case 0xcb:
+            return "a far call, jump or return";
+        case 0xff:
+            if (insn_modrm_reg(in) == 3 || insn_modrm_reg(in) == 5)
+                return "a far call, jump or return";
+            return NULL;
+        default:
+            return NULL;
+        }
+    }
+    if (in->map != INSN_MAP_0F)
+        return NULL;
+    switch (in->opcode) {
+    case 0x0b: case 0xb9: case 0xff:
+        return "an undefined-instruction trap (ud0, ud1, ud2)";
+    case 0x05: case 0x07: case 0x34: case 0x35:
+        return "a system call or return (syscall, sysret, sysenter, sysexit)";
+    case 0xa1: case 0xa9: case 0xb2: case 0xb4: case 0xb5:
+        return "a segment register load";
+    case 0x00: case 0x01: case 0x22: case 0x23: case 0x30: case 0xaa:
+        return "a system-register write (descriptor tables, CR, DR, MSR, rsm)";
+    default:
+        return NULL;
+    }
+}
+
+enum insn_fixup insn_step_fixup(const struct insn *in)
+{
+    if (in->map != INSN_MAP_1)
+        return INSN_FIX_IP;
+    switch (in->opcode) {
+    case 0x9c:
+        return INSN_FIX_IP_FLAGS;
+    case 0xc2: case 0xc3:
+        return INSN_FIX_NONE;
+    case 0xe8:
+        return INSN_FIX_IP_RET;
+    case 0xff:
+        if (insn_modrm_reg(in) == 2)
+            return INSN_FIX_RET;
+        if (insn_modrm_reg(in) == 4)
+            return INSN_FIX_NONE;
+        return INSN_FIX_IP;
+    default:
+        return INSN_FIX_IP;
+    }
+}

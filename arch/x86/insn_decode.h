@@ -52,4 +52,32 @@ static inline unsigned insn_modrm_mod(const struct insn *in) { return in->modrm 
 static inline unsigned insn_modrm_reg(const struct insn *in) { return (in->modrm >> 3) & 7; }
 static inline unsigned insn_modrm_rm(const struct insn *in) { return in->modrm & 7; }
 
+/* --- kprobes ---------------------------------------------------------------------------- */
+
+/* Whether offset is where an instruction of the code starts, decoding from code[0] (a
+ * function's first byte; size: the function's bytes): 0 when it is, -1 when offset falls
+ * inside an instruction, -2 when an undecodable instruction comes first. */
+int insn_boundary(const uint8_t *code, size_t size, size_t offset);
+
+/* Why the instruction cannot be single-stepped out of line in a kprobe's slot (Linux's
+ * can_probe and the checks of arch_prepare_kprobe), or NULL when it can: traps and
+ * breakpoints (int3, int n, into, int1, ud0/1/2, bound's #BR is fine), what changes the
+ * interrupt flag or returns through the kernel's stack frames in ways a slot cannot follow
+ * (cli, sti, popf, iret), far transfers and segment loads (lcall, ljmp, lret, mov/pop to a
+ * segment register, lds/les/lss/lfs/lgs), sysenter/sysexit/syscall/sysret, hlt, the
+ * descriptor-table and control/debug-register writes (0F 00, 0F 01, mov to CR/DR, wrmsr,
+ * rsm), and near branches with a 66 prefix (they cut EIP to 16 bits). */
+const char *insn_kprobe_refusal(const struct insn *in);
+
+/* What the single-step's #DB must fix after the instruction ran at copy instead of orig
+ * (Linux's resume_execution): */
+enum insn_fixup {
+    INSN_FIX_IP,          /* EIP += orig - copy (also right for relative jumps: both ends move) */
+    INSN_FIX_IP_RET,      /* call rel: the same, and the pushed return address too */
+    INSN_FIX_RET,         /* call indirect: the pushed return address; EIP is the target */
+    INSN_FIX_NONE,        /* ret, jmp indirect: EIP is where they went */
+    INSN_FIX_IP_FLAGS,    /* pushf: EIP, and the pushed flags get the probed code's TF/IF */
+};
+enum insn_fixup insn_step_fixup(const struct insn *in);
+
 #endif

@@ -6,6 +6,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
+#include "arch/x86/kprobe_arch.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pic.h"
 #include "arch/x86/signal_frame.h"
@@ -199,6 +200,9 @@ void trap_dispatch(struct trap_frame *tf)
 {
     uint32_t v = tf->vector;
 
+    /* A kprobe's int3 or single step, or a fault of a stepped copy (arch/x86/kprobe_arch.c) */
+    if (v < 32 && !trap_from_user(tf) && kprobe_arch_trap(tf))
+        return;
     if (v == VEC_PAGE_FAULT) {
         void (*hook)(uint32_t, uint32_t, uint32_t) = trace_page_fault_hook(trap_from_user(tf));
         if (hook) /* the exceptions/page_fault_* event is on */

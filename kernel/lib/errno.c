@@ -40,6 +40,7 @@ const char *error_name(int err)
     case ENOTEMPTY: return "Directory not empty";
     case ELOOP: return "Too many levels of symbolic links";
     case EOVERFLOW: return "Value too large for defined data type";
+    case EILSEQ: return "Invalid or incomplete multibyte or wide character";
     case EMSGSIZE: return "Message too long";
     case EOPNOTSUPP: return "Operation not supported";
     case EADDRINUSE: return "Address already in use";

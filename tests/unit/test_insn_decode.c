@@ -240,3 +240,75 @@ TEST(agrees_with_objdump_on_the_kernel)
     CHECK(checked > 10000); /* the image was there and objdump read it */
     CHECK_EQ_INT(bad, 0);
 }
+
+/* Decodes hex into in; fails the test if it does not decode. */
+static void decode_hex(const char *hex, struct insn *in)
+{
+    uint8_t bytes[32];
+    size_t n = parse_hex(hex, bytes, sizeof bytes);
+    if (decode_exact(bytes, n, in) != 0)
+        unit_fail(__FILE__, __LINE__, hex);
+}
+
+TEST(finds_instruction_boundaries)
+{
+    /* sys_getresuid's first instructions: nopl (5), push (1), mov (2), push (1), sub (3) */
+    static const uint8_t code[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00, 0x55, 0x89, 0xe5, 0x56,
+                                    0x83, 0xec, 0x20 };
+    static const int expect[] = { 0, -1, -1, -1, -1, 0, 0, -1, 0, 0, -1, -1, 0 };
+    for (size_t off = 0; off <= sizeof code; off++)
+        CHECK_EQ_INT(insn_boundary(code, sizeof code, off), expect[off]);
+    static const uint8_t undefined[] = { 0x55, 0xd6, 0x55 };
+    CHECK_EQ_INT(insn_boundary(undefined, sizeof undefined, 1), 0);
+    CHECK_EQ_INT(insn_boundary(undefined, sizeof undefined, 2), -2);
+}
+
+TEST(refuses_what_cannot_be_stepped_out_of_line)
+{
+    static const char *const refused[] = {
+        "cc", "cd 80", "ce", "f1", "cf", "fa", "fb", "9d", "f4", "8e d0", "17", "1f", "07",
+        "c4 00", "c5 00", "9a 00 00 10 c0 08 00", "ea 00 00 10 c0 08 00", "ca 04 00", "cb",
+        "ff 18", "ff 28", "0f 0b", "0f b9 00", "0f ff 00", "0f 34", "0f 35", "0f 05", "0f 07",
+        "0f a1", "0f a9", "0f b2 00", "0f 01 10", "0f 00 d8", "0f 22 c0", "0f 23 f8", "0f 30",
+        "0f aa", "66 e8 00 01", "66 c3", "66 75 02", "66 0f 85 00 01", "66 ff d0",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        struct insn in;
+        decode_hex(refused[i], &in);
+        if (!insn_kprobe_refusal(&in))
+            unit_fail(__FILE__, __LINE__, refused[i]);
+    }
+    static const char *const steppable[] = {
+        "55", "89 e5", "8b 04 1e", "89 44 24 08", "e8 98 9d 00 00", "75 15", "0f 85 10 01 00 00",
+        "c3", "c2 04 00", "9c", "ff d0", "ff 24 85 00 00 10 c0", "f3 a5", "f0 0f b1 0a",
+        "0f a2", "0f 31", "0f 20 c0", "e2 fe", "c9", "5d", "ff 30", "0f ae e8",
+    };
+    for (size_t i = 0; i < sizeof steppable / sizeof steppable[0]; i++) {
+        struct insn in;
+        decode_hex(steppable[i], &in);
+        if (insn_kprobe_refusal(&in))
+            unit_fail(__FILE__, __LINE__, steppable[i]);
+    }
+}
+
+TEST(says_which_fixup_a_step_needs)
+{
+    static const struct {
+        const char *hex;
+        enum insn_fixup fix;
+    } cases[] = {
+        { "55", INSN_FIX_IP }, { "75 15", INSN_FIX_IP }, { "0f 85 10 01 00 00", INSN_FIX_IP },
+        { "eb 12", INSN_FIX_IP }, { "e9 00 01 00 00", INSN_FIX_IP }, { "e2 fe", INSN_FIX_IP },
+        { "e8 98 9d 00 00", INSN_FIX_IP_RET }, { "ff d0", INSN_FIX_RET },
+        { "ff 50 10", INSN_FIX_RET }, { "ff e0", INSN_FIX_NONE },
+        { "ff 24 85 00 00 10 c0", INSN_FIX_NONE }, { "c3", INSN_FIX_NONE },
+        { "c2 04 00", INSN_FIX_NONE }, { "9c", INSN_FIX_IP_FLAGS }, { "ff 30", INSN_FIX_IP },
+        { "ff 00", INSN_FIX_IP },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct insn in;
+        decode_hex(cases[i].hex, &in);
+        if (insn_step_fixup(&in) != cases[i].fix)
+            unit_fail(__FILE__, __LINE__, cases[i].hex);
+    }
+}

@@ -58,9 +58,10 @@ static const char readme_text[] =
     "  user_events_status\t- the registered user events and their status bits\n"
     "  kprobe_events\t\t- Create/append/remove/show kernel dynamic events\n"
     "\t\t  Write into this file to define/undefine new trace events:\n"
-    "\t  p[:[GROUP/]EVENT] SYMBOL [FETCHARGS]\t- set a probe at a function's entry\n"
+    "\t  p[:[GROUP/]EVENT] SYMBOL[+OFFS]|ADDR [FETCHARGS]\t- set a probe\n"
     "\t  -:[GROUP/]EVENT\t\t\t\t- remove it\n"
-    "\t\t  (return probes and probes at an offset: not yet)\n"
+    "\t\t  (an offset or address: an int3, on an instruction boundary)\n"
+    "  kprobe_profile\t- each kprobe event's hits and misses\n"
     "\n"
     " Not here yet: triggers (events/.../trigger), snapshot, instances/,\n"
     " set_event_pid, set_ftrace_pid, tracing_thresh, max_graph_depth, uprobe_events.\n";

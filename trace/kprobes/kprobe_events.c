@@ -1,16 +1,22 @@
 /*
  * kprobe_events.c - the tracefs file kprobe_events and the probe events it creates
- * (Linux's kernel/trace/trace_kprobe.c), on function entries only for now.
+ * (Linux's kernel/trace/trace_kprobe.c), and kprobe_profile.
  *
  * A line parsed by kp_parse becomes a struct kprobe: a trace_event_call under
  * events/GRP/EVENT whose fields are __probe_ip and one per fetch arg (a string as
- * __data_loc char[]), so format, filters and triggers see them. Enabling it marks the
- * function's ftrace site as probed (trace/ftrace: the site calls kprobe_hit whatever the
- * function tracer's filters say); the hook reads the args from the registers ftrace_caller
- * saved and the stack, memory through arch_call_catching_faults, and records one event.
- * A read that fails records 0 (a string "(fault)"), as Linux does.
- * Refused for now (EINVAL): offsets other than 0, return probes, functions without an
- * ftrace site, and args needing %bx %si %di %flags (the ftrace site does not save them).
+ * __data_loc char[]), so format, filters and triggers see them. A probe sits either
+ *   - on a function's entry (SYM, or the ADDR of one): enabling it marks the function's
+ *     ftrace site as probed (trace/ftrace: the site calls kprobe_hit whatever the function
+ *     tracer's filters say); the hook reads the registers ftrace_caller saved, or
+ *   - anywhere else in a traceable function (SYM+OFFS, ADDR): an int3 on the instruction
+ *     (arch/x86/kprobe_arch.c), which must start an instruction (EILSEQ otherwise, as
+ *     Linux) and be one that can be single-stepped out of line; the hook has every register.
+ * Args read memory through arch_call_catching_faults; a read that fails records 0 (a
+ * string "(fault)"), as Linux does. Refused for now (EINVAL): return probes, and args
+ * needing %bx %si %di %flags at a function's entry (the ftrace site does not save them).
+ * Refused always (EINVAL, "Failed to register probe event"): code without an ftrace site
+ * (notrace: the tracers, the trap and int3/#DB paths, the kprobe machinery) and the
+ * functions of kprobe_blacklist below. Every refused line is told to error_log.
  *
  * Concurrency (one CPU): the list is changed only under kprobe_lock with interrupts off,
  * and the hook runs with interrupts off (ftrace_dispatch), so it never sees a half-changed
@@ -23,11 +29,13 @@
 #include "kernel/fs/fs_layout.h"
 #include "kernel/init.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/parse.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
 #include "kernel/mm/heap.h"
 #include "kernel/proc/task.h"
 #include "kernel/spinlock.h"
+#include "trace/core/error_log.h"
 #include "trace/events/trace_events.h"
 #include "trace/ftrace/ftrace.h"
 
@@ -35,12 +43,23 @@
 #define KP_SITE_REGS                                                                          \
     (1u << KP_REG_AX | 1u << KP_REG_CX | 1u << KP_REG_DX | 1u << KP_REG_BP | 1u << KP_REG_SP | \
      1u << KP_REG_IP)
+#define KP_INT3_REGS ((1u << KP_NR_REGS) - 1) /* an int3 knows every register */
+
+/* Functions in traced code that the probe path itself calls: an int3 in them would only
+ * ever count misses (Linux's NOKPROBE_SYMBOL list, for this kernel). Code without an ftrace
+ * site (all of trace/, the trap entry, the int3/#DB handlers) is refused anyway. */
+static const char *const kprobe_blacklist[] = {
+    "task_current", "task_name", "idt_route_to_handler", "idt_route_to_task",
+};
 
 struct kprobe {
     struct trace_event_call call;
     struct kp_command cmd;
     char system[KP_NAME_MAX];
-    uint32_t addr;                    /* the function (its ftrace site) */
+    uint32_t addr;                    /* the probed address: a function's ftrace site, or
+                                       * the instruction with the int3 */
+    bool int3;                        /* an int3 probe (else the ftrace site's) */
+    uint64_t nhit, nmissed;           /* kprobe_profile */
     uint32_t *sym_addr;               /* per arg: @SYM's address + offset */
     struct trace_event_field *fields; /* __probe_ip, then one per arg */
     char (*field_types)[8];           /* the type names fields point at */
@@ -154,9 +173,30 @@ static void kprobe_hit(uint32_t ip, uint32_t *parent_slot, unsigned long irqs)
     site.regs[KP_REG_BP] = parent_slot[-5];
     site.regs[KP_REG_SP] = (uint32_t)(uintptr_t)parent_slot;
     site.regs[KP_REG_IP] = ip;
-    for (const struct kprobe *kp = probes; kp; kp = kp->next)
-        if (kp->addr == ip && kp->call.enabled)
+    for (struct kprobe *kp = probes; kp; kp = kp->next)
+        if (kp->addr == ip && !kp->int3 && kp->call.enabled) {
+            kp->nhit++;
             record_hit(kp, &site, irqs);
+        }
+}
+
+/* The int3 hook (arch/x86/kprobe_arch.c): every enabled probe at addr records an event; a
+ * nested hit (a probe in code the probe path runs) only counts a miss, as Linux's. */
+static void kprobe_int3_hit(uint32_t addr, const uint32_t regs[KPROBE_ARCH_NREGS], bool nested)
+{
+    struct kp_site site = { .known_regs = KP_INT3_REGS, .read = read_kernel };
+    for (int r = 0; r < KP_NR_REGS; r++)
+        site.regs[r] = regs[r];
+    for (struct kprobe *kp = probes; kp; kp = kp->next) {
+        if (kp->addr != addr || !kp->int3 || !kp->call.enabled)
+            continue;
+        if (nested) {
+            kp->nmissed++;
+            continue;
+        }
+        kp->nhit++;
+        record_hit(kp, &site, regs[KP_REG_FLAGS] & (1u << 9));
+    }
 }
 
 /* --- the event ------------------------------------------------------------------------------ */
@@ -234,6 +274,13 @@ static void print_probe_format(struct fs_writer *out, const struct trace_event_c
 static int enable_probe(struct trace_event_call *call, bool on)
 {
     struct kprobe *kp = call->data;
+    if (kp->int3) {
+        if (!on) {
+            kprobe_arch_disarm(kp->addr);
+            return 0;
+        }
+        return kprobe_arch_arm(kp->addr);
+    }
     bool others = false;
     for (const struct kprobe *p = probes; p; p = p->next)
         if (p != kp && p->addr == kp->addr && p->call.enabled)
@@ -268,15 +315,68 @@ static void field_type_name(enum kp_type t, char *buf)
     memcpy(buf, names[t], strlen(names[t]) + 1);
 }
 
-/* Checks cmd against what this kernel can probe and builds its fields; 0 or -errno. */
-static int build_probe(struct kprobe *kp)
+/* Why build_probe refused, for error_log: the message and whether it points at the place
+ * word (else at the fetch arg `arg`). */
+struct build_error {
+    const char *msg;
+    uint32_t arg; /* the fetch arg, from 1; 0: the place word */
+};
+
+static bool blacklisted(const char *name)
+{
+    for (size_t i = 0; i < sizeof kprobe_blacklist / sizeof kprobe_blacklist[0]; i++)
+        if (strcmp(name, kprobe_blacklist[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Where the probe goes: an entry probe on an ftrace site, or an int3 probe on an
+ * instruction of a traceable function that can be stepped out of line; 0 or -errno. */
+static int place_probe(struct kprobe *kp, struct build_error *berr)
 {
     struct kp_command *c = &kp->cmd;
-    if (c->is_return || c->offset != 0)
-        return -EINVAL; /* return probes and offsets: not supported yet */
-    kp->addr = c->has_symbol ? symbol_address(kernel_symbols(), c->symbol) : c->addr;
-    if (!kp->addr)
-        return -ENOENT;
+    berr->msg = "Invalid probed address or symbol";
+    if (c->has_symbol) {
+        uint32_t sym = symbol_address(kernel_symbols(), c->symbol);
+        if (!sym)
+            return -ENOENT;
+        kp->addr = sym + c->offset;
+        if (kp->addr < sym)
+            return -EINVAL;
+    } else {
+        kp->addr = c->addr;
+    }
+    if (c->is_return) {
+        berr->msg = "Return probes are not supported yet";
+        return -EINVAL;
+    }
+    if (ftrace_is_site(kp->addr))
+        return 0; /* a traceable function's entry: its ftrace site */
+    uint32_t off = 0, size = 0;
+    const char *func = symbol_lookup(kernel_symbols(), kp->addr, &off, &size);
+    if (!func || off >= size)
+        return -EINVAL;
+    berr->msg = "Failed to register probe event";
+    if (!ftrace_is_site(kp->addr - off) || blacklisted(func))
+        return -EINVAL; /* notrace code, or the probe path's own */
+    const char *why;
+    int err = kprobe_arch_prepare(kp->addr - off, size, kp->addr, &why);
+    if (err == -EILSEQ)
+        berr->msg = "Probe point is not an instruction boundary";
+    else if (err && why)
+        berr->msg = why;
+    kp->int3 = true;
+    return err;
+}
+
+/* Checks cmd against what this kernel can probe and builds its fields; 0 or -errno, with
+ * berr saying why. */
+static int build_probe(struct kprobe *kp, struct build_error *berr)
+{
+    struct kp_command *c = &kp->cmd;
+    int perr = place_probe(kp, berr);
+    if (perr)
+        return perr;
     uint32_t n = c->nargs;
     kp->sym_addr = kzalloc((n ? n : 1) * sizeof *kp->sym_addr);
     kp->fields = kzalloc((n + 1) * sizeof *kp->fields);
@@ -289,10 +389,13 @@ static int build_probe(struct kprobe *kp)
     uint32_t offset = TRACE_EVENT_HEADER_SIZE + 4;
     for (uint32_t i = 0; i < n; i++) {
         struct kp_fetch_arg *a = &c->args[i];
-        if (!kp_fetch_possible(a, KP_SITE_REGS, false))
+        berr->arg = i + 1;
+        berr->msg = "This register is not saved at a function's entry: probe at +OFFS";
+        if (!kp_fetch_possible(a, kp->int3 ? KP_INT3_REGS : KP_SITE_REGS, false))
             return -EINVAL; /* %bx %si %di %flags: the ftrace site does not save them */
         if (a->base == KP_FETCH_SYMBOL) {
             uint32_t s = symbol_address(kernel_symbols(), a->symbol);
+            berr->msg = "Invalid symbol name";
             if (!s)
                 return -ENOENT;
             kp->sym_addr[i] = s + (uint32_t)a->offset;
@@ -306,11 +409,11 @@ static int build_probe(struct kprobe *kp)
         };
         offset += kp_type_size(t);
     }
+    berr->arg = 0;
+    berr->msg = "Too many arguments are specified";
     if (offset > 0xffff)
         return -E2BIG;
     kp->fixed_size = offset;
-    if (!ftrace_is_site(kp->addr))
-        return -EINVAL; /* not a traceable function's entry */
     memcpy(kp->system, c->group, sizeof kp->system);
     kp->call.system = kp->system;
     memcpy(kp->call.name, c->event, sizeof kp->call.name);
@@ -344,7 +447,53 @@ static int delete_probe(struct kprobe *kp)
     return 0;
 }
 
-/* One line: add or delete a probe; 0 or -errno. */
+/* What error_log is told of a refused line. */
+struct refusal {
+    const char *line;
+    size_t len;
+    const char *msg;
+    uint32_t pos;
+};
+
+/* "trace_kprobe: error: MSG\n  Command: LINE\n" and the caret under pos, as Linux's
+ * tracing_log_err prints a probe's error. */
+static void print_refusal(struct fs_writer *out, const void *arg)
+{
+    const struct refusal *r = arg;
+    size_t len = r->len > 256 ? 256 : r->len;
+    fs_printf(out, "trace_kprobe: error: %s\n  Command: ", r->msg);
+    for (size_t i = 0; i < len; i++) {
+        char c = r->line[i];
+        char shown = ((unsigned char)c < ' ' || (unsigned char)c > '~') ? '.' : c;
+        out->emit(out, &shown, 1);
+    }
+    fs_puts(out, "\n           ");
+    for (uint32_t i = 0; i < r->pos && i < len; i++)
+        out->emit(out, " ", 1);
+    fs_puts(out, "^\n");
+}
+
+/* Where the n-th word (from 0) of line starts, for the caret; len when there is none. */
+static uint32_t word_start(const char *line, size_t len, uint32_t n)
+{
+    size_t i = 0;
+    for (uint32_t w = 0;; w++) {
+        while (i < len && is_space(line[i]))
+            i++;
+        if (w == n || i >= len)
+            return (uint32_t)i;
+        while (i < len && !is_space(line[i]))
+            i++;
+    }
+}
+
+static void log_refusal(const char *line, size_t len, const char *msg, uint32_t pos)
+{
+    struct refusal r = { line, len, msg, pos };
+    trace_error_log_add(print_refusal, &r);
+}
+
+/* One line: add or delete a probe; 0 or -errno (error_log says why). */
 static int apply_line(const char *line, size_t len)
 {
     struct kprobe *kp = kzalloc(sizeof *kp);
@@ -353,6 +502,8 @@ static int apply_line(const char *line, size_t len)
     struct kp_error perr;
     int err = kp_parse(line, len, &kp->cmd, &perr);
     if (err) {
+        if (perr.msg)
+            log_refusal(line, len, perr.msg, perr.pos);
         kfree(kp);
         return err;
     }
@@ -360,13 +511,24 @@ static int apply_line(const char *line, size_t len)
         if (kp->cmd.op == KP_OP_DELETE) {
             struct kprobe *old = find_probe(kp->cmd.group, kp->cmd.event);
             err = old ? delete_probe(old) : -ENOENT;
+            if (err == -EBUSY)
+                log_refusal(line, len, "This event is enabled", word_start(line, len, 0));
+            else if (err)
+                log_refusal(line, len, "No such event", word_start(line, len, 0));
         }
         free_probe(kp);
         return err;
     }
-    err = build_probe(kp);
-    if (!err)
+    struct build_error berr = { 0, 0 };
+    err = build_probe(kp, &berr);
+    if (err && berr.msg)
+        log_refusal(line, len, berr.msg, word_start(line, len, berr.arg + 1));
+    if (!err) {
         err = trace_event_register(&kp->call);
+        if (err == -EEXIST)
+            log_refusal(line, len, "Given group/event name is already used by another event",
+                        word_start(line, len, 0));
+    }
     if (err) {
         free_probe(kp);
         return err;
@@ -429,6 +591,28 @@ static int write_kprobe_events(struct fs_node *node, const char *data, size_t le
     return err;
 }
 
+/* kprobe_profile: each probe's event name, hits and misses, in creation order (Linux's
+ * "%-44s %15lu %15lu\n"). */
+static int read_kprobe_profile(struct fs_node *node, struct fs_writer *out)
+{
+    (void)node;
+    unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+    uint32_t n = 0;
+    for (const struct kprobe *p = probes; p; p = p->next)
+        n++;
+    for (uint32_t i = n; i > 0; i--) {
+        const struct kprobe *p = probes;
+        for (uint32_t j = 1; j < i; j++)
+            p = p->next;
+        fs_printf(out, "  %-44s %15llu %15llu\n", p->call.name, (unsigned long long)p->nhit,
+                  (unsigned long long)p->nmissed);
+    }
+    spin_unlock_irqrestore(&kprobe_lock, flags);
+    return 0;
+}
+
+static const struct fs_file_ops kprobe_profile_ops = { .read = read_kprobe_profile };
+
 static const struct fs_file_ops kprobe_events_ops = {
     .read = read_kprobe_events,
     .write = write_kprobe_events,
@@ -438,6 +622,8 @@ static const struct fs_file_ops kprobe_events_ops = {
 static void kprobe_events_setup(void)
 {
     ftrace_set_kprobe_hook(kprobe_hit);
+    kprobe_arch_set_hook(kprobe_int3_hit);
     fs_create(tracefs_root(), "kprobe_events", &kprobe_events_ops, NULL);
+    fs_create(tracefs_root(), "kprobe_profile", &kprobe_profile_ops, NULL);
 }
 INITCALL(trace, kprobe_events_setup);

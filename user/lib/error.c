@@ -44,6 +44,7 @@ static const struct {
     { ENOTEMPTY, "ENOTEMPTY", "Directory not empty" },
     { ELOOP, "ELOOP", "Too many levels of symbolic links" },
     { EOVERFLOW, "EOVERFLOW", "Value too large for defined data type" },
+    { EILSEQ, "EILSEQ", "Invalid or incomplete multibyte or wide character" },
     { EOPNOTSUPP, "EOPNOTSUPP", "Operation not supported" },
     { EADDRINUSE, "EADDRINUSE", "Address already in use" },
     { ETIMEDOUT, "ETIMEDOUT", "Connection timed out" },

@@ -1,0 +1,248 @@
+/*
+ * kprobe_arch.c - int3 probes and the out-of-line single step (kprobe_arch.h).
+ *
+ * One CPU today: the armed table changes only with interrupts off (under the kprobe_events
+ * lock), and the per-CPU state is reached through this_cpu() alone.
+ */
+#include "arch/x86/kprobe_arch.h"
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/ftrace_arch.h"
+#include "arch/x86/insn_decode.h"
+#include "arch/x86/snapshot.h"
+#include "arch/x86/trap.h"
+#include "kernel/arch.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+
+#define DR6_SINGLE_STEP (1u << 14)
+
+struct armed_site {
+    uint32_t addr;
+    uint32_t users;
+    uint8_t insn[INSN_MAX]; /* the displaced instruction, first byte included */
+    uint8_t len;
+    uint8_t fixup;          /* enum insn_fixup */
+    bool rep;               /* a rep string instruction: it steps once per iteration */
+};
+
+static struct armed_site armed[KPROBE_ARCH_MAX_SITES];
+static uint32_t narmed;
+static kprobe_arch_hook_t probe_hook;
+
+/* What a CPU is doing with probes: in the hook, or stepping a copy in its slot. */
+struct kprobe_cpu {
+    bool in_hook;
+    bool stepping;
+    uint32_t orig;          /* the probed instruction's address */
+    uint8_t len, fixup;
+    bool rep;
+    uint32_t saved_flags;   /* the probed code's TF and IF */
+    uint8_t slot[16] __attribute__((aligned(16))); /* the copy runs here */
+};
+static struct kprobe_cpu cpu0;
+
+/* This CPU's state (one CPU: an SMP kernel indexes by CPU number here). */
+static struct kprobe_cpu *this_cpu(void) { return &cpu0; }
+
+void kprobe_arch_set_hook(kprobe_arch_hook_t hook) { probe_hook = hook; }
+
+static struct armed_site *find_site(uint32_t addr)
+{
+    for (uint32_t i = 0; i < narmed; i++)
+        if (armed[i].addr == addr)
+            return &armed[i];
+    return 0;
+}
+
+uint8_t kprobe_arch_original_byte(uint32_t addr)
+{
+    const struct armed_site *s = find_site(addr);
+    return s ? s->insn[0] : *(const volatile uint8_t *)(uintptr_t)addr;
+}
+
+/* Copies n bytes of text at addr, each armed site's int3 replaced by its original byte. */
+static void read_text(uint32_t addr, uint8_t *buf, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        buf[i] = kprobe_arch_original_byte(addr + i);
+}
+
+int kprobe_arch_prepare(uint32_t func, uint32_t size, uint32_t addr, const char **why)
+{
+    *why = 0;
+    if (addr < func || addr >= func + size)
+        return -EINVAL;
+    /* Decode from the function's start, one instruction at a time, in a small window. */
+    uint32_t at = func;
+    while (at < addr) {
+        uint8_t buf[INSN_MAX];
+        uint32_t n = func + size - at < INSN_MAX ? func + size - at : INSN_MAX;
+        read_text(at, buf, n);
+        struct insn in;
+        if (insn_decode(buf, n, &in) != 0) {
+            *why = "an instruction before it cannot be decoded";
+            return -EINVAL;
+        }
+        at += in.length;
+    }
+    if (at != addr)
+        return -EILSEQ;
+    uint8_t buf[INSN_MAX];
+    uint32_t n = func + size - addr < INSN_MAX ? func + size - addr : INSN_MAX;
+    read_text(addr, buf, n);
+    struct insn in;
+    if (insn_decode(buf, n, &in) != 0) {
+        *why = "the instruction cannot be decoded";
+        return -EINVAL;
+    }
+    *why = insn_kprobe_refusal(&in);
+    return *why ? -EINVAL : 0;
+}
+
+int kprobe_arch_arm(uint32_t addr)
+{
+    struct armed_site *s = find_site(addr);
+    if (s) {
+        s->users++;
+        return 0;
+    }
+    if (narmed == KPROBE_ARCH_MAX_SITES)
+        return -ENOSPC;
+    struct insn in;
+    uint8_t buf[INSN_MAX];
+    memcpy(buf, (const void *)(uintptr_t)addr, INSN_MAX);
+    if (insn_decode(buf, INSN_MAX, &in) != 0 || insn_kprobe_refusal(&in))
+        return -EINVAL; /* prepared before: only if the text changed since */
+    s = &armed[narmed];
+    *s = (struct armed_site){ .addr = addr, .users = 1, .len = in.length,
+                              .fixup = (uint8_t)insn_step_fixup(&in),
+                              .rep = (in.rep || in.repne) && in.map == INSN_MAP_1 };
+    memcpy(s->insn, buf, in.length);
+    unsigned long flags = arch_irq_save();
+    if (narmed++ == 0)
+        snapshot_use_task_gate(false); /* vector 3 through trap_dispatch from now on */
+    text_poke_byte(addr, 0xcc);
+    arch_irq_restore(flags);
+    return 0;
+}
+
+void kprobe_arch_disarm(uint32_t addr)
+{
+    struct armed_site *s = find_site(addr);
+    if (!s || --s->users > 0)
+        return;
+    unsigned long flags = arch_irq_save();
+    text_poke_byte(addr, s->insn[0]);
+    *s = armed[--narmed];
+    if (narmed == 0)
+        snapshot_use_task_gate(true);
+    arch_irq_restore(flags);
+}
+
+static inline uint32_t read_dr6(void)
+{
+    uint32_t v;
+    __asm__ volatile("mov %%dr6, %0" : "=r"(v));
+    return v;
+}
+
+static inline void clear_dr6(void) { __asm__ volatile("mov %0, %%dr6" ::"r"(0u)); }
+
+/* The probe's int3: run the hook, then send the CPU to step the copy in its slot. */
+static bool breakpoint(struct trap_frame *tf)
+{
+    uint32_t addr = tf->eip - 1;
+    const struct armed_site *s = find_site(addr);
+    if (!s)
+        return false; /* a snapshot's or the ftrace patcher's int3 */
+    struct kprobe_cpu *c = this_cpu();
+    uint32_t regs[KPROBE_ARCH_NREGS] = {
+        tf->eax, tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp,
+        trap_frame_esp(tf), addr, tf->eflags,
+    };
+    bool nested = c->in_hook;
+    c->in_hook = true;
+    if (probe_hook)
+        probe_hook(addr, regs, nested);
+    c->in_hook = nested;
+    memcpy(c->slot, s->insn, s->len);
+    c->orig = addr;
+    c->len = s->len;
+    c->fixup = s->fixup;
+    c->rep = s->rep;
+    c->saved_flags = tf->eflags & (EFLAGS_TF | EFLAGS_IF);
+    c->stepping = true;
+    tf->eflags = (tf->eflags | EFLAGS_TF) & ~EFLAGS_IF;
+    tf->eip = (uint32_t)(uintptr_t)c->slot;
+    return true;
+}
+
+/* The pushed return address of a call that ran in the slot, made the probed code's. */
+static void fix_return_address(const struct kprobe_cpu *c, struct trap_frame *tf)
+{
+    uint32_t *tos = (uint32_t *)(uintptr_t)trap_frame_esp(tf);
+    uint32_t copy = (uint32_t)(uintptr_t)c->slot;
+    *tos = c->orig + (*tos - copy);
+}
+
+/* The #DB after the copy ran: the fixups of insn_step_fixup, then IF and TF given back. */
+static bool single_step(struct trap_frame *tf)
+{
+    struct kprobe_cpu *c = this_cpu();
+    if (!c->stepping || !(read_dr6() & DR6_SINGLE_STEP))
+        return false;
+    clear_dr6();
+    uint32_t copy = (uint32_t)(uintptr_t)c->slot;
+    if (c->rep && tf->eip == copy)
+        return true; /* one iteration of a rep string instruction: step the next */
+    uint32_t *tos = (uint32_t *)(uintptr_t)trap_frame_esp(tf);
+    switch (c->fixup) {
+    case INSN_FIX_IP_FLAGS:
+        *tos = (*tos & ~(EFLAGS_TF | EFLAGS_IF)) | c->saved_flags;
+        tf->eip += c->orig - copy;
+        break;
+    case INSN_FIX_IP_RET:
+        fix_return_address(c, tf);
+        tf->eip += c->orig - copy;
+        break;
+    case INSN_FIX_RET:
+        fix_return_address(c, tf);
+        break;
+    case INSN_FIX_NONE:
+        break;
+    default:
+        tf->eip += c->orig - copy;
+        break;
+    }
+    tf->eflags = (tf->eflags & ~(EFLAGS_TF | EFLAGS_IF)) | c->saved_flags;
+    c->stepping = false;
+    return true;
+}
+
+/* Another exception while a copy was stepping: it came from the copy. The frame is made the
+ * probed code's (the faulting instruction at its own address, a call's pushed return
+ * address, TF and IF), so the fault is handled or reported as if there were no probe. */
+static void fault_in_step(struct trap_frame *tf)
+{
+    struct kprobe_cpu *c = this_cpu();
+    if (!c->stepping)
+        return;
+    uint32_t copy = (uint32_t)(uintptr_t)c->slot;
+    if (tf->eip >= copy && tf->eip < copy + c->len)
+        tf->eip = c->orig + (tf->eip - copy);
+    else if (c->fixup == INSN_FIX_IP_RET || c->fixup == INSN_FIX_RET)
+        fix_return_address(c, tf); /* a call reached its target, which faulted */
+    tf->eflags = (tf->eflags & ~(EFLAGS_TF | EFLAGS_IF)) | c->saved_flags;
+    c->stepping = false;
+}
+
+bool kprobe_arch_trap(struct trap_frame *tf)
+{
+    if (tf->vector == VEC_BREAKPOINT)
+        return narmed > 0 && breakpoint(tf);
+    if (tf->vector == VEC_DEBUG)
+        return single_step(tf);
+    fault_in_step(tf);
+    return false;
+}
