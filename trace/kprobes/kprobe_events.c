@@ -60,7 +60,7 @@ struct kprobe {
                                        * the instruction with the int3 */
     bool int3;                        /* an int3 probe (else the ftrace site's) */
     uint64_t nhit, nmissed;           /* kprobe_profile */
-    uint32_t *sym_addr;               /* per arg: @SYM's address + offset */
+    uint32_t *sym_addr;               /* per arg: @SYM's address (without its offset) */
     struct trace_event_field *fields; /* __probe_ip, then one per arg */
     char (*field_types)[8];           /* the type names fields point at */
     uint32_t fixed_size;              /* the record without its strings */
@@ -340,9 +340,11 @@ static int place_probe(struct kprobe *kp, struct build_error *berr)
         uint32_t sym = symbol_address(kernel_symbols(), c->symbol);
         if (!sym)
             return -ENOENT;
+        uint32_t sym_size = 0;
+        symbol_lookup(kernel_symbols(), sym, 0, &sym_size);
+        if (c->offset >= sym_size && c->offset != 0)
+            return -EINVAL; /* past the function's end */
         kp->addr = sym + c->offset;
-        if (kp->addr < sym)
-            return -EINVAL;
     } else {
         kp->addr = c->addr;
     }
@@ -398,7 +400,7 @@ static int build_probe(struct kprobe *kp, struct build_error *berr)
             berr->msg = "Invalid symbol name";
             if (!s)
                 return -ENOENT;
-            kp->sym_addr[i] = s + (uint32_t)a->offset;
+            kp->sym_addr[i] = s; /* kp_fetch_value adds the +|-OFFS */
         }
         enum kp_type t = (enum kp_type)a->type;
         field_type_name(t, kp->field_types[i]);
