@@ -237,6 +237,26 @@ static void fault_in_step(struct trap_frame *tf)
     c->stepping = false;
 }
 
+/* --- return probes ----------------------------------------------------------------------- */
+
+extern void kretprobe_trampoline(void);
+static kretprobe_arch_hook_t return_hook;
+
+void kprobe_arch_set_return_hook(kretprobe_arch_hook_t hook) { return_hook = hook; }
+
+uint32_t kprobe_arch_trampoline(void) { return (uint32_t)(uintptr_t)kretprobe_trampoline; }
+
+/* Called by kretprobe_trampoline: the hook, interrupts off, answers the real return address.
+ * A slot nobody hijacked cannot reach here: without the hook there is no trampoline. */
+uint32_t kretprobe_arch_return(uint32_t slot, uint32_t retval);
+uint32_t kretprobe_arch_return(uint32_t slot, uint32_t retval)
+{
+    unsigned long flags = arch_irq_save();
+    uint32_t ret = return_hook(slot, retval, flags != 0);
+    arch_irq_restore(flags);
+    return ret;
+}
+
 bool kprobe_arch_trap(struct trap_frame *tf)
 {
     if (tf->vector == VEC_BREAKPOINT)

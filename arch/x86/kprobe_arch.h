@@ -44,6 +44,19 @@ void kprobe_arch_disarm(uint32_t addr);
 /* The first byte at addr as the code has it, whether or not an int3 covers it. */
 uint8_t kprobe_arch_original_byte(uint32_t addr);
 
+/*
+ * Return probes: a function's return address, replaced at its entry by the trampoline's
+ * (kretprobe_trampoline, arch/x86/kretprobe_entry.asm), brings its return there. The hook
+ * gets where the return address was (slot), the return value (eax) and the flags' IF, runs
+ * with interrupts off, and answers the real return address, where the function's caller
+ * continues with eax and edx as the function left them. The hook must always answer one:
+ * it is the only one who knows it.
+ */
+typedef uint32_t (*kretprobe_arch_hook_t)(uint32_t slot, uint32_t retval, bool irqs);
+void kprobe_arch_set_return_hook(kretprobe_arch_hook_t hook);
+/* The address to put in a hijacked return slot. */
+uint32_t kprobe_arch_trampoline(void);
+
 /* trap_dispatch's first question for an exception from ring 0: true when it was a probe's
  * int3 or single-step (handled); for any other exception raised by a stepped copy, the
  * frame is moved back to the probed instruction first (then false). */

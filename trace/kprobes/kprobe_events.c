@@ -11,9 +11,17 @@
  *   - anywhere else in a traceable function (SYM+OFFS, ADDR): an int3 on the instruction
  *     (arch/x86/kprobe_arch.c), which must start an instruction (EILSEQ otherwise, as
  *     Linux) and be one that can be single-stepped out of line; the hook has every register.
+ * A return probe (r) hijacks the return address at the function's ftrace site: the real
+ * one is kept in an instance (at most MAXACTIVE pending per probe, default 10, Linux's
+ * default on one CPU; a call that finds none counts a miss), the function returns to the
+ * arch's trampoline, and the instance matching the return slot gives the real address
+ * back and the event is recorded: (caller+off <- func) with $retval. function_graph hijacks
+ * the same slot after us (the kprobe hook runs first in ftrace_dispatch): its return_to_handler
+ * returns to our trampoline, which returns to the caller.
  * Args read memory through arch_call_catching_faults; a read that fails records 0 (a
- * string "(fault)"), as Linux does. Refused for now (EINVAL): return probes, and args
- * needing %bx %si %di %flags at a function's entry (the ftrace site does not save them).
+ * string "(fault)"), as Linux does. Refused for now (EINVAL): args needing %bx %si %di
+ * %flags at a function's entry (the ftrace site does not save them) or at a return (the
+ * trampoline has only ax cx dx and sp).
  * Refused always (EINVAL, "Failed to register probe event"): code without an ftrace site
  * (notrace: the tracers, the trap and int3/#DB paths, the kprobe machinery) and the
  * functions of kprobe_blacklist below. Every refused line is told to error_log.
@@ -33,7 +41,9 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
 #include "kernel/mm/heap.h"
+#include "kernel/panic.h"
 #include "kernel/proc/task.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/spinlock.h"
 #include "trace/core/error_log.h"
 #include "trace/events/trace_events.h"
@@ -44,6 +54,9 @@
     (1u << KP_REG_AX | 1u << KP_REG_CX | 1u << KP_REG_DX | 1u << KP_REG_BP | 1u << KP_REG_SP | \
      1u << KP_REG_IP)
 #define KP_INT3_REGS ((1u << KP_NR_REGS) - 1) /* an int3 knows every register */
+#define KP_RETURN_REGS (1u << KP_REG_AX | 1u << KP_REG_CX | 1u << KP_REG_DX | 1u << KP_REG_SP)
+#define KP_MAXACTIVE_DEFAULT 10 /* Linux's max(10, 2 * CPUs) */
+#define KRET_POOL 256           /* returns pending at once, all return probes together */
 
 /* Functions in traced code that the probe path itself calls: an int3 in them would only
  * ever count misses (Linux's NOKPROBE_SYMBOL list, for this kernel). Code without an ftrace
@@ -59,6 +72,8 @@ struct kprobe {
     uint32_t addr;                    /* the probed address: a function's ftrace site, or
                                        * the instruction with the int3 */
     bool int3;                        /* an int3 probe (else the ftrace site's) */
+    uint32_t nfixed;                  /* __probe_ip, or __probe_func and __probe_ret_ip */
+    uint32_t maxactive, nactive;      /* return probes: instances allowed, pending */
     uint64_t nhit, nmissed;           /* kprobe_profile */
     uint32_t *sym_addr;               /* per arg: @SYM's address (without its offset) */
     struct trace_event_field *fields; /* __probe_ip, then one per arg */
@@ -69,6 +84,23 @@ struct kprobe {
 
 static struct kprobe *probes;
 static struct spinlock kprobe_lock = SPINLOCK_INIT("kprobe_events");
+
+/* A return pending through the trampoline (Linux's kretprobe_instance). It outlives its
+ * probe: a deleted probe's pending returns still need their real address (kp NULL). */
+struct kret_instance {
+    bool used;
+    struct kprobe *kp;  /* whose event it records at the return; NULL: none */
+    struct task *task;  /* whose stack the slot is on */
+    uint32_t slot;      /* where the return address was */
+    uint32_t ret;       /* the real return address */
+    uint32_t func;
+    uint32_t seq;       /* hijack order: the later of two on one slot returns first */
+};
+static struct kret_instance *kret_pool; /* KRET_POOL of them, from the first return probe on */
+static uint32_t kret_seq;
+/* A probe's event is being recorded on this CPU (one CPU): a probe hit from inside that
+ * (the recording code probed) only counts a miss. */
+static bool in_handler;
 
 /* --- the hit ------------------------------------------------------------------------------ */
 
@@ -108,8 +140,10 @@ static int read_string(uint32_t addr, char *buf, uint32_t max)
     return (int)max;
 }
 
-/* Records one event of kp for the call described by site. */
-static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsigned long irqs)
+/* Records one event of kp for the call described by site; fixed[] holds its __probe_*
+ * fields' values (kp->nfixed of them). */
+static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsigned long irqs,
+                       const uint32_t *fixed)
 {
     /* One buffer: ftrace_dispatch never runs the hook twice at once, on one CPU (an SMP
      * kernel would make it per-CPU). */
@@ -146,10 +180,10 @@ static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsi
     /* The hook runs with interrupts off; the event shows the probed code's state. */
     e->flags = (uint8_t)((e->flags & ~TRACE_FLAG_IRQS_OFF) | (irqs ? 0 : TRACE_FLAG_IRQS_OFF));
     uint8_t *rec = (uint8_t *)e;
-    memcpy(rec + TRACE_EVENT_HEADER_SIZE, &kp->addr, 4);
+    memcpy(rec + TRACE_EVENT_HEADER_SIZE, fixed, 4 * kp->nfixed);
     for (uint32_t i = 0; i < kp->cmd.nargs; i++) {
         const struct kp_fetch_arg *a = &kp->cmd.args[i];
-        const struct trace_event_field *f = &kp->fields[i + 1];
+        const struct trace_event_field *f = &kp->fields[i + kp->nfixed];
         if (a->type == KP_TYPE_STRING) {
             memcpy(rec + f->offset, &loc[i], 4);
             continue;
@@ -163,6 +197,32 @@ static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsi
     trace_event_commit(&kp->call, e, kp->fixed_size + used); /* its filter, if any */
 }
 
+static void free_instance(struct kret_instance *in)
+{
+    if (in->kp)
+        in->kp->nactive--;
+    *in = (struct kret_instance){ 0 };
+}
+
+/* A return probe's entry: the return address at parent_slot is kept in a free instance and
+ * replaced by the trampoline's; none free (MAXACTIVE pending, or the pool full): a miss. */
+static void hijack_return(struct kprobe *kp, uint32_t func, uint32_t *parent_slot)
+{
+    struct kret_instance *in = 0;
+    for (uint32_t i = 0; kp->nactive < kp->maxactive && i < KRET_POOL && !in; i++)
+        if (!kret_pool[i].used)
+            in = &kret_pool[i];
+    if (!in) {
+        kp->nhit--;
+        kp->nmissed++;
+        return;
+    }
+    *in = (struct kret_instance){ true, kp, current, (uint32_t)(uintptr_t)parent_slot,
+                                  *parent_slot, func, ++kret_seq };
+    kp->nactive++;
+    *parent_slot = kprobe_arch_trampoline();
+}
+
 /* ftrace's hook: every enabled probe on the function at ip records an event. */
 static void kprobe_hit(uint32_t ip, uint32_t *parent_slot, unsigned long irqs)
 {
@@ -173,12 +233,82 @@ static void kprobe_hit(uint32_t ip, uint32_t *parent_slot, unsigned long irqs)
     site.regs[KP_REG_BP] = parent_slot[-5];
     site.regs[KP_REG_SP] = (uint32_t)(uintptr_t)parent_slot;
     site.regs[KP_REG_IP] = ip;
-    for (struct kprobe *kp = probes; kp; kp = kp->next)
-        if (kp->addr == ip && !kp->int3 && kp->call.enabled) {
-            kp->nhit++;
-            record_hit(kp, &site, irqs);
-        }
+    if (in_handler) {
+        for (struct kprobe *kp = probes; kp; kp = kp->next)
+            if (kp->addr == ip && !kp->int3 && kp->call.enabled)
+                kp->nmissed++;
+        return;
+    }
+    in_handler = true;
+    for (struct kprobe *kp = probes; kp; kp = kp->next) {
+        if (kp->addr != ip || kp->int3 || !kp->call.enabled)
+            continue;
+        kp->nhit++;
+        if (kp->cmd.is_return)
+            hijack_return(kp, ip, parent_slot);
+        else
+            record_hit(kp, &site, irqs, &kp->addr);
+    }
+    in_handler = false;
 }
+
+/* The trampoline's hook (arch/x86/kprobe_arch.c): the instance of the running task whose
+ * slot the return came from (the latest hijack of that slot) gives the real address back,
+ * and its probe records (caller+off <- func) with $retval. The task's instances below the
+ * slot are for frames that are gone (a non-local exit skipped their returns): freed. */
+static uint32_t kret_return(uint32_t slot, uint32_t retval, bool irqs)
+{
+    struct kret_instance *hit = 0;
+    for (uint32_t i = 0; i < KRET_POOL; i++) {
+        struct kret_instance *in = &kret_pool[i];
+        if (!in->used || in->task != current)
+            continue;
+        if (in->slot == slot && (!hit || in->seq > hit->seq))
+            hit = in;
+        else if (in->slot < slot)
+            free_instance(in);
+    }
+    if (!hit)
+        panic("kretprobe: a return to the trampoline from slot %#x that no probe hijacked",
+              slot);
+    uint32_t ret = hit->ret;
+    struct kprobe *kp = hit->kp;
+    if (kp && kp->call.enabled && !in_handler) {
+        in_handler = true;
+        struct kp_site site = { .known_regs = KP_RETURN_REGS, .read = read_kernel,
+                                .retval = retval, .has_retval = true };
+        site.regs[KP_REG_AX] = retval;
+        site.regs[KP_REG_SP] = slot + 4;
+        uint32_t fixed[2] = { hit->func, ret };
+        record_hit(kp, &site, irqs, fixed);
+        in_handler = false;
+    } else if (kp && kp->call.enabled) {
+        kp->nmissed++;
+    }
+    free_instance(hit);
+    return ret;
+}
+
+/* A task that is gone left its pending returns behind (a function that never returned,
+ * such as exit): their instances are free again. */
+static void kret_task_release(struct task *t)
+{
+    if (!kret_pool)
+        return;
+    unsigned long flags = arch_irq_save();
+    for (uint32_t i = 0; i < KRET_POOL; i++)
+        if (kret_pool[i].used && kret_pool[i].task == t)
+            free_instance(&kret_pool[i]);
+    arch_irq_restore(flags);
+}
+
+static int kret_task_create(struct task *t)
+{
+    (void)t;
+    return 0;
+}
+
+static struct task_create_hook kret_task_hook = { kret_task_create, kret_task_release, 0 };
 
 /* The int3 hook (arch/x86/kprobe_arch.c): every enabled probe at addr records an event; a
  * nested hit (a probe in code the probe path runs) only counts a miss, as Linux's. */
@@ -190,12 +320,14 @@ static void kprobe_int3_hit(uint32_t addr, const uint32_t regs[KPROBE_ARCH_NREGS
     for (struct kprobe *kp = probes; kp; kp = kp->next) {
         if (kp->addr != addr || !kp->int3 || !kp->call.enabled)
             continue;
-        if (nested) {
+        if (nested || in_handler) {
             kp->nmissed++;
             continue;
         }
         kp->nhit++;
-        record_hit(kp, &site, regs[KP_REG_FLAGS] & (1u << 9));
+        in_handler = true;
+        record_hit(kp, &site, regs[KP_REG_FLAGS] & (1u << 9), &addr);
+        in_handler = false;
     }
 }
 
@@ -208,13 +340,20 @@ static void print_probe(struct fs_writer *out, const struct trace_event_call *ca
     const struct kprobe *kp = call->data;
     const uint8_t *rec = (const uint8_t *)ev->entry;
     int64_t ip = 0;
-    trace_field_read_int(&kp->fields[0], rec, ev->length, &ip);
+    trace_field_read_int(&kp->fields[kp->cmd.is_return ? 1 : 0], rec, ev->length, &ip);
     uint32_t off = 0, size = 0;
     const char *sym = symbol_lookup(kernel_symbols(), (uint32_t)ip, &off, &size);
-    fs_printf(out, "%s: (%s+0x%x/0x%x)", call->name, sym ? sym : "?", off, size);
+    fs_printf(out, "%s: (%s+0x%x/0x%x", call->name, sym ? sym : "?", off, size);
+    if (kp->cmd.is_return) {
+        int64_t func = 0;
+        trace_field_read_int(&kp->fields[0], rec, ev->length, &func);
+        const char *fname = symbol_lookup(kernel_symbols(), (uint32_t)func, 0, 0);
+        fs_printf(out, " <- %s", fname ? fname : "?");
+    }
+    fs_puts(out, ")");
     for (uint32_t i = 0; i < kp->cmd.nargs; i++) {
         const struct kp_fetch_arg *a = &kp->cmd.args[i];
-        const struct trace_event_field *f = &kp->fields[i + 1];
+        const struct trace_event_field *f = &kp->fields[i + kp->nfixed];
         fs_printf(out, " %s=", a->name);
         if (a->type == KP_TYPE_STRING) {
             const char *text;
@@ -255,11 +394,12 @@ static const char *type_conversion(enum kp_type t)
 static void print_probe_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     const struct kprobe *kp = call->data;
-    fs_printf(out, "\nprint fmt: \"(%%lx)");
+    fs_printf(out, kp->cmd.is_return ? "\nprint fmt: \"(%%lx <- %%lx)" : "\nprint fmt: \"(%%lx)");
     for (uint32_t i = 0; i < kp->cmd.nargs; i++)
         fs_printf(out, " %s=%s", kp->cmd.args[i].name,
                   type_conversion((enum kp_type)kp->cmd.args[i].type));
-    fs_printf(out, "\", REC->__probe_ip");
+    fs_printf(out, kp->cmd.is_return ? "\", REC->__probe_func, REC->__probe_ret_ip"
+                                     : "\", REC->__probe_ip");
     for (uint32_t i = 0; i < kp->cmd.nargs; i++) {
         if (kp->cmd.args[i].type == KP_TYPE_STRING)
             fs_printf(out, ", __get_str(%s)", kp->cmd.args[i].name);
@@ -348,12 +488,12 @@ static int place_probe(struct kprobe *kp, struct build_error *berr)
     } else {
         kp->addr = c->addr;
     }
-    if (c->is_return) {
-        berr->msg = "Return probes are not supported yet";
-        return -EINVAL;
-    }
     if (ftrace_is_site(kp->addr))
         return 0; /* a traceable function's entry: its ftrace site */
+    if (c->is_return) {
+        berr->msg = "Retprobe address must be an function entry"; /* Linux's words */
+        return -EINVAL;
+    }
     uint32_t off = 0, size = 0;
     const char *func = symbol_lookup(kernel_symbols(), kp->addr, &off, &size);
     if (!func || off >= size)
@@ -381,19 +521,28 @@ static int build_probe(struct kprobe *kp, struct build_error *berr)
         return perr;
     uint32_t n = c->nargs;
     kp->sym_addr = kzalloc((n ? n : 1) * sizeof *kp->sym_addr);
-    kp->fields = kzalloc((n + 1) * sizeof *kp->fields);
+    kp->nfixed = c->is_return ? 2 : 1;
+    kp->fields = kzalloc((n + kp->nfixed) * sizeof *kp->fields);
     kp->field_types = kzalloc((n + 1) * sizeof *kp->field_types);
     if (!kp->sym_addr || !kp->fields || !kp->field_types)
         return -ENOMEM;
-    kp->fields[0] = (struct trace_event_field){ "unsigned long", "__probe_ip",
-                                                TRACE_EVENT_HEADER_SIZE, 4, 0, false,
-                                                TRACE_FIELD_INT };
-    uint32_t offset = TRACE_EVENT_HEADER_SIZE + 4;
+    if (c->is_return && !kret_pool && !(kret_pool = kzalloc(KRET_POOL * sizeof *kret_pool)))
+        return -ENOMEM; /* kept for good: returns may be pending whenever probes exist */
+    kp->maxactive = c->maxactive ? c->maxactive : KP_MAXACTIVE_DEFAULT;
+    static const char *const fixed_names[2][2] = { { "__probe_ip", 0 },
+                                                   { "__probe_func", "__probe_ret_ip" } };
+    for (uint32_t i = 0; i < kp->nfixed; i++)
+        kp->fields[i] = (struct trace_event_field){ "unsigned long",
+                                                    fixed_names[c->is_return][i],
+                                                    (uint16_t)(TRACE_EVENT_HEADER_SIZE + 4 * i),
+                                                    4, 0, false, TRACE_FIELD_INT };
+    uint32_t offset = TRACE_EVENT_HEADER_SIZE + 4 * kp->nfixed;
     for (uint32_t i = 0; i < n; i++) {
         struct kp_fetch_arg *a = &c->args[i];
         berr->arg = i + 1;
         berr->msg = "This register is not saved at a function's entry: probe at +OFFS";
-        if (!kp_fetch_possible(a, kp->int3 ? KP_INT3_REGS : KP_SITE_REGS, false))
+        uint32_t known = c->is_return ? KP_RETURN_REGS : kp->int3 ? KP_INT3_REGS : KP_SITE_REGS;
+        if (!kp_fetch_possible(a, known, c->is_return))
             return -EINVAL; /* %bx %si %di %flags: the ftrace site does not save them */
         if (a->base == KP_FETCH_SYMBOL) {
             uint32_t s = symbol_address(kernel_symbols(), a->symbol);
@@ -405,7 +554,7 @@ static int build_probe(struct kprobe *kp, struct build_error *berr)
         enum kp_type t = (enum kp_type)a->type;
         field_type_name(t, kp->field_types[i]);
         bool str = t == KP_TYPE_STRING;
-        kp->fields[i + 1] = (struct trace_event_field){
+        kp->fields[i + kp->nfixed] = (struct trace_event_field){
             kp->field_types[i], a->name, (uint16_t)offset, (uint16_t)kp_type_size(t), 0,
             t >= KP_TYPE_S8 && t <= KP_TYPE_S64, str ? TRACE_FIELD_DATA_LOC : TRACE_FIELD_INT,
         };
@@ -422,7 +571,7 @@ static int build_probe(struct kprobe *kp, struct build_error *berr)
     kp->call.ops = &probe_ops;
     kp->call.data = kp;
     kp->call.fields = kp->fields;
-    kp->call.nr_fields = (uint16_t)(n + 1);
+    kp->call.nr_fields = (uint16_t)(n + kp->nfixed);
     return 0;
 }
 
@@ -445,6 +594,10 @@ static int delete_probe(struct kprobe *kp)
             *link = kp->next;
             break;
         }
+    /* Its pending returns still come back through the trampoline: they record nothing. */
+    for (uint32_t i = 0; kret_pool && i < KRET_POOL; i++)
+        if (kret_pool[i].kp == kp)
+            kret_pool[i].kp = 0;
     free_probe(kp);
     return 0;
 }
@@ -625,6 +778,8 @@ static void kprobe_events_setup(void)
 {
     ftrace_set_kprobe_hook(kprobe_hit);
     kprobe_arch_set_hook(kprobe_int3_hit);
+    kprobe_arch_set_return_hook(kret_return);
+    task_on_create(&kret_task_hook);
     fs_create(tracefs_root(), "kprobe_events", &kprobe_events_ops, NULL);
     fs_create(tracefs_root(), "kprobe_profile", &kprobe_profile_ops, NULL);
 }
