@@ -18,10 +18,11 @@
  * back and the event is recorded: (caller+off <- func) with $retval. function_graph hijacks
  * the same slot after us (the kprobe hook runs first in ftrace_dispatch): its return_to_handler
  * returns to our trampoline, which returns to the caller.
+ * An entry probe whose args need %bx %si %di %flags (which the ftrace site does not save)
+ * is an int3 on the instruction after the site instead, where every register is the entry's.
  * Args read memory through arch_call_catching_faults; a read that fails records 0 (a
- * string "(fault)"), as Linux does. Refused for now (EINVAL): args needing %bx %si %di
- * %flags at a function's entry (the ftrace site does not save them) or at a return (the
- * trampoline has only ax cx dx and sp).
+ * string "(fault)"), as Linux does. Refused for now (EINVAL): args needing other
+ * registers than ax cx dx and sp at a return (the trampoline has only those).
  * Refused always (EINVAL, "Failed to register probe event"): code without an ftrace site
  * (notrace: the tracers, the trap and int3/#DB paths, the kprobe machinery) and the
  * functions of kprobe_blacklist below. Every refused line is told to error_log.
@@ -55,6 +56,7 @@
      1u << KP_REG_IP)
 #define KP_INT3_REGS ((1u << KP_NR_REGS) - 1) /* an int3 knows every register */
 #define KP_RETURN_REGS (1u << KP_REG_AX | 1u << KP_REG_CX | 1u << KP_REG_DX | 1u << KP_REG_SP)
+#define FTRACE_SITE_SIZE 5 /* gcc's NOP at a traced function's entry */
 #define KP_MAXACTIVE_DEFAULT 10 /* Linux's max(10, 2 * CPUs) */
 #define KRET_POOL 256           /* returns pending at once, all return probes together */
 
@@ -71,6 +73,8 @@ struct kprobe {
     char system[KP_NAME_MAX];
     uint32_t addr;                    /* the probed address: a function's ftrace site, or
                                        * the instruction with the int3 */
+    uint32_t ip;                      /* the address its events show (__probe_ip): addr,
+                                       * or the function's for an int3 just after its site */
     bool int3;                        /* an int3 probe (else the ftrace site's) */
     uint32_t nfixed;                  /* __probe_ip, or __probe_func and __probe_ret_ip */
     uint32_t maxactive, nactive;      /* return probes: instances allowed, pending */
@@ -247,7 +251,7 @@ static void kprobe_hit(uint32_t ip, uint32_t *parent_slot, unsigned long irqs)
         if (kp->cmd.is_return)
             hijack_return(kp, ip, parent_slot);
         else
-            record_hit(kp, &site, irqs, &kp->addr);
+            record_hit(kp, &site, irqs, &kp->ip);
     }
     in_handler = false;
 }
@@ -326,7 +330,8 @@ static void kprobe_int3_hit(uint32_t addr, const uint32_t regs[KPROBE_ARCH_NREGS
         }
         kp->nhit++;
         in_handler = true;
-        record_hit(kp, &site, regs[KP_REG_FLAGS] & (1u << 9), &addr);
+        site.regs[KP_REG_IP] = kp->ip;
+        record_hit(kp, &site, regs[KP_REG_FLAGS] & (1u << 9), &kp->ip);
         in_handler = false;
     }
 }
@@ -423,7 +428,7 @@ static int enable_probe(struct trace_event_call *call, bool on)
     }
     bool others = false;
     for (const struct kprobe *p = probes; p; p = p->next)
-        if (p != kp && p->addr == kp->addr && p->call.enabled)
+        if (p != kp && p->addr == kp->addr && !p->int3 && p->call.enabled)
             others = true;
     return others ? 0 : ftrace_kprobe_site(kp->addr, on);
 }
@@ -470,6 +475,15 @@ static bool blacklisted(const char *name)
     return false;
 }
 
+/* Whether every fetch arg of c needs only the registers in known. */
+static bool args_fit(const struct kp_command *c, uint32_t known)
+{
+    for (uint32_t i = 0; i < c->nargs; i++)
+        if (!kp_fetch_possible(&c->args[i], known, c->is_return))
+            return false;
+    return true;
+}
+
 /* Where the probe goes: an entry probe on an ftrace site, or an int3 probe on an
  * instruction of a traceable function that can be stepped out of line; 0 or -errno. */
 static int place_probe(struct kprobe *kp, struct build_error *berr)
@@ -488,8 +502,15 @@ static int place_probe(struct kprobe *kp, struct build_error *berr)
     } else {
         kp->addr = c->addr;
     }
-    if (ftrace_is_site(kp->addr))
-        return 0; /* a traceable function's entry: its ftrace site */
+    kp->ip = kp->addr;
+    if (ftrace_is_site(kp->addr)) {
+        if (c->is_return || args_fit(c, KP_SITE_REGS))
+            return 0; /* a traceable function's entry: its ftrace site */
+        /* %bx %si %di %flags at the entry: the site does not save them, but an int3 on the
+         * instruction after it (the NOP changed nothing) sees every register as at the
+         * entry, and the stack too. The event still says the function's address. */
+        kp->addr += FTRACE_SITE_SIZE;
+    }
     if (c->is_return) {
         berr->msg = "Retprobe address must be an function entry"; /* Linux's words */
         return -EINVAL;
@@ -540,7 +561,7 @@ static int build_probe(struct kprobe *kp, struct build_error *berr)
     for (uint32_t i = 0; i < n; i++) {
         struct kp_fetch_arg *a = &c->args[i];
         berr->arg = i + 1;
-        berr->msg = "This register is not saved at a function's entry: probe at +OFFS";
+        berr->msg = "This register is not available at a function's return";
         uint32_t known = c->is_return ? KP_RETURN_REGS : kp->int3 ? KP_INT3_REGS : KP_SITE_REGS;
         if (!kp_fetch_possible(a, known, c->is_return))
             return -EINVAL; /* %bx %si %di %flags: the ftrace site does not save them */
