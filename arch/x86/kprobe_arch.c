@@ -1,8 +1,10 @@
 /*
  * kprobe_arch.c - int3 probes and the out-of-line single step (kprobe_arch.h).
  *
- * One CPU today: the armed table changes only with interrupts off (under the kprobe_events
- * lock), and the per-CPU state is reached through this_cpu() alone.
+ * One CPU today: the armed table changes only in thread context (enabling or disabling a
+ * probe event), which the kernel never preempts, and the step that makes an entry visible
+ * to the int3 handler (narmed) or removes it runs with interrupts off; the per-CPU state is
+ * reached through this_cpu() alone. An SMP kernel needs a lock taken at the hit too.
  */
 #include "arch/x86/kprobe_arch.h"
 
