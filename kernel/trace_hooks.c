@@ -17,3 +17,7 @@ void (*trace_hook_page_fault_user)(uint32_t, uint32_t, uint32_t);
 void (*trace_hook_page_fault_kernel)(uint32_t, uint32_t, uint32_t);
 void (*trace_hook_signal_generate)(int, int, const struct task *, int, int);
 void (*trace_hook_signal_deliver)(int, int, uint32_t, uint32_t);
+void (*trace_hook_hrtimer_start)(const void *, uintptr_t, uint64_t);
+void (*trace_hook_hrtimer_cancel)(const void *);
+void (*trace_hook_hrtimer_expire_entry)(const void *, uintptr_t);
+void (*trace_hook_hrtimer_expire_exit)(const void *);

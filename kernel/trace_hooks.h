@@ -32,6 +32,14 @@ extern void (*trace_hook_signal_generate)(int sig, int code, const struct task *
                                           int result);
 extern void (*trace_hook_signal_deliver)(int sig, int code, uint32_t sa_handler,
                                          uint32_t sa_flags);
+/* issue 18, timer/ events (trace/events/timer_events.c): a timer is named by the address of
+ * its state (the tick's counter, a task's wake_at_ns) and its function is the code that
+ * runs when it expires. */
+extern void (*trace_hook_hrtimer_start)(const void *timer, uintptr_t function,
+                                        uint64_t expires_ns);
+extern void (*trace_hook_hrtimer_cancel)(const void *timer);
+extern void (*trace_hook_hrtimer_expire_entry)(const void *timer, uintptr_t function);
+extern void (*trace_hook_hrtimer_expire_exit)(const void *timer);
 
 /* Linux's enum trace_signal_result: what signal_generate's res= says became of a signal. */
 enum trace_signal_result {
@@ -111,6 +119,34 @@ static inline void trace_signal_deliver(int sig, int code, uint32_t sa_handler,
 {
     if (trace_hook_signal_deliver)
         trace_hook_signal_deliver(sig, code, sa_handler, sa_flags);
+}
+
+/* A timer was armed to run function at expires_ns (time_ns()), counted from now. */
+static inline void trace_hrtimer_start(const void *timer, uintptr_t function, uint64_t expires_ns)
+{
+    if (trace_hook_hrtimer_start)
+        trace_hook_hrtimer_start(timer, function, expires_ns);
+}
+
+/* An armed timer was taken back before it expired. */
+static inline void trace_hrtimer_cancel(const void *timer)
+{
+    if (trace_hook_hrtimer_cancel)
+        trace_hook_hrtimer_cancel(timer);
+}
+
+/* A timer expired: function runs now (the tick: every tick). */
+static inline void trace_hrtimer_expire_entry(const void *timer, uintptr_t function)
+{
+    if (trace_hook_hrtimer_expire_entry)
+        trace_hook_hrtimer_expire_entry(timer, function);
+}
+
+/* The function of an expired timer returned. */
+static inline void trace_hrtimer_expire_exit(const void *timer)
+{
+    if (trace_hook_hrtimer_expire_exit)
+        trace_hook_hrtimer_expire_exit(timer);
 }
 
 /* The page fault hook for a fault from user mode (from_user) or from the kernel, or NULL:
