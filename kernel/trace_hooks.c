@@ -21,3 +21,7 @@ void (*trace_hook_hrtimer_start)(const void *, uintptr_t, uint64_t);
 void (*trace_hook_hrtimer_cancel)(const void *);
 void (*trace_hook_hrtimer_expire_entry)(const void *, uintptr_t);
 void (*trace_hook_hrtimer_expire_exit)(const void *);
+void (*trace_hook_ipc_send)(int, int, int, uint32_t, uint32_t);
+void (*trace_hook_ipc_call)(int, int, int, uint32_t, uint32_t, uint32_t);
+void (*trace_hook_ipc_recv)(int, int, uint32_t, uint32_t, uint32_t);
+void (*trace_hook_ipc_reply)(int, int, int, uint32_t, uint32_t, uint32_t);

@@ -40,6 +40,13 @@ extern void (*trace_hook_hrtimer_start)(const void *timer, uintptr_t function,
 extern void (*trace_hook_hrtimer_cancel)(const void *timer);
 extern void (*trace_hook_hrtimer_expire_entry)(const void *timer, uintptr_t function);
 extern void (*trace_hook_hrtimer_expire_exit)(const void *timer);
+extern void (*trace_hook_ipc_send)(int ep, int sender, int receiver, uint32_t label, uint32_t len);
+extern void (*trace_hook_ipc_call)(int ep, int caller, int server, uint32_t label, uint32_t len,
+                                   uint32_t token);
+extern void (*trace_hook_ipc_recv)(int ep, int sender, uint32_t label, uint32_t len,
+                                   uint32_t token);
+extern void (*trace_hook_ipc_reply)(int ep, int caller, int server, uint32_t label, uint32_t len,
+                                    uint32_t token);
 
 /* Linux's enum trace_signal_result: what signal_generate's res= says became of a signal. */
 enum trace_signal_result {
@@ -147,6 +154,39 @@ static inline void trace_hrtimer_expire_exit(const void *timer)
 {
     if (trace_hook_hrtimer_expire_exit)
         trace_hook_hrtimer_expire_exit(timer);
+}
+
+/* issue 18, ipc/ events (trace/events/ipc_events.c). A message of sender to endpoint ep
+ * (owned by receiver) was taken. */
+static inline void trace_ipc_send(int ep, int sender, int receiver, uint32_t label, uint32_t len)
+{
+    if (trace_hook_ipc_send)
+        trace_hook_ipc_send(ep, sender, receiver, label, len);
+}
+
+/* A call of caller to ep (owned by server) was taken; its reply must name token. */
+static inline void trace_ipc_call(int ep, int caller, int server, uint32_t label, uint32_t len,
+                                  uint32_t token)
+{
+    if (trace_hook_ipc_call)
+        trace_hook_ipc_call(ep, caller, server, label, len, token);
+}
+
+/* The current task's ipc_recv on ep returns sender's message (token 0: a plain send). */
+static inline void trace_ipc_recv(int ep, int sender, uint32_t label, uint32_t len,
+                                  uint32_t token)
+{
+    if (trace_hook_ipc_recv)
+        trace_hook_ipc_recv(ep, sender, label, len, token);
+}
+
+/* The current task (server) answered caller's call to ep (token) with a reply of label and
+ * len. */
+static inline void trace_ipc_reply(int ep, int caller, int server, uint32_t label, uint32_t len,
+                                   uint32_t token)
+{
+    if (trace_hook_ipc_reply)
+        trace_hook_ipc_reply(ep, caller, server, label, len, token);
 }
 
 /* The page fault hook for a fault from user mode (from_user) or from the kernel, or NULL:
