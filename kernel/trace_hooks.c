@@ -25,3 +25,6 @@ void (*trace_hook_ipc_send)(int, int, int, uint32_t, uint32_t);
 void (*trace_hook_ipc_call)(int, int, int, uint32_t, uint32_t, uint32_t);
 void (*trace_hook_ipc_recv)(int, int, uint32_t, uint32_t, uint32_t);
 void (*trace_hook_ipc_reply)(int, int, int, uint32_t, uint32_t, uint32_t);
+void (*trace_hook_pci_config_write)(const struct pci_device *, uint8_t, uint8_t, uint32_t);
+void (*trace_hook_pci_driver_bind)(const struct pci_device *, const char *, int);
+void (*trace_hook_pci_driver_unbind)(const struct pci_device *, const char *);

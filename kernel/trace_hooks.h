@@ -45,6 +45,11 @@ extern void (*trace_hook_ipc_call)(int ep, int caller, int server, uint32_t labe
                                    uint32_t token);
 extern void (*trace_hook_ipc_recv)(int ep, int sender, uint32_t label, uint32_t len,
                                    uint32_t token);
+struct pci_device;
+extern void (*trace_hook_pci_config_write)(const struct pci_device *d, uint8_t offset,
+                                           uint8_t width, uint32_t value);
+extern void (*trace_hook_pci_driver_bind)(const struct pci_device *d, const char *driver, int ret);
+extern void (*trace_hook_pci_driver_unbind)(const struct pci_device *d, const char *driver);
 extern void (*trace_hook_ipc_reply)(int ep, int caller, int server, uint32_t label, uint32_t len,
                                     uint32_t token);
 
@@ -187,6 +192,29 @@ static inline void trace_ipc_reply(int ep, int caller, int server, uint32_t labe
 {
     if (trace_hook_ipc_reply)
         trace_hook_ipc_reply(ep, caller, server, label, len, token);
+}
+
+/* issue 18, pci/ events (trace/events/pci_events.c). A driver writes width bytes of d's
+ * configuration space at offset. */
+static inline void trace_pci_config_write(const struct pci_device *d, uint8_t offset,
+                                          uint8_t width, uint32_t value)
+{
+    if (trace_hook_pci_config_write)
+        trace_hook_pci_config_write(d, offset, width, value);
+}
+
+/* driver's probe of d returned ret (0: bound; else d stays without a driver). */
+static inline void trace_pci_driver_bind(const struct pci_device *d, const char *driver, int ret)
+{
+    if (trace_hook_pci_driver_bind)
+        trace_hook_pci_driver_bind(d, driver, ret);
+}
+
+/* driver was unbound from d (its remove ran). */
+static inline void trace_pci_driver_unbind(const struct pci_device *d, const char *driver)
+{
+    if (trace_hook_pci_driver_unbind)
+        trace_hook_pci_driver_unbind(d, driver);
 }
 
 /* The page fault hook for a fault from user mode (from_user) or from the kernel, or NULL:
