@@ -173,8 +173,11 @@ void sched_tick(void)
             sched_wake_task(t, -ETIMEDOUT);
             trace_hrtimer_expire_exit(&t->wake_at_ns);
         }
-        if (t->alarm_at_ns && now >= t->alarm_at_ns)
+        if (t->alarm_at_ns && now >= t->alarm_at_ns) {
+            trace_hrtimer_expire_entry(&t->alarm_at_ns, (uintptr_t)signal_alarm_expired);
             signal_alarm_expired(t, now);
+            trace_hrtimer_expire_exit(&t->alarm_at_ns);
+        }
         if (t != current && t != idle_task && t->state == TASK_RUNNABLE)
             others_wait = true;
         active += t != idle_task && t->state == TASK_RUNNABLE;
