@@ -37,68 +37,109 @@ uint64_t mmiotrace_filter_offset;
 /* Whether the mmiotrace tracer is current (set by its init and reset). */
 static bool tracer_current;
 
-/* The event's filter passes draft (a whole record of size bytes). Loaded and run with
- * interrupts off, as trace_event_filter_commit does: event_filter_files.c frees a replaced
- * filter only when no writer can still be inside that stretch. */
-static bool filter_passes(const struct trace_event_call *call, const struct trace_entry *draft,
-                          uint32_t size)
+/* The type call's record is written with now: the tracer's tracer_type while mmiotrace is
+ * current, else the event's own id while the event is enabled, else 0 (not recorded). */
+static uint16_t record_type(const struct trace_event_call *call, uint16_t tracer_type)
+{
+    return tracer_current ? tracer_type : call->enabled ? call->id : 0;
+}
+
+/*
+ * Whether call's filter passes draft, a whole record of size bytes whose own fields are
+ * filled: its trace_entry is filled here as trace_reserve would (type, flags, pid), since a
+ * filter may name the common fields. The filter runs on the draft before the record takes
+ * room, so that an access it rejects is not counted lost when the buffer is full (Linux
+ * filters into a scratch record the same way). Loaded and run with interrupts off, as
+ * trace_event_filter_commit does: event_filter_files.c frees a replaced filter only when no
+ * writer can still be inside that stretch. Only called when the event has a filter.
+ */
+static bool filter_passes(const struct trace_event_call *call, uint16_t type,
+                          struct trace_entry *draft, uint32_t size)
 {
     unsigned long irqs = arch_irq_save();
+    draft->type = type;
+    draft->flags = (uint8_t)((irqs ? 0 : TRACE_FLAG_IRQS_OFF) |
+                             (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
+    draft->preempt_count = 0;
+    draft->pid = current_pid;
     const struct event_filter *f = __atomic_load_n(&call->filter, __ATOMIC_ACQUIRE);
     bool pass = !f || event_filter_match(f, draft, size);
     arch_irq_restore(irqs);
     return pass;
 }
 
-/*
- * Records one mmiotrace record, draft (size bytes; its trace_entry is filled here), for
- * the mmio/ event call: with the tracer's type tracer_type while mmiotrace is current,
- * else with the event's own id while the event is enabled, else not at all. The event's
- * filter is run on the draft first, so that an access it rejects takes no room and is not
- * counted lost when the buffer is full (Linux filters into a scratch record the same way);
- * an access that passes is reserved and committed through the event (trace_event_reserve,
- * trace_event_commit), so whatever those decide for an event applies to it too.
- */
-static void record(const struct trace_event_call *call, uint16_t tracer_type,
-                   struct trace_entry *draft, uint32_t size)
+/* An access's fields, into a record in the buffer or a draft for the filter. */
+static inline void fill_rw(struct mmiotrace_rw_entry *e, uint8_t op, uint8_t width,
+                           uint32_t map_id, uint64_t phys, uint32_t value, uint32_t pc,
+                           const uint8_t opcode[3])
 {
-    uint16_t type = tracer_current ? tracer_type : call->enabled ? call->id : 0;
-    if (!type)
-        return;
-    unsigned long irqs = arch_irq_save();
-    arch_irq_restore(irqs);
-    draft->type = type;
-    draft->flags = (uint8_t)((irqs ? 0 : TRACE_FLAG_IRQS_OFF) |
-                             (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
-    draft->preempt_count = 0;
-    draft->pid = current_pid;
-    if (call->filter && !filter_passes(call, draft, size))
-        return;
-    struct trace_entry *e = trace_event_reserve(call, size);
-    if (!e)
-        return; /* counted as lost by the core */
-    memcpy(e + 1, draft + 1, size - sizeof *e);
-    e->type = type;
-    trace_event_commit(call, e, size);
+    e->op = op;
+    e->width = width;
+    for (int i = 0; i < 3; i++)
+        e->opcode[i] = opcode ? opcode[i] : 0;
+    e->map_id = map_id;
+    e->value = value;
+    e->pc = mmiotrace_trace_pc ? pc : 0;
+    e->phys = phys;
 }
 
+static inline void fill_map(struct mmiotrace_map_entry *e, uint8_t op, uint32_t map_id,
+                            uint64_t phys, uint32_t virt, uint32_t len, uint32_t pc)
+{
+    e->op = op;
+    e->map_id = map_id;
+    e->virt = virt;
+    e->len = len;
+    e->pc = mmiotrace_trace_pc ? pc : 0;
+    e->phys = phys;
+}
+
+/*
+ * The two recorders: when the event has a filter, its fields go into a draft the filter
+ * judges first; then the record is reserved through the event (trace_event_reserve, so
+ * whatever decides for an event applies), filled in place, given its type and committed
+ * through the event (trace_event_commit). Without a filter no draft is made.
+ */
 void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
                          uint32_t value, uint32_t pc, const uint8_t opcode[3])
 {
-    struct mmiotrace_rw_entry e = { .op = op, .width = width, .map_id = map_id,
-                                    .value = value, .pc = mmiotrace_trace_pc ? pc : 0,
-                                    .phys = phys };
-    for (int i = 0; i < 3; i++)
-        e.opcode[i] = opcode ? opcode[i] : 0;
-    record(&event_mmio_rw, TRACE_MMIO_RW, &e.ent, sizeof e);
+    uint16_t type = record_type(&event_mmio_rw, TRACE_MMIO_RW);
+    if (!type)
+        return;
+    if (event_mmio_rw.filter) {
+        struct mmiotrace_rw_entry d;
+        fill_rw(&d, op, width, map_id, phys, value, pc, opcode);
+        if (!filter_passes(&event_mmio_rw, type, &d.ent, sizeof d))
+            return;
+    }
+    struct mmiotrace_rw_entry *e =
+        (struct mmiotrace_rw_entry *)trace_event_reserve(&event_mmio_rw, sizeof *e);
+    if (!e)
+        return; /* counted as lost by the core */
+    fill_rw(e, op, width, map_id, phys, value, pc, opcode);
+    e->ent.type = type;
+    trace_event_commit(&event_mmio_rw, &e->ent, sizeof *e);
 }
 
 void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
                           uint32_t len, uint32_t pc)
 {
-    struct mmiotrace_map_entry e = { .op = op, .map_id = map_id, .virt = virt, .len = len,
-                                     .pc = mmiotrace_trace_pc ? pc : 0, .phys = phys };
-    record(&event_mmio_map, TRACE_MMIO_MAP, &e.ent, sizeof e);
+    uint16_t type = record_type(&event_mmio_map, TRACE_MMIO_MAP);
+    if (!type)
+        return;
+    if (event_mmio_map.filter) {
+        struct mmiotrace_map_entry d;
+        fill_map(&d, op, map_id, phys, virt, len, pc);
+        if (!filter_passes(&event_mmio_map, type, &d.ent, sizeof d))
+            return;
+    }
+    struct mmiotrace_map_entry *e =
+        (struct mmiotrace_map_entry *)trace_event_reserve(&event_mmio_map, sizeof *e);
+    if (!e)
+        return;
+    fill_map(e, op, map_id, phys, virt, len, pc);
+    e->ent.type = type;
+    trace_event_commit(&event_mmio_map, &e->ent, sizeof *e);
 }
 
 /* --- following ioremap ------------------------------------------------------------------ */
