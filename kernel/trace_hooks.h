@@ -40,18 +40,18 @@ extern void (*trace_hook_hrtimer_start)(const void *timer, uintptr_t function,
 extern void (*trace_hook_hrtimer_cancel)(const void *timer);
 extern void (*trace_hook_hrtimer_expire_entry)(const void *timer, uintptr_t function);
 extern void (*trace_hook_hrtimer_expire_exit)(const void *timer);
-extern void (*trace_hook_ipc_send)(int ep, int sender, int receiver, uint32_t label, uint32_t len);
-extern void (*trace_hook_ipc_call)(int ep, int caller, int server, uint32_t label, uint32_t len,
+struct ipc_msg;
+extern void (*trace_hook_ipc_send)(int ep, int sender, int receiver, const struct ipc_msg *msg);
+extern void (*trace_hook_ipc_call)(int ep, int caller, int server, const struct ipc_msg *msg,
                                    uint32_t token);
-extern void (*trace_hook_ipc_recv)(int ep, int sender, uint32_t label, uint32_t len,
-                                   uint32_t token);
+extern void (*trace_hook_ipc_recv)(int ep, int sender, const struct ipc_msg *msg, uint32_t token);
+extern void (*trace_hook_ipc_reply)(int ep, int caller, int server, const struct ipc_msg *msg,
+                                    uint32_t token);
 struct pci_device;
 extern void (*trace_hook_pci_config_write)(const struct pci_device *d, uint8_t offset,
                                            uint8_t width, uint32_t value);
 extern void (*trace_hook_pci_driver_bind)(const struct pci_device *d, const char *driver, int ret);
 extern void (*trace_hook_pci_driver_unbind)(const struct pci_device *d, const char *driver);
-extern void (*trace_hook_ipc_reply)(int ep, int caller, int server, uint32_t label, uint32_t len,
-                                    uint32_t token);
 
 /* Linux's enum trace_signal_result: what signal_generate's res= says became of a signal. */
 enum trace_signal_result {
@@ -161,37 +161,36 @@ static inline void trace_hrtimer_expire_exit(const void *timer)
         trace_hook_hrtimer_expire_exit(timer);
 }
 
-/* issue 18, ipc/ events (trace/events/ipc_events.c). A message of sender to endpoint ep
- * (owned by receiver) was taken. */
-static inline void trace_ipc_send(int ep, int sender, int receiver, uint32_t label, uint32_t len)
+/* issue 18, ipc/ events (trace/events/ipc_events.c); the message's label and len are
+ * read by the recorder, so that the call site only tests the hook. A message msg of sender
+ * to endpoint ep (owned by receiver) was taken. */
+static inline void trace_ipc_send(int ep, int sender, int receiver, const struct ipc_msg *msg)
 {
     if (trace_hook_ipc_send)
-        trace_hook_ipc_send(ep, sender, receiver, label, len);
+        trace_hook_ipc_send(ep, sender, receiver, msg);
 }
 
 /* A call of caller to ep (owned by server) was taken; its reply must name token. */
-static inline void trace_ipc_call(int ep, int caller, int server, uint32_t label, uint32_t len,
+static inline void trace_ipc_call(int ep, int caller, int server, const struct ipc_msg *msg,
                                   uint32_t token)
 {
     if (trace_hook_ipc_call)
-        trace_hook_ipc_call(ep, caller, server, label, len, token);
+        trace_hook_ipc_call(ep, caller, server, msg, token);
 }
 
 /* The current task's ipc_recv on ep returns sender's message (token 0: a plain send). */
-static inline void trace_ipc_recv(int ep, int sender, uint32_t label, uint32_t len,
-                                  uint32_t token)
+static inline void trace_ipc_recv(int ep, int sender, const struct ipc_msg *msg, uint32_t token)
 {
     if (trace_hook_ipc_recv)
-        trace_hook_ipc_recv(ep, sender, label, len, token);
+        trace_hook_ipc_recv(ep, sender, msg, token);
 }
 
-/* The current task (server) answered caller's call to ep (token) with a reply of label and
- * len. */
-static inline void trace_ipc_reply(int ep, int caller, int server, uint32_t label, uint32_t len,
+/* The current task (server) answered caller's call to ep (token) with the reply msg. */
+static inline void trace_ipc_reply(int ep, int caller, int server, const struct ipc_msg *msg,
                                    uint32_t token)
 {
     if (trace_hook_ipc_reply)
-        trace_hook_ipc_reply(ep, caller, server, label, len, token);
+        trace_hook_ipc_reply(ep, caller, server, msg, token);
 }
 
 /* issue 18, pci/ events (trace/events/pci_events.c). A driver writes width bytes of d's

@@ -234,7 +234,7 @@ static int sender_done(struct endpoint *e, struct ipc_wait *tx)
     if (!tx->reply) {
         LOG_NUMBERS("[ipc_send] send: ep sender receiver label len =", e->id, tx->task->pid,
                     e->owner->pid, (int32_t)tx->msg.label, (int32_t)tx->msg.len);
-        trace_ipc_send(e->id, tx->task->pid, e->owner->pid, tx->msg.label, tx->msg.len);
+        trace_ipc_send(e->id, tx->task->pid, e->owner->pid, &tx->msg);
         complete(tx, 0);
         return 0;
     }
@@ -245,7 +245,7 @@ static int sender_done(struct endpoint *e, struct ipc_wait *tx)
     tx->where = &awaiting_reply;
     tx->next = awaiting_reply;
     awaiting_reply = tx;
-    trace_ipc_call(e->id, tx->task->pid, tx->server, tx->msg.label, tx->msg.len, tx->token);
+    trace_ipc_call(e->id, tx->task->pid, tx->server, &tx->msg, tx->token);
     return (int)tx->token;
 }
 
@@ -313,14 +313,14 @@ int ipc_recv(int ep, struct ipc_msg *msg, uint32_t timeout_ms)
         *msg = tx->msg;
         int sender = tx->task->pid; /* tx is the sender's again once sender_done completes it */
         result = sender_done(e, tx);
-        trace_ipc_recv(ep, sender, msg->label, msg->len, (uint32_t)result);
+        trace_ipc_recv(ep, sender, msg, (uint32_t)result);
     } else {
         struct ipc_wait rx = { .task = current, .result = PENDING, .where = &e->receiver };
         e->receiver = &rx;
         result = wait_for(&rx, timeout_ms);
         if (result >= 0) {
             *msg = rx.msg;
-            trace_ipc_recv(ep, rx.peer, msg->label, msg->len, (uint32_t)result);
+            trace_ipc_recv(ep, rx.peer, msg, (uint32_t)result);
         }
     }
     arch_irq_restore(flags);
@@ -343,7 +343,7 @@ int ipc_reply(uint32_t token, const struct ipc_msg *msg)
         LOG_NUMBERS("[ipc_reply] call: ep caller server label len, reply: label len =", w->ep,
                     w->task->pid, current->pid, (int32_t)w->msg.label, (int32_t)w->msg.len,
                     (int32_t)msg->label, (int32_t)msg->len);
-        trace_ipc_reply(w->ep, w->task->pid, current->pid, msg->label, msg->len, token);
+        trace_ipc_reply(w->ep, w->task->pid, current->pid, msg, token);
         complete(w, 0);
         err = 0;
     }

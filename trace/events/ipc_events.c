@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "kernel/init.h"
+#include "uapi/ipc.h"
 
 /* ipc_call and ipc_reply: both sides of a call, and its token. */
 struct call_entry {
@@ -74,19 +75,19 @@ static void record_call_like(struct trace_event_call *call, int ep, int caller, 
     tracepoint_commit(call, e, sizeof *e);
 }
 
-static void record_call(int ep, int caller, int server, uint32_t label, uint32_t len,
+static void record_call(int ep, int caller, int server, const struct ipc_msg *msg,
                         uint32_t token)
 {
-    record_call_like(&event_ipc_call, ep, caller, server, label, len, token);
+    record_call_like(&event_ipc_call, ep, caller, server, msg->label, msg->len, token);
 }
 
-static void record_reply(int ep, int caller, int server, uint32_t label, uint32_t len,
+static void record_reply(int ep, int caller, int server, const struct ipc_msg *msg,
                          uint32_t token)
 {
-    record_call_like(&event_ipc_reply, ep, caller, server, label, len, token);
+    record_call_like(&event_ipc_reply, ep, caller, server, msg->label, msg->len, token);
 }
 
-static void record_send(int ep, int sender, int receiver, uint32_t label, uint32_t len)
+static void record_send(int ep, int sender, int receiver, const struct ipc_msg *msg)
 {
     struct send_entry *e = tracepoint_reserve(&event_ipc_send, sizeof *e);
     if (!e)
@@ -94,20 +95,20 @@ static void record_send(int ep, int sender, int receiver, uint32_t label, uint32
     e->ep = ep;
     e->sender = sender;
     e->receiver = receiver;
-    e->label = label;
-    e->len = len;
+    e->label = msg->label;
+    e->len = msg->len;
     tracepoint_commit(&event_ipc_send, e, sizeof *e);
 }
 
-static void record_recv(int ep, int sender, uint32_t label, uint32_t len, uint32_t token)
+static void record_recv(int ep, int sender, const struct ipc_msg *msg, uint32_t token)
 {
     struct recv_entry *e = tracepoint_reserve(&event_ipc_recv, sizeof *e);
     if (!e)
         return;
     e->ep = ep;
     e->sender = sender;
-    e->label = label;
-    e->len = len;
+    e->label = msg->label;
+    e->len = msg->len;
     e->token = token;
     tracepoint_commit(&event_ipc_recv, e, sizeof *e);
 }
