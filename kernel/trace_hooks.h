@@ -32,6 +32,26 @@ extern void (*trace_hook_signal_generate)(int sig, int code, const struct task *
                                           int result);
 extern void (*trace_hook_signal_deliver)(int sig, int code, uint32_t sa_handler,
                                          uint32_t sa_flags);
+/* issue 18, timer/ events (trace/events/timer_events.c): a timer is named by the address of
+ * its state (the tick's counter, a task's wake_at_ns) and its function is the code that
+ * runs when it expires. */
+extern void (*trace_hook_hrtimer_start)(const void *timer, uintptr_t function,
+                                        uint64_t expires_ns);
+extern void (*trace_hook_hrtimer_cancel)(const void *timer);
+extern void (*trace_hook_hrtimer_expire_entry)(const void *timer, uintptr_t function);
+extern void (*trace_hook_hrtimer_expire_exit)(const void *timer);
+struct ipc_msg;
+extern void (*trace_hook_ipc_send)(int ep, int sender, int receiver, const struct ipc_msg *msg);
+extern void (*trace_hook_ipc_call)(int ep, int caller, int server, const struct ipc_msg *msg,
+                                   uint32_t token);
+extern void (*trace_hook_ipc_recv)(int ep, int sender, const struct ipc_msg *msg, uint32_t token);
+extern void (*trace_hook_ipc_reply)(int ep, int caller, int server, const struct ipc_msg *msg,
+                                    uint32_t token);
+struct pci_device;
+extern void (*trace_hook_pci_config_write)(const struct pci_device *d, uint8_t offset,
+                                           uint8_t width, uint32_t value);
+extern void (*trace_hook_pci_driver_bind)(const struct pci_device *d, const char *driver, int ret);
+extern void (*trace_hook_pci_driver_unbind)(const struct pci_device *d, const char *driver);
 
 /* Linux's enum trace_signal_result: what signal_generate's res= says became of a signal. */
 enum trace_signal_result {
@@ -111,6 +131,89 @@ static inline void trace_signal_deliver(int sig, int code, uint32_t sa_handler,
 {
     if (trace_hook_signal_deliver)
         trace_hook_signal_deliver(sig, code, sa_handler, sa_flags);
+}
+
+/* A timer was armed to run function at expires_ns (time_ns()), counted from now. */
+static inline void trace_hrtimer_start(const void *timer, uintptr_t function, uint64_t expires_ns)
+{
+    if (trace_hook_hrtimer_start)
+        trace_hook_hrtimer_start(timer, function, expires_ns);
+}
+
+/* An armed timer was taken back before it expired. */
+static inline void trace_hrtimer_cancel(const void *timer)
+{
+    if (trace_hook_hrtimer_cancel)
+        trace_hook_hrtimer_cancel(timer);
+}
+
+/* A timer expired: function runs now (the tick: every tick). */
+static inline void trace_hrtimer_expire_entry(const void *timer, uintptr_t function)
+{
+    if (trace_hook_hrtimer_expire_entry)
+        trace_hook_hrtimer_expire_entry(timer, function);
+}
+
+/* The function of an expired timer returned. */
+static inline void trace_hrtimer_expire_exit(const void *timer)
+{
+    if (trace_hook_hrtimer_expire_exit)
+        trace_hook_hrtimer_expire_exit(timer);
+}
+
+/* issue 18, ipc/ events (trace/events/ipc_events.c); the message's label and len are
+ * read by the recorder, so that the call site only tests the hook. A message msg of sender
+ * to endpoint ep (owned by receiver) was taken. */
+static inline void trace_ipc_send(int ep, int sender, int receiver, const struct ipc_msg *msg)
+{
+    if (trace_hook_ipc_send)
+        trace_hook_ipc_send(ep, sender, receiver, msg);
+}
+
+/* A call of caller to ep (owned by server) was taken; its reply must name token. */
+static inline void trace_ipc_call(int ep, int caller, int server, const struct ipc_msg *msg,
+                                  uint32_t token)
+{
+    if (trace_hook_ipc_call)
+        trace_hook_ipc_call(ep, caller, server, msg, token);
+}
+
+/* The current task's ipc_recv on ep returns sender's message (token 0: a plain send). */
+static inline void trace_ipc_recv(int ep, int sender, const struct ipc_msg *msg, uint32_t token)
+{
+    if (trace_hook_ipc_recv)
+        trace_hook_ipc_recv(ep, sender, msg, token);
+}
+
+/* The current task (server) answered caller's call to ep (token) with the reply msg. */
+static inline void trace_ipc_reply(int ep, int caller, int server, const struct ipc_msg *msg,
+                                   uint32_t token)
+{
+    if (trace_hook_ipc_reply)
+        trace_hook_ipc_reply(ep, caller, server, msg, token);
+}
+
+/* issue 18, pci/ events (trace/events/pci_events.c). A driver writes width bytes of d's
+ * configuration space at offset. */
+static inline void trace_pci_config_write(const struct pci_device *d, uint8_t offset,
+                                          uint8_t width, uint32_t value)
+{
+    if (trace_hook_pci_config_write)
+        trace_hook_pci_config_write(d, offset, width, value);
+}
+
+/* driver's probe of d returned ret (0: bound; else d stays without a driver). */
+static inline void trace_pci_driver_bind(const struct pci_device *d, const char *driver, int ret)
+{
+    if (trace_hook_pci_driver_bind)
+        trace_hook_pci_driver_bind(d, driver, ret);
+}
+
+/* driver was unbound from d (its remove ran). */
+static inline void trace_pci_driver_unbind(const struct pci_device *d, const char *driver)
+{
+    if (trace_hook_pci_driver_unbind)
+        trace_hook_pci_driver_unbind(d, driver);
 }
 
 /* The page fault hook for a fault from user mode (from_user) or from the kernel, or NULL:

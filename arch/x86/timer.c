@@ -13,6 +13,7 @@
 #include "kernel/arch.h"
 #include "kernel/background.h"
 #include "kernel/proc/sched.h"
+#include "kernel/trace_hooks.h"
 
 #define PIT_HZ 1193182u
 #define PIT_CH0 0x40
@@ -27,11 +28,14 @@
 static volatile uint64_t ticks;
 static uint32_t cycles_khz;
 
+/* The tick's work; the timer/ events see it as one timer expiring (named by &ticks). */
 static void timer_tick(void)
 {
+    trace_hrtimer_expire_entry((const void *)&ticks, (uintptr_t)timer_tick);
     ticks++;
     background_tick();
     sched_tick();
+    trace_hrtimer_expire_exit((const void *)&ticks);
 }
 
 uint64_t timer_ticks(void) { return ticks; }

@@ -16,6 +16,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/log/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/trace_hooks.h"
 
 static struct pci_device *device_list;
 
@@ -44,6 +45,7 @@ void pci_write8(const struct pci_device *d, uint8_t offset, uint8_t value)
 {
     IPC_LOG(pci_log, "%02x:%02x.%u config write8 [%#04x] = %#x", d->bus, d->dev, d->fn, offset,
             (unsigned)value);
+    trace_pci_config_write(d, offset, 1, value);
     pci_config_write8(d->bus, d->dev, d->fn, offset, value);
 }
 
@@ -51,6 +53,7 @@ void pci_write16(const struct pci_device *d, uint8_t offset, uint16_t value)
 {
     IPC_LOG(pci_log, "%02x:%02x.%u config write16 [%#04x] = %#x", d->bus, d->dev, d->fn, offset,
             (unsigned)value);
+    trace_pci_config_write(d, offset, 2, value);
     pci_config_write16(d->bus, d->dev, d->fn, offset, value);
 }
 
@@ -58,6 +61,7 @@ void pci_write32(const struct pci_device *d, uint8_t offset, uint32_t value)
 {
     IPC_LOG(pci_log, "%02x:%02x.%u config write32 [%#04x] = %#x", d->bus, d->dev, d->fn, offset,
             (unsigned)value);
+    trace_pci_config_write(d, offset, 4, value);
     pci_config_write32(d->bus, d->dev, d->fn, offset, value);
 }
 

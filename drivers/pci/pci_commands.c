@@ -20,6 +20,7 @@
 #include "kernel/shell/shell.h"
 #include "kernel/lib/string.h"
 #include "kernel/fs/fs_tree.h"
+#include "kernel/trace_hooks.h"
 
 extern const struct pci_driver *const pci_drivers_start[], *const pci_drivers_end[];
 
@@ -81,6 +82,7 @@ static int cmd_modprobe(int argc, char **argv, struct fs_writer *out)
         d->driver = drv;
         int err = drv->probe(d);
         IPC_LOG(pci_log, "%02x:%02x.%u probe by %s: %d", d->bus, d->dev, d->fn, drv->name, err);
+        trace_pci_driver_bind(d, drv->name, err);
         if (err) {
             char slot[PCI_SLOT_NAME_MAX];
             pci_slot_name(d, slot);
@@ -116,6 +118,7 @@ static int cmd_rmmod(int argc, char **argv, struct fs_writer *out)
         if (drv->remove)
             drv->remove(d);
         IPC_LOG(pci_log, "%02x:%02x.%u unbound from %s", d->bus, d->dev, d->fn, drv->name);
+        trace_pci_driver_unbind(d, drv->name);
         d->driver = NULL;
         d->driver_data = NULL;
         unbound++;

@@ -21,6 +21,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/log/ipc_logging.h"
+#include "kernel/trace_hooks.h"
 
 /* Waits live on their task's kernel stack and are linked into the lists below while the task
  * sleeps; wait_for() always unlinks them (or the other side has) before they go out of
@@ -38,6 +39,7 @@ struct ipc_wait {
     uint32_t token;           /* a call awaiting its reply: the token its reply must name */
     int server;               /* ... the pid that must reply */
     int ep;                   /* ... and the endpoint it called */
+    int peer;                 /* receiving: the sender's pid, set by deliver (ipc/ events) */
     struct ipc_wait **where;  /* the list it is linked on while pending */
     struct ipc_wait *next;
 };
@@ -232,6 +234,7 @@ static int sender_done(struct endpoint *e, struct ipc_wait *tx)
     if (!tx->reply) {
         LOG_NUMBERS("[ipc_send] send: ep sender receiver label len =", e->id, tx->task->pid,
                     e->owner->pid, (int32_t)tx->msg.label, (int32_t)tx->msg.len);
+        trace_ipc_send(e->id, tx->task->pid, e->owner->pid, &tx->msg);
         complete(tx, 0);
         return 0;
     }
@@ -242,6 +245,7 @@ static int sender_done(struct endpoint *e, struct ipc_wait *tx)
     tx->where = &awaiting_reply;
     tx->next = awaiting_reply;
     awaiting_reply = tx;
+    trace_ipc_call(e->id, tx->task->pid, tx->server, &tx->msg, tx->token);
     return (int)tx->token;
 }
 
@@ -250,6 +254,7 @@ static int sender_done(struct endpoint *e, struct ipc_wait *tx)
 static void deliver(struct endpoint *e, struct ipc_wait *rx, struct ipc_wait *tx)
 {
     rx->msg = tx->msg;
+    rx->peer = tx->task->pid;
     e->receiver = 0;
     complete(rx, sender_done(e, tx));
 }
@@ -306,13 +311,17 @@ int ipc_recv(int ep, struct ipc_msg *msg, uint32_t timeout_ms)
         struct ipc_wait *tx = e->senders;
         e->senders = tx->next;
         *msg = tx->msg;
+        int sender = tx->task->pid; /* tx is the sender's again once sender_done completes it */
         result = sender_done(e, tx);
+        trace_ipc_recv(ep, sender, msg, (uint32_t)result);
     } else {
         struct ipc_wait rx = { .task = current, .result = PENDING, .where = &e->receiver };
         e->receiver = &rx;
         result = wait_for(&rx, timeout_ms);
-        if (result >= 0)
+        if (result >= 0) {
             *msg = rx.msg;
+            trace_ipc_recv(ep, rx.peer, msg, (uint32_t)result);
+        }
     }
     arch_irq_restore(flags);
     return result;
@@ -334,6 +343,7 @@ int ipc_reply(uint32_t token, const struct ipc_msg *msg)
         LOG_NUMBERS("[ipc_reply] call: ep caller server label len, reply: label len =", w->ep,
                     w->task->pid, current->pid, (int32_t)w->msg.label, (int32_t)w->msg.len,
                     (int32_t)msg->label, (int32_t)msg->len);
+        trace_ipc_reply(w->ep, w->task->pid, current->pid, msg, token);
         complete(w, 0);
         err = 0;
     }

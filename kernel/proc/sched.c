@@ -113,7 +113,11 @@ static int sleep_until_woken(const void *chan, uint64_t timeout_ns, bool interru
     current->wait_chan = chan;
     current->wake_at_ns = timeout_ns ? time_ns() + timeout_ns : 0;
     current->wake_reason = 0;
+    if (timeout_ns)
+        trace_hrtimer_start(&current->wake_at_ns, (uintptr_t)sched_wake_task, current->wake_at_ns);
     schedule();
+    if (timeout_ns && current->wake_reason != -ETIMEDOUT)
+        trace_hrtimer_cancel(&current->wake_at_ns); /* woken before its deadline */
     current->wait_chan = 0;
     if (interruptible && interrupted())
         return -EINTR;
@@ -164,10 +168,16 @@ void sched_tick(void)
     bool others_wait = false;
     unsigned active = 0; /* for the load average (issue 16) */
     for (struct task *t = task_list(); t; t = t->next) {
-        if (t->state == TASK_SLEEPING && t->wake_at_ns && now >= t->wake_at_ns)
+        if (t->state == TASK_SLEEPING && t->wake_at_ns && now >= t->wake_at_ns) {
+            trace_hrtimer_expire_entry(&t->wake_at_ns, (uintptr_t)sched_wake_task);
             sched_wake_task(t, -ETIMEDOUT);
-        if (t->alarm_at_ns && now >= t->alarm_at_ns)
+            trace_hrtimer_expire_exit(&t->wake_at_ns);
+        }
+        if (t->alarm_at_ns && now >= t->alarm_at_ns) {
+            trace_hrtimer_expire_entry(&t->alarm_at_ns, (uintptr_t)signal_alarm_expired);
             signal_alarm_expired(t, now);
+            trace_hrtimer_expire_exit(&t->alarm_at_ns);
+        }
         if (t != current && t != idle_task && t->state == TASK_RUNNABLE)
             others_wait = true;
         active += t != idle_task && t->state == TASK_RUNNABLE;

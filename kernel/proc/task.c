@@ -334,6 +334,8 @@ static void __attribute__((noreturn)) exit_task(int status, int sig, bool core)
     if (t->as)
         release_process_resources(t);
     arch_irq_save();
+    if (t->alarm_at_ns)
+        trace_hrtimer_cancel(&t->alarm_at_ns);
     t->alarm_at_ns = 0; /* a dead task's timer never fires */
     task_vfork_release(t);
     t->exit_status = status;

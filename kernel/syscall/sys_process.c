@@ -15,6 +15,7 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/time.h"
+#include "kernel/trace_hooks.h"
 
 #define SIGCHLD_FORK 17 /* fork and vfork tell the parent with SIGCHLD */
 #define CLONE_VM 0x00000100u
@@ -199,8 +200,13 @@ static struct itimerval32 itimer_read(void)
 static void itimer_set(uint64_t value_ns, uint64_t interval_ns)
 {
     unsigned long flags = arch_irq_save();
+    if (current->alarm_at_ns)
+        trace_hrtimer_cancel(&current->alarm_at_ns);
     current->alarm_at_ns = value_ns ? time_ns() + value_ns : 0;
     current->alarm_interval_ns = value_ns ? interval_ns : 0;
+    if (value_ns)
+        trace_hrtimer_start(&current->alarm_at_ns, (uintptr_t)signal_alarm_expired,
+                            current->alarm_at_ns);
     arch_irq_restore(flags);
 }
 

@@ -3,6 +3,9 @@
  * user processes (ipc_ping and ipc_pong, user/programs), measured by the client with the
  * TSC, once with IPC logging off and once with it on, in the same boot. The programs print
  * their rows as `BENCH NAME VALUE` lines, which tools/bench.sh adds to the table.
+ * issue 18: a third run with the ipc/ events on (logging on too): against the second, what
+ * recording a round trip's three events (call, recv, reply) costs; with them off the
+ * round trip pays three disabled checks (the tracepoints row "one disabled tracepoint").
  */
 #include "kernel/bench.h"
 #include "kernel/ipc/ipc.h"
@@ -10,6 +13,7 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/programs.h"
 #include "kernel/proc/sched.h"
+#include "trace/events/ipc_events.h"
 
 #define ROUNDS "2000"
 
@@ -45,4 +49,13 @@ BENCHMARK(ipc)
     pingpong("ipc_roundtrip_logging_off");
     ipc_logging_set(true);
     pingpong("ipc_roundtrip_logging_on");
+    /* issue 18, ipc events */
+    struct trace_event_call *ipc_events[] = { &event_ipc_call, &event_ipc_recv, &event_ipc_reply,
+                                              &event_ipc_send };
+    for (unsigned i = 0; i < 4; i++)
+        trace_event_set_enabled(ipc_events[i], true);
+    pingpong("ipc_roundtrip_ipc_events_on");
+    for (unsigned i = 0; i < 4; i++)
+        trace_event_set_enabled(ipc_events[i], false);
+    rb_reset(trace_buffer());
 }

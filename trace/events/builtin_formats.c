@@ -24,43 +24,51 @@
 #include "trace/mmiotrace/mmiotrace.h"
 #include "trace/snapshot/snapshot.h"
 
-/* One "\tfield:DECL;\toffset:N;\tsize:N;\tsigned:N;" line of a member of TYPE. */
-#define FIELD(out, decl, type, member, is_signed)                                           \
-    fs_printf(out, "\tfield:%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n", decl,                \
-              (unsigned)offsetof(type, member), (unsigned)sizeof(((type *)0)->member),     \
-              is_signed)
+/* A field of TYPE's member as its format line shows it: "CTYPE NAME", offset and size from
+ * the struct as compiled. */
+#define FIELD(ctype, name, type, member, is_signed)                                        \
+    { ctype, name, (uint16_t)offsetof(type, member),                                      \
+      (uint16_t)sizeof(((type *)0)->member), 0, is_signed, TRACE_FIELD_INT }
+/* "CTYPE NAME[N]": an array member of N integers. */
+#define ARRAY(ctype, name, type, member, n)                                                \
+    { ctype, name, (uint16_t)offsetof(type, member),                                      \
+      (uint16_t)sizeof(((type *)0)->member), n, false, TRACE_FIELD_ARRAY }
+
+static const struct trace_event_field function_fields[] = {
+    FIELD("unsigned long", "ip", struct ftrace_entry, ip, false),
+    FIELD("unsigned long", "parent_ip", struct ftrace_entry, parent_ip, false),
+};
 
 static void function_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    FIELD(out, "unsigned long ip", struct ftrace_entry, ip, 0);
-    FIELD(out, "unsigned long parent_ip", struct ftrace_entry, parent_ip, 0);
     fs_puts(out, "\nprint fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n");
 }
+
+static const struct trace_event_field funcgraph_entry_fields[] = {
+    FIELD("unsigned long", "func", struct ftrace_graph_entry, func, false),
+    FIELD("int", "depth", struct ftrace_graph_entry, depth, true),
+    FIELD("unsigned long long", "calltime", struct ftrace_graph_entry, calltime, false),
+};
 
 static void funcgraph_entry_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    FIELD(out, "unsigned long func", struct ftrace_graph_entry, func, 0);
-    FIELD(out, "int depth", struct ftrace_graph_entry, depth, 1);
-    FIELD(out, "unsigned long long calltime", struct ftrace_graph_entry, calltime, 0);
     fs_puts(out, "\nprint fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n");
 }
 
 /* funcgraph_exit and tracekern's funcgraph_leaf share struct ftrace_graph_return. */
-static void graph_return_fields(struct fs_writer *out)
-{
-    FIELD(out, "unsigned long func", struct ftrace_graph_return, func, 0);
-    FIELD(out, "int depth", struct ftrace_graph_return, depth, 1);
-    FIELD(out, "unsigned long long calltime", struct ftrace_graph_return, calltime, 0);
-    FIELD(out, "unsigned long long rettime", struct ftrace_graph_return, rettime, 0);
-    FIELD(out, "unsigned int overrun", struct ftrace_graph_return, overrun, 0);
-}
+static const struct trace_event_field graph_return_fields[] = {
+    FIELD("unsigned long", "func", struct ftrace_graph_return, func, false),
+    FIELD("int", "depth", struct ftrace_graph_return, depth, true),
+    FIELD("unsigned long long", "calltime", struct ftrace_graph_return, calltime, false),
+    FIELD("unsigned long long", "rettime", struct ftrace_graph_return, rettime, false),
+    FIELD("unsigned int", "overrun", struct ftrace_graph_return, overrun, false),
+};
 
 static void funcgraph_exit_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    graph_return_fields(out);
     fs_puts(out, "\nprint fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
                  "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->overrun\n");
 }
@@ -68,52 +76,65 @@ static void funcgraph_exit_format(struct fs_writer *out, const struct trace_even
 static void funcgraph_leaf_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    graph_return_fields(out);
     fs_puts(out, "\nprint fmt: \"%ps(); (%d) (start: %llx  end: %llx)\", "
                  "(void *)REC->func, REC->depth, REC->calltime, REC->rettime\n");
 }
 
+static const struct trace_event_field print_fields[] = {
+    FIELD("unsigned long", "ip", struct print_entry, ip, false),
+};
+
+/* The text is a flexible array (Linux's "char buf[]", size 0), which event_fields.h has no
+ * kind for: its line follows the fields the core prints. */
 static void print_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    FIELD(out, "unsigned long ip", struct print_entry, ip, 0);
     fs_printf(out, "\tfield:char buf[];\toffset:%u;\tsize:0;\tsigned:1;\n",
               (unsigned)offsetof(struct print_entry, text));
     fs_puts(out, "\nprint fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n");
 }
 
+static const struct trace_event_field mmiotrace_rw_fields[] = {
+    FIELD("unsigned char", "op", struct mmiotrace_rw_entry, op, false),
+    FIELD("unsigned char", "width", struct mmiotrace_rw_entry, width, false),
+    ARRAY("unsigned char", "opcode", struct mmiotrace_rw_entry, opcode, 3),
+    FIELD("unsigned int", "map_id", struct mmiotrace_rw_entry, map_id, false),
+    FIELD("unsigned long", "value", struct mmiotrace_rw_entry, value, false),
+    FIELD("unsigned long", "pc", struct mmiotrace_rw_entry, pc, false),
+    FIELD("unsigned long long", "phys", struct mmiotrace_rw_entry, phys, false),
+};
+
 static void mmiotrace_rw_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    FIELD(out, "unsigned char op", struct mmiotrace_rw_entry, op, 0);
-    FIELD(out, "unsigned char width", struct mmiotrace_rw_entry, width, 0);
-    FIELD(out, "unsigned char opcode[3]", struct mmiotrace_rw_entry, opcode, 0);
-    FIELD(out, "unsigned int map_id", struct mmiotrace_rw_entry, map_id, 0);
-    FIELD(out, "unsigned long value", struct mmiotrace_rw_entry, value, 0);
-    FIELD(out, "unsigned long pc", struct mmiotrace_rw_entry, pc, 0);
-    FIELD(out, "unsigned long long phys", struct mmiotrace_rw_entry, phys, 0);
     fs_puts(out, "\nprint fmt: \"%llx %lx %lx %d %x %x\", REC->phys, REC->value, REC->pc, "
                  "REC->map_id, REC->op, REC->width\n");
 }
 
+static const struct trace_event_field mmiotrace_map_fields[] = {
+    FIELD("unsigned char", "op", struct mmiotrace_map_entry, op, false),
+    FIELD("unsigned int", "map_id", struct mmiotrace_map_entry, map_id, false),
+    FIELD("unsigned long", "virt", struct mmiotrace_map_entry, virt, false),
+    FIELD("unsigned long", "len", struct mmiotrace_map_entry, len, false),
+    FIELD("unsigned long", "pc", struct mmiotrace_map_entry, pc, false),
+    FIELD("unsigned long long", "phys", struct mmiotrace_map_entry, phys, false),
+};
+
 static void mmiotrace_map_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    FIELD(out, "unsigned char op", struct mmiotrace_map_entry, op, 0);
-    FIELD(out, "unsigned int map_id", struct mmiotrace_map_entry, map_id, 0);
-    FIELD(out, "unsigned long virt", struct mmiotrace_map_entry, virt, 0);
-    FIELD(out, "unsigned long len", struct mmiotrace_map_entry, len, 0);
-    FIELD(out, "unsigned long pc", struct mmiotrace_map_entry, pc, 0);
-    FIELD(out, "unsigned long long phys", struct mmiotrace_map_entry, phys, 0);
     fs_puts(out, "\nprint fmt: \"%llx %lx %lx %d %x\", REC->phys, REC->virt, REC->len, "
                  "REC->map_id, REC->op\n");
 }
 
+static const struct trace_event_field kernel_stack_fields[] = {
+    FIELD("unsigned int", "nr", struct ftrace_stack_entry, nr, false),
+    ARRAY("unsigned long", "caller", struct ftrace_stack_entry, caller, 8),
+};
+
 static void kernel_stack_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    FIELD(out, "unsigned int nr", struct ftrace_stack_entry, nr, 0);
-    FIELD(out, "unsigned long caller[8]", struct ftrace_stack_entry, caller, 0);
     fs_puts(out, "\nprint fmt: \"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n"
                  "\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\", "
                  "(void *)REC->caller[0], (void *)REC->caller[1], (void *)REC->caller[2], "
@@ -121,19 +142,20 @@ static void kernel_stack_format(struct fs_writer *out, const struct trace_event_
                  "(void *)REC->caller[6], (void *)REC->caller[7]\n");
 }
 
-#define REG(out, name) FIELD(out, "unsigned long " #name, struct snapshot_entry, regs.name, 0)
-#define SEG(out, name) FIELD(out, "unsigned short " #name, struct snapshot_entry, regs.name, 0)
+#define REG(name) FIELD("unsigned long", #name, struct snapshot_entry, regs.name, false)
+#define SEG(name) FIELD("unsigned short", #name, struct snapshot_entry, regs.name, false)
+
+static const struct trace_event_field cpu_snapshot_fields[] = {
+    FIELD("unsigned int", "number", struct snapshot_entry, number, false),
+    FIELD("unsigned long long", "delta", struct snapshot_entry, delta, false),
+    REG(eax), REG(ebx), REG(ecx), REG(edx), REG(esi), REG(edi), REG(ebp), REG(esp),
+    REG(eip), REG(eflags), REG(cr3),
+    SEG(cs), SEG(ss), SEG(ds), SEG(es), SEG(fs), SEG(gs), SEG(back_link), SEG(bad_segments),
+};
 
 static void cpu_snapshot_format(struct fs_writer *out, const struct trace_event_call *call)
 {
     (void)call;
-    FIELD(out, "unsigned int number", struct snapshot_entry, number, 0);
-    FIELD(out, "unsigned long long delta", struct snapshot_entry, delta, 0);
-    REG(out, eax); REG(out, ebx); REG(out, ecx); REG(out, edx);
-    REG(out, esi); REG(out, edi); REG(out, ebp); REG(out, esp);
-    REG(out, eip); REG(out, eflags); REG(out, cr3);
-    SEG(out, cs); SEG(out, ss); SEG(out, ds); SEG(out, es); SEG(out, fs); SEG(out, gs);
-    SEG(out, back_link); SEG(out, bad_segments);
     fs_puts(out, "\nprint fmt: \"snapshot #%u +%llu cycles at %ps: eax=%08lx ebx=%08lx "
                  "ecx=%08lx edx=%08lx esi=%08lx edi=%08lx ebp=%08lx esp=%08lx eflags=%08lx\", "
                  "REC->number, REC->delta, (void *)REC->eip, REC->eax, REC->ebx, REC->ecx, "
@@ -146,19 +168,24 @@ struct builtin_format {
     struct trace_event_call call;
 };
 
-#define BUILTIN(t, sys, nm, fn) { .type = (t), .ops = { .print_format = (fn) }, \
-                                  .call = { .system = (sys), .name = (nm) } }
+#define BUILTIN(t, sys, nm, fl, fn)                                                        \
+    { .type = (t), .ops = { .print_format = (fn) },                                        \
+      .call = { .system = (sys), .name = (nm), .fields = (fl),                             \
+                .nr_fields = sizeof(fl) / sizeof((fl)[0]) } }
 
 static struct builtin_format builtins[] = {
-    BUILTIN(TRACE_PRINT, "ftrace", "print", print_format),
-    BUILTIN(TRACE_MMIO_RW, "ftrace", "mmiotrace_rw", mmiotrace_rw_format),
-    BUILTIN(TRACE_MMIO_MAP, "ftrace", "mmiotrace_map", mmiotrace_map_format),
-    BUILTIN(TRACE_FN, "ftrace", "function", function_format),
-    BUILTIN(TRACE_GRAPH_ENT, "ftrace", "funcgraph_entry", funcgraph_entry_format),
-    BUILTIN(TRACE_GRAPH_RET, "ftrace", "funcgraph_exit", funcgraph_exit_format),
-    BUILTIN(TRACE_GRAPH_LEAF, "tracekern", "funcgraph_leaf", funcgraph_leaf_format),
-    BUILTIN(TRACE_STACK, "ftrace", "kernel_stack", kernel_stack_format),
-    BUILTIN(TRACE_CPU_SNAPSHOT, "tracekern", "cpu_snapshot", cpu_snapshot_format),
+    BUILTIN(TRACE_PRINT, "ftrace", "print", print_fields, print_format),
+    BUILTIN(TRACE_MMIO_RW, "ftrace", "mmiotrace_rw", mmiotrace_rw_fields, mmiotrace_rw_format),
+    BUILTIN(TRACE_MMIO_MAP, "ftrace", "mmiotrace_map", mmiotrace_map_fields, mmiotrace_map_format),
+    BUILTIN(TRACE_FN, "ftrace", "function", function_fields, function_format),
+    BUILTIN(TRACE_GRAPH_ENT, "ftrace", "funcgraph_entry", funcgraph_entry_fields,
+            funcgraph_entry_format),
+    BUILTIN(TRACE_GRAPH_RET, "ftrace", "funcgraph_exit", graph_return_fields, funcgraph_exit_format),
+    BUILTIN(TRACE_GRAPH_LEAF, "tracekern", "funcgraph_leaf", graph_return_fields,
+            funcgraph_leaf_format),
+    BUILTIN(TRACE_STACK, "ftrace", "kernel_stack", kernel_stack_fields, kernel_stack_format),
+    BUILTIN(TRACE_CPU_SNAPSHOT, "tracekern", "cpu_snapshot", cpu_snapshot_fields,
+            cpu_snapshot_format),
 };
 
 /* printk_formats: Linux lists there the format strings its bprint records point at

@@ -6,7 +6,9 @@
  *   echo "X is up" > trace_marker        MARK record
  *   echo nop > current_tracer            disarm, stream the rest, stop
  *
- * Only mappings made while the tracer is on are traced, as on Linux. The records and their
+ * Only mappings made while the tracer is on are traced, as on Linux. Its records are also
+ * the events mmio/mmio_rw and mmio_map (trace/events/mmio_events.h): their filters decide
+ * which accesses it records, and enabling them arms the same fault path without the tracer. The records and their
  * text are Linux's (trace/mmiotrace/mmiotrace_output.c); the trapping is x86's
  * (arch/x86/mmiotrace_fault.c). A trace_pipe reader first gets `VERSION 20070824`, a PCIDEV
  * line per PCI device and the `lspci -v` text as LSPCI lines, as mmiotrace's log format asks.
@@ -26,17 +28,51 @@
 #include "kernel/lib/parse.h"
 #include "kernel/lib/string.h"
 #include "trace/core/trace_internal.h"
+#include "trace/events/event_filter.h"
+#include "trace/events/mmio_events.h"
 
 bool mmiotrace_trace_pc = true;
 uint64_t mmiotrace_filter_offset;
 
-void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
-                         uint32_t value, uint32_t pc, const uint8_t opcode[3])
+/* Whether the mmiotrace tracer is current (set by its init and reset). */
+static bool tracer_current;
+
+/* The type call's record is written with now: the tracer's tracer_type while mmiotrace is
+ * current, else the event's own id while the event is enabled, else 0 (not recorded). */
+static uint16_t record_type(const struct trace_event_call *call, uint16_t tracer_type)
 {
-    struct mmiotrace_rw_entry *e =
-        (struct mmiotrace_rw_entry *)trace_reserve(TRACE_MMIO_RW, sizeof *e);
-    if (!e)
-        return; /* counted as lost by the core */
+    return tracer_current ? tracer_type : call->enabled ? call->id : 0;
+}
+
+/*
+ * Whether call's filter passes draft, a whole record of size bytes whose own fields are
+ * filled: its trace_entry is filled here as trace_reserve would (type, flags, pid), since a
+ * filter may name the common fields. The filter runs on the draft before the record takes
+ * room, so that an access it rejects is not counted lost when the buffer is full (Linux
+ * filters into a scratch record the same way). Loaded and run with interrupts off, as
+ * trace_event_filter_commit does: event_filter_files.c frees a replaced filter only when no
+ * writer can still be inside that stretch. Only called when the event has a filter.
+ */
+static bool filter_passes(const struct trace_event_call *call, uint16_t type,
+                          struct trace_entry *draft, uint32_t size)
+{
+    unsigned long irqs = arch_irq_save();
+    draft->type = type;
+    draft->flags = (uint8_t)((irqs ? 0 : TRACE_FLAG_IRQS_OFF) |
+                             (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
+    draft->preempt_count = 0;
+    draft->pid = current_pid;
+    const struct event_filter *f = __atomic_load_n(&call->filter, __ATOMIC_ACQUIRE);
+    bool pass = !f || event_filter_match(f, draft, size);
+    arch_irq_restore(irqs);
+    return pass;
+}
+
+/* An access's fields, into a record in the buffer or a draft for the filter. */
+static inline void fill_rw(struct mmiotrace_rw_entry *e, uint8_t op, uint8_t width,
+                           uint32_t map_id, uint64_t phys, uint32_t value, uint32_t pc,
+                           const uint8_t opcode[3])
+{
     e->op = op;
     e->width = width;
     for (int i = 0; i < 3; i++)
@@ -45,23 +81,65 @@ void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t ph
     e->value = value;
     e->pc = mmiotrace_trace_pc ? pc : 0;
     e->phys = phys;
-    trace_commit();
 }
 
-void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
-                          uint32_t len, uint32_t pc)
+static inline void fill_map(struct mmiotrace_map_entry *e, uint8_t op, uint32_t map_id,
+                            uint64_t phys, uint32_t virt, uint32_t len, uint32_t pc)
 {
-    struct mmiotrace_map_entry *e =
-        (struct mmiotrace_map_entry *)trace_reserve(TRACE_MMIO_MAP, sizeof *e);
-    if (!e)
-        return;
     e->op = op;
     e->map_id = map_id;
     e->virt = virt;
     e->len = len;
     e->pc = mmiotrace_trace_pc ? pc : 0;
     e->phys = phys;
-    trace_commit();
+}
+
+/*
+ * The two recorders: when the event has a filter, its fields go into a draft the filter
+ * judges first; then the record is reserved through the event (trace_event_reserve, so
+ * whatever decides for an event applies), filled in place, given its type and committed
+ * through the event (trace_event_commit). Without a filter no draft is made.
+ */
+void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                         uint32_t value, uint32_t pc, const uint8_t opcode[3])
+{
+    uint16_t type = record_type(&event_mmio_rw, TRACE_MMIO_RW);
+    if (!type)
+        return;
+    if (event_mmio_rw.filter) {
+        struct mmiotrace_rw_entry d;
+        fill_rw(&d, op, width, map_id, phys, value, pc, opcode);
+        if (!filter_passes(&event_mmio_rw, type, &d.ent, sizeof d))
+            return;
+    }
+    struct mmiotrace_rw_entry *e =
+        (struct mmiotrace_rw_entry *)trace_event_reserve(&event_mmio_rw, sizeof *e);
+    if (!e)
+        return; /* counted as lost by the core */
+    fill_rw(e, op, width, map_id, phys, value, pc, opcode);
+    e->ent.type = type;
+    trace_event_commit(&event_mmio_rw, &e->ent, sizeof *e);
+}
+
+void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                          uint32_t len, uint32_t pc)
+{
+    uint16_t type = record_type(&event_mmio_map, TRACE_MMIO_MAP);
+    if (!type)
+        return;
+    if (event_mmio_map.filter) {
+        struct mmiotrace_map_entry d;
+        fill_map(&d, op, map_id, phys, virt, len, pc);
+        if (!filter_passes(&event_mmio_map, type, &d.ent, sizeof d))
+            return;
+    }
+    struct mmiotrace_map_entry *e =
+        (struct mmiotrace_map_entry *)trace_event_reserve(&event_mmio_map, sizeof *e);
+    if (!e)
+        return;
+    fill_map(e, op, map_id, phys, virt, len, pc);
+    e->ent.type = type;
+    trace_event_commit(&event_mmio_map, &e->ent, sizeof *e);
 }
 
 /* --- following ioremap ------------------------------------------------------------------ */
@@ -86,23 +164,66 @@ static void on_unmapping(struct io_mapping *m, uintptr_t caller)
 
 static const struct ioremap_observer mmiotrace_observer = { on_mapped, on_unmapping };
 
-static int mmiotrace_init(void)
+/*
+ * Arming: following ioremap and trapping the accesses of what it maps. Held by the tracer
+ * while it is current and by each enabled mmio/ event (mmio_events.h); it starts with the
+ * first holder and ends with the last, when every traced mapping is disarmed. Changed only
+ * in thread context (tracer switch, enable writes), which the kernel does not preempt: on
+ * one CPU these run one at a time; a second CPU needs a mutex around them.
+ */
+enum { HELD_BY_TRACER = 1, HELD_BY_RW_EVENT = 2, HELD_BY_MAP_EVENT = 4 };
+static unsigned arming_holders;
+
+static int arming_hold(unsigned holder)
 {
-    int err = mmiotrace_arch_enable(mmiotrace_record_rw);
-    if (err)
-        return err;
-    ioremap_set_observer(&mmiotrace_observer);
+    if (!arming_holders) {
+        int err = mmiotrace_arch_enable(mmiotrace_record_rw);
+        if (err)
+            return err;
+        ioremap_set_observer(&mmiotrace_observer);
+    }
+    arming_holders |= holder;
     return 0;
 }
 
-/* Stops following ioremap and disarms every traced mapping: its pages work directly again. */
-static void mmiotrace_reset(void)
+/* Stops following ioremap and disarms every traced mapping once nobody holds the arming:
+ * their pages work directly again. */
+static void arming_release(unsigned holder)
 {
+    if (!(arming_holders & holder))
+        return;
+    arming_holders &= ~holder;
+    if (arming_holders)
+        return;
     ioremap_set_observer(0);
     for (const struct io_mapping *c = ioremap_list(); c; c = c->next)
         if (c->traced)
             mmiotrace_arm((struct io_mapping *)c, false);
     mmiotrace_arch_enable(0);
+}
+
+int mmiotrace_event_arm(const struct trace_event_call *call, bool on)
+{
+    unsigned holder = call == &event_mmio_rw ? HELD_BY_RW_EVENT : HELD_BY_MAP_EVENT;
+    if (!on) {
+        arming_release(holder);
+        return 0;
+    }
+    return arming_hold(holder);
+}
+
+static int mmiotrace_init(void)
+{
+    int err = arming_hold(HELD_BY_TRACER);
+    if (!err)
+        tracer_current = true;
+    return err;
+}
+
+static void mmiotrace_reset(void)
+{
+    tracer_current = false;
+    arming_release(HELD_BY_TRACER);
 }
 
 /* --- what a reader sees first ---------------------------------------------------------- */

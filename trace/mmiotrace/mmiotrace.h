@@ -40,12 +40,19 @@ struct mmiotrace_map_entry {
     uint64_t phys;
 };
 
-/* Recording, from any context (the page-fault and debug handlers included). Events that
- * do not fit the buffer are counted by the core and reported as "Lost N events". */
+/* Recording, from any context (the page-fault and debug handlers included): as the
+ * tracer's records while mmiotrace is current, else as the mmio/ events while enabled
+ * (mmio_events.h); only what the event's filter passes. Records that do not fit the
+ * buffer are counted by the core and reported as "Lost N events". */
 void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
                          uint32_t value, uint32_t pc, const uint8_t opcode[3]);
 void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
                           uint32_t len, uint32_t pc);
+
+/* Holds (on) or lets go of the fault path's arming for the mmio/ event call (its enable,
+ * trace/events/mmio_events.c): 0, or -ENOMEM when the fault path cannot be set up. */
+struct trace_event_call;
+int mmiotrace_event_arm(const struct trace_event_call *call, bool on);
 
 /* Prints one mmiotrace event as its log line; false if ev is no mmiotrace event. */
 bool mmiotrace_print_event(struct fs_writer *out, const struct trace_event_view *ev);
