@@ -451,6 +451,8 @@ HOST_user_events_parse += trace/events/event_fields.c # the fuzz target, defined
 # fetch args' values at a hit.
 UNIT_DEPS_kprobe_parse := trace/kprobes/kprobe_parse.c $(HOST_parse) $(HOST_fs_tree)
 UNIT_DEPS_kprobe_fetch := trace/kprobes/kprobe_fetch.c $(UNIT_DEPS_kprobe_parse)
+# issue 18, triggers (helper "triggers"): the trigger-line parser, its unit test and fuzz target.
+UNIT_DEPS_trigger_parse := trace/events/trigger_parse.c $(HOST_parse) $(HOST_errno)
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 
