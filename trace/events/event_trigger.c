@@ -1,0 +1,400 @@
+/*
+ * event_trigger.c - the trigger file of every event and what its triggers do
+ * (event_trigger.h).
+ *
+ * Concurrency. An event's trigger list is changed only by writes to its trigger file
+ * (thread context) under triggers_lock, and read by the event's writers with interrupts
+ * off, without a lock: a trigger is fully built before one release store links it at the
+ * head; an unlinked one is freed once no writer can still be running it, which
+ * wait_for_trigger_writers() says (one CPU: at once, as event_filter_files.c reasons for
+ * filters). A trigger's count is changed by writers with interrupts off; on a second CPU
+ * two writers could both take the last count (Linux has the same race).
+ */
+#include "trace/events/event_trigger.h"
+
+#include "kernel/arch.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/parse.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/heap.h"
+#include "kernel/spinlock.h"
+#include "trace/core/error_log.h"
+#include "trace/core/trace_internal.h"
+#include "trace/core/trace_snapshot.h"
+#include "trace/events/event_filter.h"
+#include "trace/events/trigger_parse.h"
+#include "trace/ftrace/ftrace.h"
+
+struct event_trigger {
+    enum trigger_kind kind;
+    int64_t count;                    /* TRIGGER_UNLIMITED, or how many times it may still run */
+    struct event_filter *filter;      /* or NULL */
+    struct trace_event_call *target;  /* enable_event/disable_event's event */
+    struct event_trigger *next;
+};
+
+static struct spinlock triggers_lock = SPINLOCK_INIT("event_triggers");
+
+/* --- running triggers (any context, interrupts off) ------------------------------------- */
+
+/* Takes one of the trigger's runs: false when none is left. */
+static bool take_count(struct event_trigger *t)
+{
+    if (t->count == 0)
+        return false;
+    if (t->count != TRIGGER_UNLIMITED)
+        t->count--;
+    return true;
+}
+
+/* A TRACE_STACK record of the callers above frame fp, as options/func_stack_trace writes. */
+static void record_stack(uintptr_t fp)
+{
+    struct ftrace_stack_entry *e =
+        (struct ftrace_stack_entry *)trace_reserve(TRACE_STACK, sizeof *e);
+    if (!e)
+        return;
+    e->nr = (uint32_t)arch_save_stack_trace(fp, e->caller, FTRACE_STACK_DEPTH);
+    trace_commit();
+}
+
+/* What a trigger does when it fires, as Linux's *_trigger and *_count_trigger functions:
+ * traceon and traceoff do nothing (and keep their count) when tracing is already so, and a
+ * counted enable/disable_event does nothing when its target already is so. */
+static void fire(struct event_trigger *t, uintptr_t fp)
+{
+    switch (t->kind) {
+    case TRIGGER_TRACEON:
+    case TRIGGER_TRACEOFF: {
+        bool on = t->kind == TRIGGER_TRACEON;
+        if (trace_is_on() != on && take_count(t))
+            trace_set_on_from_trigger(on);
+        break;
+    }
+    case TRIGGER_SNAPSHOT:
+        if (take_count(t))
+            trace_snapshot_take();
+        break;
+    case TRIGGER_STACKTRACE:
+        if (take_count(t))
+            record_stack(fp);
+        break;
+    case TRIGGER_ENABLE_EVENT:
+    case TRIGGER_DISABLE_EVENT: {
+        bool enable = t->kind == TRIGGER_ENABLE_EVENT;
+        uint8_t fl = t->target->trigger_flags;
+        bool now = !(fl & TRACE_EVENT_FL_SOFT_DISABLED);
+        if (t->count != TRIGGER_UNLIMITED && now == enable)
+            break;
+        if (!take_count(t))
+            break;
+        if (enable)
+            __atomic_and_fetch(&t->target->trigger_flags, (uint8_t)~TRACE_EVENT_FL_SOFT_DISABLED,
+                               __ATOMIC_RELAXED);
+        else
+            __atomic_or_fetch(&t->target->trigger_flags, TRACE_EVENT_FL_SOFT_DISABLED,
+                              __ATOMIC_RELAXED);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static struct event_trigger *first_trigger(const struct trace_event_call *call)
+{
+    return __atomic_load_n(&call->triggers, __ATOMIC_ACQUIRE);
+}
+
+void event_triggers_run_early(const struct trace_event_call *call)
+{
+    uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+    for (struct event_trigger *t = first_trigger(call); t; t = t->next)
+        fire(t, fp);
+}
+
+unsigned event_triggers_run_on_record(const struct trace_event_call *call, const void *record,
+                                      uint32_t length)
+{
+    unsigned post = 0;
+    uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+    for (struct event_trigger *t = first_trigger(call); t; t = t->next) {
+        if (t->filter && !event_filter_match(t->filter, record, length))
+            continue;
+        if (trigger_kind_is_post(t->kind))
+            post |= 1u << t->kind;
+        else
+            fire(t, fp);
+    }
+    return post;
+}
+
+void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds, uintptr_t fp)
+{
+    for (struct event_trigger *t = first_trigger(call); t; t = t->next)
+        if (kinds & (1u << t->kind))
+            fire(t, fp);
+}
+
+/* --- changing an event's triggers (thread context) --------------------------------------- */
+
+/* Returns once no writer can be running a trigger unlinked before the call. One CPU: at
+ * once (only CPU 0 writes events; see the top of this file). */
+static void wait_for_trigger_writers(void)
+{
+}
+
+/* Recomputes call's TRIGGERS and COND bits from its list. */
+static void update_flags(struct trace_event_call *call)
+{
+    uint8_t set = 0;
+    for (struct event_trigger *t = call->triggers; t; t = t->next) {
+        set |= TRACE_EVENT_FL_TRIGGERS;
+        if (t->filter || trigger_kind_is_post(t->kind))
+            set |= TRACE_EVENT_FL_COND;
+    }
+    uint8_t clear = (uint8_t)(~set & (TRACE_EVENT_FL_TRIGGERS | TRACE_EVENT_FL_COND));
+    /* COND goes before TRIGGERS, so a writer never takes a scratch record it would then
+     * commit on the fast path. */
+    __atomic_and_fetch(&call->trigger_flags, (uint8_t)~clear, __ATOMIC_RELEASE);
+    __atomic_or_fetch(&call->trigger_flags, set, __ATOMIC_RELEASE);
+}
+
+static void free_trigger(struct event_trigger *t)
+{
+    event_filter_free(t->filter);
+    kfree(t);
+}
+
+/* The registered event called system:event, or NULL. */
+static struct trace_event_call *find_event(const char *system, size_t system_len,
+                                           const char *event, size_t event_len)
+{
+    for (struct trace_event_call *c = trace_events_first(); c; c = c->next)
+        if (strlen(c->system) == system_len && strncmp(c->system, system, system_len) == 0 &&
+            strlen(c->name) == event_len && strncmp(c->name, event, event_len) == 0)
+            return c;
+    return 0;
+}
+
+/* The trigger on call that excludes one of kind (and target), linked at *link, or NULL. */
+static struct event_trigger **find_same(struct trace_event_call *call, enum trigger_kind kind,
+                                        const struct trace_event_call *target)
+{
+    for (struct event_trigger **link = &call->triggers; *link; link = &(*link)->next) {
+        struct event_trigger *t = *link;
+        if (trigger_kind_type(t->kind) == trigger_kind_type(kind) &&
+            (trigger_kind_type(kind) != trigger_kind_type(TRIGGER_ENABLE_EVENT) ||
+             t->target == target))
+            return link;
+    }
+    return 0;
+}
+
+/* Undoes what adding t did: the arming of its event and target, the snapshot it kept. */
+static void release_trigger(struct trace_event_call *call, struct event_trigger *t)
+{
+    if (t->target)
+        trace_event_soft_disarm(t->target);
+    if (t->kind == TRIGGER_SNAPSHOT)
+        trace_snapshot_disarm();
+    trace_event_soft_disarm(call);
+}
+
+static int remove_trigger(struct trace_event_call *call, enum trigger_kind kind,
+                          const struct trace_event_call *target)
+{
+    unsigned long flags = spin_lock_irqsave(&triggers_lock);
+    struct event_trigger **link = find_same(call, kind, target), *t = link ? *link : 0;
+    if (t)
+        __atomic_store_n(link, t->next, __ATOMIC_RELEASE);
+    spin_unlock_irqrestore(&triggers_lock, flags);
+    if (!t)
+        return 0; /* nothing to remove is no error, as on Linux */
+    update_flags(call);
+    wait_for_trigger_writers();
+    release_trigger(call, t);
+    free_trigger(t);
+    return 0;
+}
+
+static unsigned count_triggers(const struct trace_event_call *call)
+{
+    unsigned n = 0;
+    for (struct event_trigger *t = call->triggers; t; t = t->next)
+        n++;
+    return n;
+}
+
+/* Arms what t needs (its event, its target, the snapshot buffer) and links it first. */
+static int add_trigger(struct trace_event_call *call, struct event_trigger *t)
+{
+    if (find_same(call, t->kind, t->target))
+        return -EEXIST;
+    if (count_triggers(call) >= EVENT_TRIGGERS_MAX)
+        return -ENOSPC;
+    if ((t->filter || trigger_kind_is_post(t->kind)) && !event_commit_scratch_ready())
+        return -ENOMEM;
+    int err = trace_event_soft_arm(call);
+    if (err)
+        return err;
+    if (!err && t->target)
+        err = trace_event_soft_arm(t->target);
+    if (err) {
+        trace_event_soft_disarm(call);
+        return err;
+    }
+    if (t->kind == TRIGGER_SNAPSHOT && (err = trace_snapshot_arm()) != 0) {
+        if (t->target)
+            trace_event_soft_disarm(t->target);
+        trace_event_soft_disarm(call);
+        return err;
+    }
+    unsigned long flags = spin_lock_irqsave(&triggers_lock);
+    t->next = call->triggers;
+    __atomic_store_n(&call->triggers, t, __ATOMIC_RELEASE);
+    spin_unlock_irqrestore(&triggers_lock, flags);
+    update_flags(call);
+    return 0;
+}
+
+/* --- error_log ------------------------------------------------------------------------------- */
+
+struct refusal {
+    const char *text;
+    size_t len;
+    const char *message;
+    size_t pos;
+};
+
+/* "event trigger parse error: error: MESSAGE", the command, and a caret under pos: the
+ * layout of Linux's tracing_log_err, which event_filter_print_error also follows. */
+static void print_refusal(struct fs_writer *out, const void *arg)
+{
+    const struct refusal *r = arg;
+    size_t s = 0, e = r->len;
+    while (s < e && is_space(r->text[s]))
+        s++;
+    while (e > s && is_space(r->text[e - 1]))
+        e--;
+    if (e - s > TRIGGER_MAX_TEXT)
+        e = s + TRIGGER_MAX_TEXT;
+    fs_printf(out, "event trigger parse error: error: %s\n  Command: ", r->message);
+    for (size_t i = s; i < e; i++) {
+        char c = r->text[i];
+        char shown = ((unsigned char)c < ' ' || (unsigned char)c > '~') ? '.' : c;
+        out->emit(out, &shown, 1);
+    }
+    fs_puts(out, "\n           ");
+    size_t pos = r->pos > s ? r->pos - s : 0;
+    if (pos > e - s)
+        pos = e - s;
+    for (size_t i = 0; i < pos; i++)
+        out->emit(out, " ", 1);
+    fs_puts(out, "^\n");
+}
+
+static int log_refusal(const char *text, size_t len, const char *message, size_t pos)
+{
+    struct refusal r = { text, len, message, pos };
+    trace_error_log_add(print_refusal, &r);
+    return -EINVAL;
+}
+
+struct filter_refusal {
+    const char *text;
+    size_t len;
+    const struct event_filter_error *err;
+};
+
+static void print_filter_refusal(struct fs_writer *out, const void *arg)
+{
+    const struct filter_refusal *r = arg;
+    event_filter_print_error(out, r->text, r->len, r->err);
+}
+
+/* --- the trigger file ----------------------------------------------------------------------- */
+
+/* "NAME[:SYSTEM:EVENT]:unlimited" or ":count=N", then " if FILTER", as Linux's
+ * event_trigger_print and event_enable_trigger_print. */
+static void print_trigger(struct fs_writer *out, const struct event_trigger *t)
+{
+    fs_puts(out, trigger_kind_name(t->kind));
+    if (t->target)
+        fs_printf(out, ":%s:%s", t->target->system, t->target->name);
+    if (t->count == TRIGGER_UNLIMITED)
+        fs_puts(out, ":unlimited");
+    else
+        fs_printf(out, ":count=%llu", (unsigned long long)t->count);
+    if (t->filter)
+        fs_printf(out, " if %s", event_filter_text(t->filter));
+    fs_puts(out, "\n");
+}
+
+/* f->data is the event, or NULL once it was unregistered while open (-ENODEV). */
+static int read_trigger(struct fs_node *f, struct fs_writer *out)
+{
+    const struct trace_event_call *call = f->data;
+    if (!call)
+        return -ENODEV;
+    if (!call->triggers) {
+        fs_puts(out, "# Available triggers:\n#");
+        for (unsigned k = 0; k < TRIGGER_KINDS; k++)
+            fs_printf(out, " %s", trigger_kind_name((enum trigger_kind)k));
+        fs_puts(out, "\n");
+        return 0;
+    }
+    for (const struct event_trigger *t = call->triggers; t; t = t->next)
+        print_trigger(out, t);
+    return 0;
+}
+
+static int write_trigger(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)append;
+    struct trace_event_call *call = f->data;
+    if (!call)
+        return -ENODEV;
+    if (len == 0)
+        return 0;
+    struct trigger_spec spec;
+    struct trigger_error perr;
+    if (trigger_parse(data, len, &spec, &perr) != 0)
+        return log_refusal(data, len, perr.message, perr.pos);
+    struct trace_event_call *target = 0;
+    if (spec.kind == TRIGGER_ENABLE_EVENT || spec.kind == TRIGGER_DISABLE_EVENT) {
+        target = find_event(spec.system, spec.system_len, spec.event, spec.event_len);
+        if (!target)
+            return log_refusal(data, len, "Event not found", (size_t)(spec.system - data));
+    }
+    if (spec.remove)
+        return remove_trigger(call, spec.kind, target);
+    struct event_trigger *t = kzalloc(sizeof *t);
+    if (!t)
+        return -ENOMEM;
+    *t = (struct event_trigger){ .kind = spec.kind, .count = spec.count, .target = target };
+    if (spec.filter) {
+        struct event_filter_error ferr;
+        int r = event_filter_compile(spec.filter, spec.filter_len, call->fields,
+                                     call->fields ? call->nr_fields : 0, &t->filter, &ferr);
+        if (r) {
+            kfree(t);
+            if (r == -EINVAL) {
+                struct filter_refusal fr = { spec.filter, spec.filter_len, &ferr };
+                trace_error_log_add(print_filter_refusal, &fr);
+            }
+            return r;
+        }
+    }
+    int r = add_trigger(call, t);
+    if (r)
+        free_trigger(t);
+    return r;
+}
+
+static const struct fs_file_ops trigger_ops = { .read = read_trigger, .write = write_trigger };
+
+bool trace_event_trigger_create_file(struct fs_node *dir, struct trace_event_call *call)
+{
+    return fs_create(dir, "trigger", &trigger_ops, call) != 0;
+}
