@@ -453,6 +453,8 @@ UNIT_DEPS_kprobe_parse := trace/kprobes/kprobe_parse.c $(HOST_parse) $(HOST_fs_t
 UNIT_DEPS_kprobe_fetch := trace/kprobes/kprobe_fetch.c $(UNIT_DEPS_kprobe_parse)
 # issue 18, triggers (helper "triggers"): the trigger-line parser, its unit test and fuzz target.
 UNIT_DEPS_trigger_parse := trace/events/trigger_parse.c $(HOST_parse) $(HOST_errno)
+UNIT_DEPS_trace_events += trace/events/event_commit.c trace/events/event_trigger.c \
+	trace/events/trigger_parse.c
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 

@@ -125,6 +125,7 @@ static bool commit_scratch(const struct trace_event_call *call, struct trace_ent
     if (keep && f)
         keep = event_filter_match(f, e, length);
     arch_irq_restore(irqs);
+    uint8_t flags = e->flags;
     if (keep) {
         struct trace_entry *r = trace_reserve(e->type, length);
         if (r) {
@@ -136,7 +137,7 @@ static bool commit_scratch(const struct trace_event_call *call, struct trace_ent
     scratch_put();
     if (post) {
         irqs = arch_irq_save();
-        event_triggers_run_post(call, post, fp);
+        event_triggers_run_post(call, post, fp, flags);
         arch_irq_restore(irqs);
     }
     return keep;

@@ -47,13 +47,15 @@ static bool take_count(struct event_trigger *t)
     return true;
 }
 
-/* A TRACE_STACK record of the callers above frame fp, as options/func_stack_trace writes. */
-static void record_stack(uintptr_t fp)
+/* A TRACE_STACK record of the callers above frame fp, as options/func_stack_trace writes,
+ * in the context (flags) of the event that fired it. */
+static void record_stack(uintptr_t fp, uint8_t flags)
 {
     struct ftrace_stack_entry *e =
         (struct ftrace_stack_entry *)trace_reserve(TRACE_STACK, sizeof *e);
     if (!e)
         return;
+    e->ent.flags = flags;
     e->nr = (uint32_t)arch_save_stack_trace(fp, e->caller, FTRACE_STACK_DEPTH);
     trace_commit();
 }
@@ -61,7 +63,7 @@ static void record_stack(uintptr_t fp)
 /* What a trigger does when it fires, as Linux's *_trigger and *_count_trigger functions:
  * traceon and traceoff do nothing (and keep their count) when tracing is already so, and a
  * counted enable/disable_event does nothing when its target already is so. */
-static void fire(struct event_trigger *t, uintptr_t fp)
+static void fire(struct event_trigger *t, uintptr_t fp, uint8_t flags)
 {
     switch (t->kind) {
     case TRIGGER_TRACEON:
@@ -77,7 +79,7 @@ static void fire(struct event_trigger *t, uintptr_t fp)
         break;
     case TRIGGER_STACKTRACE:
         if (take_count(t))
-            record_stack(fp);
+            record_stack(fp, flags);
         break;
     case TRIGGER_ENABLE_EVENT:
     case TRIGGER_DISABLE_EVENT: {
@@ -108,32 +110,31 @@ static struct event_trigger *first_trigger(const struct trace_event_call *call)
 
 void event_triggers_run_early(const struct trace_event_call *call)
 {
-    uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
     for (struct event_trigger *t = first_trigger(call); t; t = t->next)
-        fire(t, fp);
+        fire(t, 0, 0); /* no post trigger here: no stack trace */
 }
 
 unsigned event_triggers_run_on_record(const struct trace_event_call *call, const void *record,
                                       uint32_t length)
 {
     unsigned post = 0;
-    uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
     for (struct event_trigger *t = first_trigger(call); t; t = t->next) {
         if (t->filter && !event_filter_match(t->filter, record, length))
             continue;
         if (trigger_kind_is_post(t->kind))
             post |= 1u << t->kind;
         else
-            fire(t, fp);
+            fire(t, 0, 0);
     }
     return post;
 }
 
-void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds, uintptr_t fp)
+void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds, uintptr_t fp,
+                             uint8_t flags)
 {
     for (struct event_trigger *t = first_trigger(call); t; t = t->next)
         if (kinds & (1u << t->kind))
-            fire(t, fp);
+            fire(t, fp, flags);
 }
 
 /* --- changing an event's triggers (thread context) --------------------------------------- */

@@ -46,8 +46,10 @@ void event_triggers_run_early(const struct trace_event_call *call);
  * the post triggers' kinds that matched (bit 1 << kind), to run after the commit. */
 unsigned event_triggers_run_on_record(const struct trace_event_call *call, const void *record,
                                       uint32_t length);
-/* Runs the post triggers of those kinds; fp is the frame a stack trace starts from. */
-void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds, uintptr_t fp);
+/* Runs the post triggers of those kinds; fp is the frame a stack trace starts from, flags
+ * the context flags of the event's record (the stack trace's own). */
+void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds, uintptr_t fp,
+                             uint8_t flags);
 
 /* The per-CPU scratch records (event_commit.c): made ready before an event first gets a
  * trigger needing a record (false without memory). Thread context. */
