@@ -11,6 +11,8 @@
 #include "trace/events/trace_events.h"
 #include "trace/events/trace_syscalls.h"
 #include "trace/events/event_trigger.h"
+#include "kernel/lib/symbols.h"
+#include "kernel/proc/task.h"
 
 /* What trace_syscalls.c installed as the dispatcher's tracer (kernel/syscall/syscall.h, which the
  * host cannot include: tests/unit/host_syscall_table.c keeps it). */
@@ -39,6 +41,13 @@ void trace_set_on_from_trigger(bool on) { trace_recording = on; }
 int trace_snapshot_arm(void) { snapshot_arms++; return 0; }
 void trace_snapshot_disarm(void) { snapshot_arms--; }
 bool trace_snapshot_take(void) { snapshot_swaps++; return true; }
+struct task *task_current(void) { return NULL; }
+const char *task_name(const struct task *t) { (void)t; return "hostprog"; }
+const struct symbol_table *kernel_symbols(void)
+{
+    static const struct symbol_table none = { 0, 0, 0 };
+    return &none;
+}
 int arch_save_stack_trace(uintptr_t fp, uint32_t *out, int max)
 {
     (void)fp;
@@ -566,7 +575,7 @@ TEST(trigger_arms_a_disabled_event_and_traceoff_stops_after_its_event)
     CHECK_EQ_INT(trace_event_register(&a), 0);
     CHECK_EQ_STR(read_file("events/trig/a/trigger"),
                  "# Available triggers:\n"
-                 "# traceon traceoff snapshot stacktrace enable_event disable_event\n");
+                 "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n");
     CHECK_EQ_INT(write_file("events/trig/a/trigger", "traceoff:1 if value == 3\n", false), 0);
     CHECK_EQ_STR(read_file("events/trig/a/trigger"), "traceoff:count=1 if value == 3\n");
     CHECK_EQ_STR(read_file("events/trig/a/enable"), "0*\n");
@@ -692,6 +701,36 @@ TEST(malformed_triggers_are_refused_and_change_nothing)
         CHECK_EQ_INT(write_file("events/trig/bad/trigger", line, false), i == 0 ? 0 : -EEXIST);
     }
     CHECK_EQ_INT(write_file("events/trig/bad/trigger", "!enable_event:trig:bad", false), 0);
+    CHECK(!a.enabled);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+}
+
+TEST(hist_counts_by_key_and_prints_linux_table)
+{
+    syscalls_ready();
+    struct trace_event_call a = make_field_event("h");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK_EQ_STR(read_file("events/trig/h/hist"), "");
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:size=128 if value != 9",
+                            false), 0);
+    CHECK_EQ_STR(read_file("events/trig/h/enable"), "0*\n");
+    uint32_t values[] = { 3, 9, 3, 1, 3 };
+    for (unsigned i = 0; i < 5; i++)
+        fire_event(&a, values[i]);
+    CHECK_EQ_STR(print_buffer(), ""); /* soft-disabled: counted, not recorded */
+    CHECK_EQ_STR(read_file("events/trig/h/trigger"),
+                 "hist:keys=value:vals=hitcount:sort=hitcount:size=128 if value != 9 [active]\n");
+    CHECK_EQ_STR(read_file("events/trig/h/hist"),
+                 "# event histogram\n#\n"
+                 "# trigger info: hist:keys=value:vals=hitcount:sort=hitcount:size=128 if value != 9 [active]\n"
+                 "#\n\n"
+                 "{ value:          1 } hitcount:          1\n"
+                 "{ value:          3 } hitcount:          3\n"
+                 "\nTotals:\n    Hits: 4\n    Entries: 2\n    Dropped: 0\n");
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value", false), -EEXIST);
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "!hist:keys=value", false), 0);
+    CHECK_EQ_STR(read_file("events/trig/h/hist"), "");
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=nosuch", false), -EINVAL);
     CHECK(!a.enabled);
     CHECK_EQ_INT(trace_event_unregister(&a), 0);
 }

@@ -111,3 +111,18 @@ TEST(too_long_is_refused)
     memset(text + 11, 'a', sizeof text - 12);
     CHECK_EQ_INT(trigger_parse(text, sizeof text - 1, &spec, &err), -EINVAL);
 }
+
+TEST(hist_takes_its_spec_and_a_filter)
+{
+    CHECK_EQ_INT(parse("hist:keys=id.syscall:vals=hitcount if id != 4"), 0);
+    CHECK_EQ_INT(spec.kind, TRIGGER_HIST);
+    CHECK(same(spec.param, spec.param_len, "keys=id.syscall:vals=hitcount"));
+    CHECK(same(spec.filter, spec.filter_len, "id != 4"));
+    CHECK_EQ_INT(spec.count, TRIGGER_UNLIMITED);
+    CHECK(trigger_kind_needs_record(TRIGGER_HIST));
+    CHECK(!trigger_kind_is_post(TRIGGER_HIST));
+    CHECK_EQ_INT(parse("!hist:keys=id"), 0);
+    CHECK(spec.remove);
+    CHECK_EQ_INT(parse("hist"), -EINVAL);
+    CHECK_EQ_INT(parse("hist keys=id"), -EINVAL);
+}

@@ -21,7 +21,11 @@
 #include "trace/core/error_log.h"
 #include "trace/core/trace_internal.h"
 #include "trace/core/trace_snapshot.h"
+#include "kernel/lib/symbols.h"
+#include "kernel/proc/task.h"
+#include "kernel/syscall/syscall.h"
 #include "trace/events/event_filter.h"
+#include "trace/events/hist_table.h"
 #include "trace/events/trigger_parse.h"
 #include "trace/ftrace/ftrace.h"
 
@@ -30,10 +34,17 @@ struct event_trigger {
     int64_t count;                    /* TRIGGER_UNLIMITED, or how many times it may still run */
     struct event_filter *filter;      /* or NULL */
     struct trace_event_call *target;  /* enable_event/disable_event's event */
+    struct hist_table *hist;          /* hist's table */
     struct event_trigger *next;
 };
 
 static struct spinlock triggers_lock = SPINLOCK_INIT("event_triggers");
+/* hist tables: counted by writers, copied by readers of the hist file, under hist_lock. */
+static struct spinlock hist_lock = SPINLOCK_INIT("event_hist");
+/* Heap bytes all hist tables together may take (Linux bounds each by its size only; here
+ * programs share one kernel heap). Charged under triggers_lock. */
+#define HIST_BUDGET (1024u * 1024)
+static size_t hist_bytes_used;
 
 /* --- running triggers (any context, interrupts off) ------------------------------------- */
 
@@ -114,6 +125,14 @@ void event_triggers_run_early(const struct trace_event_call *call)
         fire(t, 0, 0); /* no post trigger here: no stack trace */
 }
 
+/* Counts a record in a hist table. */
+static void count_in_hist(struct hist_table *h, const void *record, uint32_t length)
+{
+    unsigned long flags = spin_lock_irqsave(&hist_lock);
+    hist_add(h, record, length, task_name(task_current()));
+    spin_unlock_irqrestore(&hist_lock, flags);
+}
+
 unsigned event_triggers_run_on_record(const struct trace_event_call *call, const void *record,
                                       uint32_t length)
 {
@@ -121,7 +140,9 @@ unsigned event_triggers_run_on_record(const struct trace_event_call *call, const
     for (struct event_trigger *t = first_trigger(call); t; t = t->next) {
         if (t->filter && !event_filter_match(t->filter, record, length))
             continue;
-        if (trigger_kind_is_post(t->kind))
+        if (t->hist)
+            count_in_hist(t->hist, record, length);
+        else if (trigger_kind_is_post(t->kind))
             post |= 1u << t->kind;
         else
             fire(t, 0, 0);
@@ -151,7 +172,7 @@ static void update_flags(struct trace_event_call *call)
     uint8_t set = 0;
     for (struct event_trigger *t = call->triggers; t; t = t->next) {
         set |= TRACE_EVENT_FL_TRIGGERS;
-        if (t->filter || trigger_kind_is_post(t->kind))
+        if (t->filter || trigger_kind_needs_record(t->kind))
             set |= TRACE_EVENT_FL_COND;
     }
     uint8_t clear = (uint8_t)(~set & (TRACE_EVENT_FL_TRIGGERS | TRACE_EVENT_FL_COND));
@@ -164,6 +185,12 @@ static void update_flags(struct trace_event_call *call)
 static void free_trigger(struct event_trigger *t)
 {
     event_filter_free(t->filter);
+    if (t->hist) {
+        unsigned long flags = spin_lock_irqsave(&triggers_lock);
+        hist_bytes_used -= hist_bytes(t->hist);
+        spin_unlock_irqrestore(&triggers_lock, flags);
+        hist_free(t->hist);
+    }
     kfree(t);
 }
 
@@ -234,7 +261,7 @@ static int add_trigger(struct trace_event_call *call, struct event_trigger *t)
         return -EEXIST;
     if (count_triggers(call) >= EVENT_TRIGGERS_MAX)
         return -ENOSPC;
-    if ((t->filter || trigger_kind_is_post(t->kind)) && !event_commit_scratch_ready())
+    if ((t->filter || trigger_kind_needs_record(t->kind)) && !event_commit_scratch_ready())
         return -ENOMEM;
     int err = trace_event_soft_arm(call);
     if (err)
@@ -266,10 +293,12 @@ struct refusal {
     size_t len;
     const char *message;
     size_t pos;
+    const struct trace_event_call *hist_of; /* a hist refusal: Linux's "hist:SYS:EVENT" */
 };
 
-/* "event trigger parse error: error: MESSAGE", the command, and a caret under pos: the
- * layout of Linux's tracing_log_err, which event_filter_print_error also follows. */
+/* "event trigger parse error: error: MESSAGE" (or Linux's "hist:SYS:EVENT: error: ..."),
+ * the command, and a caret under pos: the layout of Linux's tracing_log_err, which
+ * event_filter_print_error also follows. */
 static void print_refusal(struct fs_writer *out, const void *arg)
 {
     const struct refusal *r = arg;
@@ -280,7 +309,11 @@ static void print_refusal(struct fs_writer *out, const void *arg)
         e--;
     if (e - s > TRIGGER_MAX_TEXT)
         e = s + TRIGGER_MAX_TEXT;
-    fs_printf(out, "event trigger parse error: error: %s\n  Command: ", r->message);
+    if (r->hist_of)
+        fs_printf(out, "hist:%s:%s: error: %s\n  Command: ", r->hist_of->system,
+                  r->hist_of->name, r->message);
+    else
+        fs_printf(out, "event trigger parse error: error: %s\n  Command: ", r->message);
     for (size_t i = s; i < e; i++) {
         char c = r->text[i];
         char shown = ((unsigned char)c < ' ' || (unsigned char)c > '~') ? '.' : c;
@@ -297,7 +330,7 @@ static void print_refusal(struct fs_writer *out, const void *arg)
 
 static int log_refusal(const char *text, size_t len, const char *message, size_t pos)
 {
-    struct refusal r = { text, len, message, pos };
+    struct refusal r = { text, len, message, pos, 0 };
     trace_error_log_add(print_refusal, &r);
     return -EINVAL;
 }
@@ -314,12 +347,102 @@ static void print_filter_refusal(struct fs_writer *out, const void *arg)
     event_filter_print_error(out, r->text, r->len, r->err);
 }
 
+/* --- hist ------------------------------------------------------------------------------------ */
+
+static void print_trigger(struct fs_writer *out, const struct event_trigger *t);
+
+/* Compiles spec's hist table into t, charged to HIST_BUDGET: 0, -EINVAL (logged, the caret
+ * placed in the whole line written), -ENOMEM (also past the budget). */
+static int make_hist(const struct trace_event_call *call, const char *data, size_t len,
+                     const struct trigger_spec *spec, struct event_trigger *t)
+{
+    unsigned long flags = spin_lock_irqsave(&triggers_lock);
+    size_t left = HIST_BUDGET - hist_bytes_used;
+    spin_unlock_irqrestore(&triggers_lock, flags);
+    struct hist_error herr;
+    int r = hist_create(spec->param, spec->param_len, call->fields,
+                        call->fields ? call->nr_fields : 0, left, &t->hist, &herr);
+    if (r == -EINVAL) {
+        struct refusal ref = { data, len, herr.message, (size_t)(spec->param - data) + herr.pos,
+                               call };
+        trace_error_log_add(print_refusal, &ref);
+    }
+    if (r)
+        return r;
+    flags = spin_lock_irqsave(&triggers_lock);
+    bool fits = hist_bytes(t->hist) <= HIST_BUDGET - hist_bytes_used;
+    if (fits)
+        hist_bytes_used += hist_bytes(t->hist);
+    spin_unlock_irqrestore(&triggers_lock, flags);
+    if (!fits) {
+        hist_free(t->hist);
+        t->hist = 0;
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+/* Names for .sym and .syscall keys. The syscall's name is built in a static buffer: the
+ * hist file is read in thread context, one reader at a time (one CPU, no preemption). */
+static const char *symbol_name(uint64_t addr)
+{
+    uint32_t off, size;
+    return addr >> 32 ? 0 : symbol_lookup(kernel_symbols(), (uint32_t)addr, &off, &size);
+}
+
+static const char *syscall_name(uint64_t nr)
+{
+    static char name[48];
+    const struct syscall_info *info = nr < 0x10000 ? syscall_info((unsigned)nr) : 0;
+    if (!info || strlen(info->name) + 5 > sizeof name)
+        return 0;
+    memcpy(name, "sys_", 4);
+    memcpy(name + 4, info->name, strlen(info->name) + 1);
+    return name;
+}
+
+static const struct hist_names hist_names = { symbol_name, syscall_name };
+
+/* events/SYSTEM/NAME/hist: Linux's hist_show for the event's hist trigger (nothing when it
+ * has none), from a copy of the table taken under hist_lock. */
+static int read_hist(struct fs_node *f, struct fs_writer *out)
+{
+    const struct trace_event_call *call = f->data;
+    if (!call)
+        return -ENODEV;
+    const struct event_trigger *t = call->triggers;
+    while (t && !t->hist)
+        t = t->next;
+    if (!t)
+        return 0;
+    unsigned long flags = spin_lock_irqsave(&hist_lock);
+    struct hist_table *copy = hist_copy(t->hist);
+    spin_unlock_irqrestore(&hist_lock, flags);
+    if (!copy)
+        return -ENOMEM;
+    fs_puts(out, "# event histogram\n#\n# trigger info: ");
+    print_trigger(out, t);
+    fs_puts(out, "#\n\n");
+    int r = hist_print_entries(out, copy, &hist_names);
+    hist_free(copy);
+    return r;
+}
+
+static const struct fs_file_ops hist_ops = { .read = read_hist };
+
 /* --- the trigger file ----------------------------------------------------------------------- */
 
 /* "NAME[:SYSTEM:EVENT]:unlimited" or ":count=N", then " if FILTER", as Linux's
  * event_trigger_print and event_enable_trigger_print. */
 static void print_trigger(struct fs_writer *out, const struct event_trigger *t)
 {
+    if (t->hist) { /* Linux's event_hist_trigger_print */
+        hist_print_spec(out, t->hist);
+        if (t->filter)
+            fs_printf(out, " if %s", event_filter_text(t->filter));
+        fs_puts(out, " [active]\n");
+        return;
+    }
     fs_puts(out, trigger_kind_name(t->kind));
     if (t->target)
         fs_printf(out, ":%s:%s", t->target->system, t->target->name);
@@ -374,12 +497,19 @@ static int write_trigger(struct fs_node *f, const char *data, size_t len, bool a
     if (!t)
         return -ENOMEM;
     *t = (struct event_trigger){ .kind = spec.kind, .count = spec.count, .target = target };
+    if (spec.kind == TRIGGER_HIST) {
+        int r = make_hist(call, data, len, &spec, t);
+        if (r) {
+            kfree(t);
+            return r;
+        }
+    }
     if (spec.filter) {
         struct event_filter_error ferr;
         int r = event_filter_compile(spec.filter, spec.filter_len, call->fields,
                                      call->fields ? call->nr_fields : 0, &t->filter, &ferr);
         if (r) {
-            kfree(t);
+            free_trigger(t);
             if (r == -EINVAL) {
                 struct filter_refusal fr = { spec.filter, spec.filter_len, &ferr };
                 trace_error_log_add(print_filter_refusal, &fr);
@@ -397,5 +527,5 @@ static const struct fs_file_ops trigger_ops = { .read = read_trigger, .write = w
 
 bool trace_event_trigger_create_file(struct fs_node *dir, struct trace_event_call *call)
 {
-    return fs_create(dir, "trigger", &trigger_ops, call) != 0;
+    return fs_create(dir, "trigger", &trigger_ops, call) && fs_create(dir, "hist", &hist_ops, call);
 }

@@ -13,6 +13,7 @@ static const char *const kind_names[TRIGGER_KINDS] = {
     [TRIGGER_TRACEON] = "traceon",           [TRIGGER_TRACEOFF] = "traceoff",
     [TRIGGER_SNAPSHOT] = "snapshot",         [TRIGGER_STACKTRACE] = "stacktrace",
     [TRIGGER_ENABLE_EVENT] = "enable_event", [TRIGGER_DISABLE_EVENT] = "disable_event",
+    [TRIGGER_HIST] = "hist",
 };
 
 const char *trigger_kind_name(enum trigger_kind kind) { return kind_names[kind]; }
@@ -27,6 +28,8 @@ unsigned trigger_kind_type(enum trigger_kind kind)
         return 2;
     case TRIGGER_STACKTRACE:
         return 4;
+    case TRIGGER_HIST:
+        return 16; /* one hist per event here (Linux allows several different ones) */
     default:
         return 8; /* ETT_EVENT_ENABLE: one per target */
     }
@@ -35,6 +38,11 @@ unsigned trigger_kind_type(enum trigger_kind kind)
 bool trigger_kind_is_post(enum trigger_kind kind)
 {
     return kind == TRIGGER_TRACEOFF || kind == TRIGGER_STACKTRACE;
+}
+
+bool trigger_kind_needs_record(enum trigger_kind kind)
+{
+    return trigger_kind_is_post(kind) || kind == TRIGGER_HIST;
 }
 
 static int refuse(struct trigger_error *err, const char *message, size_t pos)
@@ -157,6 +165,14 @@ int trigger_parse(const char *text, size_t len, struct trigger_spec *out,
         size_t pe = word_end(text, p, e);
         int r = parse_target(text, p, pe, out, err);
         return r ? r : parse_filter(text, pe, e, out, err);
+    }
+    if (out->kind == TRIGGER_HIST) {
+        if (p == e || text[ce] != ':')
+            return refuse(err, "Missing hist spec", p);
+        size_t pe = word_end(text, p, e);
+        out->param = text + p;
+        out->param_len = pe - p;
+        return parse_filter(text, pe, e, out, err);
     }
     /* The optional COUNT starts with a digit, as Linux checks; anything else is the filter. */
     if (p < e && text[p] >= '0' && text[p] <= '9') {

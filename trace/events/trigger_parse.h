@@ -4,6 +4,7 @@
  *
  *   [!]COMMAND[:COUNT] [if FILTER]                    traceon, traceoff, snapshot, stacktrace
  *   [!]enable_event:SYSTEM:EVENT[:COUNT] [if FILTER]  also disable_event
+ *   [!]hist:SPEC [if FILTER]                          SPEC: hist_table.h
  *
  * The command ends at the first ':', blank or tab. COUNT is a number (decimal, 0x hex or 0
  * octal, as kstrtoul base 0) of times the trigger may still fire; without it the trigger is
@@ -34,6 +35,7 @@ enum trigger_kind {
     TRIGGER_STACKTRACE,
     TRIGGER_ENABLE_EVENT,
     TRIGGER_DISABLE_EVENT,
+    TRIGGER_HIST,
     TRIGGER_KINDS
 };
 
@@ -48,6 +50,10 @@ unsigned trigger_kind_type(enum trigger_kind kind);
  * that fired them is in the buffer, so it is there before tracing stops or the stack. */
 bool trigger_kind_is_post(enum trigger_kind kind);
 
+/* True for the commands that look at the record (post triggers, hist): an event with one
+ * builds its records in a scratch record first (event_commit.c). */
+bool trigger_kind_needs_record(enum trigger_kind kind);
+
 /* A parsed line. Pointers are into the text given to trigger_parse. */
 struct trigger_spec {
     enum trigger_kind kind;
@@ -55,6 +61,8 @@ struct trigger_spec {
     int64_t count;                 /* TRIGGER_UNLIMITED, or 0..TRIGGER_MAX_COUNT */
     const char *system, *event;    /* enable_event/disable_event's target */
     size_t system_len, event_len;
+    const char *param;             /* hist's SPEC (after "hist:"), or NULL */
+    size_t param_len;
     const char *filter;            /* the text after "if ", or NULL */
     size_t filter_len;
 };
