@@ -525,7 +525,10 @@ static int write_trigger(struct fs_node *f, const char *data, size_t len, bool a
 
 static const struct fs_file_ops trigger_ops = { .read = read_trigger, .write = write_trigger };
 
+/* The scratch records are made with the first event's files (at boot), so that adding a
+ * trigger later does not fail for want of them. */
 bool trace_event_trigger_create_file(struct fs_node *dir, struct trace_event_call *call)
 {
-    return fs_create(dir, "trigger", &trigger_ops, call) && fs_create(dir, "hist", &hist_ops, call);
+    return event_commit_scratch_ready() && fs_create(dir, "trigger", &trigger_ops, call) &&
+           fs_create(dir, "hist", &hist_ops, call);
 }

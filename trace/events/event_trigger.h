@@ -36,7 +36,8 @@
 
 #define EVENT_TRIGGERS_MAX 64
 
-/* events/SYSTEM/NAME/trigger, made with the event's directory (false without memory). */
+/* events/SYSTEM/NAME/trigger and hist, made with the event's directory (false without
+ * memory); the first call also makes the per-CPU scratch records (event_commit.c). */
 bool trace_event_trigger_create_file(struct fs_node *dir, struct trace_event_call *call);
 
 /* The writer's side (event_commit.c), interrupts off: */
@@ -51,8 +52,9 @@ unsigned event_triggers_run_on_record(const struct trace_event_call *call, const
 void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds, uintptr_t fp,
                              uint8_t flags);
 
-/* The per-CPU scratch records (event_commit.c): made ready before an event first gets a
- * trigger needing a record (false without memory). Thread context. */
+/* The per-CPU scratch records (event_commit.c): made once, with the first event's files,
+ * and checked again before an event gets a trigger needing a record (false without
+ * memory). Thread context. */
 bool event_commit_scratch_ready(void);
 
 #endif
