@@ -304,9 +304,18 @@ struct hist_table *hist_copy(const struct hist_table *t)
     return c;
 }
 
-static uint8_t *elt_at(const struct hist_table *t, uint32_t i) { return t->elts + (size_t)i * t->stride; }
+/* Entry i, its sums and its key bytes. */
+static uint8_t *elt_at(const struct hist_table *t, uint32_t i)
+{
+    return t->elts + (size_t)i * t->stride;
+}
+
 static uint64_t *sums_of(uint8_t *elt) { return (uint64_t *)elt; }
-static uint8_t *key_of(const struct hist_table *t, uint8_t *elt) { return elt + 8 * (1 + t->nvals); }
+
+static uint8_t *key_of(const struct hist_table *t, uint8_t *elt)
+{
+    return elt + 8 * (1 + t->nvals);
+}
 
 /* Linux's .log2: the exponent of the power of two at or above v. */
 static uint64_t log2_up(uint64_t v)

@@ -40,6 +40,12 @@ static long write_raw(const char *path, const char *data, size_t len)
 
 static long put(const char *path, const char *line) { return write_raw(path, line, strlen(line)); }
 
+/* One check: writing line to path gives want (an errno, or 0). */
+static void put_is(const char *what, const char *path, const char *line, int want)
+{
+    check_errno(what, (int)-put(path, line), want);
+}
+
 /* The whole of path, read in pieces, into text (NUL-terminated); its length or -errno. */
 static long read_all(const char *path)
 {
@@ -97,7 +103,8 @@ static void malformed(void)
     for (int i = 0; i < 256; i++)
         big[i] = (char)(255 - i);
     check_errno("256 bytes of binary junk", (int)-write_raw(WRITE_TRIGGER, big, 256), EINVAL);
-    check_errno("a NUL inside the command", (int)-write_raw(WRITE_TRIGGER, "traceon\0:1", 10), EINVAL);
+    check_errno("a NUL inside the command", (int)-write_raw(WRITE_TRIGGER, "traceon\0:1", 10),
+                EINVAL);
     read_all(WRITE_TRIGGER);
     check_true("the trigger file still lists no trigger",
                strncmp(text, "# Available triggers:\n", 22) == 0);
@@ -126,9 +133,9 @@ static void many_triggers(void)
     }
     check_number("64 enable_event triggers on one event", wrong, 0);
     snprintf(line, sizeof line, "enable_event:%s", names[64]);
-    check_errno("the 65th", (int)-put(WRITE_TRIGGER, line), ENOSPC);
+    put_is("the 65th", WRITE_TRIGGER, line, ENOSPC);
     snprintf(line, sizeof line, "disable_event:%s", names[0]);
-    check_errno("disable_event on a target enable_event already has", (int)-put(WRITE_TRIGGER, line), EEXIST);
+    put_is("disable_event on a target enable_event already has", WRITE_TRIGGER, line, EEXIST);
     for (int i = 0; i < 64; i++) {
         snprintf(line, sizeof line, "!enable_event:%s", names[i]);
         wrong += put(WRITE_TRIGGER, line) != 0;
@@ -140,7 +147,7 @@ static void many_triggers(void)
      * stay on once the triggers go, as on Linux. */
     read_all(T "set_event");
     check_true("targets the triggers turned on stay on", count_of("syscalls:sys_exit_") >= 60);
-    check_errno("turn them off", (int)-put(T "events/syscalls/enable", "0"), 0);
+    put_is("turn them off", T "events/syscalls/enable", "0", 0);
     read_all(T "set_event");
     check_true("no target left enabled", strstr(text, "syscalls:") == NULL);
 }
@@ -148,7 +155,8 @@ static void many_triggers(void)
 /* hist tables on syscall events until the hist budget refuses one. */
 static void hist_budget(void)
 {
-    check_errno("a hist table of 131072 entries is past the budget", (int)-put(WRITE_TRIGGER, "hist:keys=fd:size=131072"), ENOMEM);
+    put_is("a hist table of 131072 entries is past the budget", WRITE_TRIGGER,
+           "hist:keys=fd:size=131072", ENOMEM);
     read_all(T "available_events");
     static char names[200][64];
     int n = 0;
@@ -172,16 +180,17 @@ static void hist_budget(void)
         wrong += put(path, "!hist:keys=common_pid.execname") != 0;
     }
     check_number("all removed", wrong, 0);
-    check_errno("and the budget is back", (int)-put(WRITE_TRIGGER, "hist:keys=fd"), 0);
-    check_errno("removed again", (int)-put(WRITE_TRIGGER, "!hist:keys=fd"), 0);
+    put_is("and the budget is back", WRITE_TRIGGER, "hist:keys=fd", 0);
+    put_is("removed again", WRITE_TRIGGER, "!hist:keys=fd", 0);
 }
 
 /* A user event counted by a hist of 128 entries: 300 distinct keys, 172 dropped. */
 static void hist_full_and_user_event(void)
 {
-    check_errno("create " HT_COMMAND, (int)-put(T "dynamic_events", "u:" HT_COMMAND), 0);
-    check_errno("hist:keys=n:size=128 on it", (int)-put(HT "trigger", "hist:keys=n:size=128"), 0);
-    check_errno("enable_event on itself (recursion is a flag)", (int)-put(HT "trigger", "enable_event:user_events:hostile_ht"), 0);
+    put_is("create " HT_COMMAND, T "dynamic_events", "u:" HT_COMMAND, 0);
+    put_is("hist:keys=n:size=128 on it", HT "trigger", "hist:keys=n:size=128", 0);
+    put_is("enable_event on itself (recursion is a flag)", HT "trigger",
+           "enable_event:user_events:hostile_ht", 0);
     int data = open(T "user_events_data", O_RDWR);
     struct user_reg_status reg = { 0 };
     reg.size = sizeof reg;
@@ -195,20 +204,21 @@ static void hist_full_and_user_event(void)
     check_number("300 events written", wrong, 0);
     read_all(HT "hist");
     check_true("the hist says Hits: 300, Entries: 128, Dropped: 172",
-               strstr(text, "Totals:\n    Hits: 300\n    Entries: 128\n    Dropped: 172\n") != NULL);
+               strstr(text, "Totals:\n    Hits: 300\n    Entries: 128\n    Dropped: 172\n"));
     check_number("128 lines in the table", count_of("{ n: "), 128);
     close(data); /* its registration no longer holds the event: only the triggers do */
     data = open(T "user_events_data", O_RDWR);
-    check_errno("delete it while triggers hold it (dynamic_events)", (int)-put(T "dynamic_events", "!u:hostile_ht"), EBUSY);
+    put_is("delete it while triggers hold it (dynamic_events)", T "dynamic_events", "!u:hostile_ht",
+           EBUSY);
     check_call("delete it while triggers hold it (DIAG_IOCSDEL)",
                ioctl(data, DIAG_IOCSDEL, "hostile_ht"), EBUSY);
     int trig = open(HT "trigger", O_RDWR);
-    check_errno("remove the hist", (int)-put(HT "trigger", "!hist:keys=n"), 0);
-    check_errno("remove enable_event", (int)-put(HT "trigger", "!enable_event:user_events:hostile_ht"), 0);
+    put_is("remove the hist", HT "trigger", "!hist:keys=n", 0);
+    put_is("remove enable_event", HT "trigger", "!enable_event:user_events:hostile_ht", 0);
     read_all(HT "enable");
     check_true("enable_event on itself left it on, as Linux does", strcmp(text, "1\n") == 0);
     check_call("so it is still busy", ioctl(data, DIAG_IOCSDEL, "hostile_ht"), EBUSY);
-    check_errno("turn it off", (int)-put(HT "enable", "0"), 0);
+    put_is("turn it off", HT "enable", "0", 0);
     check_call("delete it now", ioctl(data, DIAG_IOCSDEL, "hostile_ht"), 0);
     close(data);
     check_call("write to its trigger file held open", write(trig, "traceon", 7), ENODEV);
@@ -221,14 +231,15 @@ static void hist_full_and_user_event(void)
  * trigger swapping under them; then the trace must hold every marker and stack trace. */
 static void floods(void)
 {
-    check_errno("stacktrace on every getpid", (int)-put(GETPID_TRIGGER, "stacktrace"), 0);
-    check_errno("snapshot:1000 on every getpid too", (int)-put(GETPID_TRIGGER, "snapshot:1000"), 0);
-    check_errno("stacktrace:50 on irq_handler_entry", (int)-put(T "events/irq/irq_handler_entry/trigger", "stacktrace:50"), 0);
+    put_is("stacktrace on every getpid", GETPID_TRIGGER, "stacktrace", 0);
+    put_is("snapshot:1000 on every getpid too", GETPID_TRIGGER, "snapshot:1000", 0);
+    put_is("stacktrace:50 on irq_handler_entry", T "events/irq/irq_handler_entry/trigger",
+           "stacktrace:50", 0);
     for (int i = 0; i < 3000; i++)
         getpid();
-    check_errno("snapshot trigger keeps the buffer: echo 0 > snapshot", (int)-put(T "snapshot", "0"), EBUSY);
-    check_errno("remove the snapshot trigger", (int)-put(GETPID_TRIGGER, "!snapshot"), 0);
-    check_errno("remove the getpid stacktrace", (int)-put(GETPID_TRIGGER, "!stacktrace"), 0);
+    put_is("snapshot trigger keeps the buffer: echo 0 > snapshot", T "snapshot", "0", EBUSY);
+    put_is("remove the snapshot trigger", GETPID_TRIGGER, "!snapshot", 0);
+    put_is("remove the getpid stacktrace", GETPID_TRIGGER, "!stacktrace", 0);
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
     do {
@@ -236,9 +247,9 @@ static void floods(void)
         clock_gettime(CLOCK_MONOTONIC, &now);
     } while (!strstr(text, "stacktrace:count=0") && now.tv_sec - start.tv_sec < 5);
     check_true("the timer's stacktrace:50 was used up", strstr(text, "stacktrace:count=0") != NULL);
-    check_errno("remove it", (int)-put(T "events/irq/irq_handler_entry/trigger", "!stacktrace"), 0);
+    put_is("remove it", T "events/irq/irq_handler_entry/trigger", "!stacktrace", 0);
     /* 1000 swaps: the live buffer is the one that had the markers (an even count). */
-    check_errno("free the snapshot", (int)-put(T "snapshot", "0"), 0);
+    put_is("free the snapshot", T "snapshot", "0", 0);
     long len = read_all(T "trace");
     if (!check_true("trace read whole", len > 0 && len < (long)sizeof text - 1))
         printf("#   %ld bytes\n", len);
