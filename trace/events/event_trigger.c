@@ -481,6 +481,8 @@ static int write_trigger(struct fs_node *f, const char *data, size_t len, bool a
         return -ENODEV;
     if (len == 0)
         return 0;
+    if (len > TRIGGER_MAX_TEXT) /* Linux refuses a write of a page or more */
+        return log_refusal(data, len, "Trigger too long", TRIGGER_MAX_TEXT);
     struct trigger_spec spec;
     struct trigger_error perr;
     if (trigger_parse(data, len, &spec, &perr) != 0)
