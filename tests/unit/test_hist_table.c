@@ -194,3 +194,30 @@ TEST(too_large_is_enomem)
     CHECK_EQ_INT(hist_create("keys=name:size=131072", 21, fields, NF, 1u << 20, &t, &err), -ENOMEM);
     CHECK(t == NULL);
 }
+
+TEST(pause_cont_clear_are_commands_to_the_same_table)
+{
+    struct hist_table *t = make("keys=id:vals=bytes");
+    struct hist_table *c = make("vals=bytes:keys=id:size=256:clear");
+    struct hist_table *other = make("keys=id:pause");
+    CHECK(t && c && other);
+    CHECK_EQ_INT(hist_command_of(t), HIST_COUNT);
+    CHECK_EQ_INT(hist_command_of(c), HIST_CLEAR);
+    CHECK_EQ_INT(hist_command_of(other), HIST_PAUSE);
+    CHECK(hist_same(t, c)); /* the size does not count, as on Linux */
+    CHECK(!hist_same(t, other));
+    struct hist_table *cont = make("keys=id:vals=bytes:continue");
+    CHECK_EQ_INT(hist_command_of(cont), HIST_CONT);
+    add(t, 1, 4, 10, 0, "");
+    add(t, 1, 5, 10, 0, "");
+    hist_clear(t);
+    CHECK_EQ_STR(print(t), "\nTotals:\n    Hits: 0\n    Entries: 0\n    Dropped: 0\n");
+    add(t, 1, 4, 10, 0, "");
+    CHECK(strstr(print(t), "{ id:          4 } hitcount:          1  bytes:         10\n") != NULL);
+    CHECK(make("keys=id:stop") == NULL);
+    CHECK_EQ_STR(err.message, "Unknown hist parameter");
+    hist_free(t);
+    hist_free(c);
+    hist_free(other);
+    hist_free(cont);
+}

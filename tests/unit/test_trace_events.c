@@ -728,8 +728,25 @@ TEST(hist_counts_by_key_and_prints_linux_table)
                  "{ value:          3 } hitcount:          3\n"
                  "\nTotals:\n    Hits: 4\n    Entries: 2\n    Dropped: 0\n");
     CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value", false), -EEXIST);
+    /* pause, cont and clear act on the hist that counts the same way (filter included). */
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:pause", false), -EEXIST);
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:pause if value != 9",
+                            false), 0);
+    CHECK(strstr(read_file("events/trig/h/trigger"), " [paused]\n") != NULL);
+    fire_event(&a, 3);
+    CHECK(strstr(read_file("events/trig/h/hist"), "Hits: 4\n") != NULL);
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:cont if value != 9",
+                            false), 0);
+    fire_event(&a, 3);
+    CHECK(strstr(read_file("events/trig/h/hist"), "{ value:          3 } hitcount:          4\n"));
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:clear if value != 9",
+                            false), 0);
+    CHECK(strstr(read_file("events/trig/h/hist"), "Hits: 0\n    Entries: 0\n") != NULL);
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:vals=value:clear", false),
+                 -ENOENT);
     CHECK_EQ_INT(write_file("events/trig/h/trigger", "!hist:keys=value", false), 0);
     CHECK_EQ_STR(read_file("events/trig/h/hist"), "");
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:clear", false), -ENOENT);
     CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=nosuch", false), -EINVAL);
     CHECK(!a.enabled);
     CHECK_EQ_INT(trace_event_unregister(&a), 0);

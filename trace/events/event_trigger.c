@@ -35,6 +35,7 @@ struct event_trigger {
     struct event_filter *filter;      /* or NULL */
     struct trace_event_call *target;  /* enable_event/disable_event's event */
     struct hist_table *hist;          /* hist's table */
+    volatile bool paused;             /* hist: "pause" written, not counting until "cont" */
     struct event_trigger *next;
 };
 
@@ -140,8 +141,10 @@ unsigned event_triggers_run_on_record(const struct trace_event_call *call, const
     for (struct event_trigger *t = first_trigger(call); t; t = t->next) {
         if (t->filter && !event_filter_match(t->filter, record, length))
             continue;
-        if (t->hist)
-            count_in_hist(t->hist, record, length);
+        if (t->hist) {
+            if (!t->paused)
+                count_in_hist(t->hist, record, length);
+        }
         else if (trigger_kind_is_post(t->kind))
             post |= 1u << t->kind;
         else
@@ -382,6 +385,36 @@ static int make_hist(const struct trace_event_call *call, const char *data, size
     return 0;
 }
 
+/* A hist spec ending in pause, cont or clear (t, not to be kept): acts on the event's
+ * hist that counts the same way, as Linux's hist_register_trigger. A pause with no such
+ * hist adds t, paused. Returns 0 when t was added (it is the caller's no more) or 1 when
+ * it was a command only (the caller frees t), or -ENOENT (cont, clear: no such hist) or
+ * -EEXIST (pause, while the event's one hist counts otherwise). */
+static int command_hist(struct trace_event_call *call, struct event_trigger *t)
+{
+    struct event_trigger *old = call->triggers;
+    while (old && !old->hist)
+        old = old->next;
+    enum hist_command command = hist_command_of(t->hist);
+    if (!old) {
+        if (command != HIST_PAUSE)
+            return -ENOENT;
+        t->paused = true;
+        return add_trigger(call, t);
+    }
+    if (!hist_same(old->hist, t->hist) || !old->filter != !t->filter ||
+        (old->filter && strcmp(event_filter_text(old->filter), event_filter_text(t->filter))))
+        return command == HIST_PAUSE ? -EEXIST : -ENOENT; /* Linux would add a second hist */
+    if (command == HIST_CLEAR) {
+        unsigned long flags = spin_lock_irqsave(&hist_lock);
+        hist_clear(old->hist);
+        spin_unlock_irqrestore(&hist_lock, flags);
+    } else {
+        old->paused = command == HIST_PAUSE;
+    }
+    return 1;
+}
+
 /* Names for .sym and .syscall keys. The syscall's name is built in a static buffer: the
  * hist file is read in thread context, one reader at a time (one CPU, no preemption). */
 static const char *symbol_name(uint64_t addr)
@@ -440,7 +473,7 @@ static void print_trigger(struct fs_writer *out, const struct event_trigger *t)
         hist_print_spec(out, t->hist);
         if (t->filter)
             fs_printf(out, " if %s", event_filter_text(t->filter));
-        fs_puts(out, " [active]\n");
+        fs_puts(out, t->paused ? " [paused]\n" : " [active]\n");
         return;
     }
     fs_puts(out, trigger_kind_name(t->kind));
@@ -519,10 +552,11 @@ static int write_trigger(struct fs_node *f, const char *data, size_t len, bool a
             return r;
         }
     }
-    int r = add_trigger(call, t);
+    int r = t->hist && hist_command_of(t->hist) != HIST_COUNT ? command_hist(call, t)
+                                                              : add_trigger(call, t);
     if (r)
         free_trigger(t);
-    return r;
+    return r > 0 ? 0 : r;
 }
 
 static const struct fs_file_ops trigger_ops = { .read = read_trigger, .write = write_trigger };

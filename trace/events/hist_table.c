@@ -36,6 +36,7 @@ struct hist_table {
     unsigned nkeys, nvals, nsort;
     struct hist_sort sort[HIST_MAX_SORT];
     bool execname;
+    enum hist_command command;
     uint32_t size, nslots, entries, key_bytes, stride, comm_at;
     uint64_t hits, drops;
     size_t bytes;
@@ -201,8 +202,18 @@ static int parse_spec(struct spec_parse *p, struct hist_table *t)
             c++;
         for (eq = s; eq < c && p->text[eq] != '='; eq++)
             ;
-        if (eq == c)
-            return refuse(p, "Unknown hist parameter", s);
+        if (eq == c) { /* a command: pause, cont, continue, clear */
+            if (same(p->text + s, c - s, "pause"))
+                t->command = HIST_PAUSE;
+            else if (same(p->text + s, c - s, "cont") || same(p->text + s, c - s, "continue"))
+                t->command = HIST_CONT;
+            else if (same(p->text + s, c - s, "clear"))
+                t->command = HIST_CLEAR;
+            else
+                return refuse(p, "Unknown hist parameter", s);
+            s = c + 1;
+            continue;
+        }
         if (eq + 1 == c)
             return refuse(p, "Empty assignment", s);
         const char *name = p->text + s;
@@ -291,6 +302,36 @@ int hist_create(const char *spec, size_t len, const struct trace_event_field *fi
 }
 
 size_t hist_bytes(const struct hist_table *t) { return t->bytes; }
+
+enum hist_command hist_command_of(const struct hist_table *t) { return t->command; }
+
+static bool same_fields(const struct hist_field *a, const struct hist_field *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (a[i].field != b[i].field || a[i].mod != b[i].mod)
+            return false;
+    return true;
+}
+
+bool hist_same(const struct hist_table *a, const struct hist_table *b)
+{
+    if (a->nkeys != b->nkeys || a->nvals != b->nvals || a->nsort != b->nsort ||
+        !same_fields(a->keys, b->keys, a->nkeys) || !same_fields(a->vals, b->vals, a->nvals))
+        return false;
+    for (unsigned i = 0; i < a->nsort; i++)
+        if (a->sort[i].sum != b->sort[i].sum || a->sort[i].key != b->sort[i].key ||
+            a->sort[i].descending != b->sort[i].descending)
+            return false;
+    return true;
+}
+
+void hist_clear(struct hist_table *t)
+{
+    memset(t->slots, 0, (size_t)t->nslots * 4);
+    memset(t->elts, 0, (size_t)t->size * t->stride);
+    t->entries = 0;
+    t->hits = t->drops = 0;
+}
 
 void hist_free(struct hist_table *t) { kfree(t); }
 

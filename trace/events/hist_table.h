@@ -12,7 +12,9 @@
  * val, with .descending or .ascending (the default). N is the largest number of entries,
  * rounded up to a power of two between HIST_MIN_SIZE and HIST_MAX_SIZE (default 2048, as
  * Linux); a record whose key is new once the table is full is counted as Dropped. The parts
- * may come in any order; key=, val= and values= are taken as Linux takes them.
+ * may come in any order; key=, val= and values= are taken as Linux takes them. A part
+ * `pause`, `cont` (or `continue`) or `clear` makes the spec a command to the table that
+ * counts the same way (hist_same), as on Linux.
  *
  * Memory: hist_create allocates everything the table will use (entries, their index),
  * hist_bytes() of it, and refuses a table larger than the caller's max_bytes; counting a
@@ -59,6 +61,17 @@ struct hist_names {
 int hist_create(const char *spec, size_t len, const struct trace_event_field *fields,
                 unsigned nr_fields, size_t max_bytes, struct hist_table **out,
                 struct hist_error *err);
+
+/* What a spec asks of an existing table, besides being one. */
+enum hist_command { HIST_COUNT, HIST_PAUSE, HIST_CONT, HIST_CLEAR };
+enum hist_command hist_command_of(const struct hist_table *t);
+
+/* True when a and b count the same way: the same keys, vals and sort (Linux's
+ * hist_trigger_match, which ignores the size). */
+bool hist_same(const struct hist_table *a, const struct hist_table *b);
+
+/* Empties t: no entry, no hit, nothing dropped. */
+void hist_clear(struct hist_table *t);
 
 /* Counts a record of length bytes. comm: the current task's name, kept for .execname keys
  * when the key is new. Never allocates; fields outside the record read as 0 or "". */
