@@ -63,6 +63,7 @@ static const char readme_text[] =
     "\t   trigger: traceon, traceoff, snapshot, stacktrace,\n"
     "\t            enable_event:<system>:<event>, disable_event:<system>:<event>,\n"
     "\t            hist:keys=<field1[,field2,...]>[:vals=...][:sort=...][:size=#entries]\n"
+    "\t                 [:pause][:continue][:clear]\n"
     "\t   example: echo 'traceoff:1 if fd == 3' > events/syscalls/sys_enter_write/trigger\n"
     "\t            echo '!traceoff' > events/syscalls/sys_enter_write/trigger\n"
     "\t   A trigger arms a disabled event: its enable reads 0* and its records are dropped\n"
