@@ -163,13 +163,18 @@ void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds
 
 /* --- changing an event's triggers (thread context) --------------------------------------- */
 
-/* Returns once no writer can be running a trigger unlinked before the call. One CPU: at
- * once (only CPU 0 writes events; see the top of this file). */
+/* Returns once no writer can be running a trigger unlinked before the call, or be between
+ * reserve and commit of a scratch record taken before it. One CPU: at once (only CPU 0
+ * writes events, and a writer never sleeps or is preempted between reserve and commit;
+ * see the top of this file). */
 static void wait_for_trigger_writers(void)
 {
 }
 
-/* Recomputes call's TRIGGERS and COND bits from its list. */
+/* Recomputes call's TRIGGERS and COND bits from its list. A writer that took a scratch
+ * record under COND must commit it on the slow path, which knows scratch records: so COND
+ * is cleared first, and TRIGGERS (which alone may be keeping trigger_flags nonzero) only
+ * once no writer can still hold such a record. */
 static void update_flags(struct trace_event_call *call)
 {
     uint8_t set = 0;
@@ -178,11 +183,14 @@ static void update_flags(struct trace_event_call *call)
         if (t->filter || trigger_kind_needs_record(t->kind))
             set |= TRACE_EVENT_FL_COND;
     }
-    uint8_t clear = (uint8_t)(~set & (TRACE_EVENT_FL_TRIGGERS | TRACE_EVENT_FL_COND));
-    /* COND goes before TRIGGERS, so a writer never takes a scratch record it would then
-     * commit on the fast path. */
-    __atomic_and_fetch(&call->trigger_flags, (uint8_t)~clear, __ATOMIC_RELEASE);
     __atomic_or_fetch(&call->trigger_flags, set, __ATOMIC_RELEASE);
+    if (!(set & TRACE_EVENT_FL_COND) && (call->trigger_flags & TRACE_EVENT_FL_COND)) {
+        __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_COND, __ATOMIC_RELEASE);
+        wait_for_trigger_writers();
+    }
+    if (!(set & TRACE_EVENT_FL_TRIGGERS))
+        __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_TRIGGERS,
+                           __ATOMIC_RELEASE);
 }
 
 static void free_trigger(struct event_trigger *t)
