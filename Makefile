@@ -453,6 +453,11 @@ UNIT_DEPS_kprobe_parse := trace/kprobes/kprobe_parse.c $(HOST_parse) $(HOST_fs_t
 UNIT_DEPS_kprobe_fetch := trace/kprobes/kprobe_fetch.c $(UNIT_DEPS_kprobe_parse)
 # kprobes at an offset (issue 18): the x86-32 instruction length decoder (fuzz target too).
 UNIT_DEPS_insn_decode := arch/x86/insn_decode.c
+# issue 18, triggers (helper "triggers"): the trigger-line parser, its unit test and fuzz target.
+UNIT_DEPS_trigger_parse := trace/events/trigger_parse.c $(HOST_parse) $(HOST_errno)
+UNIT_DEPS_trace_events += trace/events/event_commit.c trace/events/event_trigger.c \
+	trace/events/trigger_parse.c trace/events/hist_table.c $(HOST_symbols)
+UNIT_DEPS_hist_table := trace/events/hist_table.c trace/events/event_fields.c $(HOST_fs_tree)
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 

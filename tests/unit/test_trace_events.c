@@ -10,6 +10,9 @@
 #include "rb_host_env.h"
 #include "trace/events/trace_events.h"
 #include "trace/events/trace_syscalls.h"
+#include "trace/events/event_trigger.h"
+#include "kernel/lib/symbols.h"
+#include "kernel/proc/task.h"
 
 /* What trace_syscalls.c installed as the dispatcher's tracer (kernel/syscall/syscall.h, which the
  * host cannot include: tests/unit/host_syscall_table.c keeps it). */
@@ -29,6 +32,29 @@ volatile bool trace_recording;
 int32_t current_pid;
 
 void printk(const char *fmt, ...) { (void)fmt; }
+
+/* issue 18, triggers: what event_trigger.c asks of the tracing core, as the core does it
+ * (tracing_on is trace_recording here), and a snapshot buffer that counts its swaps. */
+static int snapshot_arms, snapshot_swaps;
+bool trace_is_on(void) { return trace_recording; }
+void trace_set_on_from_trigger(bool on) { trace_recording = on; }
+int trace_snapshot_arm(void) { snapshot_arms++; return 0; }
+void trace_snapshot_disarm(void) { snapshot_arms--; }
+bool trace_snapshot_take(void) { snapshot_swaps++; return true; }
+struct task *task_current(void) { return NULL; }
+const char *task_name(const struct task *t) { (void)t; return "hostprog"; }
+const struct symbol_table *kernel_symbols(void)
+{
+    static const struct symbol_table none = { 0, 0, 0 };
+    return &none;
+}
+int arch_save_stack_trace(uintptr_t fp, uint32_t *out, int max)
+{
+    (void)fp;
+    for (int i = 0; i < max; i++)
+        out[i] = 0x1000u + (uint32_t)i;
+    return max;
+}
 
 /* The context columns are trace_output.c's business (test_trace_output.c): a fixed mark. */
 void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev)
@@ -513,4 +539,215 @@ TEST(disabling_offers_the_event_to_its_owner_once_the_write_is_done)
     CHECK_EQ_INT(write_file("set_event", "\n", false), 0); /* '>' disables all: b is offered */
     CHECK_EQ_INT(unused_calls, 2);
     CHECK(tracefs_lookup("events/gone/b", &err) == NULL);
+}
+
+/* --- issue 18, triggers ------------------------------------------------------------------ */
+
+static const struct trace_event_field value_field[] = {
+    { "u32", "value", 8, 4, 0, false, TRACE_FIELD_INT },
+};
+
+/* What a tracepoint's writer does: nothing while its event is off, else reserve, fill and
+ * commit. */
+static void fire_event(struct trace_event_call *c, uint32_t v)
+{
+    if (!c->enabled)
+        return;
+    struct test_entry *e = (struct test_entry *)trace_event_reserve(c, sizeof *e);
+    if (!e)
+        return;
+    e->value = v;
+    trace_event_commit(c, &e->ent, sizeof *e);
+}
+
+static struct trace_event_call make_field_event(const char *name)
+{
+    struct trace_event_call c = make_event("trig", name);
+    c.fields = value_field;
+    c.nr_fields = 1;
+    return c;
+}
+
+TEST(trigger_arms_a_disabled_event_and_traceoff_stops_after_its_event)
+{
+    syscalls_ready();
+    struct trace_event_call a = make_field_event("a");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK_EQ_STR(read_file("events/trig/a/trigger"),
+                 "# Available triggers:\n"
+                 "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n");
+    CHECK_EQ_INT(write_file("events/trig/a/trigger", "traceoff:1 if value == 3\n", false), 0);
+    CHECK_EQ_STR(read_file("events/trig/a/trigger"), "traceoff:count=1 if value == 3\n");
+    CHECK_EQ_STR(read_file("events/trig/a/enable"), "0*\n");
+    CHECK(a.enabled); /* armed: the tracepoint fires */
+    fire_event(&a, 1); /* soft-disabled: discarded */
+    CHECK_EQ_STR(print_buffer(), "");
+    CHECK_EQ_INT(write_file("events/trig/a/enable", "1", false), 0);
+    CHECK_EQ_STR(read_file("events/trig/a/enable"), "1*\n");
+    for (uint32_t v = 2; v <= 5; v++)
+        fire_event(&a, v);
+    CHECK_EQ_STR(print_buffer(), "CTX: a: value=2\nCTX: a: value=3\n");
+    CHECK(!trace_recording);
+    CHECK_EQ_STR(read_file("events/trig/a/trigger"), "traceoff:count=0 if value == 3\n");
+    CHECK_EQ_INT(trace_event_unregister(&a), -EBUSY);
+    CHECK_EQ_INT(write_file("events/trig/a/trigger", "traceon", false), -EEXIST);
+    CHECK_EQ_INT(write_file("events/trig/a/trigger", "!traceon", false), 0); /* one type */
+    CHECK_EQ_STR(read_file("events/trig/a/enable"), "1\n");
+    CHECK_EQ_INT(write_file("events/trig/a/enable", "0", false), 0);
+    CHECK(!a.enabled);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+    trace_recording = true;
+}
+
+TEST(traceon_sees_records_while_tracing_is_off)
+{
+    syscalls_ready();
+    struct trace_event_call a = make_field_event("on");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK_EQ_INT(write_file("events/trig/on/enable", "1", false), 0);
+    CHECK_EQ_INT(write_file("events/trig/on/trigger", "traceon:1 if value == 2", false), 0);
+    trace_recording = false;
+    fire_event(&a, 1);
+    fire_event(&a, 2); /* turns tracing on before its copy into the buffer */
+    fire_event(&a, 3);
+    CHECK(trace_recording);
+    CHECK_EQ_STR(print_buffer(), "CTX: on: value=2\nCTX: on: value=3\n");
+    CHECK_EQ_INT(write_file("events/trig/on/trigger", "!traceon", false), 0);
+    CHECK_EQ_INT(write_file("events/trig/on/enable", "0", false), 0);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+}
+
+TEST(enable_event_and_disable_event_with_counts)
+{
+    syscalls_ready();
+    struct trace_event_call a = make_field_event("src"), b = make_field_event("dst");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK_EQ_INT(trace_event_register(&b), 0);
+    CHECK_EQ_INT(write_file("events/trig/src/enable", "1", false), 0);
+    CHECK_EQ_INT(write_file("events/trig/src/trigger", "enable_event:trig:dst:1 if value == 2",
+                            false), 0);
+    /* On itself: recursion is only a flag. */
+    CHECK_EQ_INT(write_file("events/trig/src/trigger", "disable_event:trig:src:1 if value == 4",
+                            false), 0);
+    CHECK_EQ_STR(read_file("events/trig/src/trigger"),
+                 "disable_event:trig:src:count=1 if value == 4\n"
+                 "enable_event:trig:dst:count=1 if value == 2\n");
+    CHECK_EQ_STR(read_file("events/trig/dst/enable"), "0*\n");
+    for (uint32_t v = 1; v <= 5; v++) {
+        fire_event(&a, v);
+        fire_event(&b, 10 + v);
+    }
+    CHECK_EQ_STR(print_buffer(), "CTX: src: value=1\nCTX: src: value=2\nCTX: dst: value=12\n"
+                                 "CTX: src: value=3\nCTX: dst: value=13\nCTX: dst: value=14\n"
+                                 "CTX: dst: value=15\n");
+    CHECK_EQ_STR(read_file("events/trig/dst/enable"), "1*\n");
+    CHECK_EQ_STR(read_file("events/trig/src/enable"), "0*\n");
+    CHECK_EQ_INT(trace_event_unregister(&b), -EBUSY); /* a trigger aims at it */
+    CHECK_EQ_INT(write_file("events/trig/src/trigger", "enable_event:trig:dst", false), -EEXIST);
+    CHECK_EQ_INT(write_file("events/trig/src/trigger", "enable_event:trig:nosuch", false),
+                 -EINVAL);
+    CHECK_EQ_INT(write_file("events/trig/src/trigger", "!enable_event:trig:dst", false), 0);
+    CHECK_EQ_INT(write_file("events/trig/src/trigger", "!disable_event:trig:src", false), 0);
+    CHECK_EQ_STR(read_file("events/trig/dst/enable"), "1\n"); /* left on, as Linux leaves it */
+    /* Soft-disabled when its last arm went: off, as Linux's trace_event_enable_disable. */
+    CHECK_EQ_STR(read_file("events/trig/src/enable"), "0\n");
+    CHECK(!a.enabled);
+    CHECK_EQ_INT(write_file("events/trig/dst/enable", "0", false), 0);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+    CHECK_EQ_INT(trace_event_unregister(&b), 0);
+}
+
+TEST(snapshot_and_stacktrace_triggers)
+{
+    syscalls_ready();
+    struct trace_event_call a = make_field_event("snap");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK_EQ_INT(write_file("events/trig/snap/enable", "1", false), 0);
+    CHECK_EQ_INT(write_file("events/trig/snap/trigger", "snapshot:2", false), 0);
+    CHECK_EQ_INT(snapshot_arms, 1);
+    CHECK_EQ_INT(write_file("events/trig/snap/trigger", "stacktrace if value > 1", false), 0);
+    int swaps = snapshot_swaps;
+    for (uint32_t v = 1; v <= 3; v++)
+        fire_event(&a, v);
+    CHECK_EQ_INT(snapshot_swaps - swaps, 2);
+    const char *text = print_buffer();
+    CHECK(strstr(text, "CTX: snap: value=3\n") != NULL);
+    CHECK_EQ_STR(read_file("events/trig/snap/trigger"),
+                 "stacktrace:unlimited if value > 1\nsnapshot:count=0\n");
+    CHECK_EQ_INT(write_file("events/trig/snap/trigger", "!snapshot", false), 0);
+    CHECK_EQ_INT(snapshot_arms, 0);
+    CHECK_EQ_INT(write_file("events/trig/snap/trigger", "!stacktrace", false), 0);
+    CHECK_EQ_INT(write_file("events/trig/snap/enable", "0", false), 0);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+}
+
+TEST(malformed_triggers_are_refused_and_change_nothing)
+{
+    syscalls_ready();
+    struct trace_event_call a = make_field_event("bad");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    const char *bad[] = { "bogus", "traceon:x", "traceon if", "traceon if nosuch == 1",
+                          "traceon if value ==", "enable_event", "enable_event:trig",
+                          "traceon:1 when value == 1" };
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK_EQ_INT(write_file("events/trig/bad/trigger", bad[i], false), -EINVAL);
+    CHECK_EQ_STR(read_file("events/trig/bad/enable"), "0\n");
+    CHECK(!a.enabled);
+    CHECK_EQ_INT(write_file("events/trig/bad/trigger", "!traceon", false), 0); /* none: fine */
+    for (int i = 0; i < EVENT_TRIGGERS_MAX + 1; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "enable_event:trig:bad:%d", i);
+        /* One per target: the second is EEXIST whatever its count. */
+        CHECK_EQ_INT(write_file("events/trig/bad/trigger", line, false), i == 0 ? 0 : -EEXIST);
+    }
+    CHECK_EQ_INT(write_file("events/trig/bad/trigger", "!enable_event:trig:bad", false), 0);
+    CHECK(!a.enabled);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+}
+
+TEST(hist_counts_by_key_and_prints_linux_table)
+{
+    syscalls_ready();
+    struct trace_event_call a = make_field_event("h");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+    CHECK_EQ_STR(read_file("events/trig/h/hist"), "");
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:size=128 if value != 9",
+                            false), 0);
+    CHECK_EQ_STR(read_file("events/trig/h/enable"), "0*\n");
+    uint32_t values[] = { 3, 9, 3, 1, 3 };
+    for (unsigned i = 0; i < 5; i++)
+        fire_event(&a, values[i]);
+    CHECK_EQ_STR(print_buffer(), ""); /* soft-disabled: counted, not recorded */
+    CHECK_EQ_STR(read_file("events/trig/h/trigger"),
+                 "hist:keys=value:vals=hitcount:sort=hitcount:size=128 if value != 9 [active]\n");
+    CHECK_EQ_STR(read_file("events/trig/h/hist"),
+                 "# event histogram\n#\n"
+                 "# trigger info: hist:keys=value:vals=hitcount:sort=hitcount:size=128 if value != 9 [active]\n"
+                 "#\n\n"
+                 "{ value:          1 } hitcount:          1\n"
+                 "{ value:          3 } hitcount:          3\n"
+                 "\nTotals:\n    Hits: 4\n    Entries: 2\n    Dropped: 0\n");
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value", false), -EEXIST);
+    /* pause, cont and clear act on the hist that counts the same way (filter included). */
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:pause", false), -EEXIST);
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:pause if value != 9",
+                            false), 0);
+    CHECK(strstr(read_file("events/trig/h/trigger"), " [paused]\n") != NULL);
+    fire_event(&a, 3);
+    CHECK(strstr(read_file("events/trig/h/hist"), "Hits: 4\n") != NULL);
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:cont if value != 9",
+                            false), 0);
+    fire_event(&a, 3);
+    CHECK(strstr(read_file("events/trig/h/hist"), "{ value:          3 } hitcount:          4\n"));
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:clear if value != 9",
+                            false), 0);
+    CHECK(strstr(read_file("events/trig/h/hist"), "Hits: 0\n    Entries: 0\n") != NULL);
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:vals=value:clear", false),
+                 -ENOENT);
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "!hist:keys=value", false), 0);
+    CHECK_EQ_STR(read_file("events/trig/h/hist"), "");
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=value:clear", false), -ENOENT);
+    CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=nosuch", false), -EINVAL);
+    CHECK(!a.enabled);
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
 }

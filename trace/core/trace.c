@@ -17,6 +17,7 @@
 #include "kernel/time.h"
 #include "trace/core/trace_comm.h"
 #include "trace/core/trace_internal.h"
+#include "trace/core/trace_snapshot.h"
 #include "trace/events/trace_syscalls.h"
 
 /* Linux's default per-CPU buffer: 1441792 bytes (352 pages of 4 KiB). */
@@ -28,6 +29,8 @@ static struct tracer *tracers;
 static struct tracer *current_tracer_ptr;
 static volatile bool tracing_on = true;
 struct spinlock trace_reader_lock = SPINLOCK_INIT("trace_reader");
+/* Keeps two resizes apart; a buffer swap only try-locks it (trace_swap_buffers). */
+static struct spinlock resize_lock = SPINLOCK_INIT("trace_resize");
 
 struct ring_buffer *trace_buffer(void) { return trace_buf; }
 struct tracer *trace_current(void) { return current_tracer_ptr; }
@@ -74,6 +77,39 @@ void trace_set_on(bool on)
 }
 
 bool trace_is_on(void) { return tracing_on; }
+
+/* issue 18, triggers (trace_internal.h). */
+void trace_set_on_from_trigger(bool on)
+{
+    tracing_on = on;
+    trace_recording = on && trace_buf;
+}
+
+/* issue 18, the snapshot buffer (trace_snapshot.c): exchanges trace_buf with *other, with
+ * interrupts off, unless a writer of this CPU is between reserve and commit (its commit
+ * would go to the other buffer), a resize or a reader is at work (their locks are taken
+ * by someone else), or *other is NULL. Other CPUs' writers are not checked: only CPU 0
+ * writes events (arch_cpu_count() is 1); a second CPU needs them stopped first. */
+bool trace_swap_buffers(struct ring_buffer **other)
+{
+    unsigned long irqs = arch_irq_save();
+    unsigned long resize_flags, reader_flags;
+    bool swapped = false;
+    if (*other && trace_buf && trace_buf->cpu[arch_cpu_id()].nesting == 0 &&
+        spin_trylock_irqsave(&resize_lock, &resize_flags)) {
+        if (spin_trylock_irqsave(&trace_reader_lock, &reader_flags)) {
+            struct ring_buffer *live = trace_buf;
+            (*other)->overwrite = live->overwrite;
+            __atomic_store_n(&trace_buf, *other, __ATOMIC_RELEASE);
+            *other = live;
+            swapped = true;
+            spin_unlock_irqrestore(&trace_reader_lock, reader_flags);
+        }
+        spin_unlock_irqrestore(&resize_lock, resize_flags);
+    }
+    arch_irq_restore(irqs);
+    return swapped;
+}
 
 struct tracer *trace_find_tracer(const char *name, size_t len)
 {
@@ -151,7 +187,6 @@ void trace_header_info(struct trace_header_info *info)
  * another CPU: the page allocator is not yet SMP-safe (kernel/mm/page_alloc.c), and no
  * interrupt handler allocates pages.
  */
-static struct spinlock resize_lock = SPINLOCK_INIT("trace_resize"); /* thread context only */
 
 int trace_resize(uint32_t pages_per_cpu)
 {
@@ -232,6 +267,7 @@ static void trace_init(void)
     }
     trace_recording = tracing_on;
     trace_files_init();
+    trace_snapshot_init(); /* issue 18, the snapshot buffer */
     trace_syscalls_init();
     trace_stream_init();
     trace_switch(trace_find_tracer("nop", 3));

@@ -129,6 +129,7 @@ enum raw_fill_stop raw_fill(struct raw_filler *f)
     for (;;) {
         struct rb_event ev;
         unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+        rb = trace_buffer(); /* the live one, even after a snapshot swap (trace_snapshot.h) */
         bool more = rb_peek_event(rb, f->cpu, &ev);
         bool full = more && page->events &&
                     (ev.lost_before || raw_page_event_size(page, time_cycles_to_ns(ev.ts),

@@ -8,6 +8,7 @@
 #include "kernel/time.h"
 #include "trace/events/trace_events.h"
 #include "trace/core/trace_internal.h"
+#include "trace/ftrace/ftrace.h"
 
 /* Linux's line for a marker: context, then "tracing_mark_write: text". */
 static void print_marker_default(struct fs_writer *out, const struct trace_event_view *ev,
@@ -41,6 +42,10 @@ void trace_print_event(struct fs_writer *out, const struct trace_event_view *ev)
         const struct print_entry *p = (const struct print_entry *)ev->entry;
         (t->print_marker ? t->print_marker : print_marker_default)(out, ev, p->text,
                                                                    marker_length(ev));
+        return;
+    }
+    if (ev->entry->type == TRACE_STACK) { /* issue 18: a stacktrace trigger's, any tracer */
+        ftrace_print_stack(out, ev);
         return;
     }
     trace_print_context(out, ev);
@@ -87,6 +92,7 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
         unsigned long flags;
         if (!spin_trylock_irqsave(&trace_reader_lock, &flags))
             break; /* another reader is at it: let it finish */
+        rb = trace_buffer(); /* the live one, even after a snapshot swap (trace_snapshot.h) */
         int cpu = oldest_cpu(peek_consumer, rb);
         bool got = cpu >= 0 && rb_consume(rb, (unsigned)cpu, copy->bytes, sizeof *copy, &ev);
         spin_unlock_irqrestore(&trace_reader_lock, flags);
@@ -102,7 +108,7 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
     }
     if (at_end)
         for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
-            uint64_t lost = rb_take_lost(rb, cpu);
+            uint64_t lost = rb_take_lost(trace_buffer(), cpu);
             if (lost)
                 trace_print_lost(out, cpu, lost);
         }
@@ -111,14 +117,20 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
 
 void trace_print_all(struct fs_writer *out)
 {
+    trace_print_buffer(out, trace_buffer());
+}
+
+void trace_print_buffer(struct fs_writer *out, struct ring_buffer *rb)
+{
     static union trace_event_copy copy; /* the console shell is the only caller */
     static struct rb_iter iters[RB_MAX_CPUS];
-    struct ring_buffer *rb = trace_buffer();
     struct trace_header_info info;
     unsigned ncpus = arch_cpu_count();
 
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    trace_header_info(&info);
+    struct rb_stats st;
+    rb_get_stats(rb, RB_ALL_CPUS, &st);
+    info = (struct trace_header_info){ st.entries, st.entries + st.overrun + st.dropped, ncpus };
     for (unsigned cpu = 0; cpu < ncpus; cpu++)
         rb_iter_start(rb, cpu, &iters[cpu]);
     spin_unlock_irqrestore(&trace_reader_lock, flags);

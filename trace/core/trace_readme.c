@@ -16,6 +16,10 @@ static const char readme_text[] =
     "  trace\t\t\t- The static contents of the buffer\n"
     "\t\t\t  To clear the buffer write into this file: echo > trace\n"
     "  trace_pipe\t\t- A consuming read to see the contents of the buffer\n"
+    /* issue 18, triggers and the snapshot buffer */
+    "  snapshot\t\t- Like trace but shows the content of the static snapshot buffer\n"
+    "\t\t\t  echo 1: allocate it and swap it with the live buffer; 0: free it;\n"
+    "\t\t\t  2: clear it (not the int3 `snapshot` tracer: see docs/triggers.md)\n"
     "  current_tracer\t- function, function_graph, mmiotrace, snapshot or nop\n"
     "  available_tracers\t- list of configured tracers for current_tracer\n"
     "  error_log\t- error log for failed commands (that support it)\n"
@@ -53,6 +57,17 @@ static const char readme_text[] =
     "      filter\t\t- If set, only events passing filter are traced\n"
     "      format\t\t- the record's fields, as libtraceevent reads them\n"
     "      id\t\t- the record's type number\n"
+    /* issue 18, triggers */
+    "      trigger\t\t- If set, a command to perform when event is hit\n"
+    "\t    Format: <trigger>[:count][ if <filter>]\n"
+    "\t   trigger: traceon, traceoff, snapshot, stacktrace,\n"
+    "\t            enable_event:<system>:<event>, disable_event:<system>:<event>,\n"
+    "\t            hist:keys=<field1[,field2,...]>[:vals=...][:sort=...][:size=#entries]\n"
+    "\t                 [:pause][:continue][:clear]\n"
+    "\t   example: echo 'traceoff:1 if fd == 3' > events/syscalls/sys_enter_write/trigger\n"
+    "\t            echo '!traceoff' > events/syscalls/sys_enter_write/trigger\n"
+    "\t   A trigger arms a disabled event: its enable reads 0* and its records are dropped\n"
+    "      hist\t\t- the table of the event's hist trigger\n"
     "  dynamic_events\t- Create/append/remove/show dynamic events (user events: u:NAME ...)\n"
     "  user_events_data\t- register and write user events (Linux's ABI)\n"
     "  user_events_status\t- the registered user events and their status bits\n"
@@ -63,7 +78,7 @@ static const char readme_text[] =
     "\t\t  (an offset or address: an int3, on an instruction boundary)\n"
     "  kprobe_profile\t- each kprobe event's hits and misses\n"
     "\n"
-    " Not here yet: triggers (events/.../trigger), snapshot, instances/,\n"
+    " Not here yet: instances/,\n"
     " set_event_pid, set_ftrace_pid, tracing_thresh, max_graph_depth, uprobe_events.\n";
 
 /* README: the text above, whatever is written (the file has no write). */

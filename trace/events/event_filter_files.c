@@ -1,7 +1,7 @@
 /*
  * event_filter_files.c - events/SYSTEM/NAME/filter and events/SYSTEM/filter: setting an
  * event's filter (event_filter.h) and applying it to its records before they are committed
- * (trace_event_commit in trace_events.h).
+ * (trace_event_commit in trace_events.h; its slow path is in event_commit.c).
  *
  *   events/SYSTEM/NAME/filter   reads the filter's text or "none"; a write compiles a new
  *                               one and puts it in place; "0" removes it
@@ -32,20 +32,6 @@
 #include "kernel/mm/heap.h"
 #include "kernel/lib/string.h"
 #include "trace/core/error_log.h"
-
-bool trace_event_filter_commit(const struct trace_event_call *call, struct trace_entry *e,
-                               uint32_t length)
-{
-    unsigned long irqs = arch_irq_save();
-    const struct event_filter *f = __atomic_load_n(&call->filter, __ATOMIC_ACQUIRE);
-    bool keep = !f || event_filter_match(f, e, length);
-    arch_irq_restore(irqs);
-    if (keep)
-        trace_commit();
-    else
-        rb_discard(trace_buf, e, length);
-    return keep;
-}
 
 /* Returns once no writer can be running a program unpublished before the call. One CPU:
  * at once (see the top of this file). */

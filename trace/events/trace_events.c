@@ -38,6 +38,7 @@
  */
 #include "kernel/fs/fs_layout.h"
 #include "trace/events/trace_events.h"
+#include "trace/events/event_trigger.h" /* issue 18, triggers */
 
 #include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
@@ -216,6 +217,14 @@ int trace_event_set_enabled(struct trace_event_call *call, bool on)
 {
     if (!call->dir)
         return -ENOENT; /* not registered: it has no id to record with */
+    if (call->soft_refs) { /* issue 18, triggers: armed, it stays attached */
+        if (on)
+            __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_SOFT_DISABLED,
+                               __ATOMIC_RELEASE);
+        else
+            __atomic_or_fetch(&call->trigger_flags, TRACE_EVENT_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
+        return 0;
+    }
     if (call->enabled == on)
         return 0;
     if (call->ops->enable) {
@@ -314,7 +323,10 @@ static int read_event_enable(struct fs_node *f, struct fs_writer *out)
     const struct trace_event_call *call = f->data;
     if (!call)
         return -ENODEV;
-    fs_puts(out, call->enabled ? "1\n" : "0\n");
+    /* issue 18, triggers: "*" while armed, as Linux's event_enable_read. */
+    bool soft_off = call->trigger_flags & TRACE_EVENT_FL_SOFT_DISABLED;
+    fs_puts(out, call->enabled && !soft_off ? "1" : "0");
+    fs_puts(out, soft_off || call->soft_refs ? "*\n" : "\n");
     return 0;
 }
 
@@ -611,7 +623,8 @@ static struct fs_node *event_dir(struct fs_node *sysdir, struct trace_event_call
     if (fs_create(dir, "enable", &event_enable_ops, call) &&
         fs_create(dir, "format", &event_format_ops, call) &&
         fs_create(dir, "id", &event_id_ops, call) &&
-        trace_event_filter_create_file(dir, call)) /* issue 18, event filters */
+        trace_event_filter_create_file(dir, call) && /* issue 18, event filters */
+        trace_event_trigger_create_file(dir, call))  /* issue 18, triggers */
         return dir;
     remove_dir(dir);
     return 0;
@@ -667,6 +680,9 @@ int trace_event_register(struct trace_event_call *call)
     call->dir = dir;
     call->enabled = false;
     call->filter = 0; /* issue 18, event filters */
+    call->trigger_flags = 0; /* issue 18, triggers */
+    call->soft_refs = 0;
+    call->triggers = 0;
     call->id = (uint16_t)id;
     call->next = 0;
     struct trace_event_call **link = &events;
@@ -699,6 +715,43 @@ int trace_event_unregister(struct trace_event_call *call)
     trace_event_filter_release(call); /* issue 18, event filters */
     drop_system_dir_if_empty(sysdir, call->system);
     return 0;
+}
+
+/* --- issue 18, triggers: arming (trace_events.h) ------------------------------------------- */
+
+int trace_event_soft_arm(struct trace_event_call *call)
+{
+    if (!call->dir)
+        return -ENOENT;
+    if (call->soft_refs == UINT16_MAX)
+        return -EBUSY;
+    if (call->soft_refs == 0 && !call->enabled) {
+        /* Discarding before the writers are attached: no record slips through. */
+        __atomic_or_fetch(&call->trigger_flags, TRACE_EVENT_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
+        int err = call->ops->enable ? call->ops->enable(call, true) : 0;
+        if (err) {
+            __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_SOFT_DISABLED,
+                               __ATOMIC_RELEASE);
+            return err;
+        }
+        call->enabled = true;
+    }
+    call->soft_refs++;
+    return 0;
+}
+
+void trace_event_soft_disarm(struct trace_event_call *call)
+{
+    if (call->soft_refs == 0 || --call->soft_refs)
+        return;
+    if (call->trigger_flags & TRACE_EVENT_FL_SOFT_DISABLED) {
+        /* Off as its enable says: writers detached first, still discarding meanwhile. */
+        call->enabled = false;
+        if (call->ops->enable)
+            call->ops->enable(call, false);
+        __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_SOFT_DISABLED,
+                           __ATOMIC_RELEASE);
+    }
 }
 
 /* issue 18, event filters: the list's head, for the system filter file. */

@@ -66,6 +66,12 @@ struct trace_event_call {
     /* issue 18, event filters: the compiled `filter` (event_filter.h), NULL when none. Set
      * by event_filter_files.c only, read by writers in trace_event_commit. */
     struct event_filter *filter;
+    /* issue 18, triggers (event_trigger.c): TRACE_EVENT_FL_* bits, tested by writers in
+     * trace_event_reserve/commit; the event's triggers, newest first; how many triggers
+     * (its own, and enable_event/disable_event of others) keep it armed (Linux's sm_ref). */
+    volatile uint8_t trigger_flags;
+    uint16_t soft_refs;
+    struct event_trigger *triggers;
 };
 
 /* Publishes an event: gives it an id and creates events/SYSTEM/NAME with its files.
@@ -100,6 +106,18 @@ void trace_event_print_common_fields(struct fs_writer *out);
 
 /* --- issue 18: how an event's writer records ------------------------------------------- */
 
+/* issue 18, triggers: trigger_flags bits. TRIGGERS: the event has triggers; COND: one of
+ * them needs the record (a filter, a post trigger), so the record is built in a per-CPU
+ * scratch record first and copied to the buffer at commit (event_commit.c); SOFT_DISABLED:
+ * armed by triggers while its own enable is 0, so its records are discarded. */
+#define TRACE_EVENT_FL_TRIGGERS 0x01
+#define TRACE_EVENT_FL_COND 0x02
+#define TRACE_EVENT_FL_SOFT_DISABLED 0x04
+/* trace_event_reserve when trigger_flags is set (event_commit.c): runs the triggers that
+ * need no record, then reserves in the buffer, or in the scratch record, or not at all. */
+struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call *call,
+                                                  uint32_t length);
+
 /* What an event's writer calls instead of trace_reserve: a record of length bytes
  * (trace_entry included) with its common fields filled, or NULL when the event is not
  * recorded now (tracing off, or the buffer lost it and counted it). Every event writer
@@ -109,6 +127,8 @@ void trace_event_print_common_fields(struct fs_writer *out);
 static inline struct trace_entry *trace_event_reserve(const struct trace_event_call *call,
                                                       uint32_t length)
 {
+    if (__builtin_expect(call->trigger_flags != 0, 0)) /* issue 18, triggers */
+        return trace_event_reserve_triggered(call, length);
     return trace_reserve(call->id, length);
 }
 
@@ -117,19 +137,29 @@ static inline struct trace_entry *trace_event_reserve(const struct trace_event_c
 /* What an event's writer calls instead of trace_commit: commits the record e (of length
  * bytes, trace_entry included, as reserved) when the event has no filter or the filter
  * passes it; otherwise gives its space back (rb_discard): it leaves nothing in the buffer
- * and is not counted as lost. Returns whether the record was kept. */
+ * and is not counted as lost. Returns whether the record was kept. With triggers (issue 18,
+ * event_commit.c): a scratch record runs the triggers that need it, is copied to the buffer
+ * unless the event is soft-disabled or filtered out, and post triggers run after. */
 bool trace_event_filter_commit(const struct trace_event_call *call, struct trace_entry *e,
                                uint32_t length);
 
 static inline bool trace_event_commit(const struct trace_event_call *call, struct trace_entry *e,
                                       uint32_t length)
 {
-    if (__builtin_expect(call->filter == 0, 1)) {
+    if (__builtin_expect(call->filter == 0 && call->trigger_flags == 0, 1)) {
         trace_commit();
         return true;
     }
     return trace_event_filter_commit(call, e, length);
 }
+
+/* issue 18, triggers (trace_events.c): a trigger on call, or an enable_event/disable_event
+ * aimed at it, arms it (Linux's soft mode): its writers fire whatever its enable says, and
+ * while that is 0 its records are discarded (TRACE_EVENT_FL_SOFT_DISABLED); `enable` reads
+ * "0*" or "1*". Each arm is undone by one disarm. 0, -ENOENT (not registered), -EBUSY (too
+ * many arms), or the owner's enable error. Thread context. */
+int trace_event_soft_arm(struct trace_event_call *call);
+void trace_event_soft_disarm(struct trace_event_call *call);
 
 /* The events/SYSTEM/NAME/filter and events/SYSTEM/filter files, made by trace_events.c
  * with the directories (false without memory); the event's filter freed when it leaves;

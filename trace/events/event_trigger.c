@@ -1,0 +1,578 @@
+/*
+ * event_trigger.c - the trigger file of every event and what its triggers do
+ * (event_trigger.h).
+ *
+ * Concurrency. An event's trigger list is changed only by writes to its trigger file
+ * (thread context) under triggers_lock, and read by the event's writers with interrupts
+ * off, without a lock: a trigger is fully built before one release store links it at the
+ * head; an unlinked one is freed once no writer can still be running it, which
+ * wait_for_trigger_writers() says (one CPU: at once, as event_filter_files.c reasons for
+ * filters). A trigger's count is changed by writers with interrupts off; on a second CPU
+ * two writers could both take the last count (Linux has the same race).
+ */
+#include "trace/events/event_trigger.h"
+
+#include "kernel/arch.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/parse.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/heap.h"
+#include "kernel/spinlock.h"
+#include "trace/core/error_log.h"
+#include "trace/core/trace_internal.h"
+#include "trace/core/trace_snapshot.h"
+#include "kernel/lib/symbols.h"
+#include "kernel/proc/task.h"
+#include "kernel/syscall/syscall.h"
+#include "trace/events/event_filter.h"
+#include "trace/events/hist_table.h"
+#include "trace/events/trigger_parse.h"
+#include "trace/ftrace/ftrace.h"
+
+struct event_trigger {
+    enum trigger_kind kind;
+    int64_t count;                    /* TRIGGER_UNLIMITED, or how many times it may still run */
+    struct event_filter *filter;      /* or NULL */
+    struct trace_event_call *target;  /* enable_event/disable_event's event */
+    struct hist_table *hist;          /* hist's table */
+    volatile bool paused;             /* hist: "pause" written, not counting until "cont" */
+    struct event_trigger *next;
+};
+
+static struct spinlock triggers_lock = SPINLOCK_INIT("event_triggers");
+/* hist tables: counted by writers, copied by readers of the hist file, under hist_lock. */
+static struct spinlock hist_lock = SPINLOCK_INIT("event_hist");
+/* Heap bytes all hist tables together may take (Linux bounds each by its size only; here
+ * programs share one kernel heap). Charged under triggers_lock. */
+#define HIST_BUDGET (1024u * 1024)
+static size_t hist_bytes_used;
+
+/* --- running triggers (any context, interrupts off) ------------------------------------- */
+
+/* Takes one of the trigger's runs: false when none is left. */
+static bool take_count(struct event_trigger *t)
+{
+    if (t->count == 0)
+        return false;
+    if (t->count != TRIGGER_UNLIMITED)
+        t->count--;
+    return true;
+}
+
+/* A TRACE_STACK record of the callers above frame fp, as options/func_stack_trace writes,
+ * in the context (flags) of the event that fired it. */
+static void record_stack(uintptr_t fp, uint8_t flags)
+{
+    struct ftrace_stack_entry *e =
+        (struct ftrace_stack_entry *)trace_reserve(TRACE_STACK, sizeof *e);
+    if (!e)
+        return;
+    e->ent.flags = flags;
+    e->nr = (uint32_t)arch_save_stack_trace(fp, e->caller, FTRACE_STACK_DEPTH);
+    trace_commit();
+}
+
+/* What a trigger does when it fires, as Linux's *_trigger and *_count_trigger functions:
+ * traceon and traceoff do nothing (and keep their count) when tracing is already so, and a
+ * counted enable/disable_event does nothing when its target already is so. */
+static void fire(struct event_trigger *t, uintptr_t fp, uint8_t flags)
+{
+    switch (t->kind) {
+    case TRIGGER_TRACEON:
+    case TRIGGER_TRACEOFF: {
+        bool on = t->kind == TRIGGER_TRACEON;
+        if (trace_is_on() != on && take_count(t))
+            trace_set_on_from_trigger(on);
+        break;
+    }
+    case TRIGGER_SNAPSHOT:
+        if (take_count(t))
+            trace_snapshot_take();
+        break;
+    case TRIGGER_STACKTRACE:
+        if (take_count(t))
+            record_stack(fp, flags);
+        break;
+    case TRIGGER_ENABLE_EVENT:
+    case TRIGGER_DISABLE_EVENT: {
+        bool enable = t->kind == TRIGGER_ENABLE_EVENT;
+        uint8_t fl = t->target->trigger_flags;
+        bool now = !(fl & TRACE_EVENT_FL_SOFT_DISABLED);
+        if (t->count != TRIGGER_UNLIMITED && now == enable)
+            break;
+        if (!take_count(t))
+            break;
+        if (enable)
+            __atomic_and_fetch(&t->target->trigger_flags, (uint8_t)~TRACE_EVENT_FL_SOFT_DISABLED,
+                               __ATOMIC_RELAXED);
+        else
+            __atomic_or_fetch(&t->target->trigger_flags, TRACE_EVENT_FL_SOFT_DISABLED,
+                              __ATOMIC_RELAXED);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static struct event_trigger *first_trigger(const struct trace_event_call *call)
+{
+    return __atomic_load_n(&call->triggers, __ATOMIC_ACQUIRE);
+}
+
+void event_triggers_run_early(const struct trace_event_call *call)
+{
+    for (struct event_trigger *t = first_trigger(call); t; t = t->next)
+        fire(t, 0, 0); /* no post trigger here: no stack trace */
+}
+
+/* Counts a record in a hist table. */
+static void count_in_hist(struct hist_table *h, const void *record, uint32_t length)
+{
+    unsigned long flags = spin_lock_irqsave(&hist_lock);
+    hist_add(h, record, length, task_name(task_current()));
+    spin_unlock_irqrestore(&hist_lock, flags);
+}
+
+unsigned event_triggers_run_on_record(const struct trace_event_call *call, const void *record,
+                                      uint32_t length)
+{
+    unsigned post = 0;
+    for (struct event_trigger *t = first_trigger(call); t; t = t->next) {
+        if (t->filter && !event_filter_match(t->filter, record, length))
+            continue;
+        if (t->hist) {
+            if (!t->paused)
+                count_in_hist(t->hist, record, length);
+        }
+        else if (trigger_kind_is_post(t->kind))
+            post |= 1u << t->kind;
+        else
+            fire(t, 0, 0);
+    }
+    return post;
+}
+
+void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds, uintptr_t fp,
+                             uint8_t flags)
+{
+    for (struct event_trigger *t = first_trigger(call); t; t = t->next)
+        if (kinds & (1u << t->kind))
+            fire(t, fp, flags);
+}
+
+/* --- changing an event's triggers (thread context) --------------------------------------- */
+
+/* Returns once no writer can be running a trigger unlinked before the call, or be between
+ * reserve and commit of a scratch record taken before it. One CPU: at once (only CPU 0
+ * writes events, and a writer never sleeps or is preempted between reserve and commit;
+ * see the top of this file). */
+static void wait_for_trigger_writers(void)
+{
+}
+
+/* Recomputes call's TRIGGERS and COND bits from its list. A writer that took a scratch
+ * record under COND must commit it on the slow path, which knows scratch records: so COND
+ * is cleared first, and TRIGGERS (which alone may be keeping trigger_flags nonzero) only
+ * once no writer can still hold such a record. */
+static void update_flags(struct trace_event_call *call)
+{
+    uint8_t set = 0;
+    for (struct event_trigger *t = call->triggers; t; t = t->next) {
+        set |= TRACE_EVENT_FL_TRIGGERS;
+        if (t->filter || trigger_kind_needs_record(t->kind))
+            set |= TRACE_EVENT_FL_COND;
+    }
+    __atomic_or_fetch(&call->trigger_flags, set, __ATOMIC_RELEASE);
+    if (!(set & TRACE_EVENT_FL_COND) && (call->trigger_flags & TRACE_EVENT_FL_COND)) {
+        __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_COND, __ATOMIC_RELEASE);
+        wait_for_trigger_writers();
+    }
+    if (!(set & TRACE_EVENT_FL_TRIGGERS))
+        __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_TRIGGERS,
+                           __ATOMIC_RELEASE);
+}
+
+static void free_trigger(struct event_trigger *t)
+{
+    event_filter_free(t->filter);
+    if (t->hist) {
+        unsigned long flags = spin_lock_irqsave(&triggers_lock);
+        hist_bytes_used -= hist_bytes(t->hist);
+        spin_unlock_irqrestore(&triggers_lock, flags);
+        hist_free(t->hist);
+    }
+    kfree(t);
+}
+
+/* The registered event called system:event, or NULL. */
+static struct trace_event_call *find_event(const char *system, size_t system_len,
+                                           const char *event, size_t event_len)
+{
+    for (struct trace_event_call *c = trace_events_first(); c; c = c->next)
+        if (strlen(c->system) == system_len && strncmp(c->system, system, system_len) == 0 &&
+            strlen(c->name) == event_len && strncmp(c->name, event, event_len) == 0)
+            return c;
+    return 0;
+}
+
+/* The trigger on call that excludes one of kind (and target), linked at *link, or NULL. */
+static struct event_trigger **find_same(struct trace_event_call *call, enum trigger_kind kind,
+                                        const struct trace_event_call *target)
+{
+    for (struct event_trigger **link = &call->triggers; *link; link = &(*link)->next) {
+        struct event_trigger *t = *link;
+        if (trigger_kind_type(t->kind) == trigger_kind_type(kind) &&
+            (trigger_kind_type(kind) != trigger_kind_type(TRIGGER_ENABLE_EVENT) ||
+             t->target == target))
+            return link;
+    }
+    return 0;
+}
+
+/* Undoes what adding t did: the arming of its event and target, the snapshot it kept. */
+static void release_trigger(struct trace_event_call *call, struct event_trigger *t)
+{
+    if (t->target)
+        trace_event_soft_disarm(t->target);
+    if (t->kind == TRIGGER_SNAPSHOT)
+        trace_snapshot_disarm();
+    trace_event_soft_disarm(call);
+}
+
+static int remove_trigger(struct trace_event_call *call, enum trigger_kind kind,
+                          const struct trace_event_call *target)
+{
+    unsigned long flags = spin_lock_irqsave(&triggers_lock);
+    struct event_trigger **link = find_same(call, kind, target), *t = link ? *link : 0;
+    if (t)
+        __atomic_store_n(link, t->next, __ATOMIC_RELEASE);
+    spin_unlock_irqrestore(&triggers_lock, flags);
+    if (!t)
+        return 0; /* nothing to remove is no error, as on Linux */
+    update_flags(call);
+    wait_for_trigger_writers();
+    release_trigger(call, t);
+    free_trigger(t);
+    return 0;
+}
+
+static unsigned count_triggers(const struct trace_event_call *call)
+{
+    unsigned n = 0;
+    for (struct event_trigger *t = call->triggers; t; t = t->next)
+        n++;
+    return n;
+}
+
+/* Arms what t needs (its event, its target, the snapshot buffer) and links it first. */
+static int add_trigger(struct trace_event_call *call, struct event_trigger *t)
+{
+    if (find_same(call, t->kind, t->target))
+        return -EEXIST;
+    if (count_triggers(call) >= EVENT_TRIGGERS_MAX)
+        return -ENOSPC;
+    if ((t->filter || trigger_kind_needs_record(t->kind)) && !event_commit_scratch_ready())
+        return -ENOMEM;
+    int err = trace_event_soft_arm(call);
+    if (err)
+        return err;
+    if (!err && t->target)
+        err = trace_event_soft_arm(t->target);
+    if (err) {
+        trace_event_soft_disarm(call);
+        return err;
+    }
+    if (t->kind == TRIGGER_SNAPSHOT && (err = trace_snapshot_arm()) != 0) {
+        if (t->target)
+            trace_event_soft_disarm(t->target);
+        trace_event_soft_disarm(call);
+        return err;
+    }
+    unsigned long flags = spin_lock_irqsave(&triggers_lock);
+    t->next = call->triggers;
+    __atomic_store_n(&call->triggers, t, __ATOMIC_RELEASE);
+    spin_unlock_irqrestore(&triggers_lock, flags);
+    update_flags(call);
+    return 0;
+}
+
+/* --- error_log ------------------------------------------------------------------------------- */
+
+struct refusal {
+    const char *text;
+    size_t len;
+    const char *message;
+    size_t pos;
+    const struct trace_event_call *hist_of; /* a hist refusal: Linux's "hist:SYS:EVENT" */
+};
+
+/* "event trigger parse error: error: MESSAGE" (or Linux's "hist:SYS:EVENT: error: ..."),
+ * the command, and a caret under pos: the layout of Linux's tracing_log_err, which
+ * event_filter_print_error also follows. */
+static void print_refusal(struct fs_writer *out, const void *arg)
+{
+    const struct refusal *r = arg;
+    size_t s = 0, e = r->len;
+    while (s < e && is_space(r->text[s]))
+        s++;
+    while (e > s && is_space(r->text[e - 1]))
+        e--;
+    if (e - s > TRIGGER_MAX_TEXT)
+        e = s + TRIGGER_MAX_TEXT;
+    if (r->hist_of)
+        fs_printf(out, "hist:%s:%s: error: %s\n  Command: ", r->hist_of->system,
+                  r->hist_of->name, r->message);
+    else
+        fs_printf(out, "event trigger parse error: error: %s\n  Command: ", r->message);
+    for (size_t i = s; i < e; i++) {
+        char c = r->text[i];
+        char shown = ((unsigned char)c < ' ' || (unsigned char)c > '~') ? '.' : c;
+        out->emit(out, &shown, 1);
+    }
+    fs_puts(out, "\n           ");
+    size_t pos = r->pos > s ? r->pos - s : 0;
+    if (pos > e - s)
+        pos = e - s;
+    for (size_t i = 0; i < pos; i++)
+        out->emit(out, " ", 1);
+    fs_puts(out, "^\n");
+}
+
+static int log_refusal(const char *text, size_t len, const char *message, size_t pos)
+{
+    struct refusal r = { text, len, message, pos, 0 };
+    trace_error_log_add(print_refusal, &r);
+    return -EINVAL;
+}
+
+struct filter_refusal {
+    const char *text;
+    size_t len;
+    const struct event_filter_error *err;
+};
+
+static void print_filter_refusal(struct fs_writer *out, const void *arg)
+{
+    const struct filter_refusal *r = arg;
+    event_filter_print_error(out, r->text, r->len, r->err);
+}
+
+/* --- hist ------------------------------------------------------------------------------------ */
+
+static void print_trigger(struct fs_writer *out, const struct event_trigger *t);
+
+/* Compiles spec's hist table into t, charged to HIST_BUDGET: 0, -EINVAL (logged, the caret
+ * placed in the whole line written), -ENOMEM (also past the budget). */
+static int make_hist(const struct trace_event_call *call, const char *data, size_t len,
+                     const struct trigger_spec *spec, struct event_trigger *t)
+{
+    unsigned long flags = spin_lock_irqsave(&triggers_lock);
+    size_t left = HIST_BUDGET - hist_bytes_used;
+    spin_unlock_irqrestore(&triggers_lock, flags);
+    struct hist_error herr;
+    int r = hist_create(spec->param, spec->param_len, call->fields,
+                        call->fields ? call->nr_fields : 0, left, &t->hist, &herr);
+    if (r == -EINVAL) {
+        struct refusal ref = { data, len, herr.message, (size_t)(spec->param - data) + herr.pos,
+                               call };
+        trace_error_log_add(print_refusal, &ref);
+    }
+    if (r)
+        return r;
+    flags = spin_lock_irqsave(&triggers_lock);
+    bool fits = hist_bytes(t->hist) <= HIST_BUDGET - hist_bytes_used;
+    if (fits)
+        hist_bytes_used += hist_bytes(t->hist);
+    spin_unlock_irqrestore(&triggers_lock, flags);
+    if (!fits) {
+        hist_free(t->hist);
+        t->hist = 0;
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+/* A hist spec ending in pause, cont or clear (t, not to be kept): acts on the event's
+ * hist that counts the same way, as Linux's hist_register_trigger. A pause with no such
+ * hist adds t, paused. Returns 0 when t was added (it is the caller's no more) or 1 when
+ * it was a command only (the caller frees t), or -ENOENT (cont, clear: no such hist) or
+ * -EEXIST (pause, while the event's one hist counts otherwise). */
+static int command_hist(struct trace_event_call *call, struct event_trigger *t)
+{
+    struct event_trigger *old = call->triggers;
+    while (old && !old->hist)
+        old = old->next;
+    enum hist_command command = hist_command_of(t->hist);
+    if (!old) {
+        if (command != HIST_PAUSE)
+            return -ENOENT;
+        t->paused = true;
+        return add_trigger(call, t);
+    }
+    if (!hist_same(old->hist, t->hist) || !old->filter != !t->filter ||
+        (old->filter && strcmp(event_filter_text(old->filter), event_filter_text(t->filter))))
+        return command == HIST_PAUSE ? -EEXIST : -ENOENT; /* Linux would add a second hist */
+    if (command == HIST_CLEAR) {
+        unsigned long flags = spin_lock_irqsave(&hist_lock);
+        hist_clear(old->hist);
+        spin_unlock_irqrestore(&hist_lock, flags);
+    } else {
+        old->paused = command == HIST_PAUSE;
+    }
+    return 1;
+}
+
+/* Names for .sym and .syscall keys. The syscall's name is built in a static buffer: the
+ * hist file is read in thread context, one reader at a time (one CPU, no preemption). */
+static const char *symbol_name(uint64_t addr)
+{
+    uint32_t off, size;
+    return addr >> 32 ? 0 : symbol_lookup(kernel_symbols(), (uint32_t)addr, &off, &size);
+}
+
+static const char *syscall_name(uint64_t nr)
+{
+    static char name[48];
+    const struct syscall_info *info = nr < 0x10000 ? syscall_info((unsigned)nr) : 0;
+    if (!info || strlen(info->name) + 5 > sizeof name)
+        return 0;
+    memcpy(name, "sys_", 4);
+    memcpy(name + 4, info->name, strlen(info->name) + 1);
+    return name;
+}
+
+static const struct hist_names hist_names = { symbol_name, syscall_name };
+
+/* events/SYSTEM/NAME/hist: Linux's hist_show for the event's hist trigger (nothing when it
+ * has none), from a copy of the table taken under hist_lock. */
+static int read_hist(struct fs_node *f, struct fs_writer *out)
+{
+    const struct trace_event_call *call = f->data;
+    if (!call)
+        return -ENODEV;
+    const struct event_trigger *t = call->triggers;
+    while (t && !t->hist)
+        t = t->next;
+    if (!t)
+        return 0;
+    unsigned long flags = spin_lock_irqsave(&hist_lock);
+    struct hist_table *copy = hist_copy(t->hist);
+    spin_unlock_irqrestore(&hist_lock, flags);
+    if (!copy)
+        return -ENOMEM;
+    fs_puts(out, "# event histogram\n#\n# trigger info: ");
+    print_trigger(out, t);
+    fs_puts(out, "#\n\n");
+    int r = hist_print_entries(out, copy, &hist_names);
+    hist_free(copy);
+    return r;
+}
+
+static const struct fs_file_ops hist_ops = { .read = read_hist };
+
+/* --- the trigger file ----------------------------------------------------------------------- */
+
+/* "NAME[:SYSTEM:EVENT]:unlimited" or ":count=N", then " if FILTER", as Linux's
+ * event_trigger_print and event_enable_trigger_print. */
+static void print_trigger(struct fs_writer *out, const struct event_trigger *t)
+{
+    if (t->hist) { /* Linux's event_hist_trigger_print */
+        hist_print_spec(out, t->hist);
+        if (t->filter)
+            fs_printf(out, " if %s", event_filter_text(t->filter));
+        fs_puts(out, t->paused ? " [paused]\n" : " [active]\n");
+        return;
+    }
+    fs_puts(out, trigger_kind_name(t->kind));
+    if (t->target)
+        fs_printf(out, ":%s:%s", t->target->system, t->target->name);
+    if (t->count == TRIGGER_UNLIMITED)
+        fs_puts(out, ":unlimited");
+    else
+        fs_printf(out, ":count=%llu", (unsigned long long)t->count);
+    if (t->filter)
+        fs_printf(out, " if %s", event_filter_text(t->filter));
+    fs_puts(out, "\n");
+}
+
+/* f->data is the event, or NULL once it was unregistered while open (-ENODEV). */
+static int read_trigger(struct fs_node *f, struct fs_writer *out)
+{
+    const struct trace_event_call *call = f->data;
+    if (!call)
+        return -ENODEV;
+    if (!call->triggers) {
+        fs_puts(out, "# Available triggers:\n#");
+        for (unsigned k = 0; k < TRIGGER_KINDS; k++)
+            fs_printf(out, " %s", trigger_kind_name((enum trigger_kind)k));
+        fs_puts(out, "\n");
+        return 0;
+    }
+    for (const struct event_trigger *t = call->triggers; t; t = t->next)
+        print_trigger(out, t);
+    return 0;
+}
+
+static int write_trigger(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)append;
+    struct trace_event_call *call = f->data;
+    if (!call)
+        return -ENODEV;
+    if (len == 0)
+        return 0;
+    if (len > TRIGGER_MAX_TEXT) /* Linux refuses a write of a page or more */
+        return log_refusal(data, len, "Trigger too long", TRIGGER_MAX_TEXT);
+    struct trigger_spec spec;
+    struct trigger_error perr;
+    if (trigger_parse(data, len, &spec, &perr) != 0)
+        return log_refusal(data, len, perr.message, perr.pos);
+    struct trace_event_call *target = 0;
+    if (spec.kind == TRIGGER_ENABLE_EVENT || spec.kind == TRIGGER_DISABLE_EVENT) {
+        target = find_event(spec.system, spec.system_len, spec.event, spec.event_len);
+        if (!target)
+            return log_refusal(data, len, "Event not found", (size_t)(spec.system - data));
+    }
+    if (spec.remove)
+        return remove_trigger(call, spec.kind, target);
+    struct event_trigger *t = kzalloc(sizeof *t);
+    if (!t)
+        return -ENOMEM;
+    *t = (struct event_trigger){ .kind = spec.kind, .count = spec.count, .target = target };
+    if (spec.kind == TRIGGER_HIST) {
+        int r = make_hist(call, data, len, &spec, t);
+        if (r) {
+            kfree(t);
+            return r;
+        }
+    }
+    if (spec.filter) {
+        struct event_filter_error ferr;
+        int r = event_filter_compile(spec.filter, spec.filter_len, call->fields,
+                                     call->fields ? call->nr_fields : 0, &t->filter, &ferr);
+        if (r) {
+            free_trigger(t);
+            if (r == -EINVAL) {
+                struct filter_refusal fr = { spec.filter, spec.filter_len, &ferr };
+                trace_error_log_add(print_filter_refusal, &fr);
+            }
+            return r;
+        }
+    }
+    int r = t->hist && hist_command_of(t->hist) != HIST_COUNT ? command_hist(call, t)
+                                                              : add_trigger(call, t);
+    if (r)
+        free_trigger(t);
+    return r > 0 ? 0 : r;
+}
+
+static const struct fs_file_ops trigger_ops = { .read = read_trigger, .write = write_trigger };
+
+/* The scratch records are made with the first event's files (at boot), so that adding a
+ * trigger later does not fail for want of them. */
+bool trace_event_trigger_create_file(struct fs_node *dir, struct trace_event_call *call)
+{
+    return event_commit_scratch_ready() && fs_create(dir, "trigger", &trigger_ops, call) &&
+           fs_create(dir, "hist", &hist_ops, call);
+}
