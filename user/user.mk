@@ -24,6 +24,7 @@ USER_PROGRAMS += raw_test
 # The binary capture on COM2 under attack (issue 17, stream)
 USER_PROGRAMS += hostile_stream
 USER_PROGRAMS += filter_writer hostile_filter # issue 18, event filters
+USER_PROGRAMS += pid_filter hostile_pids # issue 18, set_event_pid and the other options
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \
