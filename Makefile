@@ -451,6 +451,8 @@ HOST_user_events_parse += trace/events/event_fields.c # the fuzz target, defined
 # fetch args' values at a hit.
 UNIT_DEPS_kprobe_parse := trace/kprobes/kprobe_parse.c $(HOST_parse) $(HOST_fs_tree)
 UNIT_DEPS_kprobe_fetch := trace/kprobes/kprobe_fetch.c $(UNIT_DEPS_kprobe_parse)
+# issue 18, set_event_pid and the options (helper "options"): the pid lists' parser.
+UNIT_DEPS_trace_pid_list := trace/core/trace_pid_list.c $(HOST_parse)
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 

@@ -11,6 +11,7 @@
  *   buffer_total_size_kb  all CPUs together
  *   trace_entries         the buffer size counted in events of the current tracer (the name
  *                         mmiotrace's documentation uses)
+ *   trace_options         every options/ file as NAME (on) or noNAME (off); takes one a write
  *   options/overwrite     1: the oldest events are overwritten; 0: new events are dropped
  *   options/stream_com2   1: trace_pipe is streamed to COM2 in the background
  *   options/stream_raw    1: the stream carries the binary capture (pages and the files that
@@ -275,6 +276,31 @@ static const struct fs_file_ops buffer_total_size_kb_ops = { .read = read_buffer
 static const struct fs_file_ops trace_entries_ops = { .read = read_trace_entries, .write = write_trace_entries };
 static const struct fs_file_ops cpu_stats_ops = { .read = read_cpu_stats };
 
+/* The file options/NAME (name[0..len)) holding an on/off setting, or NULL. trace_options
+ * and the trace_options= boot parameter find options through here, so both know exactly
+ * the files of options/, whoever created them. */
+static struct fs_node *find_option(const char *name, size_t len)
+{
+    int err;
+    struct fs_node *options = tracefs_lookup("options", &err);
+    for (struct fs_node *n = options ? options->children : 0; n; n = n->next)
+        if (n->ops == &flag_ops && strlen(n->name) == len && strncmp(n->name, name, len) == 0)
+            return n;
+    return 0;
+}
+
+/* Sets the option NAME on or, for noNAME, off: 0, or -EINVAL when there is no such option. */
+static int set_option(const char *word, size_t len)
+{
+    bool on = !(len > 2 && strncmp(word, "no", 2) == 0);
+    size_t skip = on ? 0 : 2;
+    struct fs_node *flag = find_option(word + skip, len - skip);
+    if (!flag)
+        return -EINVAL;
+    ((const struct trace_flag *)flag->data)->set(on);
+    return 0;
+}
+
 /*
  * trace_options=NAME,noNAME,... on the kernel command line, Linux's boot parameter: each
  * NAME sets options/NAME to 1 and noNAME sets it to 0, in order, as tracing starts
@@ -283,25 +309,43 @@ static const struct fs_file_ops cpu_stats_ops = { .read = read_cpu_stats };
  */
 void trace_apply_boot_options(const char *list)
 {
-    int err;
-    struct fs_node *options = tracefs_lookup("options", &err);
     size_t cursor = 0, len;
     const char *name;
-    while (parse_list_next(list, strlen(list), &cursor, &name, &len)) {
-        bool on = !(len > 2 && strncmp(name, "no", 2) == 0);
-        size_t skip = on ? 0 : 2;
-        struct fs_node *flag = 0;
-        for (struct fs_node *n = options ? options->children : 0; n && !flag; n = n->next)
-            if (n->ops == &flag_ops && strlen(n->name) == len - skip &&
-                strncmp(n->name, name + skip, len - skip) == 0)
-                flag = n;
-        if (!flag) {
+    while (parse_list_next(list, strlen(list), &cursor, &name, &len))
+        if (set_option(name, len) != 0)
             printk("tracing: trace_options: no option '%.*s'; ignored\n", (int)len, name);
-            continue;
-        }
-        ((const struct trace_flag *)flag->data)->set(on);
-    }
 }
+
+/* trace_options, as Linux's: every file of options/, one a line, "NAME" when it is on and
+ * "noNAME" when off. */
+static int read_trace_options(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    int err;
+    struct fs_node *options = tracefs_lookup("options", &err);
+    for (struct fs_node *n = options ? options->children : 0; n; n = n->next)
+        if (n->ops == &flag_ops)
+            fs_printf(out, "%s%s\n", ((const struct trace_flag *)n->data)->get() ? "" : "no",
+                      n->name);
+    return 0;
+}
+
+/* `echo NAME > trace_options` turns options/NAME on, `echo noNAME` off: one option a
+ * write, white space around it ignored; anything else, or 64 bytes or more (Linux's
+ * buffer), is -EINVAL. */
+static int write_trace_options(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    if (len >= 64)
+        return -EINVAL;
+    size_t s, e;
+    trim_blanks(data, len, &s, &e);
+    return set_option(data + s, e - s);
+}
+
+static const struct fs_file_ops trace_options_ops = { .read = read_trace_options,
+                                                      .write = write_trace_options };
 
 void trace_files_init(void)
 {
@@ -315,6 +359,7 @@ void trace_files_init(void)
     fs_create(root, "buffer_size_kb", &buffer_size_kb_ops, 0);
     fs_create(root, "buffer_total_size_kb", &buffer_total_size_kb_ops, 0);
     fs_create(root, "trace_entries", &trace_entries_ops, 0);
+    fs_create(root, "trace_options", &trace_options_ops, 0);
     struct fs_node *options = fs_mkdir_at(root, "options");
     trace_create_flag_file(options, "overwrite", &overwrite_flag);
     trace_create_flag_file(options, "stream_com2", &stream_com2_flag);
