@@ -28,7 +28,9 @@ static const char readme_text[] =
     "  printk_formats\t- the formats of bprintk records (none here)\n"
     "  saved_cmdlines\t- the pid to task name map readers use\n"
     "  saved_tgids\t\t- the pid to thread group id map\n"
-    "  options/\t\t- Trace options: overwrite, func_stack_trace, stream_com2, stream_raw\n"
+    "  trace_options\t\t- Set format or modify how tracing happens\n"
+    "\t\t\t  Disable an option by prefixing 'no' to the option name\n"
+    "  options/\t\t- Trace options: overwrite, func_stack_trace, stream_com2, stream_raw, event-fork, function-fork, sym-offset, sym-addr, funcgraph-cpu, funcgraph-overhead, funcgraph-proc, funcgraph-duration, funcgraph-abstime, funcgraph-tail, funcgraph-irqs\n"
     "\t\t\t  (stream_raw: COM2 carries the binary capture, see docs/exports.md)\n"
     "  per_cpu/\t\t- cpuN/trace_pipe_raw (Linux's ring-buffer pages), cpuN/stats\n"
     "  trace_stat/\t\t- the function profiler's per-function statistics\n"
@@ -38,9 +40,18 @@ static const char readme_text[] =
     "\t\t\t  accepts globs (func*, *func, *func*) and !func to remove\n"
     "  set_ftrace_notrace\t- echo function name in here to never trace\n"
     "  set_graph_function\t- Trace the nested calls of a function (function_graph)\n"
+    "  set_graph_notrace\t- Do not trace the nested calls of a function (function_graph)\n"
+    "  max_graph_depth\t- Trace a limited depth of nested calls (0 is unlimited)\n"
+    "  tracing_thresh\t- function_graph shows only calls that took at least this many usecs\n"
+    "  set_ftrace_pid\t- Write pid(s) to only function trace those pids\n"
+    "\t\t    (function, function_graph); '>>' adds, 'echo >' clears\n"
+    "  set_ftrace_notrace_pid\t- Write pid(s) to not function trace those pids\n"
     "  enabled_functions\t- the functions whose call sites are patched now\n"
     "  mmiotrace/\t\t- mmiotrace's own files\n"
     "  available_events\t- list of all available events (SYSTEM:NAME)\n"
+    "  set_event_pid\t- Write pid(s) to only record events of those pids\n"
+    "  set_event_notrace_pid\t- Write pid(s) to not record events of those pids\n"
+    "\t\t    (options/event-fork, options/function-fork: children are added)\n"
     "  set_event\t\t- enables events by name written into it\n"
     "\t\t\t  SYSTEM:* enables all events of SYSTEM; a leading ! disables\n"
     "  events/\t\t- Directory containing all trace event subsystems:\n"
@@ -63,7 +74,7 @@ static const char readme_text[] =
     "\t\t  (return probes and probes at an offset: not yet)\n"
     "\n"
     " Not here yet: triggers (events/.../trigger), snapshot, instances/,\n"
-    " set_event_pid, set_ftrace_pid, tracing_thresh, max_graph_depth, uprobe_events.\n";
+    " uprobe_events.\n";
 
 /* README: the text above, whatever is written (the file has no write). */
 static int read_readme(struct fs_node *f, struct fs_writer *out)
