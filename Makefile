@@ -453,6 +453,7 @@ UNIT_DEPS_kprobe_parse := trace/kprobes/kprobe_parse.c $(HOST_parse) $(HOST_fs_t
 UNIT_DEPS_kprobe_fetch := trace/kprobes/kprobe_fetch.c $(UNIT_DEPS_kprobe_parse)
 # issue 18, set_event_pid and the options (helper "options"): the pid lists' parser.
 UNIT_DEPS_trace_pid_list := trace/core/trace_pid_list.c $(HOST_parse)
+UNIT_DEPS_cpumask_text := trace/core/cpumask_text.c $(HOST_parse) $(HOST_format)
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 

@@ -18,12 +18,6 @@ static void update_active(struct trace_pid_filter *f)
     f->active = f->pids.count != 0 || f->no_pids.count != 0;
 }
 
-bool trace_pid_filter_ignores(struct trace_pid_filter *f, int32_t pid)
-{
-    return (f->pids.count != 0 && !trace_pid_list_has(&f->pids, pid)) ||
-           trace_pid_list_has(&f->no_pids, pid);
-}
-
 /* The list a file shows: its node's data is the filter, and the file's name says which. */
 static struct trace_pid_list *file_list(struct fs_node *node, struct trace_pid_filter **f)
 {

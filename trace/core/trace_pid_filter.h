@@ -38,7 +38,11 @@ struct trace_pid_filter {
 };
 
 /* Whether the task with this pid goes unrecorded. */
-bool trace_pid_filter_ignores(struct trace_pid_filter *f, int32_t pid);
+static inline bool trace_pid_filter_ignores(const struct trace_pid_filter *f, int32_t pid)
+{
+    return (f->pids.count != 0 && !trace_pid_list_has(&f->pids, pid)) ||
+           trace_pid_list_has(&f->no_pids, pid);
+}
 
 /* Creates the two files in dir (names: "set_event_pid", "set_event_notrace_pid", ...) and
  * registers the filter with the fork and exit hooks. At boot, from an initcall. */

@@ -24,6 +24,7 @@ static const char readme_text[] =
     "  trace_entries\t- the buffer's size in records of a typical size (tracekern)\n"
     "  trace_clock\t\t- change the clock used to order events (only [local] here)\n"
     "  tracing_on\t\t- Enable or disable writing to the ring buffer\n"
+    "  tracing_cpumask\t- Limit which CPUs to trace (hex mask, Linux's format)\n"
     "  trace_marker\t\t- Writes into this file writes into the kernel buffer\n"
     "  printk_formats\t- the formats of bprintk records (none here)\n"
     "  saved_cmdlines\t- the pid to task name map readers use\n"

@@ -3,7 +3,8 @@
  * recorded only for the tasks listed (trace/core/trace_pid_filter.h has the rules).
  *
  * trace_event_reserve (trace_events.h), through which every event writer reserves, tests
- * trace_event_pids.active and then asks trace_event_pid_ignored() about the running pid
+ * trace_event_pids.active and then asks trace_event_pid_ignored() (both in trace_events.c,
+ * which the host tests link without this file's tracefs files) about the running pid
  * (current_pid: in an interrupt, the interrupted task's, as Linux attributes it). Linux
  * also keeps a sched_switch whose next task is listed and a sched_wakeup of a listed task
  * from any context; here those events are kept when the running task is listed.
@@ -13,13 +14,6 @@
 #include "kernel/proc/task.h"
 #include "trace/core/trace.h"
 #include "trace/events/trace_events.h"
-
-struct trace_pid_filter trace_event_pids;
-
-bool trace_event_pid_ignored(void)
-{
-    return trace_pid_filter_ignores(&trace_event_pids, current_pid);
-}
 
 static bool event_fork_get(void) { return trace_event_pids.follow_fork; }
 static void event_fork_set(bool on) { trace_event_pids.follow_fork = on; }
