@@ -55,3 +55,22 @@ TEST(timestamps)
     trace_print_ts(&collect_writer, 54968999999600ull);
     CHECK_EQ_STR(collected, "54969.000000");
 }
+
+/* options/irq-info off (issue 18): no flag columns, in the lines and the header, as Linux's
+ * trace_print_context and print_func_help_header. */
+TEST(without_irq_info)
+{
+    struct trace_entry e = { TRACE_PRINT, TRACE_FLAG_IRQS_OFF, 0, 0 };
+    struct trace_event_view ev = { &e, sizeof e, 314011428000ull, 3 };
+    struct trace_header_info info = { 1, 1, 1 };
+    trace_print_irq_info = false;
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "          <idle>-0       [003]    314.011428: ");
+    collect_reset();
+    trace_print_default_header(&collect_writer, "nop", &info);
+    CHECK_EQ_STR(collected, "# tracer: nop\n#\n# entries-in-buffer/entries-written: 1/1   #P:1\n#\n"
+                            "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
+                            "#              | |         |         |         |\n");
+    trace_print_irq_info = true;
+}

@@ -120,6 +120,9 @@ bool trace_enabled(void);
 
 /* Prints the context columns Linux puts before an event: "  <idle>-0  [000] d....  12.345678: ". */
 void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev);
+/* options/irq-info (Linux's, on by default): off leaves the flag columns ("d....") out of
+ * the context and the default header. */
+extern bool trace_print_irq_info;
 /* Linux's default header for a tracer name (the # lines above the events). */
 void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
                                 const struct trace_header_info *info);

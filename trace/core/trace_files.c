@@ -14,6 +14,7 @@
  *   trace_options         every options/ file as NAME (on) or noNAME (off); takes one a write
  *   options/overwrite     1: the oldest events are overwritten; 0: new events are dropped
  *   options/stream_com2   1: trace_pipe is streamed to COM2 in the background
+ *   options/irq-info      1: the irqs-off/hardirq flag columns in the context (Linux's default)
  *   options/stream_raw    1: the stream carries the binary capture (pages and the files that
  *                         describe them, uapi/trace_capture.h) instead of trace_pipe's text
  *   per_cpu/cpuN/stats    Linux's per-CPU counters
@@ -253,6 +254,9 @@ static const struct trace_flag tracing_on_flag = { trace_is_on, trace_set_on };
 static const struct trace_flag overwrite_flag = { overwrite_get, overwrite_set };
 static const struct trace_flag stream_com2_flag = { stream_get, trace_stream_set_enabled };
 static const struct trace_flag stream_raw_flag = { trace_stream_raw, trace_stream_set_raw };
+static bool irq_info_get(void) { return trace_print_irq_info; }
+static void irq_info_set(bool on) { trace_print_irq_info = on; }
+static const struct trace_flag irq_info_flag = { irq_info_get, irq_info_set };
 
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
@@ -364,6 +368,7 @@ void trace_files_init(void)
     trace_create_flag_file(options, "overwrite", &overwrite_flag);
     trace_create_flag_file(options, "stream_com2", &stream_com2_flag);
     trace_create_flag_file(options, "stream_raw", &stream_raw_flag);
+    trace_create_flag_file(options, "irq-info", &irq_info_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);

@@ -25,12 +25,17 @@ static void print_flags(struct fs_writer *out, const struct trace_entry *e)
     fs_puts(out, flags);
 }
 
+bool trace_print_irq_info = true;
+
+/* With options/irq-info off, Linux leaves the five flag columns out, keeping the blank
+ * trace_print_time puts before the timestamp. */
 void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev)
 {
     const struct trace_entry *e = ev->entry;
     const char *comm = trace_comm_lookup(e->pid);
     fs_printf(out, "%16s-%-7d [%03u] ", comm, (int)e->pid, ev->cpu);
-    print_flags(out, e);
+    if (trace_print_irq_info)
+        print_flags(out, e);
     fs_puts(out, " ");
     trace_print_ts(out, ev->ts);
     fs_puts(out, ": ");
@@ -42,6 +47,11 @@ void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
     fs_printf(out, "# tracer: %s\n#\n", tracer_name);
     fs_printf(out, "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
               (unsigned long long)info->entries, (unsigned long long)info->written, info->ncpus);
+    if (!trace_print_irq_info) { /* Linux's print_func_help_header */
+        fs_puts(out, "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
+                     "#              | |         |         |         |\n");
+        return;
+    }
     fs_puts(out, "#                                _-----=> irqs-off/BH-disabled\n"
                  "#                               / _----=> need-resched\n"
                  "#                              | / _---=> hardirq/softirq\n"
