@@ -65,7 +65,7 @@ static uint32_t ret_overrun;    /* calls not followed: the stack was full */
 static bool graph_recording;    /* function_graph is the current tracer */
 static bool graph_broken;       /* a frame-pointer mismatch stopped it */
 static uint32_t graph_max_depth; /* max_graph_depth: 0 is no limit */
-static uint64_t graph_thresh_ns; /* tracing_thresh in ns: 0 is off */
+static uint32_t graph_thresh_us; /* tracing_thresh: 0 is off */
 static bool graph_irqs = true;  /* options/funcgraph-irqs */
 
 /* Per-function profile (function_profile_enabled), indexed like ftrace_sites. */
@@ -123,6 +123,13 @@ static bool graph_wanted(uint32_t ip, bool *inside)
     return *inside;
 }
 
+/* Whether a control that can leave a call out is set (set_graph_notrace, max_graph_depth,
+ * funcgraph-irqs off): while none is, an entry pays this one test for all three. */
+static inline bool graph_limited(void)
+{
+    return (ftrace_graph_notrace.count | graph_max_depth | (uint32_t)!graph_irqs) != 0;
+}
+
 /* Whether function ip starts a set_graph_notrace subtree. */
 static bool graph_notrace(uint32_t ip)
 {
@@ -130,6 +137,22 @@ static bool graph_notrace(uint32_t ip)
         return false;
     int i = ftrace_site_index(ip);
     return i >= 0 && ftrace_func_set_has(&ftrace_graph_notrace, (uint32_t)i);
+}
+
+/* The limits for a call of ip, out of the entry's common path: clears *record when
+ * max_graph_depth or funcgraph-irqs leave it out, sets *notrace when it is in or under a
+ * set_graph_notrace function; true when nothing at all is to be done for it (under such a
+ * function, without the profiler). */
+static __attribute__((noinline)) bool graph_left_out(uint32_t ip, bool *record, bool *notrace)
+{
+    bool under_notrace = gs->top > 0 && gs->e[gs->top - 1].notrace;
+    if (under_notrace && !profiling)
+        return true;
+    *notrace = under_notrace || (graph_recording && graph_notrace(ip));
+    *record = *record && !*notrace &&
+              (graph_max_depth == 0 || (uint32_t)gs->top < graph_max_depth) &&
+              (graph_irqs || !arch_in_hardirq());
+    return false;
 }
 
 void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigned long irqs)
@@ -141,14 +164,10 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
         if (site >= 0)
             profile[site].hits++;
     }
-    bool under_notrace = gs->top > 0 && gs->e[gs->top - 1].notrace;
-    if (under_notrace && !profiling)
-        return; /* set_graph_notrace: called from a function left out */
-    bool notrace = under_notrace || (graph_recording && graph_notrace(ip));
-    bool inside = false;
-    bool record = graph_recording && !notrace && graph_wanted(ip, &inside) &&
-                  (graph_max_depth == 0 || (uint32_t)gs->top < graph_max_depth) &&
-                  (graph_irqs || !arch_in_hardirq());
+    bool inside = false, notrace = false;
+    bool record = graph_recording && graph_wanted(ip, &inside);
+    if (__builtin_expect(graph_limited(), 0) && graph_left_out(ip, &record, &notrace))
+        return;
     if (!record && !profiling && !notrace)
         return;
     if (gs->top == RET_STACK_DEPTH) {
@@ -166,23 +185,17 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
     e->func = ip;
     e->fp = fp;
     e->calltime = arch_cycles();
-    e->pending = record && graph_thresh_ns == 0; /* tracing_thresh: returns only */
+    e->pending = record && graph_thresh_us == 0; /* tracing_thresh: returns only */
     e->inside = record && inside;
     e->notrace = notrace;
     e->irqs = irqs != 0;
     *parent_slot = (uint32_t)(uintptr_t)return_to_handler;
 }
 
-/* Records the return of e (now popped, at depth) if it is graphed: as a leaf when its entry
- * is still pending; with tracing_thresh, only when the call took at least that long. */
-static void graph_return(const struct ret_entry *e, int depth, uint64_t now)
+/* tracing_thresh: whether the call of e, returning now, took at least that long. */
+static __attribute__((noinline)) bool graph_long_enough(const struct ret_entry *e, uint64_t now)
 {
-    if (!graph_recording || !(e->pending || e->inside))
-        return;
-    if (graph_thresh_ns &&
-        time_cycles_to_ns(now) - time_cycles_to_ns(e->calltime) < graph_thresh_ns)
-        return;
-    write_return(e, depth, now, e->pending);
+    return time_cycles_to_ns(now) - time_cycles_to_ns(e->calltime) >= graph_thresh_us * 1000ull;
 }
 
 /* The report when the stacks disagree; does not return. */
@@ -203,7 +216,11 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
     if (e->fp != fp)
         bad_frame(e, fp);
     uint64_t now = arch_cycles();
-    graph_return(e, gs->top, now);
+    /* Graphed: a leaf when its entry is still pending; with tracing_thresh, only a call
+     * that took at least that long. */
+    if (graph_recording && (e->pending || e->inside) &&
+        (graph_thresh_us == 0 || graph_long_enough(e, now)))
+        write_return(e, gs->top, now, e->pending);
     if (profiling) {
         int site = ftrace_site_index(e->func);
         if (site >= 0) {
@@ -428,11 +445,11 @@ static int write_max_depth(struct fs_node *f, const char *data, size_t len, bool
     return 0;
 }
 
-/* tracing_thresh: microseconds, stored as ns, as Linux's tracing_nsecs_read/_write. */
+/* tracing_thresh: microseconds, as Linux's tracing_nsecs_read/_write show and take them. */
 static int read_thresh(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
-    fs_printf(out, "%llu\n", (unsigned long long)(graph_thresh_ns / 1000u));
+    fs_printf(out, "%u\n", graph_thresh_us);
     return 0;
 }
 
@@ -446,7 +463,7 @@ static int write_thresh(struct fs_node *f, const char *data, size_t len, bool ap
         return err;
     if (us > UINT32_MAX)
         return -ERANGE; /* as for max_graph_depth */
-    graph_thresh_ns = us * 1000u;
+    graph_thresh_us = (uint32_t)us;
     return 0;
 }
 
