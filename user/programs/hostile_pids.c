@@ -4,6 +4,8 @@
  * flood racing the fork-following lists (tests/shell/hostile_pids.script). Each refused
  * write must be EINVAL and leave the file as it was.
  *
+ * tracing_cpumask gets a few too (EOVERFLOW and EINVAL, as Linux's bitmap_parse).
+ *
  * Usage: hostile_pids    every attack, one check line each (tracekern/check.h)
  */
 #include <errno.h>
@@ -65,7 +67,7 @@ static void refused_with(const char *what, const char *path, const char *text, s
     check_errno(what, (int)-write_to(path, text, len, true), err);
     read_all(path, after, sizeof after);
     char also[160];
-    snprintf(also, sizeof also, "%s: the list is unchanged", what);
+    snprintf(also, sizeof also, "%s: the file reads as before", what);
     check_true(also, strcmp(before, after) == 0);
 }
 
@@ -159,5 +161,16 @@ int main(void)
     refused("tracing_thresh: hex", DIR "tracing_thresh", "0x10\n", 5);
     refused_with("tracing_thresh: past i386's unsigned long", DIR "tracing_thresh",
                  "4294967296\n", 11, ERANGE);
+
+    /* tracing_cpumask refuses what Linux's bitmap_parse refuses, and stays as it was. */
+    memset(big, 'f', sizeof big);
+    refused_with("tracing_cpumask: 64 KiB of hex digits", DIR "tracing_cpumask", big, sizeof big,
+                 EOVERFLOW);
+    refused_with("tracing_cpumask: a group per CPU too many", DIR "tracing_cpumask", "1,1\n", 4,
+                 EOVERFLOW);
+    refused("tracing_cpumask: no hex digit", DIR "tracing_cpumask", "zz\n", 3);
+    for (int i = 0; i < 256; i++)
+        big[i] = (char)(1 + i % 250);
+    refused("tracing_cpumask: binary junk", DIR "tracing_cpumask", big, 256);
     return check_summary("hostile_pids");
 }
