@@ -107,6 +107,7 @@ int trace_switch(struct tracer *next)
     struct rb_stats unread;
     rb_get_stats(trace_buf, RB_ALL_CPUS, &unread);
     rb_reset(trace_buf);
+    trace_time_start_ns = time_ns(); /* issue 18: latency-format counts from here */
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     if (unread.entries)
         printk("tracing: switching to %s discarded %llu unread events%s\n", next->name,

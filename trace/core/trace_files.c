@@ -15,6 +15,7 @@
  *   options/overwrite     1: the oldest events are overwritten; 0: new events are dropped
  *   options/stream_com2   1: trace_pipe is streamed to COM2 in the background
  *   options/irq-info      1: the irqs-off/hardirq flag columns in the context (Linux's default)
+ *   options/latency-format 1: Linux's latency header and context columns
  *   options/stream_raw    1: the stream carries the binary capture (pages and the files that
  *                         describe them, uapi/trace_capture.h) instead of trace_pipe's text
  *   per_cpu/cpuN/stats    Linux's per-CPU counters
@@ -26,6 +27,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/printk.h"
+#include "kernel/time.h"
 #include "trace/core/trace_internal.h"
 #include "trace/core/error_log.h"
 
@@ -93,6 +95,7 @@ static int write_trace(struct fs_node *f, const char *data, size_t len, bool app
     if (!append) {
         unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
         rb_reset(trace_buffer());
+        trace_time_start_ns = time_ns(); /* issue 18: latency-format counts from here */
         spin_unlock_irqrestore(&trace_reader_lock, flags);
     }
     return 0;
@@ -257,6 +260,9 @@ static const struct trace_flag stream_raw_flag = { trace_stream_raw, trace_strea
 static bool irq_info_get(void) { return trace_print_irq_info; }
 static void irq_info_set(bool on) { trace_print_irq_info = on; }
 static const struct trace_flag irq_info_flag = { irq_info_get, irq_info_set };
+static bool latency_get(void) { return trace_print_latency_format; }
+static void latency_set(bool on) { trace_print_latency_format = on; }
+static const struct trace_flag latency_flag = { latency_get, latency_set };
 
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
@@ -369,6 +375,7 @@ void trace_files_init(void)
     trace_create_flag_file(options, "stream_com2", &stream_com2_flag);
     trace_create_flag_file(options, "stream_raw", &stream_raw_flag);
     trace_create_flag_file(options, "irq-info", &irq_info_flag);
+    trace_create_flag_file(options, "latency-format", &latency_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);
