@@ -16,6 +16,7 @@
  *   options/stream_com2   1: trace_pipe is streamed to COM2 in the background
  *   options/irq-info      1: the irqs-off/hardirq flag columns in the context (Linux's default)
  *   options/latency-format 1: Linux's latency header and context columns
+ *   options/record-cmd    1: task names are saved for the output (0: new tasks print "<...>")
  *   options/stream_raw    1: the stream carries the binary capture (pages and the files that
  *                         describe them, uapi/trace_capture.h) instead of trace_pipe's text
  *   per_cpu/cpuN/stats    Linux's per-CPU counters
@@ -263,6 +264,9 @@ static const struct trace_flag irq_info_flag = { irq_info_get, irq_info_set };
 static bool latency_get(void) { return trace_print_latency_format; }
 static void latency_set(bool on) { trace_print_latency_format = on; }
 static const struct trace_flag latency_flag = { latency_get, latency_set };
+static bool record_cmd_get(void) { return trace_record_cmd; }
+static void record_cmd_set(bool on) { trace_record_cmd = on; }
+static const struct trace_flag record_cmd_flag = { record_cmd_get, record_cmd_set };
 
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
@@ -376,6 +380,7 @@ void trace_files_init(void)
     trace_create_flag_file(options, "stream_raw", &stream_raw_flag);
     trace_create_flag_file(options, "irq-info", &irq_info_flag);
     trace_create_flag_file(options, "latency-format", &latency_flag);
+    trace_create_flag_file(options, "record-cmd", &record_cmd_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);
