@@ -3,6 +3,7 @@
 
 #include "collect_writer.h"
 #include "trace/core/trace.h"
+#include "trace/core/trace_comm.h"
 
 
 TEST(context_columns)
@@ -116,4 +117,34 @@ TEST(latency_format)
     CHECK_EQ_STR(collected, "# tracer: nop\n#\n");
     trace_print_latency_format = false;
     trace_time_start_ns = 0;
+}
+
+/* options/record-tgid (issue 18): "(-------)" for a pid whose tgid is not known (idle's),
+ * "(%7d)" for a saved one, and the headers ten columns wider, as Linux prints them. */
+TEST(record_tgid)
+{
+    struct trace_entry e = { TRACE_PRINT, 0, 0, 0 };
+    struct trace_event_view ev = { &e, sizeof e, 314011428000ull, 0 };
+    struct trace_header_info info = { 1, 1, 1 };
+    trace_print_record_tgid = true;
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "          <idle>-0       (-------) [000] .....   314.011428: ");
+    trace_comm_save(42, "hello");
+    e.pid = 42;
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "           hello-42      (     42) [000] .....   314.011428: ");
+    collect_reset();
+    trace_print_default_header(&collect_writer, "nop", &info);
+    CHECK(strstr(collected, "\n#                                        _-----=> irqs-off/BH-disabled\n") != NULL);
+    CHECK(strstr(collected, "\n#           TASK-PID     TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
+                            "#              | |         |       |   |||||     |         |\n") != NULL);
+    trace_print_irq_info = false;
+    collect_reset();
+    trace_print_default_header(&collect_writer, "nop", &info);
+    CHECK(strstr(collected, "\n#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
+                            "#              | |           |       |         |         |\n") != NULL);
+    trace_print_irq_info = true;
+    trace_print_record_tgid = false;
 }

@@ -127,6 +127,9 @@ extern bool trace_print_irq_info;
  * columns ("  <idle>-0         0d.h..    1us : ", time since trace_time_start_ns and a
  * delay mark from next_ts) and the default header Linux's latency header. */
 extern bool trace_print_latency_format;
+/* options/record-tgid (Linux's, off by default): the context and the header get a TGID
+ * column after TASK-PID. */
+extern bool trace_print_record_tgid;
 /* When the buffer was last emptied (boot, a new tracer, `echo > trace`): latency-format
  * counts its times from there, as Linux's time_start. */
 extern uint64_t trace_time_start_ns;

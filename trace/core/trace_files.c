@@ -17,6 +17,7 @@
  *   options/irq-info      1: the irqs-off/hardirq flag columns in the context (Linux's default)
  *   options/latency-format 1: Linux's latency header and context columns
  *   options/record-cmd    1: task names are saved for the output (0: new tasks print "<...>")
+ *   options/record-tgid   1: a TGID column after TASK-PID
  *   options/stream_raw    1: the stream carries the binary capture (pages and the files that
  *                         describe them, uapi/trace_capture.h) instead of trace_pipe's text
  *   per_cpu/cpuN/stats    Linux's per-CPU counters
@@ -267,6 +268,9 @@ static const struct trace_flag latency_flag = { latency_get, latency_set };
 static bool record_cmd_get(void) { return trace_record_cmd; }
 static void record_cmd_set(bool on) { trace_record_cmd = on; }
 static const struct trace_flag record_cmd_flag = { record_cmd_get, record_cmd_set };
+static bool record_tgid_get(void) { return trace_print_record_tgid; }
+static void record_tgid_set(bool on) { trace_print_record_tgid = on; }
+static const struct trace_flag record_tgid_flag = { record_tgid_get, record_tgid_set };
 
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
@@ -381,6 +385,7 @@ void trace_files_init(void)
     trace_create_flag_file(options, "irq-info", &irq_info_flag);
     trace_create_flag_file(options, "latency-format", &latency_flag);
     trace_create_flag_file(options, "record-cmd", &record_cmd_flag);
+    trace_create_flag_file(options, "record-tgid", &record_tgid_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);

@@ -27,6 +27,7 @@ static void print_flags(struct fs_writer *out, const struct trace_entry *e)
 
 bool trace_print_irq_info = true;
 bool trace_print_latency_format;
+bool trace_print_record_tgid;
 uint64_t trace_time_start_ns;
 uint64_t trace_latency_next_ns;
 
@@ -65,7 +66,8 @@ static void print_latency_context(struct fs_writer *out, const struct trace_even
 }
 
 /* With options/irq-info off, Linux leaves the five flag columns out, keeping the blank
- * trace_print_time puts before the timestamp. */
+ * trace_print_time puts before the timestamp; with options/record-tgid on, the thread
+ * group id follows the pid, "(-------)" when it is not known. */
 void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev)
 {
     if (trace_print_latency_format) {
@@ -74,7 +76,15 @@ void trace_print_context(struct fs_writer *out, const struct trace_event_view *e
     }
     const struct trace_entry *e = ev->entry;
     const char *comm = trace_comm_lookup(e->pid);
-    fs_printf(out, "%16s-%-7d [%03u] ", comm, (int)e->pid, ev->cpu);
+    fs_printf(out, "%16s-%-7d ", comm, (int)e->pid);
+    if (trace_print_record_tgid) {
+        int tgid = trace_tgid_lookup(e->pid);
+        if (tgid)
+            fs_printf(out, "(%7d) ", tgid);
+        else
+            fs_puts(out, "(-------) ");
+    }
+    fs_printf(out, "[%03u] ", ev->cpu);
     if (trace_print_irq_info)
         print_flags(out, e);
     fs_puts(out, " ");
@@ -119,17 +129,25 @@ void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
     }
     fs_printf(out, "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
               (unsigned long long)info->entries, (unsigned long long)info->written, info->ncpus);
-    if (!trace_print_irq_info) { /* Linux's print_func_help_header */
-        fs_puts(out, "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
-                     "#              | |         |         |         |\n");
+    /* Linux's print_func_help_header and print_func_help_header_irq: record-tgid widens
+     * them by ten columns for the TGID. */
+    bool tgid = trace_print_record_tgid;
+    const char *pad = tgid ? "          " : "";
+    if (!trace_print_irq_info) {
+        fs_printf(out, "#           TASK-PID    %s CPU#     TIMESTAMP  FUNCTION\n"
+                       "#              | |      %s   |         |         |\n",
+                  tgid ? "   TGID   " : "", tgid ? "     |    " : "");
         return;
     }
-    fs_puts(out, "#                                _-----=> irqs-off/BH-disabled\n"
-                 "#                               / _----=> need-resched\n"
-                 "#                              | / _---=> hardirq/softirq\n"
-                 "#                              || / _--=> preempt-depth\n"
-                 "#                              ||| / _-=> migrate-disable\n"
-                 "#                              |||| /     delay\n"
-                 "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-                 "#              | |         |   |||||     |         |\n");
+    fs_printf(out, "#                            %s  _-----=> irqs-off/BH-disabled\n"
+                   "#                            %s / _----=> need-resched\n"
+                   "#                            %s| / _---=> hardirq/softirq\n"
+                   "#                            %s|| / _--=> preempt-depth\n"
+                   "#                            %s||| / _-=> migrate-disable\n"
+                   "#                            %s|||| /     delay\n"
+                   "#           TASK-PID  %s CPU#  |||||  TIMESTAMP  FUNCTION\n"
+                   "#              | |    %s   |   |||||     |         |\n",
+              tgid ? pad : "  ", tgid ? pad : "  ", tgid ? pad : "  ", tgid ? pad : "  ",
+              tgid ? pad : "  ", tgid ? pad : "  ", tgid ? "   TGID   " : "  ",
+              tgid ? "     |    " : "  ");
 }

@@ -31,7 +31,7 @@ static const char readme_text[] =
     "  saved_tgids\t\t- the pid to thread group id map\n"
     "  trace_options\t\t- Set format or modify how tracing happens\n"
     "\t\t\t  Disable an option by prefixing 'no' to the option name\n"
-    "  options/\t\t- Trace options: overwrite, func_stack_trace, stream_com2, stream_raw, event-fork, function-fork, sym-offset, sym-addr, funcgraph-cpu, funcgraph-overhead, funcgraph-proc, funcgraph-duration, funcgraph-abstime, funcgraph-tail, funcgraph-irqs, irq-info, latency-format, record-cmd\n"
+    "  options/\t\t- Trace options: overwrite, func_stack_trace, stream_com2, stream_raw, event-fork, function-fork, sym-offset, sym-addr, funcgraph-cpu, funcgraph-overhead, funcgraph-proc, funcgraph-duration, funcgraph-abstime, funcgraph-tail, funcgraph-irqs, irq-info, latency-format, record-cmd, record-tgid\n"
     "\t\t\t  (stream_raw: COM2 carries the binary capture, see docs/exports.md)\n"
     "  per_cpu/\t\t- cpuN/trace_pipe_raw (Linux's ring-buffer pages), cpuN/stats\n"
     "  trace_stat/\t\t- the function profiler's per-function statistics\n"
