@@ -458,6 +458,9 @@ UNIT_DEPS_trigger_parse := trace/events/trigger_parse.c $(HOST_parse) $(HOST_err
 UNIT_DEPS_trace_events += trace/events/event_commit.c trace/events/event_trigger.c \
 	trace/events/trigger_parse.c trace/events/hist_table.c $(HOST_symbols)
 UNIT_DEPS_hist_table := trace/events/hist_table.c trace/events/event_fields.c $(HOST_fs_tree)
+# issue 18, set_event_pid and the options (helper "options"): the pid lists' parser.
+UNIT_DEPS_trace_pid_list := trace/core/trace_pid_list.c $(HOST_parse)
+UNIT_DEPS_cpumask_text := trace/core/cpumask_text.c $(HOST_parse) $(HOST_format)
 UNIT_NAMES := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 

@@ -34,9 +34,10 @@ static const char *graph(uint16_t type, uint32_t func, int32_t depth, uint64_t d
     return collected;
 }
 
-/* The duration column of a return at depth 0 on CPU 0. */
+/* The duration column of a return at depth 0 on CPU 0, its entry printed before it. */
 static const char *ret_line(uint64_t duration_ns)
 {
+    graph(TRACE_GRAPH_ENT, 0x1000, 0, 0, 0);
     return graph(TRACE_GRAPH_RET, 0x1000, 0, duration_ns, 0);
 }
 
@@ -91,7 +92,9 @@ TEST(graph_leaf)
 
 TEST(graph_return)
 {
+    graph(TRACE_GRAPH_ENT, 0x1000, 0, 0, 0);
     CHECK_EQ_STR(graph(TRACE_GRAPH_RET, 0x1000, 0, 12345, 0), " 0) + 12.345 us   |  }\n");
+    graph(TRACE_GRAPH_ENT, 0x1000, 3, 0, 2);
     CHECK_EQ_STR(graph(TRACE_GRAPH_RET, 0x1000, 3, 789, 2), " 2)   0.789 us    |        }\n");
 }
 
@@ -184,4 +187,85 @@ TEST(graph_header)
                  "#\n"
                  "# CPU  DURATION                  FUNCTION CALLS\n"
                  "# |     |   |                     |   |   |   |\n");
+}
+
+/* --- issue 18, the print options (options/sym-*, options/funcgraph-*) ------------------- */
+
+/* The function line of test function_line with the given ftrace_print_flags. */
+static const char *function_with(unsigned flags)
+{
+    struct ftrace_entry fn = { { TRACE_FN, 0, 0, 0 }, 0x1004, 0x1050 };
+    struct trace_event_view ev = { &fn.ent, sizeof fn, 12345678000ull, 0 };
+    ftrace_output_set_symbols(&table);
+    ftrace_print_flags = flags;
+    collect_reset();
+    ftrace_print_function(&collect_writer, &ev);
+    ftrace_print_flags = FTRACE_PRINT_DEFAULT;
+    return collected;
+}
+
+TEST(sym_offset_and_sym_addr)
+{
+    const char *ctx = "          <idle>-0       [000] .....    12.345678: ";
+    char want[160];
+    snprintf(want, sizeof want, "%sdo_work+0x4/0x40 <-kmain+0x10/0x60\n", ctx);
+    CHECK_EQ_STR(function_with(FTRACE_PRINT_SYM_OFFSET), want);
+    snprintf(want, sizeof want, "%sdo_work <00001004> <-kmain <00001050>\n", ctx);
+    CHECK_EQ_STR(function_with(FTRACE_PRINT_SYM_ADDR), want);
+    snprintf(want, sizeof want, "%sdo_work+0x4/0x40 <00001004> <-kmain+0x10/0x60 <00001050>\n", ctx);
+    CHECK_EQ_STR(function_with(FTRACE_PRINT_SYM_OFFSET | FTRACE_PRINT_SYM_ADDR), want);
+}
+
+/* Forgets the entries printed before, as a new reading of `trace` does (its header). */
+static void new_reading(void)
+{
+    struct trace_header_info info = { 0, 0, 1 };
+    collect_reset();
+    ftrace_print_graph_header(&collect_writer, &info);
+}
+
+TEST(graph_return_without_its_entry_names_the_function)
+{
+    new_reading();
+    CHECK_EQ_STR(graph(TRACE_GRAPH_RET, 0x1000, 1, 2500, 0),
+                 " 0)   2.500 us    |    } /* do_work */\n");
+    /* With its entry printed, a bare brace (Linux's default)... */
+    graph(TRACE_GRAPH_ENT, 0x1000, 1, 0, 0);
+    CHECK_EQ_STR(graph(TRACE_GRAPH_RET, 0x1000, 1, 2500, 0), " 0)   2.500 us    |    }\n");
+    /* ...and with funcgraph-tail, the name every time. */
+    ftrace_print_flags = FTRACE_PRINT_DEFAULT | FGRAPH_PRINT_TAIL;
+    graph(TRACE_GRAPH_ENT, 0x1000, 1, 0, 0);
+    CHECK_EQ_STR(graph(TRACE_GRAPH_RET, 0x1000, 1, 2500, 0),
+                 " 0)   2.500 us    |    } /* do_work */\n");
+    ftrace_print_flags = FTRACE_PRINT_DEFAULT;
+}
+
+TEST(graph_columns_follow_the_options)
+{
+    new_reading();
+    ftrace_print_flags = FTRACE_PRINT_DEFAULT | FGRAPH_PRINT_PROC | FGRAPH_PRINT_ABS_TIME;
+    CHECK_EQ_STR(graph(TRACE_GRAPH_ENT, 0x1000, 0, 0, 0),
+                 "    0.000005 |   0)    <idle>-0    |               |  do_work() {\n");
+    ftrace_print_flags = FGRAPH_PRINT_CPU | FGRAPH_PRINT_DURATION; /* nooverhead */
+    CHECK_EQ_STR(graph(TRACE_GRAPH_LEAF, 0x10a0, 1, 150000, 0), " 0)   150.000 us  |    leaf();\n");
+    ftrace_print_flags = 0; /* no cpu, no duration: the call alone */
+    CHECK_EQ_STR(graph(TRACE_GRAPH_LEAF, 0x10a0, 2, 150000, 0), "    leaf();\n");
+    ftrace_print_flags = FTRACE_PRINT_DEFAULT;
+}
+
+TEST(graph_header_follows_the_options)
+{
+    struct trace_header_info info = { 1, 1, 1 };
+    ftrace_print_flags = FTRACE_PRINT_DEFAULT | FGRAPH_PRINT_PROC | FGRAPH_PRINT_ABS_TIME;
+    collect_reset();
+    ftrace_print_graph_header(&collect_writer, &info);
+    CHECK(strstr(collected, "\n#     TIME        CPU  TASK/PID         DURATION                  "
+                            "FUNCTION CALLS\n"
+                            "#      |          |     |    |           |   |                     "
+                            "|   |   |   |\n") != NULL);
+    ftrace_print_flags = 0;
+    collect_reset();
+    ftrace_print_graph_header(&collect_writer, &info);
+    CHECK(strstr(collected, "\n#               FUNCTION CALLS\n#               |   |   |   |\n") != NULL);
+    ftrace_print_flags = FTRACE_PRINT_DEFAULT;
 }

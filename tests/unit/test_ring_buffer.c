@@ -647,3 +647,30 @@ TEST(discards_over_many_pages_keep_the_ring_consistent)
     CHECK_EQ_INT(seen + lost, kept); /* overwritten ones counted as overrun, not more */
     rb_destroy(rb);
 }
+
+/* issue 18, tracing_cpumask: a CPU left out refuses writes without counting a loss, the
+ * other CPU records, and rb_reset does not bring the CPU back. */
+TEST(cpu_left_out_records_nothing_and_loses_nothing)
+{
+    host_cycles = 1000;
+    host_page_budget = -1;
+    struct ring_buffer *rb = rb_create(&host_env, 2, 4);
+    uint32_t word = 7;
+    rb_set_cpu_recording(rb, 1, false);
+    rb_set_cpu_recording(rb, 5, false); /* no such CPU: ignored */
+    host_cpu = 1;
+    CHECK(!rb_write(rb, &word, sizeof word));
+    host_cpu = 0;
+    CHECK(rb_write(rb, &word, sizeof word));
+    rb_reset(rb);
+    host_cpu = 1;
+    CHECK(!rb_write(rb, &word, sizeof word));
+    struct rb_stats st;
+    rb_get_stats(rb, 1, &st);
+    CHECK_EQ_INT(st.entries, 0);
+    CHECK_EQ_INT(st.dropped, 0);
+    rb_set_cpu_recording(rb, 1, true);
+    CHECK(rb_write(rb, &word, sizeof word));
+    host_cpu = 0;
+    rb_destroy(rb);
+}

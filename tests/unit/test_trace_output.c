@@ -3,6 +3,7 @@
 
 #include "collect_writer.h"
 #include "trace/core/trace.h"
+#include "trace/core/trace_comm.h"
 
 
 TEST(context_columns)
@@ -54,4 +55,96 @@ TEST(timestamps)
     collect_reset();
     trace_print_ts(&collect_writer, 54968999999600ull);
     CHECK_EQ_STR(collected, "54969.000000");
+}
+
+/* options/irq-info off (issue 18): no flag columns, in the lines and the header, as Linux's
+ * trace_print_context and print_func_help_header. */
+TEST(without_irq_info)
+{
+    struct trace_entry e = { TRACE_PRINT, TRACE_FLAG_IRQS_OFF, 0, 0 };
+    struct trace_event_view ev = { &e, sizeof e, 314011428000ull, 3 };
+    struct trace_header_info info = { 1, 1, 1 };
+    trace_print_irq_info = false;
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "          <idle>-0       [003]    314.011428: ");
+    collect_reset();
+    trace_print_default_header(&collect_writer, "nop", &info);
+    CHECK_EQ_STR(collected, "# tracer: nop\n#\n# entries-in-buffer/entries-written: 1/1   #P:1\n#\n"
+                            "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
+                            "#              | |         |         |         |\n");
+    trace_print_irq_info = true;
+}
+
+/* options/latency-format (issue 18): Linux's lat_print_generic and lat_print_timestamp
+ * columns (time since the buffer was emptied, rounded to us; the mark of the gap to the
+ * next event), and print_trace_header with print_lat_help_header. */
+TEST(latency_format)
+{
+    struct trace_entry e = { TRACE_PRINT, TRACE_FLAG_IRQS_OFF | TRACE_FLAG_HARDIRQ, 0, 0 };
+    struct trace_event_view ev = { &e, sizeof e, 1001500, 0 };
+    trace_print_latency_format = true;
+    trace_time_start_ns = 1000000;
+    trace_latency_next_ns = 1001500 + 150000;
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "  <idle>-0         0d.h..    2us!: ");
+    trace_latency_next_ns = 0; /* no next event: no mark */
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "  <idle>-0         0d.h..    2us : ");
+
+    struct trace_header_info info = { 2, 5, 1 };
+    collect_reset();
+    trace_print_default_header(&collect_writer, "nop", &info);
+    CHECK(strncmp(collected,
+                  "# tracer: nop\n#\n# nop latency trace v1.1.5 on 6.1.0-tracekern\n"
+                  "# --------------------------------------------------------------------\n"
+                  "# latency: 0 us, #2/5, CPU#0 | (M:server VP:0, KP:0, SP:0 HP:0 #P:1)\n"
+                  "#    -----------------\n"
+                  "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+                  "#    -----------------\n#\n",
+                  strlen("# tracer: nop\n#\n# nop latency trace v1.1.5 on 6.1.0-tracekern\n"
+                         "# --------------------------------------------------------------------\n"
+                         "# latency: 0 us, #2/5, CPU#0 | (M:server VP:0, KP:0, SP:0 HP:0 #P:1)\n"
+                         "#    -----------------\n"
+                         "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+                         "#    -----------------\n#\n")) == 0);
+    CHECK(strstr(collected, "#  cmd     pid     |||||| time  |   caller     \n") != NULL);
+    info.entries = 0; /* an empty buffer: the tracer's name alone, as Linux */
+    collect_reset();
+    trace_print_default_header(&collect_writer, "nop", &info);
+    CHECK_EQ_STR(collected, "# tracer: nop\n#\n");
+    trace_print_latency_format = false;
+    trace_time_start_ns = 0;
+}
+
+/* options/record-tgid (issue 18): "(-------)" for a pid whose tgid is not known (idle's),
+ * "(%7d)" for a saved one, and the headers ten columns wider, as Linux prints them. */
+TEST(record_tgid)
+{
+    struct trace_entry e = { TRACE_PRINT, 0, 0, 0 };
+    struct trace_event_view ev = { &e, sizeof e, 314011428000ull, 0 };
+    struct trace_header_info info = { 1, 1, 1 };
+    trace_print_record_tgid = true;
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "          <idle>-0       (-------) [000] .....   314.011428: ");
+    trace_comm_save(42, "hello");
+    e.pid = 42;
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "           hello-42      (     42) [000] .....   314.011428: ");
+    collect_reset();
+    trace_print_default_header(&collect_writer, "nop", &info);
+    CHECK(strstr(collected, "\n#                                        _-----=> irqs-off/BH-disabled\n") != NULL);
+    CHECK(strstr(collected, "\n#           TASK-PID     TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
+                            "#              | |         |       |   |||||     |         |\n") != NULL);
+    trace_print_irq_info = false;
+    collect_reset();
+    trace_print_default_header(&collect_writer, "nop", &info);
+    CHECK(strstr(collected, "\n#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
+                            "#              | |           |       |         |         |\n") != NULL);
+    trace_print_irq_info = true;
+    trace_print_record_tgid = false;
 }

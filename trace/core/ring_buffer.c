@@ -734,3 +734,10 @@ int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
     rb_resize_free(rb, &r);
     return 0;
 }
+
+/* issue 18, tracing_cpumask (trace/core/trace_cpumask.c). */
+void rb_set_cpu_recording(struct ring_buffer *rb, unsigned cpu, bool on)
+{
+    if (cpu < rb->ncpus)
+        rb->cpu_off[cpu] = !on;
+}

@@ -100,6 +100,9 @@ struct ring_buffer {
     volatile int record_disabled; /* > 0: writers refuse (tracing_on=0, resizing) */
     volatile bool resizing;  /* refusals now count as dropped */
     struct rb_cpu cpu[RB_MAX_CPUS];
+    /* issue 18, tracing_cpumask: true: that CPU's writers refuse, and it is no loss (as a
+     * CPU outside Linux's mask); kept across rb_reset. rb_set_cpu_recording sets it. */
+    volatile bool cpu_off[RB_MAX_CPUS];
 };
 
 /* An event as a reader receives it. */
@@ -126,6 +129,9 @@ static inline void rb_commit(struct ring_buffer *rb);
 void rb_discard(struct ring_buffer *rb, void *payload, uint32_t length);
 /* reserve + copy + commit. */
 bool rb_write(struct ring_buffer *rb, const void *data, uint32_t length);
+/* issue 18, tracing_cpumask: whether writers on cpu record (true) or refuse, without
+ * counting a loss (false). A cpu the buffer does not have is ignored. */
+void rb_set_cpu_recording(struct ring_buffer *rb, unsigned cpu, bool on);
 
 /* Consuming read of cpu's oldest unread event: copies its payload into buf (up to size
  * bytes) and fills *ev. Returns false when cpu has nothing to read. */
@@ -268,9 +274,12 @@ static inline void rb_commit_on(struct rb_cpu *c)
 /* rb_reserve for a caller that has interrupts off already. */
 static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
 {
-    struct rb_cpu *c = &rb->cpu[arch_cpu_id()];
-    if (__builtin_expect(!rb->record_disabled && length <= RB_MAX_EVENT, 1))
+    unsigned cpu = arch_cpu_id();
+    struct rb_cpu *c = &rb->cpu[cpu];
+    if (__builtin_expect(!(rb->record_disabled | rb->cpu_off[cpu]) && length <= RB_MAX_EVENT, 1))
         return rb_reserve_on(rb, c, length, arch_cycles());
+    if (rb->cpu_off[cpu])
+        return 0; /* tracing_cpumask leaves this CPU out: no loss */
     if (rb->resizing || !rb->record_disabled)
         rb_count_drop(c); /* tracing_on=0 is no loss; a resize or an oversized event is */
     return 0;

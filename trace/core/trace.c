@@ -143,6 +143,7 @@ int trace_switch(struct tracer *next)
     struct rb_stats unread;
     rb_get_stats(trace_buf, RB_ALL_CPUS, &unread);
     rb_reset(trace_buf);
+    trace_time_start_ns = time_ns(); /* issue 18: latency-format counts from here */
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     if (unread.entries)
         printk("tracing: switching to %s discarded %llu unread events%s\n", next->name,
@@ -241,11 +242,15 @@ static uint32_t boot_buffer_pages(void)
     return (uint32_t)pages;
 }
 
+bool trace_record_cmd = true;
+
 /* Saves each task's name as the task is created (pid 1, the boot task, included), so that
- * its events print with that name even after it exits. */
+ * its events print with that name even after it exits; with options/record-cmd off, as on
+ * Linux, names are no longer saved and new tasks print as "<...>". */
 static int save_task_comm(struct task *t)
 {
-    trace_comm_save(task_pid(t), task_name(t));
+    if (trace_record_cmd)
+        trace_comm_save(task_pid(t), task_name(t));
     return 0;
 }
 static struct task_create_hook comm_hook = { save_task_comm, 0, 0 };

@@ -120,6 +120,23 @@ bool trace_enabled(void);
 
 /* Prints the context columns Linux puts before an event: "  <idle>-0  [000] d....  12.345678: ". */
 void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev);
+/* options/irq-info (Linux's, on by default): off leaves the flag columns ("d....") out of
+ * the context and the default header. */
+extern bool trace_print_irq_info;
+/* options/latency-format (Linux's, off by default): the context becomes Linux's latency
+ * columns ("  <idle>-0         0d.h..    1us : ", time since trace_time_start_ns and a
+ * delay mark from next_ts) and the default header Linux's latency header. */
+extern bool trace_print_latency_format;
+/* options/record-tgid (Linux's, off by default): the context and the header get a TGID
+ * column after TASK-PID. */
+extern bool trace_print_record_tgid;
+/* When the buffer was last emptied (boot, a new tracer, `echo > trace`): latency-format
+ * counts its times from there, as Linux's time_start. */
+extern uint64_t trace_time_start_ns;
+/* The time (ns) of the event after the one being printed, for latency-format's delay mark,
+ * or 0: set by the `trace` file's reader around each event (trace_print_all, one reader at
+ * a time); trace_pipe does not look ahead and prints no mark. */
+extern uint64_t trace_latency_next_ns;
 /* Linux's default header for a tracer name (the # lines above the events). */
 void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
                                 const struct trace_header_info *info);

@@ -36,6 +36,11 @@ const char *trace_comm_lookup(int pid)
     return pid > 0 && s->pid == pid ? s->name : "<...>";
 }
 
+int trace_tgid_lookup(int pid)
+{
+    return pid > 0 && slots[pid % TRACE_COMM_SLOTS].pid == pid ? pid : 0;
+}
+
 /* saved_cmdlines: "pid name" per known pid, as Linux lists them. */
 static int read_saved_cmdlines(struct fs_node *f, struct fs_writer *out)
 {

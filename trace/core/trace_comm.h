@@ -15,5 +15,8 @@
 void trace_comm_save(int pid, const char *name);
 /* The name saved for pid: "<idle>" for 0, "<...>" when unknown. */
 const char *trace_comm_lookup(int pid);
+/* The thread group id saved for pid, 0 when unknown (pid 0 included), as Linux's
+ * trace_find_tgid: a process here has one thread, so it is its pid when the pid is saved. */
+int trace_tgid_lookup(int pid);
 
 #endif

@@ -11,8 +11,13 @@
  *   buffer_total_size_kb  all CPUs together
  *   trace_entries         the buffer size counted in events of the current tracer (the name
  *                         mmiotrace's documentation uses)
+ *   trace_options         every options/ file as NAME (on) or noNAME (off); takes one a write
  *   options/overwrite     1: the oldest events are overwritten; 0: new events are dropped
  *   options/stream_com2   1: trace_pipe is streamed to COM2 in the background
+ *   options/irq-info      1: the irqs-off/hardirq flag columns in the context (Linux's default)
+ *   options/latency-format 1: Linux's latency header and context columns
+ *   options/record-cmd    1: task names are saved for the output (0: new tasks print "<...>")
+ *   options/record-tgid   1: a TGID column after TASK-PID
  *   options/stream_raw    1: the stream carries the binary capture (pages and the files that
  *                         describe them, uapi/trace_capture.h) instead of trace_pipe's text
  *   per_cpu/cpuN/stats    Linux's per-CPU counters
@@ -24,6 +29,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/printk.h"
+#include "kernel/time.h"
 #include "trace/core/trace_internal.h"
 #include "trace/core/error_log.h"
 
@@ -91,6 +97,7 @@ static int write_trace(struct fs_node *f, const char *data, size_t len, bool app
     if (!append) {
         unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
         rb_reset(trace_buffer());
+        trace_time_start_ns = time_ns(); /* issue 18: latency-format counts from here */
         spin_unlock_irqrestore(&trace_reader_lock, flags);
     }
     return 0;
@@ -252,6 +259,18 @@ static const struct trace_flag tracing_on_flag = { trace_is_on, trace_set_on };
 static const struct trace_flag overwrite_flag = { overwrite_get, overwrite_set };
 static const struct trace_flag stream_com2_flag = { stream_get, trace_stream_set_enabled };
 static const struct trace_flag stream_raw_flag = { trace_stream_raw, trace_stream_set_raw };
+static bool irq_info_get(void) { return trace_print_irq_info; }
+static void irq_info_set(bool on) { trace_print_irq_info = on; }
+static const struct trace_flag irq_info_flag = { irq_info_get, irq_info_set };
+static bool latency_get(void) { return trace_print_latency_format; }
+static void latency_set(bool on) { trace_print_latency_format = on; }
+static const struct trace_flag latency_flag = { latency_get, latency_set };
+static bool record_cmd_get(void) { return trace_record_cmd; }
+static void record_cmd_set(bool on) { trace_record_cmd = on; }
+static const struct trace_flag record_cmd_flag = { record_cmd_get, record_cmd_set };
+static bool record_tgid_get(void) { return trace_print_record_tgid; }
+static void record_tgid_set(bool on) { trace_print_record_tgid = on; }
+static const struct trace_flag record_tgid_flag = { record_tgid_get, record_tgid_set };
 
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
@@ -275,6 +294,31 @@ static const struct fs_file_ops buffer_total_size_kb_ops = { .read = read_buffer
 static const struct fs_file_ops trace_entries_ops = { .read = read_trace_entries, .write = write_trace_entries };
 static const struct fs_file_ops cpu_stats_ops = { .read = read_cpu_stats };
 
+/* The file options/NAME (name[0..len)) holding an on/off setting, or NULL. trace_options
+ * and the trace_options= boot parameter find options through here, so both know exactly
+ * the files of options/, whoever created them. */
+static struct fs_node *find_option(const char *name, size_t len)
+{
+    int err;
+    struct fs_node *options = tracefs_lookup("options", &err);
+    for (struct fs_node *n = options ? options->children : 0; n; n = n->next)
+        if (n->ops == &flag_ops && strlen(n->name) == len && strncmp(n->name, name, len) == 0)
+            return n;
+    return 0;
+}
+
+/* Sets the option NAME on or, for noNAME, off: 0, or -EINVAL when there is no such option. */
+static int set_option(const char *word, size_t len)
+{
+    bool on = !(len > 2 && strncmp(word, "no", 2) == 0);
+    size_t skip = on ? 0 : 2;
+    struct fs_node *flag = find_option(word + skip, len - skip);
+    if (!flag)
+        return -EINVAL;
+    ((const struct trace_flag *)flag->data)->set(on);
+    return 0;
+}
+
 /*
  * trace_options=NAME,noNAME,... on the kernel command line, Linux's boot parameter: each
  * NAME sets options/NAME to 1 and noNAME sets it to 0, in order, as tracing starts
@@ -283,25 +327,43 @@ static const struct fs_file_ops cpu_stats_ops = { .read = read_cpu_stats };
  */
 void trace_apply_boot_options(const char *list)
 {
-    int err;
-    struct fs_node *options = tracefs_lookup("options", &err);
     size_t cursor = 0, len;
     const char *name;
-    while (parse_list_next(list, strlen(list), &cursor, &name, &len)) {
-        bool on = !(len > 2 && strncmp(name, "no", 2) == 0);
-        size_t skip = on ? 0 : 2;
-        struct fs_node *flag = 0;
-        for (struct fs_node *n = options ? options->children : 0; n && !flag; n = n->next)
-            if (n->ops == &flag_ops && strlen(n->name) == len - skip &&
-                strncmp(n->name, name + skip, len - skip) == 0)
-                flag = n;
-        if (!flag) {
+    while (parse_list_next(list, strlen(list), &cursor, &name, &len))
+        if (set_option(name, len) != 0)
             printk("tracing: trace_options: no option '%.*s'; ignored\n", (int)len, name);
-            continue;
-        }
-        ((const struct trace_flag *)flag->data)->set(on);
-    }
 }
+
+/* trace_options, as Linux's: every file of options/, one a line, "NAME" when it is on and
+ * "noNAME" when off. */
+static int read_trace_options(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    int err;
+    struct fs_node *options = tracefs_lookup("options", &err);
+    for (struct fs_node *n = options ? options->children : 0; n; n = n->next)
+        if (n->ops == &flag_ops)
+            fs_printf(out, "%s%s\n", ((const struct trace_flag *)n->data)->get() ? "" : "no",
+                      n->name);
+    return 0;
+}
+
+/* `echo NAME > trace_options` turns options/NAME on, `echo noNAME` off: one option a
+ * write, white space around it ignored; anything else, or 64 bytes or more (Linux's
+ * buffer), is -EINVAL. */
+static int write_trace_options(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    if (len >= 64)
+        return -EINVAL;
+    size_t s, e;
+    trim_blanks(data, len, &s, &e);
+    return set_option(data + s, e - s);
+}
+
+static const struct fs_file_ops trace_options_ops = { .read = read_trace_options,
+                                                      .write = write_trace_options };
 
 void trace_files_init(void)
 {
@@ -315,10 +377,15 @@ void trace_files_init(void)
     fs_create(root, "buffer_size_kb", &buffer_size_kb_ops, 0);
     fs_create(root, "buffer_total_size_kb", &buffer_total_size_kb_ops, 0);
     fs_create(root, "trace_entries", &trace_entries_ops, 0);
+    fs_create(root, "trace_options", &trace_options_ops, 0);
     struct fs_node *options = fs_mkdir_at(root, "options");
     trace_create_flag_file(options, "overwrite", &overwrite_flag);
     trace_create_flag_file(options, "stream_com2", &stream_com2_flag);
     trace_create_flag_file(options, "stream_raw", &stream_raw_flag);
+    trace_create_flag_file(options, "irq-info", &irq_info_flag);
+    trace_create_flag_file(options, "latency-format", &latency_flag);
+    trace_create_flag_file(options, "record-cmd", &record_cmd_flag);
+    trace_create_flag_file(options, "record-tgid", &record_tgid_flag);
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);

@@ -87,6 +87,8 @@ extern bool trace_stream_enabled;
 void trace_stream_set_enabled(bool on);
 void trace_stream_set_raw(bool on);
 bool trace_stream_raw(void);
+/* options/record-cmd (issue 18): task names are saved for the trace output (trace.c). */
+extern bool trace_record_cmd;
 
 /* The binary capture (trace_capture.c), driven by the stream, which runs one of these at a
  * time. Open and close only in thread context (they do nothing in an interrupt). */

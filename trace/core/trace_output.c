@@ -25,29 +25,129 @@ static void print_flags(struct fs_writer *out, const struct trace_entry *e)
     fs_puts(out, flags);
 }
 
-void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev)
+bool trace_print_irq_info = true;
+bool trace_print_latency_format;
+bool trace_print_record_tgid;
+uint64_t trace_time_start_ns;
+uint64_t trace_latency_next_ns;
+
+/* The release the latency header names: uname's (kernel/syscall/sys_info.c). */
+#define TRACE_LATENCY_RELEASE "6.1.0-tracekern"
+
+/* Linux's delay mark for a gap of ns before the next event (trace_find_mark). */
+static char delay_mark(uint64_t ns)
+{
+    static const struct {
+        uint64_t above;
+        char mark;
+    } marks[] = {
+        { 1000000000ull, '$' }, { 100000000ull, '@' }, { 10000000ull, '*' },
+        { 1000000ull, '#' },    { 100000ull, '!' },    { 10000ull, '+' },
+    };
+    for (unsigned i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (ns > marks[i].above)
+            return marks[i].mark;
+    return ' ';
+}
+
+/* latency-format's context, Linux's lat_print_generic and lat_print_timestamp: comm cut to
+ * 8, pid, CPU, the flag columns, the time in us since the buffer was emptied and the mark
+ * of the gap to the next event. */
+static void print_latency_context(struct fs_writer *out, const struct trace_event_view *ev)
 {
     const struct trace_entry *e = ev->entry;
-    const char *comm = trace_comm_lookup(e->pid);
-    fs_printf(out, "%16s-%-7d [%03u] ", comm, (int)e->pid, ev->cpu);
+    fs_printf(out, "%8.8s-%-7d %3u", trace_comm_lookup(e->pid), (int)e->pid, ev->cpu);
     print_flags(out, e);
+    uint64_t since = ev->ts > trace_time_start_ns ? ev->ts - trace_time_start_ns : 0;
+    uint64_t next = trace_latency_next_ns;
+    uint64_t gap = next > ev->ts ? trace_ns_to_usecs(next - ev->ts) : 0;
+    fs_printf(out, " %4lluus%c: ", (unsigned long long)trace_ns_to_usecs(since),
+              delay_mark(gap * 1000u));
+}
+
+/* With options/irq-info off, Linux leaves the five flag columns out, keeping the blank
+ * trace_print_time puts before the timestamp; with options/record-tgid on, the thread
+ * group id follows the pid, "(-------)" when it is not known. */
+void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev)
+{
+    if (trace_print_latency_format) {
+        print_latency_context(out, ev);
+        return;
+    }
+    const struct trace_entry *e = ev->entry;
+    const char *comm = trace_comm_lookup(e->pid);
+    fs_printf(out, "%16s-%-7d ", comm, (int)e->pid);
+    if (trace_print_record_tgid) {
+        int tgid = trace_tgid_lookup(e->pid);
+        if (tgid)
+            fs_printf(out, "(%7d) ", tgid);
+        else
+            fs_puts(out, "(-------) ");
+    }
+    fs_printf(out, "[%03u] ", ev->cpu);
+    if (trace_print_irq_info)
+        print_flags(out, e);
     fs_puts(out, " ");
     trace_print_ts(out, ev->ts);
     fs_puts(out, ": ");
+}
+
+/* Linux's print_trace_header and print_lat_help_header, for a tracer that keeps no
+ * latency of its own (0 us, no task): nothing when the buffer is empty, as on Linux. This
+ * kernel has no preemption: Linux's name for that model is "server". */
+static void print_latency_header(struct fs_writer *out, const char *tracer_name,
+                                 const struct trace_header_info *info)
+{
+    if (info->entries == 0)
+        return;
+    fs_printf(out, "# %s latency trace v1.1.5 on %s\n", tracer_name, TRACE_LATENCY_RELEASE);
+    fs_puts(out, "# --------------------------------------------------------------------\n");
+    fs_printf(out, "# latency: 0 us, #%llu/%llu, CPU#0 | (M:server VP:0, KP:0, SP:0 HP:0 #P:%u)\n",
+              (unsigned long long)info->entries, (unsigned long long)info->written, info->ncpus);
+    fs_puts(out, "#    -----------------\n"
+                 "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+                 "#    -----------------\n"
+                 "#\n"
+                 "#                    _------=> CPU#            \n"
+                 "#                   / _-----=> irqs-off/BH-disabled\n"
+                 "#                  | / _----=> need-resched    \n"
+                 "#                  || / _---=> hardirq/softirq \n"
+                 "#                  ||| / _--=> preempt-depth   \n"
+                 "#                  |||| / _-=> migrate-disable \n"
+                 "#                  ||||| /     delay           \n"
+                 "#  cmd     pid     |||||| time  |   caller     \n"
+                 "#     \\   /        ||||||  \\    |    /       \n");
 }
 
 void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
                                 const struct trace_header_info *info)
 {
     fs_printf(out, "# tracer: %s\n#\n", tracer_name);
+    if (trace_print_latency_format) {
+        print_latency_header(out, tracer_name, info);
+        return;
+    }
     fs_printf(out, "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
               (unsigned long long)info->entries, (unsigned long long)info->written, info->ncpus);
-    fs_puts(out, "#                                _-----=> irqs-off/BH-disabled\n"
-                 "#                               / _----=> need-resched\n"
-                 "#                              | / _---=> hardirq/softirq\n"
-                 "#                              || / _--=> preempt-depth\n"
-                 "#                              ||| / _-=> migrate-disable\n"
-                 "#                              |||| /     delay\n"
-                 "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-                 "#              | |         |   |||||     |         |\n");
+    /* Linux's print_func_help_header and print_func_help_header_irq: record-tgid widens
+     * them by ten columns for the TGID. */
+    bool tgid = trace_print_record_tgid;
+    const char *pad = tgid ? "          " : "";
+    if (!trace_print_irq_info) {
+        fs_printf(out, "#           TASK-PID    %s CPU#     TIMESTAMP  FUNCTION\n"
+                       "#              | |      %s   |         |         |\n",
+                  tgid ? "   TGID   " : "", tgid ? "     |    " : "");
+        return;
+    }
+    fs_printf(out, "#                            %s  _-----=> irqs-off/BH-disabled\n"
+                   "#                            %s / _----=> need-resched\n"
+                   "#                            %s| / _---=> hardirq/softirq\n"
+                   "#                            %s|| / _--=> preempt-depth\n"
+                   "#                            %s||| / _-=> migrate-disable\n"
+                   "#                            %s|||| /     delay\n"
+                   "#           TASK-PID  %s CPU#  |||||  TIMESTAMP  FUNCTION\n"
+                   "#              | |    %s   |   |||||     |         |\n",
+              tgid ? pad : "  ", tgid ? pad : "  ", tgid ? pad : "  ", tgid ? pad : "  ",
+              tgid ? pad : "  ", tgid ? pad : "  ", tgid ? "   TGID   " : "  ",
+              tgid ? "     |    " : "  ");
 }

@@ -75,6 +75,15 @@ static int oldest_cpu(bool (*peek)(void *ctx, unsigned cpu, uint64_t *ts), void 
     return best;
 }
 
+/* The timestamp (ns) of the oldest event peek finds, or 0 when there is none: the next
+ * event's time, for latency-format's delay mark (trace_latency_next_ns). */
+static uint64_t next_event_ns(bool (*peek)(void *ctx, unsigned cpu, uint64_t *ts), void *ctx)
+{
+    int cpu = oldest_cpu(peek, ctx);
+    uint64_t ts;
+    return cpu >= 0 && peek(ctx, (unsigned)cpu, &ts) ? time_cycles_to_ns(ts) : 0;
+}
+
 static bool peek_consumer(void *rb, unsigned cpu, uint64_t *ts) { return rb_peek_ts(rb, cpu, ts); }
 
 static bool peek_iterator(void *iters, unsigned cpu, uint64_t *ts)
@@ -152,7 +161,9 @@ void trace_print_buffer(struct fs_writer *out, struct ring_buffer *rb)
             trace_print_lost(out, ev.cpu, ev.lost_before);
         struct trace_event_view view = { (const struct trace_entry *)copy.bytes, ev.length,
                                          time_cycles_to_ns(ev.ts), ev.cpu };
+        trace_latency_next_ns = trace_print_latency_format ? next_event_ns(peek_iterator, iters) : 0;
         trace_print_event(out, &view);
+        trace_latency_next_ns = 0;
     }
     for (unsigned cpu = 0; cpu < ncpus; cpu++)
         if (iters[cpu].skipped)

@@ -89,6 +89,15 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
                                                   uint32_t length)
 {
     uint8_t fl = __atomic_load_n(&call->trigger_flags, __ATOMIC_ACQUIRE);
+    if (!(fl & TRACE_EVENT_FL_COND) && (fl & TRACE_EVENT_FL_TRIGGERS)) {
+        unsigned long irqs = arch_irq_save();
+        event_triggers_run_early(call);
+        arch_irq_restore(irqs); /* soft-disabled as it was before they ran, as Linux */
+    }
+    /* set_event_pid after the triggers that need no record, before any record, as
+     * Linux's trace_event_buffer_reserve checks it. */
+    if (__builtin_expect(trace_event_pids.active, 0) && trace_event_pid_ignored())
+        return 0;
     if (fl & TRACE_EVENT_FL_COND) {
         struct trace_entry *e = scratch_get(length);
         if (e) {
@@ -101,10 +110,6 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
             e->pid = current_pid;
             return e;
         }
-    } else if (fl & TRACE_EVENT_FL_TRIGGERS) {
-        unsigned long irqs = arch_irq_save();
-        event_triggers_run_early(call);
-        arch_irq_restore(irqs); /* soft-disabled as it was before they ran, as Linux */
     }
     if (fl & TRACE_EVENT_FL_SOFT_DISABLED)
         return 0;

@@ -759,3 +759,12 @@ struct trace_event_call *trace_events_first(void)
 {
     return events;
 }
+
+/* --- issue 18, set_event_pid (the files: trace/events/event_pid.c) ---------------------- */
+
+struct trace_pid_filter trace_event_pids;
+
+bool trace_event_pid_ignored(void)
+{
+    return trace_pid_filter_ignores(&trace_event_pids, current_pid);
+}

@@ -17,6 +17,7 @@
 
 #include "trace/core/trace.h"
 #include "trace/events/event_fields.h"
+#include "trace/core/trace_pid_filter.h" /* issue 18, set_event_pid */
 
 /* Ids below this are the fixed enum trace_type numbers; events get ids from here up. */
 #define TRACE_EVENT_ID_FIRST 32
@@ -124,11 +125,18 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
  * (tracepoints, syscalls, user_events, kprobes) goes through here, so that what decides
  * whether an event is recorded at all (set_event_pid; triggers that need the record while
  * tracing is off) is decided in one place. Commit it with trace_event_commit. */
+/* issue 18, set_event_pid (trace/events/event_pid.c): the lists, and whether the running
+ * task is left out by them. */
+extern struct trace_pid_filter trace_event_pids;
+bool trace_event_pid_ignored(void);
+
 static inline struct trace_entry *trace_event_reserve(const struct trace_event_call *call,
                                                       uint32_t length)
 {
     if (__builtin_expect(call->trigger_flags != 0, 0)) /* issue 18, triggers */
         return trace_event_reserve_triggered(call, length);
+    if (__builtin_expect(trace_event_pids.active, 0) && trace_event_pid_ignored())
+        return 0; /* set_event_pid: not this task */
     return trace_reserve(call->id, length);
 }
 

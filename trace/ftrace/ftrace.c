@@ -40,7 +40,7 @@ static uint32_t recursion_skipped;     /* calls not traced because the tracer wa
 static unsigned long traced_irqs;      /* the traced code's interrupt flag (the dispatcher
                                         * turns interrupts off; events show the caller's) */
 
-struct ftrace_func_set ftrace_filter, ftrace_notrace, ftrace_graph_filter;
+struct ftrace_func_set ftrace_filter, ftrace_notrace, ftrace_graph_filter, ftrace_graph_notrace;
 
 /* kprobes (issue 18): sites with an enabled entry probe call the hook whatever the function
  * filters say; kprobe_sites counts them, and users has FTRACE_USER_KPROBE while it is not 0. */
@@ -77,7 +77,7 @@ int ftrace_site_index(uint32_t ip)
 }
 
 /* Keeps the sites that hold gcc's NOP; reports and drops the others. The site list and its
- * five bitmaps (patched, scratch, the three filter sets) are all allocated before any is
+ * bitmaps (patched, scratch, the four filter sets, the probed sites) are all allocated before any is
  * used: without memory for them at boot function tracing cannot exist, and the kernel stops
  * saying so rather than run with some of them missing. */
 static void collect_sites(void)
@@ -94,7 +94,7 @@ static void collect_sites(void)
             bad++;
     }
     sort_sites(addr, good);
-    enum { PATCHED, SCRATCH, FILTER, NOTRACE, GRAPH_FILTER, KPROBE, BITMAPS };
+    enum { PATCHED, SCRATCH, FILTER, NOTRACE, GRAPH_FILTER, KPROBE, GRAPH_NOTRACE, BITMAPS };
     uint32_t *bitmap[BITMAPS];
     uint32_t words = (good + 31) / 32 + 1;
     bool complete = true;
@@ -114,6 +114,7 @@ static void collect_sites(void)
     ftrace_func_set_init(&ftrace_filter, bitmap[FILTER], good);
     ftrace_func_set_init(&ftrace_notrace, bitmap[NOTRACE], good);
     ftrace_func_set_init(&ftrace_graph_filter, bitmap[GRAPH_FILTER], good);
+    ftrace_func_set_init(&ftrace_graph_notrace, bitmap[GRAPH_NOTRACE], good);
     if (bad)
         printk("ftrace: %u of %u call sites do not hold the expected NOP; left alone\n", bad,
                listed);
@@ -231,6 +232,11 @@ void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uin
             return;
         }
     }
+    if (ftrace_pids.active && ftrace_pid_ignored()) {
+        running = false; /* set_ftrace_pid: not this task's call */
+        arch_irq_restore(flags);
+        return;
+    }
     if (users & FTRACE_USER_FUNCTION)
         function_record(ip, parent_ip, fp);
     if (users & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))
@@ -282,8 +288,9 @@ static struct tracer function_tracer = {
 /* An empty set says what it means, in Linux's words. */
 static int read_func_set(struct fs_node *f, struct fs_writer *out)
 {
-    const char *empty = f->data == &ftrace_notrace ? "#### no functions disabled ####\n"
-                                                   : "#### all functions enabled ####\n";
+    bool notrace = f->data == &ftrace_notrace || f->data == &ftrace_graph_notrace;
+    const char *empty = notrace ? "#### no functions disabled ####\n"
+                                : "#### all functions enabled ####\n";
     ftrace_filter_print(f->data, out, ftrace_sites.addr, kernel_symbols(), empty);
     return 0;
 }
@@ -357,6 +364,7 @@ static void ftrace_setup(void)
     fs_create(root, "set_ftrace_filter", &func_set_ops, &ftrace_filter);
     fs_create(root, "set_ftrace_notrace", &func_set_ops, &ftrace_notrace);
     fs_create(root, "set_graph_function", &func_set_ops, &ftrace_graph_filter);
+    fs_create(root, "set_graph_notrace", &func_set_ops, &ftrace_graph_notrace);
     fs_create(root, "available_filter_functions", &available_ops, 0);
     fs_create(root, "enabled_functions", &enabled_ops, 0);
     trace_create_flag_file(fs_mkdir_at(root, "options"), "func_stack_trace", &stack_trace_flag);

@@ -60,6 +60,20 @@ struct ftrace_stack_entry {
  * hooks that give every task one and switch to it (kernel/proc/task.h: task_on_create,
  * task_on_switch). */
 
+/* What options/ change in the printing (Linux's sym-offset and sym-addr trace options, and
+ * function_graph's funcgraph-* flags); FTRACE_PRINT_DEFAULT is Linux's default. The option
+ * files set the bits (ftrace_options.c); the printer reads them as it prints. */
+#define FTRACE_PRINT_SYM_OFFSET 0x01 /* "func+0x12/0x40" */
+#define FTRACE_PRINT_SYM_ADDR 0x02   /* " <c0101234>" after the name */
+#define FGRAPH_PRINT_CPU 0x04        /* the " 0) " column */
+#define FGRAPH_PRINT_OVERHEAD 0x08   /* the '+', '!', ... marks */
+#define FGRAPH_PRINT_PROC 0x10       /* the "comm-pid |" column */
+#define FGRAPH_PRINT_DURATION 0x20   /* the duration column */
+#define FGRAPH_PRINT_ABS_TIME 0x40   /* the timestamp column */
+#define FGRAPH_PRINT_TAIL 0x80       /* every return names its function */
+#define FTRACE_PRINT_DEFAULT (FGRAPH_PRINT_CPU | FGRAPH_PRINT_OVERHEAD | FGRAPH_PRINT_DURATION)
+extern unsigned ftrace_print_flags;
+
 /* Printing (portable: tests/unit/test_ftrace_output.c). Names come from the symbol table. */
 void ftrace_output_set_symbols(const struct symbol_table *symbols);
 /* "          <idle>-0       [000] .....    12.345678: func <-parent" */

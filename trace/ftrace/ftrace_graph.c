@@ -17,6 +17,12 @@
  * pending becomes one TRACE_GRAPH_LEAF record, "func();" in the output. So `trace` and
  * `trace_pipe` print the same lines, and no reader needs to look ahead.
  *
+ * Controls (Linux's): set_graph_notrace leaves a function and all it calls out (its entry
+ * stays on the return stack, marked, so that what it calls is skipped until it returns);
+ * max_graph_depth graphs calls only that deep; tracing_thresh (µs) records no entries and
+ * only the returns of calls that took at least that long; options/funcgraph-irqs off
+ * leaves out what runs in interrupt handlers. Printing options are ftrace_output.c's.
+ *
  * The return stack is one per CPU (tracekern has no tasks yet; interrupt handlers nest on it
  * in order, since they return before the code they interrupted continues).
  */
@@ -42,7 +48,9 @@ struct ret_entry {
     uint64_t calltime;  /* cycles (converted to ns when printed) */
     bool pending;       /* the entry record is not written yet */
     bool irqs;          /* interrupts were on at entry (for the events' flags) */
-    bool inside;        /* within a set_graph_function function */
+    bool inside;        /* graphed: within a set_graph_function function, and allowed by
+                         * the controls above */
+    bool notrace;       /* a set_graph_notrace function, or called from one */
 };
 
 /* Each task has its own return stack (Linux's ret_stack in task_struct): a task switched
@@ -56,6 +64,9 @@ static struct graph_stack *gs = &boot_graph_stack; /* the running task's */
 static uint32_t ret_overrun;    /* calls not followed: the stack was full */
 static bool graph_recording;    /* function_graph is the current tracer */
 static bool graph_broken;       /* a frame-pointer mismatch stopped it */
+static uint32_t graph_max_depth; /* max_graph_depth: 0 is no limit */
+static uint32_t graph_thresh_us; /* tracing_thresh: 0 is off */
+static bool graph_irqs = true;  /* options/funcgraph-irqs */
 
 /* Per-function profile (function_profile_enabled), indexed like ftrace_sites. */
 struct profile {
@@ -112,6 +123,38 @@ static bool graph_wanted(uint32_t ip, bool *inside)
     return *inside;
 }
 
+/* Whether a control that can leave a call out is set (set_graph_notrace, max_graph_depth,
+ * funcgraph-irqs off): while none is, an entry pays this one test for all three. */
+static inline bool graph_limited(void)
+{
+    return (ftrace_graph_notrace.count | graph_max_depth | (uint32_t)!graph_irqs) != 0;
+}
+
+/* Whether function ip starts a set_graph_notrace subtree. */
+static bool graph_notrace(uint32_t ip)
+{
+    if (ftrace_graph_notrace.count == 0)
+        return false;
+    int i = ftrace_site_index(ip);
+    return i >= 0 && ftrace_func_set_has(&ftrace_graph_notrace, (uint32_t)i);
+}
+
+/* The limits for a call of ip, out of the entry's common path: clears *record when
+ * max_graph_depth or funcgraph-irqs leave it out, sets *notrace when it is in or under a
+ * set_graph_notrace function; true when nothing at all is to be done for it (under such a
+ * function, without the profiler). */
+static __attribute__((noinline)) bool graph_left_out(uint32_t ip, bool *record, bool *notrace)
+{
+    bool under_notrace = gs->top > 0 && gs->e[gs->top - 1].notrace;
+    if (under_notrace && !profiling)
+        return true;
+    *notrace = under_notrace || (graph_recording && graph_notrace(ip));
+    *record = *record && !*notrace &&
+              (graph_max_depth == 0 || (uint32_t)gs->top < graph_max_depth) &&
+              (graph_irqs || !arch_in_hardirq());
+    return false;
+}
+
 void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigned long irqs)
 {
     if (graph_broken)
@@ -121,9 +164,11 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
         if (site >= 0)
             profile[site].hits++;
     }
-    bool inside;
+    bool inside = false, notrace = false;
     bool record = graph_recording && graph_wanted(ip, &inside);
-    if (!record && !profiling)
+    if (__builtin_expect(graph_limited(), 0) && graph_left_out(ip, &record, &notrace))
+        return;
+    if (!record && !profiling && !notrace)
         return;
     if (gs->top == RET_STACK_DEPTH) {
         ret_overrun++;
@@ -140,10 +185,17 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
     e->func = ip;
     e->fp = fp;
     e->calltime = arch_cycles();
-    e->pending = record;
+    e->pending = record && graph_thresh_us == 0; /* tracing_thresh: returns only */
     e->inside = record && inside;
+    e->notrace = notrace;
     e->irqs = irqs != 0;
     *parent_slot = (uint32_t)(uintptr_t)return_to_handler;
+}
+
+/* tracing_thresh: whether the call of e, returning now, took at least that long. */
+static __attribute__((noinline)) bool graph_long_enough(const struct ret_entry *e, uint64_t now)
+{
+    return time_cycles_to_ns(now) - time_cycles_to_ns(e->calltime) >= graph_thresh_us * 1000ull;
 }
 
 /* The report when the stacks disagree; does not return. */
@@ -164,7 +216,10 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
     if (e->fp != fp)
         bad_frame(e, fp);
     uint64_t now = arch_cycles();
-    if (graph_recording && (e->pending || e->inside))
+    /* Graphed: a leaf when its entry is still pending; with tracing_thresh, only a call
+     * that took at least that long. */
+    if (graph_recording && (e->pending || e->inside) &&
+        (graph_thresh_us == 0 || graph_long_enough(e, now)))
         write_return(e, gs->top, now, e->pending);
     if (profiling) {
         int site = ftrace_site_index(e->func);
@@ -366,6 +421,59 @@ static int read_profile(struct fs_node *f, struct fs_writer *out)
 
 static const struct fs_file_ops profile_ops = { .read = read_profile };
 
+/* --- the controls: max_graph_depth, tracing_thresh, options/funcgraph-irqs ---------------- */
+
+/* max_graph_depth: "%u", as Linux's; written as kstrtoul_from_user(..., 10). */
+static int read_max_depth(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_printf(out, "%u\n", graph_max_depth);
+    return 0;
+}
+
+static int write_max_depth(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    uint64_t v;
+    int err = parse_kstrtoul_user(data, len, &v);
+    if (err)
+        return err;
+    if (v > UINT32_MAX)
+        return -ERANGE; /* more than i386 Linux's unsigned long holds: kstrtoul's answer */
+    graph_max_depth = (uint32_t)v;
+    return 0;
+}
+
+/* tracing_thresh: microseconds, as Linux's tracing_nsecs_read/_write show and take them. */
+static int read_thresh(struct fs_node *f, struct fs_writer *out)
+{
+    (void)f;
+    fs_printf(out, "%u\n", graph_thresh_us);
+    return 0;
+}
+
+static int write_thresh(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)f;
+    (void)append;
+    uint64_t us;
+    int err = parse_kstrtoul_user(data, len, &us);
+    if (err)
+        return err;
+    if (us > UINT32_MAX)
+        return -ERANGE; /* as for max_graph_depth */
+    graph_thresh_us = (uint32_t)us;
+    return 0;
+}
+
+static bool irqs_get(void) { return graph_irqs; }
+static void irqs_set(bool on) { graph_irqs = on; }
+static const struct trace_flag irqs_flag = { irqs_get, irqs_set };
+
+static const struct fs_file_ops max_depth_ops = { .read = read_max_depth, .write = write_max_depth };
+static const struct fs_file_ops thresh_ops = { .read = read_thresh, .write = write_thresh };
+
 void ftrace_graph_setup(void)
 {
     task_on_create(&graph_stack_hook);
@@ -379,4 +487,7 @@ void ftrace_graph_setup(void)
         panic("ftrace: the graph records' export hooks are taken");
     trace_create_flag_file(tracefs_root(), "function_profile_enabled", &profile_flag);
     fs_create(fs_mkdir_at(tracefs_root(), "trace_stat"), "function0", &profile_ops, 0);
+    fs_create(tracefs_root(), "max_graph_depth", &max_depth_ops, 0);
+    fs_create(tracefs_root(), "tracing_thresh", &thresh_ops, 0);
+    trace_create_flag_file(fs_mkdir_at(tracefs_root(), "options"), "funcgraph-irqs", &irqs_flag);
 }

@@ -10,6 +10,7 @@
 
 #include "trace/ftrace/ftrace.h"
 #include "trace/ftrace/ftrace_filter.h"
+#include "trace/core/trace_pid_filter.h"
 
 /* Who wants the call sites patched. */
 #define FTRACE_USER_FUNCTION 1u
@@ -26,6 +27,8 @@ struct ftrace_sites {
 };
 extern struct ftrace_sites ftrace_sites;
 extern struct ftrace_func_set ftrace_filter, ftrace_notrace, ftrace_graph_filter;
+/* set_graph_notrace: these functions and all they call are left out of function_graph. */
+extern struct ftrace_func_set ftrace_graph_notrace;
 
 /* The index of the site at ip, or -1. */
 int ftrace_site_index(uint32_t ip);
@@ -43,6 +46,10 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
 /* Sets an event's irqs-off flag from the traced code's state (the hooks run with them off). */
 void ftrace_fix_irq_flag(struct trace_entry *e, unsigned long irqs);
 void ftrace_graph_setup(void);
+
+/* set_ftrace_pid (ftrace_pid.c): the lists, and whether the running task is left out. */
+extern struct trace_pid_filter ftrace_pids;
+bool ftrace_pid_ignored(void);
 
 /* Calls the dispatcher declined because the tracer itself was running (a bug if not 0). */
 uint32_t ftrace_recursion_skipped(void);

@@ -28,7 +28,10 @@
  *   "          <idle>-0       [000] .....    12.345678: <stack trace>\n"
  *   " => do_work\n"
  *   " => kmain\n"
- *   Linux prints bare names here by default (the sym-offset option is off), so no +off/size.
+ *   Linux prints bare names here by default; options/sym-offset adds "+0x12/0x40" and
+ *   options/sym-addr " <c0101234>", here and in the function tracer's lines.
+ * function_graph's columns follow options/funcgraph-{abstime,cpu,proc,overhead,duration,
+ *   tail} (ftrace_print_flags), as Linux's print_graph_prologue and print_graph_duration.
  *
  * Portable: tests/unit/test_ftrace_output.c checks every layout.
  */
@@ -36,12 +39,24 @@
 #include <stdint.h>
 
 #include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
+#include "trace/core/trace_comm.h"
 #include "trace/ftrace/ftrace.h"
 
 #define GRAPH_INDENT 2 /* spaces per depth level (Linux: TRACE_GRAPH_INDENT) */
+#define GRAPH_PROC_WIDTH 14 /* the funcgraph-proc column (Linux: TRACE_GRAPH_PROCINFO_LENGTH) */
+#define GRAPH_PRINT_CPUS 8  /* CPUs whose open entries the printer follows */
+#define GRAPH_PRINT_DEPTH 64 /* depths it follows (the writer's return stack is as deep) */
 
 static const struct symbol_table *symbols;
+
+unsigned ftrace_print_flags = FTRACE_PRINT_DEFAULT;
+
+/* The function whose entry line was printed last at each depth, per CPU, as Linux's
+ * enter_funcs: a return whose entry was not printed (tracing_thresh records none; the
+ * buffer may have lost it) names its function in a comment after the brace. Reset by the header. */
+static uint32_t printed_entry[GRAPH_PRINT_CPUS][GRAPH_PRINT_DEPTH];
 
 /* The table names come from: kernel_symbols() in the kernel, a small one in tests. */
 void ftrace_output_set_symbols(const struct symbol_table *table)
@@ -57,19 +72,27 @@ static const char *name_of(uint32_t addr)
     return symbol_lookup(symbols, addr, NULL, NULL);
 }
 
-/* An address as the function tracer and stack traces print it (Linux's seq_print_ip_sym
- * without the sym-offset and sym-addr options): "name", "0x%08x" when unknown, "0" for 0. */
+/* An address as the function tracer and stack traces print it (Linux's seq_print_ip_sym):
+ * "name", or with options/sym-offset "name+0x12/0x40"; "0x%08x" when unknown ("0x%x"
+ * with sym-offset, as sprint_symbol gives it); "0" for 0; with options/sym-addr the
+ * address follows as " <%08x>". */
 static void print_ip_sym(struct fs_writer *out, uint32_t addr)
 {
     if (addr == 0) {
         fs_puts(out, "0");
         return;
     }
-    const char *name = name_of(addr);
-    if (name && name[0])
+    uint32_t offset = 0, size = 0;
+    const char *name = symbols ? symbol_lookup(symbols, addr, &offset, &size) : NULL;
+    bool with_offset = ftrace_print_flags & FTRACE_PRINT_SYM_OFFSET;
+    if (name && name[0] && with_offset)
+        fs_printf(out, "%s+0x%lx/0x%lx", name, (unsigned long)offset, (unsigned long)size);
+    else if (name && name[0])
         fs_puts(out, name);
     else
-        fs_printf(out, "0x%08lx", (unsigned long)addr);
+        fs_printf(out, with_offset ? "0x%lx" : "0x%08lx", (unsigned long)addr);
+    if (ftrace_print_flags & FTRACE_PRINT_SYM_ADDR)
+        fs_printf(out, " <%08lx>", (unsigned long)addr);
 }
 
 /* An address as "%ps" prints it in function_graph lines: "name", or "0x%x" when unknown. */
@@ -127,7 +150,10 @@ static void print_duration(struct fs_writer *out, uint64_t ns)
     char usecs[24], nsecs[4];
     int len = ksnprintf(usecs, sizeof usecs, "%llu", (unsigned long long)(ns / 1000u));
 
-    fs_printf(out, "%c %s", overhead_mark(ns), usecs);
+    if (ftrace_print_flags & FGRAPH_PRINT_OVERHEAD)
+        fs_printf(out, "%c %s", overhead_mark(ns), usecs);
+    else
+        fs_printf(out, "  %s", usecs);
     if (len < 7) {
         int keep = 7 - len < 3 ? 7 - len : 3; /* nanosecond digits that still fit */
         ksnprintf(nsecs, sizeof nsecs, "%03u", (unsigned)(ns % 1000u));
@@ -148,25 +174,69 @@ static void print_indent(struct fs_writer *out, int32_t depth)
         fs_puts(out, " ");
 }
 
+/* funcgraph-proc's column: "comm-pid" (comm cut to 7 characters) centred in 14, as
+ * Linux's print_graph_proc. */
+static void print_proc(struct fs_writer *out, int32_t pid)
+{
+    char text[32];
+    int len = ksnprintf(text, sizeof text, "%.7s-%d", trace_comm_lookup(pid), (int)pid);
+    int spaces = len < GRAPH_PROC_WIDTH ? GRAPH_PROC_WIDTH - len : 0;
+    for (int i = 0; i < spaces / 2; i++)
+        fs_puts(out, " ");
+    fs_puts(out, text);
+    for (int i = 0; i < spaces - spaces / 2; i++)
+        fs_puts(out, " ");
+}
+
+/* The columns before the duration, each as its option asks (Linux's print_graph_prologue):
+ * funcgraph-abstime "%5lu.%06lu |  ", funcgraph-cpu " %d) ", funcgraph-proc "comm-pid | ". */
+static void print_prologue(struct fs_writer *out, const struct trace_event_view *ev)
+{
+    if (ftrace_print_flags & FGRAPH_PRINT_ABS_TIME)
+        fs_printf(out, "%5lu.%06lu |  ", (unsigned long)(ev->ts / 1000000000u),
+                  (unsigned long)(ev->ts % 1000000000u / 1000u));
+    if (ftrace_print_flags & FGRAPH_PRINT_CPU)
+        fs_printf(out, " %u) ", ev->cpu);
+    if (ftrace_print_flags & FGRAPH_PRINT_PROC) {
+        print_proc(out, ev->entry->pid);
+        fs_puts(out, " | ");
+    }
+}
+
+/* The entry recorded as printed at depth on cpu, or NULL beyond what is followed. */
+static uint32_t *printed_slot(unsigned cpu, int32_t depth)
+{
+    if (cpu >= GRAPH_PRINT_CPUS || depth < 0 || depth >= GRAPH_PRINT_DEPTH)
+        return NULL;
+    return &printed_entry[cpu][depth];
+}
+
 /*
- * One function_graph line with Linux's default columns (funcgraph-cpu, -overhead and
- * -duration on; -proc, -abstime, -tail off). The CPU field is " %*d) " in Linux, its width
- * the digits of the highest CPU number; we print it at width 1, which is Linux's width for
- * up to 10 CPUs. Linux turns an entry immediately followed by its return into a leaf while
- * reading; our tracer records that case as one TRACE_GRAPH_LEAF, printed the same way.
- * A return prints "}" alone, as Linux does by default when its entry was seen.
+ * One function_graph line, with the columns options/funcgraph-* choose (Linux's defaults:
+ * cpu, overhead and duration on; proc, abstime and tail off). The CPU field is " %*d) " in
+ * Linux, its width the digits of the highest CPU number; we print it at width 1, which is
+ * Linux's width for up to 10 CPUs. Linux turns an entry immediately followed by its return
+ * into a leaf while reading; our tracer records that case as one TRACE_GRAPH_LEAF, printed
+ * the same way. A return prints "}" alone when its entry was printed, and
+ * "}" and the function's name in a C comment when it was not or funcgraph-tail is on, as
+ * Linux does.
  */
 void ftrace_print_graph(struct fs_writer *out, const struct trace_event_view *ev)
 {
     const struct trace_entry *e = ev->entry;
+    bool duration = ftrace_print_flags & FGRAPH_PRINT_DURATION;
 
     switch (e->type) {
     case TRACE_GRAPH_ENT: {
         if (ev->length < sizeof(struct ftrace_graph_entry))
             return;
         const struct ftrace_graph_entry *call = (const struct ftrace_graph_entry *)e;
-        fs_printf(out, " %u) ", ev->cpu);
-        fs_puts(out, "              |  "); /* no duration yet: the column stays blank */
+        uint32_t *slot = printed_slot(ev->cpu, call->depth);
+        if (slot)
+            *slot = call->func;
+        print_prologue(out, ev);
+        if (duration)
+            fs_puts(out, "              |  "); /* no duration yet: the column stays blank */
         print_indent(out, call->depth);
         print_ps(out, call->func);
         fs_puts(out, "() {\n");
@@ -177,14 +247,23 @@ void ftrace_print_graph(struct fs_writer *out, const struct trace_event_view *ev
         if (ev->length < sizeof(struct ftrace_graph_return))
             return;
         const struct ftrace_graph_return *ret = (const struct ftrace_graph_return *)e;
-        fs_printf(out, " %u) ", ev->cpu);
-        print_duration(out, ret->rettime - ret->calltime);
+        uint32_t *slot = printed_slot(ev->cpu, ret->depth);
+        bool entry_printed = !slot || *slot == ret->func;
+        if (slot)
+            *slot = 0;
+        print_prologue(out, ev);
+        if (duration)
+            print_duration(out, ret->rettime - ret->calltime);
         print_indent(out, ret->depth);
         if (e->type == TRACE_GRAPH_LEAF) {
             print_ps(out, ret->func);
             fs_puts(out, "();\n");
-        } else {
+        } else if (entry_printed && !(ftrace_print_flags & FGRAPH_PRINT_TAIL)) {
             fs_puts(out, "}\n");
+        } else {
+            fs_puts(out, "} /* ");
+            print_ps(out, ret->func);
+            fs_puts(out, " */\n");
         }
         return;
     }
@@ -218,16 +297,36 @@ void ftrace_print_stack(struct fs_writer *out, const struct trace_event_view *ev
 }
 
 /*
- * The function_graph tracer's `trace` header, Linux's print_graph_headers_flags with the
- * default flags (CPU and DURATION columns). Linux's graph header has no entries-in-buffer
- * line; we add it, exactly as trace_print_default_header prints it, because every lost event
- * must show in the trace file (entries-written counts the lost ones).
+ * The function_graph tracer's `trace` header, Linux's print_graph_headers_flags: a title
+ * for each column options/funcgraph-* show. Linux's graph header has no entries-in-buffer
+ * line; we add it, exactly as trace_print_default_header prints it, because every lost
+ * event must show in the trace file (entries-written counts the lost ones). A header starts
+ * a reading of the buffer, so the printer forgets which entries it printed before.
  */
 void ftrace_print_graph_header(struct fs_writer *out, const struct trace_header_info *info)
 {
+    unsigned flags = ftrace_print_flags;
+    memset(printed_entry, 0, sizeof printed_entry);
     fs_puts(out, "# tracer: function_graph\n#\n");
     fs_printf(out, "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
               (unsigned long long)info->entries, (unsigned long long)info->written, info->ncpus);
-    fs_puts(out, "# CPU  DURATION                  FUNCTION CALLS\n"
-                 "# |     |   |                     |   |   |   |\n");
+    fs_puts(out, "#");
+    if (flags & FGRAPH_PRINT_ABS_TIME)
+        fs_puts(out, "     TIME       ");
+    if (flags & FGRAPH_PRINT_CPU)
+        fs_puts(out, " CPU");
+    if (flags & FGRAPH_PRINT_PROC)
+        fs_puts(out, "  TASK/PID       ");
+    if (flags & FGRAPH_PRINT_DURATION)
+        fs_puts(out, "  DURATION   ");
+    fs_puts(out, "               FUNCTION CALLS\n#");
+    if (flags & FGRAPH_PRINT_ABS_TIME)
+        fs_puts(out, "      |         ");
+    if (flags & FGRAPH_PRINT_CPU)
+        fs_puts(out, " |  ");
+    if (flags & FGRAPH_PRINT_PROC)
+        fs_puts(out, "   |    |        ");
+    if (flags & FGRAPH_PRINT_DURATION)
+        fs_puts(out, "   |   |      ");
+    fs_puts(out, "               |   |   |   |\n");
 }
