@@ -124,6 +124,15 @@ static inline void trace_irq_handler_exit(int irq, bool handled)
         trace_hook_irq_handler_exit(irq, handled);
 }
 
+/* sig (siginfo code) is sent to t: to its whole process (group) or to the task alone, with
+ * what becomes of it (result: enum trace_signal_result). */
+static inline void trace_signal_generate(int sig, int code, const struct task *t, int group,
+                                         int result)
+{
+    if (trace_hook_signal_generate)
+        trace_hook_signal_generate(sig, code, t, group, result);
+}
+
 /* The current task takes sig (siginfo code): its action is sa_handler (SIG_DFL 0, SIG_IGN
  * 1, or the handler's address) with sa_flags. */
 static inline void trace_signal_deliver(int sig, int code, uint32_t sa_handler,

@@ -237,14 +237,23 @@ static bool setup_frame(struct trap_frame *tf, const struct fault_info *fi,
 
 /* The process dies of sig with a line saying why (what Linux's force_sigsegv and a
  * sigreturn that cannot be undone end in). */
-static void __attribute__((noreturn)) die_of(int sig, const char *why, uint32_t where)
+static void __attribute__((noreturn)) die_of(int sig, int code, const char *why, uint32_t where)
 {
+    trace_signal_deliver(sig, code, 0, 0); /* taken with its default action: SIG_DFL */
     printk("%s[%d]: killed by %s: %s at %#x\n", current->name, current->pid, signal_name(sig),
            why, where);
     ksnprintf(current->exit_reason, sizeof current->exit_reason, "killed by %s (%s)",
               signal_name(sig), why);
     arch_irq_enable();
     task_exit_signal(sig, sig_default_action(sig) == SIG_DEFAULT_CORE);
+}
+
+/* A signal frame could not be written: the process dies of SIGSEGV, forced on it (Linux's
+ * force_sigsegv: generated for this task alone, then taken). */
+static void __attribute__((noreturn)) die_of_unwritable_frame(uint32_t esp)
+{
+    trace_signal_generate(SIGSEGV, SI_KERNEL, current, 0, TRACE_SIGNAL_DELIVERED);
+    die_of(SIGSEGV, SI_KERNEL, "signal frame not writable", esp);
 }
 
 void signal_deliver(struct trap_frame *tf)
@@ -278,7 +287,7 @@ void signal_deliver(struct trap_frame *tf)
             tf->eip -= 2;
         }
         if (!setup_frame(tf, &fi, &ka, mask))
-            die_of(SIGSEGV, "signal frame not writable", tf->user_esp);
+            die_of_unwritable_frame(tf->user_esp);
         if (ka.flags & SA_RESETHAND)
             s->action[sig - 1].handler = SIG_DFL;
         sigstate_handler_started(s, sig, &ka);
@@ -302,11 +311,15 @@ void signal_deliver(struct trap_frame *tf)
 
 bool signal_force(struct trap_frame *tf, const struct fault_info *fi)
 {
+    /* Linux's force_sig_fault: sent to this task alone, never ignored or blocked; taken at
+     * once, by its handler or (the caller's death) by the default action. */
+    trace_signal_generate(fi->signo, fi->code, current, 0, TRACE_SIGNAL_DELIVERED);
     struct kernel_sigaction ka;
     if (!sigstate_fault_handler(&current->sig, fi->signo, &ka))
         return false;
+    trace_signal_deliver(fi->signo, fi->code, ka.handler, ka.flags);
     if (!setup_frame(tf, fi, &ka, current->sig.blocked))
-        die_of(SIGSEGV, "signal frame not writable", tf->user_esp);
+        die_of_unwritable_frame(tf->user_esp);
     sigstate_handler_started(&current->sig, fi->signo, &ka);
     return true;
 }
@@ -314,7 +327,7 @@ bool signal_force(struct trap_frame *tf, const struct fault_info *fi)
 void signal_force_or_die(struct trap_frame *tf, const struct fault_info *fi, const char *why)
 {
     if (!signal_force(tf, fi))
-        die_of(fi->signo, why, fi->addr);
+        die_of(fi->signo, fi->code, why, fi->addr);
 }
 
 bool signal_fault_from_user(struct trap_frame *tf)
@@ -357,7 +370,7 @@ static int32_t bad_frame(struct trap_frame *tf, const char *which, uint32_t fram
 {
     struct fault_info fi = { .signo = SIGSEGV, .code = SI_KERNEL };
     if (!signal_force(tf, &fi))
-        die_of(SIGSEGV, which, frame);
+        die_of(SIGSEGV, SI_KERNEL, which, frame);
     return (int32_t)tf->eax;
 }
 

@@ -9,6 +9,7 @@
 #include "kernel/arch.h"
 #include "kernel/lib/format.h"
 #include "kernel/log/printk.h"
+#include "kernel/trace_hooks.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall.h"
 
@@ -50,5 +51,6 @@ void user_fault(struct trap_frame *tf, const char *what)
     trap_print_frame(tf);
     ksnprintf(current->exit_reason, sizeof current->exit_reason, "killed by %s (%s)", what,
               signame);
+    trace_signal_deliver(sig, fi.code, 0, 0); /* signal_force generated it; SIG_DFL takes it */
     task_exit_signal(sig, true); /* every fault signal's default action is "core" */
 }

@@ -213,7 +213,7 @@ static int cmd_kill(int argc, char **argv, struct fs_writer *out)
         return -ESRCH;
     if (!task_is_user(t))
         return -EPERM; /* kernel threads end only by themselves */
-    task_kill(t, SIGKILL, "killed (SIGKILL)");
+    task_kill(t, SIGKILL, SI_KERNEL, "killed (SIGKILL)");
     return 0;
 }
 SHELL_COMMAND("kill", "kill PID", "end a user process", cmd_kill);

@@ -195,6 +195,9 @@ void sched_return_to_user(void)
         if (current->killed) {
             arch_irq_enable();
             int sig = current->kill_signal;
+            /* It takes the fatal signal now, with its default action, as Linux's
+             * get_signal records it before the process exits. */
+            trace_signal_deliver(sig, current->kill_code, 0, 0);
             task_exit_signal(sig, sig_default_action(sig) == SIG_DEFAULT_CORE);
         }
         if (!need_resched)

@@ -381,12 +381,13 @@ int task_wait(struct task *t, int *status, char *reason, uint64_t timeout_ns)
     return 0;
 }
 
-void task_kill(struct task *t, int sig, const char *reason)
+void task_kill(struct task *t, int sig, int code, const char *reason)
 {
     unsigned long flags = arch_irq_save();
     if (!t->killed && t->state != TASK_ZOMBIE) {
         t->killed = true;
         t->kill_signal = sig;
+        t->kill_code = code;
         t->exit_status = 128 + sig;
         if (reason)
             strlcpy(t->exit_reason, reason, sizeof t->exit_reason);

@@ -66,6 +66,7 @@ struct task {
     int wait_status;          /* Linux's wait status once a zombie: code << 8, or signal
                                * number | 0x80 for core */
     int kill_signal;          /* with killed: the signal it is to die of */
+    int kill_code;            /* and its siginfo code (SI_USER, SI_KERNEL, ...) */
     const struct program *program; /* the program it runs (/proc/self/exe); NULL: none */
     struct task *vfork_parent; /* vfork: the parent, asleep until this task execs or exits
                                * (with CLONE_VM, as is the parent's: borrowed, not freed) */
@@ -160,7 +161,7 @@ int task_wait(struct task *t, int *status, char *reason, uint64_t timeout_ns);
 
 /* Asks t to end, killed by signal sig: at its next return to user mode, or at once if it
  * is sleeping. reason (NULL: the signal's description) is what the shell reports. */
-void task_kill(struct task *t, int sig, const char *reason);
+void task_kill(struct task *t, int sig, int code, const char *reason);
 
 /* The living (not yet collected) task with this pid, or NULL. */
 struct task *task_find(int pid);

@@ -42,7 +42,7 @@ void signal_send(struct task *t, int sig, const struct sig_origin *o)
         if (trace_hook_signal_generate)
             trace_generate(t, sig, o, fatal);
         if (fatal)
-            task_kill(t, sig, 0);
+            task_kill(t, sig, o->code, 0);
         else if (sigstate_post(s, sig, o) && t->state == TASK_SLEEPING)
             sched_wake_task(t, -EINTR);
     }

@@ -86,7 +86,7 @@ static void scratch_put(void)
  * record goes to a scratch record whatever tracing_on and the event's enable say.
  */
 struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call *call,
-                                                  uint32_t length)
+                                                  uint32_t length, int32_t about_pid)
 {
     uint8_t fl = __atomic_load_n(&call->trigger_flags, __ATOMIC_ACQUIRE);
     if (!(fl & TRACE_EVENT_FL_COND) && (fl & TRACE_EVENT_FL_TRIGGERS)) {
@@ -96,7 +96,7 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
     }
     /* set_event_pid after the triggers that need no record, before any record, as
      * Linux's trace_event_buffer_reserve checks it. */
-    if (__builtin_expect(trace_event_pids.active, 0) && trace_event_pid_ignored())
+    if (__builtin_expect(trace_event_pids.active, 0) && trace_event_pid_ignored(about_pid))
         return 0;
     if (fl & TRACE_EVENT_FL_COND) {
         struct trace_entry *e = scratch_get(length);

@@ -5,9 +5,10 @@
  * trace_event_reserve (trace_events.h), through which every event writer reserves, tests
  * trace_event_pids.active and then asks trace_event_pid_ignored() (both in trace_events.c,
  * which the host tests link without this file's tracefs files) about the running pid
- * (current_pid: in an interrupt, the interrupted task's, as Linux attributes it). Linux
- * also keeps a sched_switch whose next task is listed and a sched_wakeup of a listed task
- * from any context; here those events are kept when the running task is listed.
+ * (current_pid: in an interrupt, the interrupted task's, as Linux attributes it). As on
+ * Linux, a sched_switch is also kept when its next task is listed, and a sched_wakeup (and
+ * sched_wakeup_new) when the woken task is, whoever runs: their recorders name that task
+ * (tracepoint_reserve_about).
  */
 #include "kernel/fs/fs_layout.h"
 #include "kernel/init.h"

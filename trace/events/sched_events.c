@@ -61,7 +61,8 @@ static int32_t switch_state(const struct task *t)
 
 static void record_sched_switch(const struct task *prev, const struct task *next)
 {
-    struct switch_entry *e = tracepoint_reserve(&event_sched_switch, sizeof *e);
+    struct switch_entry *e =
+        tracepoint_reserve_about(&event_sched_switch, sizeof *e, next->pid);
     if (!e)
         return;
     tracepoint_copy_comm(e->prev_comm, prev->name);
@@ -152,7 +153,7 @@ static const struct trace_event_field wakeup_fields[WK_FIELDS] = {
 /* One sched_wakeup or sched_wakeup_new record (the same fields). */
 static void record_wakeup(struct trace_event_call *call, const struct task *t)
 {
-    struct wakeup_entry *e = tracepoint_reserve(call, sizeof *e);
+    struct wakeup_entry *e = tracepoint_reserve_about(call, sizeof *e, t->pid);
     if (!e)
         return;
     tracepoint_copy_comm(e->comm, t->name);

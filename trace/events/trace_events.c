@@ -764,7 +764,8 @@ struct trace_event_call *trace_events_first(void)
 
 struct trace_pid_filter trace_event_pids;
 
-bool trace_event_pid_ignored(void)
+bool trace_event_pid_ignored(int32_t about_pid)
 {
-    return trace_pid_filter_ignores(&trace_event_pids, current_pid);
+    return trace_pid_filter_ignores(&trace_event_pids, current_pid) &&
+           (about_pid < 0 || trace_pid_filter_ignores(&trace_event_pids, about_pid));
 }

@@ -117,7 +117,26 @@ void trace_event_print_common_fields(struct fs_writer *out);
 /* trace_event_reserve when trigger_flags is set (event_commit.c): runs the triggers that
  * need no record, then reserves in the buffer, or in the scratch record, or not at all. */
 struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call *call,
-                                                  uint32_t length);
+                                                  uint32_t length, int32_t about_pid);
+
+/* issue 18, set_event_pid (trace/events/event_pid.c): the lists, and whether an event is
+ * left out by them: when the running task is, and so is about_pid (the other task an event
+ * is about, or -1 for none). Linux keeps a sched_switch whose prev or next task is listed,
+ * and a sched_wakeup of a listed task whoever wakes it. */
+extern struct trace_pid_filter trace_event_pids;
+bool trace_event_pid_ignored(int32_t about_pid);
+
+/* trace_event_reserve for an event about a second task (about_pid, see above), which
+ * set_event_pid keeps when either task is listed. */
+static inline struct trace_entry *trace_event_reserve_about(const struct trace_event_call *call,
+                                                            uint32_t length, int32_t about_pid)
+{
+    if (__builtin_expect(call->trigger_flags != 0, 0)) /* issue 18, triggers */
+        return trace_event_reserve_triggered(call, length, about_pid);
+    if (__builtin_expect(trace_event_pids.active, 0) && trace_event_pid_ignored(about_pid))
+        return 0; /* set_event_pid: not these tasks */
+    return trace_reserve(call->id, length);
+}
 
 /* What an event's writer calls instead of trace_reserve: a record of length bytes
  * (trace_entry included) with its common fields filled, or NULL when the event is not
@@ -125,19 +144,10 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
  * (tracepoints, syscalls, user_events, kprobes) goes through here, so that what decides
  * whether an event is recorded at all (set_event_pid; triggers that need the record while
  * tracing is off) is decided in one place. Commit it with trace_event_commit. */
-/* issue 18, set_event_pid (trace/events/event_pid.c): the lists, and whether the running
- * task is left out by them. */
-extern struct trace_pid_filter trace_event_pids;
-bool trace_event_pid_ignored(void);
-
 static inline struct trace_entry *trace_event_reserve(const struct trace_event_call *call,
                                                       uint32_t length)
 {
-    if (__builtin_expect(call->trigger_flags != 0, 0)) /* issue 18, triggers */
-        return trace_event_reserve_triggered(call, length);
-    if (__builtin_expect(trace_event_pids.active, 0) && trace_event_pid_ignored())
-        return 0; /* set_event_pid: not this task */
-    return trace_reserve(call->id, length);
+    return trace_event_reserve_about(call, length, -1);
 }
 
 /* --- issue 18, event filters (trace/events/event_filter_files.c) ----------------------- */

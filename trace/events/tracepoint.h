@@ -44,6 +44,15 @@ static inline void *tracepoint_reserve(const struct trace_event_call *call, uint
     return trace_event_reserve(call, size);
 }
 
+/* tracepoint_reserve for an event about a second task, which set_event_pid keeps when
+ * either the running task or about_pid is listed (sched_switch's next, sched_wakeup's
+ * woken task), as Linux does. */
+static inline void *tracepoint_reserve_about(const struct trace_event_call *call,
+                                             uint32_t size, int32_t about_pid)
+{
+    return trace_event_reserve_about(call, size, about_pid);
+}
+
 /* Commits a record tracepoint_reserve gave, or discards it when the event's filter
  * rejects it (trace_event_commit). */
 static inline void tracepoint_commit(const struct trace_event_call *call, void *record,

@@ -18,13 +18,17 @@
  *   std         set the direction flag, write a line with it set (the kernel's own string
  *               copies must not run backwards: it clears DF on entry), then read address
  *               0 with it still set: the line comes out whole, then the #PF report
- * Prints "fault: about to KIND" first. Every KIND but int3 should be killed there; int3
- * prints "fault: survived int3" and exits 0. If a fault does not happen, it prints
+ *   caught      read address 0 with a SIGSEGV handler installed: the handler prints
+ *               "fault: caught SIGSEGV" and the program exits 0
+ * Prints "fault: about to KIND" first. Every KIND but int3 and caught should be killed
+ * there; int3 prints "fault: survived int3" and exits 0. If a fault does not happen, it prints
  * "fault: KIND did not fault" and exits 1; an unknown KIND gives the usage and status 2.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Reads the word at addr with one instruction the compiler cannot remove or replace (a
  * plain NULL dereference in C would be undefined behaviour, which gcc may turn into ud2). */
@@ -78,6 +82,25 @@ static void do_std(void)
     read_at(0);
 }
 
+/* The SIGSEGV handler of `caught`: says so and ends the program (returning would run the
+ * faulting read again). */
+static void on_segv(int sig)
+{
+    (void)sig;
+    static const char line[] = "fault: caught SIGSEGV\n";
+    write(1, line, sizeof line - 1);
+    _exit(0);
+}
+
+static void do_caught(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_segv;
+    sigaction(SIGSEGV, &sa, 0);
+    read_at(0);
+}
+
 static const struct {
     const char *kind;
     void (*run)(void);
@@ -86,6 +109,7 @@ static const struct {
     { "cli", do_cli },   { "hlt", do_hlt },       { "io", do_io },
     { "ud", do_ud },     { "div", do_div },       { "int", do_int },
     { "stack", do_stack }, { "int3", do_int3 },   { "std", do_std },
+    { "caught", do_caught },
 };
 
 int main(int argc, char **argv)
