@@ -37,36 +37,31 @@ static int read_pids(struct fs_node *node, struct fs_writer *out)
     return 0;
 }
 
-/* Parses into a copy (the old list for an append, an empty one otherwise), then puts the
- * copy in place: the write is all or nothing, as Linux's trace_pid_write. */
+/* Parses the pids written into a list of their own, then, under the lock, either adds them
+ * to the live list ('>>') or makes them the live list ('>'): the write is all or nothing,
+ * as Linux's trace_pid_write, and a fork or free that changes the live list while the text
+ * is parsed is kept, never undone (nothing of the live list is copied out and back). */
 static int write_pids(struct fs_node *node, const char *data, size_t len, bool append)
 {
     struct trace_pid_filter *f;
     struct trace_pid_list *live = file_list(node, &f);
-    struct trace_pid_list *copy = kmalloc(sizeof *copy);
-    if (!copy)
+    struct trace_pid_list *written = kmalloc(sizeof *written);
+    if (!written)
         return -ENOMEM;
-    unsigned long flags = spin_lock_irqsave(&f->lock);
-    if (append)
-        memcpy(copy, live, sizeof *copy);
-    spin_unlock_irqrestore(&f->lock, flags);
-    if (!append)
-        trace_pid_list_clear(copy);
-    int err = trace_pid_list_parse(copy, data, len);
+    trace_pid_list_clear(written);
+    int err = trace_pid_list_parse(written, data, len);
     if (!err) {
-        /* A fork or exit between the two sections may have changed live: for an append,
-         * what changed is merged by taking the union with the live list again. */
-        flags = spin_lock_irqsave(&f->lock);
-        for (unsigned i = 0; i < TRACE_PID_WORDS; i++)
-            live->bits[i] = copy->bits[i] | (append ? live->bits[i] : 0);
+        unsigned long flags = spin_lock_irqsave(&f->lock);
         uint32_t count = 0;
-        for (unsigned i = 0; i < TRACE_PID_WORDS; i++)
+        for (unsigned i = 0; i < TRACE_PID_WORDS; i++) {
+            live->bits[i] = written->bits[i] | (append ? live->bits[i] : 0);
             count += (uint32_t)__builtin_popcount(live->bits[i]);
+        }
         live->count = count;
         update_active(f);
         spin_unlock_irqrestore(&f->lock, flags);
     }
-    kfree(copy);
+    kfree(written);
     return err;
 }
 

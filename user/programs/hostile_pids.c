@@ -131,25 +131,38 @@ int main(void)
     check_true("set_ftrace_pid lists both, in order",
                strcmp(read_all(FTRACE_PID, after, sizeof after), text) == 0);
 
-    /* A fork flood with event-fork on, appending to the list as it goes: every child
-     * joins the list at fork and leaves it when reaped, so only what was written stays. */
+    /* A fork flood with event-fork on, racing appends to the list: every child joins the
+     * list at fork and leaves it when freed. Each child is reaped (freed) right after an
+     * append, before the next one, while a second process appends too; so frees happen
+     * between and during appends, and, as on Linux, only what was written stays. */
     check_call("options/event-fork on", write_to(DIR "options/event-fork", "1\n", 2, false), 0);
     n = snprintf(text, sizeof text, "%d\n", me);
     check_call("set_event_pid takes our pid", write_to(EVENT_PID, text, (size_t)n, false), 0);
-    int forked = 0, appended = 0;
+    int appender = fork();
+    if (appender == 0) {
+        int taken = 0;
+        for (int i = 0; i < 300; i++)
+            taken += write_to(EVENT_PID, "30001\n", 6, true) == 0;
+        _exit(taken == 300 ? 0 : 1);
+    }
+    int forked = 0, appended = 0, reaped = 0;
     for (int i = 0; i < 60; i++) {
         int c = fork();
         if (c == 0)
             _exit(0);
         forked += c > 0;
         appended += write_to(EVENT_PID, "30000\n", 6, true) == 0;
+        reaped += c > 0 && waitpid(c, 0, 0) == c;
     }
-    while (wait(0) > 0)
-        ;
+    int status = -1;
+    check_true("the second process's 300 appends were taken",
+               waitpid(appender, &status, 0) == appender && WIFEXITED(status) &&
+                   WEXITSTATUS(status) == 0);
     check_number("60 children forked", forked, 60);
     check_number("60 appends taken meanwhile", appended, 60);
-    snprintf(text, sizeof text, "%d\n30000\n", me);
-    check_true("after the flood the list is our pid and 30000",
+    check_number("each child reaped before the next append", reaped, 60);
+    snprintf(text, sizeof text, "%d\n30000\n30001\n", me);
+    check_true("after the flood the list is our pid, 30000 and 30001 (no freed pid)",
                strcmp(read_all(EVENT_PID, after, sizeof after), text) == 0);
     write_to(DIR "options/event-fork", "0\n", 2, false);
     write_to(EVENT_PID, "", 0, false);
