@@ -97,20 +97,34 @@ TEST(latency_format)
     struct trace_header_info info = { 2, 5, 1 };
     collect_reset();
     trace_print_default_header(&collect_writer, "nop", &info);
-    CHECK(strncmp(collected,
-                  "# tracer: nop\n#\n# nop latency trace v1.1.5 on 6.1.0-tracekern\n"
-                  "# --------------------------------------------------------------------\n"
-                  "# latency: 0 us, #2/5, CPU#0 | (M:server VP:0, KP:0, SP:0 HP:0 #P:1)\n"
-                  "#    -----------------\n"
-                  "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
-                  "#    -----------------\n#\n",
-                  strlen("# tracer: nop\n#\n# nop latency trace v1.1.5 on 6.1.0-tracekern\n"
-                         "# --------------------------------------------------------------------\n"
-                         "# latency: 0 us, #2/5, CPU#0 | (M:server VP:0, KP:0, SP:0 HP:0 #P:1)\n"
-                         "#    -----------------\n"
-                         "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
-                         "#    -----------------\n#\n")) == 0);
-    CHECK(strstr(collected, "#  cmd     pid     |||||| time  |   caller     \n") != NULL);
+    static const char latency_header[] =
+        "# tracer: nop\n#\n# nop latency trace v1.1.5 on 6.1.0-tracekern\n"
+        "# --------------------------------------------------------------------\n"
+        "# latency: 0 us, #2/5, CPU#0 | (M:server VP:0, KP:0, SP:0 HP:0 #P:1)\n"
+        "#    -----------------\n"
+        "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+        "#    -----------------\n"
+        "#\n"
+        "#                    _------=> CPU#            \n"
+        "#                   / _-----=> irqs-off/BH-disabled\n"
+        "#                  | / _----=> need-resched    \n"
+        "#                  || / _---=> hardirq/softirq \n"
+        "#                  ||| / _--=> preempt-depth   \n"
+        "#                  |||| / _-=> migrate-disable \n"
+        "#                  ||||| /     delay           \n"
+        "#  cmd     pid     |||||| time  |   caller     \n"
+        "#     \\   /        ||||||  \\    |    /       \n";
+    CHECK_EQ_STR(collected, latency_header);
+    /* record-tgid changes neither (Linux's lat_print_generic and print_lat_help_header
+     * have no TGID) */
+    trace_print_record_tgid = true;
+    collect_reset();
+    trace_print_default_header(&collect_writer, "nop", &info);
+    CHECK_EQ_STR(collected, latency_header);
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "  <idle>-0         0d.h..    2us : ");
+    trace_print_record_tgid = false;
     info.entries = 0; /* an empty buffer: the tracer's name alone, as Linux */
     collect_reset();
     trace_print_default_header(&collect_writer, "nop", &info);
@@ -135,16 +149,32 @@ TEST(record_tgid)
     collect_reset();
     trace_print_context(&collect_writer, &ev);
     CHECK_EQ_STR(collected, "           hello-42      (     42) [000] .....   314.011428: ");
+    /* Byte for byte Linux 6.1's print_func_help_header_irq with record-tgid (its
+     * 12-column gap) and print_func_help_header (its 10-column TGID). */
     collect_reset();
     trace_print_default_header(&collect_writer, "nop", &info);
-    CHECK(strstr(collected, "\n#                                        _-----=> irqs-off/BH-disabled\n") != NULL);
-    CHECK(strstr(collected, "\n#           TASK-PID     TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
-                            "#              | |         |       |   |||||     |         |\n") != NULL);
+    CHECK_EQ_STR(collected,
+                 "# tracer: nop\n#\n# entries-in-buffer/entries-written: 1/1   #P:1\n#\n"
+                 "#                                          _-----=> irqs-off/BH-disabled\n"
+                 "#                                         / _----=> need-resched\n"
+                 "#                                        | / _---=> hardirq/softirq\n"
+                 "#                                        || / _--=> preempt-depth\n"
+                 "#                                        ||| / _-=> migrate-disable\n"
+                 "#                                        |||| /     delay\n"
+                 "#           TASK-PID       TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
+                 "#              | |           |       |   |||||     |         |\n");
+    /* Each header's CPU# starts where the lines' "[000]" does. */
+    CHECK(strstr(collected, "CPU#") - strstr(collected, "#           TASK-PID") ==
+          (long)strlen("          <idle>-0       (-------) "));
     trace_print_irq_info = false;
     collect_reset();
     trace_print_default_header(&collect_writer, "nop", &info);
-    CHECK(strstr(collected, "\n#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
-                            "#              | |           |       |         |         |\n") != NULL);
+    CHECK_EQ_STR(collected,
+                 "# tracer: nop\n#\n# entries-in-buffer/entries-written: 1/1   #P:1\n#\n"
+                 "#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
+                 "#              | |           |       |         |         |\n");
+    CHECK(strstr(collected, "CPU#") - strstr(collected, "#           TASK-PID") ==
+          (long)strlen("          <idle>-0       (-------) "));
     trace_print_irq_info = true;
     trace_print_record_tgid = false;
 }

@@ -129,25 +129,26 @@ void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
     }
     fs_printf(out, "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
               (unsigned long long)info->entries, (unsigned long long)info->written, info->ncpus);
-    /* Linux's print_func_help_header and print_func_help_header_irq: record-tgid widens
-     * them by ten columns for the TGID. */
+    /* Linux's print_func_help_header and print_func_help_header_irq. record-tgid widens
+     * both by the ten columns of "(%7d) ": the plain header by a 10-character TGID column,
+     * the one over the flag columns by turning its 2-character gap into a 12-character one.
+     * Either way CPU# stays over the "[000]" of the lines below. */
     bool tgid = trace_print_record_tgid;
-    const char *pad = tgid ? "          " : "";
     if (!trace_print_irq_info) {
         fs_printf(out, "#           TASK-PID    %s CPU#     TIMESTAMP  FUNCTION\n"
                        "#              | |      %s   |         |         |\n",
                   tgid ? "   TGID   " : "", tgid ? "     |    " : "");
         return;
     }
-    fs_printf(out, "#                            %s  _-----=> irqs-off/BH-disabled\n"
-                   "#                            %s / _----=> need-resched\n"
-                   "#                            %s| / _---=> hardirq/softirq\n"
-                   "#                            %s|| / _--=> preempt-depth\n"
-                   "#                            %s||| / _-=> migrate-disable\n"
-                   "#                            %s|||| /     delay\n"
-                   "#           TASK-PID  %s CPU#  |||||  TIMESTAMP  FUNCTION\n"
+    static const char *const legend[] = {
+        "  _-----=> irqs-off/BH-disabled", " / _----=> need-resched",
+        "| / _---=> hardirq/softirq",      "|| / _--=> preempt-depth",
+        "||| / _-=> migrate-disable",      "|||| /     delay",
+    };
+    const char *gap = tgid ? "            " : "  ";
+    for (unsigned i = 0; i < sizeof legend / sizeof legend[0]; i++)
+        fs_printf(out, "#                            %s%s\n", gap, legend[i]);
+    fs_printf(out, "#           TASK-PID  %s CPU#  |||||  TIMESTAMP  FUNCTION\n"
                    "#              | |    %s   |   |||||     |         |\n",
-              tgid ? pad : "  ", tgid ? pad : "  ", tgid ? pad : "  ", tgid ? pad : "  ",
-              tgid ? pad : "  ", tgid ? pad : "  ", tgid ? "   TGID   " : "  ",
-              tgid ? "     |    " : "  ");
+              tgid ? "     TGID   " : gap, tgid ? "       |    " : gap);
 }
