@@ -147,10 +147,14 @@ void trace_print_ts(struct fs_writer *out, uint64_t ts_ns);
  * mmiotrace print (printk's and trace-cmd's own cut the nanoseconds off instead). */
 static inline uint64_t trace_ns_to_usecs(uint64_t ns) { return (ns + 500u) / 1000u; }
 
-/* A file holding an on/off setting: reads 1 or 0, takes 1 or 0 (anything else: -EINVAL). */
+/* A file holding an on/off setting: reads 1 or 0, takes 1 or 0 (anything else: -EINVAL).
+ * The setting is either value alone, a bool the file reads and writes (for one that is
+ * only consulted where it is used: `{ .value = &some_bool }`), or get and set (for one
+ * that acts when it changes); value is then NULL. */
 struct trace_flag {
     bool (*get)(void);
     void (*set)(bool on);
+    bool *value;
 };
 struct fs_node *trace_create_flag_file(struct fs_node *dir, const char *name,
                                        const struct trace_flag *flag);

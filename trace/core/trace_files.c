@@ -220,26 +220,38 @@ static int write_trace_entries(struct fs_node *f, const char *data, size_t len, 
     return resize_bytes((entries + per_page - 1) / per_page * RB_PAGE_SIZE);
 }
 
+/* A flag file's setting, through its bool or its get (struct trace_flag). */
+static bool flag_get(const struct trace_flag *flag)
+{
+    return flag->value ? *flag->value : flag->get();
+}
+
+static void flag_set(const struct trace_flag *flag, bool on)
+{
+    if (flag->value)
+        *flag->value = on;
+    else
+        flag->set(on);
+}
+
 /*
  * Files holding one on/off setting (tracing_on, the options, tracers' own switches): reading
  * gives 1 or 0, writing accepts 1 or 0 and nothing else. f->data points at the setting's
- * get/set pair.
+ * struct trace_flag.
  */
 static int read_flag(struct fs_node *f, struct fs_writer *out)
 {
-    const struct trace_flag *flag = f->data;
-    fs_printf(out, "%d\n", flag->get() ? 1 : 0);
+    fs_printf(out, "%d\n", flag_get(f->data) ? 1 : 0);
     return 0;
 }
 
 static int write_flag(struct fs_node *f, const char *data, size_t len, bool append)
 {
     (void)append;
-    const struct trace_flag *flag = f->data;
     bool on;
     int err = parse_bool(data, len, &on);
     if (!err)
-        flag->set(on);
+        flag_set(f->data, on);
     return err;
 }
 
@@ -255,22 +267,14 @@ static bool overwrite_get(void) { return trace_buffer()->overwrite; }
 static void overwrite_set(bool on) { rb_set_overwrite(trace_buffer(), on); }
 static bool stream_get(void) { return trace_stream_enabled; }
 
-static const struct trace_flag tracing_on_flag = { trace_is_on, trace_set_on };
-static const struct trace_flag overwrite_flag = { overwrite_get, overwrite_set };
-static const struct trace_flag stream_com2_flag = { stream_get, trace_stream_set_enabled };
-static const struct trace_flag stream_raw_flag = { trace_stream_raw, trace_stream_set_raw };
-static bool irq_info_get(void) { return trace_print_irq_info; }
-static void irq_info_set(bool on) { trace_print_irq_info = on; }
-static const struct trace_flag irq_info_flag = { irq_info_get, irq_info_set };
-static bool latency_get(void) { return trace_print_latency_format; }
-static void latency_set(bool on) { trace_print_latency_format = on; }
-static const struct trace_flag latency_flag = { latency_get, latency_set };
-static bool record_cmd_get(void) { return trace_record_cmd; }
-static void record_cmd_set(bool on) { trace_record_cmd = on; }
-static const struct trace_flag record_cmd_flag = { record_cmd_get, record_cmd_set };
-static bool record_tgid_get(void) { return trace_print_record_tgid; }
-static void record_tgid_set(bool on) { trace_print_record_tgid = on; }
-static const struct trace_flag record_tgid_flag = { record_tgid_get, record_tgid_set };
+static const struct trace_flag tracing_on_flag = { .get = trace_is_on, .set = trace_set_on };
+static const struct trace_flag overwrite_flag = { .get = overwrite_get, .set = overwrite_set };
+static const struct trace_flag stream_com2_flag = { .get = stream_get, .set = trace_stream_set_enabled };
+static const struct trace_flag stream_raw_flag = { .get = trace_stream_raw, .set = trace_stream_set_raw };
+static const struct trace_flag irq_info_flag = { .value = &trace_print_irq_info };
+static const struct trace_flag latency_flag = { .value = &trace_print_latency_format };
+static const struct trace_flag record_cmd_flag = { .value = &trace_record_cmd };
+static const struct trace_flag record_tgid_flag = { .value = &trace_print_record_tgid };
 
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
@@ -315,7 +319,7 @@ static int set_option(const char *word, size_t len)
     struct fs_node *flag = find_option(word + skip, len - skip);
     if (!flag)
         return -EINVAL;
-    ((const struct trace_flag *)flag->data)->set(on);
+    flag_set(flag->data, on);
     return 0;
 }
 
@@ -343,7 +347,7 @@ static int read_trace_options(struct fs_node *f, struct fs_writer *out)
     struct fs_node *options = tracefs_lookup("options", &err);
     for (struct fs_node *n = options ? options->children : 0; n; n = n->next)
         if (n->ops == &flag_ops)
-            fs_printf(out, "%s%s\n", ((const struct trace_flag *)n->data)->get() ? "" : "no",
+            fs_printf(out, "%s%s\n", flag_get(n->data) ? "" : "no",
                       n->name);
     return 0;
 }

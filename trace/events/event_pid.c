@@ -16,9 +16,7 @@
 #include "trace/core/trace.h"
 #include "trace/events/trace_events.h"
 
-static bool event_fork_get(void) { return trace_event_pids.follow_fork; }
-static void event_fork_set(bool on) { trace_event_pids.follow_fork = on; }
-static const struct trace_flag event_fork_flag = { event_fork_get, event_fork_set };
+static const struct trace_flag event_fork_flag = { .value = &trace_event_pids.follow_fork };
 
 static void event_pid_init(void)
 {

@@ -328,9 +328,7 @@ static int read_enabled(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
-static bool stack_trace_get(void) { return func_stack_trace; }
-static void stack_trace_set(bool on) { func_stack_trace = on; }
-static const struct trace_flag stack_trace_flag = { stack_trace_get, stack_trace_set };
+static const struct trace_flag stack_trace_flag = { .value = &func_stack_trace };
 
 static const struct fs_file_ops func_set_ops = { .read = read_func_set,
                                                  .write = write_func_set,

@@ -369,7 +369,7 @@ static void profile_set(bool on)
     ftrace_set_user(FTRACE_USER_PROFILE, on);
 }
 
-static const struct trace_flag profile_flag = { profile_get, profile_set };
+static const struct trace_flag profile_flag = { .get = profile_get, .set = profile_set };
 
 /* Prints ns as Linux's profile does: microseconds with three decimals. */
 static void print_us(struct fs_writer *out, uint64_t ns)
@@ -423,56 +423,33 @@ static const struct fs_file_ops profile_ops = { .read = read_profile };
 
 /* --- the controls: max_graph_depth, tracing_thresh, options/funcgraph-irqs ---------------- */
 
-/* max_graph_depth: "%u", as Linux's; written as kstrtoul_from_user(..., 10). */
-static int read_max_depth(struct fs_node *f, struct fs_writer *out)
+/* max_graph_depth and tracing_thresh (microseconds, as Linux's tracing_nsecs_read/_write
+ * show and take them): "%u", as Linux's. f->data is the uint32_t the file holds. */
+static int read_u32_control(struct fs_node *f, struct fs_writer *out)
 {
-    (void)f;
-    fs_printf(out, "%u\n", graph_max_depth);
+    fs_printf(out, "%u\n", *(const uint32_t *)f->data);
     return 0;
 }
 
-static int write_max_depth(struct fs_node *f, const char *data, size_t len, bool append)
+/* Takes what i386 Linux's kstrtoul_from_user(..., 10) takes: a number an unsigned long (32
+ * bits) holds; past it -ERANGE, kstrtoul's answer. A refused write changes nothing. */
+static int write_u32_control(struct fs_node *f, const char *data, size_t len, bool append)
 {
-    (void)f;
     (void)append;
     uint64_t v;
     int err = parse_kstrtoul_user(data, len, &v);
     if (err)
         return err;
     if (v > UINT32_MAX)
-        return -ERANGE; /* more than i386 Linux's unsigned long holds: kstrtoul's answer */
-    graph_max_depth = (uint32_t)v;
+        return -ERANGE;
+    *(uint32_t *)f->data = (uint32_t)v;
     return 0;
 }
 
-/* tracing_thresh: microseconds, as Linux's tracing_nsecs_read/_write show and take them. */
-static int read_thresh(struct fs_node *f, struct fs_writer *out)
-{
-    (void)f;
-    fs_printf(out, "%u\n", graph_thresh_us);
-    return 0;
-}
+static const struct trace_flag irqs_flag = { .value = &graph_irqs };
 
-static int write_thresh(struct fs_node *f, const char *data, size_t len, bool append)
-{
-    (void)f;
-    (void)append;
-    uint64_t us;
-    int err = parse_kstrtoul_user(data, len, &us);
-    if (err)
-        return err;
-    if (us > UINT32_MAX)
-        return -ERANGE; /* as for max_graph_depth */
-    graph_thresh_us = (uint32_t)us;
-    return 0;
-}
-
-static bool irqs_get(void) { return graph_irqs; }
-static void irqs_set(bool on) { graph_irqs = on; }
-static const struct trace_flag irqs_flag = { irqs_get, irqs_set };
-
-static const struct fs_file_ops max_depth_ops = { .read = read_max_depth, .write = write_max_depth };
-static const struct fs_file_ops thresh_ops = { .read = read_thresh, .write = write_thresh };
+static const struct fs_file_ops u32_control_ops = { .read = read_u32_control,
+                                                    .write = write_u32_control };
 
 void ftrace_graph_setup(void)
 {
@@ -487,7 +464,7 @@ void ftrace_graph_setup(void)
         panic("ftrace: the graph records' export hooks are taken");
     trace_create_flag_file(tracefs_root(), "function_profile_enabled", &profile_flag);
     fs_create(fs_mkdir_at(tracefs_root(), "trace_stat"), "function0", &profile_ops, 0);
-    fs_create(tracefs_root(), "max_graph_depth", &max_depth_ops, 0);
-    fs_create(tracefs_root(), "tracing_thresh", &thresh_ops, 0);
+    fs_create(tracefs_root(), "max_graph_depth", &u32_control_ops, &graph_max_depth);
+    fs_create(tracefs_root(), "tracing_thresh", &u32_control_ops, &graph_thresh_us);
     trace_create_flag_file(fs_mkdir_at(tracefs_root(), "options"), "funcgraph-irqs", &irqs_flag);
 }

@@ -16,7 +16,7 @@
     {                                                                                    \
         ftrace_print_flags = on ? ftrace_print_flags | (bit) : ftrace_print_flags & ~(bit); \
     }                                                                                    \
-    static const struct trace_flag fn##_flag = { fn##_get, fn##_set };
+    static const struct trace_flag fn##_flag = { .get = fn##_get, .set = fn##_set };
 
 PRINT_OPTION(sym_offset, FTRACE_PRINT_SYM_OFFSET)
 PRINT_OPTION(sym_addr, FTRACE_PRINT_SYM_ADDR)

@@ -14,9 +14,7 @@ struct trace_pid_filter ftrace_pids;
 
 bool ftrace_pid_ignored(void) { return trace_pid_filter_ignores(&ftrace_pids, current_pid); }
 
-static bool function_fork_get(void) { return ftrace_pids.follow_fork; }
-static void function_fork_set(bool on) { ftrace_pids.follow_fork = on; }
-static const struct trace_flag function_fork_flag = { function_fork_get, function_fork_set };
+static const struct trace_flag function_fork_flag = { .value = &ftrace_pids.follow_fork };
 
 static void ftrace_pid_init(void)
 {

@@ -275,9 +275,7 @@ static struct tracer mmiotrace_tracer = {
 
 /* --- files ------------------------------------------------------------------------------ */
 
-static bool trace_pc_get(void) { return mmiotrace_trace_pc; }
-static void trace_pc_set(bool on) { mmiotrace_trace_pc = on; }
-static const struct trace_flag trace_pc_flag = { trace_pc_get, trace_pc_set };
+static const struct trace_flag trace_pc_flag = { .value = &mmiotrace_trace_pc };
 
 static int read_filter_offset(struct fs_node *f, struct fs_writer *out)
 {
