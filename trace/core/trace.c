@@ -85,12 +85,15 @@ void trace_set_on_from_trigger(bool on)
     trace_recording = on && trace_buf;
 }
 
-/* issue 18, the snapshot buffer (trace_snapshot.c): exchanges trace_buf with *other, with
- * interrupts off, unless a writer of this CPU is between reserve and commit (its commit
- * would go to the other buffer), a resize or a reader is at work (their locks are taken
- * by someone else), or *other is NULL. Other CPUs' writers are not checked: only CPU 0
- * writes events (arch_cpu_count() is 1); a second CPU needs them stopped first. */
-bool trace_swap_buffers(struct ring_buffer **other)
+/* issue 18, the snapshot buffer (trace_snapshot.c): exchanges trace_buf with *other, and
+ * trace_time_start_ns with *other_start_ns (each buffer keeps the time it was emptied),
+ * with interrupts off, unless a writer of this CPU is between reserve and commit (its
+ * commit would go to the other buffer), a resize or a reader is at work (their locks are
+ * taken by someone else), or *other is NULL. The buffer swapped in takes the live one's
+ * settings (overwrite, the CPUs tracing_cpumask leaves out). Other CPUs' writers are not
+ * checked: only CPU 0 writes events (arch_cpu_count() is 1); a second CPU needs them
+ * stopped first. */
+bool trace_swap_buffers(struct ring_buffer **other, uint64_t *other_start_ns)
 {
     unsigned long irqs = arch_irq_save();
     unsigned long resize_flags, reader_flags;
@@ -100,8 +103,13 @@ bool trace_swap_buffers(struct ring_buffer **other)
         if (spin_trylock_irqsave(&trace_reader_lock, &reader_flags)) {
             struct ring_buffer *live = trace_buf;
             (*other)->overwrite = live->overwrite;
+            for (unsigned cpu = 0; cpu < live->ncpus; cpu++)
+                rb_set_cpu_recording(*other, cpu, !live->cpu_off[cpu]);
             __atomic_store_n(&trace_buf, *other, __ATOMIC_RELEASE);
             *other = live;
+            uint64_t start = trace_time_start_ns;
+            trace_time_start_ns = *other_start_ns;
+            *other_start_ns = start;
             swapped = true;
             spin_unlock_irqrestore(&trace_reader_lock, reader_flags);
         }
@@ -193,18 +201,30 @@ int trace_resize(uint32_t pages_per_cpu)
 {
     unsigned long flags = spin_lock_irqsave(&resize_lock);
     arch_irq_restore(flags); /* no interrupt handler takes it */
-    uint64_t want = (uint64_t)pages_per_cpu * arch_cpu_count();
-    uint64_t have = (uint64_t)rb_pages_per_cpu(trace_buf) * arch_cpu_count();
+    /* issue 18: an allocated snapshot buffer is resized with the live one, as Linux does
+     * (tracing: Update snapshot buffer on resize if it is allocated), so a swap never
+     * changes buffer_size_kb; both get their pages, or neither changes. */
+    struct ring_buffer *spare = trace_snapshot_hold();
+    uint64_t buffers = spare ? 2 : 1;
+    uint64_t want = (uint64_t)pages_per_cpu * arch_cpu_count() * buffers;
+    uint64_t have = (uint64_t)rb_pages_per_cpu(trace_buf) * arch_cpu_count() * buffers;
     bool fits = want > have ? page_alloc_leaves_reserve(want) : want < page_alloc_free_pages();
-    struct rb_resize_pages pages;
+    struct rb_resize_pages pages, spare_pages;
     int err = fits ? rb_resize_alloc(trace_buf, pages_per_cpu, &pages) : -ENOMEM;
+    if (!err && spare && (err = rb_resize_alloc(spare, pages_per_cpu, &spare_pages)) != 0)
+        rb_resize_free(trace_buf, &pages); /* the new pages, unused */
     if (!err) {
         unsigned long reader_flags = spin_lock_irqsave(&trace_reader_lock);
         arch_irq_restore(reader_flags); /* the tick only try-locks it (above) */
         rb_resize_swap(trace_buf, &pages);
+        if (spare)
+            rb_resize_swap(spare, &spare_pages);
         spin_unlock_irqrestore(&trace_reader_lock, reader_flags);
         rb_resize_free(trace_buf, &pages);
+        if (spare)
+            rb_resize_free(spare, &spare_pages);
     }
+    trace_snapshot_release();
     spin_unlock_irqrestore(&resize_lock, flags);
     return err;
 }

@@ -130,9 +130,13 @@ extern bool trace_print_latency_format;
 /* options/record-tgid (Linux's, off by default): the context and the header get a TGID
  * column after TASK-PID. */
 extern bool trace_print_record_tgid;
-/* When the buffer was last emptied (boot, a new tracer, `echo > trace`): latency-format
- * counts its times from there, as Linux's time_start. */
+/* When the live buffer was last emptied (boot, a new tracer, `echo > trace`):
+ * latency-format counts its times from there, as Linux's time_start. A snapshot swap
+ * exchanges it with the snapshot buffer's (trace_snapshot.h). */
 extern uint64_t trace_time_start_ns;
+/* While out prints another buffer than the live one (the snapshot file), its
+ * latency-format times count from start_ns, that buffer's; (NULL, 0) ends it. */
+void trace_print_times_from(const struct fs_writer *out, uint64_t start_ns);
 /* The time (ns) of the event after the one being printed, for latency-format's delay mark,
  * or 0: set by the `trace` file's reader around each event (trace_print_all, one reader at
  * a time); trace_pipe does not look ahead and prints no mark. */

@@ -28,14 +28,16 @@ bool trace_is_on(void);
  * flag only, as Linux's tracing_on()/tracing_off() (a tracer's start and stop are for the
  * tracing_on file). */
 void trace_set_on_from_trigger(bool on);
-/* issue 18, the snapshot buffer: swaps trace_buf and *other (trace.c says when it may). */
-bool trace_swap_buffers(struct ring_buffer **other);
+/* issue 18, the snapshot buffer: swaps trace_buf and *other, and their start times
+ * (trace_time_start_ns and *other_start_ns); trace.c says when it may. */
+bool trace_swap_buffers(struct ring_buffer **other, uint64_t *other_start_ns);
 /* Prints rb's events as the `trace` file does, under the header of tracer_name
  * (trace_read.c); the snapshot file prints its buffer with it. */
 void trace_print_buffer(struct fs_writer *out, struct ring_buffer *rb);
 void trace_header_info(struct trace_header_info *info);
-/* Resizes the buffer (buffer_size_kb): 0, -EINVAL, or -ENOMEM when the new pages would
- * take the kernel's reserve (kernel/mm/page_alloc.h); on an error the buffer is unchanged. */
+/* Resizes the buffer (buffer_size_kb), and the snapshot buffer with it when allocated:
+ * 0, -EINVAL, or -ENOMEM when the new pages would take the kernel's reserve
+ * (kernel/mm/page_alloc.h); on an error both are unchanged. */
 int trace_resize(uint32_t pages_per_cpu);
 
 /* Prints one event the way the current tracer wants it. */

@@ -50,6 +50,20 @@ static char delay_mark(uint64_t ns)
     return ' ';
 }
 
+/* The writer printing a buffer other than the live one, and that buffer's start
+ * (trace_print_times_from); other writers (the COM2 stream in the tick) keep the live
+ * buffer's. Set around a read in thread context; the tick only reads it (one CPU). */
+static struct {
+    const struct fs_writer *out;
+    uint64_t start_ns;
+} times_from;
+
+void trace_print_times_from(const struct fs_writer *out, uint64_t start_ns)
+{
+    times_from.start_ns = start_ns;
+    times_from.out = out;
+}
+
 /* latency-format's context, Linux's lat_print_generic and lat_print_timestamp: comm cut to
  * 8, pid, CPU, the flag columns, the time in us since the buffer was emptied and the mark
  * of the gap to the next event. */
@@ -58,7 +72,8 @@ static void print_latency_context(struct fs_writer *out, const struct trace_even
     const struct trace_entry *e = ev->entry;
     fs_printf(out, "%8.8s-%-7d %3u", trace_comm_lookup(e->pid), (int)e->pid, ev->cpu);
     print_flags(out, e);
-    uint64_t since = ev->ts > trace_time_start_ns ? ev->ts - trace_time_start_ns : 0;
+    uint64_t start = out == times_from.out ? times_from.start_ns : trace_time_start_ns;
+    uint64_t since = ev->ts > start ? ev->ts - start : 0;
     uint64_t next = trace_latency_next_ns;
     uint64_t gap = next > ev->ts ? trace_ns_to_usecs(next - ev->ts) : 0;
     fs_printf(out, " %4lluus%c: ", (unsigned long long)trace_ns_to_usecs(since),

@@ -16,9 +16,11 @@
 #include "kernel/lib/parse.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/spinlock.h"
+#include "kernel/time.h"
 #include "trace/core/trace_internal.h"
 
 static struct ring_buffer *snapshot_buf;
+static uint64_t snapshot_start_ns; /* when snapshot_buf was last emptied (latency-format) */
 static unsigned armed;        /* snapshot triggers that need the buffer */
 static struct spinlock snapshot_lock = SPINLOCK_INIT("snapshot"); /* thread context */
 
@@ -36,13 +38,29 @@ static int allocate(void)
         return -ENOMEM;
     unsigned long irqs = arch_irq_save();
     snapshot_buf = rb;
+    snapshot_start_ns = time_ns();
     arch_irq_restore(irqs);
     return 0;
 }
 
 bool trace_snapshot_take(void)
 {
-    return trace_swap_buffers(&snapshot_buf);
+    return trace_swap_buffers(&snapshot_buf, &snapshot_start_ns);
+}
+
+static unsigned long hold_flags; /* trace_snapshot_hold's, under snapshot_lock */
+
+struct ring_buffer *trace_snapshot_hold(void)
+{
+    unsigned long flags = spin_lock_irqsave(&snapshot_lock);
+    arch_irq_restore(flags); /* only thread context takes it */
+    hold_flags = flags;
+    return snapshot_buf;
+}
+
+void trace_snapshot_release(void)
+{
+    spin_unlock_irqrestore(&snapshot_lock, hold_flags);
 }
 
 int trace_snapshot_arm(void)
@@ -84,10 +102,13 @@ static int read_snapshot(struct fs_node *f, struct fs_writer *out)
     struct rb_stats st = { 0 };
     if (snapshot_buf)
         rb_get_stats(snapshot_buf, RB_ALL_CPUS, &st);
-    if (st.entries == 0)
+    if (st.entries == 0) {
         print_help(out);
-    else
+    } else {
+        trace_print_times_from(out, snapshot_start_ns);
         trace_print_buffer(out, snapshot_buf);
+        trace_print_times_from(0, 0);
+    }
     return 0;
 }
 
@@ -119,11 +140,12 @@ static int write_snapshot(struct fs_node *f, const char *data, size_t len, bool 
             free_snapshot();
     } else if (v == 1) {
         err = allocate();
-        if (!err && !trace_swap_buffers(&snapshot_buf))
+        if (!err && !trace_swap_buffers(&snapshot_buf, &snapshot_start_ns))
             err = -EBUSY;
     } else if (snapshot_buf) {
         unsigned long irqs = arch_irq_save();
         rb_reset(snapshot_buf); /* not live: no writer is in it */
+        snapshot_start_ns = time_ns();
         arch_irq_restore(irqs);
     }
     spin_unlock_irqrestore(&snapshot_lock, flags);

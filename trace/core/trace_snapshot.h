@@ -11,6 +11,11 @@
  * Not the `snapshot` tracer (trace/snapshot/): that one records CPU state at int3 sites
  * (TRACE_SNAPSHOT()) into the live buffer; this file keeps a copy of the whole buffer.
  *
+ * The snapshot buffer mirrors the live one's settings, as Linux's: it is allocated at the
+ * live size and resized with it (buffer_size_kb), and a swap gives the buffer swapped in
+ * the live one's overwrite mode and tracing_cpumask. Each buffer keeps the time it was last
+ * emptied, which latency-format counts from, and takes it along in a swap.
+ *
  * Swapping exchanges the trace_buf pointer with interrupts off, between two events of
  * this CPU only: a swap is refused (and counted) while a writer on this CPU is between
  * reserve and commit (it would commit into the other buffer), during a resize, or while a
@@ -32,6 +37,13 @@ void trace_snapshot_disarm(void);
 /* Swaps the live buffer and the snapshot, in any context; false when refused (not
  * allocated, or busy as above). */
 bool trace_snapshot_take(void);
+
+/* For trace_resize, which resizes the snapshot buffer with the live one: the buffer
+ * (NULL while freed), kept allocated, and neither allocated nor freed, until
+ * trace_snapshot_release. Thread context; the caller holds off swaps (trace.c's
+ * resize_lock). */
+struct ring_buffer *trace_snapshot_hold(void);
+void trace_snapshot_release(void);
 
 /* Creates the snapshot file (trace_init). */
 void trace_snapshot_init(void);
