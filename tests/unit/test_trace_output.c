@@ -94,6 +94,17 @@ TEST(latency_format)
     trace_print_context(&collect_writer, &ev);
     CHECK_EQ_STR(collected, "  <idle>-0         0d.h..    2us : ");
 
+    /* A writer printing another buffer (the snapshot file) counts from that buffer's
+     * start; any other writer still from the live one's. */
+    trace_print_times_from(&collect_writer, 500000);
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "  <idle>-0         0d.h..  502us : ");
+    trace_print_times_from(0, 0);
+    collect_reset();
+    trace_print_context(&collect_writer, &ev);
+    CHECK_EQ_STR(collected, "  <idle>-0         0d.h..    2us : ");
+
     struct trace_header_info info = { 2, 5, 1 };
     collect_reset();
     trace_print_default_header(&collect_writer, "nop", &info);
