@@ -330,8 +330,8 @@ struct refusal {
 };
 
 /* "event trigger parse error: error: MESSAGE" (or Linux's "hist:SYS:EVENT: error: ..."),
- * the command, and a caret under pos: the layout of Linux's tracing_log_err, which
- * event_filter_print_error also follows. */
+ * then the command without its outer blanks and a caret under pos, as every error_log
+ * entry (trace_error_log_print_command). */
 static void print_refusal(struct fs_writer *out, const void *arg)
 {
     const struct refusal *r = arg;
@@ -343,22 +343,11 @@ static void print_refusal(struct fs_writer *out, const void *arg)
     if (e - s > TRIGGER_MAX_TEXT)
         e = s + TRIGGER_MAX_TEXT;
     if (r->hist_of)
-        fs_printf(out, "hist:%s:%s: error: %s\n  Command: ", r->hist_of->system,
-                  r->hist_of->name, r->message);
+        fs_printf(out, "hist:%s:%s: error: %s\n", r->hist_of->system, r->hist_of->name,
+                  r->message);
     else
-        fs_printf(out, "event trigger parse error: error: %s\n  Command: ", r->message);
-    for (size_t i = s; i < e; i++) {
-        char c = r->text[i];
-        char shown = ((unsigned char)c < ' ' || (unsigned char)c > '~') ? '.' : c;
-        out->emit(out, &shown, 1);
-    }
-    fs_puts(out, "\n           ");
-    size_t pos = r->pos > s ? r->pos - s : 0;
-    if (pos > e - s)
-        pos = e - s;
-    for (size_t i = 0; i < pos; i++)
-        out->emit(out, " ", 1);
-    fs_puts(out, "^\n");
+        fs_printf(out, "event trigger parse error: error: %s\n", r->message);
+    trace_error_log_print_command(out, r->text + s, e - s, r->pos > s ? r->pos - s : 0);
 }
 
 static int log_refusal(const char *text, size_t len, const char *message, size_t pos)
