@@ -171,6 +171,18 @@ struct ring_buffer *trace_buffer(void);
 extern struct ring_buffer *trace_buf; /* NULL until trace_init */
 extern volatile bool trace_recording; /* tracing_on, and a buffer exists */
 
+/* Fills an event's common head: its type, the context flags (irqs_were_on: whether
+ * interrupts were on where the event happened) and the current pid. The one place every
+ * record's head is written (trace_reserve, the event triggers' scratch records). */
+static inline void trace_entry_fill(struct trace_entry *e, uint16_t type, bool irqs_were_on)
+{
+    e->type = type;
+    e->flags = (uint8_t)((irqs_were_on ? 0 : TRACE_FLAG_IRQS_OFF) |
+                         (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
+    e->preempt_count = 0;
+    e->pid = current_pid;
+}
+
 static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
 {
     if (!trace_recording)
@@ -180,11 +192,7 @@ static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
     arch_irq_restore(irqs);
     if (!e)
         return 0;
-    e->type = type;
-    e->flags = (uint8_t)((irqs ? 0 : TRACE_FLAG_IRQS_OFF) |
-                         (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
-    e->preempt_count = 0;
-    e->pid = current_pid;
+    trace_entry_fill(e, type, irqs != 0);
     return e;
 }
 
