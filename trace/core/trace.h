@@ -134,8 +134,8 @@ extern bool trace_print_record_tgid;
  * counts its times from there, as Linux's time_start. */
 extern uint64_t trace_time_start_ns;
 /* The time (ns) of the event after the one being printed, for latency-format's delay mark,
- * or 0: set by the `trace` file's reader around each event (trace_print_all, one reader at
- * a time); trace_pipe does not look ahead and prints no mark. */
+ * or 0: set by the `trace` file's reader around each event (trace_print_buffer, one walk at
+ * a time under its mutex); trace_pipe does not look ahead and prints no mark. */
 extern uint64_t trace_latency_next_ns;
 /* Linux's default header for a tracer name (the # lines above the events). */
 void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
