@@ -50,7 +50,8 @@ static struct mutex trigger_mutex = MUTEX_INIT("event_trigger");
  * under hist_lock. */
 static struct spinlock hist_lock = SPINLOCK_INIT("event_hist");
 /* Entries of a hist table copied per hold of hist_lock: what bounds the time a reader keeps
- * interrupts off (a few KiB of memcpy), however large the table. */
+ * interrupts off (at most 16 KiB of memcpy: entries of 3 string keys and 4 vals), however
+ * large the table. */
 #define HIST_COPY_BATCH 64
 /* Heap bytes all hist tables together may take (Linux bounds each by its size only; here
  * programs share one kernel heap). Charged under trigger_mutex. */
