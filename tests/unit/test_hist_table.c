@@ -44,7 +44,8 @@ static void add(struct hist_table *t, int pid, int id, unsigned bytes, int delta
 }
 
 static const char *syscall_name(uint64_t nr) { return nr == 4 ? "sys_write" : NULL; }
-static const struct hist_names names = { NULL, syscall_name };
+static const char *symbol_name(uint64_t addr) { return addr == 0x1000 ? "start" : NULL; }
+static const struct hist_names names = { symbol_name, syscall_name };
 
 static const char *print(struct hist_table *t)
 {
@@ -139,12 +140,35 @@ TEST(full_table_drops_new_keys_and_counts_them)
     hist_free(t);
 }
 
+/* A .sym key shows its function, or the address as Linux's sprint_symbol_no_offset gives
+ * it ("0x..."), never an empty name. */
+TEST(sym_without_symbol_shows_address)
+{
+    struct hist_table *t = make("keys=id.sym");
+    CHECK(t != NULL);
+    add(t, 1, 0x1000, 0, 0, "");
+    add(t, 1, 0x1234, 0, 0, "");
+    const char *text = print(t);
+    CHECK(strstr(text, "{ id: [1000] start                                         } hitcount:") != NULL);
+    CHECK(strstr(text, "{ id: [1234] 0x1234                                        } hitcount:") != NULL);
+    hist_free(t);
+}
+
 TEST(copy_is_independent)
 {
     struct hist_table *t = make("keys=id");
     add(t, 1, 1, 0, 0, "");
-    struct hist_table *c = hist_copy(t);
+    add(t, 1, 2, 0, 0, "");
+    add(t, 1, 3, 0, 0, "");
+    struct hist_table *c = hist_alloc_like(t);
     CHECK(c != NULL);
+    uint32_t done = hist_copy_some(c, t, 0, 2); /* in pieces, as the hist file copies */
+    CHECK_EQ_INT(done, 2);
+    add(t, 1, 4, 0, 0, ""); /* a new entry meanwhile is not in the copy */
+    CHECK_EQ_INT(hist_copy_some(c, t, done, 2), 3);
+    CHECK(strstr(print(c), "{ id:          3 } hitcount:          1\n") != NULL);
+    CHECK(strstr(print(c), "{ id:          4 }") == NULL);
+    CHECK(strstr(print(c), "Hits: 3\n    Entries: 3\n") != NULL);
     add(t, 1, 1, 0, 0, "");
     CHECK(strstr(print(c), "hitcount:          1\n") != NULL);
     CHECK_EQ_INT(hist_bytes(c), hist_bytes(t));

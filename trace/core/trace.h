@@ -138,8 +138,8 @@ extern uint64_t trace_time_start_ns;
  * latency-format times count from start_ns, that buffer's; (NULL, 0) ends it. */
 void trace_print_times_from(const struct fs_writer *out, uint64_t start_ns);
 /* The time (ns) of the event after the one being printed, for latency-format's delay mark,
- * or 0: set by the `trace` file's reader around each event (trace_print_all, one reader at
- * a time); trace_pipe does not look ahead and prints no mark. */
+ * or 0: set by the `trace` file's reader around each event (trace_print_buffer, one walk at
+ * a time under its mutex); trace_pipe does not look ahead and prints no mark. */
 extern uint64_t trace_latency_next_ns;
 /* Linux's default header for a tracer name (the # lines above the events). */
 void trace_print_default_header(struct fs_writer *out, const char *tracer_name,
@@ -179,6 +179,18 @@ struct ring_buffer *trace_buffer(void);
 extern struct ring_buffer *trace_buf; /* NULL until trace_init */
 extern volatile bool trace_recording; /* tracing_on, and a buffer exists */
 
+/* Fills an event's common head: its type, the context flags (irqs_were_on: whether
+ * interrupts were on where the event happened) and the current pid. The one place every
+ * record's head is written (trace_reserve, the event triggers' scratch records). */
+static inline void trace_entry_fill(struct trace_entry *e, uint16_t type, bool irqs_were_on)
+{
+    e->type = type;
+    e->flags = (uint8_t)((irqs_were_on ? 0 : TRACE_FLAG_IRQS_OFF) |
+                         (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
+    e->preempt_count = 0;
+    e->pid = current_pid;
+}
+
 static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
 {
     if (!trace_recording)
@@ -188,11 +200,7 @@ static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
     arch_irq_restore(irqs);
     if (!e)
         return 0;
-    e->type = type;
-    e->flags = (uint8_t)((irqs ? 0 : TRACE_FLAG_IRQS_OFF) |
-                         (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
-    e->preempt_count = 0;
-    e->pid = current_pid;
+    trace_entry_fill(e, type, irqs != 0);
     return e;
 }
 

@@ -32,7 +32,8 @@ void trace_set_on_from_trigger(bool on);
  * (trace_time_start_ns and *other_start_ns); trace.c says when it may. */
 bool trace_swap_buffers(struct ring_buffer **other, uint64_t *other_start_ns);
 /* Prints rb's events as the `trace` file does, under the header of tracer_name
- * (trace_read.c); the snapshot file prints its buffer with it. */
+ * (trace_read.c); the snapshot file prints its buffer with it. Thread context: one walk
+ * at a time, a second caller sleeps until the first is done. */
 void trace_print_buffer(struct fs_writer *out, struct ring_buffer *rb);
 void trace_header_info(struct trace_header_info *info);
 /* Resizes the buffer (buffer_size_kb), and the snapshot buffer with it when allocated:

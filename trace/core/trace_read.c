@@ -5,6 +5,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/lib/string.h"
+#include "kernel/mutex.h"
 #include "kernel/time.h"
 #include "trace/events/trace_events.h"
 #include "trace/core/trace_internal.h"
@@ -129,9 +130,16 @@ void trace_print_all(struct fs_writer *out)
     trace_print_buffer(out, trace_buffer());
 }
 
+/* One walk of a buffer at a time: its iterators and event copy are static (too large for
+ * a kernel stack), and so is trace_latency_next_ns. Readers are the shell, programs
+ * reading `trace` or `snapshot`, each in thread context; a second one sleeps until the
+ * first is done. */
+static struct mutex print_mutex = MUTEX_INIT("trace_print");
+
 void trace_print_buffer(struct fs_writer *out, struct ring_buffer *rb)
 {
-    static union trace_event_copy copy; /* the console shell is the only caller */
+    mutex_lock(&print_mutex);
+    static union trace_event_copy copy; /* under print_mutex */
     static struct rb_iter iters[RB_MAX_CPUS];
     struct trace_header_info info;
     unsigned ncpus = arch_cpu_count();
@@ -168,4 +176,5 @@ void trace_print_buffer(struct fs_writer *out, struct ring_buffer *rb)
     for (unsigned cpu = 0; cpu < ncpus; cpu++)
         if (iters[cpu].skipped)
             trace_print_lost(out, cpu, iters[cpu].skipped);
+    mutex_unlock(&print_mutex);
 }

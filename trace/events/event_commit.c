@@ -101,13 +101,7 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
     if (fl & TRACE_EVENT_FL_COND) {
         struct trace_entry *e = scratch_get(length);
         if (e) {
-            unsigned long irqs = arch_irq_save();
-            arch_irq_restore(irqs);
-            e->type = call->id;
-            e->flags = (uint8_t)((irqs ? 0 : TRACE_FLAG_IRQS_OFF) |
-                                 (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
-            e->preempt_count = 0;
-            e->pid = current_pid;
+            trace_entry_fill(e, call->id, arch_irqs_enabled());
             return e;
         }
     }

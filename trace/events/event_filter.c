@@ -12,6 +12,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/mm/heap.h"
 #include "kernel/lib/string.h"
+#include "trace/core/error_log.h"
 
 /* Linux's messages (trace_events_filter.c, its ERRORS table). */
 static const char MSG_INVALID_OP[] = "Invalid operator";
@@ -519,15 +520,6 @@ void event_filter_print_error(struct fs_writer *out, const char *text, size_t le
     strip(text, len, &s, &e);
     if (e - s > EVENT_FILTER_MAX_TEXT)
         e = s + EVENT_FILTER_MAX_TEXT;
-    fs_printf(out, "event filter parse error: error: %s\n  Command: ", err->message);
-    for (size_t i = s; i < e; i++) {
-        char c = text[i];
-        char shown = ((unsigned char)c < ' ' || (unsigned char)c > '~') ? '.' : c;
-        out->emit(out, &shown, 1);
-    }
-    fs_puts(out, "\n           ");
-    size_t pos = err->pos < e - s ? err->pos : e - s;
-    for (size_t i = 0; i < pos; i++)
-        out->emit(out, " ", 1);
-    fs_puts(out, "^\n");
+    fs_printf(out, "event filter parse error: error: %s\n", err->message);
+    trace_error_log_print_command(out, text + s, e - s, err->pos);
 }

@@ -2,13 +2,17 @@
  * event_trigger.c - the trigger file of every event and what its triggers do
  * (event_trigger.h).
  *
- * Concurrency. An event's trigger list is changed only by writes to its trigger file
- * (thread context) under triggers_lock, and read by the event's writers with interrupts
- * off, without a lock: a trigger is fully built before one release store links it at the
- * head; an unlinked one is freed once no writer can still be running it, which
- * wait_for_trigger_writers() says (one CPU: at once, as event_filter_files.c reasons for
- * filters). A trigger's count is changed by writers with interrupts off; on a second CPU
- * two writers could both take the last count (Linux has the same race).
+ * Concurrency. Every read and write of a trigger or hist file runs under trigger_mutex
+ * (Linux's event_mutex), a sleeping lock: only those change an event's trigger list, a
+ * trigger's paused bit, a hist table's place, the arming counts (trace_event_soft_arm)
+ * and the hist budget, and only they walk the list outside the writers. The event's
+ * writers (any context, interrupts off) read the list without a lock: a trigger is fully
+ * built before one release store links it at the head; an unlinked one is freed once no
+ * writer can still be running it, which wait_for_trigger_writers() says (one CPU: at once,
+ * as event_filter_files.c reasons for filters). A hist table is counted by writers and
+ * copied by readers under hist_lock, in bounded pieces. A trigger's count is changed by
+ * writers with interrupts off; on a second CPU two writers could both take the last count
+ * (Linux has the same race).
  */
 #include "trace/events/event_trigger.h"
 
@@ -17,6 +21,7 @@
 #include "kernel/lib/parse.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/heap.h"
+#include "kernel/mutex.h"
 #include "kernel/spinlock.h"
 #include "trace/core/error_log.h"
 #include "trace/core/trace_internal.h"
@@ -39,11 +44,17 @@ struct event_trigger {
     struct event_trigger *next;
 };
 
-static struct spinlock triggers_lock = SPINLOCK_INIT("event_triggers");
-/* hist tables: counted by writers, copied by readers of the hist file, under hist_lock. */
+/* Held by every read and write of a trigger or hist file (see the top of this file). */
+static struct mutex trigger_mutex = MUTEX_INIT("event_trigger");
+/* hist tables: counted by writers, copied by readers of the hist file, swapped by a clear,
+ * under hist_lock. */
 static struct spinlock hist_lock = SPINLOCK_INIT("event_hist");
+/* Entries of a hist table copied per hold of hist_lock: what bounds the time a reader keeps
+ * interrupts off (at most 16 KiB of memcpy: entries of 3 string keys and 4 vals), however
+ * large the table. */
+#define HIST_COPY_BATCH 64
 /* Heap bytes all hist tables together may take (Linux bounds each by its size only; here
- * programs share one kernel heap). Charged under triggers_lock. */
+ * programs share one kernel heap). Charged under trigger_mutex. */
 #define HIST_BUDGET (1024u * 1024)
 static size_t hist_bytes_used;
 
@@ -126,11 +137,11 @@ void event_triggers_run_early(const struct trace_event_call *call)
         fire(t, 0, 0); /* no post trigger here: no stack trace */
 }
 
-/* Counts a record in a hist table. */
-static void count_in_hist(struct hist_table *h, const void *record, uint32_t length)
+/* Counts a record in t's hist table (read under the lock: a clear swaps it). */
+static void count_in_hist(struct event_trigger *t, const void *record, uint32_t length)
 {
     unsigned long flags = spin_lock_irqsave(&hist_lock);
-    hist_add(h, record, length, task_name(task_current()));
+    hist_add(t->hist, record, length, task_name(task_current()));
     spin_unlock_irqrestore(&hist_lock, flags);
 }
 
@@ -143,7 +154,7 @@ unsigned event_triggers_run_on_record(const struct trace_event_call *call, const
             continue;
         if (t->hist) {
             if (!t->paused)
-                count_in_hist(t->hist, record, length);
+                count_in_hist(t, record, length);
         }
         else if (trigger_kind_is_post(t->kind))
             post |= 1u << t->kind;
@@ -161,7 +172,7 @@ void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds
             fire(t, fp, flags);
 }
 
-/* --- changing an event's triggers (thread context) --------------------------------------- */
+/* --- changing an event's triggers (thread context, trigger_mutex held) -------------------- */
 
 /* Returns once no writer can be running a trigger unlinked before the call, or be between
  * reserve and commit of a scratch record taken before it. One CPU: at once (only CPU 0
@@ -197,9 +208,7 @@ static void free_trigger(struct event_trigger *t)
 {
     event_filter_free(t->filter);
     if (t->hist) {
-        unsigned long flags = spin_lock_irqsave(&triggers_lock);
         hist_bytes_used -= hist_bytes(t->hist);
-        spin_unlock_irqrestore(&triggers_lock, flags);
         hist_free(t->hist);
     }
     kfree(t);
@@ -240,21 +249,37 @@ static void release_trigger(struct trace_event_call *call, struct event_trigger 
     trace_event_soft_disarm(call);
 }
 
-static int remove_trigger(struct trace_event_call *call, enum trigger_kind kind,
-                          const struct trace_event_call *target)
+/* Unlinks the trigger at *link, and frees it once no writer can be running it. */
+static void unlink_trigger(struct trace_event_call *call, struct event_trigger **link)
 {
-    unsigned long flags = spin_lock_irqsave(&triggers_lock);
-    struct event_trigger **link = find_same(call, kind, target), *t = link ? *link : 0;
-    if (t)
-        __atomic_store_n(link, t->next, __ATOMIC_RELEASE);
-    spin_unlock_irqrestore(&triggers_lock, flags);
-    if (!t)
-        return 0; /* nothing to remove is no error, as on Linux */
+    struct event_trigger *t = *link;
+    __atomic_store_n(link, t->next, __ATOMIC_RELEASE);
     update_flags(call);
     wait_for_trigger_writers();
     release_trigger(call, t);
     free_trigger(t);
+}
+
+static int remove_trigger(struct trace_event_call *call, enum trigger_kind kind,
+                          const struct trace_event_call *target)
+{
+    struct event_trigger **link = find_same(call, kind, target);
+    if (link) /* nothing to remove is no error, as on Linux */
+        unlink_trigger(call, link);
     return 0;
+}
+
+/* Removes every hist trigger of call: what a truncating open of the trigger file does
+ * first on Linux (event_trigger_regex_open calls the hist command's unreg_all). */
+static void remove_hist_triggers(struct trace_event_call *call)
+{
+    struct event_trigger **link = &call->triggers;
+    while (*link) {
+        if ((*link)->hist)
+            unlink_trigger(call, link);
+        else
+            link = &(*link)->next;
+    }
 }
 
 static unsigned count_triggers(const struct trace_event_call *call)
@@ -289,10 +314,8 @@ static int add_trigger(struct trace_event_call *call, struct event_trigger *t)
         trace_event_soft_disarm(call);
         return err;
     }
-    unsigned long flags = spin_lock_irqsave(&triggers_lock);
     t->next = call->triggers;
     __atomic_store_n(&call->triggers, t, __ATOMIC_RELEASE);
-    spin_unlock_irqrestore(&triggers_lock, flags);
     update_flags(call);
     return 0;
 }
@@ -308,8 +331,8 @@ struct refusal {
 };
 
 /* "event trigger parse error: error: MESSAGE" (or Linux's "hist:SYS:EVENT: error: ..."),
- * the command, and a caret under pos: the layout of Linux's tracing_log_err, which
- * event_filter_print_error also follows. */
+ * then the command without its outer blanks and a caret under pos, as every error_log
+ * entry (trace_error_log_print_command). */
 static void print_refusal(struct fs_writer *out, const void *arg)
 {
     const struct refusal *r = arg;
@@ -321,22 +344,11 @@ static void print_refusal(struct fs_writer *out, const void *arg)
     if (e - s > TRIGGER_MAX_TEXT)
         e = s + TRIGGER_MAX_TEXT;
     if (r->hist_of)
-        fs_printf(out, "hist:%s:%s: error: %s\n  Command: ", r->hist_of->system,
-                  r->hist_of->name, r->message);
+        fs_printf(out, "hist:%s:%s: error: %s\n", r->hist_of->system, r->hist_of->name,
+                  r->message);
     else
-        fs_printf(out, "event trigger parse error: error: %s\n  Command: ", r->message);
-    for (size_t i = s; i < e; i++) {
-        char c = r->text[i];
-        char shown = ((unsigned char)c < ' ' || (unsigned char)c > '~') ? '.' : c;
-        out->emit(out, &shown, 1);
-    }
-    fs_puts(out, "\n           ");
-    size_t pos = r->pos > s ? r->pos - s : 0;
-    if (pos > e - s)
-        pos = e - s;
-    for (size_t i = 0; i < pos; i++)
-        out->emit(out, " ", 1);
-    fs_puts(out, "^\n");
+        fs_printf(out, "event trigger parse error: error: %s\n", r->message);
+    trace_error_log_print_command(out, r->text + s, e - s, r->pos > s ? r->pos - s : 0);
 }
 
 static int log_refusal(const char *text, size_t len, const char *message, size_t pos)
@@ -367,9 +379,7 @@ static void print_trigger(struct fs_writer *out, const struct event_trigger *t);
 static int make_hist(const struct trace_event_call *call, const char *data, size_t len,
                      const struct trigger_spec *spec, struct event_trigger *t)
 {
-    unsigned long flags = spin_lock_irqsave(&triggers_lock);
     size_t left = HIST_BUDGET - hist_bytes_used;
-    spin_unlock_irqrestore(&triggers_lock, flags);
     struct hist_error herr;
     int r = hist_create(spec->param, spec->param_len, call->fields,
                         call->fields ? call->nr_fields : 0, left, &t->hist, &herr);
@@ -380,11 +390,9 @@ static int make_hist(const struct trace_event_call *call, const char *data, size
     }
     if (r)
         return r;
-    flags = spin_lock_irqsave(&triggers_lock);
     bool fits = hist_bytes(t->hist) <= HIST_BUDGET - hist_bytes_used;
     if (fits)
         hist_bytes_used += hist_bytes(t->hist);
-    spin_unlock_irqrestore(&triggers_lock, flags);
     if (!fits) {
         hist_free(t->hist);
         t->hist = 0;
@@ -414,9 +422,18 @@ static int command_hist(struct trace_event_call *call, struct event_trigger *t)
         (old->filter && strcmp(event_filter_text(old->filter), event_filter_text(t->filter))))
         return command == HIST_PAUSE ? -EEXIST : -ENOENT; /* Linux would add a second hist */
     if (command == HIST_CLEAR) {
+        /* An empty table swapped in: interrupts stay off for a pointer store, not a
+         * memset of the table. It is the old one's size, charged as the old one was; for
+         * the moment both exist the heap holds one table more than the budget says (one
+         * at a time: trigger_mutex). */
+        struct hist_table *empty = hist_alloc_like(old->hist), *full;
+        if (!empty)
+            return -ENOMEM;
         unsigned long flags = spin_lock_irqsave(&hist_lock);
-        hist_clear(old->hist);
+        full = old->hist;
+        old->hist = empty;
         spin_unlock_irqrestore(&hist_lock, flags);
+        hist_free(full);
     } else {
         old->paused = command == HIST_PAUSE;
     }
@@ -424,7 +441,7 @@ static int command_hist(struct trace_event_call *call, struct event_trigger *t)
 }
 
 /* Names for .sym and .syscall keys. The syscall's name is built in a static buffer: the
- * hist file is read in thread context, one reader at a time (one CPU, no preemption). */
+ * hist file is read one reader at a time (trigger_mutex). */
 static const char *symbol_name(uint64_t addr)
 {
     uint32_t off, size;
@@ -444,21 +461,33 @@ static const char *syscall_name(uint64_t nr)
 
 static const struct hist_names hist_names = { symbol_name, syscall_name };
 
-/* events/SYSTEM/NAME/hist: Linux's hist_show for the event's hist trigger (nothing when it
- * has none), from a copy of the table taken under hist_lock. */
-static int read_hist(struct fs_node *f, struct fs_writer *out)
+/* A copy of t's hist table for printing, allocated first and then filled under hist_lock
+ * HIST_COPY_BATCH entries at a time (the table cannot be swapped meanwhile: trigger_mutex),
+ * or NULL without memory. */
+static struct hist_table *copy_hist(const struct event_trigger *t)
 {
-    const struct trace_event_call *call = f->data;
-    if (!call)
-        return -ENODEV;
+    struct hist_table *copy = hist_alloc_like(t->hist);
+    if (!copy)
+        return 0;
+    for (uint32_t from = 0, next;; from = next) {
+        unsigned long flags = spin_lock_irqsave(&hist_lock);
+        next = hist_copy_some(copy, t->hist, from, HIST_COPY_BATCH);
+        spin_unlock_irqrestore(&hist_lock, flags);
+        if (next - from < HIST_COPY_BATCH)
+            return copy;
+    }
+}
+
+/* events/SYSTEM/NAME/hist: Linux's hist_show for the event's hist trigger (nothing when it
+ * has none), from a copy of the table. */
+static int read_hist_locked(const struct trace_event_call *call, struct fs_writer *out)
+{
     const struct event_trigger *t = call->triggers;
     while (t && !t->hist)
         t = t->next;
     if (!t)
         return 0;
-    unsigned long flags = spin_lock_irqsave(&hist_lock);
-    struct hist_table *copy = hist_copy(t->hist);
-    spin_unlock_irqrestore(&hist_lock, flags);
+    struct hist_table *copy = copy_hist(t);
     if (!copy)
         return -ENOMEM;
     fs_puts(out, "# event histogram\n#\n# trigger info: ");
@@ -466,6 +495,15 @@ static int read_hist(struct fs_node *f, struct fs_writer *out)
     fs_puts(out, "#\n\n");
     int r = hist_print_entries(out, copy, &hist_names);
     hist_free(copy);
+    return r;
+}
+
+static int read_hist(struct fs_node *f, struct fs_writer *out)
+{
+    mutex_lock(&trigger_mutex);
+    const struct trace_event_call *call = f->data; /* read under the mutex, as Linux's */
+    int r = call ? read_hist_locked(call, out) : -ENODEV;
+    mutex_unlock(&trigger_mutex);
     return r;
 }
 
@@ -499,31 +537,29 @@ static void print_trigger(struct fs_writer *out, const struct event_trigger *t)
 /* f->data is the event, or NULL once it was unregistered while open (-ENODEV). */
 static int read_trigger(struct fs_node *f, struct fs_writer *out)
 {
+    mutex_lock(&trigger_mutex);
     const struct trace_event_call *call = f->data;
-    if (!call)
+    if (!call) {
+        mutex_unlock(&trigger_mutex);
         return -ENODEV;
+    }
     if (!call->triggers) {
         fs_puts(out, "# Available triggers:\n#");
         for (unsigned k = 0; k < TRIGGER_KINDS; k++)
             fs_printf(out, " %s", trigger_kind_name((enum trigger_kind)k));
         fs_puts(out, "\n");
-        return 0;
     }
     for (const struct event_trigger *t = call->triggers; t; t = t->next)
         print_trigger(out, t);
+    mutex_unlock(&trigger_mutex);
     return 0;
 }
 
-static int write_trigger(struct fs_node *f, const char *data, size_t len, bool append)
+/* One write's command, trigger_mutex held. */
+static int write_trigger_locked(struct trace_event_call *call, const char *data, size_t len)
 {
-    (void)append;
-    struct trace_event_call *call = f->data;
-    if (!call)
-        return -ENODEV;
     if (len == 0)
         return 0;
-    if (len > TRIGGER_MAX_TEXT) /* Linux refuses a write of a page or more */
-        return log_refusal(data, len, "Trigger too long", TRIGGER_MAX_TEXT);
     struct trigger_spec spec;
     struct trigger_error perr;
     if (trigger_parse(data, len, &spec, &perr) != 0)
@@ -567,7 +603,26 @@ static int write_trigger(struct fs_node *f, const char *data, size_t len, bool a
     return r > 0 ? 0 : r;
 }
 
-static const struct fs_file_ops trigger_ops = { .read = read_trigger, .write = write_trigger };
+/* A '>' write (append false: a program's open with O_TRUNC, or the shell's one write)
+ * first removes the event's hist triggers, as Linux's open does, whatever the command
+ * that follows and even when it is refused; the other triggers stay. */
+static int write_trigger(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    mutex_lock(&trigger_mutex);
+    struct trace_event_call *call = f->data;
+    int r = -ENODEV;
+    if (call) {
+        if (!append)
+            remove_hist_triggers(call);
+        r = write_trigger_locked(call, data, len);
+    }
+    mutex_unlock(&trigger_mutex);
+    return r;
+}
+
+static const struct fs_file_ops trigger_ops = { .read = read_trigger,
+                                                .write = write_trigger,
+                                                .truncates = true };
 
 /* The scratch records are made with the first event's files (at boot), so that adding a
  * trigger later does not fail for want of them. */

@@ -1,12 +1,16 @@
 /*
  * event_trigger.h - events/SYSTEM/NAME/trigger: commands an event runs when it fires
  * (Linux's trace_events_trigger.c): traceon, traceoff, snapshot, stacktrace, enable_event
- * and disable_event, each with an optional count and filter (trigger_parse.h).
+ * and disable_event, each with an optional count and filter (trigger_parse.h), and hist,
+ * which counts the event's records in a table (hist_table.h) that events/SYSTEM/NAME/hist
+ * prints (Linux's trace_events_hist.c).
  *
  *   read     one line per trigger, newest first, as Linux prints them
  *            ("traceoff:count=1 if status == 0", "enable_event:sched:sched_switch:unlimited"),
  *            or "# Available triggers:" and the command names when the event has none
- *   write    adds a trigger; "!COMMAND" removes the one of that command (of that target)
+ *   write    adds a trigger; "!COMMAND" removes the one of that command (of that target);
+ *            a hist spec ending in :pause, :cont or :clear acts on the event's hist. A '>'
+ *            write (O_TRUNC) first removes the event's hist triggers, as Linux's open does.
  *
  * An event with a trigger is armed (Linux's soft mode): its tracepoint fires even while
  * its `enable` is 0, its triggers run, and its records are discarded unless the event is
@@ -22,9 +26,16 @@
  * once the record is in the buffer, so the event that stops tracing is the last one in it.
  *
  * Refusals: EINVAL, with an entry in error_log (the filter's own for a bad filter, as
- * Linux's; "event trigger parse error" for the rest, which Linux does not log); EEXIST for
- * a second trigger of one type (traceon and traceoff share one, as on Linux); ENOSPC past
- * EVENT_TRIGGERS_MAX triggers on an event; ENOMEM.
+ * Linux's; Linux's "hist:SYSTEM:EVENT" one for a bad hist spec; "event trigger parse error"
+ * for the rest, which Linux does not log); EEXIST for a second trigger of one type
+ * (traceon and traceoff share one, as on Linux; one hist per event here); ENOENT for a hist
+ * :cont or :clear with no such hist, or an event not registered; EBUSY when an event has
+ * been armed too many times (trace_event_soft_arm); ENODEV from a file whose event was
+ * unregistered while it was open; ENOSPC past EVENT_TRIGGERS_MAX triggers on an event;
+ * ENOMEM (also past the hist tables' 1 MiB budget).
+ *
+ * Locking: the files' reads and writes are serialized by a sleeping mutex (Linux's
+ * event_mutex); the event's writers run the triggers without a lock (event_trigger.c).
  */
 #ifndef TRACE_EVENTS_EVENT_TRIGGER_H
 #define TRACE_EVENTS_EVENT_TRIGGER_H

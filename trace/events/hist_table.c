@@ -10,6 +10,7 @@
 #include "trace/events/hist_table.h"
 
 #include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/heap.h"
 
@@ -335,14 +336,30 @@ void hist_clear(struct hist_table *t)
 
 void hist_free(struct hist_table *t) { kfree(t); }
 
-struct hist_table *hist_copy(const struct hist_table *t)
+struct hist_table *hist_alloc_like(const struct hist_table *t)
 {
-    struct hist_table *c = kmalloc(t->bytes);
+    struct hist_table *c = kzalloc(t->bytes);
     if (!c)
         return 0;
-    memcpy(c, t, t->bytes);
+    *c = *t;
     attach(c);
+    c->entries = 0;
+    c->hits = c->drops = 0;
     return c;
+}
+
+uint32_t hist_copy_some(struct hist_table *dst, const struct hist_table *src, uint32_t from,
+                        uint32_t n)
+{
+    if (from == 0) {
+        dst->entries = src->entries;
+        dst->hits = src->hits;
+        dst->drops = src->drops;
+    }
+    uint32_t end = dst->entries - from > n ? from + n : dst->entries;
+    memcpy(dst->elts + (size_t)from * dst->stride, src->elts + (size_t)from * src->stride,
+           (size_t)(end - from) * src->stride);
+    return end;
 }
 
 /* Entry i, its sums and its key bytes. */
@@ -564,10 +581,16 @@ static void print_entry(struct fs_writer *out, const struct hist_table *t, uint8
         case MOD_HEX:
             fs_printf(out, "%s: %llx", name, u);
             break;
-        case MOD_SYM:
+        case MOD_SYM: { /* no function: the address, as Linux's sprint_symbol_no_offset */
+            char addr[24];
             sym = names && names->symbol ? names->symbol(v) : 0;
-            fs_printf(out, "%s: [%llx] %-45s", name, u, sym ? sym : "");
+            if (!sym) {
+                ksnprintf(addr, sizeof addr, "0x%llx", u);
+                sym = addr;
+            }
+            fs_printf(out, "%s: [%llx] %-45s", name, u, sym);
             break;
+        }
         case MOD_EXECNAME: {
             char comm[HIST_COMM_LEN];
             memcpy(comm, elt + t->comm_at, HIST_COMM_LEN);

@@ -87,9 +87,17 @@ void hist_print_spec(struct fs_writer *out, const struct hist_table *t);
 int hist_print_entries(struct fs_writer *out, const struct hist_table *t,
                        const struct hist_names *names);
 
-/* A copy of t's counts as they are now (for printing outside the writers' lock), or NULL
- * without memory. */
-struct hist_table *hist_copy(const struct hist_table *t);
+/* An empty table that counts as t does (t's spec, size and command), or NULL without
+ * memory: what a clear swaps in, or where hist_copy_some copies t for printing. */
+struct hist_table *hist_alloc_like(const struct hist_table *t);
+
+/* Copies src's entries [from, from + n) into dst (made by hist_alloc_like(src)); the call
+ * with from 0 first takes src's totals, and with them how many entries the copy will have.
+ * Returns where the next call starts: dst's entry count once all are copied. For printing
+ * outside the writers' lock in bounded pieces (src's entries only grow in place meanwhile):
+ * dst's index is not copied, so nothing may be added to dst. */
+uint32_t hist_copy_some(struct hist_table *dst, const struct hist_table *src, uint32_t from,
+                        uint32_t n);
 
 /* The heap bytes t took at creation (what a budget charges for it). */
 size_t hist_bytes(const struct hist_table *t);

@@ -175,7 +175,8 @@ static inline bool trace_event_commit(const struct trace_event_call *call, struc
  * aimed at it, arms it (Linux's soft mode): its writers fire whatever its enable says, and
  * while that is 0 its records are discarded (TRACE_EVENT_FL_SOFT_DISABLED); `enable` reads
  * "0*" or "1*". Each arm is undone by one disarm. 0, -ENOENT (not registered), -EBUSY (too
- * many arms), or the owner's enable error. Thread context. */
+ * many arms), or the owner's enable error. Thread context, and only from event_trigger.c
+ * with its trigger_mutex held: that mutex is what serializes soft_refs. */
 int trace_event_soft_arm(struct trace_event_call *call);
 void trace_event_soft_disarm(struct trace_event_call *call);
 

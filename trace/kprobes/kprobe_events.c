@@ -637,16 +637,8 @@ static void print_refusal(struct fs_writer *out, const void *arg)
 {
     const struct refusal *r = arg;
     size_t len = r->len > 256 ? 256 : r->len;
-    fs_printf(out, "trace_kprobe: error: %s\n  Command: ", r->msg);
-    for (size_t i = 0; i < len; i++) {
-        char c = r->line[i];
-        char shown = ((unsigned char)c < ' ' || (unsigned char)c > '~') ? '.' : c;
-        out->emit(out, &shown, 1);
-    }
-    fs_puts(out, "\n           ");
-    for (uint32_t i = 0; i < r->pos && i < len; i++)
-        out->emit(out, " ", 1);
-    fs_puts(out, "^\n");
+    fs_printf(out, "trace_kprobe: error: %s\n", r->msg);
+    trace_error_log_print_command(out, r->line, len, r->pos);
 }
 
 /* Where the n-th word (from 0) of line starts, for the caret; len when there is none. */

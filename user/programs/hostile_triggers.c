@@ -1,6 +1,7 @@
 /*
  * hostile_triggers.c - attacks on the trigger and hist files and the snapshot buffer
- * (issue 18): each must be refused with Linux's errno and harm nothing
+ * (issue 18): each must be refused with Linux's errno and harm nothing; last, what an
+ * O_TRUNC open of a trigger file removes
  * (tests/shell/hostile_triggers.script, which writes two markers to trace_marker first).
  *
  * Usage: hostile_triggers    every attack, one check line each (tracekern/check.h)
@@ -270,6 +271,30 @@ static void floods(void)
     check_true("getpid disarmed", strcmp(text, "0\n") == 0);
 }
 
+/* A program's open with O_TRUNC removes the event's hist triggers first, as Linux's
+ * trigger file open does, even when what it then writes is refused; the event's other
+ * triggers stay, and an open without O_TRUNC removes nothing. */
+static void truncating_open(void)
+{
+    put_is("a hist on getpid", GETPID_TRIGGER, "hist:keys=common_pid", 0);
+    put_is("and a traceon", GETPID_TRIGGER, "traceon", 0);
+    int fd = open(GETPID_TRIGGER, O_WRONLY);
+    if (fd >= 0)
+        close(fd);
+    read_all(GETPID_TRIGGER);
+    check_true("an open without O_TRUNC keeps both",
+               count_of("hist:keys=common_pid") == 1 && count_of("traceon:unlimited") == 1);
+    fd = open(GETPID_TRIGGER, O_WRONLY | O_TRUNC);
+    long err = fd < 0 ? -errno : write(fd, "bogus", 5) < 0 ? -errno : 0;
+    if (fd >= 0)
+        close(fd);
+    check_errno("O_TRUNC open, then a refused write", (int)-err, EINVAL);
+    read_all(GETPID_TRIGGER);
+    check_true("the hist is gone, the traceon stays",
+               count_of("hist:") == 0 && count_of("traceon:unlimited") == 1);
+    put_is("remove the traceon", GETPID_TRIGGER, "!traceon", 0);
+}
+
 int main(void)
 {
     malformed();
@@ -277,5 +302,6 @@ int main(void)
     hist_budget();
     hist_full_and_user_event();
     floods();
+    truncating_open();
     return check_summary("hostile_triggers");
 }
