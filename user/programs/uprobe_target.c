@@ -5,7 +5,8 @@
  *   uprobe_target where             prints "where entry 0xOFF" and "where mid 0xOFF": the
  *                                   file offsets of add_pair's first instruction and of the
  *                                   lea in its middle (uprobes.check checks them against
- *                                   nm and readelf of build/user/uprobe_target)
+ *                                   nm and readelf of build/user/uprobe_target), and
+ *                                   "where data 0xOFF", uprobe_data's (no code there)
  *   uprobe_target N BASE [MS [fork]]
  *                                   sleeps MS milliseconds, then calls add_pair(BASE + i,
  *                                   2 * (BASE + i) + 1) for i = 0 .. N-1; with "fork" a child
@@ -36,6 +37,9 @@ int add_pair(int a, int b)
 }
 
 extern const char uprobe_mid[];
+
+/* A word of the data segment: where a probe may not go (uprobes.script, test_uprobe_elf). */
+volatile int uprobe_data = 1;
 
 /* The file offset of the code at addr: the loadable segment's p_offset plus the distance
  * from its p_vaddr, read from the program headers in memory. 0 when none holds it. */
@@ -72,6 +76,7 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "where") == 0) {
         printf("where entry 0x%x\n", file_offset((const void *)add_pair));
         printf("where mid 0x%x\n", file_offset(uprobe_mid));
+        printf("where data 0x%x\n", file_offset((const void *)&uprobe_data));
         return 0;
     }
     if (argc < 3) {
