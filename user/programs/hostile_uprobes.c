@@ -30,12 +30,23 @@
 
 extern const unsigned char __ehdr_start[];
 
-int victim(int x) __attribute__((noinline, noclone));
-int victim(int x)
-{
-    __asm__ volatile("" : "+r"(x));
-    return x * 3 + 1;
-}
+/* victim(x) = 3x + 1, alone on a text page of its own (the "shared" attack replaces that
+ * page while running elsewhere). */
+int victim(int x);
+__asm__(".pushsection .text.hostile_victim,\"ax\"\n"
+        ".balign 4096\n"
+        ".globl victim\n"
+        ".type victim, @function\n"
+        "victim:\n"
+        "\tpush %ebp\n"
+        "\tmov %esp, %ebp\n"
+        "\tmov 8(%ebp), %eax\n"
+        "\tlea 1(%eax,%eax,2), %eax\n"
+        "\tpop %ebp\n"
+        "\tret\n"
+        ".size victim, . - victim\n"
+        ".balign 4096\n"
+        ".popsection");
 
 int load_null(void) __attribute__((noinline, noclone));
 /* load_fault labels a load through NULL: the probe in "fault" sits on it. */
