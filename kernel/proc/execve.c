@@ -21,7 +21,6 @@
 #include "kernel/mm/vm.h"
 #include "kernel/proc/exec.h"
 #include "kernel/proc/programs.h"
-#include "trace/uprobes/uprobe_events.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/trace_hooks.h"
 
@@ -158,7 +157,7 @@ static void replace_process(struct addr_space *as, const struct program *p, cons
     vm_activate(as);
     arch_task_exec_reset(t, entry, user_esp);
     arch_irq_restore(flags);
-    uprobe_task_start(t); /* uprobes (issue 18): the new program's enabled probes */
+    task_program_start_hook_run(t); /* uprobes (issue 18): the new program's probes */
     if (!borrowed)
         vm_destroy(old);
 }

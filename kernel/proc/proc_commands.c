@@ -9,7 +9,6 @@
 #include "kernel/log/printk.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/programs.h"
-#include "trace/uprobes/uprobe_events.h"
 #include "kernel/proc/sched.h"
 #include "kernel/shell/console.h"
 #include "kernel/shell/shell.h"
@@ -154,7 +153,7 @@ static int cmd_run(int argc, char **argv, struct fs_writer *out)
     if (err)
         return err;
     t->program = p;
-    uprobe_task_start(t); /* uprobes (issue 18): the program's enabled probes */
+    task_program_start_hook_run(t); /* uprobes (issue 18): the program's probes */
     if (out->file) {
         /* `run NAME > FILE`: the file the shell opened is the program's standard output,
          * as sh's dup2 before exec; the program has not run yet (one CPU, no preemption

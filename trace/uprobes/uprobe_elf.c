@@ -4,7 +4,7 @@
  */
 #include "trace/uprobes/uprobe_elf.h"
 
-#include "arch/x86/insn_decode.h"
+#include "kernel/arch.h"
 #include "kernel/lib/errno.h"
 #include "kernel/proc/elf.h"
 #include "kernel/proc/exec.h"

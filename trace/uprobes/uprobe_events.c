@@ -28,7 +28,7 @@
  */
 #include "trace/uprobes/uprobe_events.h"
 
-#include "arch/x86/uprobe_arch.h"
+#include "kernel/arch.h"
 #include "kernel/fs/fs_layout.h"
 #include "kernel/fs/fs_task.h"
 #include "kernel/init.h"
@@ -184,6 +184,7 @@ static void poke_all(const struct uprobe *up, bool arm)
     arch_irq_restore(flags);
 }
 
+/* task_on_program_start's hook: t starts running a program (uprobe_events.h). */
 void uprobe_task_start(struct task *t)
 {
     unsigned long flags = spin_lock_irqsave(&uprobe_lock);
@@ -591,6 +592,7 @@ static const struct fs_file_ops uprobe_events_ops = {
 static void uprobe_events_setup(void)
 {
     uprobe_arch_set_hook(uprobe_hit);
+    task_on_program_start(uprobe_task_start);
     fs_create(tracefs_root(), "uprobe_events", &uprobe_events_ops, NULL);
     fs_create(tracefs_root(), "uprobe_profile", &uprobe_profile_ops, NULL);
 }

@@ -1,5 +1,6 @@
 /*
- * uprobe_events.h - what the process code tells uprobes (trace/uprobes/uprobe_events.c).
+ * uprobe_events.h - what the process code tells uprobes (trace/uprobes/uprobe_events.c),
+ * through task_on_program_start (kernel/proc/task.h): the kernel never includes this.
  */
 #ifndef TRACE_UPROBES_UPROBE_EVENTS_H
 #define TRACE_UPROBES_UPROBE_EVENTS_H
