@@ -257,8 +257,9 @@ static void print_probe_format(struct fs_writer *out, const struct trace_event_c
 }
 
 /* Enabling writes the int3 into every process running the file, disabling takes it out
- * (unless another enabled probe is at the same place). The core changes call.enabled
- * after an enable and before... either way place_shared looks only at the others. */
+ * (unless another enabled probe is at the same place: place_shared looks only at the
+ * others, so it does not matter that the core sets call.enabled after this returns).
+ * Each enabled probe holds vector 3 on its interrupt gate. */
 static int enable_probe(struct trace_event_call *call, bool on)
 {
     struct uprobe *up = call->data;
