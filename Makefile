@@ -64,7 +64,7 @@ NASMFLAGS := -f elf32 -g -F dwarf
 FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
-	fpu task_arch paging snapshot gdt kprobe_arch insn_decode
+	fpu task_arch paging snapshot gdt kprobe_arch insn_decode uprobe_arch
 NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols lib/crc32 fs/fs_tree fs/fs_layout \
 	shell/console
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
@@ -453,6 +453,8 @@ UNIT_DEPS_kprobe_parse := trace/kprobes/kprobe_parse.c $(HOST_parse) $(HOST_fs_t
 UNIT_DEPS_kprobe_fetch := trace/kprobes/kprobe_fetch.c $(UNIT_DEPS_kprobe_parse)
 # kprobes at an offset (issue 18): the x86-32 instruction length decoder (fuzz target too).
 UNIT_DEPS_insn_decode := arch/x86/insn_decode.c
+# uprobes (issue 18): a uprobe offset against the ELF file (segments, .symtab, instructions).
+UNIT_DEPS_uprobe_elf := trace/uprobes/uprobe_elf.c kernel/proc/elf.c arch/x86/insn_decode.c
 # issue 18, triggers (helper "triggers"): the trigger-line parser, its unit test and fuzz target.
 UNIT_DEPS_trigger_parse := trace/events/trigger_parse.c $(HOST_parse) $(HOST_errno)
 UNIT_DEPS_trace_events += trace/events/event_commit.c trace/events/event_trigger.c \

@@ -21,6 +21,7 @@
 #include "arch/x86/kprobe_arch.h"
 #include "arch/x86/mmio.h"
 #include "arch/x86/snapshot.h"
+#include "arch/x86/uprobe_arch.h" /* issue 18, uprobes */
 #else
 /* Interrupt flag: disable and return the previous state, or restore it. */
 unsigned long arch_irq_save(void);
@@ -34,6 +35,9 @@ unsigned arch_cpu_id(void);
 /* True while the CPU runs a hardware interrupt handler (trace flags show 'h'). */
 bool arch_in_hardirq(void);
 #endif
+/* issue 18, uprobes: the x86-32 instruction decoder is portable (host-tested): the uprobe
+ * offset checks (trace/uprobes/uprobe_elf.c) read programs' instructions with it. */
+#include "arch/x86/insn_decode.h"
 
 /*
  * Bring-up, in the order kernel/main.c calls these (arch/x86/setup.c):

@@ -265,6 +265,13 @@ unsigned vm_rights(const struct addr_space *as, uint32_t va)
            ((*pte & PTE_SHARED_FRAME) ? VM_SHARED : 0);
 }
 
+bool vm_page_private(const struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_find(as, va);
+    return pte && (*pte & (PTE_PRESENT | PTE_USER)) == (PTE_PRESENT | PTE_USER) &&
+           !(*pte & (PTE_SHARED_FRAME | PTE_FRAME_NOTE));
+}
+
 void *vm_kernel_ptr(const struct addr_space *as, uint32_t va)
 {
     uint32_t *pte = pte_find(as, va);

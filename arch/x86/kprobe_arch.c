@@ -123,7 +123,7 @@ int kprobe_arch_arm(uint32_t addr)
     memcpy(s->insn, buf, in.length);
     unsigned long flags = arch_irq_save();
     if (narmed++ == 0)
-        snapshot_use_task_gate(false); /* vector 3 through trap_dispatch from now on */
+        kprobe_arch_route_int3(true); /* vector 3 through trap_dispatch from now on */
     text_poke_byte(addr, 0xcc);
     arch_irq_restore(flags);
     return 0;
@@ -138,6 +138,18 @@ void kprobe_arch_disarm(uint32_t addr)
     text_poke_byte(addr, s->insn[0]);
     *s = armed[--narmed];
     if (narmed == 0)
+        kprobe_arch_route_int3(false);
+    arch_irq_restore(flags);
+}
+
+static uint32_t int3_route_holds;
+
+void kprobe_arch_route_int3(bool hold)
+{
+    unsigned long flags = arch_irq_save();
+    if (hold && int3_route_holds++ == 0)
+        snapshot_use_task_gate(false);
+    else if (!hold && int3_route_holds > 0 && --int3_route_holds == 0)
         snapshot_use_task_gate(true);
     arch_irq_restore(flags);
 }

@@ -41,6 +41,10 @@ int kprobe_arch_prepare(uint32_t func, uint32_t size, uint32_t addr, const char 
 int kprobe_arch_arm(uint32_t addr);
 void kprobe_arch_disarm(uint32_t addr);
 
+/* Vector 3 through trap_dispatch (an interrupt gate) while anyone holds it, the snapshot
+ * task gate otherwise: armed kprobes hold it once, uprobes (uprobe_arch.h) once. */
+void kprobe_arch_route_int3(bool hold);
+
 /* The first byte at addr as the code has it, whether or not an int3 covers it. */
 uint8_t kprobe_arch_original_byte(uint32_t addr);
 

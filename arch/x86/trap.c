@@ -7,6 +7,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/kprobe_arch.h"
+#include "arch/x86/uprobe_arch.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pic.h"
 #include "arch/x86/signal_frame.h"
@@ -203,12 +204,17 @@ void trap_dispatch(struct trap_frame *tf)
     /* A kprobe's int3 or single step, or a fault of a stepped copy (arch/x86/kprobe_arch.c) */
     if (v < 32 && !trap_from_user(tf) && kprobe_arch_trap(tf))
         return;
+    /* uprobes (issue 18): a probe's int3 in a program, or the #DB ending its step; nothing
+     * else runs before the step's #DB (interrupts are off for it), signals wait for it. */
+    bool uprobe = v < 32 && trap_from_user(tf) && uprobe_arch_trap(tf);
     if (v == VEC_PAGE_FAULT) {
         void (*hook)(uint32_t, uint32_t, uint32_t) = trace_page_fault_hook(trap_from_user(tf));
         if (hook) /* the exceptions/page_fault_* event is on */
             hook(read_cr2(), tf->eip, tf->error_code);
     }
-    if (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + IRQ_COUNT) {
+    if (uprobe) {
+        /* handled: the step begins or ends */
+    } else if (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + IRQ_COUNT) {
         handle_irq((int)(v - VEC_IRQ_BASE));
     } else if (trap_handlers[v] && trap_handlers[v](tf)) {
         /* handled: a system call, a breakpoint, an mmiotrace fault, ... */
@@ -229,9 +235,11 @@ void trap_dispatch(struct trap_frame *tf)
         fatal_exception(tf);
     }
     if (trap_from_user(tf)) {
-        sched_return_to_user();
-        if (current->sig.pending || current->sig.restore_mask)
-            signal_deliver(tf);
+        if (!uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
+            sched_return_to_user();
+            if (current->sig.pending || current->sig.restore_mask)
+                signal_deliver(tf);
+        }
         check_user_segments(tf);
     }
 }

@@ -55,6 +55,10 @@ void vm_unmap(struct addr_space *as, uint32_t va);
 /* The VM_* rights of the page holding va, 0 when it is not mapped for the user (or is
  * PROT_NONE). */
 unsigned vm_rights(const struct addr_space *as, uint32_t va);
+/* uprobes (issue 18): true when the page holding va is mapped for the user and is the
+ * process's alone (not a frame lent by someone else, not a MAP_SHARED page): what the
+ * kernel may change for this process without touching anyone else's memory. */
+bool vm_page_private(const struct addr_space *as, uint32_t va);
 /* A kernel pointer to the byte at user address va (of any process), or NULL when the page is
  * not mapped: the frame's address in the kernel's direct map, plus the offset. */
 void *vm_kernel_ptr(const struct addr_space *as, uint32_t va);

@@ -157,6 +157,7 @@ static void replace_process(struct addr_space *as, const struct program *p, cons
     vm_activate(as);
     arch_task_exec_reset(t, entry, user_esp);
     arch_irq_restore(flags);
+    task_program_start_hook_run(t); /* uprobes (issue 18): the new program's probes */
     if (!borrowed)
         vm_destroy(old);
 }

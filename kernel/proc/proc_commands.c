@@ -153,6 +153,7 @@ static int cmd_run(int argc, char **argv, struct fs_writer *out)
     if (err)
         return err;
     t->program = p;
+    task_program_start_hook_run(t); /* uprobes (issue 18): the program's probes */
     if (out->file) {
         /* `run NAME > FILE`: the file the shell opened is the program's standard output,
          * as sh's dup2 before exec; the program has not run yet (one CPU, no preemption

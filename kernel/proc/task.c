@@ -61,6 +61,15 @@ void task_exec_hooks_run(struct task *t)
         h->fn(t);
 }
 
+/* uprobes (issue 18): task.h's task_on_program_start. */
+static void (*program_start_fn)(struct task *t);
+void task_on_program_start(void (*fn)(struct task *t)) { program_start_fn = fn; }
+void task_program_start_hook_run(struct task *t)
+{
+    if (program_start_fn)
+        program_start_fn(t);
+}
+
 void task_on_fork(int (*fn)(struct task *parent, struct task *child)) { fork_fn = fn; }
 
 int task_fork_hook_run(struct task *parent, struct task *child)

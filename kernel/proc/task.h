@@ -59,6 +59,12 @@ struct task_exec_hook {
 };
 void task_on_exec(struct task_exec_hook *hook);
 
+/* uprobes (issue 18): the one function told when t starts running a program (execve, or
+ * `run`), once t->program and t->as are the new ones and before t runs it, so that probes
+ * on that program's file go into t's copy of it. Register from an initcall. */
+void task_on_program_start(void (*fn)(struct task *t));
+void task_program_start_hook_run(struct task *t);
+
 /* The one function told when fork or clone gives child a copy of parent's memory (not
  * with CLONE_VM, which shares it), before the child can run, so that state kept about
  * that memory follows into the copy (user_events' enable bits, as Linux's

@@ -5,8 +5,10 @@
  * (never anything else, never a crash or an out-of-bounds read: ASan watches), that a
  * refusal says why and points inside the line, and that an accepted probe has sane names,
  * at most KP_MAX_ARGS args with distinct names, and a kprobe_events line that parses back
- * to a probe printing the very same line.
+ * to a probe printing the very same line. Each input is parsed twice: as a kprobe_events
+ * line (kp_parse) and as a uprobe_events line (kp_parse_uprobe, issue 18).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,14 +55,17 @@ static void check_names(const struct kp_command *cmd)
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* One line in one of the two syntaxes. */
+static void fuzz_one(const uint8_t *data, size_t size, bool uprobe)
 {
+    int (*parse)(const char *, size_t, struct kp_command *, struct kp_error *) =
+        uprobe ? kp_parse_uprobe : kp_parse;
     /* An exact-size copy, so that ASan sees any read past the line. */
     char *line = malloc(size ? size : 1);
     memcpy(line, data, size);
     struct kp_command cmd;
     struct kp_error err;
-    int ret = kp_parse(line, size, &cmd, &err);
+    int ret = parse(line, size, &cmd, &err);
     if (ret != 0 && ret != -EINVAL && ret != -E2BIG)
         fail("unexpected errno");
     if (ret != 0 && (!err.msg || err.pos > size))
@@ -75,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(first, text, text_len + 1);
         size_t first_len = text_len;
         struct kp_command again;
-        if (kp_parse(first, first_len - 1, &again, &err) != 0)
+        if (parse(first, first_len - 1, &again, &err) != 0)
             fail("printed line does not parse");
         text_len = 0;
         kp_print_command(&writer, &again);
@@ -85,5 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kp_command_free(&cmd);
     }
     free(line);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_one(data, size, false);
+    fuzz_one(data, size, true);
     return 0;
 }

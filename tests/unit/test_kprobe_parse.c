@@ -253,3 +253,86 @@ TEST(limits_give_e2big)
     CHECK_EQ_INT(kp_parse(line, KP_LINE_MAX, &cmd, &err), -E2BIG);
     CHECK_EQ_INT(kp_parse("p f\0x", 5, &cmd, &err), -EINVAL);
 }
+
+/* --- uprobe_events lines (kp_parse_uprobe) ------------------------------------------------ */
+
+static int parse_uprobe(const char *line, struct kp_command *cmd, struct kp_error *err)
+{
+    int ret = kp_parse_uprobe(line, strlen(line), cmd, err);
+    collect_reset();
+    if (ret == 0 && cmd->op == KP_OP_ADD)
+        kp_print_command(&collect_writer, cmd);
+    return ret;
+}
+
+TEST(uprobe_lines_print_as_linux)
+{
+    static const struct {
+        const char *line, *shown;
+    } ok[] = {
+        /* Linux's default name: the base name up to its first '.', '-' or '_'. */
+        { "p /bin/uprobe_target:0xd0", "p:uprobes/p_uprobe_0xd0 /bin/uprobe_target:0x000000d0\n" },
+        { "p /bin/bash.static:4 %ax", "p:uprobes/p_bash_0x4 /bin/bash.static:0x00000004 arg1=%ax\n" },
+        { "p:g/e /a:b/c:16 x=@+0x3000:u32 y=+4($stack):s32 z=$stack2 w=$comm",
+          "p:g/e /a:b/c:0x00000010 x=@+0x3000:u32 y=+4($stack):s32 z=$stack2 w=$comm\n" },
+        { "p:e /bin/x:1 s=+0(@0x804c000):string", "p:uprobes/e /bin/x:0x00000001 s=+0(@0x804c000):string\n" },
+        { "r:e /bin/x:0x10 $retval", "r:uprobes/e /bin/x:0x00000010 arg1=$retval\n" },
+        { "p /bin/a+b:1", "p:uprobes/p_a_b_0x1 /bin/a+b:0x00000001\n" },
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        struct kp_command cmd;
+        struct kp_error err;
+        int ret = parse_uprobe(ok[i].line, &cmd, &err);
+        if (ret != 0)
+            fprintf(stderr, "  line \"%s\": %s at %u\n", ok[i].line, err.msg, err.pos);
+        CHECK_EQ_INT(ret, 0);
+        CHECK_EQ_STR(collected, ok[i].shown);
+        CHECK(cmd.uprobe);
+        kp_command_free(&cmd);
+    }
+    struct kp_command cmd;
+    struct kp_error err;
+    CHECK_EQ_INT(parse_uprobe("-:uprobes/p_x_0x1", &cmd, &err), 0);
+    CHECK_EQ_INT(cmd.op, KP_OP_DELETE);
+    CHECK_EQ_STR(cmd.group, "uprobes");
+    CHECK_EQ_STR(cmd.event, "p_x_0x1");
+}
+
+TEST(uprobe_refusals)
+{
+    static const struct {
+        const char *line, *msg;
+        uint32_t pos;
+    } bad[] = {
+        { "p /bin/x", "Invalid uprobe offset: PATH:OFFSET", 2 },
+        { "p :0x10", "Failed to find the given file", 2 },
+        { "p /bin/x:zz", "Invalid uprobe offset", 9 },
+        { "p /bin/x:", "Invalid uprobe offset", 9 },
+        { "r4 /bin/x:1", "Probe type must be p, r or -:", 0 },
+        { "p /bin/x:1 a=@jiffies", "Symbol is not available with uprobe", 13 },
+        { "p /bin/x:1 a=@+zz", "Invalid file offset", 15 },
+        { "p /bin/x:1 $arg1", "$arg is only available at a function entry", 11 },
+        { "p /bin/x:1 $retval", "$retval is not available on probe", 11 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct kp_command cmd;
+        struct kp_error err;
+        int ret = parse_uprobe(bad[i].line, &cmd, &err);
+        if (ret != -EINVAL || !err.msg || strcmp(err.msg, bad[i].msg) != 0 || err.pos != bad[i].pos)
+            fprintf(stderr, "  line \"%s\": %d %s at %u\n", bad[i].line, ret,
+                    err.msg ? err.msg : "(none)", err.pos);
+        CHECK_EQ_INT(ret, -EINVAL);
+        CHECK_EQ_STR(err.msg, bad[i].msg);
+        CHECK_EQ_INT(err.pos, bad[i].pos);
+    }
+    /* A kprobe line keeps its meaning: PATH:OFFSET is no kernel place. */
+    struct kp_command cmd;
+    struct kp_error err;
+    CHECK_EQ_INT(parse("p /bin/x:1", &cmd, &err), -EINVAL);
+    char line[KP_PATH_MAX + 16];
+    memset(line, 'a', sizeof line);
+    memcpy(line, "p /", 3);
+    snprintf(line + 2 + KP_PATH_MAX, 8, ":1");
+    CHECK_EQ_INT(parse_uprobe(line, &cmd, &err), -EINVAL); /* a 256-byte path */
+    CHECK_EQ_STR(err.msg, "File name is too long");
+}

@@ -90,8 +90,15 @@ static const char readme_text[] =
     "\t  -:[GROUP/]EVENT\t\t\t\t- remove it\n"
     "\t\t  (an offset or address: an int3, on an instruction boundary)\n"
     "  kprobe_profile\t- each kprobe event's hits and misses\n"
+    /* issue 18, uprobes */
+    "  uprobe_events\t\t- Create/append/remove/show userspace dynamic events\n"
+    "\t\t  Write into this file to define/undefine new trace events:\n"
+    "\t  p[:[GROUP/]EVENT] PATH:OFFSET [FETCHARGS]\t- set a probe (OFFSET: in the file)\n"
+    "\t  -:[GROUP/]EVENT\t\t\t\t- remove it\n"
+    "\t\t  fetchargs as kprobe_events, and @+OFFSET: the file's data at OFFSET\n"
+    "  uprobe_profile\t- each uprobe event's file, name and hits\n"
     "\n"
-    " Not here yet: instances/, uprobe_events.\n";
+    " Not here yet: instances/.\n";
 
 /* README: the text above, whatever is written (the file has no write). */
 static int read_readme(struct fs_node *f, struct fs_writer *out)

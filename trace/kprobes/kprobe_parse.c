@@ -174,6 +174,8 @@ static int parse_head(const struct word *w, struct kp_command *cmd, struct kp_er
         cmd->op = KP_OP_ADD;
         cmd->is_return = kind == 'r';
         if (kind_len > 1) {
+            if (cmd->uprobe)
+                return fail(err, "Probe type must be p, r or -:", w->pos);
             if (kind == 'p')
                 return fail(err, "Maxactive is not for kprobe", w->pos + 1);
             if (!parse_u32(w->text + 1, kind_len - 1, &cmd->maxactive) || cmd->maxactive == 0)
@@ -184,7 +186,8 @@ static int parse_head(const struct word *w, struct kp_command *cmd, struct kp_er
     } else {
         return fail(err, "Probe type must be p, r or -:", w->pos);
     }
-    copy_name(cmd->group, sizeof cmd->group, KP_DEFAULT_GROUP, strlen(KP_DEFAULT_GROUP));
+    const char *group = cmd->uprobe ? KP_UPROBE_GROUP : KP_DEFAULT_GROUP;
+    copy_name(cmd->group, sizeof cmd->group, group, strlen(group));
     if (!colon)
         return 0;
 
@@ -244,6 +247,25 @@ static int parse_place(const struct word *w, struct kp_command *cmd, struct kp_e
     return 0;
 }
 
+/* A uprobe's "PATH:OFFSET": PATH is everything before the last ':' (Linux's strrchr). */
+static int parse_uprobe_place(const struct word *w, struct kp_command *cmd, struct kp_error *err)
+{
+    size_t colon = w->len;
+    while (colon > 0 && w->text[colon - 1] != ':')
+        colon--;
+    if (colon == 0)
+        return fail(err, "Invalid uprobe offset: PATH:OFFSET", w->pos);
+    size_t path_len = colon - 1;
+    if (path_len == 0)
+        return fail(err, "Failed to find the given file", w->pos);
+    if (path_len >= KP_PATH_MAX)
+        return fail(err, "File name is too long", w->pos);
+    if (!parse_u32(w->text + colon, w->len - colon, &cmd->offset))
+        return fail(err, "Invalid uprobe offset", w->pos + (uint32_t)colon);
+    copy_name(cmd->path, sizeof cmd->path, w->text, path_len);
+    return 0;
+}
+
 /* The base of a fetch arg: text[0..len) with no dereference around it. */
 static int parse_base(const char *text, size_t len, uint32_t pos, const struct kp_command *cmd,
                       struct kp_fetch_arg *arg, struct kp_error *err)
@@ -271,6 +293,14 @@ static int parse_base(const char *text, size_t len, uint32_t pos, const struct k
             arg->base = KP_FETCH_MEMORY;
             return 0;
         }
+        if (cmd->uprobe && len >= 3 && text[1] == '+') {
+            if (!parse_u32(text + 2, len - 2, &arg->addr))
+                return fail(err, "Invalid file offset", pos + 2);
+            arg->base = KP_FETCH_FILE;
+            return 0;
+        }
+        if (cmd->uprobe)
+            return fail(err, "Symbol is not available with uprobe", pos);
         size_t sym_len = 1;
         while (sym_len < len && text[sym_len] != '+' && text[sym_len] != '-')
             sym_len++;
@@ -433,7 +463,20 @@ static size_t split_words(const char *line, size_t len, struct word *words, size
 static void default_event_name(struct kp_command *cmd)
 {
     char kind = cmd->is_return ? 'r' : 'p';
-    if (cmd->has_symbol)
+    if (cmd->uprobe) {
+        /* Linux's trace_uprobe_create: "p_" and the file's base name up to its first '.',
+         * '-' or '_', then "_0x" and the offset ('p' for r too, as Linux). */
+        const char *base = cmd->path;
+        for (const char *c = cmd->path; *c; c++)
+            if (*c == '/')
+                base = c + 1;
+        size_t n = 0;
+        while (base[n] && base[n] != '.' && base[n] != '-' && base[n] != '_')
+            n++;
+        if (n > KP_NAME_MAX - 16)
+            n = KP_NAME_MAX - 16;
+        ksnprintf(cmd->event, sizeof cmd->event, "p_%.*s_0x%x", (int)n, base, cmd->offset);
+    } else if (cmd->has_symbol)
         ksnprintf(cmd->event, sizeof cmd->event, "%c_%s_%u", kind, cmd->symbol, cmd->offset);
     else
         ksnprintf(cmd->event, sizeof cmd->event, "%c_0x%08x", kind, cmd->addr);
@@ -442,9 +485,12 @@ static void default_event_name(struct kp_command *cmd)
             *c = '_';
 }
 
-int kp_parse(const char *line, size_t len, struct kp_command *cmd, struct kp_error *err)
+/* kp_parse and kp_parse_uprobe: the same words, the place word read as uprobe says. */
+static int parse_line(const char *line, size_t len, struct kp_command *cmd, struct kp_error *err,
+                      bool uprobe)
 {
     memset(cmd, 0, sizeof *cmd);
+    cmd->uprobe = uprobe;
     err->msg = NULL;
     err->pos = 0;
     if (len >= KP_LINE_MAX) {
@@ -470,7 +516,7 @@ int kp_parse(const char *line, size_t len, struct kp_command *cmd, struct kp_err
     }
     if (nwords < 2)
         return fail(err, "Probe point is not specified", (uint32_t)len);
-    ret = parse_place(&head[1], cmd, err);
+    ret = uprobe ? parse_uprobe_place(&head[1], cmd, err) : parse_place(&head[1], cmd, err);
     if (ret)
         return ret;
     if (!cmd->event[0])
@@ -509,6 +555,16 @@ int kp_parse(const char *line, size_t len, struct kp_command *cmd, struct kp_err
     return 0;
 }
 
+int kp_parse(const char *line, size_t len, struct kp_command *cmd, struct kp_error *err)
+{
+    return parse_line(line, len, cmd, err, false);
+}
+
+int kp_parse_uprobe(const char *line, size_t len, struct kp_command *cmd, struct kp_error *err)
+{
+    return parse_line(line, len, cmd, err, true);
+}
+
 void kp_command_free(struct kp_command *cmd)
 {
     kfree(cmd->args);
@@ -522,7 +578,9 @@ void kp_print_command(struct fs_writer *out, const struct kp_command *cmd)
     if (cmd->is_return && cmd->maxactive)
         fs_printf(out, "%u", cmd->maxactive);
     fs_printf(out, ":%s/%s", cmd->group, cmd->event);
-    if (!cmd->has_symbol)
+    if (cmd->uprobe)
+        fs_printf(out, " %s:0x%08x", cmd->path, cmd->offset);
+    else if (!cmd->has_symbol)
         fs_printf(out, " 0x%08x", cmd->addr);
     else if (cmd->offset)
         fs_printf(out, " %s+%u", cmd->symbol, cmd->offset);

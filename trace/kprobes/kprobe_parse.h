@@ -41,6 +41,9 @@
 #define KP_MAXACTIVE_MAX 4096 /* r's MAXACTIVE (KRETPROBE_MAXACTIVE_MAX) */
 #define KP_LINE_MAX 4096      /* longest line */
 #define KP_DEFAULT_GROUP "kprobes"
+/* uprobes (issue 18): uprobe_events lines share this parser (kp_parse_uprobe). */
+#define KP_PATH_MAX 256       /* a uprobe's PATH, NUL included */
+#define KP_UPROBE_GROUP "uprobes"
 
 enum kp_op {
     KP_OP_NOTHING, /* a blank line or a comment */
@@ -58,6 +61,8 @@ enum kp_fetch_base {
     KP_FETCH_COMM,   /* $comm: the running task's name */
     KP_FETCH_MEMORY, /* @ADDR: the memory at addr */
     KP_FETCH_SYMBOL, /* @SYM[+|-OFFS]: the memory at symbol + offset */
+    KP_FETCH_FILE,   /* uprobes' @+OFFSET: the memory at file offset addr of the probed
+                      * file (the kernel side turns it into KP_FETCH_MEMORY at its address) */
 };
 
 /* i386 registers, named as Linux's regs_query_register_offset knows them. */
@@ -99,6 +104,8 @@ struct kp_command {
     uint32_t addr;             /* ADDR */
     uint32_t nargs;
     struct kp_fetch_arg *args; /* nargs of them (kzalloc'd; kp_command_free gives it back) */
+    bool uprobe;               /* a uprobe_events line: PATH:OFFSET (offset) */
+    char path[KP_PATH_MAX];    /* a uprobe's PATH */
 };
 
 /* Why a line was refused: the message (Linux's text where Linux has one) and the offset in
@@ -115,8 +122,21 @@ struct kp_error {
 int kp_parse(const char *line, size_t len, struct kp_command *cmd, struct kp_error *err);
 void kp_command_free(struct kp_command *cmd);
 
+/*
+ * uprobes (issue 18, Documentation/trace/uprobetracer.rst): a uprobe_events line,
+ *   p[:[GRP/]EVENT] PATH:OFFSET [FETCHARGS]     PATH up to the last ':', OFFSET a number
+ *   r[:[GRP/]EVENT] PATH:OFFSET [FETCHARGS]     (no MAXACTIVE)
+ *   -:[GRP/]EVENT
+ * with the same fetch args, except that @+OFFSET (KP_FETCH_FILE) reads the memory at a
+ * file offset of PATH, @ADDR is a user address, and @SYM and $argN are refused. The
+ * default group is "uprobes", the default event p_BASE_0xOFFSET (BASE: PATH's last
+ * component cut at its first '.', '-' or '_'), as Linux names them. Same results as kp_parse.
+ */
+int kp_parse_uprobe(const char *line, size_t len, struct kp_command *cmd, struct kp_error *err);
+
 /* The probe's kprobe_events line, as Linux's show: "p:kprobes/ev do_fork+4 a=%ax:u32\n",
- * "r16:grp/ev 0xc0101000 arg1=$retval\n" (an address as 0x and 8 hex digits). */
+ * "r16:grp/ev 0xc0101000 arg1=$retval\n" (an address as 0x and 8 hex digits); a uprobe's
+ * "p:uprobes/ev /bin/hello:0x00001040 a=%ax\n". */
 void kp_print_command(struct fs_writer *out, const struct kp_command *cmd);
 
 /* The type's name ("u32") and size in a record (string: 4, its __data_loc word). */

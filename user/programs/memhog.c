@@ -40,9 +40,10 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "read") == 0)
         return read_one_byte(argv[2]);
     unsigned mib = 0;
-    while (mmap(0, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) !=
-           MAP_FAILED)
-        mib++;
+    void *chunk, *last_chunk = MAP_FAILED;
+    while ((chunk = mmap(0, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                         0)) != MAP_FAILED)
+        mib++, last_chunk = chunk;
     int err = errno;
     /* What the last MiB left over, a page at a time but one: reading /proc/meminfo needs a
      * page for its text, and how much was left over depends on the kernel's size. */
@@ -52,6 +53,8 @@ int main(int argc, char **argv)
         last = page;
     if (last != MAP_FAILED)
         munmap(last, 4096);
+    else if (last_chunk != MAP_FAILED) /* the MiBs took it all: give back their last page */
+        munmap((char *)last_chunk + CHUNK - 4096, 4096);
     printf("memhog: got %u MiB, then %s\n", mib, strerrorname_np(err));
 
     char text[512];
