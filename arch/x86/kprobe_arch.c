@@ -16,6 +16,7 @@
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/ioremap.h"
 
 #define DR6_SINGLE_STEP (1u << 14)
 
@@ -102,6 +103,8 @@ int kprobe_arch_prepare(uint32_t func, uint32_t size, uint32_t addr, const char 
     return *why ? -EINVAL : 0;
 }
 
+bool kprobe_arch_int3_armed(void) { return narmed > 0; }
+
 int kprobe_arch_arm(uint32_t addr)
 {
     struct armed_site *s = find_site(addr);
@@ -109,6 +112,8 @@ int kprobe_arch_arm(uint32_t addr)
         s->users++;
         return 0;
     }
+    if (mmiotrace_arch_active())
+        return -EBUSY; /* see kprobe_arch_int3_armed */
     if (narmed == KPROBE_ARCH_MAX_SITES)
         return -ENOSPC;
     struct insn in;

@@ -36,10 +36,17 @@ void kprobe_arch_set_hook(kprobe_arch_hook_t hook);
  * their original byte. */
 int kprobe_arch_prepare(uint32_t func, uint32_t size, uint32_t addr, const char **why);
 
-/* Arms addr (prepared before): 0, or -ENOSPC with KPROBE_ARCH_MAX_SITES armed. Arming an
- * armed address counts one more user; disarming puts the original byte back with the last. */
+/* Arms addr (prepared before): 0, or -ENOSPC with KPROBE_ARCH_MAX_SITES armed, or -EBUSY
+ * while mmiotrace traps accesses (see kprobe_arch_int3_armed). Arming an armed address
+ * counts one more user; disarming puts the original byte back with the last. */
 int kprobe_arch_arm(uint32_t addr);
 void kprobe_arch_disarm(uint32_t addr);
+
+/* Whether any int3 site is armed. mmiotrace and int3 probes exclude each other (each refuses
+ * to start, -EBUSY, while the other runs): a stepped copy that touched a traced page would
+ * fault at the slot, be reported at the probed address where the 0xCC now is, and leave
+ * mmiotrace decoding the int3 and both waiting for the same #DB. */
+bool kprobe_arch_int3_armed(void);
 
 /* Vector 3 through trap_dispatch (an interrupt gate) while anyone holds it, the snapshot
  * task gate otherwise: armed kprobes hold it once, uprobes (uprobe_arch.h) once. */

@@ -25,6 +25,7 @@
  * and reads registers afterwards, which cannot give the value of a read-modify-write.
  */
 #include "arch/x86/cpu.h"
+#include "arch/x86/kprobe_arch.h"
 #include "arch/x86/mmio.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
@@ -321,9 +322,13 @@ static bool mmiotrace_debug_trap(struct trap_frame *tf)
     return true;
 }
 
+bool mmiotrace_arch_active(void) { return installed; }
+
 int mmiotrace_arch_enable(mmio_access_sink new_sink)
 {
     bool on = new_sink != 0;
+    if (on && !installed && kprobe_arch_int3_armed())
+        return -EBUSY; /* see kprobe_arch_int3_armed */
     if (on && !installed) {
         for (int i = 0; i < MAX_STEP_PAGES; i++)
             if (!shadow_pages[i]) {

@@ -49,8 +49,11 @@ enum mmio_trace_op {
 };
 typedef void (*mmio_access_sink)(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
                                  uint32_t value, uint32_t pc, const uint8_t opcode[3]);
-/* Installs the fault handlers that report to sink (0 or -errno), or removes them (sink 0). */
+/* Installs the fault handlers that report to sink (0 or -errno: -EBUSY while an int3
+ * kprobe is armed, arch/x86/kprobe_arch.h), or removes them (sink 0). */
 int mmiotrace_arch_enable(mmio_access_sink sink);
+/* Whether the fault handlers are installed (mmiotrace or an mmio/ event is on). */
+bool mmiotrace_arch_active(void);
 /* Arms every page of a mapping (its accesses fault and reach the sink) or disarms it. */
 void mmiotrace_arm(struct io_mapping *m, bool arm);
 
