@@ -86,7 +86,7 @@ struct kprobe {
     struct kprobe *next;
 };
 
-static struct kprobe *probes;
+static struct kprobe *probes; /* in creation order */
 static struct spinlock kprobe_lock = SPINLOCK_INIT("kprobe_events");
 
 /* A return pending through the trampoline (Linux's kretprobe_instance). It outlives its
@@ -217,7 +217,6 @@ static void hijack_return(struct kprobe *kp, uint32_t func, uint32_t *parent_slo
         if (!kret_pool[i].used)
             in = &kret_pool[i];
     if (!in) {
-        kp->nhit--;
         kp->nmissed++;
         return;
     }
@@ -247,11 +246,12 @@ static void kprobe_hit(uint32_t ip, uint32_t *parent_slot, unsigned long irqs)
     for (struct kprobe *kp = probes; kp; kp = kp->next) {
         if (kp->addr != ip || kp->int3 || !kp->call.enabled)
             continue;
-        kp->nhit++;
-        if (kp->cmd.is_return)
-            hijack_return(kp, ip, parent_slot);
-        else
+        if (kp->cmd.is_return) {
+            hijack_return(kp, ip, parent_slot); /* a hit counts at the return, as Linux's */
+        } else {
+            kp->nhit++;
             record_hit(kp, &site, irqs, &kp->ip);
+        }
     }
     in_handler = false;
 }
@@ -284,6 +284,7 @@ static uint32_t kret_return(uint32_t slot, uint32_t retval, bool irqs)
         site.regs[KP_REG_AX] = retval;
         site.regs[KP_REG_SP] = slot + 4;
         uint32_t fixed[2] = { hit->func, ret };
+        kp->nhit++;
         record_hit(kp, &site, irqs, fixed);
         in_handler = false;
     } else if (kp && kp->call.enabled) {
@@ -701,8 +702,10 @@ static int apply_line(const char *line, size_t len)
         free_probe(kp);
         return err;
     }
-    kp->next = probes;
-    probes = kp;
+    struct kprobe **tail = &probes; /* kept in creation order, as Linux lists them */
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = kp;
     return 0;
 }
 
@@ -726,16 +729,8 @@ static int read_kprobe_events(struct fs_node *node, struct fs_writer *out)
 {
     (void)node;
     unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-    /* The newest is first in the list; Linux lists them in creation order. */
-    uint32_t n = 0;
     for (const struct kprobe *p = probes; p; p = p->next)
-        n++;
-    for (uint32_t i = n; i > 0; i--) {
-        const struct kprobe *p = probes;
-        for (uint32_t j = 1; j < i; j++)
-            p = p->next;
         kp_print_command(out, &p->cmd);
-    }
     spin_unlock_irqrestore(&kprobe_lock, flags);
     return 0;
 }
@@ -765,16 +760,9 @@ static int read_kprobe_profile(struct fs_node *node, struct fs_writer *out)
 {
     (void)node;
     unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-    uint32_t n = 0;
     for (const struct kprobe *p = probes; p; p = p->next)
-        n++;
-    for (uint32_t i = n; i > 0; i--) {
-        const struct kprobe *p = probes;
-        for (uint32_t j = 1; j < i; j++)
-            p = p->next;
         fs_printf(out, "  %-44s %15llu %15llu\n", p->call.name, (unsigned long long)p->nhit,
                   (unsigned long long)p->nmissed);
-    }
     spin_unlock_irqrestore(&kprobe_lock, flags);
     return 0;
 }
