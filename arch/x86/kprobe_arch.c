@@ -3,8 +3,8 @@
  *
  * One CPU today: the armed table changes only in thread context (enabling or disabling a
  * probe event), which the kernel never preempts, and the step that makes an entry visible
- * to the int3 handler (narmed) or removes it runs with interrupts off; the per-CPU state is
- * reached through this_cpu() alone. An SMP kernel needs a lock taken at the hit too.
+ * to the int3 handler (kprobe_arch_narmed) or removes it runs with interrupts off; the
+ * per-CPU state is reached through this_cpu() alone. An SMP kernel needs a lock taken at the hit too.
  */
 #include "arch/x86/kprobe_arch.h"
 
@@ -30,7 +30,7 @@ struct armed_site {
 };
 
 static struct armed_site armed[KPROBE_ARCH_MAX_SITES];
-static uint32_t narmed;
+uint32_t kprobe_arch_narmed; /* sites armed (kprobe_arch_may_trap reads it) */
 static kprobe_arch_hook_t probe_hook;
 
 /* What a CPU is doing with probes: in the hook, or stepping a copy in its slot. */
@@ -52,7 +52,7 @@ void kprobe_arch_set_hook(kprobe_arch_hook_t hook) { probe_hook = hook; }
 
 static struct armed_site *find_site(uint32_t addr)
 {
-    for (uint32_t i = 0; i < narmed; i++)
+    for (uint32_t i = 0; i < kprobe_arch_narmed; i++)
         if (armed[i].addr == addr)
             return &armed[i];
     return 0;
@@ -103,7 +103,7 @@ int kprobe_arch_prepare(uint32_t func, uint32_t size, uint32_t addr, const char 
     return *why ? -EINVAL : 0;
 }
 
-bool kprobe_arch_int3_armed(void) { return narmed > 0; }
+bool kprobe_arch_int3_armed(void) { return kprobe_arch_narmed > 0; }
 
 int kprobe_arch_arm(uint32_t addr)
 {
@@ -114,20 +114,20 @@ int kprobe_arch_arm(uint32_t addr)
     }
     if (mmiotrace_arch_active())
         return -EBUSY; /* see kprobe_arch_int3_armed */
-    if (narmed == KPROBE_ARCH_MAX_SITES)
+    if (kprobe_arch_narmed == KPROBE_ARCH_MAX_SITES)
         return -ENOSPC;
     struct insn in;
     uint8_t buf[INSN_MAX];
     memcpy(buf, (const void *)(uintptr_t)addr, INSN_MAX);
     if (insn_decode(buf, INSN_MAX, &in) != 0 || insn_kprobe_refusal(&in))
         return -EINVAL; /* prepared before: only if the text changed since */
-    s = &armed[narmed];
+    s = &armed[kprobe_arch_narmed];
     *s = (struct armed_site){ .addr = addr, .users = 1, .len = in.length,
                               .fixup = (uint8_t)insn_step_fixup(&in),
                               .rep = (in.rep || in.repne) && in.map == INSN_MAP_1 };
     memcpy(s->insn, buf, in.length);
     unsigned long flags = arch_irq_save();
-    if (narmed++ == 0)
+    if (kprobe_arch_narmed++ == 0)
         kprobe_arch_route_int3(true); /* vector 3 through trap_dispatch from now on */
     text_poke_byte(addr, 0xcc);
     arch_irq_restore(flags);
@@ -139,10 +139,13 @@ void kprobe_arch_disarm(uint32_t addr)
     struct armed_site *s = find_site(addr);
     if (!s || --s->users > 0)
         return;
+    /* One CPU: no step of this site can be under way here (a step runs with interrupts off
+     * from its int3 to its #DB). With more CPUs, the last disarm must wait until no CPU
+     * is stepping before trap_dispatch stops asking (kprobe_arch_may_trap). */
     unsigned long flags = arch_irq_save();
     text_poke_byte(addr, s->insn[0]);
-    *s = armed[--narmed];
-    if (narmed == 0)
+    *s = armed[--kprobe_arch_narmed];
+    if (kprobe_arch_narmed == 0)
         kprobe_arch_route_int3(false);
     arch_irq_restore(flags);
 }
@@ -279,7 +282,7 @@ uint32_t kretprobe_arch_return(uint32_t slot, uint32_t retval)
 bool kprobe_arch_trap(struct trap_frame *tf)
 {
     if (tf->vector == VEC_BREAKPOINT)
-        return narmed > 0 && breakpoint(tf);
+        return kprobe_arch_narmed > 0 && breakpoint(tf);
     if (tf->vector == VEC_DEBUG)
         return single_step(tf);
     fault_in_step(tf);

@@ -74,4 +74,9 @@ uint32_t kprobe_arch_trampoline(void);
 struct trap_frame;
 bool kprobe_arch_trap(struct trap_frame *tf);
 
+/* Whether trap_dispatch need ask kprobe_arch_trap at all: only while a site is armed (a
+ * step happens only then), so that other exceptions (mmiotrace's #PF and #DB) pay a load. */
+extern uint32_t kprobe_arch_narmed;
+static inline bool kprobe_arch_may_trap(void) { return kprobe_arch_narmed != 0; }
+
 #endif

@@ -202,7 +202,7 @@ void trap_dispatch(struct trap_frame *tf)
     uint32_t v = tf->vector;
 
     /* A kprobe's int3 or single step, or a fault of a stepped copy (arch/x86/kprobe_arch.c) */
-    if (v < 32 && !trap_from_user(tf) && kprobe_arch_trap(tf))
+    if (v < 32 && kprobe_arch_may_trap() && !trap_from_user(tf) && kprobe_arch_trap(tf))
         return;
     /* uprobes (issue 18): a probe's int3 in a program, or the #DB ending its step; nothing
      * else runs before the step's #DB (interrupts are off for it), signals wait for it. */
