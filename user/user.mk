@@ -28,6 +28,7 @@ USER_PROGRAMS += kprobe_target # issue 18, kprobes
 USER_PROGRAMS += hostile_events itimer # issue 18, the timer/ mmio/ ipc/ pci/ events
 USER_PROGRAMS += trigger_writer hostile_triggers # issue 18, triggers
 USER_PROGRAMS += pid_filter hostile_pids # issue 18, set_event_pid and the other options
+USER_PROGRAMS += hostile_instances # issue 18, instances/
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \

@@ -12,6 +12,13 @@
  * writes a triggered event too uses the next one. Deeper nesting gets no scratch record:
  * the event is then reserved in the ring as if it had no such trigger (its filtered and
  * post triggers miss that one record).
+ *
+ * issue 18, instances: an event enabled in an instance (TRACE_EVENT_FL_INSTANCES) is
+ * always written into a scratch record, whatever the top array's tracing_on, set_event_pid
+ * and enable say; at commit the top array gets its copy as above (its triggers, filter and
+ * pid list are the top's only) and every instance the event is enabled in that records
+ * gets one too (trace_instances_write). With no scratch record left (deeper nesting) the
+ * instances miss that record and the top records it as without instances.
  */
 #include "trace/events/trace_events.h"
 
@@ -20,6 +27,7 @@
 #include "kernel/mm/heap.h"
 #include "trace/events/event_filter.h"
 #include "trace/events/event_trigger.h"
+#include "trace/core/trace_instance.h" /* issue 18, instances */
 
 #define SCRATCH_LEVELS 4
 
@@ -95,10 +103,11 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
         arch_irq_restore(irqs); /* soft-disabled as it was before they ran, as Linux */
     }
     /* set_event_pid after the triggers that need no record, before any record, as
-     * Linux's trace_event_buffer_reserve checks it. */
-    if (__builtin_expect(trace_event_pids.active, 0) && trace_event_pid_ignored())
+     * Linux's trace_event_buffer_reserve checks it (issue 18: for the top array only). */
+    bool pid_ignored = __builtin_expect(trace_event_pids.active, 0) && trace_event_pid_ignored();
+    if (pid_ignored && !(fl & TRACE_EVENT_FL_INSTANCES))
         return 0;
-    if (fl & TRACE_EVENT_FL_COND) {
+    if (fl & (TRACE_EVENT_FL_COND | TRACE_EVENT_FL_INSTANCES)) {
         struct trace_entry *e = scratch_get(length);
         if (e) {
             unsigned long irqs = arch_irq_save();
@@ -111,7 +120,7 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
             return e;
         }
     }
-    if (fl & TRACE_EVENT_FL_SOFT_DISABLED)
+    if ((fl & TRACE_EVENT_FL_SOFT_DISABLED) || pid_ignored || call->top_off)
         return 0;
     return trace_reserve(call->id, length);
 }
@@ -122,9 +131,13 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
 static bool commit_scratch(const struct trace_event_call *call, struct trace_entry *e,
                            uint32_t length, uintptr_t fp)
 {
+    /* issue 18, instances: a record taken for instances may be one the top does not want
+     * (its pid list leaves the task out, or it is off there: top_off). */
+    bool top_wants = !(trace_event_pids.active && trace_event_pid_ignored());
     unsigned long irqs = arch_irq_save();
-    unsigned post = event_triggers_run_on_record(call, e, length);
-    bool keep = !(__atomic_load_n(&call->trigger_flags, __ATOMIC_ACQUIRE) &
+    unsigned post = top_wants ? event_triggers_run_on_record(call, e, length) : 0;
+    bool keep = top_wants && !call->top_off &&
+                !(__atomic_load_n(&call->trigger_flags, __ATOMIC_ACQUIRE) &
                   TRACE_EVENT_FL_SOFT_DISABLED);
     const struct event_filter *f = __atomic_load_n(&call->filter, __ATOMIC_ACQUIRE);
     if (keep && f)
@@ -139,6 +152,9 @@ static bool commit_scratch(const struct trace_event_call *call, struct trace_ent
         }
         keep = r != 0;
     }
+    uint8_t instances = __atomic_load_n(&call->instances, __ATOMIC_ACQUIRE);
+    if (instances)
+        trace_instances_write(instances, e, length); /* issue 18, instances */
     scratch_put();
     if (post) {
         irqs = arch_irq_save();
