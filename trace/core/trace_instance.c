@@ -1,12 +1,14 @@
 /*
  * trace_instance.c - instances/NAME: trace arrays with their own buffers (trace_instance.h).
  *
- * Concurrency: instances are made and removed in thread context (mkdir and rmdir) under
- * instances_lock; writers (any context) find them in `arrays` by slot, with interrupts off
- * for the whole copy (trace_instances_write). One CPU: the kernel does not preempt thread
- * context, so once rmdir has taken an instance out of `arrays`, no writer holds it. A
- * second CPU would need rmdir to wait for the writers of the others (as Linux's
- * tracepoint_synchronize_unregister) before freeing the buffer.
+ * Concurrency: instances are made and removed by mkdir and rmdir only, in thread context,
+ * which the kernel does not preempt and which allocates and frees without sleeping, so two
+ * of them never interleave on this one CPU (as the events list of trace_events.c, whose
+ * "Concurrency" note this follows; a second CPU needs a mutex around both). Writers (any
+ * context) find instances in `arrays` by slot, with interrupts off for the whole copy
+ * (trace_instances_write), so once rmdir has taken one out of `arrays`, no writer of this
+ * CPU holds it; a second CPU would also need rmdir to wait for the others' writers (as
+ * Linux's tracepoint_synchronize_unregister) before freeing the buffer.
  */
 #include "trace/core/trace_instance.h"
 
