@@ -815,21 +815,30 @@ TEST(an_event_records_into_every_array_it_is_enabled_in)
     CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\n");
     CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9");
     CHECK_EQ_INT(write_file("events/trig/inst/filter", "0", false), 0);
+    /* A trigger that needs no record runs once per event, not again at the copy. */
+    CHECK_EQ_INT(write_file("events/trig/inst/trigger", "snapshot:5", false), 0);
+    int swaps = snapshot_swaps;
+    fire_event(&a, 20);
+    CHECK_EQ_INT(snapshot_swaps - swaps, 1);
+    CHECK_EQ_STR(read_file("events/trig/inst/trigger"), "snapshot:count=4\n");
+    CHECK_EQ_INT(write_file("events/trig/inst/trigger", "!snapshot", false), 0);
+    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\nCTX: inst: value=20\n");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20");
 
     /* Off in the top: still attached for the instance, which cannot be unregistered. */
     CHECK_EQ_INT(write_file("events/trig/inst/enable", "0", false), 0);
     CHECK(a.enabled && a.top_off);
     CHECK_EQ_INT(trace_event_unregister(&a), -EBUSY);
     fire_event(&a, 10);
-    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\n");
-    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 10");
+    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\nCTX: inst: value=20\n");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 10");
 
     /* A trigger arms it in the top while the instance keeps it; disarmed, the instance still. */
     CHECK_EQ_INT(write_file("events/trig/inst/trigger", "traceoff:1 if value == 99", false), 0);
     CHECK_EQ_STR(read_file("events/trig/inst/enable"), "0*\n");
     fire_event(&a, 11);
-    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\n");
-    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 10 11");
+    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\nCTX: inst: value=20\n");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 10 11");
     CHECK_EQ_INT(write_file("events/trig/inst/trigger", "!traceoff", false), 0);
     CHECK(a.enabled && a.top_off && a.instances == 2);
     CHECK_EQ_STR(read_file("events/trig/inst/enable"), "0\n");
@@ -838,7 +847,7 @@ TEST(an_event_records_into_every_array_it_is_enabled_in)
     trace_events_instance_gone(1);
     CHECK(!a.enabled && !a.top_off && a.instances == 0 && a.trigger_flags == 0);
     fire_event(&a, 12);
-    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 10 11");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 10 11");
     CHECK_EQ_INT(trace_event_unregister(&a), 0);
     while (dir->children) {
         struct fs_node *n = dir->children;

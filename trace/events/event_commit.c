@@ -134,8 +134,10 @@ static bool commit_scratch(const struct trace_event_call *call, struct trace_ent
     /* issue 18, instances: a record taken for instances may be one the top does not want
      * (its pid list leaves the task out, or it is off there: top_off). */
     bool top_wants = !(trace_event_pids.active && trace_event_pid_ignored());
+    /* Without COND the triggers already ran at reserve (a record taken for instances). */
+    bool cond = __atomic_load_n(&call->trigger_flags, __ATOMIC_ACQUIRE) & TRACE_EVENT_FL_COND;
     unsigned long irqs = arch_irq_save();
-    unsigned post = top_wants ? event_triggers_run_on_record(call, e, length) : 0;
+    unsigned post = top_wants && cond ? event_triggers_run_on_record(call, e, length) : 0;
     bool keep = top_wants && !call->top_off &&
                 !(__atomic_load_n(&call->trigger_flags, __ATOMIC_ACQUIRE) &
                   TRACE_EVENT_FL_SOFT_DISABLED);
