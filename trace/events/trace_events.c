@@ -270,14 +270,19 @@ static int set_enabled_in_instance(struct trace_event_call *call, unsigned slot,
     if (((call->instances & bit) != 0) == on)
         return 0;
     if (!on) {
-        call->instances &= (uint8_t)~bit;
-        update_instances_flag(call);
-        if (!call->instances && call->top_off) { /* attached for instances only */
+        if (!(call->instances & ~bit) && call->top_off) {
+            /* Attached for this instance only: writers detached first, so none takes the
+             * fast path into the top buffer while top_off is still what keeps it out. */
             call->enabled = false;
             if (call->ops->enable)
                 call->ops->enable(call, false);
+            call->instances = 0;
+            update_instances_flag(call);
             call->top_off = false;
+            return 0;
         }
+        call->instances &= (uint8_t)~bit;
+        update_instances_flag(call);
         return 0;
     }
     if (!event_commit_scratch_ready())
