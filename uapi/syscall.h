@@ -342,4 +342,8 @@ struct rlimit64 {
  * stack limit plus the guard gap, but never under 128 MiB. */
 #define USER_MMAP_BASE (USER_TOP - (128u << 20))
 
+/* issue 18, trace instances: mkdir and rmdir (kernel/syscall/sys_dir.c). */
+#define SYS_mkdir 39
+#define SYS_rmdir 40
+
 #endif

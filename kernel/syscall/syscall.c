@@ -277,6 +277,9 @@ static const struct syscall_info table[SYSCALL_SLOTS] = {
              ARGS("int", "const struct ipc_msg *", "struct ipc_msg *", "unsigned int")),
     IPC_CALL(IPC_OP_REPLY, ipc_reply, 2, ARGS("token", "msg"),
              ARGS("unsigned int", "const struct ipc_msg *")),
+    /* issue 18, trace instances (sys_dir.c). */
+    CALL(SYS_mkdir, mkdir, 2, ARGS("pathname", "mode"), ARGS("const char *", "umode_t")),
+    CALL(SYS_rmdir, rmdir, 1, ARGS("pathname"), ARGS("const char *")),
 };
 
 const struct syscall_info *syscall_info(unsigned slot)

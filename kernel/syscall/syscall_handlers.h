@@ -175,4 +175,8 @@ SYSCALL_HANDLER(fstatfs);
 SYSCALL_HANDLER(statfs64);
 SYSCALL_HANDLER(fstatfs64);
 
+/* issue 18, trace instances: sys_dir.c */
+SYSCALL_HANDLER(mkdir);
+SYSCALL_HANDLER(rmdir);
+
 #endif

@@ -9,6 +9,7 @@
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
 #include "kernel/bench.h"
+#include "kernel/fs/fs_dirops.h" /* issue 18, instances */
 #include "kernel/proc/sched.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/trace_hooks.h"
@@ -103,4 +104,21 @@ BENCHMARK(tracepoints)
     bench_report("tracepoints: IRQ, irq_handler_entry/exit on", irq_on, "instructions");
     bench_report("tracepoints: one disabled tracepoint at a call site (its load, test, branch)", check,
                  "instructions");
+
+    /* issue 18, instances: sched_switch on in an instance only, then in the top array and
+     * the instance (the slow path of event_commit.c: a scratch record, copied into each). */
+    if (fs_mkdir_path_as_task("/sys/kernel/tracing/instances/bench") == 0) {
+        trace_event_set_enabled_in(&event_sched_switch, 1, true); /* the first instance's slot */
+        uint64_t switch_instance = switch_cost();
+        trace_event_set_enabled(&event_sched_switch, true);
+        uint64_t switch_both = switch_cost();
+        trace_event_set_enabled(&event_sched_switch, false);
+        trace_event_set_enabled_in(&event_sched_switch, 1, false);
+        fs_rmdir_path_as_task("/sys/kernel/tracing/instances/bench");
+        rb_reset(trace_buffer());
+        bench_report("tracepoints: context switch, sched_switch on in an instance only",
+                     switch_instance, "instructions");
+        bench_report("tracepoints: context switch, sched_switch on in the top array and an instance",
+                     switch_both, "instructions");
+    }
 }

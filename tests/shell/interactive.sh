@@ -88,7 +88,7 @@ grep -q 'xxxxxxxxxx$' <<< "$(grep -v '^tracekern> ' <<< "$clean")" &&
 grep -qx 'tabbed' <<< "$clean" || problems+=("Tab did not complete 'ec' to 'echo '")
 grep -qx 'tracing_on' <<< "$clean" || problems+=("Tab did not complete the file name 'tracing_o'")
 grep -qx 'meminfo' <<< "$clean" || problems+=("Tab did not complete '/pro' to '/proc/' and then 'meminf'")
-grep -qx 'markers   mmio      modprobe' <<< "$clean" ||
+grep -qx 'markers   mkdir     mmio      modprobe' <<< "$clean" ||
     problems+=("a second Tab did not list the commands starting with 'm'")
 grep -qx 'listed' <<< "$clean" || problems+=("the line after a Tab listing did not run")
 

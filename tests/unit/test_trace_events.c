@@ -65,6 +65,17 @@ int arch_save_stack_trace(uintptr_t fp, uint32_t *out, int max)
     return max;
 }
 
+/* issue 18, instances: the core's copy into each instance (trace/core/trace_instance.c),
+ * into a host ring buffer per slot, so that tests see what each instance got. */
+static struct ring_buffer *instance_bufs[8];
+void trace_instances_write(uint8_t mask, const struct trace_entry *e, uint32_t length)
+{
+    for (unsigned slot = 1; slot < 8; slot++)
+        if ((mask & (1u << slot)) && instance_bufs[slot])
+            rb_write(instance_bufs[slot], e, length);
+}
+uint64_t trace_instances_oldest_record(void) { return UINT64_MAX; }
+
 /* The context columns are trace_output.c's business (test_trace_output.c): a fixed mark. */
 void trace_print_context(struct fs_writer *out, const struct trace_event_view *ev)
 {
@@ -768,4 +779,99 @@ TEST(hist_counts_by_key_and_prints_linux_table)
     CHECK_EQ_INT(write_file("events/trig/h/trigger", "hist:keys=nosuch", true), -EINVAL);
     CHECK(!a.enabled);
     CHECK_EQ_INT(trace_event_unregister(&a), 0);
+}
+
+/* --- issue 18, instances --------------------------------------------------------------------- */
+
+/* The values of the test records in rb, in order, as "v1 v2 ...". */
+static const char *values_in(struct ring_buffer *rb)
+{
+    static char all[256];
+    union {
+        uint64_t align;
+        uint8_t bytes[RB_MAX_EVENT];
+    } copy;
+    struct rb_iter it;
+    struct rb_event ev;
+    all[0] = '\0';
+    rb_iter_start(rb, 0, &it);
+    while (rb_iter_next(&it, copy.bytes, sizeof copy, &ev))
+        sprintf(all + strlen(all), "%s%u", all[0] ? " " : "",
+                ((const struct test_entry *)copy.bytes)->value);
+    return all;
+}
+
+TEST(an_event_records_into_every_array_it_is_enabled_in)
+{
+    syscalls_ready();
+    if (!instance_bufs[1])
+        instance_bufs[1] = rb_create(&host_env, 1, 4);
+    rb_reset(instance_bufs[1]);
+    struct fs_node *dir = fs_mkdir_at(tracefs_root(), "instances/t1");
+    CHECK(dir && trace_events_create_instance_files(dir, fs_mkdir(dir, "events"), 1));
+    struct trace_event_call a = make_field_event("inst");
+    CHECK_EQ_INT(trace_event_register(&a), 0);
+
+    /* In the instance only: attached, the top's view off, the fast path left. */
+    CHECK_EQ_INT(write_file("instances/t1/set_event", "trig:inst", false), 0);
+    CHECK(a.enabled && a.top_off && a.instances == 2 && (a.trigger_flags & TRACE_EVENT_FL_INSTANCES));
+    CHECK_EQ_STR(read_file("instances/t1/set_event"), "trig:inst\n");
+    CHECK_EQ_STR(read_file("events/trig/inst/enable"), "0\n");
+    CHECK_EQ_STR(read_file("set_event"), "");
+    fire_event(&a, 7);
+    CHECK_EQ_STR(print_buffer(), "");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7");
+
+    /* In both: each gets the record; the top's filter is the top's only. */
+    CHECK_EQ_INT(write_file("events/trig/inst/enable", "1", false), 0);
+    CHECK(!a.top_off);
+    fire_event(&a, 8);
+    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\n");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8");
+    CHECK_EQ_INT(write_file("events/trig/inst/filter", "value > 100", false), 0);
+    fire_event(&a, 9);
+    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\n");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9");
+    CHECK_EQ_INT(write_file("events/trig/inst/filter", "0", false), 0);
+    /* A trigger that needs no record runs once per event, not again at the copy. */
+    CHECK_EQ_INT(write_file("events/trig/inst/trigger", "snapshot:5", false), 0);
+    int swaps = snapshot_swaps;
+    fire_event(&a, 20);
+    CHECK_EQ_INT(snapshot_swaps - swaps, 1);
+    CHECK_EQ_STR(read_file("events/trig/inst/trigger"), "snapshot:count=4\n");
+    CHECK_EQ_INT(write_file("events/trig/inst/trigger", "!snapshot", false), 0);
+    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\nCTX: inst: value=20\n");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20");
+
+    /* Off in the top: still attached for the instance, which cannot be unregistered. */
+    CHECK_EQ_INT(write_file("events/trig/inst/enable", "0", false), 0);
+    CHECK(a.enabled && a.top_off);
+    CHECK_EQ_INT(trace_event_unregister(&a), -EBUSY);
+    fire_event(&a, 10);
+    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\nCTX: inst: value=20\n");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 10");
+
+    /* A trigger arms it in the top while the instance keeps it; disarmed, the instance still. */
+    CHECK_EQ_INT(write_file("events/trig/inst/trigger", "traceoff:1 if value == 99", false), 0);
+    CHECK_EQ_STR(read_file("events/trig/inst/enable"), "0*\n");
+    fire_event(&a, 11);
+    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\nCTX: inst: value=20\n");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 10 11");
+    CHECK_EQ_INT(write_file("events/trig/inst/trigger", "!traceoff", false), 0);
+    CHECK(a.enabled && a.top_off && a.instances == 2);
+    CHECK_EQ_STR(read_file("events/trig/inst/enable"), "0\n");
+
+    /* The instance goes: the event is detached and off everywhere. */
+    trace_events_instance_gone(1);
+    CHECK(!a.enabled && !a.top_off && a.instances == 0 && a.trigger_flags == 0);
+    fire_event(&a, 12);
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 10 11");
+    CHECK_EQ_INT(trace_event_unregister(&a), 0);
+    while (dir->children) {
+        struct fs_node *n = dir->children;
+        while (n->children)
+            fs_remove(n->children);
+        fs_remove(n);
+    }
+    fs_remove(dir);
 }

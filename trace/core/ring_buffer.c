@@ -108,6 +108,8 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     return true;
 }
 
+void rb_count_lost_event(struct ring_buffer *rb) { rb_count_drop(&rb->cpu[arch_cpu_id()]); }
+
 /* Counts one refused event and remembers where in the stream it was refused. */
 void rb_count_drop(struct rb_cpu *c)
 {

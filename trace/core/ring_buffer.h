@@ -129,6 +129,9 @@ static inline void rb_commit(struct ring_buffer *rb);
 void rb_discard(struct ring_buffer *rb, void *payload, uint32_t length);
 /* reserve + copy + commit. */
 bool rb_write(struct ring_buffer *rb, const void *data, uint32_t length);
+/* Counts one event this CPU's writer could not even try to record (no room for it outside
+ * the ring: issue 18's instances) as dropped, where readers see losses. Interrupts off. */
+void rb_count_lost_event(struct ring_buffer *rb);
 /* issue 18, tracing_cpumask: whether writers on cpu record (true) or refuse, without
  * counting a loss (false). A cpu the buffer does not have is ignored. */
 void rb_set_cpu_recording(struct ring_buffer *rb, unsigned cpu, bool on);

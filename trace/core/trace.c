@@ -18,6 +18,7 @@
 #include "trace/core/trace_comm.h"
 #include "trace/core/trace_internal.h"
 #include "trace/core/trace_snapshot.h"
+#include "trace/core/trace_instance.h"
 #include "trace/events/trace_syscalls.h"
 
 /* Linux's default per-CPU buffer: 1441792 bytes (352 pages of 4 KiB). */
@@ -45,7 +46,9 @@ void register_tracer(struct tracer *t)
 
 bool trace_enabled(void) { return trace_recording; }
 
-int tracing_mark_write(const char *text, uint32_t len)
+/* A marker into rb, which records (issue 18: the top buffer's or an instance's). */
+static inline __attribute__((always_inline)) int mark_write_into(struct ring_buffer *rb,
+                                                                 const char *text, uint32_t len)
 {
     if (len && text[len - 1] == '\n')
         len--;
@@ -53,14 +56,27 @@ int tracing_mark_write(const char *text, uint32_t len)
     if (cut)
         len = TRACE_MARKER_MAX;
     uint32_t size = (uint32_t)sizeof(struct print_entry) + len + (cut ? 4 : 1);
-    struct print_entry *p = (struct print_entry *)trace_reserve(TRACE_PRINT, size);
+    struct print_entry *p = (struct print_entry *)trace_reserve_in(rb, TRACE_PRINT, size);
     if (!p)
-        return 0; /* tracing off, or lost and counted: the write itself succeeded */
+        return 0; /* lost and counted: the write itself succeeded */
     p->ip = (uint32_t)(uintptr_t)tracing_mark_write; /* readers print "%ps: %s", as Linux's */
     memcpy(p->text, text, len);
     memcpy(p->text + len, cut ? "...\0" : "\0", cut ? 4 : 1);
-    trace_commit();
+    rb_commit(rb);
     return 0;
+}
+
+int tracing_mark_write(const char *text, uint32_t len)
+{
+    if (!trace_recording)
+        return 0; /* tracing off: the write itself succeeded */
+    return mark_write_into(trace_buf, text, len);
+}
+
+/* issue 18, instances: an instance's trace_marker (trace_instance.c). */
+int trace_mark_write_to(struct ring_buffer *rb, const char *text, uint32_t len)
+{
+    return mark_write_into(rb, text, len);
 }
 
 void trace_set_on(bool on)
@@ -199,32 +215,43 @@ void trace_header_info(struct trace_header_info *info)
 
 int trace_resize(uint32_t pages_per_cpu)
 {
+    return trace_resize_buffer(0, pages_per_cpu);
+}
+
+/* issue 18, instances: rb NULL is the live top buffer, taken under resize_lock (a snapshot
+ * swap only try-locks it); an instance's buffer is resized the same way. */
+int trace_resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu)
+{
     unsigned long flags = spin_lock_irqsave(&resize_lock);
     arch_irq_restore(flags); /* no interrupt handler takes it */
-    /* issue 18: an allocated snapshot buffer is resized with the live one, as Linux does
-     * (tracing: Update snapshot buffer on resize if it is allocated), so a swap never
+    if (!rb)
+        rb = trace_buf;
+    /* issue 18: an allocated snapshot buffer is resized with the live top one, as Linux
+     * does (tracing: Update snapshot buffer on resize if it is allocated), so a swap never
      * changes buffer_size_kb; both get their pages, or neither changes. */
-    struct ring_buffer *spare = trace_snapshot_hold();
+    bool top = rb == trace_buf;
+    struct ring_buffer *spare = top ? trace_snapshot_hold() : 0;
     uint64_t buffers = spare ? 2 : 1;
     uint64_t want = (uint64_t)pages_per_cpu * arch_cpu_count() * buffers;
-    uint64_t have = (uint64_t)rb_pages_per_cpu(trace_buf) * arch_cpu_count() * buffers;
+    uint64_t have = (uint64_t)rb_pages_per_cpu(rb) * arch_cpu_count() * buffers;
     bool fits = want > have ? page_alloc_leaves_reserve(want) : want < page_alloc_free_pages();
     struct rb_resize_pages pages, spare_pages;
-    int err = fits ? rb_resize_alloc(trace_buf, pages_per_cpu, &pages) : -ENOMEM;
+    int err = fits ? rb_resize_alloc(rb, pages_per_cpu, &pages) : -ENOMEM;
     if (!err && spare && (err = rb_resize_alloc(spare, pages_per_cpu, &spare_pages)) != 0)
-        rb_resize_free(trace_buf, &pages); /* the new pages, unused */
+        rb_resize_free(rb, &pages); /* the new pages, unused */
     if (!err) {
         unsigned long reader_flags = spin_lock_irqsave(&trace_reader_lock);
         arch_irq_restore(reader_flags); /* the tick only try-locks it (above) */
-        rb_resize_swap(trace_buf, &pages);
+        rb_resize_swap(rb, &pages);
         if (spare)
             rb_resize_swap(spare, &spare_pages);
         spin_unlock_irqrestore(&trace_reader_lock, reader_flags);
-        rb_resize_free(trace_buf, &pages);
+        rb_resize_free(rb, &pages);
         if (spare)
             rb_resize_free(spare, &spare_pages);
     }
-    trace_snapshot_release();
+    if (top)
+        trace_snapshot_release();
     spin_unlock_irqrestore(&resize_lock, flags);
     return err;
 }
@@ -263,6 +290,7 @@ static uint32_t boot_buffer_pages(void)
 }
 
 bool trace_record_cmd = true;
+uint32_t trace_default_pages; /* issue 18, instances (trace_internal.h) */
 
 /* Saves each task's name as the task is created (pid 1, the boot task, included), so that
  * its events print with that name even after it exits; with options/record-cmd off, as on
@@ -285,6 +313,7 @@ static void trace_init(void)
     task_on_create(&comm_hook); /* before tasks_init: even without a buffer, names are kept */
     task_on_rename(save_renamed_comm);
     uint32_t pages = boot_buffer_pages();
+    trace_default_pages = pages; /* issue 18: an instance's buffer starts this size */
     trace_buf = rb_create(&trace_rb_env, arch_cpu_count(), pages);
     if (!trace_buf) {
         printk("tracing: no memory for %u buffer pages; tracing is off\n", pages);
@@ -293,6 +322,7 @@ static void trace_init(void)
     trace_recording = tracing_on;
     trace_files_init();
     trace_snapshot_init(); /* issue 18, the snapshot buffer */
+    trace_instances_init(); /* issue 18, instances/ */
     trace_syscalls_init();
     trace_stream_init();
     trace_switch(trace_find_tracer("nop", 3));

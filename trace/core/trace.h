@@ -191,17 +191,25 @@ static inline void trace_entry_fill(struct trace_entry *e, uint16_t type, bool i
     e->pid = current_pid;
 }
 
-static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
+/* issue 18, instances: trace_reserve's work in a given buffer (the caller checked that it
+ * records), with the common fields filled; commit with rb_commit(rb). */
+static inline __attribute__((always_inline)) struct trace_entry *
+trace_reserve_in(struct ring_buffer *rb, uint16_t type, uint32_t length)
 {
-    if (!trace_recording)
-        return 0;
     unsigned long irqs = arch_irq_save();
-    struct trace_entry *e = (struct trace_entry *)rb_reserve_irqs_off(trace_buf, length);
+    struct trace_entry *e = (struct trace_entry *)rb_reserve_irqs_off(rb, length);
     arch_irq_restore(irqs);
     if (!e)
         return 0;
     trace_entry_fill(e, type, irqs != 0);
     return e;
+}
+
+static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
+{
+    if (!trace_recording)
+        return 0;
+    return trace_reserve_in(trace_buf, type, length);
 }
 
 static inline void trace_commit(void) { rb_commit(trace_buf); }

@@ -42,7 +42,7 @@ static int trace_pipe_followers;
 
 /* Parses a 0/1 flag file write as Linux does (kstrtoul_from_user, base 10: "1", "1\n", "+1";
  * not " 1" nor "0x1"). */
-static int parse_bool(const char *data, size_t len, bool *out)
+int trace_parse_bool(const char *data, size_t len, bool *out)
 {
     uint64_t v;
     int err = parse_kstrtoul_user(data, len, &v);
@@ -121,18 +121,26 @@ void trace_pipe_follower_leave(void)
 static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
+    return trace_read_pipe(0, out);
+}
+
+/* issue 18, instances: the one trace_pipe reader, for the top array (tr NULL) or an
+ * instance's; only the top's steps the COM2 stream aside (the stream carries the top). */
+int trace_read_pipe(const struct trace_array *tr, struct fs_writer *out)
+{
     /* The console shell and programs' read() share it: each consumes and prints an event
      * without sleeping in between, and the kernel preempts no thread. */
     static union trace_event_copy copy;
     struct tracer *t = trace_current();
-    if (t->print_pipe_header && !out->continued)
+    if (!tr && t->print_pipe_header && !out->continued)
         t->print_pipe_header(out);
-    if (out->follow)
+    if (out->follow && !tr)
         trace_pipe_follower_enter(); /* the COM2 stream steps aside meanwhile */
     for (;;) {
         /* A reader that does not follow (a program's read(), a script) is asked after
          * every event whether it has enough, so it takes no more than it can hold. */
-        unsigned n = trace_consume_print(out, out->follow ? 64 : 1, !out->follow, &copy);
+        unsigned n = trace_consume_print_from(tr, out, out->follow ? 64 : 1, !out->follow,
+                                              &copy);
         if (out->interrupted(out))
             break;
         if (n == 0) {
@@ -142,8 +150,9 @@ static int read_trace_pipe(struct fs_node *f, struct fs_writer *out)
         }
     }
     if (out->follow) {
-        trace_consume_print(out, 0, true, &copy); /* losses after the last event */
-        trace_pipe_follower_leave();
+        trace_consume_print_from(tr, out, 0, true, &copy); /* losses after the last event */
+        if (!tr)
+            trace_pipe_follower_leave();
     }
     return 0;
 }
@@ -158,30 +167,42 @@ static int write_trace_marker(struct fs_node *f, const char *data, size_t len, b
 static int read_buffer_size_kb(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
-    fs_printf(out, "%u\n", rb_pages_per_cpu(trace_buffer()) * (RB_PAGE_SIZE / 1024));
+    trace_print_buffer_size_kb(out, trace_buffer(), false);
     return 0;
 }
 
-/* Resizes to bytes per CPU, at least two pages. */
-static int resize_bytes(uint64_t bytes)
+/* issue 18, instances: buffer_size_kb and buffer_total_size_kb of any array's buffer. */
+void trace_print_buffer_size_kb(struct fs_writer *out, struct ring_buffer *rb, bool total)
+{
+    fs_printf(out, "%u\n", rb_pages_per_cpu(rb) * (RB_PAGE_SIZE / 1024) *
+                               (total ? arch_cpu_count() : 1));
+}
+
+/* Resizes rb (NULL: the top buffer) to bytes per CPU, at least two pages. */
+static int resize_bytes(struct ring_buffer *rb, uint64_t bytes)
 {
     uint64_t pages = (bytes + RB_PAGE_SIZE - 1) / RB_PAGE_SIZE;
     if (pages > 0x10000)
         return -ENOMEM; /* 256 MiB per CPU: more than this machine has */
-    return trace_resize(pages < 2 ? 2 : (uint32_t)pages);
+    return trace_resize_buffer(rb, pages < 2 ? 2 : (uint32_t)pages);
 }
 
 static int write_buffer_size_kb(struct fs_node *f, const char *data, size_t len, bool append)
 {
     (void)f;
     (void)append;
+    return trace_write_buffer_size_kb(0, data, len);
+}
+
+int trace_write_buffer_size_kb(struct ring_buffer *rb, const char *data, size_t len)
+{
     uint64_t kb;
     int err = parse_kstrtoul_user(data, len, &kb); /* base 10, as Linux's */
     if (err)
         return err;
     if (kb == 0 || kb > (1u << 20))
         return -EINVAL;
-    return resize_bytes(kb * 1024);
+    return resize_bytes(rb, kb * 1024);
 }
 
 static int read_buffer_total_size_kb(struct fs_node *f, struct fs_writer *out)
@@ -217,7 +238,7 @@ static int write_trace_entries(struct fs_node *f, const char *data, size_t len, 
     if (entries == 0 || entries > (1u << 24))
         return -EINVAL;
     uint32_t per_page = rb_page_data_size() / entry_bytes();
-    return resize_bytes((entries + per_page - 1) / per_page * RB_PAGE_SIZE);
+    return resize_bytes(0, (entries + per_page - 1) / per_page * RB_PAGE_SIZE);
 }
 
 /* A flag file's setting, through its bool or its get (struct trace_flag). */
@@ -249,7 +270,7 @@ static int write_flag(struct fs_node *f, const char *data, size_t len, bool appe
 {
     (void)append;
     bool on;
-    int err = parse_bool(data, len, &on);
+    int err = trace_parse_bool(data, len, &on);
     if (!err)
         flag_set(f->data, on);
     return err;
@@ -279,13 +300,19 @@ static const struct trace_flag record_tgid_flag = { .value = &trace_print_record
 /* per_cpu/cpuN/stats, in Linux's field names. */
 static int read_cpu_stats(struct fs_node *f, struct fs_writer *out)
 {
-    unsigned cpu = (unsigned)(uintptr_t)f->data;
+    const struct trace_cpu_ref *ref = f->data;
+    trace_print_cpu_stats(out, trace_array_buffer(ref->tr), ref->cpu);
+    return 0;
+}
+
+/* issue 18, instances: the stats of any array's buffer. */
+void trace_print_cpu_stats(struct fs_writer *out, struct ring_buffer *rb, unsigned cpu)
+{
     struct rb_stats st;
-    rb_get_stats(trace_buffer(), cpu, &st);
+    rb_get_stats(rb, cpu, &st);
     fs_printf(out, "entries: %llu\noverrun: %llu\ndropped events: %llu\nread events: %llu\n",
               (unsigned long long)st.entries, (unsigned long long)st.overrun,
               (unsigned long long)st.dropped, (unsigned long long)st.read);
-    return 0;
 }
 
 static const struct fs_file_ops available_tracers_ops = { .read = read_available_tracers };
@@ -369,6 +396,15 @@ static int write_trace_options(struct fs_node *f, const char *data, size_t len, 
 static const struct fs_file_ops trace_options_ops = { .read = read_trace_options,
                                                       .write = write_trace_options };
 
+/* The top array's per_cpu/cpuN files' data (issue 18: an instance has its own). */
+static struct trace_cpu_ref top_cpus[RB_MAX_CPUS];
+
+/* issue 18, instances: an instance's per_cpu/cpuN/stats. */
+struct fs_node *trace_create_cpu_stats_file(struct fs_node *dir, const struct trace_cpu_ref *ref)
+{
+    return fs_create(dir, "stats", &cpu_stats_ops, (void *)ref);
+}
+
 void trace_files_init(void)
 {
     struct fs_node *root = tracefs_root();
@@ -393,7 +429,8 @@ void trace_files_init(void)
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);
-        fs_create(fs_mkdir_at(root, path), "stats", &cpu_stats_ops, (void *)(uintptr_t)cpu);
+        top_cpus[cpu].cpu = cpu; /* issue 18: tr NULL, the top array */
+        fs_create(fs_mkdir_at(root, path), "stats", &cpu_stats_ops, &top_cpus[cpu]);
     }
     trace_raw_init();
     trace_error_log_init(); /* issue 18, event filters: error_log */

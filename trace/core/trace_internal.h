@@ -114,4 +114,36 @@ void trace_capture_close(bool drain);
  * holds it), and a reader skips the cut frame as damage. False if no capture is open. */
 bool trace_capture_end_at_crash(void);
 
+/* --- issue 18, instances (trace_instance.c): what the readers and files share ---------- */
+struct trace_array; /* an instance; NULL means the top array (trace_buf) */
+/* The buffer of tr: an instance's own, or for NULL the live top one (trace_buffer()). */
+struct ring_buffer *trace_array_buffer(const struct trace_array *tr);
+/* A per_cpu/cpuN file's data: whose buffer, which CPU. */
+struct trace_cpu_ref {
+    const struct trace_array *tr;
+    unsigned cpu;
+};
+/* trace_consume_print for tr's buffer (the COM2 stream and capture read the top only). */
+unsigned trace_consume_print_from(const struct trace_array *tr, struct fs_writer *out,
+                                  unsigned budget, bool at_end, union trace_event_copy *copy);
+/* The trace_pipe file of tr (trace_files.c): consumes and prints, following when the
+ * reader follows; only the top's reader steps the COM2 stream aside. */
+int trace_read_pipe(const struct trace_array *tr, struct fs_writer *out);
+/* per_cpu/cpuN/stats of rb (trace_files.c). */
+void trace_print_cpu_stats(struct fs_writer *out, struct ring_buffer *rb, unsigned cpu);
+struct fs_node *trace_create_cpu_stats_file(struct fs_node *dir, const struct trace_cpu_ref *ref);
+/* buffer_size_kb of tr: read (total: all CPUs, buffer_total_size_kb) and write. */
+void trace_print_buffer_size_kb(struct fs_writer *out, struct ring_buffer *rb, bool total);
+int trace_write_buffer_size_kb(struct ring_buffer *rb, const char *data, size_t len);
+/* Resizes rb (NULL: the top buffer) as trace_resize does. */
+int trace_resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu);
+/* A marker into rb, as tracing_mark_write writes one into the top buffer. */
+int trace_mark_write_to(struct ring_buffer *rb, const char *text, uint32_t len);
+/* Parses a 0/1 file write as Linux's kstrtoul_from_user (trace_files.c). */
+int trace_parse_bool(const char *data, size_t len, bool *out);
+/* The per-CPU buffer size an instance starts with: the boot size (trace_buf_size=). */
+extern uint32_t trace_default_pages;
+/* Creates tr's per_cpu/cpuN/trace_pipe_raw in dir (trace_raw.c); NULL without memory. */
+struct fs_node *trace_raw_create_file(struct fs_node *dir, const struct trace_cpu_ref *ref);
+
 #endif

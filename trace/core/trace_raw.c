@@ -85,7 +85,7 @@ bool raw_fill_pending(struct raw_filler *f)
     if (f->have_carry)
         return true;
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    bool more = rb_peek_event(trace_buffer(), f->cpu, &ev);
+    bool more = rb_peek_event(trace_array_buffer(f->tr), f->cpu, &ev);
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     return more;
 }
@@ -105,7 +105,7 @@ bool raw_fill_trailing_losses(struct raw_filler *f)
     if (f->page.events || f->have_carry)
         return false;
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    uint64_t lost = rb_take_lost(trace_buffer(), f->cpu);
+    uint64_t lost = rb_take_lost(trace_array_buffer(f->tr), f->cpu);
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     if (!lost)
         return false;
@@ -122,14 +122,14 @@ bool raw_fill_trailing_losses(struct raw_filler *f)
  */
 enum raw_fill_stop raw_fill(struct raw_filler *f)
 {
-    struct ring_buffer *rb = trace_buffer();
+    struct ring_buffer *rb;
     struct raw_page *page = &f->page;
     if (f->have_carry && !raw_fill_carry(f))
         return RAW_FILL_FULL; /* the carry starts the next page */
     for (;;) {
         struct rb_event ev;
         unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-        rb = trace_buffer(); /* the live one, even after a snapshot swap (trace_snapshot.h) */
+        rb = trace_array_buffer(f->tr); /* the live one, even after a snapshot swap */
         bool more = rb_peek_event(rb, f->cpu, &ev);
         bool full = more && page->events &&
                     (ev.lost_before || raw_page_event_size(page, time_cycles_to_ns(ev.ts),
@@ -163,20 +163,24 @@ bool raw_fill_finish(struct raw_filler *f)
 
 static int raw_open(struct fs_node *node, struct file *f)
 {
+    const struct trace_cpu_ref *ref = node->data;
     struct raw_reader *r = kmalloc(sizeof *r);
     if (!r)
         return -ENOMEM;
     r->have_page = false;
     r->served = 0;
-    raw_fill_init(&r->fill, (unsigned)(uintptr_t)node->data);
+    raw_fill_init(&r->fill, ref->cpu);
+    r->fill.tr = ref->tr; /* issue 18: an instance's, or NULL for the top */
     f->private_data = r;
-    trace_pipe_follower_enter(); /* the COM2 stream waits until it is closed */
+    if (!ref->tr)
+        trace_pipe_follower_enter(); /* the COM2 stream waits until it is closed */
     return 0;
 }
 
 static void raw_release(struct file *f)
 {
-    trace_pipe_follower_leave();
+    if (!((struct raw_reader *)f->private_data)->fill.tr)
+        trace_pipe_follower_leave();
     kfree(f->private_data);
     f->private_data = 0;
 }
@@ -264,6 +268,16 @@ static const struct fs_file_ops header_event_ops = { .read = read_header_event }
 static const struct fs_file_ops trace_clock_ops = { .read = read_trace_clock,
                                                     .write = write_trace_clock };
 
+/* The top array's per_cpu/cpuN/trace_pipe_raw data (issue 18: tr NULL). */
+static struct trace_cpu_ref top_cpus[RB_MAX_CPUS];
+
+struct fs_node *trace_raw_create_file(struct fs_node *dir, const struct trace_cpu_ref *ref)
+{
+    /* Linux's TRACE_MODE_READ */
+    return fs_set_mode(fs_create(dir, "trace_pipe_raw", &trace_pipe_raw_ops, (void *)ref), 0440,
+                       0, 0);
+}
+
 void trace_raw_init(void)
 {
     struct fs_node *root = tracefs_root();
@@ -274,8 +288,7 @@ void trace_raw_init(void)
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
         char path[32];
         ksnprintf(path, sizeof path, "per_cpu/cpu%u", cpu);
-        struct fs_node *raw = fs_create(fs_mkdir_at(root, path), "trace_pipe_raw",
-                                        &trace_pipe_raw_ops, (void *)(uintptr_t)cpu);
-        fs_set_mode(raw, 0440, 0, 0); /* Linux's TRACE_MODE_READ */
+        top_cpus[cpu].cpu = cpu;
+        trace_raw_create_file(fs_mkdir_at(root, path), &top_cpus[cpu]);
     }
 }

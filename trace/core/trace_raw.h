@@ -23,6 +23,8 @@
 #include "trace/core/raw_page.h"
 #include "trace/core/ring_buffer.h"
 
+struct trace_array; /* issue 18, instances (trace_internal.h) */
+
 struct raw_filler {
     unsigned cpu;
     struct raw_page page;  /* being filled; page.events == 0 while empty */
@@ -32,6 +34,7 @@ struct raw_filler {
     struct rb_event carry_ev;
     uint8_t bytes[RAW_PAGE_SIZE] __attribute__((aligned(8)));
     uint8_t carry[RB_MAX_EVENT + 4] __attribute__((aligned(8)));
+    const struct trace_array *tr; /* issue 18: whose buffer; NULL (raw_fill_init) the top's */
 };
 
 /* Why raw_fill stopped. */

@@ -95,14 +95,21 @@ static bool peek_iterator(void *iters, unsigned cpu, uint64_t *ts)
 unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end,
                              union trace_event_copy *copy)
 {
-    struct ring_buffer *rb = trace_buffer();
+    return trace_consume_print_from(0, out, budget, at_end, copy);
+}
+
+/* issue 18, instances: the one consuming printer, for any array (tr NULL: the top). */
+unsigned trace_consume_print_from(const struct trace_array *tr, struct fs_writer *out,
+                                  unsigned budget, bool at_end, union trace_event_copy *copy)
+{
+    struct ring_buffer *rb;
     unsigned printed = 0;
     while (printed < budget) {
         struct rb_event ev;
         unsigned long flags;
         if (!spin_trylock_irqsave(&trace_reader_lock, &flags))
             break; /* another reader is at it: let it finish */
-        rb = trace_buffer(); /* the live one, even after a snapshot swap (trace_snapshot.h) */
+        rb = trace_array_buffer(tr); /* the live one, even after a snapshot swap */
         int cpu = oldest_cpu(peek_consumer, rb);
         bool got = cpu >= 0 && rb_consume(rb, (unsigned)cpu, copy->bytes, sizeof *copy, &ev);
         spin_unlock_irqrestore(&trace_reader_lock, flags);
@@ -118,7 +125,7 @@ unsigned trace_consume_print(struct fs_writer *out, unsigned budget, bool at_end
     }
     if (at_end)
         for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
-            uint64_t lost = rb_take_lost(trace_buffer(), cpu);
+            uint64_t lost = rb_take_lost(trace_array_buffer(tr), cpu);
             if (lost)
                 trace_print_lost(out, cpu, lost);
         }

@@ -38,6 +38,10 @@ static const char readme_text[] =
     "  options/\t\t- Trace options: overwrite, func_stack_trace, stream_com2, stream_raw, event-fork, function-fork, sym-offset, sym-addr, funcgraph-cpu, funcgraph-overhead, funcgraph-proc, funcgraph-duration, funcgraph-abstime, funcgraph-tail, funcgraph-irqs, irq-info, latency-format, record-cmd, record-tgid\n"
     "\t\t\t  (stream_raw: COM2 carries the binary capture, see docs/exports.md)\n"
     "  per_cpu/\t\t- cpuN/trace_pipe_raw (Linux's ring-buffer pages), cpuN/stats\n"
+    /* issue 18, instances */
+    "  instances/\t\t- mkdir instances/foo makes a trace array with its own buffer:\n"
+    "\t\t\t  trace, trace_pipe, trace_marker, tracing_on, buffer_size_kb,\n"
+    "\t\t\t  set_event, events/enable, options/overwrite, per_cpu/; rmdir removes it\n"
     "  trace_stat/\t\t- the function profiler's per-function statistics\n"
     "  function_profile_enabled\t- 1 to count calls and time per function\n"
     "  available_filter_functions\t- list of functions that can be filtered on\n"
@@ -96,9 +100,7 @@ static const char readme_text[] =
     "\t  p[:[GROUP/]EVENT] PATH:OFFSET [FETCHARGS]\t- set a probe (OFFSET: in the file)\n"
     "\t  -:[GROUP/]EVENT\t\t\t\t- remove it\n"
     "\t\t  fetchargs as kprobe_events, and @+OFFSET: the file's data at OFFSET\n"
-    "  uprobe_profile\t- each uprobe event's file, name and hits\n"
-    "\n"
-    " Not here yet: instances/.\n";
+    "  uprobe_profile\t- each uprobe event's file, name and hits\n";
 
 /* README: the text above, whatever is written (the file has no write). */
 static int read_readme(struct fs_node *f, struct fs_writer *out)

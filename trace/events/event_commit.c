@@ -12,6 +12,14 @@
  * writes a triggered event too uses the next one. Deeper nesting gets no scratch record:
  * the event is then reserved in the ring as if it had no such trigger (its filtered and
  * post triggers miss that one record).
+ *
+ * issue 18, instances: an event enabled in an instance (TRACE_EVENT_FL_INSTANCES) is
+ * always written into a scratch record, whatever the top array's tracing_on, set_event_pid
+ * and enable say; at commit the top array gets its copy as above (its triggers, filter and
+ * pid list are the top's only) and every instance the event is enabled in that records
+ * gets one too (trace_instances_write). With no scratch record left (deeper nesting) the
+ * top records it as without instances, and each instance counts it lost (its `trace`
+ * header and trace_pipe_raw say so).
  */
 #include "trace/events/trace_events.h"
 
@@ -20,6 +28,7 @@
 #include "kernel/mm/heap.h"
 #include "trace/events/event_filter.h"
 #include "trace/events/event_trigger.h"
+#include "trace/core/trace_instance.h" /* issue 18, instances */
 
 #define SCRATCH_LEVELS 4
 
@@ -28,6 +37,7 @@
 struct scratch {
     uint32_t depth;
     uint32_t record[SCRATCH_LEVELS][RB_MAX_EVENT / 4]; /* 4-aligned, as ring payloads */
+    bool top_ignores[SCRATCH_LEVELS]; /* set_event_pid left the record out, at its reserve */
 };
 
 static struct scratch *scratch; /* arch_cpu_count() of them, made once, kept */
@@ -46,8 +56,10 @@ bool event_commit_scratch_ready(void)
     return true;
 }
 
-/* This CPU's next scratch record for length bytes, or NULL (none made, too deep, too long). */
-static struct trace_entry *scratch_get(uint32_t length)
+/* This CPU's next scratch record for length bytes, or NULL (none made, too deep, too long);
+ * top_ignores: whether set_event_pid leaves it out of the top array (decided at reserve,
+ * where the task the event is about is known). */
+static struct trace_entry *scratch_get(uint32_t length, bool top_ignores)
 {
     struct scratch *all = __atomic_load_n(&scratch, __ATOMIC_ACQUIRE);
     if (!all || length > RB_MAX_EVENT || length < sizeof(struct trace_entry))
@@ -55,8 +67,10 @@ static struct trace_entry *scratch_get(uint32_t length)
     unsigned long irqs = arch_irq_save();
     struct scratch *s = &all[arch_cpu_id()];
     struct trace_entry *e = 0;
-    if (s->depth < SCRATCH_LEVELS)
+    if (s->depth < SCRATCH_LEVELS) {
+        s->top_ignores[s->depth] = top_ignores;
         e = (struct trace_entry *)s->record[s->depth++];
+    }
     arch_irq_restore(irqs);
     return e;
 }
@@ -70,6 +84,13 @@ static bool scratch_owns(const struct trace_entry *e)
     const struct scratch *s = &all[arch_cpu_id()];
     const uint8_t *p = (const uint8_t *)e, *base = (const uint8_t *)s->record;
     return p >= base && p < base + sizeof s->record;
+}
+
+/* What scratch_get was told for this CPU's last scratch record (e, when scratch_owns(e)). */
+static bool scratch_top_ignores(void)
+{
+    const struct scratch *s = &__atomic_load_n(&scratch, __ATOMIC_ACQUIRE)[arch_cpu_id()];
+    return s->top_ignores[s->depth - 1];
 }
 
 /* Gives back this CPU's last scratch record. */
@@ -95,17 +116,21 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
         arch_irq_restore(irqs); /* soft-disabled as it was before they ran, as Linux */
     }
     /* set_event_pid after the triggers that need no record, before any record, as
-     * Linux's trace_event_buffer_reserve checks it. */
-    if (__builtin_expect(trace_event_pids.active, 0) && trace_event_pid_ignored(about_pid))
+     * Linux's trace_event_buffer_reserve checks it (issue 18: for the top array only). */
+    bool pid_ignored = __builtin_expect(trace_event_pids.active, 0) &&
+                       trace_event_pid_ignored(about_pid);
+    if (pid_ignored && !(fl & TRACE_EVENT_FL_INSTANCES))
         return 0;
-    if (fl & TRACE_EVENT_FL_COND) {
-        struct trace_entry *e = scratch_get(length);
+    if (fl & (TRACE_EVENT_FL_COND | TRACE_EVENT_FL_INSTANCES)) {
+        struct trace_entry *e = scratch_get(length, pid_ignored);
         if (e) {
             trace_entry_fill(e, call->id, arch_irqs_enabled());
             return e;
         }
+        if (fl & TRACE_EVENT_FL_INSTANCES) /* nested too deep: the instances lose it */
+            trace_instances_count_lost(__atomic_load_n(&call->instances, __ATOMIC_ACQUIRE));
     }
-    if (fl & TRACE_EVENT_FL_SOFT_DISABLED)
+    if ((fl & TRACE_EVENT_FL_SOFT_DISABLED) || pid_ignored || call->top_off)
         return 0;
     return trace_reserve(call->id, length);
 }
@@ -116,9 +141,15 @@ struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call 
 static bool commit_scratch(const struct trace_event_call *call, struct trace_entry *e,
                            uint32_t length, uintptr_t fp)
 {
+    /* issue 18, instances: a record taken for instances may be one the top does not want
+     * (its pid list leaves the task out, or it is off there: top_off). */
+    bool top_wants = !scratch_top_ignores();
+    /* Without COND the triggers already ran at reserve (a record taken for instances). */
+    bool cond = __atomic_load_n(&call->trigger_flags, __ATOMIC_ACQUIRE) & TRACE_EVENT_FL_COND;
     unsigned long irqs = arch_irq_save();
-    unsigned post = event_triggers_run_on_record(call, e, length);
-    bool keep = !(__atomic_load_n(&call->trigger_flags, __ATOMIC_ACQUIRE) &
+    unsigned post = top_wants && cond ? event_triggers_run_on_record(call, e, length) : 0;
+    bool keep = top_wants && !call->top_off &&
+                !(__atomic_load_n(&call->trigger_flags, __ATOMIC_ACQUIRE) &
                   TRACE_EVENT_FL_SOFT_DISABLED);
     const struct event_filter *f = __atomic_load_n(&call->filter, __ATOMIC_ACQUIRE);
     if (keep && f)
@@ -133,6 +164,9 @@ static bool commit_scratch(const struct trace_event_call *call, struct trace_ent
         }
         keep = r != 0;
     }
+    uint8_t instances = __atomic_load_n(&call->instances, __ATOMIC_ACQUIRE);
+    if (instances)
+        trace_instances_write(instances, e, length); /* issue 18, instances */
     scratch_put();
     if (post) {
         irqs = arch_irq_save();

@@ -39,6 +39,7 @@
 #include "kernel/fs/fs_layout.h"
 #include "trace/events/trace_events.h"
 #include "trace/events/event_trigger.h" /* issue 18, triggers */
+#include "trace/core/trace_instance.h" /* issue 18, instances */
 
 #include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
@@ -67,6 +68,13 @@ static struct fs_node *events_dir;            /* created with the first event */
 static bool equals(const char *s, const char *p, size_t len)
 {
     return strlen(s) == len && strncmp(s, p, len) == 0;
+}
+
+/* issue 18, instances: whether call is enabled in the top array (its writers may be
+ * attached for instances only: top_off). */
+static bool top_on(const struct trace_event_call *call)
+{
+    return call->enabled && !call->top_off;
 }
 
 /* A system or event name must be one path component and one word of set_event: not
@@ -112,7 +120,7 @@ static int grow_slots(void)
  * holds none. */
 static uint64_t oldest_record_time(void)
 {
-    uint64_t oldest = UINT64_MAX, ts;
+    uint64_t oldest = trace_instances_oldest_record(), ts; /* issue 18, instances */
     for (unsigned cpu = 0; trace_buf && cpu < arch_cpu_count(); cpu++)
         if (rb_peek_ts(trace_buf, cpu, &ts) && ts < oldest)
             oldest = ts;
@@ -225,8 +233,12 @@ int trace_event_set_enabled(struct trace_event_call *call, bool on)
             __atomic_or_fetch(&call->trigger_flags, TRACE_EVENT_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
         return 0;
     }
-    if (call->enabled == on)
+    if (top_on(call) == on)
         return 0;
+    if (call->enabled && (on || call->instances)) { /* issue 18: attached for instances */
+        call->top_off = !on;
+        return 0;
+    }
     if (call->ops->enable) {
         int err = call->ops->enable(call, on);
         if (err)
@@ -234,6 +246,80 @@ int trace_event_set_enabled(struct trace_event_call *call, bool on)
     }
     call->enabled = on;
     return 0;
+}
+
+/* issue 18, instances: INSTANCES in trigger_flags follows call->instances. Cleared, it
+ * sends no new writer to the slow path; a writer holding a scratch record taken under it
+ * commits before anything else runs (one CPU: a writer never sleeps or is preempted
+ * between reserve and commit, as event_trigger.c's wait_for_trigger_writers says). */
+static void update_instances_flag(struct trace_event_call *call)
+{
+    if (call->instances)
+        __atomic_or_fetch(&call->trigger_flags, TRACE_EVENT_FL_INSTANCES, __ATOMIC_RELEASE);
+    else
+        __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_INSTANCES,
+                           __ATOMIC_RELEASE);
+}
+
+/* Turns call on or off in instance slot: the first instance attaches its writers (with the
+ * top's view off: top_off), the last one detaches them unless the top or a trigger uses
+ * them. Records reach the instance only through scratch records, so none may be missing. */
+static int set_enabled_in_instance(struct trace_event_call *call, unsigned slot, bool on)
+{
+    uint8_t bit = (uint8_t)(1u << slot);
+    if (((call->instances & bit) != 0) == on)
+        return 0;
+    if (!on) {
+        if (!(call->instances & ~bit) && call->top_off) {
+            /* Attached for this instance only: writers detached first, so none takes the
+             * fast path into the top buffer while top_off is still what keeps it out. */
+            call->enabled = false;
+            if (call->ops->enable)
+                call->ops->enable(call, false);
+            call->instances = 0;
+            update_instances_flag(call);
+            call->top_off = false;
+            return 0;
+        }
+        call->instances &= (uint8_t)~bit;
+        update_instances_flag(call);
+        return 0;
+    }
+    if (!event_commit_scratch_ready())
+        return -ENOMEM;
+    bool attach = !call->enabled;
+    if (attach)
+        call->top_off = true; /* before the writers are attached: the top gets nothing */
+    call->instances |= bit;
+    update_instances_flag(call);
+    if (attach) {
+        int err = call->ops->enable ? call->ops->enable(call, true) : 0;
+        if (err) {
+            call->instances &= (uint8_t)~bit;
+            update_instances_flag(call);
+            call->top_off = false;
+            return err;
+        }
+        call->enabled = true;
+    }
+    return 0;
+}
+
+int trace_event_set_enabled_in(struct trace_event_call *call, unsigned slot, bool on)
+{
+    if (slot == 0)
+        return trace_event_set_enabled(call, on);
+    if (!call->dir)
+        return -ENOENT;
+    if (slot >= 8)
+        return -EINVAL;
+    return set_enabled_in_instance(call, slot, on);
+}
+
+/* Whether call is on in array slot (0: the top). */
+static bool enabled_in(const struct trace_event_call *call, unsigned slot)
+{
+    return slot ? (call->instances >> slot) & 1u : top_on(call);
 }
 
 /*
@@ -265,9 +351,10 @@ static unsigned count_matching(const struct event_match *m)
     return n;
 }
 
-/* Turns every event m names on or off. Returns 0, -EINVAL when m names none (as Linux),
- * or the first refusal of an event's enable (the others are still changed). */
-static int set_matching(const struct event_match *m, bool on)
+/* Turns every event m names on or off in array slot (issue 18: 0 is the top). Returns 0,
+ * -EINVAL when m names none (as Linux), or the first refusal of an event's enable (the
+ * others are still changed). */
+static int set_matching(const struct event_match *m, unsigned slot, bool on)
 {
     bool matched = false;
     int err = 0;
@@ -275,7 +362,7 @@ static int set_matching(const struct event_match *m, bool on)
         if (!matches(m, c))
             continue;
         matched = true;
-        int e = trace_event_set_enabled(c, on);
+        int e = trace_event_set_enabled_in(c, slot, on);
         err = err ? err : e;
     }
     return matched ? err : -EINVAL;
@@ -325,7 +412,7 @@ static int read_event_enable(struct fs_node *f, struct fs_writer *out)
         return -ENODEV;
     /* issue 18, triggers: "*" while armed, as Linux's event_enable_read. */
     bool soft_off = call->trigger_flags & TRACE_EVENT_FL_SOFT_DISABLED;
-    fs_puts(out, call->enabled && !soft_off ? "1" : "0");
+    fs_puts(out, top_on(call) && !soft_off ? "1" : "0");
     fs_puts(out, soft_off || call->soft_refs ? "*\n" : "\n");
     return 0;
 }
@@ -374,7 +461,7 @@ static int read_group_enable(struct fs_node *f, struct fs_writer *out)
     unsigned seen = 0; /* bit 0: one is off; bit 1: one is on */
     for (struct trace_event_call *c = events; c; c = c->next)
         if (!system || strcmp(c->system, system) == 0)
-            seen |= c->enabled ? 2u : 1u;
+            seen |= top_on(c) ? 2u : 1u;
     fs_printf(out, "%c\n", "?01X"[seen]);
     return 0;
 }
@@ -392,7 +479,7 @@ static int write_group_enable(struct fs_node *f, const char *data, size_t len, b
         m.system = system;
         m.system_len = strlen(system);
     }
-    err = set_matching(&m, on);
+    err = set_matching(&m, 0, on);
     offer_unused();
     return err;
 }
@@ -405,11 +492,12 @@ static int read_available_events(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
+/* set_event of the top array (f->data 0) or of an instance (issue 18: its slot). */
 static int read_set_event(struct fs_node *f, struct fs_writer *out)
 {
-    (void)f;
+    unsigned slot = (unsigned)(uintptr_t)f->data;
     for (struct trace_event_call *c = events; c; c = c->next)
-        if (c->enabled)
+        if (enabled_in(c, slot))
             fs_printf(out, "%s:%s\n", c->system, c->name);
     return 0;
 }
@@ -468,7 +556,7 @@ static bool next_word(const char *data, size_t len, size_t *pos, size_t *start, 
  */
 static int write_set_event(struct fs_node *f, const char *data, size_t len, bool append)
 {
-    (void)f;
+    unsigned slot = (unsigned)(uintptr_t)f->data; /* issue 18: 0, or an instance's */
     size_t pos = 0, s, e;
     struct event_match m;
     bool on;
@@ -480,13 +568,13 @@ static int write_set_event(struct fs_node *f, const char *data, size_t len, bool
     int err = 0;
     if (!append)
         for (struct trace_event_call *c = events; c; c = c->next) {
-            int r = trace_event_set_enabled(c, false);
+            int r = trace_event_set_enabled_in(c, slot, false);
             err = err ? err : r;
         }
     pos = 0;
     while (next_word(data, len, &pos, &s, &e)) {
         parse_set_event_word(data + s, e - s, &m, &on);
-        int r = set_matching(&m, on);
+        int r = set_matching(&m, slot, on);
         err = err ? err : r;
     }
     offer_unused();
@@ -683,6 +771,8 @@ int trace_event_register(struct trace_event_call *call)
     call->trigger_flags = 0; /* issue 18, triggers */
     call->soft_refs = 0;
     call->triggers = 0;
+    call->instances = 0; /* issue 18, instances */
+    call->top_off = false;
     call->id = (uint16_t)id;
     call->next = 0;
     struct trace_event_call **link = &events;
@@ -725,7 +815,11 @@ int trace_event_soft_arm(struct trace_event_call *call)
         return -ENOENT;
     if (call->soft_refs == UINT16_MAX)
         return -EBUSY;
-    if (call->soft_refs == 0 && !call->enabled) {
+    if (call->soft_refs == 0 && call->top_off) {
+        /* issue 18: attached for instances already; the top's view turns soft-disabled */
+        __atomic_or_fetch(&call->trigger_flags, TRACE_EVENT_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
+        call->top_off = false;
+    } else if (call->soft_refs == 0 && !call->enabled) {
         /* Discarding before the writers are attached: no record slips through. */
         __atomic_or_fetch(&call->trigger_flags, TRACE_EVENT_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
         int err = call->ops->enable ? call->ops->enable(call, true) : 0;
@@ -744,7 +838,12 @@ void trace_event_soft_disarm(struct trace_event_call *call)
 {
     if (call->soft_refs == 0 || --call->soft_refs)
         return;
-    if (call->trigger_flags & TRACE_EVENT_FL_SOFT_DISABLED) {
+    if ((call->trigger_flags & TRACE_EVENT_FL_SOFT_DISABLED) && call->instances) {
+        /* issue 18: off in the top, still attached for instances */
+        call->top_off = true;
+        __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_SOFT_DISABLED,
+                           __ATOMIC_RELEASE);
+    } else if (call->trigger_flags & TRACE_EVENT_FL_SOFT_DISABLED) {
         /* Off as its enable says: writers detached first, still discarding meanwhile. */
         call->enabled = false;
         if (call->ops->enable)
@@ -768,4 +867,47 @@ bool trace_event_pid_ignored(int32_t about_pid)
 {
     return trace_pid_filter_ignores(&trace_event_pids, current_pid) &&
            (about_pid < 0 || trace_pid_filter_ignores(&trace_event_pids, about_pid));
+}
+
+/* --- issue 18, instances: an instance's set_event and events/enable ------------------- */
+
+/* instances/NAME/events/enable: as events/enable, for the instance in slot (f->data). */
+static int read_instance_enable(struct fs_node *f, struct fs_writer *out)
+{
+    unsigned slot = (unsigned)(uintptr_t)f->data, seen = 0;
+    for (struct trace_event_call *c = events; c; c = c->next)
+        seen |= enabled_in(c, slot) ? 2u : 1u;
+    fs_printf(out, "%c\n", "?01X"[seen]);
+    return 0;
+}
+
+static int write_instance_enable(struct fs_node *f, const char *data, size_t len, bool append)
+{
+    (void)append;
+    bool on;
+    int err = parse_enable(data, len, &on);
+    if (err)
+        return err;
+    struct event_match m = { 0 };
+    err = set_matching(&m, (unsigned)(uintptr_t)f->data, on);
+    offer_unused();
+    return err;
+}
+
+static const struct fs_file_ops instance_enable_ops = { .read = read_instance_enable,
+                                                        .write = write_instance_enable };
+
+bool trace_events_create_instance_files(struct fs_node *dir, struct fs_node *events_dir,
+                                        unsigned slot)
+{
+    void *data = (void *)(uintptr_t)slot;
+    return fs_create(dir, "set_event", &set_event_ops, data) &&
+           fs_create(events_dir, "enable", &instance_enable_ops, data);
+}
+
+void trace_events_instance_gone(unsigned slot)
+{
+    for (struct trace_event_call *c = events; c; c = c->next)
+        set_enabled_in_instance(c, slot, false);
+    offer_unused();
 }

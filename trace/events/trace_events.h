@@ -73,6 +73,13 @@ struct trace_event_call {
     volatile uint8_t trigger_flags;
     uint16_t soft_refs;
     struct event_trigger *triggers;
+    /* issue 18, instances (trace/core/trace_instance.h): bit i set while the event is
+     * enabled in instance i (1..TRACE_INSTANCES_MAX; bit 0 is not used), with
+     * TRACE_EVENT_FL_INSTANCES in trigger_flags while any is; top_off: its writers are
+     * attached (enabled) for instances only, the top array's enable being 0 (then
+     * soft_refs is 0). Set by trace_events.c, read by writers in event_commit.c. */
+    volatile uint8_t instances;
+    volatile bool top_off;
 };
 
 /* Publishes an event: gives it an id and creates events/SYSTEM/NAME with its files.
@@ -114,6 +121,10 @@ void trace_event_print_common_fields(struct fs_writer *out);
 #define TRACE_EVENT_FL_TRIGGERS 0x01
 #define TRACE_EVENT_FL_COND 0x02
 #define TRACE_EVENT_FL_SOFT_DISABLED 0x04
+/* issue 18, instances: enabled in an instance, so its records are built in a scratch record
+ * and copied at commit into every array that wants them (event_commit.c); an event enabled
+ * in the top array only, or nowhere, never has it: its writers keep the fast path. */
+#define TRACE_EVENT_FL_INSTANCES 0x08
 /* trace_event_reserve when trigger_flags is set (event_commit.c): runs the triggers that
  * need no record, then reserves in the buffer, or in the scratch record, or not at all. */
 struct trace_entry *trace_event_reserve_triggered(const struct trace_event_call *call,
@@ -190,5 +201,19 @@ void trace_event_filter_system_gone(const char *system);
 /* The first registered event (registration order; ->next for the others): for the system
  * filter file. Thread context, as the walks of trace_events.c ("Concurrency"). */
 struct trace_event_call *trace_events_first(void);
+
+/* --- issue 18, instances (trace/core/trace_instance.c) ---------------------------------- */
+
+/* Turns call on or off in array slot (0: the top array, as trace_event_set_enabled; 1..:
+ * an instance): 0, -ENOENT (not registered), -ENOMEM (no scratch records) or the owner's
+ * enable error. Thread context. */
+int trace_event_set_enabled_in(struct trace_event_call *call, unsigned slot, bool on);
+/* An instance's set_event and events/enable (data: its slot), made in its directory and its
+ * events directory; false without memory (the caller removes what was made). */
+bool trace_events_create_instance_files(struct fs_node *dir, struct fs_node *events_dir,
+                                        unsigned slot);
+/* The instance in slot goes: every event is turned off in it (and offered to its owner's
+ * unused op). Thread context. */
+void trace_events_instance_gone(unsigned slot);
 
 #endif

@@ -92,4 +92,8 @@ int fchdir(int fd);
 /* 1 when fd is a terminal, else 0 with errno (ENOTTY, EBADF). */
 int isatty(int fd);
 
+/* issue 18, trace instances: mkdir(2) (mode ignored by tracefs) and rmdir(2). */
+int mkdir(const char *path, unsigned mode);
+int rmdir(const char *path);
+
 #endif

@@ -206,3 +206,7 @@ int closedir(DIR *d)
 }
 
 int dirfd(DIR *d) { return d->fd; }
+
+/* issue 18, trace instances. */
+int mkdir(const char *path, unsigned mode) { return SYS(SYS_mkdir, path, mode, 0, 0, 0); }
+int rmdir(const char *path) { return SYS(SYS_rmdir, path, 0, 0, 0, 0); }

@@ -12,6 +12,8 @@
  *     the events read is exactly what was written.
  * The boot script (tests/shell/raw_pipe.script) turns the COM2 stream off first (it would
  * consume the events before the reader opens) and runs on one CPU.
+ * `raw_test instance NAME` runs the same checks on instances/NAME (issue 18): its files,
+ * its buffer, the same binary layout.
  * `raw_test follow N` checks instead that an open reader holds the COM2 stream off (below;
  * tests/shell/capture_follow.script).
  * Prints "ok N - WHAT" / "not ok N - WHAT", then "raw_test: P passed, F failed".
@@ -34,6 +36,17 @@
 #define PRINT_TEXT 12 /* struct print_entry: trace_entry (8 bytes), ip, then the text */
 
 static int passed, failed;
+static char base[128] = TRACEFS; /* the array's directory: TRACEFS or an instance's */
+
+/* base followed by file (one of two buffers, used in turn: two paths may be alive). */
+static const char *at(const char *file)
+{
+    static char paths[2][192];
+    static int next;
+    char *p = paths[next++ & 1];
+    snprintf(p, sizeof paths[0], "%s%s", base, file);
+    return p;
+}
 static uint8_t page[PAGE];
 
 static void check(bool ok, const char *what)
@@ -145,7 +158,7 @@ static void write_file(const char *path, const char *text)
 /* Writes count markers "prefix first" .. "prefix first+count-1". */
 static void write_numbered(const char *prefix, int first, int count)
 {
-    int fd = open(TRACEFS "trace_marker", O_WRONLY);
+    int fd = open(at("trace_marker"), O_WRONLY);
     char line[64];
     for (int i = first; i < first + count; i++) {
         int n = snprintf(line, sizeof line, "%s %d", prefix, i);
@@ -209,10 +222,12 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "follow") == 0)
         return follow(atoi(argv[2]));
+    if (argc == 3 && strcmp(argv[1], "instance") == 0)
+        snprintf(base, sizeof base, TRACEFS "instances/%s/", argv[2]);
     int pid = getpid();
-    int fd = open(TRACEFS "per_cpu/cpu0/trace_pipe_raw", O_RDONLY | O_NONBLOCK);
+    int fd = open(at("per_cpu/cpu0/trace_pipe_raw"), O_RDONLY | O_NONBLOCK);
     check(fd >= 0, "trace_pipe_raw opens");
-    write_file(TRACEFS "trace", ""); /* empty the buffer */
+    write_file(at("trace"), ""); /* empty the buffer */
     check(read(fd, page, PAGE) < 0 && errno == EAGAIN, "an empty buffer gives EAGAIN");
 
     /* Markers over several pages. */
@@ -250,12 +265,12 @@ int main(int argc, char **argv)
 
     /* Overwritten events: a two-page ring, ten pages' worth of markers. */
     char size_kb[32] = "";
-    int sfd = open(TRACEFS "buffer_size_kb", O_RDONLY);
+    int sfd = open(at("buffer_size_kb"), O_RDONLY);
     if (sfd >= 0) {
         read(sfd, size_kb, sizeof size_kb - 1);
         close(sfd);
     }
-    write_file(TRACEFS "buffer_size_kb", "8");
+    write_file(at("buffer_size_kb"), "8");
     const int flood = 1500;
     write_markers("flood", flood);
     struct parsed lost = { .first_type = -1, .prefix = "flood", .base = -1 };
@@ -272,7 +287,7 @@ int main(int argc, char **argv)
           "the stored count is the number of markers overwritten before the first one read");
     check(lost.base + lost.markers == flood && lost.foreign == 0 && lost.bad == 0,
           "the newest markers all come back in order after the loss");
-    write_file(TRACEFS "buffer_size_kb", size_kb);
+    write_file(at("buffer_size_kb"), size_kb);
     close(fd);
     printf("raw_test: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -11,7 +11,7 @@
  * The calls: mostly the implemented ones (read write open close getpid ioctl munmap writev
  * sched_yield nanosleep mmap2 clock_gettime, issue 16's time, uname, sysinfo, limits,
  * getrandom, CPU and personality calls, the file, pipe, terminal and polling calls
- * of issue 16: dup dup2 dup3 fcntl fcntl64 close_range pipe pipe2 openat chdir fchdir
+ * of issue 16 (and issue 18's mkdir rmdir): dup dup2 dup3 fcntl fcntl64 close_range pipe pipe2 openat chdir fchdir
  * getcwd umask access faccessat faccessat2 readlink readlinkat stat lstat fstat stat64
  * lstat64 fstat64 fstatat64 statx getdents getdents64 lseek _llseek pread64 poll ppoll
  * ppoll_time64 select _newselect pselect6 pselect6_time64; and the process calls: fork vfork
@@ -1036,6 +1036,8 @@ static const struct {
     { SYS_brk, shape_brk },         { SYS_mmap, shape_old_mmap },
     { SYS_mprotect, shape_mprotect }, { SYS_madvise, shape_madvise },
     { SYS_mremap, shape_mremap },
+    /* issue 18, trace instances: mkdir and rmdir (EPERM outside tracefs's instances/). */
+    { SYS_mkdir, shape_path },      { SYS_rmdir, shape_path },
     /* Files and the terminal (issue 16). */
     { SYS_chdir, shape_path },      { SYS_lseek, shape_fd },        { SYS_access, shape_path },
     { SYS_dup, shape_fd },          { SYS_pipe, shape_pipe },       { SYS_fcntl, shape_fd },
