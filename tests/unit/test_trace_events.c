@@ -74,6 +74,12 @@ void trace_instances_write(uint8_t mask, const struct trace_entry *e, uint32_t l
         if ((mask & (1u << slot)) && instance_bufs[slot])
             rb_write(instance_bufs[slot], e, length);
 }
+void trace_instances_count_lost(uint8_t mask)
+{
+    for (unsigned slot = 1; slot < 8; slot++)
+        if ((mask & (1u << slot)) && instance_bufs[slot])
+            rb_count_lost_event(instance_bufs[slot]);
+}
 uint64_t trace_instances_oldest_record(void) { return UINT64_MAX; }
 
 /* The context columns are trace_output.c's business (test_trace_output.c): a fixed mark. */
@@ -843,20 +849,39 @@ TEST(an_event_records_into_every_array_it_is_enabled_in)
     CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\nCTX: inst: value=20\n");
     CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20");
 
+    /* Writers nested deeper than the scratch records: the fifth is recorded in the top,
+     * and the instance counts it lost instead of missing it silently. */
+    struct test_entry *nest[5];
+    for (int i = 0; i < 5; i++) {
+        nest[i] = (struct test_entry *)trace_event_reserve(&a, sizeof *nest[i]);
+        CHECK(nest[i] != 0);
+        nest[i]->value = 30 + (uint32_t)i;
+    }
+    for (int i = 4; i >= 0; i--)
+        trace_event_commit(&a, &nest[i]->ent, sizeof *nest[i]);
+    struct rb_stats st;
+    rb_get_stats(instance_bufs[1], 0, &st);
+    CHECK_EQ_INT((int)st.dropped, 1);
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 33 32 31 30");
+    const char *nested_top = "CTX: inst: value=8\nCTX: inst: value=20\nCTX: inst: value=34\n"
+                             "CTX: inst: value=33\nCTX: inst: value=32\nCTX: inst: value=31\n"
+                             "CTX: inst: value=30\n";
+    CHECK_EQ_STR(print_buffer(), nested_top);
+
     /* Off in the top: still attached for the instance, which cannot be unregistered. */
     CHECK_EQ_INT(write_file("events/trig/inst/enable", "0", false), 0);
     CHECK(a.enabled && a.top_off);
     CHECK_EQ_INT(trace_event_unregister(&a), -EBUSY);
     fire_event(&a, 10);
-    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\nCTX: inst: value=20\n");
-    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 10");
+    CHECK_EQ_STR(print_buffer(), nested_top);
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 33 32 31 30 10");
 
     /* A trigger arms it in the top while the instance keeps it; disarmed, the instance still. */
     CHECK_EQ_INT(write_file("events/trig/inst/trigger", "traceoff:1 if value == 99", false), 0);
     CHECK_EQ_STR(read_file("events/trig/inst/enable"), "0*\n");
     fire_event(&a, 11);
-    CHECK_EQ_STR(print_buffer(), "CTX: inst: value=8\nCTX: inst: value=20\n");
-    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 10 11");
+    CHECK_EQ_STR(print_buffer(), nested_top);
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 33 32 31 30 10 11");
     CHECK_EQ_INT(write_file("events/trig/inst/trigger", "!traceoff", false), 0);
     CHECK(a.enabled && a.top_off && a.instances == 2);
     CHECK_EQ_STR(read_file("events/trig/inst/enable"), "0\n");
@@ -865,7 +890,7 @@ TEST(an_event_records_into_every_array_it_is_enabled_in)
     trace_events_instance_gone(1);
     CHECK(!a.enabled && !a.top_off && a.instances == 0 && a.trigger_flags == 0);
     fire_event(&a, 12);
-    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 10 11");
+    CHECK_EQ_STR(values_in(instance_bufs[1]), "7 8 9 20 33 32 31 30 10 11");
     CHECK_EQ_INT(trace_event_unregister(&a), 0);
     while (dir->children) {
         struct fs_node *n = dir->children;
