@@ -1,0 +1,39 @@
+/*
+ * smp.h - how kernel code reaches the other CPUs (issue 19).
+ *
+ * Per-CPU state is an array of MAX_CPUS entries indexed by arch_cpu_id(): that is the one
+ * accessor, so code written today finds its own slot on any CPU. The functions below are
+ * the only ways to make another CPU do something:
+ *
+ *   smp_call_others  runs a short function on every other online CPU, in interrupt context
+ *                    (an IPI; interrupts off there) and returns when all of them ran it.
+ *   smp_sync_cores   returns once every other online CPU has executed a serializing
+ *                    instruction: code this CPU patched is what they fetch next (ftrace's
+ *                    text_poke_sync, Linux arch/x86/kernel/alternative.c).
+ *   smp_run_on       hands a long-running function to an idle CPU, which runs it in its
+ *                    idle loop with interrupts on (so it still answers IPIs); smp_wait
+ *                    waits for it to return. Stress tests and benchmarks use this to keep
+ *                    several CPUs busy at once.
+ *   smp_stop_others  stops every other CPU for good by NMI, even one spinning with
+ *                    interrupts off: halt, panic and the flight recorder call it first.
+ *
+ * With one CPU (SMP=1, or before the others are started) every function does the one-CPU
+ * thing: call_others and sync_cores have nobody to reach, run_on(0) runs fn at once.
+ */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include <stdbool.h>
+
+#define MAX_CPUS 8
+
+typedef void (*smp_fn)(void *arg);
+
+void smp_call_others(smp_fn fn, void *arg);
+void smp_sync_cores(void);
+/* False when cpu is not online or already runs something handed to it. */
+bool smp_run_on(unsigned cpu, smp_fn fn, void *arg);
+void smp_wait(unsigned cpu);
+void smp_stop_others(void);
+
+#endif
