@@ -6,9 +6,11 @@
 #include "kernel/arch.h"
 #include "kernel/mm/vm.h"
 
+#include "arch/x86/acpi_madt.h"
 #include "arch/x86/double_fault.h"
 #include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
+#include "arch/x86/lapic.h"
 #include "arch/x86/multiboot.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pic.h"
@@ -35,8 +37,15 @@ void arch_memory_init(uintptr_t lowmem_top)
     double_fault_init();
 }
 
-/* Measures the cycle counter's rate and starts the periodic tick (interrupts still off). */
-void arch_timer_init(void) { timer_init(); }
+/* Reads the MADT (CPUs, I/O APICs) and enables this CPU's local APIC (the heap exists by
+ * now: the ACPI tables are read through ioremap), then measures the cycle counter's rate
+ * and starts the periodic tick (interrupts still off). */
+void arch_timer_init(void)
+{
+    acpi_madt_init();
+    lapic_init();
+    timer_init();
+}
 
 /* What needs the task structures: each task's own x87 registers, and the system call gate
  * user programs enter through. */
