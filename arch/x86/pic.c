@@ -7,6 +7,8 @@
 #include "arch/x86/pic.h"
 
 #include "arch/x86/cpu.h"
+#include "arch/x86/irq_chip.h"
+#include "kernel/lib/format.h"
 #include "arch/x86/trap.h"
 
 #define MASTER_CMD 0x20
@@ -73,3 +75,35 @@ bool pic_is_spurious(int irq)
         outb(MASTER_CMD, EOI); /* the master did see the cascade interrupt */
     return true;
 }
+
+uint16_t pic_unmasked_lines(void) { return (uint16_t)~irq_mask & ~(1u << CASCADE_IRQ); }
+
+void pic_mask_all(void)
+{
+    irq_mask = 0xffff;
+    write_mask();
+}
+
+static void pic_mask(int irq)
+{
+    irq_mask |= (uint16_t)(1u << irq);
+    write_mask();
+}
+
+/* Linux calls the PIC's lines "XT-PIC" with the bare line number. */
+static const char *pic_line_kind(int irq, char *buf, unsigned len)
+{
+    ksnprintf(buf, len, "%d", irq);
+    return buf;
+}
+
+const struct irq_chip pic_chip = {
+    .name = "XT-PIC",
+    .unmask = pic_unmask,
+    .mask = pic_mask,
+    .eoi = pic_send_eoi,
+    .is_spurious = pic_is_spurious,
+    .line_kind = pic_line_kind,
+};
+
+const struct irq_chip *irq_chip = &pic_chip;

@@ -10,6 +10,7 @@
 #include "arch/x86/double_fault.h"
 #include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
+#include "arch/x86/ioapic.h"
 #include "arch/x86/lapic.h"
 #include "arch/x86/multiboot.h"
 #include "arch/x86/paging.h"
@@ -45,6 +46,7 @@ void arch_timer_init(void)
     acpi_madt_init();
     lapic_init();
     timer_init();
+    ioapic_take_over();
 }
 
 /* What needs the task structures: each task's own x87 registers, and the system call gate

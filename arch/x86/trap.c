@@ -9,11 +9,12 @@
 #include "arch/x86/kprobe_arch.h"
 #include "arch/x86/uprobe_arch.h"
 #include "arch/x86/paging.h"
-#include "arch/x86/pic.h"
+#include "arch/x86/irq_chip.h"
 #include "arch/x86/signal_frame.h"
 #include "arch/x86/umip.h"
 #include "kernel/arch.h"
 #include "kernel/panic.h"
+#include "kernel/smp.h"
 #include "kernel/log/printk.h"
 #include "kernel/mm/user_mem.h"
 #include "kernel/proc/task_internal.h"
@@ -25,7 +26,10 @@
 
 static trap_handler_fn trap_handlers[256];
 static irq_handler_fn irq_handlers[IRQ_COUNT];
-static uint64_t irq_counts[IRQ_COUNT];
+/* Per CPU, so that CPUs taking interrupts at once never write one counter (and
+ * /proc/interrupts can show the columns). */
+static uint64_t irq_counts[MAX_CPUS][IRQ_COUNT];
+static uint64_t irq_stats[MAX_CPUS][IRQ_STAT_COUNT];
 volatile int hardirq_depth;
 
 /* arch_call_catching_faults() state, shared with trap_entry.asm. */
@@ -53,10 +57,24 @@ void trap_set_handler(int vector, trap_handler_fn fn) { trap_handlers[vector] = 
 void irq_set_handler(int irq, irq_handler_fn fn)
 {
     irq_handlers[irq] = fn;
-    pic_unmask(irq);
+    if (fn)
+        irq_chip->unmask(irq);
+    else
+        irq_chip->mask(irq);
 }
 
-uint64_t irq_count(int irq) { return irq_counts[irq]; }
+uint64_t irq_count_on(unsigned cpu, int irq) { return irq_counts[cpu][irq]; }
+
+uint64_t irq_count(int irq)
+{
+    uint64_t sum = 0;
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        sum += irq_counts[cpu][irq];
+    return sum;
+}
+
+void irq_stat_count(enum irq_stat what) { irq_stats[arch_cpu_id()][what]++; }
+uint64_t irq_stat_on(unsigned cpu, enum irq_stat what) { return irq_stats[cpu][what]; }
 
 bool trap_from_user(const struct trap_frame *tf) { return (tf->cs & 3) == 3; }
 
@@ -158,16 +176,18 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *tf)
 /* Hardware interrupt: count it, run the driver's handler, acknowledge it at the PIC. */
 static void handle_irq(int irq)
 {
-    if (pic_is_spurious(irq))
+    if (irq_chip->is_spurious(irq)) {
+        irq_stat_count(IRQ_STAT_SPURIOUS);
         return;
-    irq_counts[irq]++;
+    }
+    irq_counts[arch_cpu_id()][irq]++;
     hardirq_depth++;
     trace_irq_handler_entry(irq, irq_name(irq));
     if (irq_handlers[irq])
         irq_handlers[irq]();
     trace_irq_handler_exit(irq, irq_handlers[irq] != 0);
     hardirq_depth--;
-    pic_send_eoi(irq);
+    irq_chip->eoi(irq);
 }
 
 /*

@@ -40,11 +40,23 @@ bool trap_from_user(const struct trap_frame *tf);
 typedef bool (*trap_handler_fn)(struct trap_frame *tf);
 void trap_set_handler(int vector, trap_handler_fn fn);
 
-/* Hardware interrupt lines (0-15, through the PIC). The handler runs with interrupts off,
- * the end-of-interrupt is sent after it returns. Registering unmasks the line. */
+/* Hardware interrupt lines (0-15, through the PIC or the I/O APIC: irq_chip.h). The handler
+ * runs with interrupts off, the end-of-interrupt is sent after it returns. Registering
+ * unmasks the line; registering NULL masks it. */
 typedef void (*irq_handler_fn)(void);
 void irq_set_handler(int irq, irq_handler_fn fn);
-uint64_t irq_count(int irq);
+uint64_t irq_count(int irq); /* summed over the CPUs */
+uint64_t irq_count_on(unsigned cpu, int irq);
+/* Interrupts that are no ISA line, counted per CPU for /proc/interrupts' lower rows
+ * (Linux's NMI, SPU and CAL). */
+enum irq_stat {
+    IRQ_STAT_NMI,
+    IRQ_STAT_SPURIOUS,
+    IRQ_STAT_CALL_FUNCTION,
+    IRQ_STAT_COUNT
+};
+void irq_stat_count(enum irq_stat what);
+uint64_t irq_stat_on(unsigned cpu, enum irq_stat what);
 /* The line's device as /proc/interrupts shows it ("timer (PIT)"), "" when it has none. */
 const char *irq_name(int irq);
 

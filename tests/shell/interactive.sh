@@ -52,7 +52,7 @@ checks_begin
 grep -q '\^C' "$log" || problems+=("^C was not echoed")
 grep -q 'garbage: command not found' "$log" && problems+=("a line cancelled by ^C was run")
 grep -q 'nosuch: command not found (type' "$log" || problems+=("unknown command gave no error")
-grep -Eq '^ +4 +[1-9][0-9]* +COM1 console' "$log" || problems+=("no COM1 interrupts counted")
+grep -Eq '^ +4: +[1-9][0-9]* .*COM1 console' "$log" || problems+=("no COM1 interrupts counted")
 grep -Eq '^\[[0-9]+\] spin: Interrupt \(signal 2\)' "$log" || problems+=("^C did not end the foreground program")
 grep -Eq '^ +[0-9]+ +[a-z]+ +[0-9]+ +[0-9]+ +[0-9.]+ spin' "$log" && problems+=("spin still listed by ps after ^C")
 # The line editor at the real console: Left and insert, Home/End, Delete, an unknown

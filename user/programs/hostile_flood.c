@@ -347,8 +347,15 @@ static void trace_has(char **texts, int count)
 static void find_timer_count(const char *line, void *ctx)
 {
     long long *count = ctx;
-    if (strstr(line, "timer (PIT)"))
-        *count = strtoul(line, 0, 10) == 0 ? (long long)strtoul(line + 5, 0, 10) : *count;
+    char *p, *end;
+    if (!strstr(line, "timer (PIT)") || strtoul(line, &p, 10) != 0 || *p != ':')
+        return;
+    /* a count per CPU column, as Linux prints them: the line's count is their sum */
+    *count = 0;
+    for (unsigned long c = strtoul(++p, &end, 10); end != p; c = strtoul(p, &end, 10)) {
+        *count += (long long)c;
+        p = end;
+    }
 }
 
 /* The timer's count in /proc/interrupts, or -1. */

@@ -17,10 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The count on the timer's line (IRQ 0) of /proc/interrupts, or -1. */
+/* The count on the timer's line (IRQ 0) of /proc/interrupts, or -1: as on Linux, the line
+ * "  0:" has a count per CPU column, and the timer's count is their sum. */
 static long timer_count(void)
 {
-    char text[512];
+    char text[1024];
     int fd = open("/proc/interrupts", O_RDONLY);
     if (fd < 0)
         return -1;
@@ -32,8 +33,15 @@ static long timer_count(void)
     for (char *line = text; line; line = strchr(line, '\n')) {
         while (*line == '\n' || *line == ' ')
             line++;
-        if (line[0] == '0' && line[1] == ' ')
-            return strtol(line + 1, NULL, 10);
+        if (line[0] != '0' || line[1] != ':')
+            continue;
+        long sum = 0;
+        char *p = line + 2, *end;
+        for (long count = strtol(p, &end, 10); end != p; count = strtol(p, &end, 10)) {
+            sum += count;
+            p = end;
+        }
+        return sum;
     }
     return -1;
 }
