@@ -376,9 +376,16 @@ tests/shell/busybox_interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS,buil
     && pass "busybox ash typed at on the console" || fail "busybox ash typed at on the console"
 
 echo "# boot scripts and make trace"
-for script in tests/shell/*.script; do
-    name=$(basename "$script" .script)
-    expected=tests/shell/$name.expect
+# One boot of a shell script and its checks; prints ok/not ok lines (counted afterwards)
+# and leaves its logs as $LOGS/script_NAME[_smpN].*. The header "# smp: 2 4" runs a script
+# again on that many CPUs as well (name suffix _smpN, its checker given the same logs).
+run_script() { # script smp
+    local script=$1 smp=$2 base name expected label="" qemu_trace qemu_args modules extra
+    local to_build builtin memory rc want_rc
+    base=$(basename "$script" .script)
+    name=$base
+    expected=tests/shell/$base.expect
+    if [ "$smp" != 1 ]; then label=" (SMP=$smp)"; name=${base}_smp$smp; fi
     # Header comments of a script: "# append: ..." (command line), "# devices: ..." (QEMU
     # devices), "# qemu-trace: yes" (log every MMIO access QEMU's models see), "# qemu: ARGS"
     # (more QEMU arguments), "# memory: MB" (guest RAM), "# exit: N"
@@ -397,8 +404,8 @@ for script in tests/shell/*.script; do
         builtin=$(echo "$PROGRAMS" | tr ',' '\n' | sed 's|.*/||' | tr '\n' ' ')
         if ! tools/check-programs.sh "$builtin" $((1 + $(echo "$builtin" | wc -w))) "${extra[@]}" \
             >> "$LOGS/script_$name.programs" 2>&1; then
-            fail "boot script $name: its programs: $(tail -n 1 "$LOGS/script_$name.programs")"
-            continue
+            fail "boot script $base$label: its programs: $(tail -n 1 "$LOGS/script_$name.programs")"
+            return
         fi
         modules=$modules,$(IFS=,; echo "${extra[*]}")
     fi
@@ -406,25 +413,51 @@ for script in tests/shell/*.script; do
     memory=$(sed -n 's/^# memory: //p' "$script")
     "$QEMU_RUN" --kernel "$KERNEL" --initrd "$script,$modules" --append "$(sed -n 's/^# append: //p' "$script")" \
         --devices "$(sed -n 's/^# devices: //p' "$script")" "${qemu_trace[@]}" ${memory:+--memory "$memory"} \
-        --quiet --timeout 60 --console "$LOGS/script_$name.log" --com2 "$LOGS/script_$name.com2" \
+        --quiet --timeout 60 --console "$LOGS/script_$name.log" --com2 "$LOGS/script_$name.com2" --smp "$smp" \
         ${qemu_args[@]+-- "${qemu_args[@]}"} > /dev/null 2>&1
     rc=$?
     want_rc=$(sed -n 's/^# exit: //p' "$script")
     if [ "$rc" -ne "${want_rc:-0}" ]; then
-        fail "boot script $name: qemu_run exit $rc, expected ${want_rc:-0}"
+        fail "boot script $base$label: qemu_run exit $rc, expected ${want_rc:-0}"
         show_log "$LOGS/script_$name.log"
-        continue
+        return
     fi
-    expect_lines "boot script $name" "$LOGS/script_$name.log" "$expected"
+    expect_lines "boot script $base$label" "$LOGS/script_$name.log" "$expected"
     # A script may come with a checker of its own for what fixed strings cannot say.
-    if [ -x "tests/shell/$name.check" ]; then
-        if "tests/shell/$name.check" "$LOGS/script_$name.log" "$LOGS/script_$name.com2" \
+    if [ -x "tests/shell/$base.check" ]; then
+        if "tests/shell/$base.check" "$LOGS/script_$name.log" "$LOGS/script_$name.com2" \
             "$LOGS/script_$name.qemu"; then
-            pass "boot script $name: $name.check"
+            pass "boot script $base$label: $base.check"
         else
-            fail "boot script $name: $name.check"
+            fail "boot script $base$label: $base.check"
         fi
     fi
+}
+
+# Two lanes on the host's cores: each boot is one QEMU, and the checks only read its logs.
+# Results print in script order once both lanes are done.
+jobs_list=()
+for script in tests/shell/*.script; do
+    jobs_list+=("$script 1")
+    for n in $(sed -n 's/^# smp: //p' "$script"); do jobs_list+=("$script $n"); done
+done
+lane() { # lane-number
+    local i=0 job script smp
+    for job in "${jobs_list[@]}"; do
+        if [ $((i % 2)) -eq "$1" ]; then
+            read -r script smp <<< "$job"
+            run_script "$script" "$smp" > "$LOGS/job_$i.txt" 2>&1
+        fi
+        i=$((i + 1))
+    done
+}
+lane 0 & lane0=$!
+lane 1
+wait "$lane0"
+for i in "${!jobs_list[@]}"; do
+    cat "$LOGS/job_$i.txt"
+    passed=$((passed + $(grep -c '^ok ' "$LOGS/job_$i.txt")))
+    failed=$((failed + $(grep -c '^not ok ' "$LOGS/job_$i.txt")))
 done
 echo "# the documentation run as written: every console session of README.md and docs/*.md"
 SECONDS=0
