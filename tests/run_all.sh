@@ -403,7 +403,7 @@ for script in tests/shell/*.script; do
     expected=tests/shell/$name.expect
     # Header comments of a script: "# append: ..." (command line), "# devices: ..." (QEMU
     # devices), "# qemu-trace: yes" (log every MMIO access QEMU's models see), "# qemu: ARGS"
-    # (more QEMU arguments), "# memory: MB" (guest RAM), "# exit: N"
+    # (more QEMU arguments), "# memory: MB" (guest RAM), "# smp: N" (CPUs), "# exit: N"
     # (the qemu_run status it must end with).
     qemu_trace=()
     grep -q '^# qemu-trace: yes' "$script" && qemu_trace=(--qemu-trace "$LOGS/script_$name.qemu")
@@ -426,8 +426,10 @@ for script in tests/shell/*.script; do
     fi
     # "# memory: MB": the guest's RAM (qemu_run's default is 128 MiB).
     memory=$(sed -n 's/^# memory: //p' "$script")
+    # "# smp: N": the number of CPUs (qemu_run's default is 1).
+    smp=$(sed -n 's/^# smp: //p' "$script")
     "$QEMU_RUN" --kernel "$KERNEL" --initrd "$script,$modules" --append "$(sed -n 's/^# append: //p' "$script")" \
-        --devices "$(sed -n 's/^# devices: //p' "$script")" "${qemu_trace[@]}" ${memory:+--memory "$memory"} \
+        --devices "$(sed -n 's/^# devices: //p' "$script")" "${qemu_trace[@]}" ${memory:+--memory "$memory"} ${smp:+--smp "$smp"} \
         --quiet --timeout 60 --console "$LOGS/script_$name.log" --com2 "$LOGS/script_$name.com2" \
         ${qemu_args[@]+-- "${qemu_args[@]}"} > /dev/null 2>&1
     rc=$?
