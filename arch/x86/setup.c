@@ -7,6 +7,8 @@
 #include "kernel/mm/vm.h"
 
 #include "arch/x86/acpi_madt.h"
+#include "arch/x86/cpu.h"
+#include "kernel/smp.h"
 #include "arch/x86/double_fault.h"
 #include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
@@ -49,6 +51,21 @@ void arch_timer_init(void)
     ioapic_take_over();
 }
 
+static uint32_t cpu_cr0_features, cpu_cr4_features;
+
+/* CPU 0's feature bits (CR4: FXSR, UMIP ...; CR0: MP, NE, WP) on another CPU, now that
+ * CPU 0 has set them all: every CPU runs with the same. CR0.TS is each CPU's own (lazy FPU
+ * switching). Runs on each other CPU (smp_call_others). */
+static void adopt_control_registers(void *unused)
+{
+    (void)unused;
+    /* CR0's MP (bit 1), EM (bit 2), NE (bit 5) and WP: all of it but PE, PG and TS. */
+    const uint32_t cr0_features = (1u << 1) | (1u << 2) | (1u << 5) | CR0_WP;
+    uint32_t cr0 = cpu_cr0_features;
+    write_cr4(cpu_cr4_features);
+    write_cr0((read_cr0() & ~cr0_features) | (cr0 & cr0_features));
+}
+
 /* What needs the task structures: each task's own x87 registers, and the system call gate
  * user programs enter through. */
 void arch_tasks_ready(void)
@@ -56,4 +73,7 @@ void arch_tasks_ready(void)
     fpu_init();
     syscall_gate_init();
     vm_init();
+    cpu_cr0_features = read_cr0();
+    cpu_cr4_features = read_cr4();
+    smp_call_others(adopt_control_registers, 0);
 }
