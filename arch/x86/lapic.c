@@ -46,6 +46,7 @@ void lapic_eoi(void) { lapic_write(LAPIC_EOI, 0); }
 static bool spurious_interrupt(struct trap_frame *tf)
 {
     (void)tf;
+    irq_stat_count(IRQ_STAT_SPURIOUS);
     return true;
 }
 

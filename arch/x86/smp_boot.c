@@ -100,6 +100,7 @@ static bool call_ipi(struct trap_frame *tf)
 {
     (void)tf;
     unsigned cpu = arch_cpu_id();
+    irq_stat_count(IRQ_STAT_CALL_FUNCTION);
     hardirq_depth[cpu]++;
     smp_call_interrupt();
     hardirq_depth[cpu]--;
@@ -112,6 +113,7 @@ static bool call_ipi(struct trap_frame *tf)
 static bool nmi(struct trap_frame *tf)
 {
     (void)tf;
+    irq_stat_count(IRQ_STAT_NMI);
     if (!smp_stop_requested())
         return false;
     smp_stopped_here();
