@@ -416,6 +416,8 @@ UNIT_DEPS_klog := kernel/log/klog.c $(HOST_format)
 UNIT_DEPS_symbols := $(HOST_symbols)
 UNIT_DEPS_time := kernel/time.c tests/unit/host_arch.c
 UNIT_DEPS_ring_buffer := $(HOST_ring_buffer)
+# issue 19: threads as CPUs (tests/unit/host_smp_arch.c instead of host_arch.c).
+UNIT_DEPS_rb_smp := trace/core/ring_buffer.c tests/unit/host_smp_arch.c
 UNIT_DEPS_raw_page := trace/core/raw_page.c
 UNIT_DEPS_crc32 := kernel/lib/crc32.c
 UNIT_DEPS_event_fields := trace/events/event_fields.c $(HOST_fs_tree)
