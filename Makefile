@@ -421,6 +421,8 @@ UNIT_DEPS_rb_smp := trace/core/ring_buffer.c tests/unit/host_smp_arch.c
 # issue 19: spinlocks with lock debugging (kernel/lock_debug.c), threads as CPUs.
 UNIT_DEPS_lock_debug := kernel/lock_debug.c tests/unit/host_smp_arch.c
 UNIT_CFLAGS_lock_debug := -DLOCK_DEBUG_HOST
+# issue 19: several CPUs logging into one IPC logging context, then the dump extractor.
+UNIT_DEPS_ipc_log_smp := tools/ipc_log_dump.c $(HOST_ipc_log_page) tests/unit/host_smp_arch.c
 UNIT_DEPS_raw_page := trace/core/raw_page.c
 UNIT_DEPS_crc32 := kernel/lib/crc32.c
 UNIT_DEPS_event_fields := trace/events/event_fields.c $(HOST_fs_tree)
