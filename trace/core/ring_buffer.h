@@ -329,7 +329,9 @@ static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
     unsigned cpu = arch_cpu_id();
     struct rb_cpu *c = &rb->cpu[cpu];
     __atomic_fetch_add(&c->nesting, 1, __ATOMIC_SEQ_CST); /* lock add: the count and the fence */
-    int disabled = rb->record_disabled; /* read once: rb_refuse judges by the same value */
+    /* Read once (rb_refuse judges by the same value), with acquire order: the ring's state
+     * is read after it, never from before a resize that ended just now. */
+    int disabled = __atomic_load_n(&rb->record_disabled, __ATOMIC_ACQUIRE);
     if (__builtin_expect(!(disabled | rb->cpu_off[cpu]) && length <= RB_MAX_EVENT, 1))
         return rb_reserve_on(rb, c, length, arch_cycles());
     rb_refuse(rb, c, cpu, disabled);
