@@ -66,7 +66,7 @@ NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
 	fpu task_arch paging snapshot gdt kprobe_arch insn_decode uprobe_arch smp_boot lapic
 NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols lib/crc32 fs/fs_tree fs/fs_layout \
-	shell/console
+	shell/console lock_debug
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
 
@@ -416,6 +416,13 @@ UNIT_DEPS_klog := kernel/log/klog.c $(HOST_format)
 UNIT_DEPS_symbols := $(HOST_symbols)
 UNIT_DEPS_time := kernel/time.c tests/unit/host_arch.c
 UNIT_DEPS_ring_buffer := $(HOST_ring_buffer)
+# issue 19: threads as CPUs (tests/unit/host_smp_arch.c instead of host_arch.c).
+UNIT_DEPS_rb_smp := trace/core/ring_buffer.c tests/unit/host_smp_arch.c
+# issue 19: spinlocks with lock debugging (kernel/lock_debug.c), threads as CPUs.
+UNIT_DEPS_lock_debug := kernel/lock_debug.c tests/unit/host_smp_arch.c
+UNIT_CFLAGS_lock_debug := -DLOCK_DEBUG_HOST
+# issue 19: several CPUs logging into one IPC logging context, then the dump extractor.
+UNIT_DEPS_ipc_log_smp := tools/ipc_log_dump.c $(HOST_ipc_log_page) tests/unit/host_smp_arch.c
 UNIT_DEPS_raw_page := trace/core/raw_page.c
 UNIT_DEPS_crc32 := kernel/lib/crc32.c
 UNIT_DEPS_event_fields := trace/events/event_fields.c $(HOST_fs_tree)
@@ -468,7 +475,7 @@ UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_NAMES))
 
 $(BUILD)/unit/test_%: tests/unit/test_%.c tests/unit/unit_main.c tests/unit/unit.h $$(UNIT_DEPS_%)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< tests/unit/unit_main.c $(sort $(UNIT_DEPS_$*))
+	$(HOST_CC) $(HOST_CFLAGS) $(UNIT_CFLAGS_$*) -o $@ $< tests/unit/unit_main.c $(sort $(UNIT_DEPS_$*))
 
 # A fuzz target links what the unit test of the same name links, unless named here.
 FUZZ_DEPS_umip_decode := arch/x86/umip_decode.c

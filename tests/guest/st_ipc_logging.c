@@ -10,6 +10,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/selftest.h"
+#include "kernel/smp.h"
 #include "kernel/lib/string.h"
 #include "trace/ipc_logging/ipc_logging.h"
 #include "kernel/fs/fs_tree.h"
@@ -202,4 +203,80 @@ SELFTEST(ipc_logging_in_interrupt)
     trap_set_handler(LOGGING_VECTOR, 0);
     ST_CHECK(contains(guest_read_file("/sys/kernel/debug/ipc_logging/st_irq/log"), "] [logging_handler] from a handler\n"));
     ST_CHECK(ipc_log_context_destroy(irq_ctx) == 0);
+}
+
+/* --- issue 19: every CPU logging into one context ---------------------------------------- */
+
+#define SMP_LINES 300 /* per CPU: several times what two pages hold */
+
+static struct ipc_log_context *smp_ctx;
+
+static void smp_logger(void *arg)
+{
+    (void)arg;
+    unsigned cpu = arch_cpu_id();
+    for (unsigned i = 0; i < SMP_LINES; i++)
+        IPC_LOG(smp_ctx, "cpu %u line %u", cpu, i);
+}
+
+/* The number after "word " in s, and where it ends; false if there is none. */
+static bool number_after(const char *s, const char *word, unsigned *n, const char **end)
+{
+    const char *p = strstr(s, word);
+    if (!p)
+        return false;
+    p += strlen(word);
+    *n = 0;
+    const char *start = p;
+    while (*p >= '0' && *p <= '9')
+        *n = *n * 10 + (unsigned)(*p++ - '0');
+    *end = p;
+    return p != start;
+}
+
+/* Every online CPU logs into one two-page context at once (Qualcomm's module is
+ * "multi-core safe"): the log wraps, every line that survives is whole, each CPU's lines
+ * come in its order, and stats counts every line written. */
+SELFTEST(ipc_logging_every_cpu_one_context)
+{
+    unsigned ncpus = arch_cpu_count(), self = arch_cpu_id();
+    smp_ctx = ipc_log_context_create(2, "st_smp", 0);
+    ST_CHECK(smp_ctx != 0);
+    if (!smp_ctx)
+        return;
+    for (unsigned cpu = 0; cpu < ncpus; cpu++)
+        if (cpu != self)
+            ST_CHECK(smp_run_on(cpu, smp_logger, 0));
+    smp_logger(0);
+    for (unsigned cpu = 0; cpu < ncpus; cpu++)
+        if (cpu != self)
+            smp_wait(cpu);
+
+    const char *log = guest_read_file("/sys/kernel/debug/ipc_logging/st_smp/log");
+    int last[MAX_CPUS];
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        last[cpu] = -1;
+    bool whole = true, ordered = true;
+    int lines = 0;
+    for (const char *line = log; *line; lines++) {
+        unsigned cpu, n;
+        const char *end;
+        whole &= line_shaped(line) && number_after(line, "] cpu ", &cpu, &end) &&
+                 cpu < ncpus && number_after(end, " line ", &n, &end) && *end == '\n';
+        if (whole) {
+            ordered &= (int)n > last[cpu];
+            last[cpu] = (int)n;
+        }
+        const char *next = strchr(line, '\n');
+        if (!next)
+            break;
+        line = next + 1;
+    }
+    ST_CHECK(whole);
+    ST_CHECK(ordered);
+    ST_CHECK(lines > 0 && lines < (int)(ncpus * SMP_LINES)); /* it wrapped */
+    char expect[48];
+    ksnprintf(expect, sizeof expect, "written: %u\n", ncpus * SMP_LINES);
+    ST_CHECK(contains(guest_read_file("/sys/kernel/debug/ipc_logging/st_smp/stats"), expect));
+    ST_CHECK(ipc_log_context_destroy(smp_ctx) == 0);
 }

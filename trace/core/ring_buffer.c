@@ -10,6 +10,25 @@
  * oldest_seq is the oldest page not yet recycled, the read position is the consuming
  * reader's, the commit position ends the data readers may see, and the write position is
  * where the next event is reserved.
+ *
+ * On several CPUs (issue 19). A ring has one writer, its CPU, and readers on any CPU: the
+ * consumer (trace_pipe, per_cpu/cpuN/trace_pipe and trace_pipe_raw, the COM2 stream; one at
+ * a time, under the tracing core's reader lock) and iterators (trace, per_cpu/cpuN/trace).
+ * Linux swaps a whole reader page out of the ring with cmpxchg so that its reader owns a
+ * page no writer touches; here readers own nothing and the writer never waits or retries.
+ * What a reader may use it learns from three published words, each written by the writer
+ * alone with release order and read with acquire order:
+ *   commit_pos   one 32-bit store ends every commit: data before it is complete;
+ *   oldest_seq   under the gen seqcount, raised BEFORE the writer touches a recycled page;
+ *   page->seq    written after oldest_seq moved, so a reader that copied from a page checks
+ *                afterwards that the page still holds its number and is not older than
+ *                oldest_seq, and otherwise throws the copy away (READ_RECYCLED) and counts
+ *                what it missed as overrun.
+ * The writer, for its part, reads only read_seq_low (producer/consumer mode: one 32-bit
+ * load; the consumer stores it after it is done with the page) and the drop marks' taken
+ * bit. So a writer mid-commit on another CPU is invisible to readers until its commit_pos
+ * store, and a reader mid-copy on another CPU costs the writer nothing. Stopping the writers
+ * (resize) is the one place the two sides wait for each other: rb_writers_stop.
  */
 #include "trace/core/ring_buffer.h"
 
@@ -86,7 +105,10 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     read_published(c, &pub);
     if (next - pub.commit_seq >= c->npages)
         return false; /* the page holds an event a writer we interrupted has not committed */
-    if (!rb->overwrite && next - c->read_seq >= c->npages)
+    /* The consumer's page, in 32 bits (a 64-bit load is two on a 32-bit CPU and could mix
+     * two positions); the distance is below npages, so the low halves give it exactly. */
+    uint32_t read_low = __atomic_load_n(&c->read_seq_low, __ATOMIC_ACQUIRE);
+    if (!rb->overwrite && (uint32_t)next - read_low >= c->npages)
         return false;
     c->write_page->size = c->write_offset; /* final: readers use it once we have left */
     if (next >= c->npages && c->oldest_seq < next + 1 - c->npages) {
@@ -108,24 +130,68 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     return true;
 }
 
-void rb_count_lost_event(struct ring_buffer *rb) { rb_count_drop(&rb->cpu[arch_cpu_id()]); }
+/*
+ * Books an event refused before its reservation began (the writer counted itself in
+ * nesting, then found it may not write) and leaves nesting. tracing_on=0, a reset and a CPU
+ * tracing_cpumask leaves out are no loss; an oversized event is counted in its place in the
+ * stream, while the writer still counts in nesting, so that a stopper waits for the count
+ * to be written before it rewrites the ring; a refusal because a resize stopped the writers
+ * goes to stopped_drops, which the resize does not rewrite (readers report those with the
+ * next event they read, like unplaced drops).
+ */
+void rb_refuse(struct ring_buffer *rb, struct rb_cpu *c, unsigned cpu, int disabled)
+{
+    if (!rb->cpu_off[cpu]) {
+        if (!disabled)
+            rb_count_drop(c);
+        else if (disabled >= RB_STOP_RESIZE)
+            __atomic_add_fetch(&c->stopped_drops, 1, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&c->nesting, c->nesting - 1, __ATOMIC_RELEASE);
+}
 
-/* Counts one refused event and remembers where in the stream it was refused. */
+/* As a writer that was refused: counted in nesting first, with the fence (see
+ * rb_reserve_irqs_off), so that a resize never rewrites the ring under the count. */
+void rb_count_lost_event(struct ring_buffer *rb)
+{
+    unsigned long flags = arch_irq_save();
+    unsigned cpu = arch_cpu_id();
+    struct rb_cpu *c = &rb->cpu[cpu];
+    __atomic_fetch_add(&c->nesting, 1, __ATOMIC_SEQ_CST);
+    rb_refuse(rb, c, cpu, rb->record_disabled);
+    arch_irq_restore(flags);
+}
+
+#define DROP_TAKEN 0x80000000u /* a drop mark's count: the reader has taken it */
+
+/* Adds one drop to the newest mark if it is the same burst (no event written since) and no
+ * reader has taken it; the compare-and-swap loses to a reader taking the mark at the same
+ * moment on another CPU, and then the caller places a new one. */
+static bool add_to_last_mark(struct rb_cpu *c, uint32_t tail)
+{
+    if (tail == __atomic_load_n(&c->drop_head, __ATOMIC_ACQUIRE))
+        return false;
+    struct rb_drop_mark *last = &c->drop_marks[(tail - 1) % RB_DROP_MARKS];
+    if (last->before_entry != c->next_entry)
+        return false;
+    uint32_t count = last->count;
+    while (!(count & DROP_TAKEN) && count + 1 < DROP_TAKEN)
+        if (__atomic_compare_exchange_n(&last->count, &count, count + 1, false,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return true;
+    return false;
+}
+
+/* Counts one refused event and remembers where in the stream it was refused. Not the fast
+ * path: a locked instruction here costs nothing that matters. */
 void rb_count_drop(struct rb_cpu *c)
 {
     c->dropped++;
     uint32_t tail = c->drop_tail;
-    if (tail != c->drop_head) {
-        struct rb_drop_mark *last = &c->drop_marks[(tail - 1) % RB_DROP_MARKS];
-        /* Same burst: no event was written since. The reader cannot be taking this mark:
-         * it only takes marks placed before an event it has read. */
-        if (last->before_entry == c->next_entry) {
-            last->count++;
-            return;
-        }
-    }
-    if (tail - c->drop_head == RB_DROP_MARKS) {
-        c->unplaced_drops++;
+    if (add_to_last_mark(c, tail))
+        return;
+    if (tail - __atomic_load_n(&c->drop_head, __ATOMIC_ACQUIRE) == RB_DROP_MARKS) {
+        __atomic_store_n(&c->unplaced_drops, c->unplaced_drops + 1, __ATOMIC_RELEASE);
         return;
     }
     c->drop_marks[tail % RB_DROP_MARKS].before_entry = c->next_entry;
@@ -149,6 +215,7 @@ void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, u
     if (c->write_offset + extend + size >= PAGE_DATA) { /* see rb_reserve_on */
         if (!move_to_next_page(rb, c, ts)) {
             rb_count_drop(c);
+            __atomic_store_n(&c->nesting, c->nesting - 1, __ATOMIC_RELEASE); /* done */
             return 0;
         }
         extend = 0;
@@ -323,11 +390,25 @@ static enum read_result read_step(struct reader *r, struct rb_event *ev)
     }
 }
 
-/* Moves a reader that fell behind the oldest page to that page; returns events skipped. */
+/* The number of page seq's first event into *first; false if the page was recycled
+ * meanwhile (a writer on another CPU, or an interrupt on this one, got there first), when
+ * what was read may belong to a newer page. */
+static bool page_first_entry(const struct rb_cpu *c, uint64_t seq, uint64_t *first)
+{
+    const struct rb_page *p = slot(c, seq);
+    uint64_t page_seq = p->seq;
+    *first = p->first_entry;
+    return page_seq == seq && read_oldest(c) <= seq;
+}
+
+/* Moves a reader that fell behind the oldest page to that page; returns events skipped.
+ * The page may be recycled while its first number is read: then the reader goes to the
+ * newer oldest page, until it reads a number it can trust. */
 static uint64_t skip_to_oldest(const struct rb_cpu *c, struct read_pos *pos, uint64_t oldest)
 {
-    const struct rb_page *p = slot(c, oldest);
-    uint64_t first = p->first_entry;
+    uint64_t first;
+    for (int tries = 0; !page_first_entry(c, oldest, &first) && tries < MAX_RETRIES; tries++)
+        oldest = read_oldest(c);
     uint64_t skipped = first > pos->entry ? first - pos->entry : 0;
     pos->seq = oldest;
     pos->offset = 0;
@@ -373,8 +454,12 @@ static struct read_pos consumer_pos(const struct rb_cpu *c)
     return pos;
 }
 
+/* Moves the consumer. read_seq_low is stored with release order, after the copy from the
+ * page it leaves: a writer in producer/consumer mode reuses that page only once it sees the
+ * new value. */
 static void set_consumer_pos(struct rb_cpu *c, const struct read_pos *pos)
 {
+    __atomic_store_n(&c->read_seq_low, (uint32_t)pos->seq, __ATOMIC_RELEASE);
     c->read_seq = pos->seq;
     c->read_ts = pos->ts;
     c->read_entry = pos->entry;
@@ -389,12 +474,17 @@ static uint64_t take_lost(struct rb_cpu *c, uint64_t entry)
     c->reported_overrun = c->overrun;
     uint32_t head = c->drop_head, tail = __atomic_load_n(&c->drop_tail, __ATOMIC_ACQUIRE);
     while (head != tail && c->drop_marks[head % RB_DROP_MARKS].before_entry <= entry) {
-        lost += c->drop_marks[head % RB_DROP_MARKS].count;
+        /* Taken atomically: the writer may be adding to this mark right now. */
+        lost += __atomic_exchange_n(&c->drop_marks[head % RB_DROP_MARKS].count, DROP_TAKEN,
+                                    __ATOMIC_ACQ_REL) & ~DROP_TAKEN;
         head++;
     }
     __atomic_store_n(&c->drop_head, head, __ATOMIC_RELEASE);
-    uint64_t unplaced = c->unplaced_drops; /* a writer may add to it meanwhile: read once */
-    lost += unplaced - c->reported_unplaced;
+    uint32_t unplaced = __atomic_load_n(&c->unplaced_drops, __ATOMIC_ACQUIRE);
+    lost += (uint32_t)(unplaced - c->reported_unplaced);
+    uint32_t stopped = __atomic_load_n(&c->stopped_drops, __ATOMIC_ACQUIRE);
+    lost += (uint32_t)(stopped - c->reported_stopped);
+    c->reported_stopped = stopped;
     c->reported_unplaced = unplaced;
     return lost;
 }
@@ -405,8 +495,9 @@ static uint64_t pending_lost(const struct rb_cpu *c, uint64_t entry)
     uint64_t lost = c->overrun - c->reported_overrun;
     uint32_t head = c->drop_head, tail = __atomic_load_n(&c->drop_tail, __ATOMIC_ACQUIRE);
     for (; head != tail && c->drop_marks[head % RB_DROP_MARKS].before_entry <= entry; head++)
-        lost += c->drop_marks[head % RB_DROP_MARKS].count;
-    return lost + c->unplaced_drops - c->reported_unplaced;
+        lost += c->drop_marks[head % RB_DROP_MARKS].count & ~DROP_TAKEN;
+    return lost + (uint32_t)(c->unplaced_drops - c->reported_unplaced) +
+           (uint32_t)(c->stopped_drops - c->reported_stopped);
 }
 
 bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size, struct rb_event *ev)
@@ -519,6 +610,23 @@ bool rb_iter_peek_ts(struct rb_iter *it, uint64_t *ts)
 
 /* --- bookkeeping ----------------------------------------------------------------------- */
 
+/* The writer's 64-bit count *v, read consistently on a 32-bit CPU without stopping the
+ * writer: two reads of the high half that agree around the low one. */
+static uint64_t read_writer_count(const volatile uint64_t *v)
+{
+    const volatile uint32_t *half = (const volatile uint32_t *)v; /* little-endian */
+    uint32_t high, low;
+    do {
+        high = half[1];
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        low = half[0];
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    } while (high != half[1]);
+    return (uint64_t)high << 32 | low;
+}
+
+/* Counts of a ring whose writer may be running on another CPU: a moment's picture, each
+ * count read whole, as the header of `trace` or per_cpu/cpuN/stats shows them. */
 void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -528,17 +636,18 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
         struct rb_cpu *c = &rb->cpu[i];
         struct published pub;
         read_published(c, &pub);
-        uint64_t oldest_entry = slot(c, pub.oldest_seq)->first_entry;
         uint64_t start = c->read_entry;
         uint64_t pending_overrun = 0;
-        if (c->read_seq < pub.oldest_seq && oldest_entry > start) {
-            pending_overrun = oldest_entry - start; /* the reader has not noticed yet */
-            start = oldest_entry;
+        if (c->read_seq < pub.oldest_seq) {
+            struct read_pos pos = { c->read_seq, 0, start, 0 };
+            pending_overrun = skip_to_oldest(c, &pos, pub.oldest_seq); /* not noticed yet */
+            start = pos.entry;
         }
-        uint64_t written = c->next_entry; /* includes a reservation still open, if any */
+        uint64_t written = read_writer_count(&c->next_entry); /* an open reservation too */
         st->entries += written > start ? written - start : 0;
         st->overrun += c->overrun + pending_overrun;
-        st->dropped += c->dropped;
+        st->dropped += read_writer_count(&c->dropped) + (uint32_t)(c->stopped_drops -
+                                                                   c->stopped_base);
         st->read += c->read_entry - c->overrun;
     }
 }
@@ -549,12 +658,17 @@ uint32_t rb_pages_per_cpu(const struct ring_buffer *rb) { return rb->cpu[0].npag
 
 uint32_t rb_page_data_size(void) { return PAGE_DATA; }
 
+/* Everything of an rb_cpu but nesting: what reset and resize rewrite. */
+#define RB_CPU_STATE(c) ((char *)&(c)->pages)
+#define RB_CPU_STATE_SIZE (sizeof(struct rb_cpu) - offsetof(struct rb_cpu, pages))
+
 /* Puts one CPU's ring in its empty state: page 0 being written, nothing read or lost. */
 static void reset_cpu(struct rb_cpu *c)
 {
     struct rb_page **pages = c->pages;
     uint32_t npages = c->npages;
-    memset(c, 0, sizeof *c);
+    memset(RB_CPU_STATE(c), 0, RB_CPU_STATE_SIZE);
+    c->reported_stopped = c->stopped_base = c->stopped_drops; /* counts start from here */
     c->pages = pages;
     c->npages = npages;
     for (uint32_t i = 0; i < npages; i++) {
@@ -564,22 +678,38 @@ static void reset_cpu(struct rb_cpu *c)
     c->write_page = pages[0];
 }
 
-/* Waits until no writer is between reserve and commit on any CPU; with recording disabled
- * none can start, so afterwards the rings are quiet. */
-static void wait_for_writers(struct ring_buffer *rb)
+/*
+ * Stops the writers: raises record_disabled, then (a full fence between, the mirror of
+ * rb_reserve_irqs_off's) waits until no CPU has a writer between reserve and commit. A
+ * writer that counted itself in nesting before the raise is waited for; one after it sees
+ * the raise and backs out. Nested writers (interrupts) keep nesting above zero until the
+ * outermost commits, so the wait ends only when each ring is quiet. No IPI is needed, so
+ * the callers may hold spinlocks (the tracing core's reader lock).
+ */
+static void stop_writers(struct ring_buffer *rb, int share)
 {
+    __atomic_add_fetch(&rb->record_disabled, share, __ATOMIC_SEQ_CST);
     for (unsigned i = 0; i < rb->ncpus; i++)
         while (__atomic_load_n(&rb->cpu[i].nesting, __ATOMIC_ACQUIRE))
             arch_cpu_relax();
 }
 
+static void start_writers(struct ring_buffer *rb, int share)
+{
+    __atomic_sub_fetch(&rb->record_disabled, share, __ATOMIC_SEQ_CST);
+}
+
+/* For a resize: events refused meanwhile are losses (a reset's are not: the trace they
+ * would have joined is being thrown away). */
+void rb_writers_stop(struct ring_buffer *rb) { stop_writers(rb, RB_STOP_RESIZE); }
+void rb_writers_start(struct ring_buffer *rb) { start_writers(rb, RB_STOP_RESIZE); }
+
 void rb_reset(struct ring_buffer *rb)
 {
-    __atomic_add_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
-    wait_for_writers(rb);
+    stop_writers(rb, 1);
     for (unsigned i = 0; i < rb->ncpus; i++)
         reset_cpu(&rb->cpu[i]);
-    __atomic_sub_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+    start_writers(rb, 1);
 }
 
 static void free_pages(const struct rb_env *env, struct rb_page **pages, uint32_t n)
@@ -602,17 +732,24 @@ static bool alloc_pages(const struct rb_env *env, struct rb_page **pages, uint32
     return true;
 }
 
+/* The allocator aligns less than a cache line (kmalloc: 16 bytes): the buffer is placed at
+ * the first line boundary inside a slightly larger block, so every rb_cpu starts a line. */
 struct ring_buffer *rb_create(const struct rb_env *env, unsigned ncpus, uint32_t pages_per_cpu)
 {
     if (ncpus == 0 || ncpus > RB_MAX_CPUS || pages_per_cpu < 2)
         return 0;
-    struct ring_buffer *rb = env->alloc(sizeof *rb);
-    if (!rb)
+    void *block = env->alloc(sizeof(struct ring_buffer) + RB_CACHE_LINE - 1);
+    if (!block)
         return 0;
+    uintptr_t at = ((uintptr_t)block + RB_CACHE_LINE - 1) & ~(uintptr_t)(RB_CACHE_LINE - 1);
+    struct ring_buffer *rb = (struct ring_buffer *)at;
     memset(rb, 0, sizeof *rb);
+    rb->allocation = block;
     rb->env = *env;
     rb->ncpus = ncpus;
     rb->overwrite = true;
+    for (unsigned i = ncpus; i < RB_MAX_CPUS; i++)
+        rb->cpu_off[i] = true; /* no ring: a CPU started later writes nothing, loses nothing */
     for (unsigned i = 0; i < ncpus; i++) {
         struct rb_cpu *c = &rb->cpu[i];
         c->pages = env->alloc(pages_per_cpu * sizeof *c->pages);
@@ -635,7 +772,7 @@ void rb_destroy(struct ring_buffer *rb)
         free_pages(&rb->env, rb->cpu[i].pages, rb->cpu[i].npages);
         rb->env.free(rb->cpu[i].pages);
     }
-    rb->env.free(rb);
+    rb->env.free(rb->allocation);
 }
 
 /* Copies the unread events of old into fresh (already reset), keeping numbers, timestamps
@@ -657,6 +794,7 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
     rb->overwrite = true;
     struct rb_event ev;
     while (reader_next(&r, &ev)) { /* the writers are stopped: no page changes meanwhile */
+        fresh->nesting++; /* as rb_reserve_irqs_off counts a writer */
         void *dst = rb_reserve_on(rb, fresh, ev.length, ev.ts);
         if (dst) {
             memcpy(dst, payload, ev.length);
@@ -685,12 +823,12 @@ int rb_resize_alloc(struct ring_buffer *rb, uint32_t pages_per_cpu, struct rb_re
     return 0;
 }
 
+/* With the writers stopped (rb_writers_stop) and no consumer reading. An iterator that
+ * started before keeps reading the old pages until rb_resize_free: its caller (trace.c)
+ * frees them only once the reader lock is released. */
 void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r)
 {
     uint32_t old_npages = rb->cpu[0].npages;
-    rb->resizing = true;
-    __atomic_add_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
-    wait_for_writers(rb);
     for (unsigned i = 0; i < rb->ncpus; i++) {
         struct rb_cpu *c = &rb->cpu[i];
         struct rb_cpu fresh = { .pages = r->pages[i], .npages = r->npages };
@@ -703,16 +841,16 @@ void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r)
         fresh.drop_tail = c->drop_tail;
         fresh.unplaced_drops = c->unplaced_drops;
         fresh.reported_unplaced = c->reported_unplaced;
+        fresh.reported_stopped = c->reported_stopped;
+        fresh.stopped_base = c->stopped_base;
         fresh.dropped = c->dropped;
         if (fresh.last_ts < c->last_ts)
             fresh.last_ts = c->last_ts; /* events written later never predate earlier ones */
         r->pages[i] = c->pages; /* the old pages, for rb_resize_free */
         fresh.gen = c->gen + 2; /* readers that sampled the old generation retry */
-        *c = fresh;
+        memcpy(RB_CPU_STATE(c), RB_CPU_STATE(&fresh), RB_CPU_STATE_SIZE);
     }
     r->npages = old_npages;
-    __atomic_sub_fetch(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
-    rb->resizing = false;
 }
 
 void rb_resize_free(struct ring_buffer *rb, struct rb_resize_pages *r)
@@ -732,7 +870,9 @@ int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
     int err = rb_resize_alloc(rb, pages_per_cpu, &r);
     if (err)
         return err;
+    rb_writers_stop(rb);
     rb_resize_swap(rb, &r);
+    rb_writers_start(rb);
     rb_resize_free(rb, &r);
     return 0;
 }

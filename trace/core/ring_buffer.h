@@ -8,7 +8,8 @@
  * cycle counts, the cheapest clock there is; readers convert them to nanoseconds.
  *
  * Writers: rb_reserve() claims space and returns where the payload goes; rb_commit()
- * publishes it. Both run with interrupts off for a few instructions only, never while the
+ * publishes it. Each CPU writes only its own ring (struct rb_cpu, a cache line of its own),
+ * so writers on different CPUs never wait for each other nor share a written line. Both run with interrupts off for a few instructions only, never while the
  * caller fills the payload. A writer interrupted between reserve and commit (by an interrupt
  * or exception handler that traces too) is *nested*: the nested event is reserved after the
  * outer one and becomes visible when the outermost writer commits, so readers see events in
@@ -60,8 +61,22 @@ struct rb_page {
 #define RB_DELTA_LIMIT (1u << 27)
 #define RB_TYPE_DATA_MAX 28 /* type_len 1..28: payload is type_len * 4 bytes */
 
+/* Writers on different CPUs must never share a cache line (each store would steal the
+ * line from the other CPU), nor a writer with the consuming reader: every rb_cpu starts a
+ * line of its own, and so does its reader part. 64 bytes is the line of every x86 since the
+ * Pentium 4. */
+#define RB_CACHE_LINE 64
+#define RB_STOP_RESIZE 0x10000 /* record_disabled's share of a resize (rb_writers_stop) */
+
 /* One CPU's ring. Fields are private to ring_buffer.c; the struct is here for sizeof. */
 struct rb_cpu {
+    /* Writers between reserve and commit: the writer's own count, which a writer backing
+     * out of a stopped ring changes at any moment. First, so that reset and resize, which
+     * rewrite everything after it, never write it (ring_buffer.c, RB_CPU_STATE). */
+    uint32_t nesting;
+    /* Events refused while the writers were stopped for a resize: a count only the writers
+     * add to (atomically, whenever they are refused), outside what the resize rewrites. */
+    volatile uint32_t stopped_drops;
     struct rb_page **pages;
     uint32_t npages;
     /* writer side (this CPU only, updated with interrupts off) */
@@ -70,7 +85,6 @@ struct rb_cpu {
     uint32_t write_offset;   /* next free byte in it */
     uint64_t last_ts;        /* timestamp of the last reserved event */
     uint64_t next_entry;     /* number the next event gets */
-    uint32_t nesting;        /* writers between reserve and commit */
     uint64_t dropped;        /* refused: buffer full (producer/consumer), too big, resizing */
     /* published state (seqcount-protected for readers) */
     uint32_t write_base;     /* write_seq * RB_PAGE_DATA, modulo 2^32 */
@@ -78,31 +92,43 @@ struct rb_cpu {
     volatile uint32_t commit_pos; /* end of visible data: page * RB_PAGE_DATA + offset, mod 2^32 */
     volatile uint32_t gen;   /* odd while the writer updates oldest_seq */
     uint64_t oldest_seq;     /* oldest page not recycled */
-    /* consuming reader */
-    uint64_t read_seq;
+    /* Where drops happened: a burst of drops before event number before_entry was written,
+     * so the reader reports them in their place in the stream. A single-producer
+     * single-consumer queue; when it is full, drops go to unplaced (reported next). count's
+     * top bit (RB_DROP_TAKEN) is set by the reader taking the mark: from then on the writer
+     * starts a new mark instead of adding to it (ring_buffer.c, rb_count_drop). */
+    struct rb_drop_mark { uint64_t before_entry; volatile uint32_t count; } drop_marks[RB_DROP_MARKS];
+    volatile uint32_t drop_tail;
+    volatile uint32_t unplaced_drops;
+    /* consuming reader: written by whichever CPU reads (under the tracing core's reader
+     * lock), on a line of its own */
+    _Alignas(RB_CACHE_LINE) uint64_t read_seq;
+    volatile uint32_t read_seq_low; /* its low half, what the writer reads (one load) */
     uint32_t read_offset;
     uint64_t read_ts;
     uint64_t read_entry;     /* number of the next event the reader expects */
     uint64_t overrun;        /* events overwritten before the reader got them (counted) */
     uint64_t reported_overrun; /* overrun already told to the reader */
-    /* Where drops happened: a burst of count drops before event number before_entry was
-     * written, so the reader reports them in their place in the stream. A single-producer
-     * single-consumer queue; when it is full, drops go to unplaced (reported next). */
-    struct rb_drop_mark { uint64_t before_entry, count; } drop_marks[RB_DROP_MARKS];
-    volatile uint32_t drop_head, drop_tail;
-    uint64_t unplaced_drops, reported_unplaced;
-};
+    volatile uint32_t drop_head;
+    uint32_t reported_unplaced;
+    uint32_t reported_stopped; /* stopped_drops already told to the reader */
+    uint32_t stopped_base;     /* stopped_drops at the last reset (counts start from it) */
+} __attribute__((aligned(RB_CACHE_LINE)));
 
 struct ring_buffer {
     struct rb_env env;
+    void *allocation;        /* what env.alloc returned (the struct is aligned inside it) */
     unsigned ncpus;
     bool overwrite;          /* true: recycle oldest pages; false: drop new events */
-    volatile int record_disabled; /* > 0: writers refuse (tracing_on=0, resizing) */
-    volatile bool resizing;  /* refusals now count as dropped */
-    struct rb_cpu cpu[RB_MAX_CPUS];
+    /* > 0: writers refuse. Each tracing_on=0 and reset adds 1, each resize RB_STOP_RESIZE:
+     * one read tells a writer both whether it may write and whether a refusal is a loss
+     * (a resize's is; the others' are not). */
+    volatile int record_disabled;
     /* issue 18, tracing_cpumask: true: that CPU's writers refuse, and it is no loss (as a
-     * CPU outside Linux's mask); kept across rb_reset. rb_set_cpu_recording sets it. */
+     * CPU outside Linux's mask); kept across rb_reset. rb_set_cpu_recording sets it. A CPU
+     * the buffer has no ring for (ncpus and up) is off for good. */
     volatile bool cpu_off[RB_MAX_CPUS];
+    struct rb_cpu cpu[RB_MAX_CPUS];
 };
 
 /* An event as a reader receives it. */
@@ -174,8 +200,15 @@ struct rb_stats {
 void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st);
 
 void rb_set_overwrite(struct ring_buffer *rb, bool overwrite);
-/* Empties every ring and zeroes every count. */
+/* Empties every ring and zeroes every count. Writers on other CPUs are stopped for it
+ * (rb_writers_stop's wait, their refusals meanwhile no loss). Call with no consumer
+ * reading. */
 void rb_reset(struct ring_buffer *rb);
+/* Stops every CPU's writers (their refusals count as dropped) and waits until none is
+ * between reserve and commit; rb_writers_start lets them go again. Nests. Between the two
+ * the rings are quiet, which is what rb_resize_swap needs. */
+void rb_writers_stop(struct ring_buffer *rb);
+void rb_writers_start(struct ring_buffer *rb);
 /* Changes every ring to pages_per_cpu pages keeping the newest unread events (the oldest
  * that no longer fit count as overrun; events written meanwhile count as dropped). Returns
  * 0, -EINVAL (fewer than 2 pages) or -ENOMEM, leaving the buffer as it was. Call with no
@@ -185,8 +218,8 @@ int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu);
  * that allocate and free (the long ones) can run with interrupts on and no lock held.
  * rb_resize_alloc gets pages_per_cpu pages for every ring into r: 0, -EINVAL or -ENOMEM
  * (r then holds nothing, the buffer is untouched). rb_resize_swap moves the rings onto
- * r's pages as rb_resize does (call it as rb_resize is called) and leaves the old pages in
- * r; rb_resize_free gives r's pages back. */
+ * r's pages as rb_resize does (call it as rb_resize is called, between rb_writers_stop and
+ * rb_writers_start) and leaves the old pages in r; rb_resize_free gives r's pages back. */
 struct rb_resize_pages {
     uint32_t npages;                        /* per ring */
     struct rb_page **pages[RB_MAX_CPUS];
@@ -207,6 +240,7 @@ uint32_t rb_page_data_size(void);
 void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, uint32_t size,
                       uint64_t ts);
 void rb_count_drop(struct rb_cpu *c);
+void rb_refuse(struct ring_buffer *rb, struct rb_cpu *c, unsigned cpu, int disabled);
 
 static inline void rb_publish_begin(struct rb_cpu *c)
 {
@@ -233,17 +267,18 @@ static inline void *rb_put_header(uint32_t *word, uint32_t body, uint32_t delta)
     return &word[2];
 }
 
-/* Books size bytes just written at the write position. */
+/* Books size bytes just written at the write position (the caller counted itself in
+ * nesting already: rb_reserve_irqs_off). */
 static inline void *rb_account(struct rb_cpu *c, uint32_t size, uint64_t ts, void *payload)
 {
     c->write_offset += size;
     c->last_ts = ts;
     c->next_entry++;
-    c->nesting++;
     return payload;
 }
 
-/* Reserves an event at time ts on c with interrupts off. The common case (room on the page,
+/* Reserves an event at time ts on c with interrupts off, c->nesting already counting it
+ * (a refusal takes it back). The common case (room on the page,
  * a delta that fits 27 bits) takes no branch; the rest is rb_reserve_slow. */
 static inline void *rb_reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length,
                                   uint64_t ts)
@@ -265,26 +300,41 @@ static inline void *rb_reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint
     return rb_account(c, size, ts, rb_put_header(word, body, delta));
 }
 
-/* Ends the outermost reservation on c: everything reserved so far becomes visible. One
- * 32-bit store publishes it; readers turn it back into (page, offset). */
+/* Ends a reservation on c; the outermost makes everything reserved so far visible. One
+ * 32-bit store publishes it; readers turn it back into (page, offset). nesting drops only
+ * after that store (release order): a stopper on another CPU that sees it at zero also
+ * sees the commit, and no late commit_pos store can land on a ring it has rewritten. */
 static inline void rb_commit_on(struct rb_cpu *c)
 {
-    if (--c->nesting)
-        return;
-    __atomic_store_n(&c->commit_pos, c->write_base + c->write_offset, __ATOMIC_RELEASE);
+    uint32_t nesting = c->nesting;
+    if (nesting == 1)
+        __atomic_store_n(&c->commit_pos, c->write_base + c->write_offset, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->nesting, nesting - 1, __ATOMIC_RELEASE);
 }
 
-/* rb_reserve for a caller that has interrupts off already. */
+/*
+ * rb_reserve for a caller that has interrupts off already.
+ *
+ * The writer counts itself in nesting BEFORE it looks at record_disabled, with a full
+ * fence between (the one store-then-load order x86 does not keep by itself), and
+ * rb_writers_stop does the mirror image: raise record_disabled, fence, then wait for every
+ * CPU's nesting to drop to zero. So either the writer sees the stop and backs out, or the
+ * stopper sees the writer and waits for its commit: a resize never moves pages under a
+ * writer on another CPU. The fence is the one price SMP adds to the fast path: the
+ * increment becomes a locked instruction (on this CPU's own cache line, which no other CPU
+ * writes).
+ */
 static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
 {
     unsigned cpu = arch_cpu_id();
     struct rb_cpu *c = &rb->cpu[cpu];
-    if (__builtin_expect(!(rb->record_disabled | rb->cpu_off[cpu]) && length <= RB_MAX_EVENT, 1))
+    __atomic_fetch_add(&c->nesting, 1, __ATOMIC_SEQ_CST); /* lock add: the count and the fence */
+    /* Read once (rb_refuse judges by the same value), with acquire order: the ring's state
+     * is read after it, never from before a resize that ended just now. */
+    int disabled = __atomic_load_n(&rb->record_disabled, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(!(disabled | rb->cpu_off[cpu]) && length <= RB_MAX_EVENT, 1))
         return rb_reserve_on(rb, c, length, arch_cycles());
-    if (rb->cpu_off[cpu])
-        return 0; /* tracing_cpumask leaves this CPU out: no loss */
-    if (rb->resizing || !rb->record_disabled)
-        rb_count_drop(c); /* tracing_on=0 is no loss; a resize or an oversized event is */
+    rb_refuse(rb, c, cpu, disabled);
     return 0;
 }
 

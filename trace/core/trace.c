@@ -242,9 +242,14 @@ int trace_resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu)
     if (!err) {
         unsigned long reader_flags = spin_lock_irqsave(&trace_reader_lock);
         arch_irq_restore(reader_flags); /* the tick only try-locks it (above) */
+        rb_writers_stop(rb); /* issue 19: writers on other CPUs finish their commit first */
         rb_resize_swap(rb, &pages);
-        if (spare)
+        rb_writers_start(rb);
+        if (spare) {
+            rb_writers_stop(spare);
             rb_resize_swap(spare, &spare_pages);
+            rb_writers_start(spare);
+        }
         spin_unlock_irqrestore(&trace_reader_lock, reader_flags);
         rb_resize_free(rb, &pages);
         if (spare)

@@ -19,6 +19,7 @@
 #include "kernel/init.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/lib/parse.h"
+#include "kernel/mutex.h"
 #include "kernel/proc/sched.h"
 #include "kernel/shell/shell.h"
 #include "kernel/spinlock.h"
@@ -49,6 +50,10 @@ struct ipc_log_context {
 
 static struct ipc_log_context *contexts;
 static struct spinlock contexts_lock = SPINLOCK_INIT("ipc_log_contexts");
+/* Creating a context (look up the name, allocate, make the files, link it in) is one step
+ * for every CPU: two CPUs creating the same name get the same context. A mutex: the step
+ * allocates and makes files, which may take long. */
+static struct mutex create_mutex = MUTEX_INIT("ipc_log_create");
 
 /* The context named name, or NULL. */
 static struct ipc_log_context *find_context(const char *name)
@@ -232,19 +237,12 @@ static void free_context(struct ipc_log_context *ctx, uint32_t pages)
     kfree(ctx);
 }
 
-struct ipc_log_context *ipc_log_context_create(int max_num_pages, const char *name,
-                                               uint16_t user_version)
+/* A new context named name, linked in; NULL on no memory or a name the files refuse. */
+static struct ipc_log_context *create_context(int max_num_pages, const char *name,
+                                              uint16_t user_version)
 {
-    size_t len = strlen(name);
-    if (max_num_pages < 1 || max_num_pages > IPC_LOG_MAX_PAGES || len == 0 ||
-        len >= IPC_LOG_NAME_SIZE || strchr(name, '/'))
-        return NULL;
-    struct ipc_log_context *ctx = find_context(name);
-    if (ctx)
-        return ctx;
-
     uint32_t count = (uint32_t)max_num_pages;
-    ctx = kzalloc(sizeof *ctx + count * sizeof ctx->pages[0]);
+    struct ipc_log_context *ctx = kzalloc(sizeof *ctx + count * sizeof ctx->pages[0]);
     if (!ctx)
         return NULL;
     for (uint32_t i = 0; i < count; i++) {
@@ -269,17 +267,35 @@ struct ipc_log_context *ipc_log_context_create(int max_num_pages, const char *na
     return ctx;
 }
 
+struct ipc_log_context *ipc_log_context_create(int max_num_pages, const char *name,
+                                               uint16_t user_version)
+{
+    size_t len = strlen(name);
+    if (max_num_pages < 1 || max_num_pages > IPC_LOG_MAX_PAGES || len == 0 ||
+        len >= IPC_LOG_NAME_SIZE || strchr(name, '/'))
+        return NULL;
+    mutex_lock(&create_mutex);
+    struct ipc_log_context *ctx = find_context(name);
+    if (!ctx)
+        ctx = create_context(max_num_pages, name, user_version);
+    mutex_unlock(&create_mutex);
+    return ctx;
+}
+
 int ipc_log_context_destroy(struct ipc_log_context *ctx)
 {
     if (!ctx)
         return 0;
+    mutex_lock(&create_mutex); /* a create of the same name waits until it is gone */
     unsigned long flags = spin_lock_irqsave(&ctx->lock);
     bool busy = ctx->readers > 0 || fs_in_use(ctx->dir);
     if (!busy)
         ctx->closed = true;
     spin_unlock_irqrestore(&ctx->lock, flags);
-    if (busy)
+    if (busy) {
+        mutex_unlock(&create_mutex);
         return -EBUSY;
+    }
 
     flags = spin_lock_irqsave(&contexts_lock);
     struct ipc_log_context **link = &contexts;
@@ -290,7 +306,9 @@ int ipc_log_context_destroy(struct ipc_log_context *ctx)
 
     remove_files(ctx);
     ipc_log_forget(&ctx->log);
+    spin_lock_forget(&ctx->lock); /* its memory may hold another lock next */
     free_context(ctx, ctx->log.page_count);
+    mutex_unlock(&create_mutex);
     return 0;
 }
 
