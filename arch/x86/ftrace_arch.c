@@ -26,9 +26,15 @@
  * and cleared after step 3; a handler loads it once with acquire order. A batch's memory is
  * filled again only two rounds later: the round in between made three syncs after this
  * batch was retired, so no handler still reads it (the two arrays alternate).
+ *
+ * During a round vector 3 goes through an interrupt gate (kprobe_arch_route_int3), not the
+ * snapshot's task gate: several CPUs may meet the round's int3s at once, and each then
+ * runs the handler on its own stack, where a task gate would send them all into the one
+ * debug task.
  */
 #include "arch/x86/ftrace_arch.h"
 
+#include "arch/x86/kprobe_arch.h"
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
 #include "kernel/mm/heap.h"
@@ -110,6 +116,7 @@ void ftrace_sites_patch(const uint32_t *sites, const uint32_t *targets, uint32_t
     for (uint32_t i = 0; i < n; i++)
         b->site[i] = sites[i];
     b->count = n;
+    kprobe_arch_route_int3(true);
     __atomic_store_n(&live_batch, b, __ATOMIC_RELEASE);
 
     uint8_t insn[5];
@@ -129,6 +136,7 @@ void ftrace_sites_patch(const uint32_t *sites, const uint32_t *targets, uint32_t
     }
     sync_all_cores();
     __atomic_store_n(&live_batch, (struct patch_batch *)0, __ATOMIC_RELEASE);
+    kprobe_arch_route_int3(false);
 }
 
 /* kprobes: one byte (an int3, or the byte it covered) is written whole, so no int3 guard
