@@ -10,10 +10,10 @@
  *   filtered out               function tracer on, but this function not in the filter
  *
  * and, as its own benchmark (ftrace_patching), what switching costs with the CPUs this
- * kernel runs (the rows name the count): the
- * function tracer enabled, then disabled, on every site (one patch round each, three
- * syncs of every CPU), and the same sites patched one round per site (three syncs per
- * site: how ftrace patched before rounds were batched).
+ * kernel runs (the rows name the count): the function tracer enabled, then disabled, on
+ * every site (one patch round each, three syncs of every CPU), and the same sites patched
+ * one round per site (three syncs per site: how ftrace patched before rounds were
+ * batched).
  */
 #include "kernel/arch.h"
 #include "kernel/bench.h"
