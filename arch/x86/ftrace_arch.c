@@ -55,7 +55,8 @@ static struct patch_batch *batches[2]; /* alternate rounds fill alternate arrays
 static uint32_t batch_capacity;        /* sites each holds */
 static unsigned next_batch;            /* the array the next round fills */
 static struct patch_batch *live_batch; /* the round under way, or NULL (handlers read it) */
-static volatile uint32_t int3_skips[MAX_CPUS * 16]; /* per CPU, a cache line apart */
+/* Per CPU, each on a cache line of its own: calls sent past a site being patched. */
+static volatile uint32_t int3_skips[MAX_CPUS * 16] __attribute__((aligned(64)));
 
 /* Makes this CPU fetch what it wrote (cpuid serializes), then every other CPU. */
 static void sync_all_cores(void)
