@@ -1,36 +1,69 @@
 /*
- * ftrace_arch.c - rewriting a function's first five bytes while the kernel runs.
+ * ftrace_arch.c - rewriting functions' first five bytes while every CPU runs them.
  *
  * A call site is either the 5-byte NOP gcc emits (0f 1f 44 00 00) or `call ftrace_caller`
  * (e8 + rel32). Changing one into the other is five byte writes, and a CPU executing the site
  * meanwhile must never see a half-written instruction. We use the sequence Linux uses
- * (text_poke_bp), which stays correct when other CPUs run the same code:
+ * (text_poke_bp_batch, arch/x86/kernel/alternative.c), with no CPU stopped:
  *
- *   1. write int3 (cc) over the first byte: a CPU arriving now traps, and the int3 handler
- *      below sends it past the site (as if the NOP ran);
- *   2. write bytes 1..4 of the new instruction: nobody executes them, the int3 guards them;
- *   3. write the new first byte: the new instruction is complete.
+ *   0. publish the batch: the sorted list of every site this round changes;
+ *   1. write int3 (cc) over the first byte of each; sync every CPU: from now on a CPU
+ *      arriving at one traps, and the int3 handler (on whichever CPU) finds the site in the
+ *      batch and sends that CPU past the site, as if the NOP ran;
+ *   2. write bytes 1..4 of each new instruction; sync: nobody executes them, the int3s
+ *      guard them, and now every CPU fetches them as written;
+ *   3. write each new first byte; sync: the new instructions are complete everywhere, and
+ *      no CPU can meet one of the round's int3s any more;
+ *   4. retire the batch.
  *
- * With one CPU and interrupts off during the three steps the int3 never fires; the sequence
- * is there so that patching does not have to change when SMP arrives (then each step must be
- * followed by a serializing instruction on every CPU, which is what sync_cores() is for).
+ * A sync (smp_sync_cores, kernel/smp.h) returns once every other CPU executed a serializing
+ * instruction; it reaches them by interrupt, so a CPU inside the int3 handler (interrupts
+ * off) finishes it first. So a round costs three syncs however many sites change: enabling
+ * the function tracer on every function is one round.
+ *
+ * The batch is read by int3 handlers on other CPUs while this one patches. It is one
+ * pointer (to a count and the sites), stored with release order after the batch is filled
+ * and cleared after step 3; a handler loads it once with acquire order. A batch's memory is
+ * filled again only two rounds later: the round in between made three syncs after this
+ * batch was retired, so no handler still reads it (the two arrays alternate).
+ *
+ * During a round vector 3 goes through an interrupt gate (kprobe_arch_route_int3), not the
+ * snapshot's task gate: several CPUs may meet the round's int3s at once, and each then
+ * runs the handler on its own stack, where a task gate would send them all into the one
+ * debug task.
  */
 #include "arch/x86/ftrace_arch.h"
 
+#include "arch/x86/kprobe_arch.h"
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
+#include "kernel/mm/heap.h"
+#include "kernel/panic.h"
+#include "kernel/smp.h"
 
 const struct ftrace_graph_unwinder *ftrace_graph_unwinder;
 
 static const uint8_t nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-static volatile uint32_t patching_site; /* the site between steps 1 and 3, or 0 */
 
-/* Makes every CPU see the bytes written so far before it executes them (cpuid serializes).
- * One CPU today: the write itself suffices, cpuid is kept for the SMP day. */
-static void sync_cores(void)
+/* One round's sites, sorted by address (the int3 handler binary-searches them). */
+struct patch_batch {
+    uint32_t count;
+    uint32_t site[];
+};
+
+static struct patch_batch *batches[2]; /* alternate rounds fill alternate arrays */
+static uint32_t batch_capacity;        /* sites each holds */
+static unsigned next_batch;            /* the array the next round fills */
+static struct patch_batch *live_batch; /* the round under way, or NULL (handlers read it) */
+/* Per CPU, each on a cache line of its own: calls sent past a site being patched. */
+static volatile uint32_t int3_skips[MAX_CPUS * 16] __attribute__((aligned(64)));
+
+/* Makes this CPU fetch what it wrote (cpuid serializes), then every other CPU. */
+static void sync_all_cores(void)
 {
     uint32_t a = 0, b, c, d;
     __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d) : : "memory");
+    smp_sync_cores();
 }
 
 bool ftrace_site_is_nop(uint32_t site)
@@ -49,59 +82,106 @@ bool ftrace_site_calls(uint32_t site, uint32_t target)
     return p[0] == 0xe8 && *(const int32_t *)(p + 1) == rel;
 }
 
-/* Writes the 5 bytes of insn over site with the breakpoint-first sequence. */
-static void poke_site(uint32_t site, const uint8_t insn[5])
+void ftrace_patch_init(uint32_t max_sites)
 {
-    volatile uint8_t *p = (volatile uint8_t *)site;
-    unsigned long flags = arch_irq_save();
-    patching_site = site;
-    p[0] = 0xcc;
-    sync_cores();
-    for (int i = 1; i < 5; i++)
-        p[i] = insn[i];
-    sync_cores();
-    p[0] = insn[0];
-    sync_cores();
-    patching_site = 0;
-    arch_irq_restore(flags);
+    size_t size = sizeof(struct patch_batch) + (max_sites ? max_sites : 1) * sizeof(uint32_t);
+    batches[0] = kmalloc(size);
+    batches[1] = kmalloc(size);
+    if (!batches[0] || !batches[1])
+        panic("ftrace: no memory for the patch batches of %u call sites", max_sites);
+    batch_capacity = max_sites;
 }
 
-void ftrace_site_patch(uint32_t site, uint32_t target)
+/* The instruction site should hold: call target, or the NOP when target is 0. */
+static void site_insn(uint32_t site, uint32_t target, uint8_t insn[5])
 {
     if (!target) {
-        poke_site(site, nop5);
+        for (int i = 0; i < 5; i++)
+            insn[i] = nop5[i];
         return;
     }
-    uint8_t call[5] = { 0xe8 };
-    int32_t rel = (int32_t)(target - (site + 5));
+    uint32_t rel = target - (site + 5);
+    insn[0] = 0xe8;
     for (int i = 0; i < 4; i++)
-        call[1 + i] = (uint8_t)((uint32_t)rel >> (8 * i));
-    poke_site(site, call);
+        insn[1 + i] = (uint8_t)(rel >> (8 * i));
 }
 
-/* kprobes: one byte (an int3, or the byte it covered) written the same way as a site's
- * bytes: interrupts off, then every core synced before anyone may execute it. */
+void ftrace_sites_patch(const uint32_t *sites, const uint32_t *targets, uint32_t n)
+{
+    if (n == 0)
+        return;
+    if (n > batch_capacity)
+        panic("ftrace: a patch round of %u sites, room for %u", n, batch_capacity);
+    struct patch_batch *b = batches[next_batch];
+    next_batch ^= 1;
+    for (uint32_t i = 0; i < n; i++)
+        b->site[i] = sites[i];
+    b->count = n;
+    kprobe_arch_route_int3(true);
+    __atomic_store_n(&live_batch, b, __ATOMIC_RELEASE);
+
+    uint8_t insn[5];
+    for (uint32_t i = 0; i < n; i++)
+        *(volatile uint8_t *)(uintptr_t)sites[i] = 0xcc;
+    sync_all_cores();
+    for (uint32_t i = 0; i < n; i++) {
+        volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)sites[i];
+        site_insn(sites[i], targets[i], insn);
+        for (int k = 1; k < 5; k++)
+            p[k] = insn[k];
+    }
+    sync_all_cores();
+    for (uint32_t i = 0; i < n; i++) {
+        site_insn(sites[i], targets[i], insn);
+        *(volatile uint8_t *)(uintptr_t)sites[i] = insn[0];
+    }
+    sync_all_cores();
+    __atomic_store_n(&live_batch, (struct patch_batch *)0, __ATOMIC_RELEASE);
+    kprobe_arch_route_int3(false);
+}
+
+/* kprobes: one byte (an int3, or the byte it covered) is written whole, so no int3 guard
+ * is needed; every CPU is synced before the caller goes on, so none still executes what
+ * the byte replaced (an int3 being removed, once this returns, is met by no CPU). */
 void text_poke_byte(uint32_t addr, uint8_t byte)
 {
-    unsigned long flags = arch_irq_save();
     *(volatile uint8_t *)(uintptr_t)addr = byte;
-    sync_cores();
-    arch_irq_restore(flags);
+    sync_all_cores();
 }
 
 bool ftrace_patching_int3(uint32_t *eip)
 {
-    uint32_t site = patching_site;
-    if (!site || *eip != site + 1)
+    const struct patch_batch *b = __atomic_load_n(&live_batch, __ATOMIC_ACQUIRE);
+    if (!b)
+        return false;
+    uint32_t site = *eip - 1, lo = 0, hi = b->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (b->site[mid] < site)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == b->count || b->site[lo] != site)
         return false;
     *eip = site + 5;
+    int3_skips[arch_cpu_id() * 16]++;
     return true;
 }
 
+uint64_t ftrace_patching_skips(void)
+{
+    uint64_t sum = 0;
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        sum += int3_skips[cpu * 16];
+    return sum;
+}
+
 /* A CPU hit the int3 of a site being patched: it continues after the site, which is what
- * the NOP would have done (the call, if it was one, is skipped once: one event missed in
- * the instant of enabling or disabling, never a crash). This is the route when vector 3 is
- * an interrupt gate; with the snapshot task gate the debug task asks the same question. */
+ * the NOP would have done (the call, if it was one, is skipped once: one call not traced
+ * in the instant of enabling or disabling, counted in ftrace_patching_skips, never a
+ * crash). This is the route when vector 3 is an interrupt gate; with the snapshot task
+ * gate the debug task asks the same question. */
 static bool patching_breakpoint(struct trap_frame *tf) { return ftrace_patching_int3(&tf->eip); }
 
 void ftrace_arch_init(void) { trap_set_handler(VEC_BREAKPOINT, patching_breakpoint); }

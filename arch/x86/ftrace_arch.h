@@ -21,15 +21,25 @@ extern volatile ftrace_func_t ftrace_trace_function;
 bool ftrace_site_is_nop(uint32_t site);
 bool ftrace_site_calls(uint32_t site, uint32_t target);
 
-/* Makes site `call target`, or the NOP again when target is 0, safely while code runs. */
-void ftrace_site_patch(uint32_t site, uint32_t target);
+/* Room for patch rounds of up to max_sites sites (ftrace.c, once, at boot). */
+void ftrace_patch_init(uint32_t max_sites);
 
-/* Writes one byte of kernel text safely while code runs (kprobes' int3 and its removal). */
+/* One patch round (ftrace_arch.c's comment has the sequence): sites[i] becomes
+ * `call targets[i]`, or the NOP again where targets[i] is 0, safely while every CPU runs
+ * them, with three syncs of every CPU in all. sites is sorted by address, n at most
+ * ftrace_patch_init's max_sites. Callers serialize rounds (ftrace.c's ftrace_lock). */
+void ftrace_sites_patch(const uint32_t *sites, const uint32_t *targets, uint32_t n);
+
+/* Writes one byte of kernel text safely while code runs (kprobes' int3 and its removal),
+ * then syncs every CPU. Call it with interrupts on: the sync waits for the other CPUs. */
 void text_poke_byte(uint32_t addr, uint8_t byte);
 
 /* If *eip is just after the int3 of a site being patched, moves it past the site and says
- * so: that int3 is the patcher's, not a breakpoint or a snapshot. */
+ * so: that int3 is the patcher's, not a breakpoint or a snapshot. Any CPU, interrupts off. */
 bool ftrace_patching_int3(uint32_t *eip);
+
+/* Calls that met a site being patched and were sent past it (so not traced), all CPUs. */
+uint64_t ftrace_patching_skips(void);
 
 /* Installs the int3 handler the patching sequence relies on. */
 void ftrace_arch_init(void);

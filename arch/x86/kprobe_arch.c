@@ -129,8 +129,9 @@ int kprobe_arch_arm(uint32_t addr)
     unsigned long flags = arch_irq_save();
     if (kprobe_arch_narmed++ == 0)
         kprobe_arch_route_int3(true); /* vector 3 through trap_dispatch from now on */
-    text_poke_byte(addr, 0xcc);
     arch_irq_restore(flags);
+    /* The site is known before its int3 is there; the poke syncs every CPU, interrupts on. */
+    text_poke_byte(addr, 0xcc);
     return 0;
 }
 
@@ -141,9 +142,11 @@ void kprobe_arch_disarm(uint32_t addr)
         return;
     /* One CPU: no step of this site can be under way here (a step runs with interrupts off
      * from its int3 to its #DB). With more CPUs, the last disarm must wait until no CPU
-     * is stepping before trap_dispatch stops asking (kprobe_arch_may_trap). */
-    unsigned long flags = arch_irq_save();
+     * is stepping before trap_dispatch stops asking (kprobe_arch_may_trap).
+     * The byte goes back first, interrupts on (the poke syncs every CPU): once it returns
+     * no CPU meets this int3, so the site can be forgotten. */
     text_poke_byte(addr, s->insn[0]);
+    unsigned long flags = arch_irq_save();
     *s = armed[--kprobe_arch_narmed];
     if (kprobe_arch_narmed == 0)
         kprobe_arch_route_int3(false);

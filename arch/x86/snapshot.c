@@ -108,6 +108,8 @@ static void take_snapshot(struct tss *t, uint16_t link)
  * the comparison `make bench` makes against the task gate. */
 static bool snapshot_from_frame(struct trap_frame *tf)
 {
+    if (ftrace_patching_int3(&tf->eip))
+        return true; /* a call site being patched (ftrace), as in debug_task */
     uint64_t delta;
     struct snapshot_record *rec = begin_record(rdtsc(), &delta);
     struct snapshot_regs *r = &rec->regs;

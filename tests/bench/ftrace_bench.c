@@ -8,7 +8,14 @@
  *   function tracer on         the call to ftrace_caller and one record
  *   function_graph on          entry, return hijack and one leaf record
  *   filtered out               function tracer on, but this function not in the filter
+ *
+ * and, as its own benchmark (ftrace_patching), what switching costs with the CPUs this
+ * kernel runs (the rows name the count): the function tracer enabled, then disabled, on
+ * every site (one patch round each, three syncs of every CPU), and the same sites patched
+ * one round per site (three syncs per site: how ftrace patched before rounds were
+ * batched).
  */
+#include "kernel/arch.h"
 #include "kernel/bench.h"
 #include "kernel/log/printk.h"
 #include "kernel/lib/string.h"
@@ -47,6 +54,59 @@ static uint64_t cost_with(const char *tracer, uint64_t wrapper)
     trace_switch(trace_find_tracer(tracer, strlen(tracer)));
     uint64_t c = bench_cost(small_with_hook, 0, ITERATIONS);
     return c > wrapper ? c - wrapper : 0;
+}
+
+/* Cycles to patch every site to call ftrace_caller and back, one round per site. Nobody
+ * uses the tracer meanwhile, so the calls land in ftrace_stub; the sites end as they began. */
+static uint64_t cycles_site_by_site(void)
+{
+    uint32_t caller = (uint32_t)(uintptr_t)ftrace_caller, nop = 0;
+    uint64_t start = arch_cycles();
+    for (uint32_t i = 0; i < ftrace_sites.count; i++)
+        ftrace_sites_patch(&ftrace_sites.addr[i], &caller, 1);
+    for (uint32_t i = 0; i < ftrace_sites.count; i++)
+        ftrace_sites_patch(&ftrace_sites.addr[i], &nop, 1);
+    return arch_cycles() - start;
+}
+
+/* "what, N CPU(s)" in buf: a row name that says how many CPUs ran. */
+static const char *row_name(char *buf, size_t size, const char *what)
+{
+    unsigned n = arch_cpu_count();
+    size_t len = strlen(what);
+    if (len + 16 > size)
+        return what;
+    memcpy(buf, what, len);
+    buf[len++] = ',';
+    buf[len++] = ' ';
+    if (n >= 10)
+        buf[len++] = (char)('0' + n / 10);
+    buf[len++] = (char)('0' + n % 10);
+    const char *tail = n == 1 ? " CPU" : " CPUs";
+    memcpy(buf + len, tail, strlen(tail) + 1);
+    return buf;
+}
+
+/* The patching rows: every site on and off, batched and site by site. */
+BENCHMARK(ftrace_patching)
+{
+    static char rows[3][80];
+    trace_stream_enabled = false;
+    trace_switch(trace_find_tracer("nop", 3));
+    set_filter("");
+    uint64_t t0 = arch_cycles();
+    ftrace_set_user(FTRACE_USER_FUNCTION, true);
+    uint64_t t1 = arch_cycles();
+    ftrace_set_user(FTRACE_USER_FUNCTION, false);
+    uint64_t t2 = arch_cycles();
+    bench_report(row_name(rows[0], sizeof rows[0], "ftrace: function tracer on, all sites"),
+                 t1 - t0, "instructions");
+    bench_report(row_name(rows[1], sizeof rows[1], "ftrace: function tracer off, all sites"),
+                 t2 - t1, "instructions");
+    bench_report(row_name(rows[2], sizeof rows[2], "ftrace: all sites on+off, round per site"),
+                 cycles_site_by_site(), "instructions");
+    bench_report("ftrace: call sites patched", ftrace_sites.count, "sites");
+    rb_reset(trace_buffer());
 }
 
 BENCHMARK(ftrace)

@@ -15,6 +15,12 @@
  * A site with an enabled kprobe (trace/kprobes) is patched whatever the filters say; the
  * dispatcher then calls the kprobe hook and hands the call to the tracers only if their
  * filters allow it.
+ *
+ * On SMP every CPU runs the patched code while it changes: ftrace_update makes one patch
+ * round of all the sites that change (ftrace_sites_patch, arch/x86/ftrace_arch.c), so a
+ * tracer switch costs three syncs of every CPU, not three per site. Changes are serialized
+ * by ftrace_lock (a mutex: a round waits for the other CPUs with interrupts on). What the
+ * dispatcher writes on each call (its recursion guard and count) is per CPU.
  */
 #include "kernel/fs/fs_layout.h"
 #include "trace/ftrace/ftrace_internal.h"
@@ -23,10 +29,12 @@
 #include "kernel/lib/errno.h"
 #include "kernel/mm/heap.h"
 #include "kernel/init.h"
+#include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/log/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/smp.h"
 #include "trace/core/trace_internal.h"
 
 extern const uint32_t mcount_loc_start[], mcount_loc_end[];
@@ -36,9 +44,20 @@ volatile ftrace_func_t ftrace_trace_function = (ftrace_func_t)ftrace_stub;
 struct ftrace_sites ftrace_sites;
 static unsigned users;                 /* FTRACE_USER_* bits */
 static bool func_stack_trace;          /* options/func_stack_trace */
-static uint32_t recursion_skipped;     /* calls not traced because the tracer was running */
-static unsigned long traced_irqs;      /* the traced code's interrupt flag (the dispatcher
-                                        * turns interrupts off; events show the caller's) */
+
+/* Serializes every change of users, filters, probed sites and the patched bytes. */
+static struct mutex ftrace_lock = MUTEX_INIT("ftrace_lock");
+
+/* A patch round's list (ftrace_update): the sites that change and their new targets. */
+static uint32_t *round_sites, *round_targets;
+
+/* The dispatcher's state on each CPU, a cache line of its own: CPUs never write the same
+ * line on the hot path. */
+struct ftrace_cpu {
+    bool running;               /* this CPU is inside the dispatcher */
+    uint32_t recursion_skipped; /* calls not traced because the tracer was running */
+} __attribute__((aligned(64)));
+static struct ftrace_cpu cpu_state[MAX_CPUS];
 
 struct ftrace_func_set ftrace_filter, ftrace_notrace, ftrace_graph_filter, ftrace_graph_notrace;
 
@@ -84,8 +103,11 @@ static void collect_sites(void)
 {
     uint32_t listed = (uint32_t)(mcount_loc_end - mcount_loc_start);
     uint32_t *addr = kmalloc((listed ? listed : 1) * sizeof *addr);
-    if (!addr)
+    round_sites = kmalloc((listed ? listed : 1) * sizeof *round_sites);
+    round_targets = kmalloc((listed ? listed : 1) * sizeof *round_targets);
+    if (!addr || !round_sites || !round_targets)
         panic("ftrace: no memory for %u call sites", listed);
+    ftrace_patch_init(listed);
     uint32_t good = 0, bad = 0;
     for (uint32_t i = 0; i < listed; i++) {
         if (ftrace_site_is_nop(mcount_loc_start[i]))
@@ -137,53 +159,69 @@ void ftrace_set_kprobe_hook(ftrace_kprobe_hook_t hook) { kprobe_hook = hook; }
 
 bool ftrace_is_site(uint32_t ip) { return ftrace_site_index(ip) >= 0; }
 
+/* Patches every site whose wanted state changed, in one round; ftrace_lock held. */
+static void update_locked(void)
+{
+    /* The dispatcher goes in first and out last, so a patched site never calls a stub
+     * that drops an event a user asked for. */
+    if (users)
+        ftrace_trace_function = ftrace_dispatch;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ftrace_sites.count; i++) {
+        bool want = site_wanted(i);
+        if (want == site_patched(i))
+            continue;
+        round_sites[n] = ftrace_sites.addr[i]; /* in address order, as the round needs */
+        round_targets[n++] = want ? (uint32_t)(uintptr_t)ftrace_caller : 0;
+        ftrace_sites.patched[i / 32] ^= 1u << (i % 32);
+    }
+    ftrace_sites_patch(round_sites, round_targets, n);
+    if (!users)
+        ftrace_trace_function = (ftrace_func_t)ftrace_stub;
+}
+
 int ftrace_kprobe_site(uint32_t ip, bool on)
 {
     int i = ftrace_site_index(ip);
     if (i < 0)
         return -EINVAL;
     uint32_t n = (uint32_t)i;
+    mutex_lock(&ftrace_lock);
     if (kprobe_site(n) != on) {
         kprobe_wanted[n / 32] ^= 1u << (n % 32);
         kprobe_sites = on ? kprobe_sites + 1 : kprobe_sites - 1;
     }
-    ftrace_set_user(FTRACE_USER_KPROBE, kprobe_sites != 0);
+    users = kprobe_sites ? users | FTRACE_USER_KPROBE : users & ~FTRACE_USER_KPROBE;
+    update_locked();
+    mutex_unlock(&ftrace_lock);
     return 0;
 }
 
 void ftrace_update(void)
 {
-    /* The dispatcher goes in first and out last, so a patched site never calls a stub
-     * that drops an event a user asked for. */
-    if (users)
-        ftrace_trace_function = ftrace_dispatch;
-    for (uint32_t i = 0; i < ftrace_sites.count; i++) {
-        bool want = site_wanted(i);
-        if (want == site_patched(i))
-            continue;
-        ftrace_site_patch(ftrace_sites.addr[i], want ? (uint32_t)(uintptr_t)ftrace_caller : 0);
-        ftrace_sites.patched[i / 32] ^= 1u << (i % 32);
-    }
-    if (!users)
-        ftrace_trace_function = (ftrace_func_t)ftrace_stub;
+    mutex_lock(&ftrace_lock);
+    update_locked();
+    mutex_unlock(&ftrace_lock);
 }
 
 void ftrace_set_user(unsigned user, bool on)
 {
+    mutex_lock(&ftrace_lock);
     users = on ? users | user : users & ~user;
-    ftrace_update();
+    update_locked();
+    mutex_unlock(&ftrace_lock);
 }
 
 /* --- the dispatcher and the function tracer -------------------------------------------- */
 
 /* Records a stack trace after an event: the callers above the traced function. */
-static void record_stack(uint32_t fp)
+static void record_stack(uint32_t fp, unsigned long irqs)
 {
     struct ftrace_stack_entry *e =
         (struct ftrace_stack_entry *)trace_reserve(TRACE_STACK, sizeof *e);
     if (!e)
         return;
-    ftrace_fix_irq_flag(&e->ent, traced_irqs);
+    ftrace_fix_irq_flag(&e->ent, irqs);
     e->nr = (uint32_t)arch_save_stack_trace(fp, e->caller, FTRACE_STACK_DEPTH);
     trace_commit();
 }
@@ -193,33 +231,34 @@ void ftrace_fix_irq_flag(struct trace_entry *e, unsigned long irqs)
     e->flags = (uint8_t)((e->flags & ~TRACE_FLAG_IRQS_OFF) | (irqs ? 0 : TRACE_FLAG_IRQS_OFF));
 }
 
-static void function_record(uint32_t ip, uint32_t parent_ip, uint32_t fp)
+/* irqs: the traced code's interrupt flag (the dispatcher turns interrupts off; events
+ * show the caller's). */
+static void function_record(uint32_t ip, uint32_t parent_ip, uint32_t fp, unsigned long irqs)
 {
     struct ftrace_entry *e = (struct ftrace_entry *)trace_reserve(TRACE_FN, sizeof *e);
     if (!e)
         return;
-    ftrace_fix_irq_flag(&e->ent, traced_irqs);
+    ftrace_fix_irq_flag(&e->ent, irqs);
     e->ip = ip;
     e->parent_ip = parent_ip;
     trace_commit();
     if (func_stack_trace)
-        record_stack(fp);
+        record_stack(fp, irqs);
 }
 
 void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uint32_t fp)
 {
-    static volatile bool running;
     /* Interrupts off: an interrupt handler's traced calls wait until this one is recorded,
      * so calls are never lost to the recursion guard below, which is only for the tracer
-     * calling traced code by mistake. */
+     * calling traced code by mistake; and this CPU's state stays this CPU's. */
     unsigned long flags = arch_irq_save();
-    if (running) {
-        recursion_skipped++;
+    struct ftrace_cpu *c = &cpu_state[arch_cpu_id()];
+    if (c->running) {
+        c->recursion_skipped++;
         arch_irq_restore(flags);
         return;
     }
-    running = true;
-    traced_irqs = flags;
+    c->running = true;
     if (users & FTRACE_USER_KPROBE) {
         /* Only with a probe somewhere: this site may be patched for the probe alone, so
          * the tracers see it only if their filters allow it. */
@@ -227,25 +266,31 @@ void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uin
         if (i >= 0 && kprobe_site((uint32_t)i) && kprobe_hook)
             kprobe_hook(ip, parent_slot, flags);
         if (i < 0 || !ftrace_filter_allows(&ftrace_filter, &ftrace_notrace, (uint32_t)i)) {
-            running = false;
+            c->running = false;
             arch_irq_restore(flags);
             return;
         }
     }
     if (ftrace_pids.active && ftrace_pid_ignored()) {
-        running = false; /* set_ftrace_pid: not this task's call */
+        c->running = false; /* set_ftrace_pid: not this task's call */
         arch_irq_restore(flags);
         return;
     }
     if (users & FTRACE_USER_FUNCTION)
-        function_record(ip, parent_ip, fp);
+        function_record(ip, parent_ip, fp, flags);
     if (users & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))
         ftrace_graph_entry(ip, parent_slot, fp, flags);
-    running = false;
+    c->running = false;
     arch_irq_restore(flags);
 }
 
-uint32_t ftrace_recursion_skipped(void) { return recursion_skipped; }
+uint32_t ftrace_recursion_skipped(void)
+{
+    uint32_t sum = 0;
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        sum += cpu_state[cpu].recursion_skipped;
+    return sum;
+}
 
 static int function_init(void)
 {
@@ -295,12 +340,17 @@ static int read_func_set(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
+/* The new set is built in the shared scratch bitmap and the sites patched, all under
+ * ftrace_lock. Dispatchers on other CPUs read the set while it is copied in: a call in
+ * that instant is traced under the old set or the new one. */
 static int write_func_set(struct fs_node *f, const char *data, size_t len, bool append)
 {
+    mutex_lock(&ftrace_lock);
     int err = ftrace_filter_write(f->data, ftrace_sites.scratch, data, len, append,
                                   ftrace_sites.addr, kernel_symbols());
     if (!err)
-        ftrace_update();
+        update_locked();
+    mutex_unlock(&ftrace_lock);
     return err;
 }
 

@@ -23,8 +23,16 @@
  * only the returns of calls that took at least that long; options/funcgraph-irqs off
  * leaves out what runs in interrupt handlers. Printing options are ftrace_output.c's.
  *
- * The return stack is one per CPU (tracekern has no tasks yet; interrupt handlers nest on it
- * in order, since they return before the code they interrupted continues).
+ * The return stack is one per task (interrupt handlers nest on the one of the task they
+ * interrupt, in order, since they return before the code they interrupted continues). Each
+ * CPU reaches the stack of the task it runs through its own slot of gs[] (switched with the
+ * task on that CPU), so a task that migrates takes its stack along; a CPU's boot or idle
+ * context that has no task of its own uses that CPU's context stack.
+ *
+ * SMP: everything the hot path writes is per CPU (the return stack by way of the task,
+ * the overrun count, the profile's counters), each in cache lines of its own. The
+ * profile is per CPU, as Linux's trace_stat/function<cpu>, and trace_stat/functions sums
+ * the CPUs.
  */
 #include "kernel/fs/fs_layout.h"
 #include "kernel/arch.h"
@@ -34,6 +42,7 @@
 #include "kernel/log/printk.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
+#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "trace/ftrace/ftrace_internal.h"
 #include "trace/core/trace_internal.h"
@@ -59,22 +68,38 @@ struct graph_stack {
     int top;                    /* entries in use */
     struct ret_entry e[RET_STACK_DEPTH];
 };
-static struct graph_stack boot_graph_stack; /* the boot context's, until tasks exist */
-static struct graph_stack *gs = &boot_graph_stack; /* the running task's */
-static uint32_t ret_overrun;    /* calls not followed: the stack was full */
+/* Each CPU's boot or idle context, which has no task stack of its own. */
+static struct graph_stack context_stack[MAX_CPUS];
+
+/* Per CPU, a cache line of its own: the stack of the task running there, and the calls
+ * not followed there because that stack was full. */
+struct graph_cpu {
+    struct graph_stack *stack;
+    uint32_t ret_overrun;
+} __attribute__((aligned(64)));
+static struct graph_cpu graph_cpu[MAX_CPUS];
+
+/* This CPU's: the running task's return stack. Interrupts off, so the CPU stays this one. */
+static inline struct graph_stack *this_stack(void)
+{
+    struct graph_cpu *c = &graph_cpu[arch_cpu_id()];
+    return c->stack ? c->stack : &context_stack[arch_cpu_id()];
+}
+
 static bool graph_recording;    /* function_graph is the current tracer */
 static bool graph_broken;       /* a frame-pointer mismatch stopped it */
 static uint32_t graph_max_depth; /* max_graph_depth: 0 is no limit */
 static uint32_t graph_thresh_us; /* tracing_thresh: 0 is off */
 static bool graph_irqs = true;  /* options/funcgraph-irqs */
 
-/* Per-function profile (function_profile_enabled), indexed like ftrace_sites. */
+/* Per-function profile (function_profile_enabled), indexed like ftrace_sites: one array
+ * per CPU, each starting on a cache line of its own, so CPUs never write the same line. */
 struct profile {
     uint32_t hits;
     uint64_t time_ns;
     uint64_t time_sq_us; /* sum of squared durations in us^2, for the variance */
 };
-static struct profile *profile;
+static struct profile *profile[MAX_CPUS]; /* NULL: that CPU was not online when enabled */
 static bool profiling;
 
 /* --- records --------------------------------------------------------------------------- */
@@ -92,7 +117,8 @@ static void write_entry(const struct ret_entry *e, int depth)
     trace_commit();
 }
 
-static void write_return(const struct ret_entry *e, int depth, uint64_t rettime, bool leaf)
+static void write_return(const struct ret_entry *e, int depth, uint64_t rettime, bool leaf,
+                         uint32_t overrun)
 {
     struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve(
         leaf ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r);
@@ -103,7 +129,7 @@ static void write_return(const struct ret_entry *e, int depth, uint64_t rettime,
     r->depth = depth;
     r->calltime = e->calltime;
     r->rettime = rettime;
-    r->overrun = ret_overrun;
+    r->overrun = overrun;
     trace_commit();
 }
 
@@ -111,7 +137,7 @@ static void write_return(const struct ret_entry *e, int depth, uint64_t rettime,
 
 /* Whether function ip (under the entry on top of the stack) is to be graphed:
  * set_graph_function empty, or ip in it, or called from inside one that is. */
-static bool graph_wanted(uint32_t ip, bool *inside)
+static bool graph_wanted(const struct graph_stack *gs, uint32_t ip, bool *inside)
 {
     if (ftrace_graph_filter.count == 0) {
         *inside = true;
@@ -143,7 +169,8 @@ static bool graph_notrace(uint32_t ip)
  * max_graph_depth or funcgraph-irqs leave it out, sets *notrace when it is in or under a
  * set_graph_notrace function; true when nothing at all is to be done for it (under such a
  * function, without the profiler). */
-static __attribute__((noinline)) bool graph_left_out(uint32_t ip, bool *record, bool *notrace)
+static __attribute__((noinline)) bool graph_left_out(const struct graph_stack *gs, uint32_t ip,
+                                                     bool *record, bool *notrace)
 {
     bool under_notrace = gs->top > 0 && gs->e[gs->top - 1].notrace;
     if (under_notrace && !profiling)
@@ -159,19 +186,21 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
 {
     if (graph_broken)
         return;
-    if (profiling) {
+    unsigned cpu = arch_cpu_id();
+    struct graph_stack *gs = this_stack();
+    if (profiling && profile[cpu]) {
         int site = ftrace_site_index(ip);
         if (site >= 0)
-            profile[site].hits++;
+            profile[cpu][site].hits++;
     }
     bool inside = false, notrace = false;
-    bool record = graph_recording && graph_wanted(ip, &inside);
-    if (__builtin_expect(graph_limited(), 0) && graph_left_out(ip, &record, &notrace))
+    bool record = graph_recording && graph_wanted(gs, ip, &inside);
+    if (__builtin_expect(graph_limited(), 0) && graph_left_out(gs, ip, &record, &notrace))
         return;
     if (!record && !profiling && !notrace)
         return;
     if (gs->top == RET_STACK_DEPTH) {
-        ret_overrun++;
+        graph_cpu[cpu].ret_overrun++;
         return;
     }
     /* The caller is not a leaf after all: its entry goes out now, before ours. */
@@ -201,8 +230,7 @@ static __attribute__((noinline)) bool graph_long_enough(const struct ret_entry *
 /* The report when the stacks disagree; does not return. */
 static void __attribute__((noreturn)) bad_frame(const struct ret_entry *e, uint32_t fp)
 {
-    graph_broken = true;
-    ftrace_set_user(FTRACE_USER_GRAPH | FTRACE_USER_PROFILE, false);
+    graph_broken = true; /* no CPU hijacks another return; panic stops them all */
     panic("function_graph: bad frame pointer returning from %s: expected %#x, found %#x "
           "(the return stack no longer matches the real one; the saved return address "
           "%#x cannot be trusted)",
@@ -212,6 +240,8 @@ static void __attribute__((noreturn)) bad_frame(const struct ret_entry *e, uint3
 uint32_t ftrace_return_to_handler(uint32_t fp)
 {
     unsigned long flags = arch_irq_save();
+    unsigned cpu = arch_cpu_id();
+    struct graph_stack *gs = this_stack();
     struct ret_entry *e = &gs->e[--gs->top];
     if (e->fp != fp)
         bad_frame(e, fp);
@@ -220,13 +250,13 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
      * that took at least that long. */
     if (graph_recording && (e->pending || e->inside) &&
         (graph_thresh_us == 0 || graph_long_enough(e, now)))
-        write_return(e, gs->top, now, e->pending);
-    if (profiling) {
+        write_return(e, gs->top, now, e->pending, graph_cpu[cpu].ret_overrun);
+    if (profiling && profile[cpu]) {
         int site = ftrace_site_index(e->func);
         if (site >= 0) {
             uint64_t ns = time_cycles_to_ns(now) - time_cycles_to_ns(e->calltime), us = ns / 1000;
-            profile[site].time_ns += ns;
-            profile[site].time_sq_us += us * us;
+            profile[cpu][site].time_ns += ns;
+            profile[cpu][site].time_sq_us += us * us;
         }
     }
     uint32_t ret = e->ret;
@@ -238,6 +268,7 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
 static void graph_unwind(uintptr_t sp)
 {
     unsigned long flags = arch_irq_save();
+    struct graph_stack *gs = this_stack();
     while (gs->top > 0 && (uintptr_t)gs->e[gs->top - 1].slot < sp)
         gs->top--;
     arch_irq_restore(flags);
@@ -246,19 +277,28 @@ static void graph_unwind(uintptr_t sp)
 /* The unwinder's real_return: the k-th entry from the top of the running task's stack. */
 static uintptr_t graph_real_return(int k)
 {
+    unsigned long flags = arch_irq_save();
+    const struct graph_stack *gs = this_stack();
     int i = gs->top - 1 - k;
-    return i >= 0 ? gs->e[i].ret : 0;
+    uintptr_t ret = i >= 0 ? gs->e[i].ret : 0;
+    arch_irq_restore(flags);
+    return ret;
 }
 
 /* Installed at boot and never removed: returns hijacked while the tracer was on stay on
  * the stacks of sleeping tasks after it is switched off. */
 static const struct ftrace_graph_unwinder graph_unwinder = { graph_real_return, graph_unwind };
 
-/* A new task gets an empty return stack of its own; the boot task (no kernel stack of its
- * own: it runs on the boot stack) keeps the one the boot context has been using. */
+/* A new task gets an empty return stack of its own. A task without a kernel stack of its
+ * own (the boot task, a CPU's idle task: they run on their CPU's boot stack and never
+ * migrate) gets none: it keeps using its CPU's context stack (this_stack). */
 static int graph_stack_create(struct task *t)
 {
-    t->graph_stack = t->kstack ? kzalloc(sizeof(struct graph_stack)) : gs;
+    if (!t->kstack) {
+        t->graph_stack = 0;
+        return 0;
+    }
+    t->graph_stack = kzalloc(sizeof(struct graph_stack));
     return t->graph_stack ? 0 : -ENOMEM;
 }
 
@@ -268,11 +308,12 @@ static void graph_stack_release(struct task *t)
     t->graph_stack = 0;
 }
 
-/* The scheduler's switch hook: from here on, calls return through next's stack. */
+/* The scheduler's switch hook, on the CPU that switches: from here on, calls on this CPU
+ * return through next's stack (next's own, or this CPU's context stack). */
 static void graph_stack_switch(struct task *prev, struct task *next)
 {
     (void)prev;
-    gs = next->graph_stack;
+    graph_cpu[arch_cpu_id()].stack = next->graph_stack;
 }
 
 static struct task_create_hook graph_stack_hook = { graph_stack_create, graph_stack_release, 0 };
@@ -353,17 +394,50 @@ static struct tracer graph_tracer = {
 
 static bool profile_get(void) { return profiling; }
 
-/* Turning it on starts counting from zero, as Linux does. */
+static const struct fs_file_ops profile_ops;
+static struct fs_node *profile_dir; /* trace_stat/ */
+static bool profile_file_made[MAX_CPUS];
+
+/* Makes trace_stat/function<cpu> if it is not there yet. */
+static void profile_file(unsigned cpu)
+{
+    if (profile_file_made[cpu])
+        return;
+    char name[16] = "function";
+    size_t n = strlen(name);
+    if (cpu >= 10)
+        name[n++] = (char)('0' + cpu / 10);
+    name[n++] = (char)('0' + cpu % 10);
+    name[n] = '\0';
+    profile_file_made[cpu] =
+        fs_create(profile_dir, name, &profile_ops, (void *)(uintptr_t)(cpu + 1)) != 0;
+}
+
+/* Gives cpu its counters (on a cache line of their own; kept once made) and its file:
+ * false without memory. */
+static bool profile_cpu_ready(unsigned cpu)
+{
+    if (!profile[cpu]) {
+        char *raw = kzalloc(ftrace_sites.count * sizeof(struct profile) + 64);
+        if (!raw)
+            return false;
+        profile[cpu] = (struct profile *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    }
+    profile_file(cpu);
+    return true;
+}
+
+/* Turning it on starts counting from zero, as Linux does, on every CPU online now. */
 static void profile_set(bool on)
 {
     if (on == profiling)
         return;
     if (on) {
-        if (!profile)
-            profile = kzalloc(ftrace_sites.count * sizeof *profile + 1);
-        if (!profile)
-            return;
-        memset(profile, 0, ftrace_sites.count * sizeof *profile);
+        for (unsigned cpu = 0; cpu < arch_cpu_count() && cpu < MAX_CPUS; cpu++) {
+            if (!profile_cpu_ready(cpu))
+                return;
+            memset(profile[cpu], 0, ftrace_sites.count * sizeof(struct profile));
+        }
     }
     profiling = on;
     ftrace_set_user(FTRACE_USER_PROFILE, on);
@@ -377,31 +451,49 @@ static void print_us(struct fs_writer *out, uint64_t ns)
     fs_printf(out, "%9llu.%03u us", (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
 }
 
-/* trace_stat/function0: the functions hit, most total time first, as Linux prints it. */
+/* Function i's counts: one CPU's (cpu < MAX_CPUS) or every CPU's summed. Read while the
+ * CPUs count: each number is one that was true a moment ago. */
+static struct profile profile_of(unsigned cpu, uint32_t i)
+{
+    struct profile sum = { 0, 0, 0 };
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        if (!profile[c] || (cpu < MAX_CPUS && c != cpu))
+            continue;
+        sum.hits += profile[c][i].hits;
+        sum.time_ns += profile[c][i].time_ns;
+        sum.time_sq_us += profile[c][i].time_sq_us;
+    }
+    return sum;
+}
+
+/* trace_stat/function<cpu> (f->data is cpu + 1) and trace_stat/functions (0: every CPU
+ * summed): the functions hit, most total time first, as Linux prints it. */
 static int read_profile(struct fs_node *f, struct fs_writer *out)
 {
-    (void)f;
+    unsigned cpu = f->data ? (unsigned)(uintptr_t)f->data - 1 : MAX_CPUS;
     fs_puts(out, "  Function                               Hit    Time            Avg             s^2\n"
                  "  --------                               ---    ----            ---             ---\n");
-    if (!profile)
-        return 0;
     /* Selection by total time, without sorting memory: each round prints the largest not
      * yet printed. Hit functions are few compared with all sites. */
     uint64_t last = UINT64_MAX;
     int last_index = -1;
     for (;;) {
         int best = -1;
+        struct profile bp = { 0, 0, 0 };
         for (uint32_t i = 0; i < ftrace_sites.count; i++) {
-            if (!profile[i].hits)
+            struct profile p = profile_of(cpu, i);
+            if (!p.hits)
                 continue;
-            uint64_t t = profile[i].time_ns;
+            uint64_t t = p.time_ns;
             bool after_last = t < last || (t == last && (int)i > last_index);
-            if (after_last && (best < 0 || t > profile[best].time_ns))
+            if (after_last && (best < 0 || t > bp.time_ns)) {
                 best = (int)i;
+                bp = p;
+            }
         }
         if (best < 0 || out->interrupted(out))
             break;
-        const struct profile *p = &profile[best];
+        const struct profile *p = &bp;
         const char *name = symbol_lookup(kernel_symbols(), ftrace_sites.addr[best], 0, 0);
         uint64_t avg = p->time_ns / p->hits;
         uint64_t avg_us = avg / 1000;
@@ -463,7 +555,9 @@ void ftrace_graph_setup(void)
         trace_register_export(TRACE_GRAPH_LEAF, graph_times_to_ns) != 0)
         panic("ftrace: the graph records' export hooks are taken");
     trace_create_flag_file(tracefs_root(), "function_profile_enabled", &profile_flag);
-    fs_create(fs_mkdir_at(tracefs_root(), "trace_stat"), "function0", &profile_ops, 0);
+    profile_dir = fs_mkdir_at(tracefs_root(), "trace_stat");
+    fs_create(profile_dir, "functions", &profile_ops, 0);
+    profile_file(0); /* function0 from boot; the other CPUs' when profiling starts */
     fs_create(tracefs_root(), "max_graph_depth", &u32_control_ops, &graph_max_depth);
     fs_create(tracefs_root(), "tracing_thresh", &u32_control_ops, &graph_thresh_us);
     trace_create_flag_file(fs_mkdir_at(tracefs_root(), "options"), "funcgraph-irqs", &irqs_flag);
