@@ -110,12 +110,18 @@ void iounmap(void *addr)
     kfree(m);
 }
 
+/* Walks the list under the lock: mmiotrace's fault path calls this on any CPU while another
+ * may be mapping or unmapping (the walk must not follow a mapping being freed). The mapping
+ * found stays valid after: a driver does not unmap what it is still accessing. */
 const struct io_mapping *ioremap_find(uintptr_t va)
 {
-    for (const struct io_mapping *m = mappings; m; m = m->next)
-        if (va >= ioremap_first_page(m) && va < ioremap_first_page(m) + ioremap_page_count(m) * PAGE_SIZE)
-            return m;
-    return NULL;
+    unsigned long flags = spin_lock_irqsave(&ioremap_lock);
+    const struct io_mapping *m = mappings;
+    while (m && !(va >= ioremap_first_page(m) &&
+                  va < ioremap_first_page(m) + ioremap_page_count(m) * PAGE_SIZE))
+        m = m->next;
+    spin_unlock_irqrestore(&ioremap_lock, flags);
+    return m;
 }
 
 const struct io_mapping *ioremap_list(void) { return mappings; }

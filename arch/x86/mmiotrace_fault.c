@@ -98,8 +98,8 @@ struct view {
     uint32_t *table[MAX_STEP_PAGES];       /* private page tables (kernel addresses) */
     uint32_t table_pde[MAX_STEP_PAGES];    /* the directory slot each serves this step */
     int ntables;
-    uintptr_t pages[MAX_STEP_PAGES + MAX_VIEW_EXTRA]; /* pages set in private tables */
-    int npages;
+    uint32_t *entries[MAX_STEP_PAGES + MAX_VIEW_EXTRA]; /* entries set in private tables */
+    int nentries;
     uint32_t borrowed_pde[MAX_VIEW_EXTRA]; /* directory slots copied from the real one */
     int nborrowed;
     uint32_t real_cr3;                     /* the interrupted context's directory */
@@ -121,6 +121,7 @@ struct mmio_cpu {
 
 static struct mmio_cpu cpus[MAX_CPUS];
 static unsigned prepared_cpus;        /* cpus[0 .. prepared_cpus) have their pages */
+static const uint32_t *kernel_dir;      /* paging_kernel_directory(), what a view starts as */
 static uintptr_t alias_window;        /* 4 pages per CPU */
 static bool installed;
 static mmio_access_sink sink; /* where each access is reported while installed */
@@ -186,9 +187,9 @@ static bool view_map(struct view *v, uintptr_t va, uintptr_t pa, uint32_t flags)
     }
     uint32_t *entry = &v->table[t][PTE_INDEX(va)];
     if (!*entry) {
-        if (v->npages == MAX_STEP_PAGES + MAX_VIEW_EXTRA)
+        if (v->nentries == MAX_STEP_PAGES + MAX_VIEW_EXTRA)
             return false;
-        v->pages[v->npages++] = PAGE_ALIGN_DOWN(va);
+        v->entries[v->nentries++] = entry;
     }
     *entry = ((uint32_t)pa & PTE_ADDR_MASK) | flags;
     return true;
@@ -199,16 +200,13 @@ static bool view_map(struct view *v, uintptr_t va, uintptr_t pa, uint32_t flags)
  * (loading CR3 flushed them; the kernel uses no global pages). */
 static void view_reset(struct view *v)
 {
-    const uint32_t *kernel = paging_kernel_directory();
-    for (int i = 0; i < v->npages; i++) {
-        int t = view_table_index(v, PDE_INDEX(v->pages[i]));
-        v->table[t][PTE_INDEX(v->pages[i])] = 0;
-    }
+    for (int i = 0; i < v->nentries; i++)
+        *v->entries[i] = 0;
     for (int t = 0; t < v->ntables; t++)
-        v->dir[v->table_pde[t]] = kernel[v->table_pde[t]];
+        v->dir[v->table_pde[t]] = kernel_dir[v->table_pde[t]];
     for (int i = 0; i < v->nborrowed; i++)
-        v->dir[v->borrowed_pde[i]] = kernel[v->borrowed_pde[i]];
-    v->npages = v->ntables = v->nborrowed = 0;
+        v->dir[v->borrowed_pde[i]] = kernel_dir[v->borrowed_pde[i]];
+    v->nentries = v->ntables = v->nborrowed = 0;
 }
 
 /* Points this CPU's alias page va at device page pa, unless it already does. The alias
@@ -567,6 +565,7 @@ int mmiotrace_arch_enable(mmio_access_sink new_sink)
                 return err;
         }
         prepared_cpus = ncpus;
+        kernel_dir = paging_kernel_directory();
         sink = new_sink;
         trap_set_handler(VEC_PAGE_FAULT, mmiotrace_page_fault);
         trap_set_handler(VEC_DEBUG, mmiotrace_debug_trap);
