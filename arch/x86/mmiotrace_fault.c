@@ -461,12 +461,12 @@ static bool mmiotrace_page_fault(struct trap_frame *tf)
         return view_fault(c, cr2);
     if (cr2 < IOREMAP_BASE || cr2 >= IOREMAP_BASE + IOREMAP_SIZE)
         return false;
-    /* Disarmed between the access and here (mmiotrace_arm): the access just runs again. */
-    if (!(tf->error_code & 1) && (paging_get_pte(cr2) & PTE_PRESENT))
-        return true;
     const struct io_mapping *m = ioremap_find(cr2);
-    if (!m || !m->traced)
-        return false;
+    if (!m || !m->traced) {
+        /* Disarmed between the access and here (mmiotrace_arm makes the pages present
+         * before it clears traced): the access just runs again. */
+        return m && !(tf->error_code & 1) && (paging_get_pte(cr2) & PTE_PRESENT);
+    }
 
     c->step.nshadow = c->step.nwrites = 0;
     c->step.pc = tf->eip;
