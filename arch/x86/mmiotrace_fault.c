@@ -120,7 +120,7 @@ struct mmio_cpu {
 } __attribute__((aligned(64)));
 
 static struct mmio_cpu cpus[MAX_CPUS];
-static unsigned prepared_cpus;        /* cpus[0 .. prepared_cpus) have their pages */
+static unsigned prepared_cpus;        /* cpus[0 .. prepared_cpus) have their pages (kept) */
 static const uint32_t *kernel_dir;      /* paging_kernel_directory(), what a view starts as */
 static uintptr_t alias_window;        /* 4 pages per CPU */
 static bool installed;
@@ -453,10 +453,7 @@ static bool mmiotrace_page_fault(struct trap_frame *tf)
     uintptr_t cr2 = read_cr2();
     if (trap_from_user(tf))
         return false;
-    unsigned cpu = arch_cpu_id();
-    if (cpu >= prepared_cpus)
-        return false; /* a CPU that came online after mmiotrace_arch_enable: not traced */
-    struct mmio_cpu *c = &cpus[cpu];
+    struct mmio_cpu *c = &cpus[arch_cpu_id()]; /* prepared for every CPU while installed */
     if (c->step.active)
         return view_fault(c, cr2);
     if (cr2 < IOREMAP_BASE || cr2 >= IOREMAP_BASE + IOREMAP_SIZE)
@@ -496,10 +493,7 @@ static inline void clear_dr6(void) { __asm__ volatile("mov %0, %%dr6" ::"r"(0u))
  * device and recorded, the view emptied, the interrupted code's flags restored. */
 static bool mmiotrace_debug_trap(struct trap_frame *tf)
 {
-    unsigned cpu = arch_cpu_id();
-    if (cpu >= prepared_cpus)
-        return false;
-    struct mmio_cpu *c = &cpus[cpu];
+    struct mmio_cpu *c = &cpus[arch_cpu_id()];
     if (!c->step.active || !(read_dr6() & DR6_SINGLE_STEP))
         return false;
     write_cr3(c->view.real_cr3);
@@ -558,13 +552,14 @@ int mmiotrace_arch_enable(mmio_access_sink new_sink)
     if (on && !installed) {
         if (!alias_window && !(alias_window = ioremap_reserve_window(4 * MAX_CPUS)))
             return -ENOMEM;
-        unsigned ncpus = arch_cpu_count();
-        for (unsigned cpu = 0; cpu < ncpus; cpu++) {
+        /* Every CPU there can be, not just those online: tracing may start at boot
+         * (ftrace=mmiotrace) before the others are started. 9 pages each. */
+        for (unsigned cpu = prepared_cpus; cpu < MAX_CPUS; cpu++) {
             int err = prepare_cpu(cpu);
             if (err)
                 return err;
+            prepared_cpus = cpu + 1;
         }
-        prepared_cpus = ncpus;
         kernel_dir = paging_kernel_directory();
         sink = new_sink;
         trap_set_handler(VEC_PAGE_FAULT, mmiotrace_page_fault);
