@@ -64,8 +64,8 @@ NASMFLAGS := -f elf32 -g -F dwarf
 FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
-	fpu task_arch paging snapshot gdt kprobe_arch insn_decode uprobe_arch
-NOTRACE_KERNEL := time panic background lib/format lib/string lib/symbols lib/crc32 fs/fs_tree fs/fs_layout \
+	fpu task_arch paging snapshot gdt kprobe_arch insn_decode uprobe_arch smp_boot lapic
+NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols lib/crc32 fs/fs_tree fs/fs_layout \
 	shell/console
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
@@ -289,10 +289,10 @@ $(BUILD)/tracekern-programs.iso: $(IMAGES:%=$(BUILD)/%.elf) iso/grub.cfg $(USER_
 COM2_SLOT := tools/com2_slot.sh $(BUILD)
 DEVICES ?= edu pci-testdev
 SMP ?= 1
-# One CPU until the kernel starts the others (the kernel refuses more too: kernel/main.c).
-# Remove this check when SMP exists.
-ifneq ($(SMP),1)
-$(error SMP=$(SMP): tracekern runs on one CPU only (no SMP yet); use SMP=1 or leave SMP out)
+# CPUs for QEMU (-smp): the kernel starts every one the firmware lists, up to MAX_CPUS
+# (kernel/smp.h).
+ifeq ($(filter $(SMP),1 2 3 4 5 6 7 8),)
+$(error SMP=$(SMP): choose 1 to 8 CPUs (MAX_CPUS in kernel/smp.h))
 endif
 OUT ?= $(BUILD)/trace
 TIMEOUT ?= 300

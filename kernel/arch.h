@@ -80,9 +80,19 @@ bool arch_random_word(uint32_t *out);
 /* The cycle counter's rate, measured at boot. */
 uint32_t arch_cycles_khz(void);
 
-/* How many CPUs the machine was started with (QEMU's fw_cfg; 1 where it cannot tell), which
- * may be more than arch_cpu_count() runs: the kernel refuses that until SMP exists. */
+/* How many CPUs the machine was started with (QEMU's fw_cfg; 1 where it cannot tell): a
+ * cross-check of what the MADT listed and arch_start_cpus started. */
 unsigned arch_cpus_present(void);
+
+/* SMP (arch/x86/smp_boot.c): arch_start_cpus starts every CPU the firmware lists and
+ * returns how many are online (arch_cpu_count); arch_send_call_ipi makes cpu run
+ * smp_call_interrupt() (kernel/smp.h) in interrupt context; arch_send_stop_nmi sends cpu
+ * an NMI, which stops it for good while smp_stop_requested() says so. arch_cpu_apic_id is
+ * a CPU's local APIC id (/proc/cpuinfo's apicid). */
+unsigned arch_start_cpus(void);
+void arch_send_call_ipi(unsigned cpu);
+void arch_send_stop_nmi(unsigned cpu);
+unsigned arch_cpu_apic_id(unsigned cpu);
 
 /* Leave QEMU with isa-debug-exit (code 0x10 pass, 0x11 fail); halts forever if not in QEMU. */
 void arch_exit_emulator(uint8_t code) __attribute__((noreturn));

@@ -6,7 +6,7 @@
  *   2. segments, interrupt table, interrupt controller, console: from here on every fault
  *      produces a report on COM1;
  *   3. physical memory, paging (with the stack guard page), the double-fault task, the heap;
- *   4. the timer and the clock; interrupts on;
+ *   4. the timer and the clock; interrupts on; the other CPUs started (kernel/smp.c);
  *   5. subsystems' initcalls (files in the tree, drivers, tracers; tracing itself last);
  *   6. PCI, then tasks: from here on the boot context is the shell task (pid 1);
  *      ELF modules become programs;
@@ -29,6 +29,7 @@
 #include "kernel/proc/programs.h"
 #include "kernel/selftest.h"
 #include "kernel/shell/shell.h"
+#include "kernel/smp.h"
 #include "kernel/lib/symbols.h"
 #include "kernel/time.h"
 
@@ -154,21 +155,6 @@ static void warn_unknown_params(void)
         printk("kernel command line too long: the end was dropped\n");
 }
 
-/*
- * The kernel runs on one CPU until SMP start-up exists. A machine started with more would
- * leave the others idle while everything said "one CPU" (#P:1 in trace headers), so the
- * boot stops here with the reason instead. Remove this function when SMP arrives.
- */
-static void refuse_more_cpus_than_one(void)
-{
-    unsigned present = arch_cpus_present();
-    if (present <= 1)
-        return;
-    printk("tracekern: %u CPUs present, but tracekern runs on one only (no SMP yet): "
-           "refusing to boot; start QEMU with -smp 1\n", present);
-    arch_exit_emulator(EXIT_FAIL);
-}
-
 void kmain(uint32_t magic, uint32_t multiboot_info)
 {
     bool multiboot_ok = arch_early_init(magic, multiboot_info);
@@ -178,7 +164,6 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
         panic("not started by a multiboot loader (magic %#x)", magic);
     cmdline_parse(&kernel_cmdline, boot_info.cmdline);
     printk("Command line: %s\n", boot_info.cmdline);
-    refuse_more_cpus_than_one();
 
     memory_init();
     arch_memory_init(page_alloc_top());
@@ -191,6 +176,7 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     arch_irq_enable();
     printk("clock: TSC %u.%03u MHz, tick %d Hz\n", arch_cycles_khz() / 1000,
            arch_cycles_khz() % 1000, TICK_HZ);
+    smp_init(); /* every CPU online before the initcalls size their per-CPU state */
 
     run_initcalls(); /* the last, trace_init (late), starts tracing */
     pci_init();   /* after tracing is up, so `ftrace=` can trace enumeration */

@@ -8,6 +8,7 @@
 #include "kernel/arch.h"
 #include "kernel/lib/format.h"
 #include "kernel/log/printk.h"
+#include "kernel/smp.h"
 
 static int panicking;
 static void (*last_words)(void);
@@ -17,6 +18,8 @@ void panic_register_last_words(void (*fn)(void)) { last_words = fn; }
 void panic_begin(void)
 {
     arch_irq_save();
+    smp_stop_others(); /* by NMI: the report is this CPU's alone (or, if another CPU
+                        * is already stopping everyone, this CPU halts here) */
     if (panicking++) {
         /* A panic inside the panic report: say so once and stop, rather than recurse. */
         printk("\n*** nested panic, stopping\n");
@@ -37,7 +40,8 @@ void panic_run_last_words(void)
 void panic_end(const char *reason)
 {
     panic_run_last_words();
-    printk("Kernel panic - not syncing: %s\n", reason);
+    printk("Kernel panic - not syncing: %s (CPU %u of %u)\n", reason, arch_cpu_id(),
+           arch_cpu_count());
     arch_exit_emulator(EXIT_FAIL);
 }
 
@@ -49,7 +53,7 @@ void panic(const char *fmt, ...)
     va_start(ap, fmt);
     kvsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    printk("\n*** kernel panic: %s\n Call Trace:\n", reason);
+    printk("\n*** kernel panic on CPU %u: %s\n Call Trace:\n", arch_cpu_id(), reason);
     arch_backtrace(0);
     panic_end(reason);
 }

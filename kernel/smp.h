@@ -36,4 +36,16 @@ bool smp_run_on(unsigned cpu, smp_fn fn, void *arg);
 void smp_wait(unsigned cpu);
 void smp_stop_others(void);
 
+/* Bring-up and the arch layer's side (arch/x86/smp_boot.c), not for other callers:
+ * smp_init starts the other CPUs (kernel/main.c, once the clock runs);
+ * smp_ap_main is each application processor's idle loop, entered once it is up;
+ * smp_call_interrupt is the call-function IPI's handler (interrupts off);
+ * smp_stop_requested tells the NMI handler that the NMI is smp_stop_others', and
+ * smp_stopped_here is what it calls just before it halts the CPU. */
+void smp_init(void);
+void smp_ap_main(void) __attribute__((noreturn));
+void smp_call_interrupt(void);
+bool smp_stop_requested(void);
+void smp_stopped_here(void);
+
 #endif

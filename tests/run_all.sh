@@ -307,20 +307,42 @@ else
     show_log "$LOGS/halt_mmiotrace.com2"
 fi
 
-echo "# one CPU until SMP exists: more are refused, never silently left idle"
-"$QEMU_RUN" --kernel "$KERNEL" --smp 2 --expect-exit 35 --quiet --timeout 30 \
-    --console "$LOGS/smp2.log" > /dev/null 2>&1 && expect_all "the kernel refuses to boot on 2 CPUs" \
-    "$LOGS/smp2.log" "tracekern: 2 CPUs present, but tracekern runs on one only (no SMP yet): refusing to boot" \
-    || { fail "the kernel refuses to boot on 2 CPUs: QEMU did not exit with 35"; show_log "$LOGS/smp2.log"; }
-for goal in run trace test; do
-    if make --no-print-directory "$goal" SMP=2 SCRIPT=tests/shell/basics.script OUT="$BUILD/trace-smp" \
-        > "$LOGS/make_smp2.log" 2>&1 < /dev/null; then
-        fail "make $goal SMP=2 is refused"
+echo "# SMP: every CPU QEMU gives is started and takes part (kernel/smp.h, docs/smp.md)"
+for cpus in 2 4; do
+    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest --initrd "$PROGRAMS" --devices "edu pci-testdev" \
+        --smp "$cpus" --quiet --timeout 90 --console "$LOGS/selftest_smp$cpus.log" > /dev/null 2>&1
+    rc=$?
+    count_tap "selftest_smp$cpus" "$LOGS/selftest_smp$cpus.log" "$rc"
+    if [ "$rc" -eq 0 ] && grep -q '^selftest: [0-9]* passed, 0 failed' "$LOGS/selftest_smp$cpus.log"; then
+        pass "every self-test passes with $cpus CPUs"
     else
-        expect_all "make $goal SMP=2 is refused" "$LOGS/make_smp2.log" \
-            "SMP=2: tracekern runs on one CPU only (no SMP yet)"
+        fail "every self-test passes with $cpus CPUs"
+        show_log "$LOGS/selftest_smp$cpus.log"
     fi
+    ids=$(seq -s ' ' 0 $((cpus - 1)))
+    expect_all "$cpus CPUs come online, and their TSCs never go back across CPUs" \
+        "$LOGS/selftest_smp$cpus.log" "smp: $cpus CPUs online (APIC ids $ids)" \
+        "smp: CPU $((cpus - 1)) (APIC id $((cpus - 1))) up; TSC check: 1999 handoffs, none went back" \
+        "smp_run_on_every_cpu: CPU $((cpus - 1)) ran it as pid 0 (swapper/$((cpus - 1)))"
 done
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=smp_stop_others --smp 4 --quiet --timeout 60 \
+    --console "$LOGS/smp_stop.log" > /dev/null 2>&1 \
+    && expect_all "smp_stop_others stops 3 CPUs spinning with interrupts off (NMI)" "$LOGS/smp_stop.log" \
+        "smp_stop_others: 3 of 3 other CPUs stopped" \
+    || { fail "smp_stop_others stops 3 CPUs spinning with interrupts off (NMI)"; show_log "$LOGS/smp_stop.log"; }
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=smp_panic_on_other_cpu --smp 4 --expect-exit 35 \
+    --quiet --timeout 60 --console "$LOGS/smp_panic.log" > /dev/null 2>&1 \
+    && ! grep -q "did not stop" "$LOGS/smp_panic.log" \
+    && expect_all "a panic on CPU 3 says so and stops the other CPUs first" "$LOGS/smp_panic.log" \
+        "*** kernel panic on CPU 3: smp_panic_on_other_cpu: on purpose" \
+        "Kernel panic - not syncing: smp_panic_on_other_cpu: on purpose (CPU 3 of 4)" \
+    || { fail "a panic on CPU 3 says so and stops the other CPUs first"; show_log "$LOGS/smp_panic.log"; }
+if make --no-print-directory run SMP=9 > "$LOGS/make_smp9.log" 2>&1 < /dev/null; then
+    fail "make run SMP=9 is refused (MAX_CPUS is 8)"
+else
+    expect_all "make run SMP=9 is refused (MAX_CPUS is 8)" "$LOGS/make_smp9.log" \
+        "SMP=9: choose 1 to 8 CPUs"
+fi
 
 echo "# boot tests"
 if "$QEMU_RUN" --iso "$ISO" --devices "edu pci-testdev" --send-on-prompt poweroff --quiet \

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/smp.h" /* MAX_CPUS */
+
 static inline unsigned long arch_irq_save(void)
 {
     unsigned long flags;
@@ -36,12 +38,35 @@ static inline uint64_t arch_cycles(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-/* True while the CPU runs a hardware interrupt handler (trace flags show 'h'). */
-extern volatile int hardirq_depth;
-static inline bool arch_in_hardirq(void) { return hardirq_depth > 0; }
+/*
+ * Which CPU runs this code: the limit of the descriptor at SEL_CPU_NUMBER, which each CPU's
+ * own GDT sets to that CPU's number (arch/x86/gdt.c), read with LSL ("load segment
+ * limit"). Why this and not the alternatives:
+ *   - the local APIC id needs a memory-mapped uncached read plus a table lookup from APIC
+ *     id to CPU number;
+ *   - a per-CPU segment in FS or GS is lost on every trap (trap_entry.asm loads the kernel
+ *     data segment into all four) and belongs to user TLS on the way back;
+ *   - LSL touches only the GDT the CPU already uses, needs no register reserved, works in
+ *     any task (the double-fault and int3 tasks too) and costs two instructions (the
+ *     selector into a register, LSL); Linux's vDSO getcpu uses the same trick.
+ * Before gdt_init (early boot) the boot loader's GDT has no such descriptor: LSL then
+ * clears ZF and leaves the destination alone, which starts as 0. Volatile: a task that
+ * moves to another CPU must not keep an old answer.
+ */
+#define SEL_CPU_NUMBER 0x78
+static inline unsigned arch_cpu_id(void)
+{
+    unsigned id = 0;
+    __asm__ volatile("lsl %1, %0" : "+r"(id) : "r"((unsigned)SEL_CPU_NUMBER) : "cc");
+    return id;
+}
 
-/* One CPU until SMP start-up exists. */
-static inline unsigned arch_cpu_id(void) { return 0; }
-static inline unsigned arch_cpu_count(void) { return 1; }
+/* How many CPUs are online (arch/x86/smp_boot.c counts them as they come up). */
+extern volatile unsigned cpus_online;
+static inline unsigned arch_cpu_count(void) { return cpus_online; }
+
+/* True while this CPU runs a hardware interrupt handler (trace flags show 'h'). */
+extern volatile int hardirq_depth[MAX_CPUS];
+static inline bool arch_in_hardirq(void) { return hardirq_depth[arch_cpu_id()] > 0; }
 
 #endif

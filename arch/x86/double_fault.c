@@ -17,14 +17,16 @@
 #include "kernel/panic.h"
 #include "kernel/log/printk.h"
 
-static struct tss double_fault_tss;
-static uint8_t double_fault_stack[8192] __attribute__((aligned(16)));
+/* Each CPU's own: a double fault on one CPU must not switch to a task another CPU may be
+ * in (its descriptor would be busy), nor share its stack. */
+static struct tss double_fault_tss[MAX_CPUS];
+static uint8_t double_fault_stack[MAX_CPUS][8192] __attribute__((aligned(16)));
 
 /* Entered by the CPU's task switch, never called. Interrupts are off (its TSS's EFLAGS). */
 static void __attribute__((noreturn)) double_fault_task(void)
 {
     panic_begin();
-    uint16_t link = double_fault_tss.back_link;
+    uint16_t link = double_fault_tss[arch_cpu_id()].back_link;
     const struct tss *failed = gdt_tss_of(link);
     printk("\n*** double fault (through the task gate; the failing task's TSS is %#x)\n", link);
     if (!failed) {
@@ -52,9 +54,11 @@ static void __attribute__((noreturn)) double_fault_task(void)
     panic_end("double fault");
 }
 
+/* Prepares this CPU's double-fault task and puts it in this CPU's GDT. */
 void double_fault_init(void)
 {
-    tss_prepare_kernel_task(&double_fault_tss, double_fault_task,
-                            double_fault_stack + sizeof double_fault_stack);
-    gdt_set_tss(SEL_TSS_DOUBLE_FAULT >> 3, &double_fault_tss);
+    unsigned cpu = arch_cpu_id();
+    tss_prepare_kernel_task(&double_fault_tss[cpu], double_fault_task,
+                            double_fault_stack[cpu] + sizeof double_fault_stack[cpu]);
+    gdt_set_tss(SEL_TSS_DOUBLE_FAULT >> 3, &double_fault_tss[cpu]);
 }

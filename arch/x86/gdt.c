@@ -1,9 +1,15 @@
 /*
- * gdt.c - builds the global descriptor table and the main task-state segment.
+ * gdt.c - builds each CPU's global descriptor table and main task-state segment.
+ *
+ * Every CPU has a GDT of its own with the same layout (gdt.h): the same selectors name
+ * that CPU's main TSS, double-fault TSS and debug TSS, so the one IDT's task gates work on
+ * every CPU, and a task switch marks busy only this CPU's descriptors. The functions below
+ * that read or write a descriptor act on the GDT of the CPU that calls them.
  */
 #include "arch/x86/gdt.h"
 
 #include "arch/x86/cpu.h"
+#include "kernel/arch.h"
 #include "kernel/lib/string.h"
 
 /* Access byte bits. */
@@ -17,8 +23,11 @@
 /* Flags nibble: 4 KiB granularity, 32-bit. */
 #define DESC_FLAT_FLAGS 0xc
 
-static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(8)));
-struct tss main_tss;
+static uint64_t gdts[MAX_CPUS][GDT_ENTRIES] __attribute__((aligned(8)));
+struct tss cpu_main_tss[MAX_CPUS];
+
+/* The GDT of the CPU running this code. */
+static inline uint64_t *this_gdt(void) { return gdts[arch_cpu_id()]; }
 
 /* Encodes one descriptor from its base, 20-bit limit, access byte and flags nibble. */
 static uint64_t make_descriptor(uint32_t base, uint32_t limit, uint8_t access, uint8_t flags)
@@ -36,7 +45,7 @@ static uint64_t make_descriptor(uint32_t base, uint32_t limit, uint8_t access, u
 /* A TSS descriptor is a system descriptor whose limit covers the 104-byte TSS. */
 void gdt_set_tss(int index, struct tss *tss)
 {
-    gdt[index] = make_descriptor((uint32_t)(uintptr_t)tss, sizeof(struct tss) - 1,
+    this_gdt()[index] = make_descriptor((uint32_t)(uintptr_t)tss, sizeof(struct tss) - 1,
                                  DESC_PRESENT | DESC_TSS_AVAILABLE, 0);
 }
 
@@ -46,7 +55,7 @@ struct tss *gdt_tss_of(uint16_t selector)
     int index = selector >> 3;
     if (index <= 0 || index >= GDT_ENTRIES)
         return 0;
-    uint64_t d = gdt[index];
+    uint64_t d = this_gdt()[index];
     uint8_t type = (d >> 40) & 0x1f;
     if ((type & ~DESC_TSS_BUSY_BIT) != DESC_TSS_AVAILABLE)
         return 0;
@@ -63,7 +72,7 @@ bool gdt_data_selector_ok(uint16_t selector)
         return false;
     if (index <= 0 || index >= GDT_ENTRIES)
         return false;
-    uint64_t d = gdt[index];
+    uint64_t d = this_gdt()[index];
     uint8_t access = (uint8_t)(d >> 40);
     unsigned dpl = (access >> 5) & 3, rpl = selector & 3;
     /* Present, code-or-data (S bit), and data or readable code; a data segment's DPL must
@@ -75,19 +84,19 @@ bool gdt_data_selector_ok(uint16_t selector)
 
 void gdt_set_data_segment(int index, bool present)
 {
-    gdt[index] = make_descriptor(0, 0xfffff, (present ? DESC_PRESENT : 0) | DESC_CODE_DATA |
+    this_gdt()[index] = make_descriptor(0, 0xfffff, (present ? DESC_PRESENT : 0) | DESC_CODE_DATA |
                                  DESC_DATA_WRITE, DESC_FLAT_FLAGS);
 }
 
 bool gdt_tls_present(unsigned index)
 {
-    return index - GDT_TLS_FIRST < GDT_TLS_ENTRIES && ((gdt[index] >> 47) & 1);
+    return index - GDT_TLS_FIRST < GDT_TLS_ENTRIES && ((this_gdt()[index] >> 47) & 1);
 }
 
 void gdt_load_tls(const uint64_t tls[GDT_TLS_ENTRIES])
 {
     for (int i = 0; i < GDT_TLS_ENTRIES; i++)
-        gdt[GDT_TLS_FIRST + i] = tls[i];
+        this_gdt()[GDT_TLS_FIRST + i] = tls[i];
 }
 
 /* Fills a TSS so that switching to it starts entry in ring 0 with its own stack. */
@@ -106,31 +115,40 @@ void tss_prepare_kernel_task(struct tss *tss, void (*entry)(void), void *stack_t
     tss->iomap_base = sizeof(struct tss); /* no I/O permission bitmap */
 }
 
-/* Builds the GDT (ring 0 and ring 3 flat segments and TSS descriptors only: no call gate,
- * no 16-bit segment, nothing else ring 3 could load) and loads it, the main TSS and the
- * null LDT. The CPU and the boot loader leave the LDTR as they like (QEMU's reset value is
- * base 0, limit 0xffff: LDT selectors would name bytes of low memory); from here on every
- * TI=1 selector faults. */
-void gdt_init(void)
+/* Builds CPU cpu's GDT (ring 0 and ring 3 flat segments and TSS descriptors only: no call
+ * gate, no 16-bit segment, nothing else ring 3 could load, and the CPU-number descriptor)
+ * and loads it, its main TSS and the null LDT. The CPU and the boot loader leave the LDTR
+ * as they like (QEMU's reset value is base 0, limit 0xffff: LDT selectors would name bytes
+ * of low memory); from here on every TI=1 selector faults. Runs on cpu itself. */
+void gdt_init_cpu(unsigned cpu)
 {
+    uint64_t *gdt = gdts[cpu];
     gdt[0] = 0;
     gdt[SEL_KERNEL_CODE >> 3] = make_descriptor(0, 0xfffff, DESC_PRESENT | DESC_CODE_DATA | DESC_CODE_READ | 0x08, DESC_FLAT_FLAGS);
     gdt[SEL_KERNEL_DATA >> 3] = make_descriptor(0, 0xfffff, DESC_PRESENT | DESC_CODE_DATA | DESC_DATA_WRITE, DESC_FLAT_FLAGS);
     gdt[SEL_USER_CODE >> 3] = make_descriptor(0, 0xfffff, DESC_PRESENT | DESC_DPL3 | DESC_CODE_DATA | DESC_CODE_READ | 0x08, DESC_FLAT_FLAGS);
     gdt[SEL_USER_DATA >> 3] = make_descriptor(0, 0xfffff, DESC_PRESENT | DESC_DPL3 | DESC_CODE_DATA | DESC_DATA_WRITE, DESC_FLAT_FLAGS);
+    /* arch_cpu_id() reads this descriptor's limit with LSL (arch/x86/arch_inline.h): a
+     * ring-0 data segment of cpu + 1 bytes that nothing ever loads. */
+    gdt[SEL_CPU_NUMBER >> 3] = make_descriptor(0, cpu, DESC_PRESENT | DESC_CODE_DATA | DESC_DATA_WRITE, 0);
 
     /* The main TSS: the context the kernel runs in. Its ring-0 stack fields are set when
-     * user mode exists; its register fields are written by the CPU on a task switch away. */
-    memset(&main_tss, 0, sizeof main_tss);
-    main_tss.ss0 = SEL_KERNEL_DATA;
-    main_tss.ldt = 0; /* a task switch back to the kernel loads the null LDT */
-    main_tss.iomap_base = sizeof(struct tss);
-    gdt_set_tss(SEL_TSS_MAIN >> 3, &main_tss);
+     * user mode exists; its register fields are written by the CPU on a task switch away;
+     * its CR3 is loaded on a switch back to it (the int3 snapshot's iret), so it starts as
+     * the directory this CPU runs on now. */
+    struct tss *tss = &cpu_main_tss[cpu];
+    memset(tss, 0, sizeof *tss);
+    tss->ss0 = SEL_KERNEL_DATA;
+    tss->cr3 = read_cr3();
+    tss->ldt = 0; /* a task switch back to the kernel loads the null LDT */
+    tss->iomap_base = sizeof(struct tss);
+    gdt[SEL_TSS_MAIN >> 3] = make_descriptor((uint32_t)(uintptr_t)tss, sizeof(struct tss) - 1,
+                                             DESC_PRESENT | DESC_TSS_AVAILABLE, 0);
 
     struct {
         uint16_t limit;
         uint32_t base;
-    } __attribute__((packed)) gdtr = { sizeof gdt - 1, (uint32_t)(uintptr_t)gdt };
+    } __attribute__((packed)) gdtr = { sizeof gdts[cpu] - 1, (uint32_t)(uintptr_t)gdt };
 
     __asm__ volatile("lgdt %0\n\t"
                      "ljmp %1, $1f\n"
@@ -148,3 +166,5 @@ void gdt_init(void)
                        "r"(0)
                      : "eax", "memory");
 }
+
+void gdt_init(void) { gdt_init_cpu(0); }

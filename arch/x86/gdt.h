@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/x86/arch_inline.h" /* arch_cpu_id, SEL_CPU_NUMBER */
+
 /* Selectors (index << 3 | table indicator | requested privilege level). */
 #define SEL_KERNEL_CODE 0x08
 #define SEL_KERNEL_DATA 0x10
@@ -27,7 +29,9 @@
 #define GDT_TLS_FIRST 6
 #define GDT_TLS_ENTRIES 3
 #define SEL_TSS_DOUBLE_FAULT 0x48
-#define SEL_TSS_DEBUG 0x50 /* the int3 snapshot task of CPU 0 (per-CPU: 0x50 + 8*cpu) */
+#define SEL_TSS_DEBUG 0x50 /* the int3 snapshot task (each CPU's own, in its own GDT) */
+/* SEL_CPU_NUMBER (0x78, slot 15): a descriptor whose limit is the CPU's number, defined
+ * with arch_cpu_id in arch/x86/arch_inline.h. */
 #define SEL_TI_LDT 0x4 /* table indicator: the selector names an LDT entry */
 #define GDT_ENTRIES 32
 
@@ -50,11 +54,15 @@ struct tss {
 
 _Static_assert(sizeof(struct tss) == 104, "the CPU's TSS is 104 bytes");
 
-extern struct tss main_tss;
+/* Each CPU's main TSS; main_tss is the running CPU's. */
+extern struct tss cpu_main_tss[];
+#define main_tss (cpu_main_tss[arch_cpu_id()])
 
 /* Builds the GDT, reloads every segment register and loads the task register with the
- * main TSS. Called once, first thing at boot. */
+ * main TSS. gdt_init: CPU 0, first thing at boot; gdt_init_cpu: an application processor,
+ * first thing after its trampoline. */
 void gdt_init(void);
+void gdt_init_cpu(unsigned cpu);
 
 /* Puts an available 32-bit TSS descriptor for tss at GDT slot index. */
 void gdt_set_tss(int index, struct tss *tss);
@@ -88,8 +96,8 @@ static inline bool gdt_user_data_selector_ok(uint16_t selector)
            gdt_tls_present(slot >> 1);
 }
 
-/* Loads the three TLS descriptors of the task about to run into slots 6..8 (one CPU: the
- * GDT is this CPU's). */
+/* Loads the three TLS descriptors of the task about to run into slots 6..8 of this CPU's
+ * GDT (the CPU that will run it). */
 void gdt_load_tls(const uint64_t tls[GDT_TLS_ENTRIES]);
 
 /* Puts a flat writable data segment at GDT slot index, present or not (for tests of what a

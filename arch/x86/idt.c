@@ -59,7 +59,13 @@ void idt_init(void)
     for (int v = 0; v < 256; v++)
         set_interrupt_gate(v, trap_stub_table[v], 0);
     set_task_gate(VEC_DOUBLE_FAULT, SEL_TSS_DOUBLE_FAULT, 0);
+    idt_load();
+}
 
+/* Every CPU loads the same table: its task gates name selectors, which each CPU resolves
+ * in its own GDT (gdt.c), so the gates reach that CPU's own tasks. */
+void idt_load(void)
+{
     struct {
         uint16_t limit;
         uint32_t base;

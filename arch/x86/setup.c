@@ -6,9 +6,13 @@
 #include "kernel/arch.h"
 #include "kernel/mm/vm.h"
 
+#include "arch/x86/acpi_madt.h"
+#include "arch/x86/cpu.h"
+#include "kernel/smp.h"
 #include "arch/x86/double_fault.h"
 #include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
+#include "arch/x86/lapic.h"
 #include "arch/x86/multiboot.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pic.h"
@@ -35,8 +39,30 @@ void arch_memory_init(uintptr_t lowmem_top)
     double_fault_init();
 }
 
-/* Measures the cycle counter's rate and starts the periodic tick (interrupts still off). */
-void arch_timer_init(void) { timer_init(); }
+/* Reads the MADT (CPUs, I/O APICs) and enables this CPU's local APIC (the heap exists by
+ * now: the ACPI tables are read through ioremap), then measures the cycle counter's rate
+ * and starts the periodic tick (interrupts still off). */
+void arch_timer_init(void)
+{
+    acpi_madt_init();
+    lapic_init();
+    timer_init();
+}
+
+static uint32_t cpu_cr0_features, cpu_cr4_features;
+
+/* CPU 0's feature bits (CR4: FXSR, UMIP ...; CR0: MP, NE, WP) on another CPU, now that
+ * CPU 0 has set them all: every CPU runs with the same. CR0.TS is each CPU's own (lazy FPU
+ * switching). Runs on each other CPU (smp_call_others). */
+static void adopt_control_registers(void *unused)
+{
+    (void)unused;
+    /* CR0's MP (bit 1), EM (bit 2), NE (bit 5) and WP: all of it but PE, PG and TS. */
+    const uint32_t cr0_features = (1u << 1) | (1u << 2) | (1u << 5) | CR0_WP;
+    uint32_t cr0 = cpu_cr0_features;
+    write_cr4(cpu_cr4_features);
+    write_cr0((read_cr0() & ~cr0_features) | (cr0 & cr0_features));
+}
 
 /* What needs the task structures: each task's own x87 registers, and the system call gate
  * user programs enter through. */
@@ -45,4 +71,7 @@ void arch_tasks_ready(void)
     fpu_init();
     syscall_gate_init();
     vm_init();
+    cpu_cr0_features = read_cr0();
+    cpu_cr4_features = read_cr4();
+    smp_call_others(adopt_control_registers, 0);
 }

@@ -29,14 +29,18 @@
 #include "arch/x86/trap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/panic.h"
+#include "kernel/smp.h"
 #include "kernel/lib/string.h"
 
 #define RING_RECORDS ((PAGE_SIZE - 16) / sizeof(struct snapshot_record))
 
 void (*snapshot_sink)(const struct snapshot_regs *, uint32_t, uint64_t);
 
-static struct tss debug_tss;
-static uint8_t debug_stack[8192] __attribute__((aligned(16)));
+/* Everything per CPU, as in Ebbert's patch: each CPU's GDT names its own debug TSS at
+ * SEL_TSS_DEBUG, so an int3 on any CPU enters that CPU's debug task, on its own stack,
+ * and records into its own page. */
+static struct tss debug_tss[MAX_CPUS];
+static uint8_t debug_stack[MAX_CPUS][8192] __attribute__((aligned(16)));
 
 /* The per-CPU page of Ebbert's 2003 patch: a 16-byte work area, then a ring of records. */
 struct snapshot_page {
@@ -46,7 +50,7 @@ struct snapshot_page {
     struct snapshot_record ring[RING_RECORDS];
 };
 _Static_assert(sizeof(struct snapshot_page) <= PAGE_SIZE, "one page per CPU");
-static struct snapshot_page *page;
+static struct snapshot_page *pages[MAX_CPUS];
 
 /* True when a data segment selector can be loaded now: null, or a present data/code
  * segment descriptor within the GDT that the selector's privilege may use. */
@@ -80,7 +84,7 @@ static void read_context(struct tss *t, struct snapshot_regs *r, uint16_t link)
 /* Starts a snapshot record in the ring page: count and time. */
 static struct snapshot_record *begin_record(uint64_t now, uint64_t *delta)
 {
-    struct snapshot_page *p = page;
+    struct snapshot_page *p = pages[arch_cpu_id()];
     *delta = p->count ? now - p->last_tsc : 0;
     p->last_tsc = now;
     p->count++;
@@ -135,7 +139,7 @@ void snapshot_use_task_gate(bool task_gate)
 static void __attribute__((noreturn)) debug_task(void)
 {
     for (;;) {
-        uint16_t link = debug_tss.back_link;
+        uint16_t link = debug_tss[arch_cpu_id()].back_link;
         struct tss *t = gdt_tss_of(link);
         if (!t)
             panic("snapshot: int3 from a task whose TSS is unknown (back link %#x)", link);
@@ -152,19 +156,34 @@ static void __attribute__((noreturn)) debug_task(void)
 
 const struct snapshot_record *snapshot_ring_get(uint32_t back, uint32_t *count)
 {
+    const struct snapshot_page *page = pages[arch_cpu_id()];
     *count = page ? page->count : 0;
     if (!page || back >= page->count || back >= RING_RECORDS)
         return 0;
     return &page->ring[(page->count - 1 - back) % RING_RECORDS];
 }
 
+/* Puts this CPU's debug TSS into its GDT; the kernel's directory is what a switch back to
+ * the main TSS loads. Runs on each CPU (smp_call_others for the others). */
+static void install_on_this_cpu(void *unused)
+{
+    (void)unused;
+    unsigned cpu = arch_cpu_id();
+    main_tss.cr3 = read_cr3(); /* loaded on every switch back to the kernel */
+    gdt_set_tss(SEL_TSS_DEBUG >> 3, &debug_tss[cpu]);
+}
+
 void snapshot_arch_init(void)
 {
-    page = (struct snapshot_page *)page_alloc(1);
-    if (!page)
-        panic("snapshot: no memory for the per-CPU page");
-    main_tss.cr3 = read_cr3(); /* loaded on every switch back to the kernel */
-    tss_prepare_kernel_task(&debug_tss, debug_task, debug_stack + sizeof debug_stack);
-    gdt_set_tss(SEL_TSS_DEBUG >> 3, &debug_tss);
+    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
+        pages[cpu] = (struct snapshot_page *)page_alloc(1);
+        if (!pages[cpu])
+            panic("snapshot: no memory for CPU %u's page", cpu);
+        memset(pages[cpu], 0, PAGE_SIZE);
+        tss_prepare_kernel_task(&debug_tss[cpu], debug_task,
+                                debug_stack[cpu] + sizeof debug_stack[cpu]);
+    }
+    install_on_this_cpu(0);
+    smp_call_others(install_on_this_cpu, 0);
     idt_route_to_task(VEC_BREAKPOINT, SEL_TSS_DEBUG, 3);
 }

@@ -26,14 +26,14 @@
 static trap_handler_fn trap_handlers[256];
 static irq_handler_fn irq_handlers[IRQ_COUNT];
 static uint64_t irq_counts[IRQ_COUNT];
-volatile int hardirq_depth;
+volatile int hardirq_depth[MAX_CPUS];
 
 /* arch_call_catching_faults() state, shared with trap_entry.asm. */
 struct fault_catcher {
     uint32_t saved_esp; /* must stay first: catch_landing reads it at offset 0 */
     struct caught_fault fault;
 };
-struct fault_catcher *armed_catcher;
+struct fault_catcher *armed_catcher[MAX_CPUS]; /* each CPU's own (trap_entry.asm) */
 extern void catch_landing(void);
 extern bool catch_faults_call(struct fault_catcher *c, void (*fn)(void *), void *arg);
 
@@ -70,9 +70,10 @@ uint32_t trap_frame_esp(const struct trap_frame *tf)
 bool arch_call_catching_faults(void (*fn)(void *), void *arg, struct caught_fault *fault)
 {
     struct fault_catcher catcher = { 0 };
-    struct fault_catcher *outer = armed_catcher; /* nested use restores the outer one */
+    unsigned cpu = arch_cpu_id();
+    struct fault_catcher *outer = armed_catcher[cpu]; /* nested use restores the outer one */
     bool faulted = catch_faults_call(&catcher, fn, arg);
-    armed_catcher = outer;
+    armed_catcher[cpu] = outer;
     /* the frames fn had open are gone: so are their function_graph returns */
     if (faulted && ftrace_graph_unwinder)
         ftrace_graph_unwinder->unwind((uintptr_t)__builtin_frame_address(0));
@@ -161,12 +162,12 @@ static void handle_irq(int irq)
     if (pic_is_spurious(irq))
         return;
     irq_counts[irq]++;
-    hardirq_depth++;
+    hardirq_depth[arch_cpu_id()]++;
     trace_irq_handler_entry(irq, irq_name(irq));
     if (irq_handlers[irq])
         irq_handlers[irq]();
     trace_irq_handler_exit(irq, irq_handlers[irq] != 0);
-    hardirq_depth--;
+    hardirq_depth[arch_cpu_id()]--;
     pic_send_eoi(irq);
 }
 
@@ -218,11 +219,12 @@ void trap_dispatch(struct trap_frame *tf)
         handle_irq((int)(v - VEC_IRQ_BASE));
     } else if (trap_handlers[v] && trap_handlers[v](tf)) {
         /* handled: a system call, a breakpoint, an mmiotrace fault, ... */
-    } else if (v < 32 && armed_catcher && !trap_from_user(tf)) {
-        armed_catcher->fault.vector = v;
-        armed_catcher->fault.error_code = tf->error_code;
-        armed_catcher->fault.eip = tf->eip;
-        armed_catcher->fault.cr2 = v == VEC_PAGE_FAULT ? read_cr2() : 0;
+    } else if (v < 32 && armed_catcher[arch_cpu_id()] && !trap_from_user(tf)) {
+        struct fault_catcher *c = armed_catcher[arch_cpu_id()];
+        c->fault.vector = v;
+        c->fault.error_code = tf->error_code;
+        c->fault.eip = tf->eip;
+        c->fault.cr2 = v == VEC_PAGE_FAULT ? read_cr2() : 0;
         tf->eip = (uint32_t)(uintptr_t)catch_landing;
         return;
     } else if (v == VEC_PAGE_FAULT && trap_from_user(tf) && !(tf->error_code & 1) &&

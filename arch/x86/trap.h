@@ -50,6 +50,9 @@ const char *irq_name(int irq);
 
 /* Installs the IDT (all 256 vectors; vector 8 as a task gate to the double-fault task). */
 void idt_init(void);
+/* Loads the interrupt table into this CPU (idt_init does it for CPU 0; each other CPU when
+ * it starts). */
+void idt_load(void);
 /* Makes vector a task gate to the task whose TSS selector is given, or (back) an interrupt
  * gate into trap_dispatch; dpl 3 lets ring 3 raise it with `int`. */
 void idt_route_to_task(int vector, uint16_t tss_selector, int dpl);

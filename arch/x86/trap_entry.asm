@@ -68,7 +68,17 @@ trap_stub_table:
 ; redirects the interrupted EIP to catch_landing, which restores ESP from the catcher and
 ; returns 1 from catch_faults_call as if fn had returned.
 section .text
-extern armed_catcher
+extern armed_catcher            ; one slot per CPU (arch/x86/trap.c)
+
+; reg = this CPU's number, as arch_cpu_id() (arch/x86/arch_inline.h): the limit of the
+; descriptor at 0x78 (SEL_CPU_NUMBER) in this CPU's own GDT. Clobbers the flags.
+%macro CPU_NUMBER 1
+    push eax
+    xor %1, %1
+    mov eax, 0x78
+    lsl %1, eax
+    pop eax
+%endmacro
 global catch_faults_call
 catch_faults_call:
     push ebp
@@ -78,7 +88,8 @@ catch_faults_call:
     push edi
     mov eax, [ebp + 8]
     mov [eax], esp              ; catcher->saved_esp
-    mov [armed_catcher], eax
+    CPU_NUMBER ecx
+    mov [armed_catcher + ecx * 4], eax
     push dword [ebp + 16]
     call [ebp + 12]
     add esp, 4
@@ -86,11 +97,13 @@ catch_faults_call:
     jmp catch_done
 global catch_landing
 catch_landing:
-    mov eax, [armed_catcher]
+    CPU_NUMBER ecx
+    mov eax, [armed_catcher + ecx * 4]
     mov esp, [eax]
     mov eax, 1
 catch_done:
-    mov dword [armed_catcher], 0
+    CPU_NUMBER ecx
+    mov dword [armed_catcher + ecx * 4], 0
     pop edi
     pop esi
     pop ebx

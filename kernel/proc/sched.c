@@ -15,8 +15,8 @@
 #include "kernel/proc/signal.h"
 #include "kernel/trace_hooks.h"
 
-struct task *current;
-int32_t current_pid;            /* what trace events record (trace.h) */
+struct task *cpu_current[MAX_CPUS];  /* current: each CPU's running task */
+int32_t cpu_current_pid[MAX_CPUS];   /* current_pid: what trace events record (trace.h) */
 static volatile bool need_resched;
 static struct task *switched_from; /* the task that ran before the one resuming now */
 static uint64_t current_since_ns;  /* when current was switched to; per CPU once SMP exists */
@@ -64,6 +64,11 @@ uint64_t task_cpu_time_ns(const struct task *t)
 
 void schedule(void)
 {
+    /* ONE CPU scheduler: tasks run on CPU 0 only. Another CPU runs its own idle task and
+     * nothing else (smp_run_on work included), so there it has nothing to switch to; it
+     * must not take need_resched, which is CPU 0's. */
+    if (arch_cpu_id() != 0)
+        return;
     need_resched = false;
     struct task *prev = current;
     struct task *next = pick_next(prev);

@@ -477,4 +477,25 @@ void tasks_init(void)
     idle_task->thread_fn = idle_main;
     arch_task_init_kernel(idle_task);
     task_list_add(idle_task);
+    for (unsigned cpu = 1; cpu < arch_cpu_count(); cpu++)
+        tasks_init_cpu_idle(cpu);
+}
+
+/* An application processor's idle context, as Linux's swapper/N: pid 0 (<idle> in traces),
+ * so that what it records never claims another CPU's task. It runs on the stack the CPU
+ * was started with (no kernel stack of its own here) and is on no task list: the ONE CPU
+ * scheduler never picks it, and the CPU never switches away from it. */
+void tasks_init_cpu_idle(unsigned cpu)
+{
+    struct task *t = kzalloc(sizeof *t);
+    if (!t)
+        panic("tasks: no memory for CPU %u's idle task", cpu);
+    ksnprintf(t->name, sizeof t->name, "swapper/%u", cpu);
+    t->pid = 0;
+    t->state = TASK_RUNNABLE;
+    t->start_ns = time_ns();
+    if (create_hooks_run(t) != 0)
+        panic("tasks: CPU %u's idle task's per-task state cannot be set up", cpu);
+    cpu_current_pid[cpu] = 0;
+    __atomic_store_n(&cpu_current[cpu], t, __ATOMIC_RELEASE);
 }

@@ -19,12 +19,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/arch.h"
+
 #define TASK_NAME_MAX 16 /* as Linux's comm, NUL included */
 
 struct task;
 
 /* The pid of the task running on this CPU: what trace events record (trace/core/trace.h). */
-extern int32_t current_pid;
+extern int32_t cpu_current_pid[];
+#define current_pid (cpu_current_pid[arch_cpu_id()]) /* this CPU's (kernel/proc/sched.c) */
 
 /* The task running on this CPU. */
 struct task *task_current(void);

@@ -82,8 +82,11 @@ struct task {
     struct task *next;        /* all tasks, in creation order (task_list) */
 };
 
-/* The task running now (also task_current()). */
-extern struct task *current;
+/* The task running now on this CPU (also task_current()): each CPU's own slot. On an
+ * application processor it is that CPU's idle task (swapper/N, pid 0), which runs its
+ * idle loop and the work smp_run_on hands it. */
+extern struct task *cpu_current[];
+#define current (cpu_current[arch_cpu_id()])
 
 /* Turns the boot context into the first task (pid 1, the shell) and creates the idle task
  * (pid 0), which runs background work when no other task can run. */
@@ -170,8 +173,11 @@ struct task *task_find(int pid);
  * `ps` lists it so and the scheduler takes turns along it. */
 struct task *task_list(void);
 
-/* The idle task: chosen only when nothing else is runnable. */
+/* The idle task: chosen only when nothing else is runnable. ONE CPU scheduler: this is
+ * CPU 0's; the other CPUs' idle tasks (tasks_init_cpu_idle) are never on the task list. */
 extern struct task *idle_task;
+/* Creates CPU cpu's idle task (swapper/cpu, pid 0) and makes it that CPU's current. */
+void tasks_init_cpu_idle(unsigned cpu);
 
 /* Called by the scheduler right after each switch: frees a detached task that just died. */
 void task_finish_switch(struct task *prev);

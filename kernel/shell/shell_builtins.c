@@ -3,6 +3,7 @@
  * poweroff. Subsystems add their own commands next to their code (SHELL_COMMAND).
  */
 #include "kernel/arch.h"
+#include "kernel/smp.h"
 #include "kernel/background.h"
 #include "kernel/shell/console.h"
 #include "kernel/proc/cred.h"
@@ -340,6 +341,7 @@ static int cmd_halt(int argc, char **argv, struct fs_writer *out)
     (void)argv;
     (void)out;
     arch_irq_save();
+    smp_stop_others(); /* the other CPUs stop by NMI before the flight recorder dumps */
     printk_enter_emergency();
     panic_run_last_words();
     printk("halt: stopped\n");

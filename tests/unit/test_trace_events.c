@@ -13,6 +13,7 @@
 #include "trace/events/event_trigger.h"
 #include "kernel/lib/symbols.h"
 #include "kernel/proc/task.h"
+#include "kernel/smp.h"
 
 /* What trace_syscalls.c installed as the dispatcher's tracer (kernel/syscall/syscall.h, which the
  * host cannot include: tests/unit/host_syscall_table.c keeps it). */
@@ -29,7 +30,7 @@ extern const struct syscall_tracer *volatile syscall_tracer;
 
 struct ring_buffer *trace_buf;
 volatile bool trace_recording;
-int32_t current_pid;
+int32_t cpu_current_pid[MAX_CPUS]; /* current_pid (kernel/proc/task.h) */
 
 void printk(const char *fmt, ...) { (void)fmt; }
 

@@ -1,0 +1,233 @@
+/*
+ * acpi_madt.c - finds the MADT in the firmware's ACPI tables and keeps what it says about
+ * CPUs, I/O APICs and ISA interrupt wiring (arch/x86/acpi_madt.h).
+ *
+ * The search follows the ACPI spec (section 5.2.5.1, "Finding the RSDP on IA-PC systems"):
+ * the signature "RSD PTR " on a 16-byte boundary in the first KiB of the Extended BIOS Data
+ * Area (whose segment the BIOS keeps at 0x40E), else in the BIOS ROM area 0xE0000-0xFFFFF.
+ * Those addresses lie in the direct map (but for page 0). The RSDT and the tables it lists lie wherever the
+ * firmware put them (SeaBIOS: the top of RAM, a region the memory map calls reserved), so
+ * they are read through a temporary ioremap mapping instead.
+ */
+#include "arch/x86/acpi_madt.h"
+
+#include "kernel/lib/string.h"
+#include "kernel/log/printk.h"
+#include "kernel/mm/ioremap.h"
+#include "kernel/mm/page_alloc.h"
+
+struct madt_info madt;
+
+/* Every ACPI table starts with this header (ACPI spec 5.2.6). */
+struct acpi_header {
+    char signature[4];
+    uint32_t length; /* of the whole table, header included */
+    uint8_t revision, checksum;
+    char oem_id[6], oem_table_id[8];
+    uint32_t oem_revision, creator_id, creator_revision;
+} __attribute__((packed));
+
+struct acpi_rsdp {
+    char signature[8]; /* "RSD PTR " */
+    uint8_t checksum;  /* over the first 20 bytes (the ACPI 1.0 part) */
+    char oem_id[6];
+    uint8_t revision;  /* 0: ACPI 1.0 (RSDT only); 2: also the XSDT fields below */
+    uint32_t rsdt_address;
+    uint32_t length;
+    uint64_t xsdt_address;
+    uint8_t extended_checksum, reserved[3];
+} __attribute__((packed));
+
+#define MADT_FLAG_PCAT_COMPAT 1u
+#define MADT_LAPIC 0
+#define MADT_IOAPIC 1
+#define MADT_OVERRIDE 2
+#define MADT_LAPIC_NMI 4
+#define MADT_LAPIC_ADDRESS 5
+#define MADT_CPU_ENABLED 1u
+#define TABLE_MAX_BYTES (64u << 10) /* a sanity bound: QEMU's MADT is a few hundred bytes */
+
+/* ACPI's checksum rule: all bytes of the structure add up to 0 (mod 256). */
+static bool checksum_ok(const void *p, uint32_t len)
+{
+    uint8_t sum = 0;
+    for (uint32_t i = 0; i < len; i++)
+        sum += ((const uint8_t *)p)[i];
+    return sum == 0;
+}
+
+/* The first valid RSDP in [start, start + len) of low physical memory, or NULL. */
+static const struct acpi_rsdp *scan_rsdp(uint32_t start, uint32_t len)
+{
+    for (uint32_t pa = start; pa + sizeof(struct acpi_rsdp) <= start + len; pa += 16) {
+        const struct acpi_rsdp *r = phys_to_virt(pa);
+        if (memcmp(r->signature, "RSD PTR ", 8) == 0 && checksum_ok(r, 20))
+            return r;
+    }
+    return 0;
+}
+
+static const struct acpi_rsdp *find_rsdp(void)
+{
+    /* Physical page 0 is left out of the direct map (a NULL catcher): read it through a
+     * mapping of its own. */
+    const uint16_t *ebda_segment = ioremap(0x40e, 2);
+    uint32_t ebda = ebda_segment ? (uint32_t)*ebda_segment << 4 : 0;
+    if (ebda_segment)
+        iounmap((void *)ebda_segment);
+    const struct acpi_rsdp *r = 0;
+    if (ebda >= 0x80000 && ebda < 0xa0000)
+        r = scan_rsdp(ebda, 1024);
+    return r ? r : scan_rsdp(0xe0000, 0x20000);
+}
+
+/* Maps the whole table at physical pa (header first, to learn its length), checks its
+ * checksum and signature (NULL: any), and returns the mapping, or NULL. iounmap it after. */
+static const struct acpi_header *map_table(uint32_t pa, const char *signature)
+{
+    const struct acpi_header *h = ioremap(pa, sizeof *h);
+    if (!h)
+        return 0;
+    uint32_t len = h->length;
+    bool wanted = !signature || memcmp(h->signature, signature, 4) == 0;
+    iounmap((void *)h);
+    if (!wanted || len < sizeof *h || len > TABLE_MAX_BYTES)
+        return 0;
+    h = ioremap(pa, len);
+    if (h && !checksum_ok(h, len)) {
+        printk("ACPI: %.4s at %#x has a bad checksum; ignored\n", h->signature, pa);
+        iounmap((void *)h);
+        return 0;
+    }
+    return h;
+}
+
+static void add_cpu(uint8_t acpi_id, uint8_t apic_id, uint32_t flags)
+{
+    bool enabled = flags & MADT_CPU_ENABLED;
+    printk("ACPI: LAPIC (acpi_id[0x%02x] lapic_id[0x%02x] %s)\n", acpi_id, apic_id,
+           enabled ? "enabled" : "disabled");
+    if (madt.cpu_count == MAX_CPUS) {
+        madt.cpus_ignored++;
+        return;
+    }
+    madt.cpus[madt.cpu_count++] = (struct madt_cpu){ acpi_id, apic_id, enabled };
+}
+
+static void add_ioapic(uint8_t id, uint32_t address, uint32_t gsi_base)
+{
+    printk("ACPI: IOAPIC (id[0x%02x] address[%#010x] gsi_base[%u])\n", id, address, gsi_base);
+    if (madt.ioapic_count < MADT_MAX_IOAPICS)
+        madt.ioapics[madt.ioapic_count++] = (struct madt_ioapic){ id, address, gsi_base };
+}
+
+static const char *const polarity_names[4] = { "dfl", "high", "res", "low" };
+static const char *const trigger_names[4] = { "dfl", "edge", "res", "level" };
+
+static void add_override(uint8_t bus, uint8_t source, uint32_t gsi, uint16_t flags)
+{
+    printk("ACPI: INT_SRC_OVR (bus %u bus_irq %u global_irq %u %s %s)\n", bus, source, gsi,
+           polarity_names[flags & 3], trigger_names[(flags >> 2) & 3]);
+    if (madt.override_count < MADT_MAX_OVERRIDES)
+        madt.overrides[madt.override_count++] = (struct madt_override){ source, gsi, flags };
+}
+
+/* Walks the MADT's variable-length entries (each starts with its type and length). */
+static void parse_madt(const struct acpi_header *h)
+{
+    const uint8_t *p = (const uint8_t *)h + sizeof *h;
+    const uint8_t *end = (const uint8_t *)h + h->length;
+    uint32_t flags;
+    memcpy(&madt.lapic_address, p, 4);
+    memcpy(&flags, p + 4, 4);
+    madt.has_8259 = flags & MADT_FLAG_PCAT_COMPAT;
+    printk("ACPI: MADT: local APIC at %#x%s\n", madt.lapic_address,
+           madt.has_8259 ? ", 8259 PICs present" : "");
+    for (p += 8; p + 2 <= end && p[1] >= 2 && p + p[1] <= end; p += p[1]) {
+        uint32_t a, b;
+        uint16_t f;
+        switch (p[0]) {
+        case MADT_LAPIC:
+            memcpy(&a, p + 4, 4);
+            add_cpu(p[2], p[3], a);
+            break;
+        case MADT_IOAPIC:
+            memcpy(&a, p + 4, 4);
+            memcpy(&b, p + 8, 4);
+            add_ioapic(p[2], a, b);
+            break;
+        case MADT_OVERRIDE:
+            memcpy(&a, p + 4, 4);
+            memcpy(&f, p + 8, 2);
+            add_override(p[2], p[3], a, f);
+            break;
+        case MADT_LAPIC_NMI:
+            memcpy(&f, p + 3, 2);
+            printk("ACPI: LAPIC_NMI (acpi_id[0x%02x] %s %s lint[%u])\n", p[2],
+                   polarity_names[f & 3], trigger_names[(f >> 2) & 3], p[5]);
+            break;
+        case MADT_LAPIC_ADDRESS: {
+            uint64_t address;
+            memcpy(&address, p + 4, 8);
+            if (address >> 32)
+                printk("ACPI: local APIC override above 4 GiB ignored\n");
+            else
+                madt.lapic_address = (uint32_t)address;
+            break;
+        }
+        default:
+            break; /* x2APIC and other entries: nothing QEMU's i386 machine gives */
+        }
+    }
+}
+
+void acpi_madt_init(void)
+{
+    const struct acpi_rsdp *rsdp = find_rsdp();
+    if (!rsdp) {
+        printk("ACPI: no RSDP found: one CPU, no I/O APIC\n");
+        return;
+    }
+    printk("ACPI: RSDP %#x (v%02u %.6s)\n", (uint32_t)virt_to_phys((void *)rsdp),
+           rsdp->revision, rsdp->oem_id);
+    /* The XSDT lists 64-bit addresses; the RSDT 32-bit ones. Both name the same tables. */
+    bool xsdt = rsdp->revision >= 2 && rsdp->xsdt_address && !(rsdp->xsdt_address >> 32) &&
+                !rsdp->rsdt_address;
+    uint32_t root_pa = xsdt ? (uint32_t)rsdp->xsdt_address : rsdp->rsdt_address;
+    const struct acpi_header *root = map_table(root_pa, xsdt ? "XSDT" : "RSDT");
+    if (!root) {
+        printk("ACPI: no valid %s at %#x\n", xsdt ? "XSDT" : "RSDT", root_pa);
+        return;
+    }
+    unsigned size = xsdt ? 8 : 4;
+    unsigned entries = (root->length - sizeof *root) / size;
+    for (unsigned i = 0; i < entries && !madt.found; i++) {
+        uint32_t pa;
+        memcpy(&pa, (const uint8_t *)root + sizeof *root + i * size, 4);
+        const struct acpi_header *h = map_table(pa, "APIC");
+        if (h) {
+            madt.found = true;
+            parse_madt(h);
+            iounmap((void *)h);
+        }
+    }
+    iounmap((void *)root);
+    if (!madt.found)
+        printk("ACPI: no MADT: one CPU, no I/O APIC\n");
+    else if (madt.cpus_ignored)
+        printk("ACPI: %u CPUs past MAX_CPUS (%d) are not started\n", madt.cpus_ignored,
+               MAX_CPUS);
+}
+
+uint32_t madt_isa_irq_gsi(unsigned isa_irq, uint16_t *flags)
+{
+    for (unsigned i = 0; i < madt.override_count; i++)
+        if (madt.overrides[i].isa_irq == isa_irq) {
+            if (flags)
+                *flags = madt.overrides[i].flags;
+            return madt.overrides[i].gsi;
+        }
+    if (flags)
+        *flags = 0;
+    return isa_irq;
+}

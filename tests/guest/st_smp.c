@@ -1,0 +1,268 @@
+/*
+ * st_smp.c - the cross-CPU contract (kernel/smp.h) on however many CPUs the boot has:
+ * tests/run_all.sh runs them with 1, 2 and 4. With one CPU each test checks the one-CPU
+ * behaviour (nobody else to call, run_on(0) runs at once).
+ */
+#include "kernel/arch.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+#include "kernel/log/printk.h"
+#include "kernel/panic.h"
+#include "kernel/proc/task.h"
+#include "kernel/selftest.h"
+#include "kernel/smp.h"
+
+/* What a CPU saw when it ran a piece of work. */
+struct seen {
+    unsigned cpu;
+    int pid;
+    char name[16];
+    bool irqs_on, in_hardirq;
+};
+
+static void record_seen(void *arg)
+{
+    struct seen *s = arg;
+    s->cpu = arch_cpu_id();
+    s->pid = task_pid(task_current());
+    strlcpy(s->name, task_name(task_current()), sizeof s->name);
+    s->irqs_on = arch_irqs_enabled();
+    s->in_hardirq = arch_in_hardirq();
+}
+
+/* Every online CPU runs handed work in its own context: its number, its idle task (pid 0,
+ * swapper/N as on Linux) on the others, interrupts on, not in an interrupt. */
+SELFTEST(smp_run_on_every_cpu)
+{
+    unsigned n = arch_cpu_count();
+    printk("smp_run_on_every_cpu: %u CPUs online\n", n);
+    ST_CHECK(n >= 1 && n <= MAX_CPUS);
+    for (unsigned cpu = 0; cpu < n; cpu++) {
+        struct seen s = { .cpu = 99 };
+        ST_CHECK(smp_run_on(cpu, record_seen, &s));
+        smp_wait(cpu);
+        ST_CHECK(s.cpu == cpu);
+        ST_CHECK(s.irqs_on && !s.in_hardirq);
+        if (cpu != 0) {
+            char want[16];
+            ksnprintf(want, sizeof want, "swapper/%u", cpu);
+            ST_CHECK(s.pid == 0 && strcmp(s.name, want) == 0);
+        }
+        printk("smp_run_on_every_cpu: CPU %u ran it as pid %d (%s)\n", s.cpu, s.pid, s.name);
+    }
+    ST_CHECK(!smp_run_on(n, record_seen, 0)); /* not online */
+}
+
+static volatile int release_spinner;
+
+static void spin_until_released(void *unused)
+{
+    (void)unused;
+    while (!__atomic_load_n(&release_spinner, __ATOMIC_ACQUIRE))
+        arch_cpu_relax();
+}
+
+/* A CPU already running work refuses more until it returns; smp_wait waits for it. */
+SELFTEST(smp_run_on_busy_cpu)
+{
+    if (arch_cpu_count() < 2)
+        return;
+    release_spinner = 0;
+    ST_CHECK(smp_run_on(1, spin_until_released, 0));
+    ST_CHECK(!smp_run_on(1, spin_until_released, 0));
+    __atomic_store_n(&release_spinner, 1, __ATOMIC_RELEASE);
+    smp_wait(1);
+    struct seen s = { .cpu = 99 };
+    ST_CHECK(smp_run_on(1, record_seen, &s));
+    smp_wait(1);
+    ST_CHECK(s.cpu == 1);
+}
+
+static unsigned call_counts[MAX_CPUS];
+static unsigned calls_with_irqs_on, calls_outside_hardirq;
+
+static void count_call(void *arg)
+{
+    __atomic_add_fetch(&call_counts[arch_cpu_id()], 1, __ATOMIC_RELAXED);
+    if (arch_irqs_enabled())
+        __atomic_add_fetch(&calls_with_irqs_on, 1, __ATOMIC_RELAXED);
+    if (!arch_in_hardirq())
+        __atomic_add_fetch(&calls_outside_hardirq, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch((unsigned *)arg, 1, __ATOMIC_RELAXED);
+}
+
+/* Checks that the last call reached every CPU but caller exactly once. */
+static void check_each_other_once(unsigned caller, unsigned total)
+{
+    unsigned n = arch_cpu_count();
+    ST_CHECK(total == n - 1);
+    for (unsigned cpu = 0; cpu < n; cpu++)
+        ST_CHECK(call_counts[cpu] == (cpu == caller ? 0u : 1u));
+    ST_CHECK(calls_with_irqs_on == 0 && calls_outside_hardirq == 0);
+}
+
+static void call_from_here(void *total)
+{
+    smp_call_others(count_call, total);
+}
+
+/* smp_call_others runs fn once on each other CPU, in interrupt context, and returns after
+ * all did: from CPU 0, from the last CPU, and while another CPU busy-runs handed work. */
+SELFTEST(smp_call_others_each_once)
+{
+    unsigned n = arch_cpu_count();
+    unsigned total = 0;
+    memset(call_counts, 0, sizeof call_counts);
+    calls_with_irqs_on = calls_outside_hardirq = 0;
+    smp_call_others(count_call, &total);
+    check_each_other_once(0, total);
+
+    if (n < 2)
+        return;
+    memset(call_counts, 0, sizeof call_counts);
+    total = 0;
+    ST_CHECK(smp_run_on(n - 1, call_from_here, &total));
+    smp_wait(n - 1);
+    check_each_other_once(n - 1, total);
+
+    /* CPU 1 busy in handed work (interrupts on) still answers. */
+    release_spinner = 0;
+    ST_CHECK(smp_run_on(1, spin_until_released, 0));
+    for (int round = 0; round < 100; round++) {
+        memset(call_counts, 0, sizeof call_counts);
+        total = 0;
+        smp_call_others(count_call, &total);
+        check_each_other_once(0, total);
+    }
+    __atomic_store_n(&release_spinner, 1, __ATOMIC_RELEASE);
+    smp_wait(1);
+}
+
+/* Two CPUs calling everyone at the same moment, over and over: each serves the other's
+ * call while it waits for its own, so neither hangs. A call served so runs with
+ * interrupts off but outside the IPI handler (kernel/smp.c). */
+static unsigned crossed_total;
+static void call_many(void *rounds)
+{
+    for (unsigned i = 0; i < *(unsigned *)rounds; i++)
+        smp_call_others(count_call, &crossed_total);
+}
+
+SELFTEST(smp_call_others_crossing)
+{
+    unsigned n = arch_cpu_count();
+    unsigned rounds = 200;
+    crossed_total = 0;
+    memset(call_counts, 0, sizeof call_counts);
+    calls_with_irqs_on = 0;
+    for (unsigned cpu = 1; cpu < n; cpu++)
+        ST_CHECK(smp_run_on(cpu, call_many, &rounds));
+    call_many(&rounds);
+    for (unsigned cpu = 1; cpu < n; cpu++)
+        smp_wait(cpu);
+    ST_CHECK(crossed_total == n * rounds * (n - 1));
+    ST_CHECK(calls_with_irqs_on == 0);
+    printk("smp_call_others_crossing: %u CPUs x %u calls, %u functions run\n", n, rounds,
+           crossed_total);
+}
+
+/* smp_sync_cores returns (every other CPU took the IPI and its iret), many times over. */
+SELFTEST(smp_sync_cores_returns)
+{
+    uint64_t t0 = arch_cycles();
+    for (int i = 0; i < 1000; i++)
+        smp_sync_cores();
+    uint64_t per = (arch_cycles() - t0) / 1000;
+    printk("smp_sync_cores_returns: %u CPUs, %u cycles per sync\n", arch_cpu_count(),
+           (unsigned)per);
+    ST_CHECK(true);
+}
+
+static void take_stamp(void *out) { *(uint64_t *)out = arch_cycles(); }
+
+/* Timestamps taken one after another on different CPUs never go back: a later event on
+ * another CPU never carries an earlier time (the boot's TSC check, as a test). */
+SELFTEST(smp_timestamps_order)
+{
+    unsigned n = arch_cpu_count();
+    uint64_t last = arch_cycles();
+    unsigned backwards = 0, handoffs = 0;
+    for (int round = 0; round < 200; round++)
+        for (unsigned cpu = 0; cpu < n; cpu++) {
+            uint64_t t = 0;
+            ST_CHECK(smp_run_on(cpu, take_stamp, &t));
+            smp_wait(cpu);
+            backwards += t < last;
+            handoffs++;
+            last = t;
+        }
+    printk("smp_timestamps_order: %u handoffs over %u CPUs, %u went back\n", handoffs, n,
+           backwards);
+    ST_CHECK(backwards == 0);
+}
+
+/* --- stopping: run only when named (they leave the other CPUs halted) ------------------ */
+
+static volatile uint32_t spin_counts[MAX_CPUS];
+
+/* Spins with interrupts off: only an NMI can reach this CPU now. */
+static void spin_irqs_off(void *unused)
+{
+    (void)unused;
+    arch_irq_save();
+    for (;;)
+        __atomic_add_fetch(&spin_counts[arch_cpu_id()], 1, __ATOMIC_RELAXED);
+}
+
+static void start_spinners(void)
+{
+    for (unsigned cpu = 1; cpu < arch_cpu_count(); cpu++) {
+        ST_CHECK(smp_run_on(cpu, spin_irqs_off, 0));
+        while (!__atomic_load_n(&spin_counts[cpu], __ATOMIC_RELAXED))
+            arch_cpu_relax();
+    }
+}
+
+/* smp_stop_others stops CPUs that spin with interrupts off: their counters stand still. */
+NAMEDTEST(smp_stop_others)
+{
+    unsigned n = arch_cpu_count();
+    start_spinners();
+    smp_stop_others();
+    ST_CHECK(smp_stop_requested() || n == 1);
+    uint32_t before[MAX_CPUS];
+    for (unsigned cpu = 0; cpu < n; cpu++)
+        before[cpu] = spin_counts[cpu];
+    uint64_t t0 = arch_cycles();
+    while (arch_cycles() - t0 < (uint64_t)arch_cycles_khz() * 20)
+        arch_cpu_relax();
+    unsigned stopped = 0;
+    for (unsigned cpu = 1; cpu < n; cpu++) {
+        ST_CHECK(spin_counts[cpu] == before[cpu]);
+        stopped += spin_counts[cpu] == before[cpu];
+    }
+    printk("smp_stop_others: %u of %u other CPUs stopped\n", stopped, n - 1);
+    /* With the others stopped the calls have nobody to wait for, and must not hang. */
+    smp_sync_cores();
+}
+
+static void panic_here(void *unused)
+{
+    (void)unused;
+    panic("smp_panic_on_other_cpu: on purpose");
+}
+
+/* A panic on the last CPU while the others spin (CPU 0 in smp_wait, the rest with
+ * interrupts off): the report names that CPU, the others stop by NMI. */
+CRASHTEST(smp_panic_on_other_cpu)
+{
+    unsigned n = arch_cpu_count();
+    for (unsigned cpu = 1; cpu + 1 < n; cpu++) {
+        ST_CHECK(smp_run_on(cpu, spin_irqs_off, 0));
+        while (!__atomic_load_n(&spin_counts[cpu], __ATOMIC_RELAXED))
+            arch_cpu_relax();
+    }
+    printk("smp_panic_on_other_cpu: CPU %u panics\n", n - 1);
+    smp_run_on(n - 1, panic_here, 0);
+    smp_wait(n - 1);
+}
