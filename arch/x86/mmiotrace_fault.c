@@ -121,6 +121,7 @@ struct mmio_cpu {
 
 static struct mmio_cpu cpus[MAX_CPUS];
 static unsigned prepared_cpus;        /* cpus[0 .. prepared_cpus) have their pages (kept) */
+static uint32_t view_cr3[MAX_CPUS];  /* what CR3 holds while CPU i runs on its view */
 static const uint32_t *kernel_dir;      /* paging_kernel_directory(), what a view starts as */
 static uintptr_t alias_window;        /* 4 pages per CPU */
 static bool installed;
@@ -293,7 +294,7 @@ static void step_begin(struct mmio_cpu *c, struct trap_frame *tf)
     c->step.active = true;
     c->step.saved_if_tf = tf->eflags & (EFLAGS_IF | EFLAGS_TF);
     tf->eflags = (tf->eflags | EFLAGS_TF) & ~EFLAGS_IF;
-    write_cr3((uint32_t)virt_to_phys(c->view.dir));
+    write_cr3(view_cr3[c - cpus]);
 }
 
 /* Shows traced page va as a shadow page in this CPU's view (once per step). */
@@ -489,12 +490,23 @@ static inline uint32_t read_dr6(void)
 
 static inline void clear_dr6(void) { __asm__ volatile("mov %0, %%dr6" ::"r"(0u)); }
 
+/* The CPU whose view is loaded, found from CR3, or NULL when this CPU is on a real
+ * directory (then the trap is not the end of our step). Cheaper than arch_cpu_id, whose
+ * LSL costs about 40 guest instructions: the views are looked for in CPU order. */
+static struct mmio_cpu *cpu_on_view(uint32_t cr3)
+{
+    for (unsigned i = 0; i < prepared_cpus; i++)
+        if (view_cr3[i] == cr3)
+            return &cpus[i];
+    return 0;
+}
+
 /* The step is over: back to the real directory, the instruction's writes made on the
  * device and recorded, the view emptied, the interrupted code's flags restored. */
 static bool mmiotrace_debug_trap(struct trap_frame *tf)
 {
-    struct mmio_cpu *c = &cpus[arch_cpu_id()];
-    if (!c->step.active || !(read_dr6() & DR6_SINGLE_STEP))
+    struct mmio_cpu *c = cpu_on_view(read_cr3());
+    if (!c || !c->step.active || !(read_dr6() & DR6_SINGLE_STEP))
         return false;
     write_cr3(c->view.real_cr3);
     for (int i = 0; i < c->step.nwrites; i++) {
@@ -524,6 +536,7 @@ static int prepare_cpu(unsigned cpu)
             return -ENOMEM;
         c->view.dir = (uint32_t *)page;
         memcpy(c->view.dir, paging_kernel_directory(), PAGE_SIZE);
+        view_cr3[cpu] = (uint32_t)virt_to_phys(c->view.dir);
     }
     for (int i = 0; i < MAX_STEP_PAGES; i++) {
         if (!c->view.table[i]) {
