@@ -121,8 +121,8 @@ struct mmio_cpu {
 
 static struct mmio_cpu cpus[MAX_CPUS];
 static unsigned prepared_cpus;        /* cpus[0 .. prepared_cpus) have their pages (kept) */
-static uint32_t view_cr3[MAX_CPUS];  /* what CR3 holds while CPU i runs on its view */
-static const uint32_t *kernel_dir;      /* paging_kernel_directory(), what a view starts as */
+static uint32_t view_cr3[MAX_CPUS];   /* what CR3 holds while CPU i runs on its view */
+static const uint32_t *kernel_dir;     /* paging_kernel_directory(), what a view starts as */
 static uintptr_t alias_window;        /* 4 pages per CPU */
 static bool installed;
 static mmio_access_sink sink; /* where each access is reported while installed */
@@ -138,8 +138,8 @@ static uint64_t phys_of(const struct io_mapping *m, uintptr_t va)
 /*
  * Arms (every page not present in the shared tables) or disarms a mapping. Only this CPU's
  * TLB is flushed: arming happens in ioremap before the address is handed out, so no other
- * CPU can hold a translation of it (iounmap, which frees window pages for reuse, is where
- * other CPUs' TLBs must be shot down); disarming makes pages present, which x86 never
+ * CPU can hold a translation of it (iounmap made every CPU forget the pages before they
+ * could be mapped again); disarming makes pages present, which x86 never
  * caches as absent, and a CPU that faulted just before finds the page present
  * (mmiotrace_page_fault retries it).
  */
