@@ -3,11 +3,13 @@
  */
 #include "kernel/mm/ioremap.h"
 
+#include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
 #include "kernel/lib/bitmap_alloc.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/log/printk.h"
+#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 
 #define WINDOW_PAGES (IOREMAP_SIZE / PAGE_SIZE)
@@ -85,6 +87,20 @@ void *ioremap(uint64_t phys, size_t size)
     return (void *)m->virt;
 }
 
+/* Pages of the window that were just unmapped. */
+struct window_range {
+    uintptr_t start;
+    uint32_t pages;
+};
+
+/* Runs on every other CPU (smp_call_others): drops its TLB entries of the range. */
+static void forget_range(void *arg)
+{
+    const struct window_range *r = arg;
+    for (uint32_t i = 0; i < r->pages; i++)
+        invlpg(r->start + i * PAGE_SIZE);
+}
+
 void iounmap(void *addr)
 {
     uintptr_t caller = (uintptr_t)__builtin_return_address(0);
@@ -101,21 +117,31 @@ void iounmap(void *addr)
     *link = m->next;
     if (observer)
         observer->unmapping(m, caller);
-    uintptr_t start = ioremap_first_page(m);
-    uint32_t pages = ioremap_page_count(m);
-    for (uint32_t i = 0; i < pages; i++)
-        paging_set_pte(start + i * PAGE_SIZE, 0, 0);
-    bitmap_set_free(&window, (uint32_t)((start - IOREMAP_BASE) / PAGE_SIZE), pages);
+    struct window_range gone = { ioremap_first_page(m), ioremap_page_count(m) };
+    for (uint32_t i = 0; i < gone.pages; i++)
+        paging_set_pte(gone.start + i * PAGE_SIZE, 0, 0);
+    spin_unlock_irqrestore(&ioremap_lock, flags);
+    /* Before the pages can be mapped again, no CPU may still translate them: another CPU
+     * using a stale entry would reach the old device, and under mmiotrace untraced. */
+    smp_call_others(forget_range, &gone);
+    flags = spin_lock_irqsave(&ioremap_lock);
+    bitmap_set_free(&window, (uint32_t)((gone.start - IOREMAP_BASE) / PAGE_SIZE), gone.pages);
     spin_unlock_irqrestore(&ioremap_lock, flags);
     kfree(m);
 }
 
+/* Walks the list under the lock: mmiotrace's fault path calls this on any CPU while another
+ * may be mapping or unmapping (the walk must not follow a mapping being freed). The mapping
+ * found stays valid after: a driver does not unmap what it is still accessing. */
 const struct io_mapping *ioremap_find(uintptr_t va)
 {
-    for (const struct io_mapping *m = mappings; m; m = m->next)
-        if (va >= ioremap_first_page(m) && va < ioremap_first_page(m) + ioremap_page_count(m) * PAGE_SIZE)
-            return m;
-    return NULL;
+    unsigned long flags = spin_lock_irqsave(&ioremap_lock);
+    const struct io_mapping *m = mappings;
+    while (m && !(va >= ioremap_first_page(m) &&
+                  va < ioremap_first_page(m) + ioremap_page_count(m) * PAGE_SIZE))
+        m = m->next;
+    spin_unlock_irqrestore(&ioremap_lock, flags);
+    return m;
 }
 
 const struct io_mapping *ioremap_list(void) { return mappings; }

@@ -2,14 +2,17 @@
  * st_mmiotrace.c - self-tests of mmiotrace's trapping on a RAM page mapped with ioremap as
  * if it were a device: the instructions beyond a plain mov (read-modify-write, exchange,
  * string, bit test), an access straddling two pages, an instruction the decoder does not
- * know, the interrupt flag, and the trace_pc and filter_offset settings. RAM makes every
+ * know, the interrupt flag, the trace_pc and filter_offset settings, and the CPU's private
+ * view of the page tables the step runs on (issue 19). RAM makes every
  * value checkable: what the record says must be what memory held or holds.
  */
 #include "arch/x86/cpu.h"
+#include "arch/x86/paging.h"
 #include "kernel/arch.h"
 #include "kernel/mm/ioremap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/selftest.h"
+#include "kernel/smp.h"
 #include "kernel/lib/string.h"
 #include "tests/guest/guest_helpers.h"
 #include "trace/mmiotrace/mmiotrace.h"
@@ -216,4 +219,84 @@ SELFTEST(mmiotrace_unknown_and_settings)
     mmiotrace_filter_offset = 0;
     ST_CHECK(read_records(r, MAX_RECORDS) == 0);
     teardown();
+}
+
+/*
+ * issue 19: the step runs on this CPU's own view of the page tables, never on the shared
+ * ones. A copy from an untraced mapping in the same 4 MiB region as the traced one makes
+ * the view borrow the untraced page for the step (view_fault); afterwards the CPU is back
+ * on its own directory, and the shared tables still have the traced pages not present.
+ */
+SELFTEST(mmiotrace_private_view)
+{
+    trace_switch(trace_find_tracer("nop", 3));
+    uintptr_t plain_va = page_alloc(1);
+    volatile uint32_t *plain = ioremap(virt_to_phys((void *)plain_va), PAGE_SIZE); /* untraced */
+    ST_CHECK(plain != 0);
+    setup();
+    struct record r[MAX_RECORDS];
+    volatile uint32_t *ram = (volatile uint32_t *)pages_va;
+    volatile uint32_t *plain_ram = (volatile uint32_t *)plain_va;
+    ST_CHECK((uintptr_t)plain >> 22 == (uintptr_t)traced >> 22);
+
+    clear_records();
+    plain_ram[0] = 7, plain_ram[1] = 8, plain_ram[2] = 9;
+    uint32_t cr3 = read_cr3();
+    const volatile void *src = plain;
+    void *to = (void *)traced;
+    uint32_t count = 3;
+    __asm__ volatile("rep movsl" : "+S"(src), "+D"(to), "+c"(count) : : "memory");
+    ST_CHECK(ram[0] == 7 && ram[1] == 8 && ram[2] == 9);
+    ST_CHECK(read_records(r, MAX_RECORDS) == 3);
+    ST_CHECK(is(&r[0], 'W', 4, pages, 7) && is(&r[1], 'W', 4, pages + 4, 8) &&
+             is(&r[2], 'W', 4, pages + 8, 9));
+    ST_CHECK(read_cr3() == cr3);
+    ST_CHECK(paging_get_pte((uintptr_t)traced) == 0 &&
+             paging_get_pte((uintptr_t)traced + PAGE_SIZE) == 0);
+    teardown();
+    iounmap((void *)plain);
+    page_free(plain_va, 1);
+}
+
+/* Reads *at on whichever CPU runs it (smp_run_on). */
+struct peek {
+    volatile uint32_t *at;
+    uint32_t value;
+};
+
+static void peek(void *arg)
+{
+    struct peek *p = arg;
+    p->value = *p->at;
+}
+
+/*
+ * issue 19: iounmap makes every CPU forget the pages (arch/x86/ioremap.c). Another CPU that
+ * kept a translation of an unmapped page would reach the old device through the next mapping
+ * at that address, untraced (mmiotrace arms only the shared tables). Here another CPU reads
+ * a mapping, it is unmapped, the same address is mapped to another page: that CPU must read
+ * the new page. With one CPU, this CPU plays the other.
+ */
+SELFTEST(mmiotrace_unmap_forgets_on_every_cpu)
+{
+    unsigned other = arch_cpu_count() > 1 ? 1 : arch_cpu_id();
+    uintptr_t a = page_alloc(1), b = page_alloc(1);
+    ST_CHECK(a && b);
+    *(volatile uint32_t *)a = 0xaaaa;
+    *(volatile uint32_t *)b = 0xbbbb;
+    volatile uint32_t *first = ioremap(virt_to_phys((void *)a), 4);
+    struct peek p = { first, 0 };
+    ST_CHECK(smp_run_on(other, peek, &p));
+    smp_wait(other);
+    ST_CHECK(p.value == 0xaaaa);
+    iounmap((void *)first);
+    volatile uint32_t *second = ioremap(virt_to_phys((void *)b), 4);
+    ST_CHECK(second == first); /* the window hands out the freed page again */
+    p.at = second;
+    ST_CHECK(smp_run_on(other, peek, &p));
+    smp_wait(other);
+    ST_CHECK(p.value == 0xbbbb);
+    iounmap((void *)second);
+    page_free(a, 1);
+    page_free(b, 1);
 }

@@ -27,6 +27,7 @@
 #include "kernel/mm/ioremap.h"
 #include "kernel/lib/parse.h"
 #include "kernel/lib/string.h"
+#include "kernel/mutex.h"
 #include "trace/core/trace_internal.h"
 #include "trace/events/event_filter.h"
 #include "trace/events/mmio_events.h"
@@ -168,11 +169,13 @@ static const struct ioremap_observer mmiotrace_observer = { on_mapped, on_unmapp
  * Arming: following ioremap and trapping the accesses of what it maps. Held by the tracer
  * while it is current and by each enabled mmio/ event (mmio_events.h); it starts with the
  * first holder and ends with the last, when every traced mapping is disarmed. Changed only
- * in thread context (tracer switch, enable writes), which the kernel does not preempt: on
- * one CPU these run one at a time; a second CPU needs a mutex around them.
+ * in thread context (tracer switch, enable writes), under arming_mutex: tasks on two CPUs
+ * may switch the tracer and write an enable file at once. A mutex, not a spinlock: letting
+ * go waits for every other CPU (mmiotrace_arch_enable), which needs interrupts on.
  */
 enum { HELD_BY_TRACER = 1, HELD_BY_RW_EVENT = 2, HELD_BY_MAP_EVENT = 4 };
 static unsigned arming_holders;
+static struct mutex arming_mutex = MUTEX_INIT("mmiotrace arming");
 
 static int arming_hold(unsigned holder)
 {
@@ -205,25 +208,32 @@ static void arming_release(unsigned holder)
 int mmiotrace_event_arm(const struct trace_event_call *call, bool on)
 {
     unsigned holder = call == &event_mmio_rw ? HELD_BY_RW_EVENT : HELD_BY_MAP_EVENT;
-    if (!on) {
+    int err = 0;
+    mutex_lock(&arming_mutex);
+    if (on)
+        err = arming_hold(holder);
+    else
         arming_release(holder);
-        return 0;
-    }
-    return arming_hold(holder);
+    mutex_unlock(&arming_mutex);
+    return err;
 }
 
 static int mmiotrace_init(void)
 {
+    mutex_lock(&arming_mutex);
     int err = arming_hold(HELD_BY_TRACER);
     if (!err)
         tracer_current = true;
+    mutex_unlock(&arming_mutex);
     return err;
 }
 
 static void mmiotrace_reset(void)
 {
+    mutex_lock(&arming_mutex);
     tracer_current = false;
     arming_release(HELD_BY_TRACER);
+    mutex_unlock(&arming_mutex);
 }
 
 /* --- what a reader sees first ---------------------------------------------------------- */
