@@ -823,11 +823,9 @@ int rb_resize_alloc(struct ring_buffer *rb, uint32_t pages_per_cpu, struct rb_re
     return 0;
 }
 
-/* With the writers stopped (rb_writers_stop) and no consumer reading. An iterator that
- * started before the swap is not moved with the rings: its page numbers belong to the old
- * ones, so it ends early (no page holds its number) or, where the new numbering meets
- * its own, shows copied events again. Never a read outside a page: the pages it reads are
- * the live ones. */
+/* With the writers stopped (rb_writers_stop), no consumer reading and no iterator walking
+ * (the tracing core waits for walks of `trace`: trace_print_walks_stop): an iterator is not
+ * moved with the rings, its page numbers belong to the old ones. */
 void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r)
 {
     uint32_t old_npages = rb->cpu[0].npages;
