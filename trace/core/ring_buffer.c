@@ -823,9 +823,9 @@ int rb_resize_alloc(struct ring_buffer *rb, uint32_t pages_per_cpu, struct rb_re
     return 0;
 }
 
-/* With the writers stopped (rb_writers_stop) and no consumer reading. An iterator that
- * started before keeps reading the old pages until rb_resize_free: its caller (trace.c)
- * frees them only once the reader lock is released. */
+/* With the writers stopped (rb_writers_stop), no consumer reading and no iterator walking
+ * (the tracing core waits for walks of `trace`: trace_print_walks_stop): an iterator is not
+ * moved with the rings, its page numbers belong to the old ones. */
 void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r)
 {
     uint32_t old_npages = rb->cpu[0].npages;

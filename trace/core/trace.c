@@ -220,7 +220,7 @@ int trace_resize(uint32_t pages_per_cpu)
 
 /* issue 18, instances: rb NULL is the live top buffer, taken under resize_lock (a snapshot
  * swap only try-locks it); an instance's buffer is resized the same way. */
-int trace_resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu)
+static int resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu)
 {
     unsigned long flags = spin_lock_irqsave(&resize_lock);
     arch_irq_restore(flags); /* no interrupt handler takes it */
@@ -258,6 +258,16 @@ int trace_resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu)
     if (top)
         trace_snapshot_release();
     spin_unlock_irqrestore(&resize_lock, flags);
+    return err;
+}
+
+/* resize_buffer with no walk of `trace` in progress (issue 19: one may run on another CPU,
+ * its iterators holding page numbers of the rings a resize replaces). */
+int trace_resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu)
+{
+    trace_print_walks_stop(); /* issue 19: `trace` may be read on another CPU */
+    int err = resize_buffer(rb, pages_per_cpu);
+    trace_print_walks_start();
     return err;
 }
 

@@ -35,6 +35,10 @@ bool trace_swap_buffers(struct ring_buffer **other, uint64_t *other_start_ns);
  * (trace_read.c); the snapshot file prints its buffer with it. Thread context: one walk
  * at a time, a second caller sleeps until the first is done. */
 void trace_print_buffer(struct fs_writer *out, struct ring_buffer *rb);
+/* issue 19: no walk of trace_print_buffer runs between these two (a resize: a walk's
+ * iterators hold page numbers of the rings it replaces). Thread context. */
+void trace_print_walks_stop(void);
+void trace_print_walks_start(void);
 void trace_header_info(struct trace_header_info *info);
 /* Resizes the buffer (buffer_size_kb), and the snapshot buffer with it when allocated:
  * 0, -EINVAL, or -ENOMEM when the new pages would take the kernel's reserve

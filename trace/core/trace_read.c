@@ -143,6 +143,9 @@ void trace_print_all(struct fs_writer *out)
  * first is done. */
 static struct mutex print_mutex = MUTEX_INIT("trace_print");
 
+void trace_print_walks_stop(void) { mutex_lock(&print_mutex); }
+void trace_print_walks_start(void) { mutex_unlock(&print_mutex); }
+
 void trace_print_buffer(struct fs_writer *out, struct ring_buffer *rb)
 {
     mutex_lock(&print_mutex);
