@@ -307,6 +307,15 @@ else
     show_log "$LOGS/halt_mmiotrace.com2"
 fi
 
+"$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=lock_order_inversion --expect-exit 35 --quiet \
+    --timeout 30 --console "$LOGS/lock_order.log" > /dev/null 2>&1
+if [ $? -eq 0 ]; then
+    expect_all "lock debugging stops an AB/BA order inversion naming both locks" "$LOGS/lock_order.log" \
+        "lock debug: CPU 0 takes st_lock_a" "while holding st_lock_b" "lock order inversion (AB/BA deadlock)" "Kernel panic"
+else
+    fail "lock debugging stops an AB/BA order inversion: QEMU did not exit with 35"; show_log "$LOGS/lock_order.log"
+fi
+
 echo "# SMP: every CPU QEMU gives is started and takes part (kernel/smp.h, docs/smp.md)"
 for cpus in 2 4; do
     "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest --initrd "$PROGRAMS" --devices "edu pci-testdev" \
