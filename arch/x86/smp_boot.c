@@ -19,6 +19,7 @@
  */
 #include "arch/x86/acpi_madt.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/cpuinfo.h"
 #include "arch/x86/double_fault.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/lapic.h"
@@ -127,6 +128,7 @@ static void __attribute__((noreturn, used)) ap_entry(unsigned cpu)
     idt_load();
     double_fault_init();
     lapic_init_ap();
+    cpuinfo_capture_this_cpu();
     __asm__ volatile("fninit"); /* the x87 state as after reset, as CPU 0's at boot */
     __atomic_store_n(&boot_states[cpu], AP_READY, __ATOMIC_RELEASE);
     tsc_check_run(1);
@@ -214,6 +216,7 @@ unsigned arch_start_cpus(void)
 {
     trap_set_handler(VEC_NMI, nmi);
     trap_set_handler(VEC_IPI_CALL, call_ipi);
+    cpuinfo_capture_this_cpu();
     unsigned present = arch_cpus_present();
     if (!lapic_present() || !madt.found) {
         if (present > 1)
@@ -252,5 +255,3 @@ unsigned arch_start_cpus(void)
 void arch_send_call_ipi(unsigned cpu) { lapic_send_ipi(apic_ids[cpu], VEC_IPI_CALL); }
 
 void arch_send_stop_nmi(unsigned cpu) { lapic_send_nmi(apic_ids[cpu]); }
-
-unsigned arch_cpu_apic_id(unsigned cpu) { return apic_ids[cpu]; }

@@ -3,6 +3,7 @@
  * tests/run_all.sh runs them with 1, 2 and 4. With one CPU each test checks the one-CPU
  * behaviour (nobody else to call, run_on(0) runs at once).
  */
+#include "arch/x86/gdt.h"
 #include "kernel/arch.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -265,4 +266,53 @@ CRASHTEST(smp_panic_on_other_cpu)
     printk("smp_panic_on_other_cpu: CPU %u panics\n", n - 1);
     smp_run_on(n - 1, panic_here, 0);
     smp_wait(n - 1);
+}
+
+/* --- int3 snapshots on every CPU (arch/x86/snapshot.c: a debug TSS and a page each) ---- */
+
+struct int3_seen {
+    unsigned cpu;
+    uint32_t count_before, count_after;
+    uint32_t eip, eax;
+    uint16_t link;
+    bool recorded;
+};
+
+static void __attribute__((noinline)) int3_here(void *arg)
+{
+    struct int3_seen *s = arg;
+    s->cpu = arch_cpu_id();
+    snapshot_ring_get(0, &s->count_before);
+    __asm__ volatile("int3" : : "a"(0x5a5a0000u + s->cpu) : "memory");
+    const struct snapshot_record *rec = snapshot_ring_get(0, &s->count_after);
+    s->recorded = rec != 0;
+    if (rec) {
+        s->eip = rec->regs.eip;
+        s->eax = rec->regs.eax;
+        s->link = rec->regs.back_link;
+    }
+}
+
+/* An int3 on each CPU enters that CPU's own debug task (through the shared IDT's task
+ * gate, resolved in that CPU's GDT), which records the interrupted registers into that
+ * CPU's ring and returns: the count of that CPU alone grows by one. */
+SELFTEST(smp_int3_snapshot_every_cpu)
+{
+    unsigned n = arch_cpu_count();
+    uint32_t cpu0_before;
+    snapshot_ring_get(0, &cpu0_before);
+    for (unsigned cpu = n; cpu-- > 0;) {
+        struct int3_seen s = { .cpu = 99 };
+        ST_CHECK(smp_run_on(cpu, int3_here, &s));
+        smp_wait(cpu);
+        ST_CHECK(s.cpu == cpu && s.recorded);
+        ST_CHECK(s.count_after == s.count_before + 1);
+        ST_CHECK(s.eax == 0x5a5a0000u + cpu);
+        ST_CHECK(s.link == SEL_TSS_MAIN);
+        ST_CHECK(s.eip > (uintptr_t)int3_here && s.eip < (uintptr_t)int3_here + 256);
+        if (cpu == 0) /* the other CPUs' snapshots went to their own rings */
+            ST_CHECK(s.count_before == cpu0_before);
+        printk("smp_int3_snapshot_every_cpu: CPU %u snapshot #%u, eax %#x\n", s.cpu,
+               s.count_after, s.eax);
+    }
 }

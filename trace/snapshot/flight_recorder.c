@@ -25,11 +25,13 @@
 #include "kernel/panic.h"
 #include "kernel/log/printk.h"
 #include "kernel/shell/shell.h"
+#include "kernel/smp.h"
 #include "trace/core/trace_internal.h"
 
 static void dump_unread_events(void)
 {
     static union trace_event_copy copy;
+    smp_stop_others(); /* (already done by panic and halt, which call this) */
     if (!trace_buffer())
         return;
     /* Whoever held the lock is not coming back: no other CPU runs now. */
