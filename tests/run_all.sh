@@ -350,6 +350,15 @@ done
         "*** kernel panic on CPU 3: smp_panic_on_other_cpu: on purpose" \
         "Kernel panic - not syncing: smp_panic_on_other_cpu: on purpose (CPU 3 of 4)" \
     || { fail "a panic on CPU 3 says so and stops the other CPUs first"; show_log "$LOGS/smp_panic.log"; }
+echo "# mmiotrace with every CPU online (issue 19): QEMU's edu device log is the oracle"
+for n in 2 4; do
+    what="mmiotrace, $n CPUs hammering one edu page: nothing lost, each CPU's accesses in QEMU's order"
+    if tests/mmio_smp/mmio_smp.sh "$QEMU_RUN" "$TEST_KERNEL" "$LOGS" "$PROGRAMS" "$n" > "$LOGS/mmio_smp$n.txt" 2>&1; then
+        pass "$what"
+    else
+        fail "$what"; show_log "$LOGS/mmio_smp$n.txt"
+    fi
+done
 if make --no-print-directory run SMP=9 > "$LOGS/make_smp9.log" 2>&1 < /dev/null; then
     fail "make run SMP=9 is refused (MAX_CPUS is 8)"
 else
