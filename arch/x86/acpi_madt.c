@@ -5,14 +5,16 @@
  * The search follows the ACPI spec (section 5.2.5.1, "Finding the RSDP on IA-PC systems"):
  * the signature "RSD PTR " on a 16-byte boundary in the first KiB of the Extended BIOS Data
  * Area (whose segment the BIOS keeps at 0x40E), else in the BIOS ROM area 0xE0000-0xFFFFF.
- * Those addresses lie in the direct map (but for page 0). The RSDT and the tables it lists lie wherever the
- * firmware put them (SeaBIOS: the top of RAM, a region the memory map calls reserved), so
- * they are read through a temporary ioremap mapping instead.
+ * Those addresses lie in the direct map (but for page 0). The RSDT and the tables it lists
+ * lie wherever the firmware put them (SeaBIOS: the top of RAM, a region the memory map
+ * calls reserved), so they are copied out through a temporary mapping instead.
  */
 #include "arch/x86/acpi_madt.h"
 
 #include "kernel/lib/string.h"
 #include "kernel/log/printk.h"
+#include "arch/x86/paging.h"
+#include "kernel/mm/heap.h"
 #include "kernel/mm/ioremap.h"
 #include "kernel/mm/page_alloc.h"
 
@@ -47,6 +49,8 @@ struct acpi_rsdp {
 #define MADT_CPU_ENABLED 1u
 #define TABLE_MAX_BYTES (64u << 10) /* a sanity bound: QEMU's MADT is a few hundred bytes */
 
+static bool copy_phys(void *dst, uint32_t pa, uint32_t len);
+
 /* ACPI's checksum rule: all bytes of the structure add up to 0 (mod 256). */
 static bool checksum_ok(const void *p, uint32_t len)
 {
@@ -69,37 +73,61 @@ static const struct acpi_rsdp *scan_rsdp(uint32_t start, uint32_t len)
 
 static const struct acpi_rsdp *find_rsdp(void)
 {
-    /* Physical page 0 is left out of the direct map (a NULL catcher): read it through a
-     * mapping of its own. */
-    const uint16_t *ebda_segment = ioremap(0x40e, 2);
-    uint32_t ebda = ebda_segment ? (uint32_t)*ebda_segment << 4 : 0;
-    if (ebda_segment)
-        iounmap((void *)ebda_segment);
+    /* Physical page 0 is left out of the direct map (a NULL catcher): copy_phys reads it. */
+    uint16_t ebda_segment = 0;
+    copy_phys(&ebda_segment, 0x40e, 2);
+    uint32_t ebda = (uint32_t)ebda_segment << 4;
     const struct acpi_rsdp *r = 0;
     if (ebda >= 0x80000 && ebda < 0xa0000)
         r = scan_rsdp(ebda, 1024);
     return r ? r : scan_rsdp(0xe0000, 0x20000);
 }
 
-/* Maps the whole table at physical pa (header first, to learn its length), checks its
- * checksum and signature (NULL: any), and returns the mapping, or NULL. iounmap it after. */
-static const struct acpi_header *map_table(uint32_t pa, const char *signature)
+/*
+ * Reading physical memory outside the direct map: a few pages of the ioremap window kept
+ * for this (not ioremap itself, whose mappings are numbered and shown to mmiotrace: the
+ * firmware's tables are no device). copy_phys maps the pages under [pa, pa + len), copies
+ * the bytes out and unmaps them again.
+ */
+#define WINDOW_PAGES (TABLE_MAX_BYTES / PAGE_SIZE + 1)
+static uintptr_t window;
+
+static bool copy_phys(void *dst, uint32_t pa, uint32_t len)
 {
-    const struct acpi_header *h = ioremap(pa, sizeof *h);
-    if (!h)
+    if (!window)
+        window = ioremap_reserve_window(WINDOW_PAGES);
+    uint32_t first = pa & ~(PAGE_SIZE - 1), pages = (pa + len - first + PAGE_SIZE - 1) / PAGE_SIZE;
+    if (!window || len > TABLE_MAX_BYTES || pages > WINDOW_PAGES)
+        return false;
+    for (uint32_t i = 0; i < pages; i++)
+        paging_set_pte(window + i * PAGE_SIZE, first + i * PAGE_SIZE, PTE_PRESENT);
+    memcpy(dst, (const void *)(window + (pa - first)), len);
+    for (uint32_t i = 0; i < pages; i++)
+        paging_set_pte(window + i * PAGE_SIZE, 0, 0);
+    return true;
+}
+
+/* A copy (kmalloc'd: kfree it) of the whole table at physical pa, read header first to
+ * learn its length, if its checksum holds and its signature is the one asked for (NULL:
+ * any); else NULL. */
+static struct acpi_header *copy_table(uint32_t pa, const char *signature)
+{
+    struct acpi_header h;
+    if (!copy_phys(&h, pa, sizeof h))
         return 0;
-    uint32_t len = h->length;
-    bool wanted = !signature || memcmp(h->signature, signature, 4) == 0;
-    iounmap((void *)h);
-    if (!wanted || len < sizeof *h || len > TABLE_MAX_BYTES)
+    if ((signature && memcmp(h.signature, signature, 4) != 0) || h.length < sizeof h ||
+        h.length > TABLE_MAX_BYTES)
         return 0;
-    h = ioremap(pa, len);
-    if (h && !checksum_ok(h, len)) {
-        printk("ACPI: %.4s at %#x has a bad checksum; ignored\n", h->signature, pa);
-        iounmap((void *)h);
+    struct acpi_header *t = kmalloc(h.length);
+    if (!t)
+        return 0;
+    if (!copy_phys(t, pa, h.length) || !checksum_ok(t, t->length)) {
+        printk("ACPI: %.4s at %#x is unreadable or has a bad checksum; ignored\n", h.signature,
+               pa);
+        kfree(t);
         return 0;
     }
-    return h;
+    return t;
 }
 
 static void add_cpu(uint8_t acpi_id, uint8_t apic_id, uint32_t flags)
@@ -194,7 +222,7 @@ void acpi_madt_init(void)
     bool xsdt = rsdp->revision >= 2 && rsdp->xsdt_address && !(rsdp->xsdt_address >> 32) &&
                 !rsdp->rsdt_address;
     uint32_t root_pa = xsdt ? (uint32_t)rsdp->xsdt_address : rsdp->rsdt_address;
-    const struct acpi_header *root = map_table(root_pa, xsdt ? "XSDT" : "RSDT");
+    struct acpi_header *root = copy_table(root_pa, xsdt ? "XSDT" : "RSDT");
     if (!root) {
         printk("ACPI: no valid %s at %#x\n", xsdt ? "XSDT" : "RSDT", root_pa);
         return;
@@ -204,14 +232,14 @@ void acpi_madt_init(void)
     for (unsigned i = 0; i < entries && !madt.found; i++) {
         uint32_t pa;
         memcpy(&pa, (const uint8_t *)root + sizeof *root + i * size, 4);
-        const struct acpi_header *h = map_table(pa, "APIC");
+        struct acpi_header *h = copy_table(pa, "APIC");
         if (h) {
             madt.found = true;
             parse_madt(h);
-            iounmap((void *)h);
+            kfree(h);
         }
     }
-    iounmap((void *)root);
+    kfree(root);
     if (!madt.found)
         printk("ACPI: no MADT: one CPU, no I/O APIC\n");
     else if (madt.cpus_ignored)

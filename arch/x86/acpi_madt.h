@@ -57,7 +57,7 @@ struct madt_info {
 extern struct madt_info madt;
 
 /* Finds the RSDP, the RSDT and the MADT and fills madt, printing one line per entry. Needs
- * the heap (the tables are mapped with ioremap while read). */
+ * the heap (the tables are copied into it while read) and paging (the ioremap window). */
 void acpi_madt_init(void);
 
 /* The GSI an ISA irq arrives at (its override, else the same number), and the override's

@@ -1,7 +1,7 @@
 /*
- * cpus_present.c - how many CPUs the machine was started with, so that the kernel can
- * refuse more than it runs on (one, until SMP start-up exists) instead of leaving them idle
- * without a word.
+ * cpus_present.c - how many CPUs the machine was started with: arch_start_cpus
+ * (arch/x86/smp_boot.c) warns when fewer came online, so that no CPU is left idle without
+ * a word.
  *
  * The count comes from QEMU's firmware configuration device, fw_cfg (QEMU's
  * docs/specs/fw_cfg.rst): a 16-bit item number is written to the selector port, then the

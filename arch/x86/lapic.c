@@ -83,9 +83,11 @@ bool lapic_init(void)
     trap_set_handler(VEC_LAPIC_SPURIOUS, spurious_interrupt);
     enable_this_cpu();
     /* Virtual wire mode (MP spec 3.6.2.2): the 8259's output reaches this CPU as an
-     * ExtINT through LINT0, and NMIs through LINT1, as the firmware had them. */
-    lapic_write(LAPIC_LVT_LINT0, LAPIC_DM_EXTINT);
-    lapic_write(LAPIC_LVT_LINT1, LAPIC_DM_NMI);
+     * ExtINT through LINT0, level-triggered (the 8259 holds INTR until acknowledged), and
+     * NMIs through LINT1: what SeaBIOS leaves (0x8700, 0x8400). An edge-triggered LINT0
+     * changes when QEMU delivers the PIC's interrupts. */
+    lapic_write(LAPIC_LVT_LINT0, LAPIC_DM_EXTINT | LAPIC_LVT_LEVEL);
+    lapic_write(LAPIC_LVT_LINT1, LAPIC_DM_NMI | LAPIC_LVT_LEVEL);
     uint32_t version = lapic_read(LAPIC_VERSION);
     printk("lapic: id %u, version %#x, %u LVT entries, registers at %#x\n", lapic_id(),
            version & 0xff, ((version >> 16) & 0xff) + 1, pa);
@@ -95,7 +97,7 @@ bool lapic_init(void)
 void lapic_init_ap(void)
 {
     enable_this_cpu();
-    lapic_write(LAPIC_LVT_LINT0, LAPIC_LVT_MASKED | LAPIC_DM_EXTINT);
+    lapic_write(LAPIC_LVT_LINT0, LAPIC_LVT_MASKED | LAPIC_LVT_LEVEL | LAPIC_DM_EXTINT);
     lapic_write(LAPIC_LVT_LINT1, LAPIC_LVT_MASKED | LAPIC_DM_NMI);
     lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED);
 }

@@ -33,6 +33,7 @@
 
 #define LAPIC_SVR_ENABLE (1u << 8)
 #define LAPIC_LVT_MASKED (1u << 16)
+#define LAPIC_LVT_LEVEL (1u << 15)     /* trigger mode of an LVT entry: level */
 #define LAPIC_DM_FIXED 0x000u
 #define LAPIC_DM_NMI 0x400u
 #define LAPIC_DM_INIT 0x500u

@@ -255,5 +255,3 @@ unsigned arch_start_cpus(void)
 void arch_send_call_ipi(unsigned cpu) { lapic_send_ipi(apic_ids[cpu], VEC_IPI_CALL); }
 
 void arch_send_stop_nmi(unsigned cpu) { lapic_send_nmi(apic_ids[cpu]); }
-
-unsigned arch_cpu_apic_id(unsigned cpu) { return apic_ids[cpu]; }

@@ -36,6 +36,13 @@ bool sched_need_resched(void) { return need_resched; }
  * can run, or the idle task when nothing can. */
 static struct task *pick_next(struct task *prev)
 {
+    /* ONE CPU scheduler: tasks run on CPU 0 only. Another CPU runs its own idle task and
+     * nothing else (smp_run_on work included): it keeps running what it runs. (Its call
+     * cleared need_resched, CPU 0's request: the next tick raises it again while tasks
+     * wait.) Checked here, not at schedule's top, where GCC would split it off into every
+     * caller. */
+    if (arch_cpu_id() != 0)
+        return prev;
     struct task *start = prev->next ? prev->next : task_list();
     struct task *t = start;
     do {
@@ -64,11 +71,6 @@ uint64_t task_cpu_time_ns(const struct task *t)
 
 void schedule(void)
 {
-    /* ONE CPU scheduler: tasks run on CPU 0 only. Another CPU runs its own idle task and
-     * nothing else (smp_run_on work included), so there it has nothing to switch to; it
-     * must not take need_resched, which is CPU 0's. */
-    if (arch_cpu_id() != 0)
-        return;
     need_resched = false;
     struct task *prev = current;
     struct task *next = pick_next(prev);
