@@ -34,6 +34,23 @@ user_rows=$(awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf ", {\"
 json=$(sed -n 's/^BENCH-JSON //p' "$log" | tr -d '\r')
 [ "$json" = "[]" ] && user_rows=${user_rows#, }
 echo "${json%]}$user_rows]" > build/bench.json
+# ftrace's patching rows again with 2 and 4 CPUs (each row names the CPUs the kernel ran:
+# a sync is then an IPI to every other CPU and a wait for all of them).
+if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ftrace_patching,* ]]; then
+    smp_json=
+    for n in 2 4; do
+        smp_log=build/bench-smp$n-console.log
+        if build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=ftrace_patching \
+            --smp "$n" --icount --quiet --timeout 300 --console "$smp_log"; then
+            grep '^bench: ftrace: .*CPU' "$smp_log"
+            smp_json=$smp_json$(sed -n 's/^BENCH-JSON //p' "$smp_log" | tr -d '\r')
+        else
+            echo "bench: the ftrace_patching run with $n CPUs failed; see $smp_log" >&2
+            exit 1
+        fi
+    done
+    echo "$smp_json" | sed 's/\]\[/, /g' > build/bench-smp.json
+fi
 # A hardware task switch is one instruction to -icount, whatever it really costs, and so is
 # each byte written to COM2's port: the snapshot rows and the COM2 stream are measured once
 # more without -icount, in QEMU's real time.
@@ -71,7 +88,7 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,iso_boot,* ]]; then
     printf '[{"row": "iso_boot_to_prompt_median_of_3", "value": %s, "unit": "ms"}]\n' "$median" \
         > build/bench-iso-boot.json
 fi
-echo "bench: rows written to build/bench.json (and build/bench-real-time.json, build/bench-iso-boot.json)"
+echo "bench: rows written to build/bench.json (and build/bench-real-time.json, build/bench-iso-boot.json, build/bench-smp.json)"
 if [ -n "$errors" ]; then
     echo "bench: $(wc -l <<< "$errors") row(s) could not be measured (ERROR above)" >&2
     exit 1

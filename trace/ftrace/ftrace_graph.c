@@ -25,9 +25,9 @@
  *
  * The return stack is one per task (interrupt handlers nest on the one of the task they
  * interrupt, in order, since they return before the code they interrupted continues). Each
- * CPU reaches the stack of the task it runs through its own slot of gs[] (switched with the
- * task on that CPU), so a task that migrates takes its stack along; a CPU's boot or idle
- * context that has no task of its own uses that CPU's context stack.
+ * CPU reaches the stack of the task it runs through its own slot of graph_cpu[] (switched
+ * with the task on that CPU), so a task that migrates takes its stack along; a CPU's boot
+ * or idle context that has no task of its own uses that CPU's context stack.
  *
  * SMP: everything the hot path writes is per CPU (the return stack by way of the task,
  * the overrun count, the profile's counters), each in cache lines of its own. The
