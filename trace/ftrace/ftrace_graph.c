@@ -79,11 +79,12 @@ struct graph_cpu {
 } __attribute__((aligned(64)));
 static struct graph_cpu graph_cpu[MAX_CPUS];
 
-/* This CPU's: the running task's return stack. Interrupts off, so the CPU stays this one. */
-static inline struct graph_stack *this_stack(void)
+/* The running task's return stack on cpu, this CPU (interrupts off, so it stays this one;
+ * the caller passes arch_cpu_id(), read once per call). */
+static inline struct graph_stack *this_stack(unsigned cpu)
 {
-    struct graph_cpu *c = &graph_cpu[arch_cpu_id()];
-    return c->stack ? c->stack : &context_stack[arch_cpu_id()];
+    struct graph_stack *s = graph_cpu[cpu].stack;
+    return s ? s : &context_stack[cpu];
 }
 
 static bool graph_recording;    /* function_graph is the current tracer */
@@ -187,7 +188,7 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
     if (graph_broken)
         return;
     unsigned cpu = arch_cpu_id();
-    struct graph_stack *gs = this_stack();
+    struct graph_stack *gs = this_stack(cpu);
     if (profiling && profile[cpu]) {
         int site = ftrace_site_index(ip);
         if (site >= 0)
@@ -241,7 +242,7 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
 {
     unsigned long flags = arch_irq_save();
     unsigned cpu = arch_cpu_id();
-    struct graph_stack *gs = this_stack();
+    struct graph_stack *gs = this_stack(cpu);
     struct ret_entry *e = &gs->e[--gs->top];
     if (e->fp != fp)
         bad_frame(e, fp);
@@ -268,7 +269,7 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
 static void graph_unwind(uintptr_t sp)
 {
     unsigned long flags = arch_irq_save();
-    struct graph_stack *gs = this_stack();
+    struct graph_stack *gs = this_stack(arch_cpu_id());
     while (gs->top > 0 && (uintptr_t)gs->e[gs->top - 1].slot < sp)
         gs->top--;
     arch_irq_restore(flags);
@@ -278,7 +279,7 @@ static void graph_unwind(uintptr_t sp)
 static uintptr_t graph_real_return(int k)
 {
     unsigned long flags = arch_irq_save();
-    const struct graph_stack *gs = this_stack();
+    const struct graph_stack *gs = this_stack(arch_cpu_id());
     int i = gs->top - 1 - k;
     uintptr_t ret = i >= 0 ? gs->e[i].ret : 0;
     arch_irq_restore(flags);
