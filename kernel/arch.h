@@ -27,6 +27,8 @@
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
 bool arch_irqs_enabled(void);
+/* A serializing instruction: code patched by any CPU is fetched anew after it. */
+void arch_serialize(void);
 /* Cycle counter: raw, monotonic per CPU. */
 uint64_t arch_cycles(void);
 /* How many CPUs are running, and which one this code runs on (0 .. count-1). */

@@ -91,10 +91,19 @@ void smp_call_others(smp_fn fn, void *arg)
     arch_irq_restore(flags);
 }
 
-/* Nothing to do: taking the IPI and returning from it (iret) serializes the CPU. */
-static void serialize(void *unused) { (void)unused; }
+/* A CPU may run this from the IPI, whose iret serializes it anyway, or from its own waiting
+ * loop (serve_calls), where nothing else would: so it serializes itself. */
+static void serialize(void *unused)
+{
+    (void)unused;
+    arch_serialize();
+}
 
-void smp_sync_cores(void) { smp_call_others(serialize, 0); }
+void smp_sync_cores(void)
+{
+    arch_serialize();
+    smp_call_others(serialize, 0);
+}
 
 bool smp_run_on(unsigned cpu, smp_fn fn, void *arg)
 {

@@ -7,8 +7,8 @@
  *
  *   smp_call_others  runs a short function on every other online CPU, in interrupt context
  *                    (an IPI; interrupts off there) and returns when all of them ran it.
- *   smp_sync_cores   returns once every other online CPU has executed a serializing
- *                    instruction: code this CPU patched is what they fetch next (ftrace's
+ *   smp_sync_cores   returns once this CPU and every other online CPU have executed a
+ *                    serializing instruction: code this CPU patched is what all fetch next (ftrace's
  *                    text_poke_sync, Linux arch/x86/kernel/alternative.c).
  *   smp_run_on       hands a long-running function to an idle CPU, which runs it in its
  *                    idle loop with interrupts on (so it still answers IPIs); smp_wait

@@ -359,6 +359,20 @@ for n in 2 4; do
         fail "$what"; show_log "$LOGS/mmio_smp$n.txt"
     fi
 done
+echo "# ftrace on SMP: call sites patched under CPUs running them (single-threaded TCG: docs/ftrace.md section 11)"
+for cpus in 1 2 4; do
+    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=ftrace_smp_stress --initrd "$PROGRAMS" \
+        --devices "edu pci-testdev" --smp "$cpus" --quiet --timeout 120 \
+        --console "$LOGS/ftrace_smp$cpus.log" -- -accel tcg,thread=single > /dev/null 2>&1
+    rc=$?
+    count_tap "ftrace_smp$cpus" "$LOGS/ftrace_smp$cpus.log" "$rc"
+    if [ "$rc" -eq 0 ] && grep -q '^selftest: 1 passed, 0 failed' "$LOGS/ftrace_smp$cpus.log"; then
+        pass "ftrace: 1000 tracer switches while $cpus CPU(s) call traced functions, every event counted"
+    else
+        fail "ftrace: 1000 tracer switches while $cpus CPU(s) call traced functions, every event counted"
+        show_log "$LOGS/ftrace_smp$cpus.log"
+    fi
+done
 if make --no-print-directory run SMP=9 > "$LOGS/make_smp9.log" 2>&1 < /dev/null; then
     fail "make run SMP=9 is refused (MAX_CPUS is 8)"
 else

@@ -31,6 +31,14 @@ static inline bool arch_irqs_enabled(void)
     return flags & (1u << 9);
 }
 
+/* A serializing instruction (cpuid): every instruction this CPU fetches after it is read
+ * from memory as it is now, code another CPU patched included (Intel SDM vol. 3A 8.1.3). */
+static inline void arch_serialize(void)
+{
+    uint32_t a = 0, b, c, d;
+    __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d) : : "memory");
+}
+
 static inline uint64_t arch_cycles(void)
 {
     uint32_t lo, hi;

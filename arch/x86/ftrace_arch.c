@@ -58,14 +58,6 @@ static struct patch_batch *live_batch; /* the round under way, or NULL (handlers
 /* Per CPU, each on a cache line of its own: calls sent past a site being patched. */
 static volatile uint32_t int3_skips[MAX_CPUS * 16] __attribute__((aligned(64)));
 
-/* Makes this CPU fetch what it wrote (cpuid serializes), then every other CPU. */
-static void sync_all_cores(void)
-{
-    uint32_t a = 0, b, c, d;
-    __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d) : : "memory");
-    smp_sync_cores();
-}
-
 bool ftrace_site_is_nop(uint32_t site)
 {
     const uint8_t *p = (const uint8_t *)site;
@@ -123,19 +115,19 @@ void ftrace_sites_patch(const uint32_t *sites, const uint32_t *targets, uint32_t
     uint8_t insn[5];
     for (uint32_t i = 0; i < n; i++)
         *(volatile uint8_t *)(uintptr_t)sites[i] = 0xcc;
-    sync_all_cores();
+    smp_sync_cores();
     for (uint32_t i = 0; i < n; i++) {
         volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)sites[i];
         site_insn(sites[i], targets[i], insn);
         for (int k = 1; k < 5; k++)
             p[k] = insn[k];
     }
-    sync_all_cores();
+    smp_sync_cores();
     for (uint32_t i = 0; i < n; i++) {
         site_insn(sites[i], targets[i], insn);
         *(volatile uint8_t *)(uintptr_t)sites[i] = insn[0];
     }
-    sync_all_cores();
+    smp_sync_cores();
     __atomic_store_n(&live_batch, (struct patch_batch *)0, __ATOMIC_RELEASE);
     kprobe_arch_route_int3(false);
 }
@@ -146,7 +138,7 @@ void ftrace_sites_patch(const uint32_t *sites, const uint32_t *targets, uint32_t
 void text_poke_byte(uint32_t addr, uint8_t byte)
 {
     *(volatile uint8_t *)(uintptr_t)addr = byte;
-    sync_all_cores();
+    smp_sync_cores();
 }
 
 bool ftrace_patching_int3(uint32_t *eip)

@@ -14,6 +14,7 @@
 #include "arch/x86/snapshot.h"
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
+#include "kernel/spinlock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/ioremap.h"
@@ -157,12 +158,14 @@ static uint32_t int3_route_holds;
 
 void kprobe_arch_route_int3(bool hold)
 {
-    unsigned long flags = arch_irq_save();
+    /* an ftrace round on one CPU and a kprobe arming on another both count here */
+    static struct spinlock route_lock = SPINLOCK_INIT("int3 route");
+    unsigned long flags = spin_lock_irqsave(&route_lock);
     if (hold && int3_route_holds++ == 0)
         snapshot_use_task_gate(false);
     else if (!hold && int3_route_holds > 0 && --int3_route_holds == 0)
         snapshot_use_task_gate(true);
-    arch_irq_restore(flags);
+    spin_unlock_irqrestore(&route_lock, flags);
 }
 
 static inline uint32_t read_dr6(void)
