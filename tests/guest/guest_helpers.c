@@ -70,3 +70,22 @@ int guest_write_file(const char *path, const char *data, bool append)
         return -EACCES;
     return f->ops->write(f, data, strlen(data), append);
 }
+
+/* The Hit column of name's line in a trace_stat file's text, or -1. */
+long trace_stat_hits(const char *text, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = text; *p; p++) {
+        if ((p == text || p[-1] == '\n') && strncmp(p, "  ", 2) == 0 &&
+            strncmp(p + 2, name, len) == 0 && p[2 + len] == ' ') {
+            const char *q = p + 2 + len;
+            while (*q == ' ')
+                q++;
+            long v = 0;
+            while (*q >= '0' && *q <= '9')
+                v = v * 10 + (*q++ - '0');
+            return v;
+        }
+    }
+    return -1;
+}

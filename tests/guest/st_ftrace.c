@@ -246,23 +246,7 @@ static bool never(struct fs_writer *w)
 }
 
 /* The Hit column of name's line in trace_stat/function0, or -1. */
-static long hits_of(const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *p = collected; *p; p++) {
-        if ((p == collected || p[-1] == '\n') && strncmp(p, "  ", 2) == 0 &&
-            strncmp(p + 2, name, len) == 0 && p[2 + len] == ' ') {
-            const char *q = p + 2 + len;
-            while (*q == ' ')
-                q++;
-            long v = 0;
-            while (*q >= '0' && *q <= '9')
-                v = v * 10 + (*q++ - '0');
-            return v;
-        }
-    }
-    return -1;
-}
+static long hits_of(const char *name) { return trace_stat_hits(collected, name); }
 
 SELFTEST(ftrace_profile)
 {

@@ -142,25 +142,6 @@ static uint64_t check_accounting(uint32_t per_call, const char *tracer)
     return overrun;
 }
 
-/* The Hit column of name's line in a trace_stat file's text, or -1. */
-static long hits_in(const char *text, const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *p = text; *p; p++) {
-        if ((p == text || p[-1] == '\n') && strncmp(p, "  ", 2) == 0 &&
-            strncmp(p + 2, name, len) == 0 && p[2 + len] == ' ') {
-            const char *q = p + 2 + len;
-            while (*q == ' ')
-                q++;
-            long v = 0;
-            while (*q >= '0' && *q <= '9')
-                v = v * 10 + (*q++ - '0');
-            return v;
-        }
-    }
-    return -1;
-}
-
 NAMEDTEST(ftrace_smp_stress)
 {
     static const char *const tracers[] = { "function", "function_graph", "nop" };
@@ -243,7 +224,7 @@ NAMEDTEST(ftrace_smp_stress)
             path[n++] = (char)('0' + cpu / 10);
         path[n++] = (char)('0' + cpu % 10);
         path[n] = '\0';
-        long hits = hits_in(guest_read_file(path), "ftrace_test_top");
+        long hits = trace_stat_hits(guest_read_file(path), "ftrace_test_top");
         long want = cpu >= first_loop_cpu() ? COUNTED_CALLS : -1; /* -1: no line */
         if (hits != want)
             printk("ftrace_smp_stress: %s shows %ld calls of ftrace_test_top, not %ld\n", path,
@@ -251,8 +232,8 @@ NAMEDTEST(ftrace_smp_stress)
         ST_CHECK(hits == want);
         sum += hits > 0 ? hits : 0;
     }
-    ST_CHECK(hits_in(guest_read_file("trace_stat/functions"), "ftrace_test_top") == sum);
-    ST_CHECK(hits_in(guest_read_file("trace_stat/functions"), "ftrace_test_leaf") == 3 * sum);
+    ST_CHECK(trace_stat_hits(guest_read_file("trace_stat/functions"), "ftrace_test_top") == sum);
+    ST_CHECK(trace_stat_hits(guest_read_file("trace_stat/functions"), "ftrace_test_leaf") == 3 * sum);
 
     ST_CHECK(guest_write_file("set_ftrace_filter", "", false) == 0);
     ST_CHECK(trace_resize(pages) == 0);
