@@ -505,7 +505,7 @@ test: deps
 # One test run at a time per tree: the logs in $(BUILD)/test-logs have fixed names.
 test-ready:
 	@$(LOCKED_MAKE) GOALS="$(BUILD_OUTPUTS) $(QEMU_RUN) $(BUILD)/gdbinit $(UNIT_BINS) $(FUZZ_BINS) $(BUILD)/user/format_test $(BUILD)/tests/tools/parse_formats"
-	@flock $(BUILD)/.test.lock tests/run_all.sh
+	@flock $(BUILD)/.test.lock env SMP=$(SMP) tests/run_all.sh
 
 # The README's sessions typed one after another on one boot of the ISO, shown as they run
 # and checked against the README (tools/doctest.py): what a new user following it sees.

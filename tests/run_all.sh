@@ -436,7 +436,8 @@ tests/shell/busybox_interactive.sh "$QEMU_RUN" "$KERNEL" "$LOGS" "$PROGRAMS,buil
 echo "# boot scripts and make trace"
 # One boot of a shell script and its checks; prints ok/not ok lines (counted afterwards)
 # and leaves its logs as $LOGS/script_NAME[_smpN].*. The header "# smp: 1 2 4" lists the CPU
-# counts a script boots with, once each (default 1; logs of N > 1 get the suffix _smpN).
+# counts a script boots with, once each (default: `make test SMP=N`'s N, else 1; logs of
+# N > 1 get the suffix _smpN).
 run_script() { # script smp
     local script=$1 smp=$2 base name expected label="" qemu_trace qemu_args modules extra
     local to_build builtin memory rc want_rc
@@ -496,7 +497,7 @@ run_script() { # script smp
 # Results print in script order once both lanes are done.
 jobs_list=()
 for script in tests/shell/*.script; do
-    for n in $(sed -n 's/^# smp: //p' "$script" | grep . || echo 1); do jobs_list+=("$script $n"); done
+    for n in $(sed -n 's/^# smp: //p' "$script" | grep . || echo "${SMP:-1}"); do jobs_list+=("$script $n"); done
 done
 lane() { # lane-number
     local i=0 job script smp
