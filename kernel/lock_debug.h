@@ -6,9 +6,12 @@
  * taking locks in an order that contradicts an order seen before (A then B somewhere, B
  * then A elsewhere: two CPUs doing one each deadlock), and releasing a lock this CPU does
  * not hold. A finding names both locks and panics (kernel/panic.h); host tests provide a
- * panic that returns to them. Like Linux's lockdep, small: each CPU keeps the stack of locks
- * it holds, and one table remembers every "held A, then took B" pair seen, keyed by the
- * locks' addresses (a lock whose memory is freed calls spin_lock_forget).
+ * panic that returns to them. A small cousin of Linux's lockdep: each CPU keeps the stack of
+ * locks it holds, and one table remembers every "held A, then took B" pair seen, keyed by
+ * the locks' addresses (a lock whose memory is freed calls spin_lock_forget). What it does
+ * not catch, unlike lockdep: a cycle through three or more locks (A->B, B->C, C->A: only
+ * direct pairs are compared), and a lock taken with interrupts on in thread context that a
+ * handler also takes (seen only when the handler really interrupts its holder).
  *
  * Who turns it on: the self-test kernel (tracekern-test.elf: tests/guest/st_lock_debug.c,
  * at its first initcall, before anything holds a lock); tracekern.elf leaves it off, where

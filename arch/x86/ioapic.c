@@ -48,10 +48,12 @@ static volatile uint8_t *ioapic_regs;
 static unsigned pin_count;
 static struct spinlock ioapic_lock = SPINLOCK_INIT("ioapic");
 
-/* Each ISA line's pin and redirection low word (vector, trigger, polarity) when unmasked. */
+/* Each ISA line's pin and redirection low word (vector, trigger, polarity) when unmasked;
+ * routed is false for a line with no pin of its own (see claimed_by_override). */
 static struct {
     unsigned pin;
     uint32_t low;
+    bool routed;
 } lines[IRQ_COUNT];
 
 /* Reads an I/O APIC register. ioapic_lock held. */
@@ -71,6 +73,8 @@ static void ioapic_write(uint32_t reg, uint32_t value)
 /* Sets line irq's entry to its routing with the mask bit as asked. */
 static void set_masked(int irq, bool masked)
 {
+    if (!lines[irq].routed)
+        return;
     unsigned long flags = spin_lock_irqsave(&ioapic_lock);
     uint32_t low = lines[irq].low | (masked ? RTE_MASKED : 0);
     ioapic_write(REG_REDIRECT_LOW(lines[irq].pin), low);
@@ -137,6 +141,17 @@ static void route_line(int irq, const struct madt_ioapic *io, uint16_t elcr)
                      (active_low ? RTE_ACTIVE_LOW : 0);
 }
 
+/* True when line irq would sit on a pin that an override gave to another line: on a PC the
+ * PIT's IRQ 0 arrives at pin 2, where IRQ 2 (the PICs' cascade, never a device) would
+ * otherwise go. The override wins, as on Linux; the displaced line gets no pin. */
+static bool claimed_by_override(int irq)
+{
+    for (int other = 0; other < IRQ_COUNT; other++)
+        if (other != irq && lines[other].pin == lines[irq].pin && lines[other].pin != (unsigned)other)
+            return true;
+    return false;
+}
+
 bool ioapic_take_over(void)
 {
     /* ONE I/O APIC: a PC's 24 pins carry every ISA and PCI line; a second one (GSI 24 and
@@ -163,9 +178,11 @@ bool ioapic_take_over(void)
     uint16_t elcr = (uint16_t)(inb(ELCR_PORT_LOW) | inb(ELCR_PORT_HIGH) << 8);
     uint32_t destination = (uint32_t)lapic_id() << 24;
     uint16_t was_unmasked = pic_unmasked_lines();
-    for (int irq = 0; irq < IRQ_COUNT; irq++) {
+    for (int irq = 0; irq < IRQ_COUNT; irq++)
         route_line(irq, io, elcr);
-        if (lines[irq].pin >= pin_count)
+    for (int irq = 0; irq < IRQ_COUNT; irq++) {
+        lines[irq].routed = lines[irq].pin < pin_count && !claimed_by_override(irq);
+        if (!lines[irq].routed)
             continue;
         flags = spin_lock_irqsave(&ioapic_lock);
         ioapic_write(REG_REDIRECT_HIGH(lines[irq].pin), destination);

@@ -21,7 +21,21 @@ static uint32_t next_id = 1;
 static struct spinlock ioremap_lock = SPINLOCK_INIT("ioremap");
 static const struct ioremap_observer *observer;
 
-void ioremap_set_observer(const struct ioremap_observer *o) { observer = o; }
+void ioremap_set_observer(const struct ioremap_observer *o)
+{
+    unsigned long flags = spin_lock_irqsave(&ioremap_lock);
+    observer = o;
+    spin_unlock_irqrestore(&ioremap_lock, flags);
+}
+
+void ioremap_detach_observer(void (*undo)(struct io_mapping *m))
+{
+    unsigned long flags = spin_lock_irqsave(&ioremap_lock);
+    observer = 0;
+    for (struct io_mapping *m = mappings; m; m = m->next)
+        undo(m);
+    spin_unlock_irqrestore(&ioremap_lock, flags);
+}
 
 size_t ioremap_window_bytes(void) { return IOREMAP_SIZE; }
 

@@ -31,6 +31,10 @@ struct ioremap_observer {
     void (*unmapping)(struct io_mapping *m, uintptr_t caller);
 };
 void ioremap_set_observer(const struct ioremap_observer *observer);
+/* Stops observing and calls undo on every mapping, both under the ioremap lock (interrupts
+ * off; undo must not wait for other CPUs): an ioremap or iounmap on another CPU comes
+ * wholly before (undo sees it) or wholly after (nobody observes it). */
+void ioremap_detach_observer(void (*undo)(struct io_mapping *m));
 
 /*
  * Watching every access to a mapping (mmiotrace's fault path, which arch/x86 implements):

@@ -1,6 +1,6 @@
 /*
  * mmio_hammer.c - `mmio_hammer DEVICE BAR ITERATIONS`: every online CPU hammers the first
- * page of one memory BAR at once, so mmiotrace can be checked with all CPUs online
+ * page of one memory BAR of QEMU's edu device at once, so mmiotrace can be checked with all CPUs online
  * (tests/mmio_smp/mmio_smp.sh compares what it recorded with QEMU's device-side log).
  *
  * Each CPU, ITERATIONS times, with k the iteration and c the CPU:
@@ -26,6 +26,11 @@
 #include "kernel/shell/shell.h"
 #include "kernel/smp.h"
 
+#define EDU_VENDOR 0x1234
+#define EDU_DEVICE 0x11e8
+/* 20,000 iterations are 200,000 traced accesses a CPU, about a minute of QEMU: the command
+ * has no ^C, so a typo cannot tie the shell up for hours. */
+#define MAX_ITERATIONS 20000
 #define SAME_REGISTER 0x04
 #define RMW_REGISTER 0x80
 
@@ -67,9 +72,15 @@ static int cmd_mmio_hammer(int argc, char **argv, struct fs_writer *out)
 {
     uint64_t bar, iterations;
     if (argc != 4 || parse_uint(argv[2], strlen(argv[2]), &bar) != 0 || bar >= PCI_MAX_BARS ||
-        parse_uint(argv[3], strlen(argv[3]), &iterations) != 0 || iterations > 1000000)
+        parse_uint(argv[3], strlen(argv[3]), &iterations) != 0 || iterations > MAX_ITERATIONS)
         return SHELL_USAGE;
     const struct pci_device *dev = pci_lookup(argv[1]);
+    /* The offsets are edu's registers: on another device they could be anything
+     * (a NIC's DMA engine), so no other device is hammered. */
+    if (dev && (dev->vendor != EDU_VENDOR || dev->device != EDU_DEVICE)) {
+        printk("mmio_hammer: %s is not QEMU's edu device (1234:11e8)\n", argv[1]);
+        return -1;
+    }
     if (!dev || !dev->bar[bar].size || dev->bar[bar].io || dev->bar[bar].size < 0x1000) {
         printk("mmio_hammer: %s has no memory BAR %u of a page or more\n", argv[1],
                (unsigned)bar);
@@ -100,5 +111,6 @@ static int cmd_mmio_hammer(int argc, char **argv, struct fs_writer *out)
     return 0;
 }
 SHELL_COMMAND("mmio_hammer", "mmio_hammer DEVICE BAR ITERATIONS",
-              "every CPU hammers one page of a device BAR at once (mmiotrace's SMP test)",
+              "every CPU hammers one page of edu's BAR at once, up to 20000 iterations "
+              "(mmiotrace's SMP test)",
               cmd_mmio_hammer);

@@ -169,8 +169,9 @@ static const struct ioremap_observer mmiotrace_observer = { on_mapped, on_unmapp
  * Arming: following ioremap and trapping the accesses of what it maps. Held by the tracer
  * while it is current and by each enabled mmio/ event (mmio_events.h); it starts with the
  * first holder and ends with the last, when every traced mapping is disarmed. Changed only
- * in thread context (tracer switch, enable writes), under arming_mutex: tasks on two CPUs
- * may switch the tracer and write an enable file at once. A mutex, not a spinlock: letting
+ * in thread context (tracer switch, enable writes), under arming_mutex: two tasks may switch
+ * the tracer and write an enable file at once. (ONE CPU: tasks run on CPU 0 only for now,
+ * and kernel/mutex.h relies on that.) A mutex, not a spinlock: letting
  * go waits for every other CPU (mmiotrace_arch_enable), which needs interrupts on.
  */
 enum { HELD_BY_TRACER = 1, HELD_BY_RW_EVENT = 2, HELD_BY_MAP_EVENT = 4 };
@@ -189,6 +190,13 @@ static int arming_hold(unsigned holder)
     return 0;
 }
 
+/* Gives a traced mapping's pages back to direct access (ioremap lock held). */
+static void disarm_if_traced(struct io_mapping *m)
+{
+    if (m->traced)
+        mmiotrace_arm(m, false);
+}
+
 /* Stops following ioremap and disarms every traced mapping once nobody holds the arming:
  * their pages work directly again. */
 static void arming_release(unsigned holder)
@@ -198,10 +206,7 @@ static void arming_release(unsigned holder)
     arming_holders &= ~holder;
     if (arming_holders)
         return;
-    ioremap_set_observer(0);
-    for (const struct io_mapping *c = ioremap_list(); c; c = c->next)
-        if (c->traced)
-            mmiotrace_arm((struct io_mapping *)c, false);
+    ioremap_detach_observer(disarm_if_traced);
     mmiotrace_arch_enable(0);
 }
 
