@@ -98,3 +98,24 @@ long write_file(const char *path, const char *text)
     errno = saved;
     return ret < 0 ? -1 : 0;
 }
+
+long cpus_in_cpuinfo(void)
+{
+    char text[8192];
+    int fd = open("/proc/cpuinfo", O_RDONLY);
+    if (fd < 0)
+        return -1;
+    long n = 0, got;
+    while (n < (long)sizeof text - 1 && (got = read(fd, text + n, sizeof text - 1 - n)) > 0)
+        n += got;
+    close(fd);
+    text[n] = '\0';
+    long cpus = 0;
+    for (const char *line = text; line; line = strchr(line, '\n')) {
+        if (*line == '\n')
+            line++;
+        if (strncmp(line, "processor\t", 10) == 0)
+            cpus++;
+    }
+    return cpus;
+}

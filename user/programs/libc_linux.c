@@ -39,7 +39,8 @@ static void system_calls(void)
 {
     check_number("sysconf(_SC_PAGESIZE)", sysconf(_SC_PAGESIZE), 4096);
     check_number("sysconf(_SC_CLK_TCK)", sysconf(_SC_CLK_TCK), 100);
-    check_number("sysconf(_SC_NPROCESSORS_ONLN)", sysconf(_SC_NPROCESSORS_ONLN), 1);
+    check_number("sysconf(_SC_NPROCESSORS_ONLN) = /proc/cpuinfo's processors",
+                 sysconf(_SC_NPROCESSORS_ONLN), cpus_in_cpuinfo());
     check_number("sysconf(_SC_OPEN_MAX)", sysconf(_SC_OPEN_MAX), 32);
     check_call("sysconf(12345) -> EINVAL", sysconf(12345), EINVAL);
     struct utsname u;

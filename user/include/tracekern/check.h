@@ -27,5 +27,8 @@ int check_summary(const char *name);
 void check_output(int fd);
 
 long write_file(const char *path, const char *text);
+/* The CPUs online as /proc/cpuinfo lists them (its "processor" blocks), or -1: a witness
+ * independent of the calls under test for checks whose answer depends on the CPU count. */
+long cpus_in_cpuinfo(void);
 
 #endif
