@@ -1,10 +1,17 @@
 /*
  * kprobe_arch.c - int3 probes and the out-of-line single step (kprobe_arch.h).
  *
- * One CPU today: the armed table changes only in thread context (enabling or disabling a
- * probe event), which the kernel never preempts, and the step that makes an entry visible
- * to the int3 handler (kprobe_arch_narmed) or removes it runs with interrupts off; the
- * per-CPU state is reached through this_cpu() alone. An SMP kernel needs a lock taken at the hit too.
+ * Several CPUs hit probes at once; one changes the armed table at a time. The table
+ * changes only in thread context (enabling or disabling a probe event), and that runs on
+ * CPU 0 alone, never preempted in the kernel: ONE CPU for the writer (the scheduler keeps
+ * every task on CPU 0; arming from several CPUs would need a mutex around arm and disarm).
+ * Any CPU may search the table at an int3 (find_site) meanwhile: an entry is complete
+ * before the count that makes it visible is published (release; the int3 goes in after
+ * that), and disarm never hides a live entry (the last one is copied into the hole while
+ * the count still covers both, and the freed place is reused only once every CPU has left
+ * the int3 handler it may have been searching from: smp_sync_cores). Each CPU has its own
+ * hook flag, step slot and saved flags (struct kprobe_cpu, indexed by arch_cpu_id()), so
+ * CPUs hitting probes at once never step each other's copies.
  */
 #include "arch/x86/kprobe_arch.h"
 
@@ -18,6 +25,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/ioremap.h"
+#include "kernel/smp.h"
 
 #define DR6_SINGLE_STEP (1u << 14)
 
@@ -44,21 +52,27 @@ struct kprobe_cpu {
     uint32_t saved_flags;   /* the probed code's TF and IF */
     uint8_t slot[16] __attribute__((aligned(16))); /* the copy runs here */
 };
-static struct kprobe_cpu cpu0;
+static struct kprobe_cpu kprobe_cpus[MAX_CPUS];
 
-/* This CPU's state (one CPU: an SMP kernel indexes by CPU number here). */
-static struct kprobe_cpu *this_cpu(void) { return &cpu0; }
+/* This CPU's state: its own slot, so a step never runs another CPU's copy. Called only with
+ * interrupts off (int3 and #DB are interrupt gates), so the CPU cannot change under it. */
+static struct kprobe_cpu *this_cpu(void) { return &kprobe_cpus[arch_cpu_id()]; }
 
+/* Who records a hit (trace/kprobes). */
 void kprobe_arch_set_hook(kprobe_arch_hook_t hook) { probe_hook = hook; }
 
+/* The armed entry for addr, or 0. Safe on any CPU while another arms or disarms: the
+ * count is read once (acquire), and every entry below it is whole (see kprobe_arch_disarm). */
 static struct armed_site *find_site(uint32_t addr)
 {
-    for (uint32_t i = 0; i < kprobe_arch_narmed; i++)
-        if (armed[i].addr == addr)
+    uint32_t n = __atomic_load_n(&kprobe_arch_narmed, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < n; i++)
+        if (__atomic_load_n(&armed[i].addr, __ATOMIC_ACQUIRE) == addr)
             return &armed[i];
     return 0;
 }
 
+/* The byte the code has at addr, an armed site's int3 seen through. */
 uint8_t kprobe_arch_original_byte(uint32_t addr)
 {
     const struct armed_site *s = find_site(addr);
@@ -72,6 +86,8 @@ static void read_text(uint32_t addr, uint8_t *buf, uint32_t n)
         buf[i] = kprobe_arch_original_byte(addr + i);
 }
 
+/* Decodes from func to addr, so an int3 only ever goes where an instruction starts and
+ * only on one that can be stepped out of line. */
 int kprobe_arch_prepare(uint32_t func, uint32_t size, uint32_t addr, const char **why)
 {
     *why = 0;
@@ -104,8 +120,11 @@ int kprobe_arch_prepare(uint32_t func, uint32_t size, uint32_t addr, const char 
     return *why ? -EINVAL : 0;
 }
 
+/* Whether any site is armed (mmiotrace asks before it starts). */
 bool kprobe_arch_int3_armed(void) { return kprobe_arch_narmed > 0; }
 
+/* Arms addr: the entry is filled in, then published (release), then the int3 written, so a
+ * CPU that meets the int3 always finds its entry. Thread context on CPU 0 (the header). */
 int kprobe_arch_arm(uint32_t addr)
 {
     struct armed_site *s = find_site(addr);
@@ -128,34 +147,60 @@ int kprobe_arch_arm(uint32_t addr)
                               .rep = (in.rep || in.repne) && in.map == INSN_MAP_1 };
     memcpy(s->insn, buf, in.length);
     unsigned long flags = arch_irq_save();
-    if (kprobe_arch_narmed++ == 0)
+    uint32_t n = kprobe_arch_narmed;
+    if (n == 0)
         kprobe_arch_route_int3(true); /* vector 3 through trap_dispatch from now on */
+    __atomic_store_n(&kprobe_arch_narmed, n + 1, __ATOMIC_RELEASE);
     arch_irq_restore(flags);
     /* The site is known before its int3 is there; the poke syncs every CPU, interrupts on. */
     text_poke_byte(addr, 0xcc);
     return 0;
 }
 
+/* Disarms addr with its last user: the original byte goes back (text_poke_byte syncs every
+ * CPU, so none meets this int3 afterwards), then the entry is forgotten without ever hiding
+ * another live entry from a CPU searching the table at the same time. */
 void kprobe_arch_disarm(uint32_t addr)
 {
     struct armed_site *s = find_site(addr);
     if (!s || --s->users > 0)
         return;
-    /* One CPU: no step of this site can be under way here (a step runs with interrupts off
-     * from its int3 to its #DB). With more CPUs, the last disarm must wait until no CPU
-     * is stepping before trap_dispatch stops asking (kprobe_arch_may_trap).
-     * The byte goes back first, interrupts on (the poke syncs every CPU): once it returns
-     * no CPU meets this int3, so the site can be forgotten. */
+    /* The byte goes back first, interrupts on. The poke syncs every CPU by IPI, which a CPU
+     * takes only with interrupts on: one that met this int3 before has finished its hook
+     * and its step (interrupts off from the int3 to the #DB) by the time the poke returns,
+     * so no CPU is left needing this entry, nor kprobe_arch_may_trap, for its #DB. */
     text_poke_byte(addr, s->insn[0]);
+    uint32_t last = kprobe_arch_narmed - 1;
+    /* The last entry is copied into the hole while the count still covers both, so a CPU
+     * searching meanwhile finds it in one place or the other. The hole matches no address
+     * while it fills (0 is never kernel text); its address goes in last (release), so a
+     * CPU that matches it reads the whole entry. */
+    if (s != &armed[last]) {
+        __atomic_store_n(&s->addr, 0, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        struct armed_site moved = armed[last];
+        s->users = moved.users;
+        memcpy(s->insn, moved.insn, sizeof s->insn);
+        s->len = moved.len;
+        s->fixup = moved.fixup;
+        s->rep = moved.rep;
+        __atomic_store_n(&s->addr, moved.addr, __ATOMIC_RELEASE);
+    }
     unsigned long flags = arch_irq_save();
-    *s = armed[--kprobe_arch_narmed];
-    if (kprobe_arch_narmed == 0)
+    __atomic_store_n(&kprobe_arch_narmed, last, __ATOMIC_RELEASE);
+    if (last == 0)
         kprobe_arch_route_int3(false);
     arch_irq_restore(flags);
+    /* armed[last] is reused by the next arm only once every CPU has finished any search
+     * that read the old count: each has left the int3 handler (interrupts off from the
+     * trap to its end) when it executes the serializing instruction this waits for. */
+    smp_sync_cores();
 }
 
 static uint32_t int3_route_holds;
 
+/* Counts who needs vector 3 through trap_dispatch; the first hold and the last release
+ * switch the gate. */
 void kprobe_arch_route_int3(bool hold)
 {
     /* an ftrace round on one CPU and a kprobe arming on another both count here */
@@ -168,6 +213,7 @@ void kprobe_arch_route_int3(bool hold)
     spin_unlock_irqrestore(&route_lock, flags);
 }
 
+/* DR6 says why a #DB came: a single step is ours, mmiotrace's or a debugger's otherwise. */
 static inline uint32_t read_dr6(void)
 {
     uint32_t v;
@@ -175,6 +221,7 @@ static inline uint32_t read_dr6(void)
     return v;
 }
 
+/* The status is sticky: cleared so the next #DB is not mistaken for a step. */
 static inline void clear_dr6(void) { __asm__ volatile("mov %0, %%dr6" ::"r"(0u)); }
 
 /* The probe's int3: run the hook, then send the CPU to step the copy in its slot. */
@@ -270,8 +317,10 @@ static void fault_in_step(struct trap_frame *tf)
 extern void kretprobe_trampoline(void);
 static kretprobe_arch_hook_t return_hook;
 
+/* Who answers a return to the trampoline (trace/kprobes). */
 void kprobe_arch_set_return_hook(kretprobe_arch_hook_t hook) { return_hook = hook; }
 
+/* The address a hijacked return slot gets. */
 uint32_t kprobe_arch_trampoline(void) { return (uint32_t)(uintptr_t)kretprobe_trampoline; }
 
 /* Called by kretprobe_trampoline: the hook, interrupts off, answers the real return address.
@@ -285,6 +334,7 @@ uint32_t kretprobe_arch_return(uint32_t slot, uint32_t retval)
     return ret;
 }
 
+/* trap_dispatch's entry into kprobes (kprobe_arch.h). */
 bool kprobe_arch_trap(struct trap_frame *tf)
 {
     if (tf->vector == VEC_BREAKPOINT)

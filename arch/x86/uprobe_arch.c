@@ -31,7 +31,9 @@ struct uprobe_step {
 };
 static struct uprobe_step cpu0_step;
 
-/* This CPU's step (one CPU). */
+/* This CPU's step. ONE CPU: user programs run only on CPU 0 for now (the scheduler keeps
+ * every task there), so only CPU 0 ever hits a uprobe or steps one; once tasks run on other
+ * CPUs this becomes an array [MAX_CPUS] indexed by arch_cpu_id(), as kprobe_arch.c's. */
 static struct uprobe_step *this_cpu(void) { return &cpu0_step; }
 
 void uprobe_arch_set_hook(uprobe_arch_hook_t hook) { uprobe_hook = hook; }

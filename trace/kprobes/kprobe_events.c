@@ -27,9 +27,10 @@
  * (notrace: the tracers, the trap and int3/#DB paths, the kprobe machinery) and the
  * functions of kprobe_blacklist below. Every refused line is told to error_log.
  *
- * Concurrency (one CPU): the list is changed only under kprobe_lock with interrupts off,
- * and the hook runs with interrupts off (ftrace_dispatch), so it never sees a half-changed
- * list; a probe is only freed while disabled, when its site no longer calls the hook.
+ * Concurrency: the list is changed only under kprobe_lock with interrupts off, and the
+ * hook runs with interrupts off (ftrace_dispatch, the int3 handler); a probe is only freed
+ * while disabled, when its site no longer calls the hook. Hits on several CPUs at once
+ * count in each CPU's own nhit and nmissed, and each CPU has its own in_handler.
  */
 #include "trace/kprobes/kprobe_fetch.h"
 #include "trace/kprobes/kprobe_parse.h"
@@ -45,6 +46,7 @@
 #include "kernel/panic.h"
 #include "kernel/proc/task.h"
 #include "kernel/proc/task_internal.h"
+#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "trace/core/error_log.h"
 #include "trace/events/trace_events.h"
@@ -78,7 +80,8 @@ struct kprobe {
     bool int3;                        /* an int3 probe (else the ftrace site's) */
     uint32_t nfixed;                  /* __probe_ip, or __probe_func and __probe_ret_ip */
     uint32_t maxactive, nactive;      /* return probes: instances allowed, pending */
-    uint64_t nhit, nmissed;           /* kprobe_profile */
+    uint64_t nhit[MAX_CPUS];          /* kprobe_profile, per CPU (summed there) */
+    uint64_t nmissed[MAX_CPUS];
     uint32_t *sym_addr;               /* per arg: @SYM's address (without its offset) */
     struct trace_event_field *fields; /* __probe_ip, then one per arg */
     char (*field_types)[8];           /* the type names fields point at */
@@ -101,12 +104,30 @@ struct kret_instance {
     uint32_t seq;       /* hijack order: the later of two on one slot returns first */
 };
 static struct kret_instance *kret_pool; /* KRET_POOL of them, from the first return probe on */
+/* ONE CPU: the pool, kret_seq and nactive are changed without a lock, with interrupts off
+ * on the CPU that hits; return probes on several CPUs at once need a lock here. */
 static uint32_t kret_seq;
-/* A probe's event is being recorded on this CPU (one CPU): a probe hit from inside that
- * (the recording code probed) only counts a miss. */
-static bool in_handler;
+/* A probe's event is being recorded on that CPU: a probe hit from inside that (the
+ * recording code probed) only counts a miss. Per CPU, so a hit on one CPU does not count a
+ * miss because another CPU is recording at the same time. */
+static bool in_handler[MAX_CPUS];
 
 /* --- the hit ------------------------------------------------------------------------------ */
+
+/* One more hit or miss on this CPU. Several CPUs hit the same probe at once, so each
+ * counts in its own slot (Linux's per-CPU nhit): the hooks run with interrupts off, so
+ * nothing else on this CPU adds between the load and the store. A 64-bit atomic add is
+ * no option here: -mgeneral-regs-only leaves gcc only libatomic's, which this kernel lacks. */
+static inline void count(uint64_t counter[MAX_CPUS]) { counter[arch_cpu_id()]++; }
+
+/* A counter's total over every CPU, for kprobe_profile. */
+static uint64_t count_total(const uint64_t counter[MAX_CPUS])
+{
+    uint64_t sum = 0;
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        sum += *(const volatile uint64_t *)&counter[cpu];
+    return sum;
+}
 
 struct copy_job {
     uint32_t addr;
@@ -217,7 +238,7 @@ static void hijack_return(struct kprobe *kp, uint32_t func, uint32_t *parent_slo
         if (!kret_pool[i].used)
             in = &kret_pool[i];
     if (!in) {
-        kp->nmissed++;
+        count(kp->nmissed);
         return;
     }
     *in = (struct kret_instance){ true, kp, current, (uint32_t)(uintptr_t)parent_slot,
@@ -236,24 +257,24 @@ static void kprobe_hit(uint32_t ip, uint32_t *parent_slot, unsigned long irqs)
     site.regs[KP_REG_BP] = parent_slot[-5];
     site.regs[KP_REG_SP] = (uint32_t)(uintptr_t)parent_slot;
     site.regs[KP_REG_IP] = ip;
-    if (in_handler) {
+    if (in_handler[arch_cpu_id()]) {
         for (struct kprobe *kp = probes; kp; kp = kp->next)
             if (kp->addr == ip && !kp->int3 && kp->call.enabled)
-                kp->nmissed++;
+                count(kp->nmissed);
         return;
     }
-    in_handler = true;
+    in_handler[arch_cpu_id()] = true;
     for (struct kprobe *kp = probes; kp; kp = kp->next) {
         if (kp->addr != ip || kp->int3 || !kp->call.enabled)
             continue;
         if (kp->cmd.is_return) {
             hijack_return(kp, ip, parent_slot); /* a hit counts at the return, as Linux's */
         } else {
-            kp->nhit++;
+            count(kp->nhit);
             record_hit(kp, &site, irqs, &kp->ip);
         }
     }
-    in_handler = false;
+    in_handler[arch_cpu_id()] = false;
 }
 
 /* The trampoline's hook (arch/x86/kprobe_arch.c): the instance of the running task whose
@@ -277,18 +298,18 @@ static uint32_t kret_return(uint32_t slot, uint32_t retval, bool irqs)
               slot);
     uint32_t ret = hit->ret;
     struct kprobe *kp = hit->kp;
-    if (kp && kp->call.enabled && !in_handler) {
-        in_handler = true;
+    if (kp && kp->call.enabled && !in_handler[arch_cpu_id()]) {
+        in_handler[arch_cpu_id()] = true;
         struct kp_site site = { .known_regs = KP_RETURN_REGS, .read = read_kernel,
                                 .retval = retval, .has_retval = true };
         site.regs[KP_REG_AX] = retval;
         site.regs[KP_REG_SP] = slot + 4;
         uint32_t fixed[2] = { hit->func, ret };
-        kp->nhit++;
+        count(kp->nhit);
         record_hit(kp, &site, irqs, fixed);
-        in_handler = false;
+        in_handler[arch_cpu_id()] = false;
     } else if (kp && kp->call.enabled) {
-        kp->nmissed++;
+        count(kp->nmissed);
     }
     free_instance(hit);
     return ret;
@@ -325,15 +346,15 @@ static void kprobe_int3_hit(uint32_t addr, const uint32_t regs[KPROBE_ARCH_NREGS
     for (struct kprobe *kp = probes; kp; kp = kp->next) {
         if (kp->addr != addr || !kp->int3 || !kp->call.enabled)
             continue;
-        if (nested || in_handler) {
-            kp->nmissed++;
+        if (nested || in_handler[arch_cpu_id()]) {
+            count(kp->nmissed);
             continue;
         }
-        kp->nhit++;
-        in_handler = true;
+        count(kp->nhit);
+        in_handler[arch_cpu_id()] = true;
         site.regs[KP_REG_IP] = kp->ip;
         record_hit(kp, &site, regs[KP_REG_FLAGS] & (1u << 9), &kp->ip);
-        in_handler = false;
+        in_handler[arch_cpu_id()] = false;
     }
 }
 
@@ -761,8 +782,9 @@ static int read_kprobe_profile(struct fs_node *node, struct fs_writer *out)
     (void)node;
     unsigned long flags = spin_lock_irqsave(&kprobe_lock);
     for (const struct kprobe *p = probes; p; p = p->next)
-        fs_printf(out, "  %-44s %15llu %15llu\n", p->call.name, (unsigned long long)p->nhit,
-                  (unsigned long long)p->nmissed);
+        fs_printf(out, "  %-44s %15llu %15llu\n", p->call.name,
+                  (unsigned long long)count_total(p->nhit),
+                  (unsigned long long)count_total(p->nmissed));
     spin_unlock_irqrestore(&kprobe_lock, flags);
     return 0;
 }
