@@ -373,6 +373,20 @@ for cpus in 1 2 4; do
         show_log "$LOGS/ftrace_smp$cpus.log"
     fi
 done
+echo "# kprobes on SMP: probes hit on every CPU at once (single-threaded TCG: int3s are written into code other CPUs run)"
+for cpus in 1 4; do
+    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=kprobes_smp_stress --initrd "$PROGRAMS" \
+        --devices "edu pci-testdev" --smp "$cpus" --quiet --timeout 120 \
+        --console "$LOGS/kprobes_smp$cpus.log" -- -accel tcg,thread=single > /dev/null 2>&1
+    rc=$?
+    count_tap "kprobes_smp$cpus" "$LOGS/kprobes_smp$cpus.log" "$rc"
+    what="kprobes with $cpus CPU(s): probed functions called while probes are rearmed, every hit counted"
+    if [ "$rc" -eq 0 ] && grep -q '^selftest: 1 passed, 0 failed' "$LOGS/kprobes_smp$cpus.log"; then
+        pass "$what"
+    else
+        fail "$what"; show_log "$LOGS/kprobes_smp$cpus.log"
+    fi
+done
 if make --no-print-directory run SMP=9 > "$LOGS/make_smp9.log" 2>&1 < /dev/null; then
     fail "make run SMP=9 is refused (MAX_CPUS is 8)"
 else
