@@ -71,13 +71,15 @@ SELFTEST(clock)
 {
     ST_CHECK(arch_cycles_khz() > 1000);
     uint64_t t0 = time_ns(), tick0 = timer_ticks();
-    while (timer_ticks() < tick0 + 3)
+    while (timer_ticks() < tick0 + 10)
         arch_wait_for_interrupt();
     uint64_t t1 = time_ns();
     ST_CHECK(t1 > t0);
-    /* 3 ticks of 10 ms: at least 20 ms must have passed by the TSC as well. */
-    ST_CHECK(t1 - t0 >= 20000000ull);
-    ST_CHECK(irq_count(0) >= 3);
+    /* 10 ticks of 10 ms: at least half of that by the TSC as well. Not all of it: without
+     * -icount QEMU delivers the ticks a stalled host made late in a quick burst (its PIT
+     * catches up), so a loaded host shortens a few of them. */
+    ST_CHECK(t1 - t0 >= 50000000ull);
+    ST_CHECK(irq_count(0) >= 10);
 }
 
 SELFTEST(spinlock_irqsave)
