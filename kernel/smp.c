@@ -20,13 +20,17 @@
  *
  * Stop. The first CPU to call smp_stop_others owns the stop; it sends every other CPU an
  * NMI, which even a CPU spinning with interrupts off takes; their NMI handler sees
- * smp_stop_requested(), counts itself stopped and halts with NMIs blocked. A CPU that
+ * smp_stop_requested(), counts itself stopped and halts with NMIs blocked; the stopping
+ * CPU itself ignores an NMI (smp_stop_is_mine: CPU 0's LINT1 takes external NMIs). The
+ * stopper turns lock debugging off and printk lock-free first: the stopped CPUs may hold
+ * any lock. A CPU that
  * calls smp_stop_others after another CPU owns the stop halts itself instead (two panics
  * at once: one report).
  */
 #include "kernel/smp.h"
 
 #include "kernel/arch.h"
+#include "kernel/lock_debug.h"
 #include "kernel/log/printk.h"
 
 #define STOP_WAIT_MS 100
@@ -153,6 +157,11 @@ void smp_ap_main(void)
 
 bool smp_stop_requested(void) { return __atomic_load_n(&stopper, __ATOMIC_ACQUIRE) >= 0; }
 
+bool smp_stop_is_mine(void)
+{
+    return __atomic_load_n(&stopper, __ATOMIC_ACQUIRE) == (int)arch_cpu_id();
+}
+
 void smp_stopped_here(void)
 {
     __atomic_or_fetch(&stopped_mask, 1u << arch_cpu_id(), __ATOMIC_RELEASE);
@@ -168,6 +177,11 @@ void smp_stop_others(void)
             return; /* this CPU stopped the others already (halt, then a panic) */
         arch_halt_forever(); /* another CPU is stopping everyone: be stopped */
     }
+    /* From here on this CPU runs alone with whatever locks the stopped ones held: lock
+     * checks off and printk lock-free before anything is printed (halt comes here without
+     * panic_begin, which did both already). */
+    lock_debug_off();
+    printk_enter_emergency();
     if (n == 1)
         return;
     uint32_t others = ((1u << n) - 1) & ~(1u << me);

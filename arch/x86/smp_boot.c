@@ -109,13 +109,19 @@ static bool call_ipi(struct trap_frame *tf)
 }
 
 /* An NMI: the stop request of smp_stop_others halts this CPU for good (NMIs stay blocked:
- * no iret ever comes). Any other NMI is reported as the exception it is. */
+ * no iret ever comes), except on the CPU that asked for the stop, which is writing the
+ * crash report: there the NMI is counted, named and ignored. Any NMI before a stop is
+ * reported as the exception it is. */
 static bool nmi(struct trap_frame *tf)
 {
     (void)tf;
     irq_stat_count(IRQ_STAT_NMI);
     if (!smp_stop_requested())
         return false;
+    if (smp_stop_is_mine()) {
+        printk("smp: NMI on CPU %u, the CPU stopping the others: ignored\n", arch_cpu_id());
+        return true;
+    }
     smp_stopped_here();
     arch_halt_forever();
 }

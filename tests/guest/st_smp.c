@@ -4,6 +4,8 @@
  * behaviour (nobody else to call, run_on(0) runs at once).
  */
 #include "arch/x86/gdt.h"
+#include "arch/x86/trap.h"
+#include "drivers/serial/com2_stream.h"
 #include "kernel/arch.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -12,6 +14,8 @@
 #include "kernel/proc/task.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "trace/core/trace_internal.h"
 
 /* What a CPU saw when it ran a piece of work. */
 struct seen {
@@ -245,6 +249,19 @@ NAMEDTEST(smp_stop_others)
     printk("smp_stop_others: %u of %u other CPUs stopped\n", stopped, n - 1);
     /* With the others stopped the calls have nobody to wait for, and must not hang. */
     smp_sync_cores();
+    /* An NMI on the stopping CPU itself (CPU 0's LINT1 takes external ones) is ignored:
+     * it must not halt the CPU that writes the report. */
+    if (n > 1) {
+        uint64_t nmis = irq_stat_on(0, IRQ_STAT_NMI);
+        arch_send_stop_nmi(0);
+        t0 = arch_cycles();
+        while (irq_stat_on(0, IRQ_STAT_NMI) == nmis &&
+               arch_cycles() - t0 < (uint64_t)arch_cycles_khz() * 100)
+            arch_cpu_relax();
+        ST_CHECK(irq_stat_on(0, IRQ_STAT_NMI) == nmis + 1);
+        printk("smp_stop_others: CPU 0 took %u NMI after the stop and goes on\n",
+               (unsigned)(irq_stat_on(0, IRQ_STAT_NMI) - nmis));
+    }
 }
 
 static void panic_here(void *unused)
@@ -266,6 +283,37 @@ CRASHTEST(smp_panic_on_other_cpu)
     printk("smp_panic_on_other_cpu: CPU %u panics\n", n - 1);
     smp_run_on(n - 1, panic_here, 0);
     smp_wait(n - 1);
+}
+
+static void panic_with_com2_held(void *unused)
+{
+    (void)unused;
+    panic("smp_panic_com2_held: on purpose");
+}
+
+/* A panic on the last CPU while CPU 0 holds COM2's lock (as when its tick streams
+ * trace_pipe) and spins with interrupts off: the NMI stops CPU 0 with the lock held, and
+ * the flight recorder must still send its 300 unread markers to COM2 (run_all.sh counts
+ * them): the dump writes without the lock, and lock debugging (on in this kernel) does
+ * not turn the take-over into a second panic. */
+CRASHTEST(smp_panic_com2_held)
+{
+    unsigned n = arch_cpu_count();
+    ST_CHECK(n >= 2 && com2_present());
+    if (n < 2 || !com2_present())
+        return;
+    trace_stream_enabled = false;
+    rb_reset(trace_buffer());
+    for (int i = 0; i < 300; i++) {
+        char text[16];
+        int len = ksnprintf(text, sizeof text, "held %d", i);
+        tracing_mark_write(text, (uint32_t)len);
+    }
+    printk("smp_panic_com2_held: CPU 0 holds com2, CPU %u panics\n", n - 1);
+    spin_lock_irqsave(&com2_lock);
+    ST_CHECK(smp_run_on(n - 1, panic_with_com2_held, 0));
+    for (;;)
+        arch_cpu_relax(); /* until the NMI stops this CPU, the lock held */
 }
 
 /* --- int3 snapshots on every CPU (arch/x86/snapshot.c: a debug TSS and a page each) ---- */
