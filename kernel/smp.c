@@ -9,9 +9,12 @@
  * bit, runs the function and clears the bit. Two CPUs may call each other at once with
  * interrupts off: each one, while it spins, also serves the slots that name it, so neither
  * waits for an interrupt the other cannot take (the deadlock a single shared slot under a
- * lock would have); a call served so runs with interrupts off, but outside the IPI
- * handler. fn must not itself call smp_call_others. Memory order: the mask is stored with release after fn and arg, and
- * loaded with acquire before them.
+ * lock would have); a call served so runs with interrupts off and, like one served from
+ * the IPI, with the CPU counted in hardirq (arch_in_hardirq is true in fn either way).
+ * fn must not itself call smp_call_others. A target whose IPI the local APIC could not
+ * send (ICR timeout) is warned about once and not waited for: its bit is cleared at once.
+ * Memory order: the mask is stored with release after fn and arg, and loaded with acquire
+ * before them.
  *
  * Work. Each CPU but 0 has a run slot (idle, claimed, ready); smp_run_on claims it with a
  * compare-and-swap, fills it, marks it ready and sends the IPI that ends the CPU's hlt;
@@ -71,6 +74,21 @@ static void serve_calls(unsigned me)
 
 void smp_call_interrupt(void) { serve_calls(arch_cpu_id()); }
 
+static uint32_t ipi_failures_warned; /* bit per CPU */
+
+/* Sends cpu the call IPI; false when the local APIC could not, with a warning the first
+ * time for that CPU (a stuck ICR would otherwise repeat it on every call). */
+static bool send_call_ipi(unsigned cpu)
+{
+    if (arch_send_call_ipi(cpu))
+        return true;
+    uint32_t bit = 1u << cpu;
+    if (!(__atomic_fetch_or(&ipi_failures_warned, bit, __ATOMIC_RELAXED) & bit))
+        printk("smp: WARNING: the call IPI to CPU %u could not be sent (local APIC busy): "
+               "calls do not wait for that CPU\n", cpu);
+    return false;
+}
+
 void smp_call_others(smp_fn fn, void *arg)
 {
     unsigned n = arch_cpu_count();
@@ -84,12 +102,14 @@ void smp_call_others(smp_fn fn, void *arg)
     s->arg = arg;
     __atomic_store_n(&s->pending, targets, __ATOMIC_RELEASE);
     for (unsigned cpu = 0; cpu < n; cpu++)
-        if (targets & (1u << cpu))
-            arch_send_call_ipi(cpu);
+        if ((targets & (1u << cpu)) && !send_call_ipi(cpu))
+            __atomic_and_fetch(&s->pending, ~(1u << cpu), __ATOMIC_RELEASE);
     while (__atomic_load_n(&s->pending, __ATOMIC_ACQUIRE)) {
         if (smp_stop_requested())
             break; /* a stopped CPU will never answer */
+        hardirq_depth[me]++; /* as in the IPI handler (arch/x86/smp_boot.c's call_ipi) */
         serve_calls(me);
+        hardirq_depth[me]--;
         arch_cpu_relax();
     }
     arch_irq_restore(flags);
@@ -125,7 +145,8 @@ bool smp_run_on(unsigned cpu, smp_fn fn, void *arg)
     r->fn = fn;
     r->arg = arg;
     __atomic_store_n(&r->state, RUN_READY, __ATOMIC_RELEASE);
-    arch_send_call_ipi(cpu); /* ends its hlt; the handler finds no call, the loop the work */
+    send_call_ipi(cpu); /* ends its hlt; the handler finds no call, the loop the work (not
+                         * sent: it finds the work at its next interrupt) */
     return true;
 }
 

@@ -260,6 +260,6 @@ unsigned arch_start_cpus(void)
     return cpus_online;
 }
 
-void arch_send_call_ipi(unsigned cpu) { lapic_send_ipi(apic_ids[cpu], VEC_IPI_CALL); }
+bool arch_send_call_ipi(unsigned cpu) { return lapic_send_ipi(apic_ids[cpu], VEC_IPI_CALL); }
 
 void arch_send_stop_nmi(unsigned cpu) { lapic_send_nmi(apic_ids[cpu]); }
