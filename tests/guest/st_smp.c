@@ -3,6 +3,7 @@
  * tests/run_all.sh runs them with 1, 2 and 4. With one CPU each test checks the one-CPU
  * behaviour (nobody else to call, run_on(0) runs at once).
  */
+#include "arch/x86/acpi_madt.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/trap.h"
 #include "drivers/serial/com2_stream.h"
@@ -364,4 +365,68 @@ SELFTEST(smp_int3_snapshot_every_cpu)
         printk("smp_int3_snapshot_every_cpu: CPU %u snapshot #%u, eax %#x\n", s.cpu,
                s.count_after, s.eax);
     }
+}
+
+/* --- the MADT parser on malformed tables (arch/x86/acpi_madt.c) ------------------------ */
+
+/* Appends one MADT entry of len bytes: type, len, then body (len - 2 bytes of it). */
+static unsigned put_entry(uint8_t *t, unsigned at, uint8_t type, uint8_t len,
+                          const uint8_t *body)
+{
+    t[at] = type;
+    t[at + 1] = len;
+    memcpy(t + at + 2, body, len - 2u);
+    return at + len;
+}
+
+/* Every entry type the parser reads, once too short and once whole: the short ones are
+ * skipped (read at fixed offsets they would take bytes of the next entry), the whole ones
+ * kept; a table shorter than its 44-byte header is refused and leaves the result alone. */
+SELFTEST(smp_madt_short_entries)
+{
+    static uint8_t t[160];
+    static struct madt_info m;
+    memset(t, 0, sizeof t);
+    memset(&m, 0, sizeof m);
+    memcpy(t, "APIC", 4);
+    const uint32_t lapic = 0xfee00000u, flags = 1;
+    memcpy(t + 36, &lapic, 4);
+    memcpy(t + 40, &flags, 4);
+    /* Bodies: fields as the ACPI spec lays them out after type and length. */
+    const uint8_t cpu[] = { 0x01, 0x05, 1, 0, 0, 0 };                   /* acpi 1, apic 5 */
+    const uint8_t ioapic[] = { 0x09, 0, 0x00, 0x00, 0xc0, 0xfe, 0x18, 0, 0, 0 };
+    const uint8_t ovr[] = { 0, 9, 9, 0, 0, 0, 0x0d, 0 };                /* irq 9 -> 9 */
+    const uint8_t nmi[] = { 0xff, 0, 0, 1 };
+    const uint8_t addr[] = { 0, 0, 0x00, 0x10, 0xe0, 0xfe, 0, 0, 0, 0 }; /* 0xfee01000 */
+    unsigned at = 44;
+    at = put_entry(t, at, 0, 6, cpu);    /* short: 8 needed */
+    at = put_entry(t, at, 0, 8, cpu);
+    at = put_entry(t, at, 1, 10, ioapic); /* short: 12 */
+    at = put_entry(t, at, 1, 12, ioapic);
+    at = put_entry(t, at, 2, 8, ovr);    /* short: 10 */
+    at = put_entry(t, at, 2, 10, ovr);
+    at = put_entry(t, at, 4, 5, nmi);    /* short: 6 */
+    at = put_entry(t, at, 4, 6, nmi);
+    at = put_entry(t, at, 5, 10, addr);  /* short: 12 */
+    uint32_t length = at;
+    memcpy(t + 4, &length, 4);
+    ST_CHECK(acpi_madt_parse(t, &m));
+    ST_CHECK(m.cpu_count == 1 && m.cpus[0].acpi_id == 1 && m.cpus[0].apic_id == 5 &&
+             m.cpus[0].enabled);
+    ST_CHECK(m.ioapic_count == 1 && m.ioapics[0].id == 9 &&
+             m.ioapics[0].address == 0xfec00000u && m.ioapics[0].gsi_base == 0x18);
+    ST_CHECK(m.override_count == 1 && m.overrides[0].isa_irq == 9 &&
+             m.overrides[0].gsi == 9 && m.overrides[0].flags == 0x0d);
+    ST_CHECK(m.lapic_address == lapic); /* the short address override was not applied */
+    at = put_entry(t, at, 5, 12, addr);
+    length = at;
+    memcpy(t + 4, &length, 4);
+    memset(&m, 0, sizeof m);
+    ST_CHECK(acpi_madt_parse(t, &m) && m.lapic_address == 0xfee01000u);
+
+    length = 43;
+    memcpy(t + 4, &length, 4);
+    memset(&m, 0, sizeof m);
+    ST_CHECK(!acpi_madt_parse(t, &m) && m.lapic_address == 0 && m.cpu_count == 0);
+    printk("smp_madt_short_entries: 5 short entries skipped, 5 whole ones kept\n");
 }
