@@ -12,7 +12,9 @@
  * lock would have); a call served so runs with interrupts off and, like one served from
  * the IPI, with the CPU counted in hardirq (arch_in_hardirq is true in fn either way).
  * fn must not itself call smp_call_others. A target whose IPI the local APIC could not
- * send (ICR timeout) is warned about once and not waited for: its bit is cleared at once.
+ * send (ICR timeout) is warned about once and not waited for: its bit is cleared at once
+ * (should the IPI have gone out after all, its handler finds no bit and runs nothing; a
+ * target already serving the slot from its own waiting loop may still be in fn).
  * Memory order: the mask is stored with release after fn and arg, and loaded with acquire
  * before them.
  *
@@ -26,9 +28,8 @@
  * smp_stop_requested(), counts itself stopped and halts with NMIs blocked; the stopping
  * CPU itself ignores an NMI (smp_stop_is_mine: CPU 0's LINT1 takes external NMIs). The
  * stopper turns lock debugging off and printk lock-free first: the stopped CPUs may hold
- * any lock. A CPU that
- * calls smp_stop_others after another CPU owns the stop halts itself instead (two panics
- * at once: one report).
+ * any lock. A CPU that calls smp_stop_others after another CPU owns the stop halts
+ * itself instead (two panics at once: one report).
  */
 #include "kernel/smp.h"
 
