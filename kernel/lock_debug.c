@@ -161,6 +161,8 @@ void lock_debug_forget(const struct spinlock *l)
     arch_irq_restore(flags);
 }
 
+void lock_debug_off(void) { __atomic_store_n(&lock_debug_enabled, false, __ATOMIC_RELEASE); }
+
 unsigned lock_debug_held_count(void)
 {
     unsigned long flags = arch_irq_save();

@@ -37,6 +37,9 @@ void lock_debug_acquired_try(struct spinlock *l);
 void lock_debug_release(struct spinlock *l);
 /* l's memory is about to be reused: the order table forgets it. */
 void lock_debug_forget(const struct spinlock *l);
+/* Turns the checks off for good (Linux's debug_locks_off): a crash report takes over locks
+ * that CPUs it stopped still hold, which the checks would report as a second crash. */
+void lock_debug_off(void);
 /* How many locks this CPU holds (0 when the mode is off): for tests and crash reports. */
 unsigned lock_debug_held_count(void);
 /* Order pairs the table had no room for (then orders involving them go unchecked). */

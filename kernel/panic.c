@@ -7,6 +7,7 @@
 
 #include "kernel/arch.h"
 #include "kernel/lib/format.h"
+#include "kernel/lock_debug.h"
 #include "kernel/log/printk.h"
 #include "kernel/smp.h"
 
@@ -15,9 +16,14 @@ static void (*last_words)(void);
 
 void panic_register_last_words(void (*fn)(void)) { last_words = fn; }
 
+/* Makes the rest of the report safe on a machine where other CPUs may hold any lock: lock
+ * checks off and printk lock-free first (smp_stop_others itself may print, and the CPUs
+ * it stops may hold printk's lock), then the stop. */
 void panic_begin(void)
 {
     arch_irq_save();
+    lock_debug_off();
+    printk_enter_emergency();
     smp_stop_others(); /* by NMI: the report is this CPU's alone (or, if another CPU
                         * is already stopping everyone, this CPU halts here) */
     if (panicking++) {
@@ -25,7 +31,6 @@ void panic_begin(void)
         printk("\n*** nested panic, stopping\n");
         arch_exit_emulator(EXIT_FAIL);
     }
-    printk_enter_emergency();
 }
 
 void panic_run_last_words(void)

@@ -9,9 +9,14 @@
  * bit, runs the function and clears the bit. Two CPUs may call each other at once with
  * interrupts off: each one, while it spins, also serves the slots that name it, so neither
  * waits for an interrupt the other cannot take (the deadlock a single shared slot under a
- * lock would have); a call served so runs with interrupts off, but outside the IPI
- * handler. fn must not itself call smp_call_others. Memory order: the mask is stored with release after fn and arg, and
- * loaded with acquire before them.
+ * lock would have); a call served so runs with interrupts off and, like one served from
+ * the IPI, with the CPU counted in hardirq (arch_in_hardirq is true in fn either way).
+ * fn must not itself call smp_call_others. A target whose IPI the local APIC could not
+ * send (ICR timeout) is warned about once and not waited for: its bit is cleared at once
+ * (should the IPI have gone out after all, its handler finds no bit and runs nothing; a
+ * target already serving the slot from its own waiting loop may still be in fn).
+ * Memory order: the mask is stored with release after fn and arg, and loaded with acquire
+ * before them.
  *
  * Work. Each CPU but 0 has a run slot (idle, claimed, ready); smp_run_on claims it with a
  * compare-and-swap, fills it, marks it ready and sends the IPI that ends the CPU's hlt;
@@ -20,13 +25,16 @@
  *
  * Stop. The first CPU to call smp_stop_others owns the stop; it sends every other CPU an
  * NMI, which even a CPU spinning with interrupts off takes; their NMI handler sees
- * smp_stop_requested(), counts itself stopped and halts with NMIs blocked. A CPU that
- * calls smp_stop_others after another CPU owns the stop halts itself instead (two panics
- * at once: one report).
+ * smp_stop_requested(), counts itself stopped and halts with NMIs blocked; the stopping
+ * CPU itself ignores an NMI (smp_stop_is_mine: CPU 0's LINT1 takes external NMIs). The
+ * stopper turns lock debugging off and printk lock-free first: the stopped CPUs may hold
+ * any lock. A CPU that calls smp_stop_others after another CPU owns the stop halts
+ * itself instead (two panics at once: one report).
  */
 #include "kernel/smp.h"
 
 #include "kernel/arch.h"
+#include "kernel/lock_debug.h"
 #include "kernel/log/printk.h"
 
 #define STOP_WAIT_MS 100
@@ -67,6 +75,21 @@ static void serve_calls(unsigned me)
 
 void smp_call_interrupt(void) { serve_calls(arch_cpu_id()); }
 
+static uint32_t ipi_failures_warned; /* bit per CPU */
+
+/* Sends cpu the call IPI; false when the local APIC could not, with a warning the first
+ * time for that CPU (a stuck ICR would otherwise repeat it on every call). */
+static bool send_call_ipi(unsigned cpu)
+{
+    if (arch_send_call_ipi(cpu))
+        return true;
+    uint32_t bit = 1u << cpu;
+    if (!(__atomic_fetch_or(&ipi_failures_warned, bit, __ATOMIC_RELAXED) & bit))
+        printk("smp: WARNING: the call IPI to CPU %u could not be sent (local APIC busy): "
+               "calls do not wait for that CPU\n", cpu);
+    return false;
+}
+
 void smp_call_others(smp_fn fn, void *arg)
 {
     unsigned n = arch_cpu_count();
@@ -80,12 +103,14 @@ void smp_call_others(smp_fn fn, void *arg)
     s->arg = arg;
     __atomic_store_n(&s->pending, targets, __ATOMIC_RELEASE);
     for (unsigned cpu = 0; cpu < n; cpu++)
-        if (targets & (1u << cpu))
-            arch_send_call_ipi(cpu);
+        if ((targets & (1u << cpu)) && !send_call_ipi(cpu))
+            __atomic_and_fetch(&s->pending, ~(1u << cpu), __ATOMIC_RELEASE);
     while (__atomic_load_n(&s->pending, __ATOMIC_ACQUIRE)) {
         if (smp_stop_requested())
             break; /* a stopped CPU will never answer */
+        hardirq_depth[me]++; /* as in the IPI handler (arch/x86/smp_boot.c's call_ipi) */
         serve_calls(me);
+        hardirq_depth[me]--;
         arch_cpu_relax();
     }
     arch_irq_restore(flags);
@@ -121,7 +146,8 @@ bool smp_run_on(unsigned cpu, smp_fn fn, void *arg)
     r->fn = fn;
     r->arg = arg;
     __atomic_store_n(&r->state, RUN_READY, __ATOMIC_RELEASE);
-    arch_send_call_ipi(cpu); /* ends its hlt; the handler finds no call, the loop the work */
+    send_call_ipi(cpu); /* ends its hlt; the handler finds no call, the loop the work (not
+                         * sent: it finds the work at its next interrupt) */
     return true;
 }
 
@@ -153,6 +179,11 @@ void smp_ap_main(void)
 
 bool smp_stop_requested(void) { return __atomic_load_n(&stopper, __ATOMIC_ACQUIRE) >= 0; }
 
+bool smp_stop_is_mine(void)
+{
+    return __atomic_load_n(&stopper, __ATOMIC_ACQUIRE) == (int)arch_cpu_id();
+}
+
 void smp_stopped_here(void)
 {
     __atomic_or_fetch(&stopped_mask, 1u << arch_cpu_id(), __ATOMIC_RELEASE);
@@ -168,6 +199,11 @@ void smp_stop_others(void)
             return; /* this CPU stopped the others already (halt, then a panic) */
         arch_halt_forever(); /* another CPU is stopping everyone: be stopped */
     }
+    /* From here on this CPU runs alone with whatever locks the stopped ones held: lock
+     * checks off and printk lock-free before anything is printed (halt comes here without
+     * panic_begin, which did both already). */
+    lock_debug_off();
+    printk_enter_emergency();
     if (n == 1)
         return;
     uint32_t others = ((1u << n) - 1) & ~(1u << me);

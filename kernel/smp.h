@@ -41,11 +41,13 @@ void smp_stop_others(void);
  * smp_ap_main is each application processor's idle loop, entered once it is up;
  * smp_call_interrupt is the call-function IPI's handler (interrupts off);
  * smp_stop_requested tells the NMI handler that the NMI is smp_stop_others', and
+ * smp_stop_is_mine tells it that this CPU is the one stopping the others (it must go on);
  * smp_stopped_here is what it calls just before it halts the CPU. */
 void smp_init(void);
 void smp_ap_main(void) __attribute__((noreturn));
 void smp_call_interrupt(void);
 bool smp_stop_requested(void);
+bool smp_stop_is_mine(void);
 void smp_stopped_here(void);
 
 #endif

@@ -130,64 +130,91 @@ static struct acpi_header *copy_table(uint32_t pa, const char *signature)
     return t;
 }
 
-static void add_cpu(uint8_t acpi_id, uint8_t apic_id, uint32_t flags)
+static void add_cpu(struct madt_info *m, uint8_t acpi_id, uint8_t apic_id, uint32_t flags)
 {
     bool enabled = flags & MADT_CPU_ENABLED;
     printk("ACPI: LAPIC (acpi_id[0x%02x] lapic_id[0x%02x] %s)\n", acpi_id, apic_id,
            enabled ? "enabled" : "disabled");
-    if (madt.cpu_count == MAX_CPUS) {
-        madt.cpus_ignored++;
+    if (m->cpu_count == MAX_CPUS) {
+        m->cpus_ignored++;
         return;
     }
-    madt.cpus[madt.cpu_count++] = (struct madt_cpu){ acpi_id, apic_id, enabled };
+    m->cpus[m->cpu_count++] = (struct madt_cpu){ acpi_id, apic_id, enabled };
 }
 
-static void add_ioapic(uint8_t id, uint32_t address, uint32_t gsi_base)
+static void add_ioapic(struct madt_info *m, uint8_t id, uint32_t address, uint32_t gsi_base)
 {
     printk("ACPI: IOAPIC (id[0x%02x] address[%#010x] gsi_base[%u])\n", id, address, gsi_base);
-    if (madt.ioapic_count < MADT_MAX_IOAPICS)
-        madt.ioapics[madt.ioapic_count++] = (struct madt_ioapic){ id, address, gsi_base };
+    if (m->ioapic_count < MADT_MAX_IOAPICS)
+        m->ioapics[m->ioapic_count++] = (struct madt_ioapic){ id, address, gsi_base };
 }
 
 static const char *const polarity_names[4] = { "dfl", "high", "res", "low" };
 static const char *const trigger_names[4] = { "dfl", "edge", "res", "level" };
 
-static void add_override(uint8_t bus, uint8_t source, uint32_t gsi, uint16_t flags)
+static void add_override(struct madt_info *m, uint8_t bus, uint8_t source, uint32_t gsi,
+                         uint16_t flags)
 {
     printk("ACPI: INT_SRC_OVR (bus %u bus_irq %u global_irq %u %s %s)\n", bus, source, gsi,
            polarity_names[flags & 3], trigger_names[(flags >> 2) & 3]);
-    if (madt.override_count < MADT_MAX_OVERRIDES)
-        madt.overrides[madt.override_count++] = (struct madt_override){ source, gsi, flags };
+    if (m->override_count < MADT_MAX_OVERRIDES)
+        m->overrides[m->override_count++] = (struct madt_override){ source, gsi, flags };
 }
 
-/* Walks the MADT's variable-length entries (each starts with its type and length). */
-static void parse_madt(const struct acpi_header *h)
+/* The bytes each entry type this parser reads must have (ACPI spec 5.2.12.2-5.2.12.8):
+ * an entry shorter than that would be read past its end, into the next one. */
+static unsigned entry_min_length(uint8_t type)
 {
+    switch (type) {
+    case MADT_LAPIC: return 8;
+    case MADT_IOAPIC: return 12;
+    case MADT_OVERRIDE: return 10;
+    case MADT_LAPIC_NMI: return 6;
+    case MADT_LAPIC_ADDRESS: return 12;
+    default: return 2; /* not read: only its type and length */
+    }
+}
+
+#define MADT_HEADER_BYTES (sizeof(struct acpi_header) + 8) /* + local APIC address, flags */
+
+bool acpi_madt_parse(const void *table, struct madt_info *m)
+{
+    const struct acpi_header *h = table;
+    if (h->length < MADT_HEADER_BYTES) {
+        printk("ACPI: MADT of %u bytes is shorter than its %u-byte header: ignored\n",
+               h->length, (unsigned)MADT_HEADER_BYTES);
+        return false;
+    }
     const uint8_t *p = (const uint8_t *)h + sizeof *h;
     const uint8_t *end = (const uint8_t *)h + h->length;
     uint32_t flags;
-    memcpy(&madt.lapic_address, p, 4);
+    memcpy(&m->lapic_address, p, 4);
     memcpy(&flags, p + 4, 4);
-    madt.has_8259 = flags & MADT_FLAG_PCAT_COMPAT;
-    printk("ACPI: MADT: local APIC at %#x%s\n", madt.lapic_address,
-           madt.has_8259 ? ", 8259 PICs present" : "");
+    m->has_8259 = flags & MADT_FLAG_PCAT_COMPAT;
+    printk("ACPI: MADT: local APIC at %#x%s\n", m->lapic_address,
+           m->has_8259 ? ", 8259 PICs present" : "");
     for (p += 8; p + 2 <= end && p[1] >= 2 && p + p[1] <= end; p += p[1]) {
         uint32_t a, b;
         uint16_t f;
+        if (p[1] < entry_min_length(p[0])) {
+            printk("ACPI: MADT entry type %u of %u bytes (at least %u expected): skipped\n",
+                   p[0], p[1], entry_min_length(p[0]));
+            continue;
+        }
         switch (p[0]) {
         case MADT_LAPIC:
             memcpy(&a, p + 4, 4);
-            add_cpu(p[2], p[3], a);
+            add_cpu(m, p[2], p[3], a);
             break;
         case MADT_IOAPIC:
             memcpy(&a, p + 4, 4);
             memcpy(&b, p + 8, 4);
-            add_ioapic(p[2], a, b);
+            add_ioapic(m, p[2], a, b);
             break;
         case MADT_OVERRIDE:
             memcpy(&a, p + 4, 4);
             memcpy(&f, p + 8, 2);
-            add_override(p[2], p[3], a, f);
+            add_override(m, p[2], p[3], a, f);
             break;
         case MADT_LAPIC_NMI:
             memcpy(&f, p + 3, 2);
@@ -200,13 +227,14 @@ static void parse_madt(const struct acpi_header *h)
             if (address >> 32)
                 printk("ACPI: local APIC override above 4 GiB ignored\n");
             else
-                madt.lapic_address = (uint32_t)address;
+                m->lapic_address = (uint32_t)address;
             break;
         }
         default:
             break; /* x2APIC and other entries: nothing QEMU's i386 machine gives */
         }
     }
+    return true;
 }
 
 void acpi_madt_init(void)
@@ -230,12 +258,16 @@ void acpi_madt_init(void)
     unsigned size = xsdt ? 8 : 4;
     unsigned entries = (root->length - sizeof *root) / size;
     for (unsigned i = 0; i < entries && !madt.found; i++) {
-        uint32_t pa;
-        memcpy(&pa, (const uint8_t *)root + sizeof *root + i * size, 4);
-        struct acpi_header *h = copy_table(pa, "APIC");
+        uint64_t pa = 0;
+        memcpy(&pa, (const uint8_t *)root + sizeof *root + i * size, size);
+        if (pa >> 32) { /* out of a 32-bit kernel's reach; its low half is another address */
+            printk("ACPI: XSDT entry %u at %#x%08x is above 4 GiB: skipped\n", i,
+                   (uint32_t)(pa >> 32), (uint32_t)pa);
+            continue;
+        }
+        struct acpi_header *h = copy_table((uint32_t)pa, "APIC");
         if (h) {
-            madt.found = true;
-            parse_madt(h);
+            madt.found = acpi_madt_parse(h, &madt);
             kfree(h);
         }
     }

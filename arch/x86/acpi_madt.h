@@ -60,6 +60,12 @@ extern struct madt_info madt;
  * the heap (the tables are copied into it while read) and paging (the ioremap window). */
 void acpi_madt_init(void);
 
+/* Reads one MADT (table: its ACPI header first, the whole table in memory) into m, printing
+ * one line per entry; entries shorter than their type's fields are skipped with a line.
+ * False (m untouched) for a table shorter than its 44-byte header. acpi_madt_init uses it;
+ * the self-tests feed it malformed tables. */
+bool acpi_madt_parse(const void *table, struct madt_info *m);
+
 /* The GSI an ISA irq arrives at (its override, else the same number), and the override's
  * flags (0 where there is none). */
 uint32_t madt_isa_irq_gsi(unsigned isa_irq, uint16_t *flags);

@@ -10,7 +10,9 @@
  * own GDT (the CPU number in it: arch_cpu_id), loads the IDT, the kernel's directory, its
  * double-fault task and its local APIC, takes part in the TSC check and enters its idle
  * loop (smp_ap_main in kernel/smp.c). CPU numbers are given in the order the CPUs come up,
- * 0 .. arch_cpu_count()-1, and never change.
+ * 0 .. arch_cpu_count()-1, and never change. An AP that does not come up within a second
+ * is sent INIT again (parked) before its number goes to the next one; if even that fails,
+ * no further AP is started. At most MAX_CPUS CPUs are started.
  *
  * The trampoline turns paging on before it can jump to the kernel, so its directory must
  * map the trampoline page at its own (low) address. Low addresses are user space in
@@ -109,13 +111,19 @@ static bool call_ipi(struct trap_frame *tf)
 }
 
 /* An NMI: the stop request of smp_stop_others halts this CPU for good (NMIs stay blocked:
- * no iret ever comes). Any other NMI is reported as the exception it is. */
+ * no iret ever comes), except on the CPU that asked for the stop, which is writing the
+ * crash report: there the NMI is counted, named and ignored. Any NMI before a stop is
+ * reported as the exception it is. */
 static bool nmi(struct trap_frame *tf)
 {
     (void)tf;
     irq_stat_count(IRQ_STAT_NMI);
     if (!smp_stop_requested())
         return false;
+    if (smp_stop_is_mine()) {
+        printk("smp: NMI on CPU %u, the CPU stopping the others: ignored\n", arch_cpu_id());
+        return true;
+    }
     smp_stopped_here();
     arch_halt_forever();
 }
@@ -155,14 +163,38 @@ static uint32_t make_ap_boot_directory(void)
     return (uint32_t)virt_to_phys(dir);
 }
 
-/* INIT-SIPI-SIPI to one AP, which becomes CPU cpu; true once it runs its idle loop. */
-static bool start_ap(unsigned cpu, uint8_t apic_id, uint32_t boot_cr3)
+/* What start_ap achieved: up; not up but held in INIT (its number may go to the next AP);
+ * or not up and maybe still running (nothing may be started after it). */
+enum ap_start { AP_UP, AP_PARKED, AP_LOOSE };
+
+/* An AP that did not come up in time may still be on its way (slow, or stuck in the
+ * trampoline): INIT again puts it back in wait-for-SIPI, where the next AP's startup IPIs
+ * (addressed to another APIC id) cannot wake it. Only then may its CPU number, and with it
+ * that number's GDT and boot state, go to the next AP; its stack is never freed. */
+static enum ap_start park_ap(unsigned cpu, uint8_t apic_id)
+{
+    if (lapic_send_init(apic_id)) {
+        __atomic_store_n(&boot_states[cpu], AP_NOT_STARTED, __ATOMIC_RELEASE);
+        printk("smp: APIC id %u parked with INIT; CPU number %u goes to the next AP\n",
+               apic_id, cpu);
+        return AP_PARKED;
+    }
+    printk("smp: APIC id %u could not be parked (INIT not sent): it may still come up as "
+           "CPU %u, so no further CPUs are started\n", apic_id, cpu);
+    return AP_LOOSE;
+}
+
+/* INIT-SIPI-SIPI to one AP, which becomes CPU cpu; AP_UP once it runs its idle loop. */
+static enum ap_start start_ap(unsigned cpu, uint8_t apic_id, uint32_t boot_cr3)
 {
     void *stack = (void *)page_alloc(AP_STACK_PAGES);
     if (!stack) {
         printk("smp: no memory for CPU %u's stack\n", cpu);
-        return false;
+        return AP_PARKED; /* nothing was sent to it */
     }
+    /* A number a parked AP had: its state starts over (set before INIT, which the AP
+     * needs before it can write it). */
+    __atomic_store_n(&boot_states[cpu], AP_NOT_STARTED, __ATOMIC_RELEASE);
     struct trampoline_params *p = (struct trampoline_params *)phys_to_virt(
         TRAMPOLINE_PHYS + (uint32_t)(ap_trampoline_params - ap_trampoline_start));
     p->cr0 = (read_cr0() | CR0_PG | CR0_PE) & ~CR0_TS;
@@ -187,7 +219,7 @@ static bool start_ap(unsigned cpu, uint8_t apic_id, uint32_t boot_cr3)
     delay_us(200);
     if (!sent) {
         printk("smp: APIC id %u: the local APIC did not send INIT/SIPI\n", apic_id);
-        return false;
+        return park_ap(cpu, apic_id);
     }
     uint64_t limit = (uint64_t)arch_cycles_khz() * (AP_START_TIMEOUT_US / 1000);
     uint64_t start = rdtsc();
@@ -196,7 +228,7 @@ static bool start_ap(unsigned cpu, uint8_t apic_id, uint32_t boot_cr3)
             printk("smp: APIC id %u did not come up (%s)\n", apic_id,
                    boot_states[cpu] == AP_ENTERED ? "stuck after the trampoline"
                                                   : "never reached the kernel");
-            return false;
+            return park_ap(cpu, apic_id);
         }
         __asm__ volatile("pause");
     }
@@ -211,7 +243,7 @@ static bool start_ap(unsigned cpu, uint8_t apic_id, uint32_t boot_cr3)
         printk("smp: CPU %u (APIC id %u) up; TSC check: %u handoffs, none went back; skew "
                "within -%u..+%u cycles\n", cpu, apic_id, tsc_handoffs,
                (unsigned)tsc_min_step[0], (unsigned)tsc_min_step[1]);
-    return true;
+    return AP_UP;
 }
 
 unsigned arch_start_cpus(void)
@@ -238,9 +270,17 @@ unsigned arch_start_cpus(void)
         const struct madt_cpu *c = &madt.cpus[i];
         if (!c->enabled || c->apic_id == boot_apic)
             continue;
+        if (cpus_online == MAX_CPUS) { /* the boot CPU was not among the MADT's first ones */
+            printk("smp: MAX_CPUS (%d) online: APIC id %u and later ones are not started\n",
+                   MAX_CPUS, c->apic_id);
+            break;
+        }
         unsigned cpu = cpus_online;
-        if (start_ap(cpu, c->apic_id, boot_cr3))
+        enum ap_start result = start_ap(cpu, c->apic_id, boot_cr3);
+        if (result == AP_UP)
             __atomic_store_n(&cpus_online, cpu + 1, __ATOMIC_RELEASE);
+        else if (result == AP_LOOSE)
+            break;
     }
     char ids[4 * MAX_CPUS + 1];
     size_t at = 0;
@@ -254,6 +294,6 @@ unsigned arch_start_cpus(void)
     return cpus_online;
 }
 
-void arch_send_call_ipi(unsigned cpu) { lapic_send_ipi(apic_ids[cpu], VEC_IPI_CALL); }
+bool arch_send_call_ipi(unsigned cpu) { return lapic_send_ipi(apic_ids[cpu], VEC_IPI_CALL); }
 
 void arch_send_stop_nmi(unsigned cpu) { lapic_send_nmi(apic_ids[cpu]); }

@@ -13,25 +13,33 @@
 #include "kernel/proc/cred.h"
 #include "kernel/init.h"
 #include "kernel/log/printk.h"
+#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/fs/fs_tree.h"
 
 static bool present;
 static uint64_t bytes_sent;
-static struct spinlock com2_lock = SPINLOCK_INIT("com2");
+struct spinlock com2_lock = SPINLOCK_INIT("com2");
 
 bool com2_present(void) { return present; }
 
 uint64_t com2_bytes_sent(void) { return bytes_sent; }
 
+/* Once smp_stop_others has run (a panic, halt), the one CPU still running writes without
+ * the lock: a CPU stopped by the NMI may hold it (CPU 0 streaming trace_pipe when another
+ * CPU crashed) and will never give it back; the crash dump must not wait for it. */
 void com2_write(const char *data, size_t len)
 {
     if (!present)
         return;
-    unsigned long flags = spin_lock_irqsave(&com2_lock);
+    bool locking = !smp_stop_requested();
+    unsigned long flags = 0;
+    if (locking)
+        flags = spin_lock_irqsave(&com2_lock);
     uart_write(COM2, data, len);
     bytes_sent += len;
-    spin_unlock_irqrestore(&com2_lock, flags);
+    if (locking)
+        spin_unlock_irqrestore(&com2_lock, flags);
 }
 
 static int write_ttys1(struct fs_node *f, const char *data, size_t len, bool append)

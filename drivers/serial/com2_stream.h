@@ -11,6 +11,9 @@
 /* Sends bytes unchanged; does nothing when the machine has no COM2. Safe from any context
  * that may take a spinlock with interrupts off. */
 void com2_write(const char *data, size_t len);
+/* Held while bytes go out; a crash dump skips it (com2_stream.c). Exposed for the crash
+ * test that holds it while another CPU panics (tests/guest/st_smp.c). */
+extern struct spinlock com2_lock;
 bool com2_present(void);
 /* Bytes sent since boot (the export benchmark measures with it). */
 uint64_t com2_bytes_sent(void);

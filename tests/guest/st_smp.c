@@ -3,7 +3,10 @@
  * tests/run_all.sh runs them with 1, 2 and 4. With one CPU each test checks the one-CPU
  * behaviour (nobody else to call, run_on(0) runs at once).
  */
+#include "arch/x86/acpi_madt.h"
 #include "arch/x86/gdt.h"
+#include "arch/x86/trap.h"
+#include "drivers/serial/com2_stream.h"
 #include "kernel/arch.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -12,6 +15,8 @@
 #include "kernel/proc/task.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "trace/core/trace_internal.h"
 
 /* What a CPU saw when it ran a piece of work. */
 struct seen {
@@ -141,7 +146,7 @@ SELFTEST(smp_call_others_each_once)
 
 /* Two CPUs calling everyone at the same moment, over and over: each serves the other's
  * call while it waits for its own, so neither hangs. A call served so runs with
- * interrupts off but outside the IPI handler (kernel/smp.c). */
+ * interrupts off and counted in hardirq, as one served by the IPI (kernel/smp.c). */
 static unsigned crossed_total;
 static void call_many(void *rounds)
 {
@@ -154,6 +159,7 @@ SELFTEST(smp_call_others_crossing)
     unsigned n = arch_cpu_count();
     unsigned rounds = 200;
     crossed_total = 0;
+    calls_with_irqs_on = calls_outside_hardirq = 0;
     memset(call_counts, 0, sizeof call_counts);
     calls_with_irqs_on = 0;
     for (unsigned cpu = 1; cpu < n; cpu++)
@@ -162,7 +168,7 @@ SELFTEST(smp_call_others_crossing)
     for (unsigned cpu = 1; cpu < n; cpu++)
         smp_wait(cpu);
     ST_CHECK(crossed_total == n * rounds * (n - 1));
-    ST_CHECK(calls_with_irqs_on == 0);
+    ST_CHECK(calls_with_irqs_on == 0 && calls_outside_hardirq == 0);
     printk("smp_call_others_crossing: %u CPUs x %u calls, %u functions run\n", n, rounds,
            crossed_total);
 }
@@ -245,6 +251,19 @@ NAMEDTEST(smp_stop_others)
     printk("smp_stop_others: %u of %u other CPUs stopped\n", stopped, n - 1);
     /* With the others stopped the calls have nobody to wait for, and must not hang. */
     smp_sync_cores();
+    /* An NMI on the stopping CPU itself (CPU 0's LINT1 takes external ones) is ignored:
+     * it must not halt the CPU that writes the report. */
+    if (n > 1) {
+        uint64_t nmis = irq_stat_on(0, IRQ_STAT_NMI);
+        arch_send_stop_nmi(0);
+        t0 = arch_cycles();
+        while (irq_stat_on(0, IRQ_STAT_NMI) == nmis &&
+               arch_cycles() - t0 < (uint64_t)arch_cycles_khz() * 100)
+            arch_cpu_relax();
+        ST_CHECK(irq_stat_on(0, IRQ_STAT_NMI) == nmis + 1);
+        printk("smp_stop_others: CPU 0 took %u NMI after the stop and goes on\n",
+               (unsigned)(irq_stat_on(0, IRQ_STAT_NMI) - nmis));
+    }
 }
 
 static void panic_here(void *unused)
@@ -266,6 +285,37 @@ CRASHTEST(smp_panic_on_other_cpu)
     printk("smp_panic_on_other_cpu: CPU %u panics\n", n - 1);
     smp_run_on(n - 1, panic_here, 0);
     smp_wait(n - 1);
+}
+
+static void panic_with_com2_held(void *unused)
+{
+    (void)unused;
+    panic("smp_panic_com2_held: on purpose");
+}
+
+/* A panic on the last CPU while CPU 0 holds COM2's lock (as when its tick streams
+ * trace_pipe) and spins with interrupts off: the NMI stops CPU 0 with the lock held, and
+ * the flight recorder must still send its 300 unread markers to COM2 (run_all.sh counts
+ * them): the dump writes without the lock, and lock debugging (on in this kernel) does
+ * not turn the take-over into a second panic. */
+CRASHTEST(smp_panic_com2_held)
+{
+    unsigned n = arch_cpu_count();
+    ST_CHECK(n >= 2 && com2_present());
+    if (n < 2 || !com2_present())
+        return;
+    trace_stream_enabled = false;
+    rb_reset(trace_buffer());
+    for (int i = 0; i < 300; i++) {
+        char text[16];
+        int len = ksnprintf(text, sizeof text, "held %d", i);
+        tracing_mark_write(text, (uint32_t)len);
+    }
+    printk("smp_panic_com2_held: CPU 0 holds com2, CPU %u panics\n", n - 1);
+    spin_lock_irqsave(&com2_lock);
+    ST_CHECK(smp_run_on(n - 1, panic_with_com2_held, 0));
+    for (;;)
+        arch_cpu_relax(); /* until the NMI stops this CPU, the lock held */
 }
 
 /* --- int3 snapshots on every CPU (arch/x86/snapshot.c: a debug TSS and a page each) ---- */
@@ -315,4 +365,68 @@ SELFTEST(smp_int3_snapshot_every_cpu)
         printk("smp_int3_snapshot_every_cpu: CPU %u snapshot #%u, eax %#x\n", s.cpu,
                s.count_after, s.eax);
     }
+}
+
+/* --- the MADT parser on malformed tables (arch/x86/acpi_madt.c) ------------------------ */
+
+/* Appends one MADT entry of len bytes: type, len, then body (len - 2 bytes of it). */
+static unsigned put_entry(uint8_t *t, unsigned at, uint8_t type, uint8_t len,
+                          const uint8_t *body)
+{
+    t[at] = type;
+    t[at + 1] = len;
+    memcpy(t + at + 2, body, len - 2u);
+    return at + len;
+}
+
+/* Every entry type the parser reads, once too short and once whole: the short ones are
+ * skipped (read at fixed offsets they would take bytes of the next entry), the whole ones
+ * kept; a table shorter than its 44-byte header is refused and leaves the result alone. */
+SELFTEST(smp_madt_short_entries)
+{
+    static uint8_t t[160];
+    static struct madt_info m;
+    memset(t, 0, sizeof t);
+    memset(&m, 0, sizeof m);
+    memcpy(t, "APIC", 4);
+    const uint32_t lapic = 0xfee00000u, flags = 1;
+    memcpy(t + 36, &lapic, 4);
+    memcpy(t + 40, &flags, 4);
+    /* Bodies: fields as the ACPI spec lays them out after type and length. */
+    const uint8_t cpu[] = { 0x01, 0x05, 1, 0, 0, 0 };                   /* acpi 1, apic 5 */
+    const uint8_t ioapic[] = { 0x09, 0, 0x00, 0x00, 0xc0, 0xfe, 0x18, 0, 0, 0 };
+    const uint8_t ovr[] = { 0, 9, 9, 0, 0, 0, 0x0d, 0 };                /* irq 9 -> 9 */
+    const uint8_t nmi[] = { 0xff, 0, 0, 1 };
+    const uint8_t addr[] = { 0, 0, 0x00, 0x10, 0xe0, 0xfe, 0, 0, 0, 0 }; /* 0xfee01000 */
+    unsigned at = 44;
+    at = put_entry(t, at, 0, 6, cpu);    /* short: 8 needed */
+    at = put_entry(t, at, 0, 8, cpu);
+    at = put_entry(t, at, 1, 10, ioapic); /* short: 12 */
+    at = put_entry(t, at, 1, 12, ioapic);
+    at = put_entry(t, at, 2, 8, ovr);    /* short: 10 */
+    at = put_entry(t, at, 2, 10, ovr);
+    at = put_entry(t, at, 4, 5, nmi);    /* short: 6 */
+    at = put_entry(t, at, 4, 6, nmi);
+    at = put_entry(t, at, 5, 10, addr);  /* short: 12 */
+    uint32_t length = at;
+    memcpy(t + 4, &length, 4);
+    ST_CHECK(acpi_madt_parse(t, &m));
+    ST_CHECK(m.cpu_count == 1 && m.cpus[0].acpi_id == 1 && m.cpus[0].apic_id == 5 &&
+             m.cpus[0].enabled);
+    ST_CHECK(m.ioapic_count == 1 && m.ioapics[0].id == 9 &&
+             m.ioapics[0].address == 0xfec00000u && m.ioapics[0].gsi_base == 0x18);
+    ST_CHECK(m.override_count == 1 && m.overrides[0].isa_irq == 9 &&
+             m.overrides[0].gsi == 9 && m.overrides[0].flags == 0x0d);
+    ST_CHECK(m.lapic_address == lapic); /* the short address override was not applied */
+    at = put_entry(t, at, 5, 12, addr);
+    length = at;
+    memcpy(t + 4, &length, 4);
+    memset(&m, 0, sizeof m);
+    ST_CHECK(acpi_madt_parse(t, &m) && m.lapic_address == 0xfee01000u);
+
+    length = 43;
+    memcpy(t + 4, &length, 4);
+    memset(&m, 0, sizeof m);
+    ST_CHECK(!acpi_madt_parse(t, &m) && m.lapic_address == 0 && m.cpu_count == 0);
+    printk("smp_madt_short_entries: 5 short entries skipped, 5 whole ones kept\n");
 }

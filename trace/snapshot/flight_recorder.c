@@ -18,7 +18,9 @@
  * gets the text dump, which a reader skips as bytes between frames.
  *
  * This runs with interrupts off on a CPU that may have crashed anywhere, including inside
- * a reader: the reader lock is taken over rather than waited for.
+ * a reader: the reader lock is taken over rather than waited for, COM2 is written without
+ * its lock (com2_write, once a stop was requested), and lock debugging is off
+ * (smp_stop_others), so the take-over is not reported as a second crash.
  */
 #include "drivers/serial/com2_stream.h"
 #include "kernel/init.h"
