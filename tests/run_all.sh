@@ -341,7 +341,7 @@ done
 "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=smp_stop_others --smp 4 --quiet --timeout 60 \
     --console "$LOGS/smp_stop.log" > /dev/null 2>&1 \
     && expect_all "smp_stop_others stops 3 CPUs spinning with interrupts off (NMI)" "$LOGS/smp_stop.log" \
-        "smp_stop_others: 3 of 3 other CPUs stopped" \
+        "smp_stop_others: 3 of 3 other CPUs stopped" "smp_stop_others: CPU 0 took 1 NMI after the stop and goes on" \
     || { fail "smp_stop_others stops 3 CPUs spinning with interrupts off (NMI)"; show_log "$LOGS/smp_stop.log"; }
 "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=smp_panic_on_other_cpu --smp 4 --expect-exit 35 \
     --quiet --timeout 60 --console "$LOGS/smp_panic.log" > /dev/null 2>&1 \
@@ -350,6 +350,19 @@ done
         "*** kernel panic on CPU 3: smp_panic_on_other_cpu: on purpose" \
         "Kernel panic - not syncing: smp_panic_on_other_cpu: on purpose (CPU 3 of 4)" \
     || { fail "a panic on CPU 3 says so and stops the other CPUs first"; show_log "$LOGS/smp_panic.log"; }
+for cpus in 2 4; do
+    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=smp_panic_com2_held --smp "$cpus" --expect-exit 35 \
+        --quiet --timeout 60 --console "$LOGS/smp_com2_held$cpus.log" --com2 "$LOGS/smp_com2_held$cpus.com2" > /dev/null 2>&1
+    rc=$?
+    got=$(grep -cE 'tracing_mark_write: held [0-9]+$' "$LOGS/smp_com2_held$cpus.com2" 2>/dev/null)
+    if [ "$rc" -eq 0 ] && [ "$got" -eq 300 ] && grep -q '^# flight recorder: 300 events$' "$LOGS/smp_com2_held$cpus.com2" \
+        && grep -q "Kernel panic - not syncing: smp_panic_com2_held: on purpose (CPU $((cpus - 1)) of $cpus)" "$LOGS/smp_com2_held$cpus.log"; then
+        pass "a panic while a stopped CPU holds com2_lock still dumps all 300 unread events ($cpus CPUs)"
+    else
+        fail "a panic while a stopped CPU holds com2_lock still dumps all 300 unread events ($cpus CPUs, $got arrived)"
+        show_log "$LOGS/smp_com2_held$cpus.log"
+    fi
+done
 echo "# mmiotrace with every CPU online (issue 19): QEMU's edu device log is the oracle"
 for n in 2 4; do
     what="mmiotrace, $n CPUs hammering one edu page: nothing lost, each CPU's accesses in QEMU's order"
