@@ -34,8 +34,10 @@ uint64_t arch_cycles(void);
 /* How many CPUs are running, and which one this code runs on (0 .. count-1). */
 unsigned arch_cpu_count(void);
 unsigned arch_cpu_id(void);
-/* True while the CPU runs a hardware interrupt handler (trace flags show 'h'). */
+/* True while the CPU runs a hardware interrupt handler (trace flags show 'h'); _on: for
+ * a caller that has this CPU's number already. */
 bool arch_in_hardirq(void);
+bool arch_in_hardirq_on(unsigned cpu);
 #endif
 /* issue 18, uprobes: the x86-32 instruction decoder is portable (host-tested): the uprobe
  * offset checks (trace/uprobes/uprobe_elf.c) read programs' instructions with it. */

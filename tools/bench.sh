@@ -36,8 +36,8 @@ json=$(sed -n 's/^BENCH-JSON //p' "$log" | tr -d '\r')
 echo "${json%]}$user_rows]" > build/bench.json
 # ftrace's patching rows again with 2 and 4 CPUs (each row names the CPUs the kernel ran:
 # a sync is then an IPI to every other CPU and a wait for all of them).
+smp_json=
 if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ftrace_patching,* ]]; then
-    smp_json=
     for n in 2 4; do
         smp_log=build/bench-smp$n-console.log
         if build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=ftrace_patching \
@@ -49,6 +49,48 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ftrace_patching,* ]]; then
             exit 1
         fi
     done
+fi
+# The ring buffer with 1, 2 and 4 CPUs all writing (tests/bench/ring_buffer_smp_bench.c),
+# twice. Under -icount QEMU runs every CPU on one thread in turn and each CPU's executed
+# instructions advance the one guest clock (accel/tcg/tcg-accel-ops-icount.c, icount-common.c):
+# there the elapsed time over all CPUs' events is the instructions one event costs one CPU,
+# flat when the writers do not slow each other down, and events per guest second cannot
+# grow with CPUs. Without -icount (multi-threaded TCG, a host thread per CPU) the events per
+# second of QEMU's real time are what scales, up to this host's cores.
+if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ring_buffer_smp,* ]]; then
+    for clock in icount real; do
+        for n in 1 2 4; do
+            # -icount is exact: one run. Real time varies with the host's load: median of 3.
+            icount=(--icount) runs=1 what="cycles per event" \
+                unit="guest instructions per event per CPU (-icount)"
+            if [ "$clock" = real ]; then
+                icount=() runs=3 what="events per second" \
+                    unit="events/s in QEMU real time (multi-threaded TCG, $(nproc) host cores; median of 3)"
+            fi
+            values=()
+            for run in $(seq "$runs"); do
+                smp_log=build/bench-rb-smp$n-$clock-console.log
+                if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=ring_buffer_smp \
+                    --smp "$n" "${icount[@]}" --quiet --timeout 300 --console "$smp_log" > /dev/null; then
+                    echo "bench: the ring_buffer_smp run with $n CPUs ($clock) failed; see $smp_log" >&2
+                    exit 1
+                fi
+                value=$(tr -d '\r' < "$smp_log" |
+                    sed -n "s/^bench: ring buffer, all CPUs writing, .*: $what  *\([0-9][0-9]*\) .*/\1/p")
+                if [ -z "$value" ]; then
+                    echo "bench: the ring_buffer_smp run with $n CPUs ($clock) gave no row; see $smp_log" >&2
+                    exit 1
+                fi
+                values+=("$value")
+            done
+            value=$(printf '%s\n' "${values[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
+            name="ring buffer, all CPUs writing, $n CPU$([ "$n" -eq 1 ] || echo s)"
+            printf "bench: %-44s %12s %s\n" "$name" "$value" "$unit"
+            smp_json="$smp_json[{\"row\": \"$name\", \"value\": $value, \"unit\": \"$unit\"}]"
+        done
+    done
+fi
+if [ -n "$smp_json" ]; then
     echo "$smp_json" | sed 's/\]\[/, /g' > build/bench-smp.json
 fi
 # A hardware task switch is one instruction to -icount, whatever it really costs, and so is

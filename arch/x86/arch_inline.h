@@ -73,8 +73,10 @@ static inline unsigned arch_cpu_id(void)
 extern volatile unsigned cpus_online;
 static inline unsigned arch_cpu_count(void) { return cpus_online; }
 
-/* True while this CPU runs a hardware interrupt handler (trace flags show 'h'). */
+/* True while this CPU runs a hardware interrupt handler (trace flags show 'h'); _on: for a
+ * caller that has this CPU's number (arch_cpu_id()) already. */
 extern volatile int hardirq_depth[MAX_CPUS];
-static inline bool arch_in_hardirq(void) { return hardirq_depth[arch_cpu_id()] > 0; }
+static inline bool arch_in_hardirq_on(unsigned cpu) { return hardirq_depth[cpu] > 0; }
+static inline bool arch_in_hardirq(void) { return arch_in_hardirq_on(arch_cpu_id()); }
 
 #endif

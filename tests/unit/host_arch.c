@@ -18,6 +18,7 @@ bool arch_irqs_enabled(void) { return irqs_on; }
 void arch_cpu_relax(void) {}
 uint64_t arch_cycles(void) { return host_cycles; }
 bool arch_in_hardirq(void) { return false; }
+bool arch_in_hardirq_on(unsigned cpu) { (void)cpu; return false; }
 unsigned host_cpu;
 unsigned arch_cpu_count(void) { return 1; }
 unsigned arch_cpu_id(void) { return host_cpu; }

@@ -26,6 +26,7 @@ void arch_irq_restore(unsigned long flags) { irqs_on = flags != 0; }
 bool arch_irqs_enabled(void) { return irqs_on; }
 void arch_cpu_relax(void) { __builtin_ia32_pause(); }
 bool arch_in_hardirq(void) { return false; }
+bool arch_in_hardirq_on(unsigned cpu) { (void)cpu; return false; }
 unsigned arch_cpu_count(void) { return cpu_count; }
 unsigned arch_cpu_id(void) { return this_cpu; }
 

@@ -68,8 +68,13 @@ struct rb_page {
 #define RB_CACHE_LINE 64
 #define RB_STOP_RESIZE 0x10000 /* record_disabled's share of a resize (rb_writers_stop) */
 
-/* One CPU's ring. Fields are private to ring_buffer.c; the struct is here for sizeof. */
+/* One CPU's ring. Fields are private to ring_buffer.c; the struct is here for sizeof.
+ * Its size is RB_CPU_STRIDE, a power of two (the stride member pads it): finding this CPU's
+ * ring, rb->cpu[cpu] on every reserve and commit, is then one shift, not a multiply. */
+#define RB_CPU_STRIDE 512
 struct rb_cpu {
+  union {
+   struct {
     /* Writers between reserve and commit: the writer's own count, which a writer backing
      * out of a stopped ring changes at any moment. First, so that reset and resize, which
      * rewrite everything after it, never write it (ring_buffer.c, RB_CPU_STATE). */
@@ -113,7 +118,11 @@ struct rb_cpu {
     uint32_t reported_unplaced;
     uint32_t reported_stopped; /* stopped_drops already told to the reader */
     uint32_t stopped_base;     /* stopped_drops at the last reset (counts start from it) */
+   };
+   uint8_t stride[RB_CPU_STRIDE];
+  };
 } __attribute__((aligned(RB_CACHE_LINE)));
+_Static_assert(sizeof(struct rb_cpu) == RB_CPU_STRIDE, "rb_cpu's fields outgrew RB_CPU_STRIDE");
 
 struct ring_buffer {
     struct rb_env env;
@@ -285,19 +294,16 @@ static inline void *rb_reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint
 {
     uint32_t body = (length + 3) & ~3u;
     uint32_t size = body - 1 < RB_TYPE_DATA_MAX * 4 ? 4 + body : 8 + body;
-    /* The delta in 32-bit arithmetic (cheap on a 32-bit CPU): exact when the high halves
-     * agree and the low half did not go backwards; the slow path takes the rest (every 2^32
-     * cycles, or a clock that went backwards). */
-    uint32_t ts_low = (uint32_t)ts, last_low = (uint32_t)c->last_ts;
-    uint32_t delta = ts_low - last_low;
-    bool same_high = (uint32_t)(ts >> 32) == (uint32_t)(c->last_ts >> 32);
+    /* The 64-bit delta: a clock that went backwards wraps it past RB_DELTA_LIMIT too. */
+    uint64_t delta = ts - c->last_ts;
     uint32_t offset = c->write_offset;
-    /* ">=": an offset never reaches RB_PAGE_DATA, so commit_pos names one page only. */
-    if (__builtin_expect(!same_high || ts_low < last_low || delta >= RB_DELTA_LIMIT ||
-                             offset == 0 || offset + size >= RB_PAGE_DATA, 0))
+    /* One test for a page's first event (offset 0: offset - 1 wraps to the top) and for an
+     * event the page has no room for, offset + size >= RB_PAGE_DATA (">=": an offset never
+     * reaches RB_PAGE_DATA, so commit_pos names one page only). */
+    if (__builtin_expect(delta >= RB_DELTA_LIMIT || offset - 1 >= RB_PAGE_DATA - 1 - size, 0))
         return rb_reserve_slow(rb, c, body, size, ts);
     uint32_t *word = (uint32_t *)(c->write_page->data + offset);
-    return rb_account(c, size, ts, rb_put_header(word, body, delta));
+    return rb_account(c, size, ts, rb_put_header(word, body, (uint32_t)delta));
 }
 
 /* Ends a reservation on c; the outermost makes everything reserved so far visible. One
@@ -313,7 +319,10 @@ static inline void rb_commit_on(struct rb_cpu *c)
 }
 
 /*
- * rb_reserve for a caller that has interrupts off already.
+ * rb_reserve for a caller that has interrupts off already and knows its CPU number: cpu is
+ * arch_cpu_id(), read once by a caller that needs it for more than this (the trace core,
+ * the function tracers). Commit with rb_commit_cpu(rb, cpu) before interrupts go back on,
+ * or with rb_commit.
  *
  * The writer counts itself in nesting BEFORE it looks at record_disabled, with a full
  * fence between (the one store-then-load order x86 does not keep by itself), and
@@ -324,9 +333,8 @@ static inline void rb_commit_on(struct rb_cpu *c)
  * increment becomes a locked instruction (on this CPU's own cache line, which no other CPU
  * writes).
  */
-static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
+static inline void *rb_reserve_cpu(struct ring_buffer *rb, unsigned cpu, uint32_t length)
 {
-    unsigned cpu = arch_cpu_id();
     struct rb_cpu *c = &rb->cpu[cpu];
     __atomic_fetch_add(&c->nesting, 1, __ATOMIC_SEQ_CST); /* lock add: the count and the fence */
     /* Read once (rb_refuse judges by the same value), with acquire order: the ring's state
@@ -336,6 +344,12 @@ static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
         return rb_reserve_on(rb, c, length, arch_cycles());
     rb_refuse(rb, c, cpu, disabled);
     return 0;
+}
+
+/* rb_reserve_cpu on this CPU. */
+static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
+{
+    return rb_reserve_cpu(rb, arch_cpu_id(), length);
 }
 
 static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length)
@@ -353,6 +367,12 @@ static inline void rb_commit(struct ring_buffer *rb)
     unsigned long flags = arch_irq_save();
     rb_commit_on(&rb->cpu[arch_cpu_id()]);
     arch_irq_restore(flags);
+}
+
+/* rb_commit for a caller with interrupts off since its rb_reserve_cpu(rb, cpu, ...). */
+static inline void rb_commit_cpu(struct ring_buffer *rb, unsigned cpu)
+{
+    rb_commit_on(&rb->cpu[cpu]);
 }
 
 #endif

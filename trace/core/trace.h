@@ -180,28 +180,52 @@ extern struct ring_buffer *trace_buf; /* NULL until trace_init */
 extern volatile bool trace_recording; /* tracing_on, and a buffer exists */
 
 /* Fills an event's common head: its type, the context flags (irqs_were_on: whether
- * interrupts were on where the event happened) and the current pid. The one place every
+ * interrupts were on where the event happened) and the pid running on cpu, this CPU
+ * (arch_cpu_id(), which the caller read once for the whole event). The one place every
  * record's head is written (trace_reserve, the event triggers' scratch records). */
-static inline void trace_entry_fill(struct trace_entry *e, uint16_t type, bool irqs_were_on)
+static inline void trace_entry_fill_cpu(struct trace_entry *e, uint16_t type, bool irqs_were_on,
+                                        unsigned cpu)
 {
     e->type = type;
     e->flags = (uint8_t)((irqs_were_on ? 0 : TRACE_FLAG_IRQS_OFF) |
-                         (arch_in_hardirq() ? TRACE_FLAG_HARDIRQ : 0));
+                         (arch_in_hardirq_on(cpu) ? TRACE_FLAG_HARDIRQ : 0));
     e->preempt_count = 0;
-    e->pid = current_pid;
+    e->pid = cpu_current_pid[cpu];
 }
 
+static inline void trace_entry_fill(struct trace_entry *e, uint16_t type, bool irqs_were_on)
+{
+    trace_entry_fill_cpu(e, type, irqs_were_on, arch_cpu_id());
+}
+
+/* trace_reserve for a caller with interrupts off on cpu (arch_cpu_id(), read once), whose
+ * event happened where interrupts were irqs_were_on: the function tracers, which keep
+ * interrupts off from their hook to the commit and commit with trace_commit_cpu(cpu). */
+static inline __attribute__((always_inline)) struct trace_entry *
+trace_reserve_cpu(unsigned cpu, uint16_t type, uint32_t length, bool irqs_were_on)
+{
+    if (!trace_recording)
+        return 0;
+    struct trace_entry *e = (struct trace_entry *)rb_reserve_cpu(trace_buf, cpu, length);
+    if (e)
+        trace_entry_fill_cpu(e, type, irqs_were_on, cpu);
+    return e;
+}
+
+static inline void trace_commit_cpu(unsigned cpu) { rb_commit_cpu(trace_buf, cpu); }
+
 /* issue 18, instances: trace_reserve's work in a given buffer (the caller checked that it
- * records), with the common fields filled; commit with rb_commit(rb). */
+ * records), with the common fields filled; commit with rb_commit(rb). The CPU number is
+ * read once, with interrupts off, for the reservation and the head. */
 static inline __attribute__((always_inline)) struct trace_entry *
 trace_reserve_in(struct ring_buffer *rb, uint16_t type, uint32_t length)
 {
     unsigned long irqs = arch_irq_save();
-    struct trace_entry *e = (struct trace_entry *)rb_reserve_irqs_off(rb, length);
+    unsigned cpu = arch_cpu_id();
+    struct trace_entry *e = (struct trace_entry *)rb_reserve_cpu(rb, cpu, length);
+    if (e)
+        trace_entry_fill_cpu(e, type, irqs != 0, cpu);
     arch_irq_restore(irqs);
-    if (!e)
-        return 0;
-    trace_entry_fill(e, type, irqs != 0);
     return e;
 }
 

@@ -215,35 +215,30 @@ void ftrace_set_user(unsigned user, bool on)
 /* --- the dispatcher and the function tracer -------------------------------------------- */
 
 /* Records a stack trace after an event: the callers above the traced function. */
-static void record_stack(uint32_t fp, unsigned long irqs)
+static void record_stack(unsigned cpu, uint32_t fp, unsigned long irqs)
 {
     struct ftrace_stack_entry *e =
-        (struct ftrace_stack_entry *)trace_reserve(TRACE_STACK, sizeof *e);
+        (struct ftrace_stack_entry *)trace_reserve_cpu(cpu, TRACE_STACK, sizeof *e, irqs != 0);
     if (!e)
         return;
-    ftrace_fix_irq_flag(&e->ent, irqs);
     e->nr = (uint32_t)arch_save_stack_trace(fp, e->caller, FTRACE_STACK_DEPTH);
-    trace_commit();
+    trace_commit_cpu(cpu);
 }
 
-void ftrace_fix_irq_flag(struct trace_entry *e, unsigned long irqs)
+/* cpu: this CPU, which the dispatcher read once (interrupts stay off until it returns);
+ * irqs: the traced code's interrupt flag (events show the caller's). */
+static void function_record(unsigned cpu, uint32_t ip, uint32_t parent_ip, uint32_t fp,
+                            unsigned long irqs)
 {
-    e->flags = (uint8_t)((e->flags & ~TRACE_FLAG_IRQS_OFF) | (irqs ? 0 : TRACE_FLAG_IRQS_OFF));
-}
-
-/* irqs: the traced code's interrupt flag (the dispatcher turns interrupts off; events
- * show the caller's). */
-static void function_record(uint32_t ip, uint32_t parent_ip, uint32_t fp, unsigned long irqs)
-{
-    struct ftrace_entry *e = (struct ftrace_entry *)trace_reserve(TRACE_FN, sizeof *e);
+    struct ftrace_entry *e =
+        (struct ftrace_entry *)trace_reserve_cpu(cpu, TRACE_FN, sizeof *e, irqs != 0);
     if (!e)
         return;
-    ftrace_fix_irq_flag(&e->ent, irqs);
     e->ip = ip;
     e->parent_ip = parent_ip;
-    trace_commit();
+    trace_commit_cpu(cpu);
     if (func_stack_trace)
-        record_stack(fp, irqs);
+        record_stack(cpu, fp, irqs);
 }
 
 void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uint32_t fp)
@@ -252,7 +247,8 @@ void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uin
      * so calls are never lost to the recursion guard below, which is only for the tracer
      * calling traced code by mistake; and this CPU's state stays this CPU's. */
     unsigned long flags = arch_irq_save();
-    struct ftrace_cpu *c = &cpu_state[arch_cpu_id()];
+    unsigned cpu = arch_cpu_id(); /* once per call: everything below is passed it */
+    struct ftrace_cpu *c = &cpu_state[cpu];
     if (c->running) {
         c->recursion_skipped++;
         arch_irq_restore(flags);
@@ -277,9 +273,9 @@ void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uin
         return;
     }
     if (users & FTRACE_USER_FUNCTION)
-        function_record(ip, parent_ip, fp, flags);
+        function_record(cpu, ip, parent_ip, fp, flags);
     if (users & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))
-        ftrace_graph_entry(ip, parent_slot, fp, flags);
+        ftrace_graph_entry(cpu, ip, parent_slot, fp, flags);
     c->running = false;
     arch_irq_restore(flags);
 }

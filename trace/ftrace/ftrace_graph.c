@@ -105,33 +105,33 @@ static bool profiling;
 
 /* --- records --------------------------------------------------------------------------- */
 
-static void write_entry(const struct ret_entry *e, int depth)
+/* Both with interrupts off on cpu (this CPU, read once by the entry or return hook); the
+ * records show the traced code's interrupt flag, e->irqs. */
+static void write_entry(unsigned cpu, const struct ret_entry *e, int depth)
 {
-    struct ftrace_graph_entry *r =
-        (struct ftrace_graph_entry *)trace_reserve(TRACE_GRAPH_ENT, sizeof *r);
+    struct ftrace_graph_entry *r = (struct ftrace_graph_entry *)trace_reserve_cpu(
+        cpu, TRACE_GRAPH_ENT, sizeof *r, e->irqs);
     if (!r)
         return;
-    ftrace_fix_irq_flag(&r->ent, e->irqs);
     r->func = e->func;
     r->depth = depth;
     r->calltime = e->calltime;
-    trace_commit();
+    trace_commit_cpu(cpu);
 }
 
-static void write_return(const struct ret_entry *e, int depth, uint64_t rettime, bool leaf,
-                         uint32_t overrun)
+static void write_return(unsigned cpu, const struct ret_entry *e, int depth, uint64_t rettime,
+                         bool leaf, uint32_t overrun)
 {
-    struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve(
-        leaf ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r);
+    struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve_cpu(
+        cpu, leaf ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r, e->irqs);
     if (!r)
         return;
-    ftrace_fix_irq_flag(&r->ent, e->irqs);
     r->func = e->func;
     r->depth = depth;
     r->calltime = e->calltime;
     r->rettime = rettime;
     r->overrun = overrun;
-    trace_commit();
+    trace_commit_cpu(cpu);
 }
 
 /* --- entry and return ------------------------------------------------------------------ */
@@ -170,8 +170,8 @@ static bool graph_notrace(uint32_t ip)
  * max_graph_depth or funcgraph-irqs leave it out, sets *notrace when it is in or under a
  * set_graph_notrace function; true when nothing at all is to be done for it (under such a
  * function, without the profiler). */
-static __attribute__((noinline)) bool graph_left_out(const struct graph_stack *gs, uint32_t ip,
-                                                     bool *record, bool *notrace)
+static __attribute__((noinline)) bool graph_left_out(unsigned cpu, const struct graph_stack *gs,
+                                                     uint32_t ip, bool *record, bool *notrace)
 {
     bool under_notrace = gs->top > 0 && gs->e[gs->top - 1].notrace;
     if (under_notrace && !profiling)
@@ -179,15 +179,15 @@ static __attribute__((noinline)) bool graph_left_out(const struct graph_stack *g
     *notrace = under_notrace || (graph_recording && graph_notrace(ip));
     *record = *record && !*notrace &&
               (graph_max_depth == 0 || (uint32_t)gs->top < graph_max_depth) &&
-              (graph_irqs || !arch_in_hardirq());
+              (graph_irqs || !arch_in_hardirq_on(cpu));
     return false;
 }
 
-void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigned long irqs)
+void ftrace_graph_entry(unsigned cpu, uint32_t ip, uint32_t *parent_slot, uint32_t fp,
+                        unsigned long irqs)
 {
     if (graph_broken)
         return;
-    unsigned cpu = arch_cpu_id();
     struct graph_stack *gs = this_stack(cpu);
     if (profiling && profile[cpu]) {
         int site = ftrace_site_index(ip);
@@ -196,7 +196,7 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
     }
     bool inside = false, notrace = false;
     bool record = graph_recording && graph_wanted(gs, ip, &inside);
-    if (__builtin_expect(graph_limited(), 0) && graph_left_out(gs, ip, &record, &notrace))
+    if (__builtin_expect(graph_limited(), 0) && graph_left_out(cpu, gs, ip, &record, &notrace))
         return;
     if (!record && !profiling && !notrace)
         return;
@@ -206,7 +206,7 @@ void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigne
     }
     /* The caller is not a leaf after all: its entry goes out now, before ours. */
     if (record && gs->top > 0 && gs->e[gs->top - 1].pending) {
-        write_entry(&gs->e[gs->top - 1], gs->top - 1);
+        write_entry(cpu, &gs->e[gs->top - 1], gs->top - 1);
         gs->e[gs->top - 1].pending = false;
     }
     struct ret_entry *e = &gs->e[gs->top++];
@@ -251,7 +251,7 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
      * that took at least that long. */
     if (graph_recording && (e->pending || e->inside) &&
         (graph_thresh_us == 0 || graph_long_enough(e, now)))
-        write_return(e, gs->top, now, e->pending, graph_cpu[cpu].ret_overrun);
+        write_return(cpu, e, gs->top, now, e->pending, graph_cpu[cpu].ret_overrun);
     if (profiling && profile[cpu]) {
         int site = ftrace_site_index(e->func);
         if (site >= 0) {

@@ -41,10 +41,11 @@ void ftrace_update(void);
 /* Where ftrace_caller lands when anyone listens. */
 void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uint32_t fp);
 
-/* function_graph and the profiler: called by the dispatcher for each traced call. */
-void ftrace_graph_entry(uint32_t ip, uint32_t *parent_slot, uint32_t fp, unsigned long irqs);
-/* Sets an event's irqs-off flag from the traced code's state (the hooks run with them off). */
-void ftrace_fix_irq_flag(struct trace_entry *e, unsigned long irqs);
+/* function_graph and the profiler: called by the dispatcher for each traced call, with
+ * interrupts off on cpu (the dispatcher's arch_cpu_id(), read once per call); irqs is the
+ * traced code's interrupt flag. */
+void ftrace_graph_entry(unsigned cpu, uint32_t ip, uint32_t *parent_slot, uint32_t fp,
+                        unsigned long irqs);
 void ftrace_graph_setup(void);
 
 /* set_ftrace_pid (ftrace_pid.c): the lists, and whether the running task is left out. */
