@@ -491,8 +491,8 @@ static inline uint32_t read_dr6(void)
 static inline void clear_dr6(void) { __asm__ volatile("mov %0, %%dr6" ::"r"(0u)); }
 
 /* The CPU whose view is loaded, found from CR3, or NULL when this CPU is on a real
- * directory (then the trap is not the end of our step). Cheaper than arch_cpu_id, whose
- * LSL costs about 40 guest instructions: the views are looked for in CPU order. */
+ * directory (then the trap is not the end of our step): the CR3 the trap arrived on says
+ * both whether it ends a step and whose; the views are looked for in CPU order. */
 static struct mmio_cpu *cpu_on_view(uint32_t cr3)
 {
     for (unsigned i = 0; i < prepared_cpus; i++)
