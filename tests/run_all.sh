@@ -372,33 +372,30 @@ for n in 2 4; do
         fail "$what"; show_log "$LOGS/mmio_smp$n.txt"
     fi
 done
-echo "# ftrace on SMP: call sites patched under CPUs running them (single-threaded TCG: docs/ftrace.md section 11)"
+# One named self-test of code patching while other CPUs run it, on a CPU count, under
+# single-threaded TCG (QEMU's multi-threaded TCG kept stale translations of patched code:
+# docs/ftrace.md section 11). what says what passing shows.
+patching_stress() { # selftest cpus what
+    local log=$LOGS/${1}_smp$2.log rc
+    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append "selftest=$1" --initrd "$PROGRAMS" \
+        --devices "edu pci-testdev" --smp "$2" --quiet --timeout 120 \
+        --console "$log" -- -accel tcg,thread=single > /dev/null 2>&1
+    rc=$?
+    count_tap "${1}_smp$2" "$log" "$rc"
+    if [ "$rc" -eq 0 ] && grep -q '^selftest: 1 passed, 0 failed' "$log"; then
+        pass "$3"
+    else
+        fail "$3"; show_log "$log"
+    fi
+}
+echo "# ftrace and kprobes on SMP: call sites patched under CPUs running them"
 for cpus in 1 2 4; do
-    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=ftrace_smp_stress --initrd "$PROGRAMS" \
-        --devices "edu pci-testdev" --smp "$cpus" --quiet --timeout 120 \
-        --console "$LOGS/ftrace_smp$cpus.log" -- -accel tcg,thread=single > /dev/null 2>&1
-    rc=$?
-    count_tap "ftrace_smp$cpus" "$LOGS/ftrace_smp$cpus.log" "$rc"
-    if [ "$rc" -eq 0 ] && grep -q '^selftest: 1 passed, 0 failed' "$LOGS/ftrace_smp$cpus.log"; then
-        pass "ftrace: 1000 tracer switches while $cpus CPU(s) call traced functions, every event counted"
-    else
-        fail "ftrace: 1000 tracer switches while $cpus CPU(s) call traced functions, every event counted"
-        show_log "$LOGS/ftrace_smp$cpus.log"
-    fi
+    patching_stress ftrace_smp_stress "$cpus" \
+        "ftrace: 1000 tracer switches while $cpus CPU(s) call traced functions, every event counted"
 done
-echo "# kprobes on SMP: probes hit on every CPU at once (single-threaded TCG: int3s are written into code other CPUs run)"
 for cpus in 1 4; do
-    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=kprobes_smp_stress --initrd "$PROGRAMS" \
-        --devices "edu pci-testdev" --smp "$cpus" --quiet --timeout 120 \
-        --console "$LOGS/kprobes_smp$cpus.log" -- -accel tcg,thread=single > /dev/null 2>&1
-    rc=$?
-    count_tap "kprobes_smp$cpus" "$LOGS/kprobes_smp$cpus.log" "$rc"
-    what="kprobes with $cpus CPU(s): probed functions called while probes are rearmed, every hit counted"
-    if [ "$rc" -eq 0 ] && grep -q '^selftest: 1 passed, 0 failed' "$LOGS/kprobes_smp$cpus.log"; then
-        pass "$what"
-    else
-        fail "$what"; show_log "$LOGS/kprobes_smp$cpus.log"
-    fi
+    patching_stress kprobes_smp_stress "$cpus" \
+        "kprobes with $cpus CPU(s): probed functions called while probes are rearmed, every hit counted"
 done
 if make --no-print-directory run SMP=9 > "$LOGS/make_smp9.log" 2>&1 < /dev/null; then
     fail "make run SMP=9 is refused (MAX_CPUS is 8)"
