@@ -172,7 +172,6 @@ void sched_tick(void)
     if (!current)
         return; /* before tasks_init */
     uint64_t now = time_ns();
-    bool others_wait = false;
     unsigned active = 0; /* for the load average (issue 16) */
     for (struct task *t = task_list(); t; t = t->next) {
         if (t->state == TASK_SLEEPING && t->wake_at_ns && now >= t->wake_at_ns) {
@@ -185,15 +184,23 @@ void sched_tick(void)
             signal_alarm_expired(t, now);
             trace_hrtimer_expire_exit(&t->alarm_at_ns);
         }
-        if (t != current && t != idle_task && t->state == TASK_RUNNABLE)
-            others_wait = true;
         active += t != idle_task && t->state == TASK_RUNNABLE;
     }
     loadavg_sample(active, now);
+    sched_cpu_tick();
+}
+
+void sched_cpu_tick(void)
+{
+    if (!current)
+        return; /* before tasks_init */
     /* A time slice is one tick. Kernel threads are never preempted: they see the request at
      * their next cond_resched() or wait. */
-    if (others_wait)
-        need_resched = true;
+    for (struct task *t = task_list(); t; t = t->next)
+        if (t != current && t != idle_task && t->state == TASK_RUNNABLE) {
+            need_resched = true;
+            return;
+        }
 }
 
 void sched_return_to_user(void)

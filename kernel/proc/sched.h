@@ -57,6 +57,11 @@ void wake_up(const void *chan);
  * a kernel thread at its next cond_resched()). */
 void sched_tick(void);
 
+/* This CPU's part of the tick: when others wait for this CPU, asks its running task to give
+ * way. sched_tick() calls it for the CPU the global tick arrives on; a CPU with a timer of
+ * its own calls it from that timer's interrupt. */
+void sched_cpu_tick(void);
+
 /* The CPU time t has used, in nanoseconds, as ps shows it in TIME (Linux's utime + stime):
  * the time between its being switched to and away from, interrupts it took included. */
 uint64_t task_cpu_time_ns(const struct task *t);
