@@ -91,10 +91,12 @@ unsigned arch_cpus_present(void);
 /* SMP (arch/x86/smp_boot.c): arch_start_cpus starts every CPU the firmware lists and
  * returns how many are online (arch_cpu_count); arch_send_call_ipi makes cpu run
  * smp_call_interrupt() (kernel/smp.h) in interrupt context, false when the local APIC
- * could not send it; arch_send_stop_nmi sends cpu an NMI, which stops it for good while
- * smp_stop_requested() says so. */
+ * could not send it; arch_send_resched_ipi interrupts cpu so that it notices the
+ * need_resched the scheduler set for it; arch_send_stop_nmi sends cpu an NMI, which stops
+ * it for good while smp_stop_requested() says so. */
 unsigned arch_start_cpus(void);
 bool arch_send_call_ipi(unsigned cpu);
+void arch_send_resched_ipi(unsigned cpu);
 void arch_send_stop_nmi(unsigned cpu);
 
 /* Leave QEMU with isa-debug-exit (code 0x10 pass, 0x11 fail); halts forever if not in QEMU. */

@@ -6,10 +6,10 @@
  * A task that finds the mutex held sleeps (uninterruptibly: the holder only ever holds it
  * for one file operation) until the holder's mutex_unlock wakes it. Never from an interrupt
  * handler or with a spinlock held. The test and the sleep happen with interrupts off, as
- * sleep_on asks. ONE CPU: no unlock can come between them because tasks run on CPU 0 only
- * (the scheduler keeps them there, kernel/proc/sched.c), and work handed to another CPU
- * (smp_run_on) must not take a mutex; the scheduler's own lock around the test and the
- * sleep comes with tasks on several CPUs.
+ * sleep_on asks. No unlock can come between them from another CPU either: every task runs
+ * this code holding the big kernel lock (kernel/kernel_lock.h), which the unlocking task
+ * would need too. Work handed to another CPU (smp_run_on) runs without that lock and
+ * must not take a mutex.
  */
 #ifndef KERNEL_MUTEX_H
 #define KERNEL_MUTEX_H

@@ -21,7 +21,8 @@
  * Work. Each CPU but 0 has a run slot (idle, claimed, ready); smp_run_on claims it with a
  * compare-and-swap, fills it, marks it ready and sends the IPI that ends the CPU's hlt;
  * the CPU's idle loop (smp_ap_main) runs it with interrupts on and marks it idle again.
- * ONE CPU scheduler: CPU 0 runs the tasks and is never handed work by another CPU.
+ * CPU 0 is never handed work. Work runs in the idle task, so the tasks queued on that CPU
+ * wait until it returns (stress tests and benchmarks hand out work only to free CPUs).
  *
  * Stop. The first CPU to call smp_stop_others owns the stop; it sends every other CPU an
  * NMI, which even a CPU spinning with interrupts off takes; their NMI handler sees
@@ -32,6 +33,8 @@
  * itself instead (two panics at once: one report).
  */
 #include "kernel/smp.h"
+
+#include "kernel/proc/sched.h"
 
 #include "kernel/arch.h"
 #include "kernel/lock_debug.h"
@@ -75,6 +78,14 @@ static void serve_calls(unsigned me)
 
 void smp_call_interrupt(void) { serve_calls(arch_cpu_id()); }
 
+void smp_serve_calls(void)
+{
+    unsigned me = arch_cpu_id();
+    hardirq_depth[me]++; /* as in the IPI handler (arch/x86/smp_boot.c's call_ipi) */
+    serve_calls(me);
+    hardirq_depth[me]--;
+}
+
 static uint32_t ipi_failures_warned; /* bit per CPU */
 
 /* Sends cpu the call IPI; false when the local APIC could not, with a warning the first
@@ -108,9 +119,7 @@ void smp_call_others(smp_fn fn, void *arg)
     while (__atomic_load_n(&s->pending, __ATOMIC_ACQUIRE)) {
         if (smp_stop_requested())
             break; /* a stopped CPU will never answer */
-        hardirq_depth[me]++; /* as in the IPI handler (arch/x86/smp_boot.c's call_ipi) */
-        serve_calls(me);
-        hardirq_depth[me]--;
+        smp_serve_calls();
         arch_cpu_relax();
     }
     arch_irq_restore(flags);
@@ -159,8 +168,9 @@ void smp_wait(unsigned cpu)
         arch_cpu_relax();
 }
 
-/* An application processor's life once it is up: run handed work with interrupts on,
- * else sleep until an interrupt (an IPI: devices interrupt CPU 0 only). The check and the
+/* An application processor's life once it is up: run handed work with interrupts on, run
+ * the tasks the scheduler gives it, else sleep until an interrupt (an IPI or its timer:
+ * devices interrupt CPU 0 only). The check and the
  * hlt cannot miss a wake-up: interrupts are off from the check until sti;hlt. */
 void smp_ap_main(void)
 {
@@ -171,6 +181,10 @@ void smp_ap_main(void)
             arch_irq_enable();
             r->fn(r->arg);
             __atomic_store_n(&r->state, RUN_IDLE, __ATOMIC_RELEASE);
+            continue;
+        }
+        if (sched_need_resched()) {
+            sched_idle_step(); /* runs this CPU's tasks until none is left */
             continue;
         }
         arch_wait_for_interrupt();

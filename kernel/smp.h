@@ -35,6 +35,9 @@ void smp_sync_cores(void);
 bool smp_run_on(unsigned cpu, smp_fn fn, void *arg);
 void smp_wait(unsigned cpu);
 void smp_stop_others(void);
+/* Runs the calls other CPUs addressed to this one, from a loop that waits with interrupts
+ * off (kernel_lock's): the caller of smp_call_others may be the CPU it waits for. */
+void smp_serve_calls(void);
 
 /* Bring-up and the arch layer's side (arch/x86/smp_boot.c), not for other callers:
  * smp_init starts the other CPUs (kernel/main.c, once the clock runs);

@@ -11,6 +11,7 @@ void (*trace_hook_sched_process_fork)(const struct task *, const struct task *);
 void (*trace_hook_sched_process_exec)(const struct task *, const char *, int);
 void (*trace_hook_sched_process_exit)(const struct task *);
 void (*trace_hook_sched_process_wait)(const struct task *, int);
+void (*trace_hook_sched_migrate_task)(const struct task *, unsigned, unsigned);
 void (*trace_hook_irq_handler_entry)(int, const char *);
 void (*trace_hook_irq_handler_exit)(int, bool);
 void (*trace_hook_page_fault_user)(uint32_t, uint32_t, uint32_t);

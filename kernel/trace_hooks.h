@@ -24,6 +24,7 @@ extern void (*trace_hook_sched_process_exec)(const struct task *t, const char *f
                                              int old_pid);
 extern void (*trace_hook_sched_process_exit)(const struct task *t);
 extern void (*trace_hook_sched_process_wait)(const struct task *waiter, int pid);
+extern void (*trace_hook_sched_migrate_task)(const struct task *t, unsigned from, unsigned to);
 extern void (*trace_hook_irq_handler_entry)(int irq, const char *name);
 extern void (*trace_hook_irq_handler_exit)(int irq, bool handled);
 extern void (*trace_hook_page_fault_user)(uint32_t address, uint32_t ip, uint32_t error_code);
@@ -104,6 +105,13 @@ static inline void trace_sched_process_exit(const struct task *t)
 }
 
 /* waiter begins to wait for pid (Linux's do_wait: 0 for any child). */
+/* The scheduler moves t from CPU from's run queue to CPU to's. */
+static inline void trace_sched_migrate_task(const struct task *t, unsigned from, unsigned to)
+{
+    if (trace_hook_sched_migrate_task)
+        trace_hook_sched_migrate_task(t, from, to);
+}
+
 static inline void trace_sched_process_wait(const struct task *waiter, int pid)
 {
     if (trace_hook_sched_process_wait)

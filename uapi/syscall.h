@@ -139,6 +139,7 @@
 #define SYS_sched_get_priority_max 159
 #define SYS_sched_get_priority_min 160
 #define SYS_ugetrlimit 191
+#define SYS_sched_setaffinity 241
 #define SYS_sched_getaffinity 242
 #define SYS_clock_getres 266
 #define SYS_clock_nanosleep 267

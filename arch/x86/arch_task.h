@@ -11,6 +11,7 @@
 
 struct arch_task {
     bool fpu_used;            /* has run an x87/SSE instruction: fpu_state is its registers */
+    uint8_t fpu_loaded_on;    /* the CPU (plus one; 0: none) whose FPU last loaded them */
     uint8_t fpu_state[512 + 16]; /* its x87 and SSE registers while another task's are in
                                     the FPU: FXSAVE's 512-byte image at the first 16-byte
                                     boundary in it (FNSAVE's 108 bytes at its start on a CPU

@@ -7,9 +7,17 @@
  * never use the FPU (most of them), so a switch only keeps CR0.TS set while the running
  * task is not the one whose registers the FPU holds (fpu_owner). The first x87 instruction
  * such a task runs then raises #NM (device not available), and only then does the handler
- * save the owner's registers (FNSAVE) and load the task's (FRSTOR), or a clean set for a
- * task that never used the FPU. An owner that exits just stops being the owner; an x87
- * error it left pending is cleared (FNCLEX) at the next handover.
+ * load the task's registers (FRSTOR), or a clean set for a task that never used the FPU.
+ * An owner that exits just stops being the owner; an x87 error it left pending is cleared
+ * (FNCLEX) at the next handover.
+ *
+ * On SMP a task may run next on another CPU, so its registers cannot wait in one CPU's
+ * FPU until someone else needs it: a switch away from a task that used the FPU since it
+ * was switched in (TS clear) saves them at once. Each CPU has its own owner, and a task
+ * notes the CPU that loaded its registers last (fpu_loaded_on): the registers a CPU still
+ * holds are the task's only if that CPU loaded them last, else the saved image is newer
+ * (the task used the FPU elsewhere since) and #NM loads it. The save costs a task that
+ * computes with the FPU one FXSAVE per switch; tasks that never touch it pay nothing.
  *
  * The int3 snapshot's hardware task switch sets TS as well. When the interrupted task is
  * the owner, the #NM after it only clears TS; otherwise it is an ordinary handover.
@@ -26,6 +34,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "kernel/lib/string.h"
+#include "kernel/smp.h"
 #include "kernel/proc/task_internal.h"
 
 #define CR0_MP (1u << 1)
@@ -40,7 +49,8 @@ _Static_assert(sizeof(((struct task *)0)->arch.fpu_state) >= 512 + 15, "FXSAVE w
 #define CPUID1_EDX_FXSR (1u << 24)
 #define CPUID1_EDX_SSE (1u << 25)
 
-static struct task *fpu_owner; /* whose registers the FPU holds; NULL: nobody's */
+static struct task *cpu_fpu_owner[MAX_CPUS]; /* whose registers each CPU's FPU holds */
+#define fpu_owner (cpu_fpu_owner[arch_cpu_id()])   /* this CPU's; NULL: nobody's */
 static bool use_fxsr;          /* FXSAVE/FXRSTOR and SSE on (fpu_init) */
 
 /* Where t's saved image lives: 16-byte aligned for FXSAVE (the task structure's own
@@ -78,11 +88,22 @@ static void set_ts(bool on)
         write_cr0(want);
 }
 
+/* True when this CPU's FPU holds t's registers as t left them. */
+static bool registers_are(const struct task *t)
+{
+    return fpu_owner == t && t->arch.fpu_loaded_on == arch_cpu_id() + 1;
+}
+
 void fpu_switch(struct task *prev, struct task *next)
 {
-    if (prev == fpu_owner && prev->state == TASK_ZOMBIE)
+    if (prev == fpu_owner && prev->state == TASK_ZOMBIE) {
         fpu_owner = 0; /* its registers die with it */
-    set_ts(next != fpu_owner);
+    } else if (prev == fpu_owner && !(read_cr0() & CR0_TS)) {
+        save_state(prev); /* it used them: its image must be current wherever it runs next */
+        if (!use_fxsr)
+            fpu_owner = 0; /* FNSAVE reset the FPU */
+    }
+    set_ts(!registers_are(next));
 }
 
 /* What a task that never used the FPU starts with, as an FNSAVE image: FNINIT's control
@@ -101,18 +122,17 @@ static bool device_not_available(struct trap_frame *tf)
 {
     (void)tf;
     __asm__ volatile("clts");
-    if (fpu_owner == current)
+    if (registers_are(current))
         return true; /* TS came from the snapshot's task switch, back into the owner */
-    /* The owner's registers are saved with any error it left pending (FNSAVE or FXSAVE:
-     * neither waits), then FNCLEX drops that error from the FPU (or one a dead owner left),
-     * so that FRSTOR, which waits for pending errors, cannot raise #MF here in the
-     * kernel: the error goes with the state it belongs to. */
-    if (fpu_owner)
-        save_state(fpu_owner);
+    /* The owner's registers were saved when it was switched away, with any error it left
+     * pending (FNSAVE or FXSAVE: neither waits). FNCLEX drops that error from the FPU (or
+     * one a dead owner left), so that FRSTOR, which waits for pending errors, cannot raise
+     * #MF here in the kernel: the error went with the state it belongs to. */
     __asm__ volatile("fnclex");
     const uint8_t *clean = use_fxsr ? clean_fxsave_state : clean_fnsave_state;
     load_state(current->arch.fpu_used ? state_of(current) : clean);
     current->arch.fpu_used = true;
+    current->arch.fpu_loaded_on = (uint8_t)(arch_cpu_id() + 1);
     fpu_owner = current;
     return true;
 }
@@ -134,7 +154,7 @@ void fpu_copy_state(struct task *child)
     if (!current->arch.fpu_used)
         return;
     unsigned long flags = arch_irq_save();
-    if (fpu_owner == current) {
+    if (registers_are(current)) {
         /* The live registers (FNSAVE resets the FPU, so they go back at once). */
         __asm__ volatile("clts");
         save_state(child);
@@ -148,6 +168,7 @@ void fpu_copy_state(struct task *child)
 void fpu_forget(struct task *t)
 {
     t->arch.fpu_used = false;
+    t->arch.fpu_loaded_on = 0; /* no CPU's registers are its any more */
     if (fpu_owner == t) {
         fpu_owner = 0;
         set_ts(true); /* its next x87 instruction gets a clean set */

@@ -2,9 +2,9 @@
  * kprobe_arch.c - int3 probes and the out-of-line single step (kprobe_arch.h).
  *
  * Several CPUs hit probes at once; one changes the armed table at a time. The table
- * changes only in thread context (enabling or disabling a probe event), and that runs on
- * CPU 0 alone, never preempted in the kernel: ONE CPU for the writer (the scheduler keeps
- * every task on CPU 0; arming from several CPUs would need a mutex around arm and disarm).
+ * changes only in thread context (enabling or disabling a probe event), and that runs under
+ * the big kernel lock (kernel/kernel_lock.h), never preempted in the kernel: one writer at
+ * a time, whichever CPU its task runs on.
  * Any CPU may search the table at an int3 (find_site) meanwhile: an entry is complete
  * before the count that makes it visible is published (release; the int3 goes in after
  * that), and disarm never hides a live entry (the last one is copied into the hole while

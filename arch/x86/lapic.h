@@ -47,6 +47,7 @@
  * need no EOI; 0xf1: the call-function IPI of kernel/smp.c. */
 #define VEC_LAPIC_SPURIOUS 0xff
 #define VEC_IPI_CALL 0xf1
+#define VEC_IPI_RESCHEDULE 0xf2 /* another CPU queued a task here (kernel/proc/sched.c) */
 
 /* Maps the local APIC (address from the MADT, else the APIC base MSR) and enables the boot
  * CPU's, keeping the PIC's interrupts coming in through LINT0 (virtual wire mode). False,

@@ -110,6 +110,16 @@ static bool call_ipi(struct trap_frame *tf)
     return true;
 }
 
+/* The reschedule IPI: the sender set this CPU's need_resched already; the interrupt only
+ * makes the CPU notice, on its way back to ring 3 or out of its idle hlt. */
+static bool resched_ipi(struct trap_frame *tf)
+{
+    (void)tf;
+    irq_stat_count(IRQ_STAT_RESCHEDULE);
+    lapic_eoi();
+    return true;
+}
+
 /* An NMI: the stop request of smp_stop_others halts this CPU for good (NMIs stay blocked:
  * no iret ever comes), except on the CPU that asked for the stop, which is writing the
  * crash report: there the NMI is counted, named and ignored. Any NMI before a stop is
@@ -250,6 +260,7 @@ unsigned arch_start_cpus(void)
 {
     trap_set_handler(VEC_NMI, nmi);
     trap_set_handler(VEC_IPI_CALL, call_ipi);
+    trap_set_handler(VEC_IPI_RESCHEDULE, resched_ipi);
     cpuinfo_capture_this_cpu();
     unsigned present = arch_cpus_present();
     if (!lapic_present() || !madt.found) {
@@ -295,5 +306,7 @@ unsigned arch_start_cpus(void)
 }
 
 bool arch_send_call_ipi(unsigned cpu) { return lapic_send_ipi(apic_ids[cpu], VEC_IPI_CALL); }
+
+void arch_send_resched_ipi(unsigned cpu) { lapic_send_ipi(apic_ids[cpu], VEC_IPI_RESCHEDULE); }
 
 void arch_send_stop_nmi(unsigned cpu) { lapic_send_nmi(apic_ids[cpu]); }

@@ -13,6 +13,7 @@
 #include "arch/x86/signal_frame.h"
 #include "arch/x86/umip.h"
 #include "kernel/arch.h"
+#include "kernel/kernel_lock.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 #include "kernel/log/printk.h"
@@ -183,12 +184,14 @@ static void handle_irq(int irq)
     }
     unsigned cpu = arch_cpu_id();
     irq_counts[cpu][irq]++;
+    kernel_lock(); /* drivers and the tick touch the process side (kernel/kernel_lock.h) */
     hardirq_depth[cpu]++;
     trace_irq_handler_entry(irq, irq_name(irq));
     if (irq_handlers[irq])
         irq_handlers[irq]();
     trace_irq_handler_exit(irq, irq_handlers[irq] != 0);
     hardirq_depth[cpu]--;
+    kernel_unlock();
     irq_chip->eoi(irq);
 }
 
@@ -222,6 +225,12 @@ static void check_user_segments(struct trap_frame *tf)
 void trap_dispatch(struct trap_frame *tf)
 {
     uint32_t v = tf->vector;
+    /* Entering the kernel from ring 3 takes the kernel lock, and returning gives it back
+     * (kernel/kernel_lock.h). Not for an NMI: the stop NMI must reach a CPU whatever holds
+     * the lock. */
+    bool from_user = trap_from_user(tf) && v != VEC_NMI;
+    if (from_user)
+        kernel_lock();
 
     /* A kprobe's int3 or single step, or a fault of a stepped copy (arch/x86/kprobe_arch.c) */
     if (v < 32 && kprobe_arch_may_trap() && !trap_from_user(tf) && kprobe_arch_trap(tf))
@@ -265,4 +274,6 @@ void trap_dispatch(struct trap_frame *tf)
         }
         check_user_segments(tf);
     }
+    if (from_user)
+        kernel_unlock();
 }

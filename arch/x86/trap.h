@@ -52,6 +52,7 @@ uint64_t irq_count_on(unsigned cpu, int irq);
 enum irq_stat {
     IRQ_STAT_NMI,
     IRQ_STAT_SPURIOUS,
+    IRQ_STAT_RESCHEDULE,
     IRQ_STAT_CALL_FUNCTION,
     IRQ_STAT_COUNT
 };

@@ -13,6 +13,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/task_internal.h"
+#include "kernel/smp.h"
 
 #define DR6_SINGLE_STEP (1u << 14)
 #define INT3 0xcc
@@ -29,12 +30,12 @@ struct uprobe_step {
     bool pushf;            /* the pushed flags need the process's TF and IF */
     uint32_t saved_flags;  /* the process's TF and IF */
 };
-static struct uprobe_step cpu0_step;
+static struct uprobe_step cpu_steps[MAX_CPUS];
 
-/* This CPU's step. ONE CPU: user programs run only on CPU 0 for now (the scheduler keeps
- * every task there), so only CPU 0 ever hits a uprobe or steps one; once tasks run on other
- * CPUs this becomes an array [MAX_CPUS] indexed by arch_cpu_id(), as kprobe_arch.c's. */
-static struct uprobe_step *this_cpu(void) { return &cpu0_step; }
+/* This CPU's step. Programs on several CPUs hit probes and step at once, each CPU in its
+ * own slot; a stepping process cannot move to another CPU meanwhile, because it steps with
+ * interrupts off (no tick, no IPI reaches it before the #DB). */
+static struct uprobe_step *this_cpu(void) { return &cpu_steps[arch_cpu_id()]; }
 
 void uprobe_arch_set_hook(uprobe_arch_hook_t hook) { uprobe_hook = hook; }
 

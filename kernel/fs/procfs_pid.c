@@ -30,6 +30,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/programs.h"
+#include "kernel/proc/sched.h"
 #include "kernel/proc/task_internal.h"
 
 /* The pid a /proc/PID entry was made for. */
@@ -92,9 +93,9 @@ static int read_stat(struct fs_node *f, struct fs_writer *out)
     fs_printf(out, "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %u 0 0 0 20 0 1 0 %u %u %u 4294967295 ",
               t->pid, t->name, state, ppid, t->pgid, t->sid, ns_to_clock_t(t->cpu_ns),
               ns_to_clock_t(t->start_ns), pages * PAGE_SIZE, pages);
-    fs_printf(out, "0 0 0 0 0 %u %u %u %u 0 0 0 %d 0 0 0 0 0 0 0 0 %u %u %u %u %u %d\n",
+    fs_printf(out, "0 0 0 0 0 %u %u %u %u 0 0 0 %d %u 0 0 0 0 0 0 0 %u %u %u %u %u %d\n",
               sigset_word(t->sig.pending), sigset_word(t->sig.blocked), ignored, caught,
-              t->exit_signal, mm->start_brk, mm->arg_start, mm->arg_end, mm->env_start,
+              t->exit_signal, task_cpu(t), mm->start_brk, mm->arg_start, mm->arg_end, mm->env_start,
               mm->env_end, t->state == TASK_ZOMBIE ? t->wait_status : 0);
     return 0;
 }
@@ -138,6 +139,27 @@ static const char *state_letter(const struct task *t)
     return t->state == TASK_ZOMBIE ? "Z (zombie)" : "R (running)";
 }
 
+/* Linux's Cpus_allowed (a hex mask) and Cpus_allowed_list (ranges: "0-1,3"). */
+static void print_cpus_allowed(struct fs_writer *out, uint32_t mask)
+{
+    fs_printf(out, "Cpus_allowed:\t%x\nCpus_allowed_list:\t", mask);
+    const char *sep = "";
+    for (unsigned cpu = 0; cpu < 32; cpu++) {
+        if (!((mask >> cpu) & 1))
+            continue;
+        unsigned last = cpu;
+        while (last + 1 < 32 && ((mask >> (last + 1)) & 1))
+            last++;
+        if (last == cpu)
+            fs_printf(out, "%s%u", sep, cpu);
+        else
+            fs_printf(out, "%s%u-%u", sep, cpu, last);
+        sep = ",";
+        cpu = last;
+    }
+    fs_puts(out, "\n");
+}
+
 static int read_status(struct fs_node *f, struct fs_writer *out)
 {
     struct task *t = task_of_node(f->parent);
@@ -148,6 +170,7 @@ static int read_status(struct fs_node *f, struct fs_writer *out)
               t->umask, state_letter(t), t->pid, t->pid);
     fs_printf(out, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", c->uid, c->euid, c->suid,
               c->euid, c->gid, c->egid, c->sgid, c->egid);
+    print_cpus_allowed(out, sched_getaffinity(t));
     return 0;
 }
 

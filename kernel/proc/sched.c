@@ -1,26 +1,55 @@
 /*
- * sched.c - choosing the next task, sleeping and waking.
+ * sched.c - choosing the next task on each CPU, sleeping, waking and moving tasks.
  *
- * Round robin over the task list. Every field the scheduler reads (state, wait_chan,
- * wake_at_ns) is changed only with interrupts off, which on one CPU is the whole locking.
+ * Every CPU has a run queue: the runnable tasks waiting for that CPU, first come first
+ * served (round robin, a time slice of one tick). A task is on the queue of t->cpu while
+ * it is runnable and not running; the running one is its CPU's current, and each CPU's
+ * idle task (pid 0) runs when its queue is empty. A task runs on the CPUs of its affinity
+ * mask only (sched_setaffinity); kernel threads stay on CPU 0.
+ *
+ * Where a task goes: a new or woken task goes to the CPU it last ran on if that one is
+ * idle, else to the least loaded CPU it may use (load: queued tasks, plus one for a
+ * running one). Each tick, the most loaded CPU gives a waiting task to the least loaded one
+ * when they differ by two or more. A CPU given a task it should run at once gets a
+ * reschedule IPI.
+ *
+ * Locking: the big kernel lock (kernel/kernel_lock.h) covers every queue and every task's
+ * scheduling fields, and interrupts are off while they change (the lock's owner can be
+ * interrupted by its own timer). The lock also makes the switch itself safe: the CPU
+ * that switches away from a task holds the lock until the task's stack is no longer in
+ * use, so no other CPU can pick the task up before that.
  */
 #include "kernel/proc/sched.h"
 
 #include "kernel/arch.h"
+#include "kernel/kernel_lock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/task.h" /* current_pid */
 #include "kernel/loadavg.h"
+#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/proc/signal.h"
 #include "kernel/trace_hooks.h"
 
 struct task *cpu_current[MAX_CPUS];  /* current: each CPU's running task */
 int32_t cpu_current_pid[MAX_CPUS];   /* current_pid: what trace events record (trace.h) */
-static volatile bool need_resched;
-static struct task *switched_from; /* the task that ran before the one resuming now */
-static uint64_t current_since_ns;  /* when current was switched to; per CPU once SMP exists */
+
+/* One CPU's scheduling state, on a cache line of its own. */
+struct run_queue {
+    struct task *idle;          /* its idle task */
+    struct task *head, *tail;   /* runnable tasks waiting for it, in turn order */
+    unsigned queued;
+    volatile bool need_resched; /* its current should call schedule() at its next chance */
+    struct task *switched_from; /* the task that ran before the one resuming now */
+    uint64_t since_ns;          /* when its current was switched to */
+    uint64_t migrations_in;     /* tasks the balancer moved here */
+} __attribute__((aligned(64)));
+
+static struct run_queue run_queues[MAX_CPUS];
 static void (*switch_hook)(struct task *prev, struct task *next); /* task_on_switch's */
+
+static struct run_queue *this_rq(void) { return &run_queues[arch_cpu_id()]; }
 
 int task_on_switch(void (*fn)(struct task *prev, struct task *next))
 {
@@ -30,66 +59,175 @@ int task_on_switch(void (*fn)(struct task *prev, struct task *next))
     return 0;
 }
 
-bool sched_need_resched(void) { return need_resched; }
+bool sched_need_resched(void) { return this_rq()->need_resched; }
 
-/* The next runnable task after prev in list order (wrapping round), prev itself if it alone
- * can run, or the idle task when nothing can. */
-static struct task *pick_next(struct task *prev)
+void sched_set_idle(unsigned cpu, struct task *idle)
 {
-    /* ONE CPU scheduler: tasks run on CPU 0 only. Another CPU runs its own idle task and
-     * nothing else (smp_run_on work included): it keeps running what it runs. (Its call
-     * cleared need_resched, CPU 0's request: the next tick raises it again while tasks
-     * wait.) Checked here, not at schedule's top, where GCC would split it off into every
-     * caller. */
-    if (arch_cpu_id() != 0)
-        return prev;
-    struct task *start = prev->next ? prev->next : task_list();
-    struct task *t = start;
-    do {
-        if (t->state == TASK_RUNNABLE && t != idle_task)
-            return t;
-        t = t->next ? t->next : task_list();
-    } while (t != start);
-    return idle_task;
+    idle->cpu = cpu;
+    idle->cpus_allowed = 1u << cpu;
+    run_queues[cpu].idle = idle;
+}
+
+bool sched_is_idle_task(const struct task *t) { return t == run_queues[t->cpu].idle; }
+
+unsigned task_cpu(const struct task *t) { return t->cpu; }
+
+/* The CPUs t may run on now: its mask, less the CPUs not online. */
+static uint32_t allowed_online(const struct task *t)
+{
+    unsigned n = arch_cpu_count();
+    uint32_t online = n >= 32 ? ~0u : (1u << n) - 1;
+    return t->cpus_allowed & online;
+}
+
+/* What a CPU has to do: its waiting tasks, and one for the task it runs (idle aside). */
+static unsigned load_of(unsigned cpu)
+{
+    struct run_queue *rq = &run_queues[cpu];
+    return rq->queued + (cpu_current[cpu] != rq->idle);
+}
+
+static void enqueue(struct task *t)
+{
+    struct run_queue *rq = &run_queues[t->cpu];
+    t->rq_next = 0;
+    t->rq_prev = rq->tail;
+    if (rq->tail)
+        rq->tail->rq_next = t;
+    else
+        rq->head = t;
+    rq->tail = t;
+    rq->queued++;
+    t->on_rq = true;
+}
+
+static void dequeue(struct task *t)
+{
+    struct run_queue *rq = &run_queues[t->cpu];
+    if (t->rq_prev)
+        t->rq_prev->rq_next = t->rq_next;
+    else
+        rq->head = t->rq_next;
+    if (t->rq_next)
+        t->rq_next->rq_prev = t->rq_prev;
+    else
+        rq->tail = t->rq_prev;
+    rq->queued--;
+    t->on_rq = false;
+}
+
+/* Asks cpu to reschedule: at once if it is this one's, else by IPI (which also ends an
+ * idle CPU's hlt). */
+static void resched_cpu(unsigned cpu)
+{
+    run_queues[cpu].need_resched = true;
+    if (cpu != arch_cpu_id())
+        arch_send_resched_ipi(cpu);
+}
+
+/* The CPU a task that becomes runnable should wait on (see the top of the file). */
+static unsigned select_cpu(const struct task *t)
+{
+    uint32_t allowed = allowed_online(t);
+    if (!allowed)
+        return t->cpu; /* cannot happen: sched_setaffinity keeps an online CPU in the mask */
+    unsigned best = (allowed >> t->cpu) & 1 ? t->cpu : (unsigned)__builtin_ctz(allowed);
+    unsigned best_load = load_of(best);
+    for (unsigned cpu = 0; best_load && cpu < arch_cpu_count(); cpu++)
+        if (((allowed >> cpu) & 1) && load_of(cpu) < best_load) {
+            best = cpu;
+            best_load = load_of(cpu);
+        }
+    return best;
+}
+
+/* Puts a runnable task that is not running on the queue of the CPU it should wait on. */
+static void place(struct task *t)
+{
+    unsigned from = t->cpu;
+    t->cpu = select_cpu(t);
+    if (t->cpu != from)
+        trace_sched_migrate_task(t, from, t->cpu);
+    enqueue(t);
+    resched_cpu(t->cpu);
+}
+
+/* t is the current task of some CPU. */
+static bool running(const struct task *t) { return cpu_current[t->cpu] == t; }
+
+/* The next task this CPU runs: the first waiting one, or prev itself when it alone can
+ * run here (it was queued last, so others go first), or the idle task. */
+static struct task *pick_next(struct run_queue *rq, struct task *prev)
+{
+    unsigned me = (unsigned)(rq - run_queues);
+    if (prev != rq->idle && prev->state == TASK_RUNNABLE) {
+        if ((allowed_online(prev) >> me) & 1)
+            enqueue(prev);
+        else
+            place(prev); /* its mask no longer has this CPU: it moves */
+    }
+    struct task *next = rq->head;
+    if (!next)
+        return rq->idle;
+    dequeue(next);
+    return next;
 }
 
 /* Charges prev with the time since it was switched to, now that it is switched away. */
-static void account_cpu_time(struct task *prev)
+static void account_cpu_time(struct run_queue *rq, struct task *prev)
 {
     uint64_t now = time_ns();
-    prev->cpu_ns += now - current_since_ns;
-    current_since_ns = now;
+    prev->cpu_ns += now - rq->since_ns;
+    rq->since_ns = now;
 }
 
 uint64_t task_cpu_time_ns(const struct task *t)
 {
-    unsigned long flags = arch_irq_save(); /* current and current_since_ns change together */
-    uint64_t ns = t->cpu_ns + (t == current ? time_ns() - current_since_ns : 0);
+    unsigned long flags = arch_irq_save(); /* current and since_ns change together */
+    uint64_t ns = t->cpu_ns + (running(t) ? time_ns() - run_queues[t->cpu].since_ns : 0);
     arch_irq_restore(flags);
     return ns;
 }
 
 void schedule(void)
 {
-    need_resched = false;
+    struct run_queue *rq = this_rq();
+    rq->need_resched = false;
     struct task *prev = current;
-    struct task *next = pick_next(prev);
+    struct task *next = pick_next(rq, prev);
     if (next == prev)
         return;
-    account_cpu_time(prev);
+    account_cpu_time(rq, prev);
     trace_sched_switch(prev, next); /* while current_pid is still prev's, as on Linux */
-    switched_from = prev;
+    rq->switched_from = prev;
+    next->cpu = (unsigned)(rq - run_queues);
     current = next;
     current_pid = next->pid;
     if (switch_hook)
         switch_hook(prev, next);
+    unsigned depth = kernel_lock_depth(); /* this CPU's; next's own schedule() restores it */
     arch_switch_to(prev, next);
-    /* prev runs again here, switched to by some other task. */
-    task_finish_switch(switched_from);
+    /* prev runs again here, switched to by some other task, perhaps on another CPU. */
+    kernel_lock_set_depth(depth);
+    task_finish_switch(this_rq()->switched_from);
 }
 
-/* A new task's first code after the switch to it (arch layer calls it). */
-void sched_first_run(void) { task_finish_switch(switched_from); }
+/* A new task's first code after the switch to it (arch layer calls it): it holds the
+ * kernel lock the switching CPU held, one level deep, as a task returning from schedule(). */
+void sched_first_run(void)
+{
+    kernel_lock_set_depth(1);
+    task_finish_switch(this_rq()->switched_from);
+}
+
+void sched_start_task(struct task *t)
+{
+    unsigned long flags = arch_irq_save();
+    t->state = TASK_RUNNABLE;
+    place(t);
+    trace_sched_wakeup_new(t); /* queued where it will run: Linux's wake_up_new_task */
+    arch_irq_restore(flags);
+}
 
 void sched_yield(void)
 {
@@ -100,8 +238,11 @@ void sched_yield(void)
 
 void cond_resched(void)
 {
-    if (need_resched)
-        sched_yield();
+    unsigned long flags = arch_irq_save();
+    if (this_rq()->need_resched)
+        schedule();
+    kernel_lock_break(); /* and let a CPU waiting for the kernel lock in */
+    arch_irq_restore(flags);
 }
 
 /* True when a sleep of the current task must end with EINTR: it was killed, or a signal
@@ -152,10 +293,20 @@ int sleep_ns(uint64_t ns)
 /* Makes a sleeping task runnable, with the result its sleep_on() returns. */
 void sched_wake_task(struct task *t, int reason)
 {
-    trace_sched_wakeup(t);
-    t->state = TASK_RUNNABLE;
     t->wake_reason = reason;
-    need_resched = true;
+    if (t->state != TASK_RUNNABLE) {
+        t->state = TASK_RUNNABLE;
+        /* The kernel lock: no other CPU sees a task between its sleep and its switch. */
+        if (!running(t))
+            place(t);
+    }
+    trace_sched_wakeup(t); /* with the CPU it was queued on, as Linux's ttwu_do_wakeup */
+}
+
+void sched_kick(struct task *t)
+{
+    if (running(t) && t->cpu != arch_cpu_id())
+        arch_send_resched_ipi(t->cpu);
 }
 
 void wake_up(const void *chan)
@@ -165,6 +316,31 @@ void wake_up(const void *chan)
         if (t->state == TASK_SLEEPING && t->wait_chan == chan)
             sched_wake_task(t, 0);
     arch_irq_restore(flags);
+}
+
+/* The least and the most loaded online CPUs; when they differ by two or more, moves the
+ * first waiting task of the most loaded one that may run on the least loaded one there. */
+static void balance(void)
+{
+    unsigned n = arch_cpu_count(), low = 0, high = 0;
+    for (unsigned cpu = 1; cpu < n; cpu++) {
+        if (load_of(cpu) < load_of(low))
+            low = cpu;
+        if (load_of(cpu) > load_of(high))
+            high = cpu;
+    }
+    if (load_of(high) < load_of(low) + 2)
+        return;
+    for (struct task *t = run_queues[high].head; t; t = t->rq_next)
+        if ((allowed_online(t) >> low) & 1) {
+            dequeue(t);
+            t->cpu = low;
+            trace_sched_migrate_task(t, high, low);
+            enqueue(t);
+            run_queues[low].migrations_in++;
+            resched_cpu(low);
+            return;
+        }
 }
 
 void sched_tick(void)
@@ -184,10 +360,14 @@ void sched_tick(void)
             signal_alarm_expired(t, now);
             trace_hrtimer_expire_exit(&t->alarm_at_ns);
         }
-        active += t != idle_task && t->state == TASK_RUNNABLE;
+        active += !sched_is_idle_task(t) && t->state == TASK_RUNNABLE;
     }
     loadavg_sample(active, now);
-    sched_cpu_tick();
+    balance();
+    /* The other CPUs have no tick of their own: their time slices end here too. */
+    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
+        if (run_queues[cpu].queued)
+            resched_cpu(cpu);
 }
 
 void sched_cpu_tick(void)
@@ -196,11 +376,50 @@ void sched_cpu_tick(void)
         return; /* before tasks_init */
     /* A time slice is one tick. Kernel threads are never preempted: they see the request at
      * their next cond_resched() or wait. */
-    for (struct task *t = task_list(); t; t = t->next)
-        if (t != current && t != idle_task && t->state == TASK_RUNNABLE) {
-            need_resched = true;
-            return;
+    struct run_queue *rq = this_rq();
+    if (rq->queued)
+        rq->need_resched = true;
+}
+
+void sched_idle_step(void)
+{
+    struct run_queue *rq = this_rq();
+    if (!rq->need_resched && !rq->queued)
+        return;
+    kernel_lock();
+    schedule();
+    kernel_unlock();
+}
+
+int sched_setaffinity(struct task *t, uint32_t mask)
+{
+    unsigned long flags = arch_irq_save();
+    uint32_t old = t->cpus_allowed;
+    t->cpus_allowed = mask;
+    if (!allowed_online(t)) {
+        t->cpus_allowed = old;
+        arch_irq_restore(flags);
+        return -EINVAL;
+    }
+    if (!((allowed_online(t) >> t->cpu) & 1)) {
+        if (t->on_rq) {
+            dequeue(t);
+            place(t);
+        } else if (running(t)) {
+            resched_cpu(t->cpu); /* its schedule() moves it (pick_next) */
         }
+    }
+    arch_irq_restore(flags);
+    return 0;
+}
+
+uint32_t sched_getaffinity(const struct task *t) { return allowed_online(t); }
+
+void sched_stats(unsigned cpu, struct sched_cpu_stats *out)
+{
+    out->queued = run_queues[cpu].queued;
+    out->running = cpu_current[cpu] != run_queues[cpu].idle;
+    out->migrations_in = run_queues[cpu].migrations_in;
 }
 
 void sched_return_to_user(void)
@@ -214,7 +433,7 @@ void sched_return_to_user(void)
             trace_signal_deliver(sig, current->kill_code, 0, 0);
             task_exit_signal(sig, sig_default_action(sig) == SIG_DEFAULT_CORE);
         }
-        if (!need_resched)
+        if (!this_rq()->need_resched)
             return;
         schedule();
     }

@@ -1,7 +1,8 @@
 /*
  * sched.h - running tasks in turn, and waiting.
  *
- * One CPU, round robin. User processes are preempted on the timer tick when they are about
+ * Round robin on each CPU's own run queue, tasks spread over the CPUs and moved between
+ * them to keep the load even. User processes are preempted on the timer tick when they are about
  * to return to ring 3; kernel threads (the shell) run until they wait or call cond_resched()
  * in a long loop, which keeps kernel code free of preemption races without a preempt count.
  * Waiting is sleep_on(): the task
@@ -49,6 +50,11 @@ void sched_wake_task(struct task *t, int reason);
 /* Sleeps for ns nanoseconds: 0, or -EINTR when killed or a signal is to be taken. */
 int sleep_ns(uint64_t ns);
 
+/* When t runs on another CPU, interrupts that CPU, so that t passes through the kernel on
+ * its way back to ring 3 and finds what was just posted for it (a signal, a kill), as
+ * Linux's kick_process. */
+void sched_kick(struct task *t);
+
 /* Makes every task sleeping on chan runnable. Safe from interrupt handlers. */
 void wake_up(const void *chan);
 
@@ -72,5 +78,34 @@ bool sched_need_resched(void);
 /* Called on the way back to ring 3 (after a system call or an interrupt from user mode),
  * with interrupts off: exits a killed process, switches when others should run. */
 void sched_return_to_user(void);
+
+/* Hands a new task (on the task list already) to the scheduler: it is queued on the CPU
+ * it should start on (traced as sched_wakeup_new). */
+void sched_start_task(struct task *t);
+
+/* Makes idle the idle task of cpu: what it runs when its queue is empty. */
+void sched_set_idle(unsigned cpu, struct task *idle);
+/* True for every CPU's idle task (pid 0). */
+bool sched_is_idle_task(const struct task *t);
+
+/* An idle task's step: when its CPU has tasks waiting (or was asked to reschedule), takes
+ * the kernel lock and runs them until nothing is left, then gives the lock back. Called
+ * with interrupts off; returns with them off. */
+void sched_idle_step(void);
+
+/* Limits t to the CPUs in mask (bit n: CPU n); CPUs that are not online are ignored.
+ * -EINVAL when that leaves none. t leaves a CPU no longer in its mask before it runs
+ * there again (a running t at its next return to ring 3). */
+int sched_setaffinity(struct task *t, uint32_t mask);
+/* The online CPUs t may run on. */
+uint32_t sched_getaffinity(const struct task *t);
+
+/* One CPU's scheduling state, for /proc and tests. */
+struct sched_cpu_stats {
+    unsigned queued;        /* runnable tasks waiting for it */
+    bool running;           /* it runs a task other than its idle task */
+    uint64_t migrations_in; /* tasks the balancer moved to it */
+};
+void sched_stats(unsigned cpu, struct sched_cpu_stats *out);
 
 #endif

@@ -15,6 +15,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/proc/exec.h"
 #include "kernel/fs/file.h"
+#include "kernel/kernel_lock.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/panic.h"
@@ -126,7 +127,7 @@ struct task *task_find(int pid)
 }
 
 /* Adds t at the end of the task list. */
-void task_list_add(struct task *t)
+static void task_list_link(struct task *t)
 {
     unsigned long flags = arch_irq_save();
     struct task **p = &tasks;
@@ -134,8 +135,13 @@ void task_list_add(struct task *t)
         p = &(*p)->next;
     t->next = 0;
     *p = t;
-    trace_sched_wakeup_new(t); /* it may run from now on: Linux's wake_up_new_task */
     arch_irq_restore(flags);
+}
+
+void task_list_add(struct task *t)
+{
+    task_list_link(t);
+    sched_start_task(t);
 }
 
 static void task_list_remove(struct task *t)
@@ -166,6 +172,11 @@ struct task *task_alloc(const char *name)
     t->pid = next_pid++;
     t->state = TASK_RUNNABLE;
     t->start_ns = time_ns();
+    /* A process's child may run where its parent may; anything else anywhere (a kernel
+     * thread is then limited to CPU 0: task_create_kernel). */
+    struct task *creator = current;
+    t->cpus_allowed = creator && creator->as ? creator->cpus_allowed : ~0u;
+    t->cpu = creator ? arch_cpu_id() : 0;
     if (create_hooks_run(t) != 0) {
         arch_kstack_guard(t->kstack, false);
         page_free(t->kstack, KERNEL_STACK_PAGES);
@@ -192,6 +203,10 @@ struct task *task_create_kernel(const char *name, void (*fn)(void *), void *arg)
         return 0;
     t->thread_fn = fn;
     t->thread_arg = arg;
+    /* Kernel threads stay on CPU 0: the shell's commands hand work to the other CPUs
+     * (smp_run_on) and count on their being where that work cannot run. */
+    t->cpus_allowed = 1;
+    t->cpu = 0;
     arch_task_init_kernel(t);
     task_list_add(t);
     return t;
@@ -400,11 +415,10 @@ void task_kill(struct task *t, int sig, int code, const char *reason)
         t->exit_status = 128 + sig;
         if (reason)
             strlcpy(t->exit_reason, reason, sizeof t->exit_reason);
-        if (t->state == TASK_SLEEPING) {
-            trace_sched_wakeup(t);
-            t->state = TASK_RUNNABLE;
-            t->wake_reason = -EINTR;
-        }
+        if (t->state == TASK_SLEEPING)
+            sched_wake_task(t, -EINTR);
+        else
+            sched_kick(t); /* running on another CPU: it dies there now */
     }
     arch_irq_restore(flags);
 }
@@ -438,19 +452,24 @@ static struct task boot_task; /* the shell, on the boot stack */
 
 struct task *task_shell(void) { return &boot_task; }
 
-/* The idle task's loop: background work (the COM2 stream), else halt until an interrupt,
- * and whenever something became runnable, let it run. */
+/* CPU 0's idle task's loop: background work (the COM2 stream), else halt until an
+ * interrupt, and whenever something became runnable, let it run. It starts holding the
+ * kernel lock, as every task does after its first switch, and keeps it only while it works. */
 static void idle_main(void *unused)
 {
     (void)unused;
+    arch_irq_save();
+    kernel_unlock();
     for (;;) {
+        kernel_lock(); /* interrupts are off at the top of the loop */
+        arch_irq_enable();
         bool worked = background_idle();
         arch_irq_save();
+        kernel_unlock();
         if (!worked && !sched_need_resched())
             arch_wait_for_interrupt(); /* sti; hlt: returns with interrupts on */
         arch_irq_save();
-        schedule();
-        arch_irq_enable();
+        sched_idle_step();
     }
 }
 
@@ -463,9 +482,10 @@ void tasks_init(void)
     boot_task.start_ns = time_ns();
     boot_task.umask = 022; /* as init's, and a login shell's */
     strlcpy(boot_task.cwd, SHELL_HOME, sizeof boot_task.cwd); /* the console shell's */
+    boot_task.cpus_allowed = 1; /* a kernel thread (task_create_kernel) */
     if (create_hooks_run(&boot_task) != 0)
         panic("tasks: the boot task's per-task state cannot be set up");
-    task_list_add(&boot_task);
+    task_list_link(&boot_task);
     current = &boot_task;
     current_pid = 1;
 
@@ -476,15 +496,19 @@ void tasks_init(void)
     next_pid = 2;
     idle_task->thread_fn = idle_main;
     arch_task_init_kernel(idle_task);
-    task_list_add(idle_task);
+    task_list_link(idle_task);
+    sched_set_idle(0, idle_task);
+    unsigned long flags = arch_irq_save();
+    kernel_lock(); /* the shell's, as every kernel thread holds it (kernel/kernel_lock.h) */
+    arch_irq_restore(flags);
     for (unsigned cpu = 1; cpu < arch_cpu_count(); cpu++)
         tasks_init_cpu_idle(cpu);
 }
 
 /* An application processor's idle context, as Linux's swapper/N: pid 0 (<idle> in traces),
  * so that what it records never claims another CPU's task. It runs on the stack the CPU
- * was started with (no kernel stack of its own here) and is on no task list: the ONE CPU
- * scheduler never picks it, and the CPU never switches away from it. */
+ * was started with (no kernel stack of its own here), its loop is smp_ap_main, and it is
+ * on no task list: only its own CPU's scheduler runs it, when nothing else waits. */
 void tasks_init_cpu_idle(unsigned cpu)
 {
     struct task *t = kzalloc(sizeof *t);
@@ -496,6 +520,7 @@ void tasks_init_cpu_idle(unsigned cpu)
     t->start_ns = time_ns();
     if (create_hooks_run(t) != 0)
         panic("tasks: CPU %u's idle task's per-task state cannot be set up", cpu);
+    sched_set_idle(cpu, t);
     cpu_current_pid[cpu] = 0;
     __atomic_store_n(&cpu_current[cpu], t, __ATOMIC_RELEASE);
 }

@@ -33,6 +33,8 @@ extern int32_t cpu_current_pid[];
 struct task *task_current(void);
 int task_pid(const struct task *t);
 const char *task_name(const struct task *t);
+/* The CPU t runs on, waits for, or ran on last (a sched_wakeup event's target_cpu). */
+unsigned task_cpu(const struct task *t);
 /* True for a user process (it has an address space of its own). */
 bool task_is_user(const struct task *t);
 /* True when t has root's powers (effective uid 0: kernel/proc/cred.h), which Linux would ask

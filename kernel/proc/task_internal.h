@@ -79,6 +79,12 @@ struct task {
     bool announce_exit;       /* `run ... &`: the console hears how it ended */
     uint32_t syscall_nr;      /* the system call it made last (SA_RESTART restarts it) */
 
+    /* Scheduling on N CPUs (kernel/proc/sched.c), under the kernel lock. */
+    unsigned cpu;             /* the CPU it runs on, waits for, or ran on last */
+    uint32_t cpus_allowed;    /* bit n: it may run on CPU n (sched_setaffinity) */
+    bool on_rq;               /* waiting on cpu's run queue */
+    struct task *rq_prev, *rq_next; /* its neighbours there */
+
     struct task *next;        /* all tasks, in creation order (task_list) */
 };
 
@@ -131,7 +137,7 @@ void task_close_files(struct task *t);
 /* A new task structure named name, with the next pid and a guarded kernel stack, create
  * hooks run; not yet on the task list (so it cannot run). NULL without memory. */
 struct task *task_alloc(const char *name);
-/* Puts t at the end of the task list: from now on the scheduler may run it. */
+/* Puts t at the end of the task list and hands it to the scheduler: from now on it runs. */
 void task_list_add(struct task *t);
 /* Gives back a dead task's kernel stack and structure and takes it off the list. */
 void task_free(struct task *t);
@@ -173,8 +179,8 @@ struct task *task_find(int pid);
  * `ps` lists it so and the scheduler takes turns along it. */
 struct task *task_list(void);
 
-/* The idle task: chosen only when nothing else is runnable. ONE CPU scheduler: this is
- * CPU 0's; the other CPUs' idle tasks (tasks_init_cpu_idle) are never on the task list. */
+/* CPU 0's idle task, on the task list (ps shows it); the other CPUs' idle tasks
+ * (tasks_init_cpu_idle) are on no list. sched_is_idle_task() tells any of them. */
 extern struct task *idle_task;
 /* Creates CPU cpu's idle task (swapper/cpu, pid 0) and makes it that CPU's current. */
 void tasks_init_cpu_idle(unsigned cpu);

@@ -45,6 +45,9 @@ void signal_send(struct task *t, int sig, const struct sig_origin *o)
             task_kill(t, sig, o->code, 0);
         else if (sigstate_post(s, sig, o) && t->state == TASK_SLEEPING)
             sched_wake_task(t, -EINTR);
+        else
+            sched_kick(t); /* running on another CPU: it takes the signal now, not at its
+                            * next interrupt (Linux's kick_process) */
     }
     arch_irq_restore(flags);
 }

@@ -1,8 +1,8 @@
 /*
  * sys_info.c - what a program asks about the system and itself: uname (and the two older
  * layouts), sysinfo, resource limits (getrlimit, ugetrlimit, setrlimit, prlimit64),
- * getrandom, the CPUs it may run on (sched_getaffinity, getcpu), its scheduling policy,
- * and personality. Linux's i386 struct layouts and errors throughout.
+ * getrandom, the CPUs it may run on (sched_getaffinity, sched_setaffinity, getcpu), its
+ * scheduling policy, and personality. Linux's i386 struct layouts and errors throughout.
  */
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
@@ -232,11 +232,18 @@ static int check_pid(uint32_t pid)
     return pid == 0 || task_find((int)pid) ? 0 : -ESRCH;
 }
 
+/* The task a scheduler call names: the caller for pid 0, else the living task with that
+ * pid; NULL when there is none. */
+static struct task *sched_target(uint32_t pid)
+{
+    return pid == 0 ? current : task_find((int)pid);
+}
+
 /*
  * sched_getaffinity(pid, len, mask): the CPUs a task may run on, as a mask of longs.
  * tracekern's mask is one long (up to 32 CPUs: Linux's NR_CPUS for i386 is no smaller
  * than what tracekern runs): len must hold it and be a multiple of a long, else EINVAL;
- * returns the bytes written (4), as the raw call does. Every task may run on every CPU.
+ * returns the bytes written (4), as the raw call does.
  */
 SYSCALL_HANDLER(sched_getaffinity)
 {
@@ -245,9 +252,33 @@ SYSCALL_HANDLER(sched_getaffinity)
     int err = check_pid(a[0]);
     if (err)
         return err;
-    unsigned cpus = arch_cpu_count();
-    uint32_t mask = cpus >= 32 ? 0xffffffffu : (1u << cpus) - 1;
+    uint32_t mask = sched_getaffinity(sched_target(a[0]));
     return copy_to_user(a[2], &mask, sizeof mask) ? -EFAULT : (int32_t)sizeof mask;
+}
+
+/*
+ * sched_setaffinity(pid, len, mask): limits a task to the CPUs of mask, as Linux: a len
+ * shorter than the kernel's mask (4 bytes) reads len bytes and takes the rest as zero, a
+ * longer one reads 4; CPUs that are not online are dropped, and none left is EINVAL. A
+ * task of another user needs root (Linux: CAP_SYS_NICE): EPERM; a kernel thread keeps its
+ * CPU (EINVAL, as Linux's PF_NO_SETAFFINITY threads). The caller leaves a CPU it may no
+ * longer use before this call returns to it.
+ */
+SYSCALL_HANDLER(sched_setaffinity)
+{
+    uint32_t mask = 0; /* read before the pid is looked at, as Linux */
+    if (copy_from_user(&mask, a[2], a[1] < sizeof mask ? a[1] : sizeof mask))
+        return -EFAULT;
+    int err = check_pid(a[0]);
+    if (err)
+        return err;
+    struct task *t = sched_target(a[0]);
+    if (!t->as)
+        return -EINVAL;
+    const struct cred *me = &current->cred;
+    if (!cred_privileged(me) && me->euid != t->cred.euid && me->euid != t->cred.uid)
+        return -EPERM;
+    return sched_setaffinity(t, mask);
 }
 
 /* getcpu(cpu, node, cache): the CPU this runs on and its NUMA node (0: one node); either

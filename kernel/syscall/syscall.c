@@ -241,6 +241,8 @@ static const struct syscall_info table[SYSCALL_SLOTS] = {
          ARGS("pid_t", "unsigned int", "const struct rlimit64 *", "struct rlimit64 *")),
     CALL(SYS_getrandom, getrandom, 3, ARGS("ubuf", "len", "flags"),
          ARGS("char *", "size_t", "unsigned int")),
+    CALL(SYS_sched_setaffinity, sched_setaffinity, 3, ARGS("pid", "len", "user_mask_ptr"),
+         ARGS("pid_t", "unsigned int", "unsigned long *")),
     CALL(SYS_sched_getaffinity, sched_getaffinity, 3, ARGS("pid", "len", "user_mask_ptr"),
          ARGS("pid_t", "unsigned int", "unsigned long *")),
     CALL(SYS_getcpu, getcpu, 3, ARGS("cpup", "nodep", "unused"),

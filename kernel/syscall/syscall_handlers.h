@@ -153,6 +153,7 @@ SYSCALL_HANDLER(setrlimit);
 SYSCALL_HANDLER(prlimit64);
 SYSCALL_HANDLER(getrandom);
 SYSCALL_HANDLER(sched_getaffinity);
+SYSCALL_HANDLER(sched_setaffinity);
 SYSCALL_HANDLER(getcpu);
 SYSCALL_HANDLER(sched_getscheduler);
 SYSCALL_HANDLER(sched_getparam);

@@ -8,6 +8,7 @@
 #include "arch/x86/trap.h"
 #include "drivers/serial/com2_stream.h"
 #include "kernel/arch.h"
+#include "kernel/kernel_lock.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/printk.h"
@@ -429,4 +430,63 @@ SELFTEST(smp_madt_short_entries)
     memset(&m, 0, sizeof m);
     ST_CHECK(!acpi_madt_parse(t, &m) && m.lapic_address == 0 && m.cpu_count == 0);
     printk("smp_madt_short_entries: 5 short entries skipped, 5 whole ones kept\n");
+}
+
+#define LOCK_ROUNDS 20000
+static volatile uint32_t lock_counter;
+
+/* LOCK_ROUNDS times: the big kernel lock taken twice (an interrupt's recursion), the
+ * counter bumped by a read, a pause and a write (which loses updates unless one CPU at a
+ * time does it), and the lock given back level by level. Counts its own depth errors. */
+static void bump_under_kernel_lock(void *errors)
+{
+    for (unsigned i = 0; i < LOCK_ROUNDS; i++) {
+        unsigned long flags = arch_irq_save();
+        kernel_lock();
+        kernel_lock();
+        if (kernel_lock_depth() != 2)
+            __atomic_add_fetch((volatile unsigned *)errors, 1, __ATOMIC_RELAXED);
+        uint32_t v = lock_counter;
+        arch_cpu_relax();
+        lock_counter = v + 1;
+        kernel_unlock();
+        if (kernel_lock_depth() != 1)
+            __atomic_add_fetch((volatile unsigned *)errors, 1, __ATOMIC_RELAXED);
+        kernel_unlock();
+        arch_irq_restore(flags);
+    }
+}
+
+/* The big kernel lock (kernel/kernel_lock.h) excludes: every CPU bumps one counter under
+ * it at once and no update is lost; it is recursive per CPU; and with several CPUs some
+ * of them found it held (the contention counters count). The test's own thread holds the
+ * lock, as every kernel thread does, and lets go of it while the others work. */
+SELFTEST(smp_kernel_lock_excludes)
+{
+    unsigned n = arch_cpu_count(), errors = 0;
+    struct kernel_lock_stats before[MAX_CPUS], after;
+    for (unsigned cpu = 0; cpu < n; cpu++)
+        kernel_lock_stats(cpu, &before[cpu]);
+    lock_counter = 0;
+    unsigned long flags = arch_irq_save();
+    ST_CHECK(kernel_lock_depth() == 1);
+    kernel_unlock();
+    for (unsigned cpu = 1; cpu < n; cpu++)
+        ST_CHECK(smp_run_on(cpu, bump_under_kernel_lock, &errors));
+    bump_under_kernel_lock(&errors);
+    for (unsigned cpu = 1; cpu < n; cpu++)
+        smp_wait(cpu);
+    kernel_lock();
+    arch_irq_restore(flags);
+    uint64_t contended = 0;
+    for (unsigned cpu = 0; cpu < n; cpu++) {
+        kernel_lock_stats(cpu, &after);
+        contended += after.contended - before[cpu].contended;
+    }
+    printk("smp_kernel_lock_excludes: %u CPUs, counter %u of %u, %llu waits for the lock\n", n,
+           lock_counter, n * LOCK_ROUNDS, (unsigned long long)contended);
+    ST_CHECK(errors == 0);
+    ST_CHECK(lock_counter == n * LOCK_ROUNDS);
+    if (n > 1)
+        ST_CHECK(contended > 0);
 }

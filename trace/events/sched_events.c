@@ -159,7 +159,7 @@ static void record_wakeup(struct trace_event_call *call, const struct task *t)
     tracepoint_copy_comm(e->comm, t->name);
     e->pid = t->pid;
     e->prio = PRIO_NORMAL;
-    e->target_cpu = 0; /* one CPU */
+    e->target_cpu = (int32_t)task_cpu(t); /* the CPU it was queued on */
     tracepoint_commit(call, e, sizeof *e);
 }
 
@@ -387,6 +387,64 @@ struct trace_event_call event_sched_process_wait = {
     .data = (void *)&wait_info, .fields = process_fields, .nr_fields = PR_FIELDS,
 };
 
+/* --- sched_migrate_task ------------------------------------------------------------------- */
+
+struct migrate_entry {
+    struct trace_entry ent;
+    char comm[TASK_NAME_MAX];
+    int32_t pid, prio, orig_cpu, dest_cpu;
+};
+
+enum { MG_COMM, MG_PID, MG_PRIO, MG_ORIG_CPU, MG_DEST_CPU, MG_FIELDS };
+
+static const struct trace_event_field migrate_fields[MG_FIELDS] = {
+    COMM_FIELD("comm", offsetof(struct migrate_entry, comm)),
+    INT_FIELD("pid_t", "pid", offsetof(struct migrate_entry, pid)),
+    INT_FIELD("int", "prio", offsetof(struct migrate_entry, prio)),
+    INT_FIELD("int", "orig_cpu", offsetof(struct migrate_entry, orig_cpu)),
+    INT_FIELD("int", "dest_cpu", offsetof(struct migrate_entry, dest_cpu)),
+};
+
+static void record_sched_migrate_task(const struct task *t, unsigned from, unsigned to)
+{
+    struct migrate_entry *e = tracepoint_reserve_about(&event_sched_migrate_task, sizeof *e, t->pid);
+    if (!e)
+        return;
+    tracepoint_copy_comm(e->comm, t->name);
+    e->pid = t->pid;
+    e->prio = PRIO_NORMAL;
+    e->orig_cpu = (int32_t)from;
+    e->dest_cpu = (int32_t)to;
+    tracepoint_commit(&event_sched_migrate_task, e, sizeof *e);
+}
+
+static void attach_migrate(bool on)
+{
+    trace_hook_sched_migrate_task = on ? record_sched_migrate_task : 0;
+}
+
+static void print_migrate(struct fs_writer *out, const struct trace_event_call *call,
+                          const struct trace_event_view *ev)
+{
+    fs_puts(out, "comm=");
+    tracepoint_print_str(out, call, ev, MG_COMM);
+    fs_printf(out, " pid=%d prio=%d orig_cpu=%d dest_cpu=%d", (int)tracepoint_int(call, ev, MG_PID),
+              (int)tracepoint_int(call, ev, MG_PRIO), (int)tracepoint_int(call, ev, MG_ORIG_CPU),
+              (int)tracepoint_int(call, ev, MG_DEST_CPU));
+}
+
+static const struct tracepoint_info migrate_info = {
+    "\"comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\", REC->comm, REC->pid, REC->prio, "
+    "REC->orig_cpu, REC->dest_cpu",
+    print_migrate,
+    attach_migrate,
+};
+
+struct trace_event_call event_sched_migrate_task = {
+    .system = "sched", .name = "sched_migrate_task", .ops = &tracepoint_ops,
+    .data = (void *)&migrate_info, .fields = migrate_fields, .nr_fields = MG_FIELDS,
+};
+
 static void sched_events_init(void)
 {
     tracepoint_register(&event_sched_switch);
@@ -396,5 +454,6 @@ static void sched_events_init(void)
     tracepoint_register(&event_sched_process_exec);
     tracepoint_register(&event_sched_process_exit);
     tracepoint_register(&event_sched_process_wait);
+    tracepoint_register(&event_sched_migrate_task);
 }
 INITCALL(trace, sched_events_init);

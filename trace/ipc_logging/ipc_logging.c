@@ -53,7 +53,7 @@ static struct spinlock contexts_lock = SPINLOCK_INIT("ipc_log_contexts");
 /* Creating a context (look up the name, allocate, make the files, link it in) is one step
  * for every task: two creating the same name get the same context. A mutex: the step
  * allocates and makes files, which may take long (and so only tasks create contexts;
- * kernel/mutex.h says why that is ONE CPU for now). */
+ * kernel/mutex.h says why that is safe on several CPUs). */
 static struct mutex create_mutex = MUTEX_INIT("ipc_log_create");
 
 /* The context named name, or NULL. */

@@ -170,8 +170,8 @@ static const struct ioremap_observer mmiotrace_observer = { on_mapped, on_unmapp
  * while it is current and by each enabled mmio/ event (mmio_events.h); it starts with the
  * first holder and ends with the last, when every traced mapping is disarmed. Changed only
  * in thread context (tracer switch, enable writes), under arming_mutex: two tasks may switch
- * the tracer and write an enable file at once. (ONE CPU: tasks run on CPU 0 only for now,
- * and kernel/mutex.h relies on that.) A mutex, not a spinlock: letting
+ * the tracer and write an enable file at once (kernel/mutex.h: safe on several CPUs under
+ * the big kernel lock). A mutex, not a spinlock: letting
  * go waits for every other CPU (mmiotrace_arch_enable), which needs interrupts on.
  */
 enum { HELD_BY_TRACER = 1, HELD_BY_RW_EVENT = 2, HELD_BY_MAP_EVENT = 4 };

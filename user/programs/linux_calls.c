@@ -210,9 +210,42 @@ static void cpus_and_persona(void)
                syscall(SYS_sched_getaffinity, 0, 6, mask), EINVAL);
     check_call("sched_getaffinity(no such pid) -> ESRCH",
                syscall(SYS_sched_getaffinity, 99999, 4, mask), ESRCH);
+    /* Pinned to the last CPU, it runs there by the time sched_setaffinity returns. */
+    uint32_t last = cpus > 0 && cpus < 32 ? 1u << (cpus - 1) : 1, all = (uint32_t)mask[0];
+    check_call("sched_setaffinity(0, the last CPU)",
+               syscall(SYS_sched_setaffinity, 0, sizeof last, &last), 0);
     uint32_t cpu = 7, node = 7;
     check_call("getcpu", syscall(SYS_getcpu, &cpu, &node, 0), 0);
-    check_true("getcpu: CPU 0, node 0", cpu == 0 && node == 0);
+    check_true("getcpu: the last CPU, where it was pinned; node 0",
+               cpu == (uint32_t)(cpus - 1) && node == 0);
+    uint32_t got = 0;
+    check_number("sched_getaffinity after the pinning returns 4 bytes",
+                 syscall(SYS_sched_getaffinity, 0, sizeof got, &got), 4);
+    check_true("the mask is the last CPU's bit", got == last);
+    uint32_t none = 0, offline = 1u << 31;
+    check_call("sched_setaffinity(no CPU) -> EINVAL",
+               syscall(SYS_sched_setaffinity, 0, sizeof none, &none), EINVAL);
+    check_call("sched_setaffinity(only CPUs that are not online) -> EINVAL",
+               syscall(SYS_sched_setaffinity, 0, sizeof offline, &offline), EINVAL);
+    check_call("sched_setaffinity(bad pointer) -> EFAULT",
+               syscall(SYS_sched_setaffinity, 0, 4, BAD_POINTER), EFAULT);
+    check_call("sched_setaffinity(no such pid) -> ESRCH",
+               syscall(SYS_sched_setaffinity, 99999, sizeof all, &all), ESRCH);
+    check_call("sched_setaffinity(pid 1, tracekern's shell: a kernel thread) -> EINVAL",
+               syscall(SYS_sched_setaffinity, 1, sizeof all, &all), EINVAL);
+    /* A migration storm: pinned to each CPU in turn, 1000 times, it must run there each
+     * time before the call returns. */
+    int moved_right = 0;
+    for (int i = 0; i < 1000 && cpus > 0 && cpus < 32; i++) {
+        uint32_t one = 1u << (i % cpus);
+        cpu = 99;
+        if (syscall(SYS_sched_setaffinity, 0, sizeof one, &one) == 0 &&
+            syscall(SYS_getcpu, &cpu, 0, 0) == 0 && cpu == (uint32_t)(i % cpus))
+            moved_right++;
+    }
+    check_number("1000 pinnings to each CPU in turn: getcpu agreed each time", moved_right, 1000);
+    check_call("sched_setaffinity(0, every CPU)",
+               syscall(SYS_sched_setaffinity, 0, sizeof all, &all), 0);
     check_number("personality(0xffffffff) is PER_LINUX",
                  syscall(SYS_personality, 0xffffffff), PER_LINUX);
     check_call("personality(ADDR_NO_RANDOMIZE) -> EINVAL",

@@ -14,18 +14,27 @@
  * still print afterwards (without the flag it would be deleted when the program exits).
  *
  * Usage: ue_enable [ITERATIONS [MS]]   (defaults 100 iterations, 10 ms apart)
+ *        ue_enable spin                 (issue 19: reads the bit in a loop without a system
+ *                                        call until a tracer enables the event, writes one
+ *                                        record, and says on which CPU it saw the bit: on SMP
+ *                                        the kernel sets it from another CPU while this one
+ *                                        runs, and the plain memory read must see it)
  * Prints:
  *   ue_enable: registered ue_enable (enable_bit 31, write_index W)
  *   ue_enable: wrote count=N                (each iteration the event was enabled)
+ *   ue_enable: spun until the enable bit was set, saw it on CPU C   (spin)
  *   ue_enable: done, W writes
  * On an error: "ue_enable: WHAT: TEXT" on fd 2 and exit status 1.
  */
 #include <fcntl.h>
+#include <string.h>
 #include <linux/user_events.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -36,6 +45,14 @@
 /* Written by the kernel whenever the event's enabled state changes. */
 static volatile uint32_t enabled;
 
+/* The CPU this runs on (getcpu; no sched_getcpu in this libc). */
+static unsigned this_cpu(void)
+{
+    unsigned cpu = 0;
+    syscall(SYS_getcpu, &cpu, 0, 0);
+    return cpu;
+}
+
 static void fail(const char *what)
 {
     perror(what);
@@ -44,7 +61,8 @@ static void fail(const char *what)
 
 int main(int argc, char **argv)
 {
-    int iterations = argc > 1 ? atoi(argv[1]) : 100;
+    bool spin = argc > 1 && strcmp(argv[1], "spin") == 0;
+    int iterations = spin ? 1 : argc > 1 ? atoi(argv[1]) : 100;
     int sleep_ms = argc > 2 ? atoi(argv[2]) : 10;
 
     int data_fd = open(DATA_FILE, O_RDWR);
@@ -73,6 +91,16 @@ int main(int argc, char **argv)
         { msg, 0 },
     };
     int writes = 0;
+    if (spin) {
+        unsigned long reads = 1;
+        while (!enabled)
+            reads++;
+        if (reads > 1)
+            printf("ue_enable: spun until the enable bit was set, saw it on CPU %u\n",
+                   this_cpu());
+        else
+            printf("ue_enable: the enable bit was set before the first read\n");
+    }
     for (int i = 0; i < iterations; i++) {
         if (enabled) {
             uint32_t len = (uint32_t)snprintf(msg, sizeof(msg), "iteration %d", i) + 1;
@@ -84,7 +112,8 @@ int main(int argc, char **argv)
             writes++;
         }
         count++;
-        usleep((useconds_t)sleep_ms * 1000);
+        if (!spin)
+            usleep((useconds_t)sleep_ms * 1000);
     }
 
     struct user_unreg unreg = { 0 };

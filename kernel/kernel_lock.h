@@ -1,0 +1,55 @@
+/*
+ * kernel_lock.h - the big kernel lock: one CPU at a time runs the process side of the kernel.
+ *
+ * Everything that manages processes (the scheduler's queues, tasks, files, pipes, the
+ * terminal, IPC, memory maps, the trace files' control side) was written for one CPU,
+ * where turning interrupts off was the whole locking. Rather than give each of them a
+ * lock of its own at once, the kernel does what Linux 2.0 to 2.4 did: a CPU takes this one
+ * lock when it enters the kernel from ring 3 (a system call, a fault, an interrupt of a
+ * program) and when a device interrupt arrives, and gives it back when it returns to
+ * ring 3 or goes idle. So at most one CPU at a time runs that code, while programs run in
+ * ring 3 on every CPU at once. Interrupts off still excludes this CPU's own handlers.
+ *
+ * The lock belongs to a CPU, not to a task: taking it again on the same CPU (an interrupt
+ * arriving while a system call runs) only counts one level deeper. A task that sleeps
+ * keeps nothing: schedule() hands the CPU, lock included, to the next task, which gives
+ * it back when it leaves the kernel. Kernel threads (the shell) run holding it, and let
+ * waiting CPUs in at their preemption points (cond_resched: kernel_lock_break).
+ *
+ * What does not take it: the tracers' fast paths (ring buffer, ftrace, kprobes, mmiotrace
+ * faults, snapshots), which are per-CPU and lockless; the cross-CPU calls (kernel/smp.h);
+ * work an idle CPU runs for smp_run_on; exceptions raised in kernel mode, which run under
+ * whatever lock the interrupted code holds.
+ */
+#ifndef KERNEL_KERNEL_LOCK_H
+#define KERNEL_KERNEL_LOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Takes the lock for this CPU (one level deeper if it holds it already). Interrupts must
+ * be off; while it waits, the CPU still answers cross-CPU calls, so a CPU holding the lock
+ * may wait for it (a TLB shootdown, a code patch) without a deadlock. */
+void kernel_lock(void);
+
+/* Gives back one level; the lock is free once the outermost level is given back. */
+void kernel_unlock(void);
+
+/* How deep this CPU holds the lock (0: not at all). schedule() keeps it across a switch. */
+unsigned kernel_lock_depth(void);
+void kernel_lock_set_depth(unsigned depth);
+
+/* Lets a CPU waiting for the lock in, when one waits: a preemption point of a long loop
+ * that holds the lock at depth 1 (cond_resched). Interrupts must be off. */
+void kernel_lock_break(void);
+
+/* Times this CPU found the lock held by another and had to wait, and the loop iterations
+ * it waited: make bench and /proc/kernel_lock show how much the lock costs. */
+struct kernel_lock_stats {
+    uint64_t taken;    /* outermost acquisitions */
+    uint64_t contended; /* of which found it held by another CPU */
+    uint64_t spins;     /* waiting-loop iterations, in all */
+};
+void kernel_lock_stats(unsigned cpu, struct kernel_lock_stats *out);
+
+#endif
