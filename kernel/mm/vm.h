@@ -51,6 +51,9 @@ int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags);
 int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned vm_flags);
 /* Unmaps the page at va (nothing if none), freeing the frame unless it is shared. */
 void vm_unmap(struct addr_space *as, uint32_t va);
+/* vm_unmap of the pages [va, va + pages * PAGE_SIZE), with one TLB shootdown for them all
+ * (munmap): when it returns, no CPU can reach any of them. */
+void vm_unmap_range(struct addr_space *as, uint32_t va, uint32_t pages);
 
 /* The VM_* rights of the page holding va, 0 when it is not mapped for the user (or is
  * PROT_NONE). */

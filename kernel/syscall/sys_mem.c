@@ -31,8 +31,7 @@
 /* Unmaps [va, va+len), page-aligned, user range checked by the caller. */
 static void unmap_range(uint32_t va, uint32_t len)
 {
-    for (uint32_t off = 0; off < len; off += PAGE_SIZE)
-        vm_unmap(current->as, va + off);
+    vm_unmap_range(current->as, va, len / PAGE_SIZE);
 }
 
 /* The VM_* rights of PROT_* bits (PROT_EXEC reads: no NX here). 0 is PROT_NONE. */
