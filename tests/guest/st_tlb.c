@@ -14,11 +14,15 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
 #include "kernel/log/printk.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/vm.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
+#include "tests/guest/guest_helpers.h"
+#include "trace/core/trace_internal.h"
 
 #define VA (USER_BASE + 0x100000u)
 #define OLD_VALUE 0x01d01d01u
@@ -261,4 +265,55 @@ SELFTEST(tlb_shootdown_teardown)
     check_faults(runs, cpus, PF_NOT_PRESENT_READ);
     for (unsigned i = 0; i < cpus; i++)
         ST_CHECK(runs[i].cr3_after == vm_root(0));
+}
+
+/* How many lines of the trace text are CPU cpu's and end in tail. */
+static unsigned lines_of_cpu(const char *text, unsigned cpu, const char *tail)
+{
+    char column[8];
+    ksnprintf(column, sizeof column, "[%03u]", cpu);
+    size_t tail_len = strlen(tail);
+    unsigned n = 0;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        bool mine = false;
+        for (size_t i = 0; i + 5 <= len && !mine; i++)
+            mine = strncmp(line + i, column, 5) == 0;
+        if (mine && len >= tail_len && strncmp(line + len - tail_len, tail, tail_len) == 0)
+            n++;
+        line = end ? end + 1 : line + len;
+    }
+    return n;
+}
+
+/* tlb/tlb_flush, enabled through its file, records Linux's lines: the IPI CPU 0 sent and
+ * each other CPU's flush of the page; for a 40-page munmap one whole flush (pages -1). With
+ * one CPU, CPU 0's own flush. */
+SELFTEST(tlb_flush_event)
+{
+    static const struct tlb_case one = { "event", 1, false, unmap_one };
+    static const struct tlb_case many = { "event", RANGE_PAGES_MANY, false, unmap_many };
+    unsigned n = arch_cpu_count();
+    trace_stream_enabled = false;
+    rb_reset(trace_buffer());
+    ST_CHECK(guest_write_file("events/tlb/tlb_flush/enable", "1\n", false) == 0);
+    run_case(&one, runs);
+    const char *text = guest_read_file("trace");
+    if (n == 1) {
+        ST_CHECK(lines_of_cpu(text, 0, "tlb_flush: pages:1 reason:local shootdown (2)") == 1);
+    } else {
+        ST_CHECK(lines_of_cpu(text, 0, "tlb_flush: pages:1 reason:remote ipi send (4)") == 1);
+        for (unsigned cpu = 1; cpu < n; cpu++)
+            ST_CHECK(lines_of_cpu(text, cpu, "tlb_flush: pages:1 reason:remote shootdown (1)") == 1);
+    }
+    rb_reset(trace_buffer());
+    run_case(&many, runs);
+    text = guest_read_file("trace");
+    for (unsigned cpu = n == 1 ? 0 : 1; cpu < n; cpu++)
+        ST_CHECK(lines_of_cpu(text, cpu, n == 1 ? "tlb_flush: pages:-1 reason:local shootdown (2)"
+                                                : "tlb_flush: pages:-1 reason:remote shootdown (1)") == 1);
+    ST_CHECK(guest_write_file("events/tlb/tlb_flush/enable", "0\n", false) == 0);
+    rb_reset(trace_buffer());
+    trace_stream_enabled = true;
 }
