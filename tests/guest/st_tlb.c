@@ -197,6 +197,19 @@ SELFTEST(tlb_shootdown_unmap)
         faulted += runs[i].after[0].faulted;
     printk("tlb_shootdown_unmap: %u of %u CPU(s) fault on the page after the unmap\n", faulted,
            cpus);
+    /* /proc/interrupts shows each CPU's count in the TLB row, as Linux lays it out. */
+    char want[128];
+    size_t len = ksnprintf(want, sizeof want, "TLB: ");
+    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
+        len += ksnprintf(want + len, sizeof want - len, "%10llu ",
+                         (unsigned long long)irq_stat_on(cpu, IRQ_STAT_TLB));
+    ksnprintf(want + len, sizeof want - len, "  TLB shootdowns\n");
+    const char *text = guest_read_file("/proc/interrupts");
+    const char *row = strstr(text, "\nTLB: ");
+    ST_CHECK(row && strncmp(row + 1, want, strlen(want)) == 0);
+    const char *cal = strstr(text, "\nCAL: ");
+    if (cal && row)
+        printk("tlb_shootdown_unmap: /proc/interrupts:\n%.*s", (int)(row - cal) + (int)strlen(want), cal + 1);
 }
 
 static void make_read_only(struct addr_space **as) { ST_CHECK(vm_protect(*as, VA, VM_READ) == 0); }
