@@ -335,7 +335,8 @@ bool vm_page_used(const struct addr_space *as, uint32_t va)
     return pte && pte_used(*pte);
 }
 
-int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags)
+/* vm_protect of one page, without the flush; *changed says whether its entry changed. */
+static int protect_page(struct addr_space *as, uint32_t va, unsigned vm_flags, bool *changed)
 {
     uint32_t *pte = pte_find(as, va);
     if (!pte || !pte_used(*pte))
@@ -347,11 +348,35 @@ int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags)
         *pte = keep | PTE_PROT_NONE;
     else
         *pte = keep | PTE_PRESENT | PTE_USER | ((vm_flags & VM_WRITE) ? PTE_WRITE : 0);
-    /* Upgrades too: a CPU still holding the weaker entry would fault on the page, and a
-     * user fault here is a signal, never a retry. */
-    if (*pte != old)
-        tlb_flush_range(&as->users, va, 1);
+    *changed = *pte != old;
     return 0;
+}
+
+int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags)
+{
+    return vm_protect_range(as, va, 1, vm_flags);
+}
+
+/* Every changed entry is flushed, once for the range: an upgrade too, because a CPU still
+ * holding the weaker entry would fault on the page, and a user fault here is a signal,
+ * never a retry. */
+int vm_protect_range(struct addr_space *as, uint32_t va, uint32_t pages, unsigned vm_flags)
+{
+    uint32_t first = 0, last = 0, changed_pages = 0;
+    int err = 0;
+    for (uint32_t i = 0; i < pages && !err; i++) {
+        uint32_t page = va + i * PAGE_SIZE;
+        bool changed = false;
+        err = protect_page(as, page, vm_flags, &changed);
+        if (changed) {
+            if (!changed_pages++)
+                first = page;
+            last = page;
+        }
+    }
+    if (changed_pages)
+        tlb_flush_range(&as->users, first, (last - first) / PAGE_SIZE + 1);
+    return err;
 }
 
 /* The entry stays as it is (the same frame, zeroed in place): no CPU needs a flush. */
@@ -367,7 +392,8 @@ int vm_zero_page(struct addr_space *as, uint32_t va)
     return 0;
 }
 
-int vm_move_page(struct addr_space *as, uint32_t from, uint32_t to)
+/* Moves one page's entry from from to to, without the flush. */
+static int move_page(struct addr_space *as, uint32_t from, uint32_t to)
 {
     uint32_t *src = pte_find(as, from);
     if (!src || !pte_used(*src))
@@ -380,8 +406,25 @@ int vm_move_page(struct addr_space *as, uint32_t from, uint32_t to)
     src = pte_find(as, from);
     *dst = *src;
     *src = 0;
-    tlb_flush_range(&as->users, from, 1); /* to was not present: cached nowhere */
     return 0;
+}
+
+/* One flush for the old range (the new one was not present: cached nowhere); after a
+ * failure the pages went there and back, so both ranges are flushed. */
+int vm_move_pages(struct addr_space *as, uint32_t from, uint32_t to, uint32_t pages)
+{
+    uint32_t moved = 0;
+    int err = 0;
+    while (moved < pages && !(err = move_page(as, from + moved * PAGE_SIZE, to + moved * PAGE_SIZE)))
+        moved++;
+    if (err)
+        for (uint32_t back = 0; back < moved; back++)
+            move_page(as, to + back * PAGE_SIZE, from + back * PAGE_SIZE);
+    if (moved)
+        tlb_flush_range(&as->users, from, moved);
+    if (moved && err)
+        tlb_flush_range(&as->users, to, moved);
+    return err;
 }
 
 uint32_t vm_find_free_top_down(const struct addr_space *as, uint32_t npages, uint32_t from,

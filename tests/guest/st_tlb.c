@@ -212,12 +212,16 @@ SELFTEST(tlb_shootdown_unmap)
         printk("tlb_shootdown_unmap: /proc/interrupts:\n%.*s", (int)(row - cal) + (int)strlen(want), cal + 1);
 }
 
-static void make_read_only(struct addr_space **as) { ST_CHECK(vm_protect(*as, VA, VM_READ) == 0); }
+static void make_read_only(struct addr_space **as)
+{
+    ST_CHECK(vm_protect_range(*as, VA, RANGE_PAGES_FEW, VM_READ) == 0);
+}
 
-/* Made read-only on CPU 0 (mprotect): a CPU that cached the writable entry may not write. */
+/* Made read-only on CPU 0 (mprotect of 4 pages, one shootdown): a CPU that cached the
+ * writable entries may not write. */
 SELFTEST(tlb_shootdown_mprotect)
 {
-    static const struct tlb_case c = { "mprotect", 1, true, make_read_only };
+    static const struct tlb_case c = { "mprotect", RANGE_PAGES_FEW, true, make_read_only };
     unsigned cpus = run_case(&c, runs);
     check_before(runs, cpus);
     check_faults(runs, cpus, PF_PROTECTION_WRITE);
@@ -226,7 +230,7 @@ SELFTEST(tlb_shootdown_mprotect)
 /* The page moves away (mremap) and a new frame with other contents takes its address. */
 static void move_and_replace(struct addr_space **as)
 {
-    ST_CHECK(vm_move_page(*as, VA, VA + 0x400000u) == 0);
+    ST_CHECK(vm_move_pages(*as, VA, VA + 0x400000u, 1) == 0);
     ST_CHECK(vm_map_new(*as, VA, VM_READ | VM_WRITE) == 0);
     uint32_t *p = vm_kernel_ptr(*as, VA);
     if (p)
