@@ -9,7 +9,7 @@
  *                    (an IPI; interrupts off there) and returns when all of them ran it.
  *   smp_call_mask    the same on the online CPUs of a mask (bit per CPU; the caller's own
  *                    bit is ignored): the TLB shootdown reaches only the CPUs that have an
- *                    address space loaded (arch/x86/address_space.c).
+ *                    address space loaded (arch/x86/tlb_shootdown.c).
  *   smp_sync_cores   returns once this CPU and every other online CPU have executed a
  *                    serializing instruction: code this CPU patched is what all fetch next (ftrace's
  *                    text_poke_sync, Linux arch/x86/kernel/alternative.c).
