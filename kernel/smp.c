@@ -101,7 +101,9 @@ static bool send_call_ipi(unsigned cpu)
     return false;
 }
 
-void smp_call_others(smp_fn fn, void *arg)
+void smp_call_others(smp_fn fn, void *arg) { smp_call_mask(~0u, fn, arg); }
+
+void smp_call_mask(uint32_t cpus, smp_fn fn, void *arg)
 {
     unsigned n = arch_cpu_count();
     if (n == 1 || smp_stop_requested())
@@ -109,7 +111,11 @@ void smp_call_others(smp_fn fn, void *arg)
     unsigned long flags = arch_irq_save(); /* the slot is this CPU's until every bit clears */
     unsigned me = arch_cpu_id();
     struct call_slot *s = &call_slots[me];
-    uint32_t targets = ((1u << n) - 1) & ~(1u << me);
+    uint32_t targets = cpus & ((1u << n) - 1) & ~(1u << me);
+    if (!targets) {
+        arch_irq_restore(flags);
+        return;
+    }
     s->fn = fn;
     s->arg = arg;
     __atomic_store_n(&s->pending, targets, __ATOMIC_RELEASE);

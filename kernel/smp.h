@@ -7,6 +7,9 @@
  *
  *   smp_call_others  runs a short function on every other online CPU, in interrupt context
  *                    (an IPI; interrupts off there) and returns when all of them ran it.
+ *   smp_call_mask    the same on the online CPUs of a mask (bit per CPU; the caller's own
+ *                    bit is ignored): the TLB shootdown reaches only the CPUs that have an
+ *                    address space loaded (arch/x86/tlb_shootdown.c).
  *   smp_sync_cores   returns once this CPU and every other online CPU have executed a
  *                    serializing instruction: code this CPU patched is what all fetch next (ftrace's
  *                    text_poke_sync, Linux arch/x86/kernel/alternative.c).
@@ -24,12 +27,14 @@
 #define KERNEL_SMP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define MAX_CPUS 8
 
 typedef void (*smp_fn)(void *arg);
 
 void smp_call_others(smp_fn fn, void *arg);
+void smp_call_mask(uint32_t cpus, smp_fn fn, void *arg);
 void smp_sync_cores(void);
 /* False when cpu is not online or already runs something handed to it. */
 bool smp_run_on(unsigned cpu, smp_fn fn, void *arg);

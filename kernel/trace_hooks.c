@@ -29,3 +29,4 @@ void (*trace_hook_ipc_reply)(int, int, int, const struct ipc_msg *, uint32_t);
 void (*trace_hook_pci_config_write)(const struct pci_device *, uint8_t, uint8_t, uint32_t);
 void (*trace_hook_pci_driver_bind)(const struct pci_device *, const char *, int);
 void (*trace_hook_pci_driver_unbind)(const struct pci_device *, const char *);
+void (*trace_hook_tlb_flush)(int, unsigned long);

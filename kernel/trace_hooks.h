@@ -53,6 +53,9 @@ extern void (*trace_hook_pci_config_write)(const struct pci_device *d, uint8_t o
                                            uint8_t width, uint32_t value);
 extern void (*trace_hook_pci_driver_bind)(const struct pci_device *d, const char *driver, int ret);
 extern void (*trace_hook_pci_driver_unbind)(const struct pci_device *d, const char *driver);
+/* issue 19, tlb/tlb_flush (trace/events/tlb_events.c): a TLB flush, why and how many pages
+ * (TRACE_TLB_FLUSH_ALL: all of them). */
+extern void (*trace_hook_tlb_flush)(int reason, unsigned long pages);
 
 /* Linux's enum trace_signal_result: what signal_generate's res= says became of a signal. */
 enum trace_signal_result {
@@ -231,6 +234,24 @@ static inline void trace_pci_driver_unbind(const struct pci_device *d, const cha
 {
     if (trace_hook_pci_driver_unbind)
         trace_hook_pci_driver_unbind(d, driver);
+}
+
+/* Linux's enum tlb_flush_reason (include/linux/mm_types.h), and its TLB_FLUSH_ALL. */
+enum trace_tlb_flush_reason {
+    TLB_FLUSH_ON_TASK_SWITCH,
+    TLB_REMOTE_SHOOTDOWN,
+    TLB_LOCAL_SHOOTDOWN,
+    TLB_LOCAL_MM_SHOOTDOWN,
+    TLB_REMOTE_SEND_IPI,
+};
+#define TRACE_TLB_FLUSH_ALL (~0ul)
+
+/* This CPU flushed pages TLB entries (reason: enum trace_tlb_flush_reason), or sends the
+ * shootdown of pages to other CPUs (TLB_REMOTE_SEND_IPI). */
+static inline void trace_tlb_flush(int reason, unsigned long pages)
+{
+    if (trace_hook_tlb_flush)
+        trace_hook_tlb_flush(reason, pages);
 }
 
 /* The page fault hook for a fault from user mode (from_user) or from the kernel, or NULL:

@@ -317,8 +317,10 @@ else
 fi
 
 echo "# SMP: every CPU QEMU gives is started and takes part (kernel/smp.h, docs/smp.md)"
-# With 2 CPUs the SMP self-tests (tests/guest/st_smp.c), with 4 the whole suite.
-smp_tests=$(sed -n 's/^SELFTEST(\(smp_[a-z_0-9]*\))$/\1/p' tests/guest/st_smp.c | paste -sd, -)
+# With 2 CPUs the SMP self-tests (tests/guest/st_smp.c, and st_tlb.c's TLB shootdown), with
+# 4 the whole suite.
+smp_tests=$(sed -n 's/^SELFTEST(\(\(smp\|tlb\)_[a-z_0-9]*\))$/\1/p' tests/guest/st_smp.c tests/guest/st_tlb.c |
+    paste -sd, -)
 for cpus in 2 4; do
     which=selftest=$smp_tests what="the SMP self-tests pass"
     [ "$cpus" -eq 4 ] && which=selftest what="every self-test passes"

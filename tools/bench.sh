@@ -50,6 +50,21 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ftrace_patching,* ]]; then
         fi
     done
 fi
+# The TLB shootdown (tests/bench/tlb_bench.c) with 2 and 4 CPUs: an unmap that must flush 1
+# and 3 other CPUs (the 1-CPU run above has only the unmap without one).
+if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,tlb_shootdown,* ]]; then
+    for n in 2 4; do
+        smp_log=build/bench-tlb-smp$n-console.log
+        if build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=tlb_shootdown \
+            --smp "$n" --icount --quiet --timeout 300 --console "$smp_log"; then
+            grep '^bench: tlb: .*CPUs' "$smp_log"
+            smp_json=$smp_json$(sed -n 's/^BENCH-JSON //p' "$smp_log" | tr -d '\r')
+        else
+            echo "bench: the tlb_shootdown run with $n CPUs failed; see $smp_log" >&2
+            exit 1
+        fi
+    done
+fi
 # The ring buffer with 1, 2 and 4 CPUs all writing (tests/bench/ring_buffer_smp_bench.c),
 # twice. Under -icount QEMU runs every CPU on one thread in turn and each CPU's executed
 # instructions advance the one guest clock (accel/tcg/tcg-accel-ops-icount.c, icount-common.c):

@@ -13,12 +13,18 @@
  * (PTE_SHARED_FRAME, and PTE_SHARED_READ_ONLY when it was lent without write access), or
  * a MAP_SHARED anonymous page (PTE_SHARE_ON_FORK), which fork shares instead of copying. A
  * copy of the address space (vm_clone) keeps these bits, and struct vm_layout with them.
+ *
+ * Several CPUs may have a space loaded (issue 19): whatever removes or downgrades a user
+ * entry flushes it on each of them (tlb_shootdown.h) before the call returns and before the
+ * frame is freed. Adding an entry where none was needs no other CPU: a TLB never caches a
+ * not-present entry.
  */
 #include "kernel/mm/vm.h"
 
 #include "arch/x86/cpu.h"
-#include "arch/x86/gdt.h"
 #include "arch/x86/paging.h"
+#include "arch/x86/tlb_shootdown.h"
+#include "kernel/arch.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
@@ -40,8 +46,14 @@
 #define PTE_SHARED_READ_ONLY (PTE_SHARED_FRAME | PTE_FRAME_NOTE)
 #define PTE_SHARE_ON_FORK PTE_FRAME_NOTE
 
-/* The entry holds a page of the process, accessible or not. */
-static bool pte_used(uint32_t pte) { return pte & (PTE_PRESENT | PTE_PROT_NONE); }
+/* In an entry whose present bit is clear the CPU reads no other bit: vm_unmap_range marks
+ * the entries it took away with the global bit (keeping the frame and its notes) while the
+ * other CPUs flush them, then frees the frames. Such an entry still counts as used, so
+ * nothing is mapped over it meanwhile. */
+#define PTE_UNMAPPING 0x100u
+
+/* The entry holds a page of the process, accessible or not (or one being unmapped). */
+static bool pte_used(uint32_t pte) { return pte & (PTE_PRESENT | PTE_PROT_NONE | PTE_UNMAPPING); }
 /* The frame was lent without write access. */
 static bool pte_lent_read_only(uint32_t pte)
 {
@@ -60,6 +72,7 @@ struct addr_space {
     uint32_t *directory; /* its kernel address (direct map); CR3 gets virt_to_phys of it */
     uint32_t owned_pages;
     struct vm_layout layout; /* brk and stack bookkeeping (kernel/mm/vm.h) */
+    struct tlb_users users;  /* the CPUs that have directory loaded */
 };
 
 /* For each frame of memory, how many address spaces beyond the first map it as a
@@ -151,6 +164,7 @@ struct addr_space *vm_create(void)
 
 void vm_destroy(struct addr_space *as)
 {
+    tlb_unload_everywhere(&as->users); /* no CPU walks the tables from here on */
     for (uint32_t i = PDE_INDEX(USER_BASE); i < PDE_INDEX(USER_TOP); i++) {
         uint32_t pde = as->directory[i];
         if (!(pde & PTE_PRESENT))
@@ -167,12 +181,9 @@ void vm_destroy(struct addr_space *as)
 
 void vm_activate(struct addr_space *as)
 {
-    uint32_t root = vm_root(as);
-    if (read_cr3() != root)
-        write_cr3(root);
-    /* A hardware task switch back from the int3 snapshot task loads CR3 from the main TSS
-     * (the CPU never saves it there): keep that copy equal to the real one. */
-    main_tss.cr3 = root;
+    unsigned long flags = arch_irq_save(); /* the CPU's mask bits and CR3 change together */
+    tlb_load(as ? &as->users : 0, vm_root(as));
+    arch_irq_restore(flags);
 }
 
 uint32_t vm_root(const struct addr_space *as)
@@ -245,15 +256,35 @@ int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned v
                          ((vm_flags & VM_WRITE) ? PTE_WRITE : PTE_SHARED_READ_ONLY));
 }
 
-void vm_unmap(struct addr_space *as, uint32_t va)
+void vm_unmap(struct addr_space *as, uint32_t va) { vm_unmap_range(as, va, 1); }
+
+/* Three steps, so that a range costs one shootdown and no CPU can reach a freed frame: the
+ * entries are made not present (marked PTE_UNMAPPING), every CPU with the space loaded
+ * flushes the pages between the first and the last one taken, then the frames are given
+ * back and the entries cleared. */
+void vm_unmap_range(struct addr_space *as, uint32_t va, uint32_t pages)
 {
-    uint32_t *pte = pte_find(as, va);
-    if (!pte || !pte_used(*pte))
+    uint32_t first = 0, last = 0, taken = 0;
+    for (uint32_t i = 0; i < pages; i++) {
+        uint32_t page = va + i * PAGE_SIZE, *pte = pte_find(as, page);
+        if (!pte || !pte_used(*pte))
+            continue;
+        *pte = (*pte & ~(PTE_PRESENT | PTE_PROT_NONE)) | PTE_UNMAPPING;
+        if (!taken++)
+            first = page;
+        last = page;
+    }
+    if (!taken)
         return;
-    if (release_frame(*pte))
-        as->owned_pages--;
-    *pte = 0;
-    invlpg(va);
+    tlb_flush_range(&as->users, first, (last - first) / PAGE_SIZE + 1);
+    for (uint32_t page = first; page <= last && page >= first; page += PAGE_SIZE) {
+        uint32_t *pte = pte_find(as, page);
+        if (!pte || !(*pte & PTE_UNMAPPING))
+            continue;
+        if (release_frame(*pte))
+            as->owned_pages--;
+        *pte = 0;
+    }
 }
 
 unsigned vm_rights(const struct addr_space *as, uint32_t va)
@@ -304,22 +335,51 @@ bool vm_page_used(const struct addr_space *as, uint32_t va)
     return pte && pte_used(*pte);
 }
 
-int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags)
+/* vm_protect of one page, without the flush; *changed says whether its entry changed. */
+static int protect_page(struct addr_space *as, uint32_t va, unsigned vm_flags, bool *changed)
 {
     uint32_t *pte = pte_find(as, va);
     if (!pte || !pte_used(*pte))
         return -ENOMEM;
     if ((vm_flags & VM_WRITE) && pte_lent_read_only(*pte))
         return -EACCES;
-    uint32_t keep = *pte & (PTE_ADDR_MASK | PTE_SHARED_FRAME | PTE_FRAME_NOTE);
+    uint32_t old = *pte, keep = old & (PTE_ADDR_MASK | PTE_SHARED_FRAME | PTE_FRAME_NOTE);
     if (!(vm_flags & (VM_READ | VM_WRITE)))
         *pte = keep | PTE_PROT_NONE;
     else
         *pte = keep | PTE_PRESENT | PTE_USER | ((vm_flags & VM_WRITE) ? PTE_WRITE : 0);
-    invlpg(va);
+    *changed = *pte != old;
     return 0;
 }
 
+int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags)
+{
+    return vm_protect_range(as, va, 1, vm_flags);
+}
+
+/* Every changed entry is flushed, once for the range: an upgrade too, because a CPU still
+ * holding the weaker entry would fault on the page, and a user fault here is a signal,
+ * never a retry. */
+int vm_protect_range(struct addr_space *as, uint32_t va, uint32_t pages, unsigned vm_flags)
+{
+    uint32_t first = 0, last = 0, changed_pages = 0;
+    int err = 0;
+    for (uint32_t i = 0; i < pages && !err; i++) {
+        uint32_t page = va + i * PAGE_SIZE;
+        bool changed = false;
+        err = protect_page(as, page, vm_flags, &changed);
+        if (changed) {
+            if (!changed_pages++)
+                first = page;
+            last = page;
+        }
+    }
+    if (changed_pages)
+        tlb_flush_range(&as->users, first, (last - first) / PAGE_SIZE + 1);
+    return err;
+}
+
+/* The entry stays as it is (the same frame, zeroed in place): no CPU needs a flush. */
 int vm_zero_page(struct addr_space *as, uint32_t va)
 {
     uint32_t *pte = pte_find(as, va);
@@ -332,7 +392,8 @@ int vm_zero_page(struct addr_space *as, uint32_t va)
     return 0;
 }
 
-int vm_move_page(struct addr_space *as, uint32_t from, uint32_t to)
+/* Moves one page's entry from from to to, without the flush. */
+static int move_page(struct addr_space *as, uint32_t from, uint32_t to)
 {
     uint32_t *src = pte_find(as, from);
     if (!src || !pte_used(*src))
@@ -345,9 +406,25 @@ int vm_move_page(struct addr_space *as, uint32_t from, uint32_t to)
     src = pte_find(as, from);
     *dst = *src;
     *src = 0;
-    invlpg(from);
-    invlpg(to);
     return 0;
+}
+
+/* One flush for the old range (the new one was not present: cached nowhere); after a
+ * failure the pages went there and back, so both ranges are flushed. */
+int vm_move_pages(struct addr_space *as, uint32_t from, uint32_t to, uint32_t pages)
+{
+    uint32_t moved = 0;
+    int err = 0;
+    while (moved < pages && !(err = move_page(as, from + moved * PAGE_SIZE, to + moved * PAGE_SIZE)))
+        moved++;
+    if (err)
+        for (uint32_t back = 0; back < moved; back++)
+            move_page(as, to + back * PAGE_SIZE, from + back * PAGE_SIZE);
+    if (moved)
+        tlb_flush_range(&as->users, from, moved);
+    if (moved && err)
+        tlb_flush_range(&as->users, to, moved);
+    return err;
 }
 
 uint32_t vm_find_free_top_down(const struct addr_space *as, uint32_t npages, uint32_t from,

@@ -35,6 +35,7 @@ static const struct {
     [IRQ_STAT_SPURIOUS] = { "SPU", "Spurious interrupts" },
     [IRQ_STAT_RESCHEDULE] = { "RES", "Rescheduling interrupts" },
     [IRQ_STAT_CALL_FUNCTION] = { "CAL", "Function call interrupts" },
+    [IRQ_STAT_TLB] = { "TLB", "TLB shootdowns" },
 };
 
 static int read_interrupts(struct fs_node *f, struct fs_writer *out)

@@ -54,6 +54,7 @@ enum irq_stat {
     IRQ_STAT_SPURIOUS,
     IRQ_STAT_RESCHEDULE,
     IRQ_STAT_CALL_FUNCTION,
+    IRQ_STAT_TLB, /* shootdowns this CPU received (arch/x86/tlb_shootdown.c) */
     IRQ_STAT_COUNT
 };
 void irq_stat_count(enum irq_stat what);

@@ -51,6 +51,9 @@ int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags);
 int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned vm_flags);
 /* Unmaps the page at va (nothing if none), freeing the frame unless it is shared. */
 void vm_unmap(struct addr_space *as, uint32_t va);
+/* vm_unmap of the pages [va, va + pages * PAGE_SIZE), with one TLB shootdown for them all
+ * (munmap): when it returns, no CPU can reach any of them. */
+void vm_unmap_range(struct addr_space *as, uint32_t va, uint32_t pages);
 
 /* The VM_* rights of the page holding va, 0 when it is not mapped for the user (or is
  * PROT_NONE). */
@@ -91,12 +94,18 @@ bool vm_page_used(const struct addr_space *as, uint32_t va);
  * stays the process's, but every access faults). 0, -ENOMEM when nothing is there, or
  * -EACCES for write on a frame vm_map_shared lent read-only (whatever rights it had since). */
 int vm_protect(struct addr_space *as, uint32_t va, unsigned vm_flags);
+/* vm_protect of the pages [va, va + pages * PAGE_SIZE) in order, with one TLB shootdown for
+ * them all (mprotect); it stops at the first page that fails, with that page's error: the
+ * pages before it keep their new rights. */
+int vm_protect_range(struct addr_space *as, uint32_t va, uint32_t pages, unsigned vm_flags);
 /* Zero-fills the process's own page at va (MADV_DONTNEED on private anonymous memory);
  * a shared frame is left alone. 0, or -ENOMEM when nothing is there. */
 int vm_zero_page(struct addr_space *as, uint32_t va);
-/* Moves the page at from (frame and rights) to to, which must be free: 0, -EFAULT (nothing
- * at from), -EEXIST (something at to), -ENOMEM (no memory for a page table). */
-int vm_move_page(struct addr_space *as, uint32_t from, uint32_t to);
+/* Moves the pages at [from, from + pages * PAGE_SIZE) (frames and rights) to the same
+ * number at to, which must be free, with one TLB shootdown for them all (mremap): 0, or
+ * all of them stay where they were and the result is -EFAULT (nothing at a page of from),
+ * -EEXIST (something at a page of to) or -ENOMEM (no memory for a page table). */
+int vm_move_pages(struct addr_space *as, uint32_t from, uint32_t to, uint32_t pages);
 /* vm_find_free from the top: the highest npages free pages in [from, to), or 0. */
 uint32_t vm_find_free_top_down(const struct addr_space *as, uint32_t npages, uint32_t from,
                                uint32_t to);

@@ -31,8 +31,7 @@
 /* Unmaps [va, va+len), page-aligned, user range checked by the caller. */
 static void unmap_range(uint32_t va, uint32_t len)
 {
-    for (uint32_t off = 0; off < len; off += PAGE_SIZE)
-        vm_unmap(current->as, va + off);
+    vm_unmap_range(current->as, va, len / PAGE_SIZE);
 }
 
 /* The VM_* rights of PROT_* bits (PROT_EXEC reads: no NX here). 0 is PROT_NONE. */
@@ -256,15 +255,10 @@ SYSCALL_HANDLER(mprotect)
         return -ENOMEM;
     if (grows)
         return -EINVAL; /* no mapping here grows (Linux: only a VM_GROWSDOWN/UP one may) */
-    unsigned rights = rights_of(prot);
-    for (uint32_t va = start; va < start + len; va += PAGE_SIZE) {
-        if (start + len > USER_TOP || !vm_page_used(current->as, va))
-            return -ENOMEM;
-        int err = vm_protect(current->as, va, rights); /* -EACCES: a file's read-only page */
-        if (err)
-            return err;
-    }
-    return 0;
+    if (start + len > USER_TOP)
+        return -ENOMEM;
+    /* -ENOMEM at a hole, -EACCES at a file's read-only page; the pages before keep theirs */
+    return vm_protect_range(current->as, start, len / PAGE_SIZE, rights_of(prot));
 }
 
 /* The advice madvise takes; the rest is EINVAL. Only MADV_DONTNEED and MADV_FREE change
@@ -385,20 +379,14 @@ SYSCALL_HANDLER(mremap)
         return -ENOMEM;
     }
     uint32_t moved = old_len < new_len ? old_len : new_len;
-    for (uint32_t off = 0; off < moved; off += PAGE_SIZE) {
-        int err = vm_move_page(as, addr + off, to + off);
-        if (err) { /* no page table for the target: put back what moved */
-            for (uint32_t back = 0; back < off; back += PAGE_SIZE)
-                vm_move_page(as, to + back, addr + back);
-            return err;
-        }
-    }
+    int err = vm_move_pages(as, addr, to, moved / PAGE_SIZE);
+    if (err) /* no page table for the target: nothing moved */
+        return err;
     unmap_range(addr + moved, old_len - moved); /* MREMAP_FIXED to a smaller size */
     if (grow) {
-        int err = map_fresh(to + old_len, grow, rights);
+        err = map_fresh(to + old_len, grow, rights);
         if (err) { /* keep the old mapping, as Linux leaves it on failure */
-            for (uint32_t back = 0; back < moved; back += PAGE_SIZE)
-                vm_move_page(as, to + back, addr + back);
+            vm_move_pages(as, to, addr, moved / PAGE_SIZE);
             return err;
         }
     }
