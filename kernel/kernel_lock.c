@@ -4,6 +4,18 @@
  * owner holds the number of the CPU that has the lock plus one (0: free); only that CPU
  * changes its depth, so the depth needs no atomic access. A waiting CPU reads owner until
  * it reads 0, then tries to swap its own number in.
+ *
+ * A CPU that has waited SPINS_BEFORE_SLEEP rounds stops spinning: it puts its bit in
+ * sleepers and halts (interrupts on, so calls and interrupts still reach it), and the CPU
+ * that lets the lock go wakes one sleeper with the reschedule IPI. Spinning is right for
+ * the short holds that are most of them; for a long one (a big trace file rendered under
+ * the lock) a spinning CPU only burns what the holder could use: under QEMU every virtual
+ * CPU is a host thread, and on a host with fewer cores than virtual CPUs three spinners
+ * slowed a holder down more than tenfold. A sleeper cannot miss its wake-up: it sets its
+ * bit before it looks at owner a last time, the releaser clears owner before it reads the
+ * bits (both sequentially consistent), and sti;hlt takes an IPI that came meanwhile. The
+ * IPI must be able to arrive: nobody waits for the lock in the handler of an interrupt
+ * that holds the IPI back (arch/x86/trap.c takes the lock after an IPI's handler).
  */
 #include "kernel/kernel_lock.h"
 
@@ -12,12 +24,37 @@
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 
+#define SPINS_BEFORE_SLEEP 200
+
 static volatile uint32_t owner;
-static volatile uint32_t waiters; /* CPUs in kernel_lock's waiting loop */
+static volatile uint32_t waiters;  /* CPUs in kernel_lock's waiting loop */
+static volatile uint32_t sleepers; /* bit per CPU halted there until the lock is let go */
 static struct {
     unsigned depth;
     struct kernel_lock_stats stats;
 } __attribute__((aligned(64))) per_cpu[MAX_CPUS];
+
+static bool try_take(unsigned me)
+{
+    uint32_t free = 0;
+    return __atomic_load_n(&owner, __ATOMIC_RELAXED) == 0 &&
+           __atomic_compare_exchange_n(&owner, &free, me + 1, false, __ATOMIC_ACQUIRE,
+                                       __ATOMIC_RELAXED);
+}
+
+/* Halts until the lock is let go (or any other interrupt), unless it is free already. */
+static void sleep_until_released(unsigned me)
+{
+    uint32_t bit = 1u << me;
+    __atomic_or_fetch(&sleepers, bit, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&owner, __ATOMIC_SEQ_CST) != 0) {
+        per_cpu[me].stats.sleeps++;
+        arch_wait_for_interrupt(); /* sti; hlt: an interrupt handled here may take the lock
+                                    * itself, one level of its own, and give it back */
+        arch_irq_save();
+    }
+    __atomic_and_fetch(&sleepers, ~bit, __ATOMIC_SEQ_CST);
+}
 
 void kernel_lock(void)
 {
@@ -30,32 +67,40 @@ void kernel_lock(void)
         per_cpu[me].depth++;
         return;
     }
-    uint32_t free = 0;
     per_cpu[me].stats.taken++;
-    if (!__atomic_compare_exchange_n(&owner, &free, me + 1, false, __ATOMIC_ACQUIRE,
-                                     __ATOMIC_RELAXED)) {
+    if (!try_take(me)) {
         per_cpu[me].stats.contended++;
         __atomic_add_fetch(&waiters, 1, __ATOMIC_RELAXED);
-        for (;;) {
-            free = 0;
-            if (__atomic_load_n(&owner, __ATOMIC_RELAXED) == 0 &&
-                __atomic_compare_exchange_n(&owner, &free, me + 1, false, __ATOMIC_ACQUIRE,
-                                            __ATOMIC_RELAXED))
-                break;
+        for (unsigned spins = 0; !try_take(me); spins++) {
             per_cpu[me].stats.spins++;
             smp_serve_calls(); /* the holder may be waiting for this CPU */
-            arch_cpu_relax();
+            if (spins < SPINS_BEFORE_SLEEP)
+                arch_cpu_relax();
+            else
+                sleep_until_released(me);
         }
         __atomic_sub_fetch(&waiters, 1, __ATOMIC_RELAXED);
     }
     per_cpu[me].depth = 1;
 }
 
+/* Wakes one sleeping waiter, the next CPU after this one that sleeps. */
+static void wake_a_sleeper(unsigned me)
+{
+    uint32_t s = __atomic_load_n(&sleepers, __ATOMIC_SEQ_CST);
+    if (!s)
+        return;
+    uint32_t after = s & ~((2u << me) - 1); /* the bits above me */
+    arch_send_resched_ipi((unsigned)__builtin_ctz(after ? after : s));
+}
+
 void kernel_unlock(void)
 {
     unsigned me = arch_cpu_id();
-    if (--per_cpu[me].depth == 0)
-        __atomic_store_n(&owner, 0, __ATOMIC_RELEASE);
+    if (--per_cpu[me].depth == 0) {
+        __atomic_store_n(&owner, 0, __ATOMIC_SEQ_CST);
+        wake_a_sleeper(me);
+    }
 }
 
 unsigned kernel_lock_depth(void) { return per_cpu[arch_cpu_id()].depth; }
@@ -68,7 +113,8 @@ void kernel_lock_break(void)
     if (per_cpu[me].depth != 1 || !__atomic_load_n(&waiters, __ATOMIC_RELAXED))
         return;
     kernel_unlock();
-    /* A waiter sees the lock free within a few of its loop's iterations. */
+    /* A waiter sees the lock free within a few of its loop's iterations (a sleeping one
+     * once the IPI woke it). */
     while (__atomic_load_n(&waiters, __ATOMIC_RELAXED) && !__atomic_load_n(&owner, __ATOMIC_RELAXED))
         arch_cpu_relax();
     kernel_lock();

@@ -28,8 +28,9 @@
 #include <stdint.h>
 
 /* Takes the lock for this CPU (one level deeper if it holds it already). Interrupts must
- * be off; while it waits, the CPU still answers cross-CPU calls, so a CPU holding the lock
- * may wait for it (a TLB shootdown, a code patch) without a deadlock. */
+ * be off; while it waits (spinning, then halted until the holder lets go), the CPU still
+ * answers cross-CPU calls, so a CPU holding the lock may wait for it (a TLB shootdown, a
+ * code patch) without a deadlock. Returns with interrupts off. */
 void kernel_lock(void);
 
 /* Gives back one level; the lock is free once the outermost level is given back. */
@@ -49,6 +50,7 @@ struct kernel_lock_stats {
     uint64_t taken;    /* outermost acquisitions */
     uint64_t contended; /* of which found it held by another CPU */
     uint64_t spins;     /* waiting-loop iterations, in all */
+    uint64_t sleeps;    /* times it halted until the holder let go */
 };
 void kernel_lock_stats(unsigned cpu, struct kernel_lock_stats *out);
 

@@ -45,6 +45,10 @@
 
 /* Vectors the local APIC delivers (the PIC keeps 32-47). 0xff: spurious interrupts, which
  * need no EOI; 0xf1: the call-function IPI of kernel/smp.c. */
+/* The local APIC's own vectors (its timer, the IPIs, spurious) make up the top priority
+ * class, 0xf0-0xff: while one of them is in service, the APIC holds back every other one
+ * of the class until its EOI. */
+#define VEC_LAPIC_CLASS_FIRST 0xf0
 #define VEC_LAPIC_SPURIOUS 0xff
 #define VEC_IPI_CALL 0xf1
 #define VEC_IPI_RESCHEDULE 0xf2 /* another CPU queued a task here (kernel/proc/sched.c) */

@@ -7,6 +7,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/kprobe_arch.h"
+#include "arch/x86/lapic.h"
 #include "arch/x86/uprobe_arch.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/irq_chip.h"
@@ -227,9 +228,13 @@ void trap_dispatch(struct trap_frame *tf)
     uint32_t v = tf->vector;
     /* Entering the kernel from ring 3 takes the kernel lock, and returning gives it back
      * (kernel/kernel_lock.h). Not for an NMI: the stop NMI must reach a CPU whatever holds
-     * the lock. */
+     * the lock. An IPI or the local timer takes it only after its handler, whose EOI ends
+     * its time in service: a CPU waiting for the lock sleeps until the holder's reschedule
+     * IPI, which the APIC would hold back behind an in-service vector of the same class.
+     * (Their handlers need no lock.) */
     bool from_user = trap_from_user(tf) && v != VEC_NMI;
-    if (from_user)
+    bool lock_first = from_user && v < VEC_LAPIC_CLASS_FIRST;
+    if (lock_first)
         kernel_lock();
 
     /* A kprobe's int3 or single step, or a fault of a stepped copy (arch/x86/kprobe_arch.c) */
@@ -266,6 +271,8 @@ void trap_dispatch(struct trap_frame *tf)
     } else {
         fatal_exception(tf);
     }
+    if (from_user && !lock_first)
+        kernel_lock();
     if (trap_from_user(tf)) {
         if (!uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
             sched_return_to_user();

@@ -82,7 +82,7 @@ BENCHMARK(ipc_smp)
 {
     unsigned n = arch_cpu_count();
     if (n < 2) {
-        printk("bench: ipc_smp: needs 2 CPUs (make bench runs it with --smp 2)\n");
+        printk("bench: ipc_smp: needs 2 CPUs (make bench runs it with --smp 4)\n");
         return;
     }
     unsigned a = n >= 3 ? 1 : 0, b = a + 1;

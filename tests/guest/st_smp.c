@@ -16,6 +16,7 @@
 #include "kernel/proc/task.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
+#include "kernel/time.h"
 #include "kernel/spinlock.h"
 #include "trace/core/trace_internal.h"
 
@@ -436,8 +437,9 @@ SELFTEST(smp_madt_short_entries)
 static volatile uint32_t lock_counter;
 
 /* LOCK_ROUNDS times: the big kernel lock taken twice (an interrupt's recursion), the
- * counter bumped by a read, a pause and a write (which loses updates unless one CPU at a
- * time does it), and the lock given back level by level. Counts its own depth errors. */
+ * counter bumped by a read, a pause (every 2000th time 200 us long) and a write (which
+ * loses updates unless one CPU at a time does it), and the lock given back level by
+ * level. Counts its own depth errors. */
 static void bump_under_kernel_lock(void *errors)
 {
     for (unsigned i = 0; i < LOCK_ROUNDS; i++) {
@@ -448,6 +450,11 @@ static void bump_under_kernel_lock(void *errors)
             __atomic_add_fetch((volatile unsigned *)errors, 1, __ATOMIC_RELAXED);
         uint32_t v = lock_counter;
         arch_cpu_relax();
+        if (i % 2000 == 0) { /* now and then a long hold, which waiters sleep through */
+            uint64_t until = time_ns() + 200000;
+            while (time_ns() < until)
+                arch_cpu_relax();
+        }
         lock_counter = v + 1;
         kernel_unlock();
         if (kernel_lock_depth() != 1)
@@ -459,8 +466,9 @@ static void bump_under_kernel_lock(void *errors)
 
 /* The big kernel lock (kernel/kernel_lock.h) excludes: every CPU bumps one counter under
  * it at once and no update is lost; it is recursive per CPU; and with several CPUs some
- * of them found it held (the contention counters count). The test's own thread holds the
- * lock, as every kernel thread does, and lets go of it while the others work. */
+ * of them found it held, and some slept through a long hold and were woken (the
+ * counters count). The test's own thread holds the lock, as every kernel thread does,
+ * and lets go of it while the others work. */
 SELFTEST(smp_kernel_lock_excludes)
 {
     unsigned n = arch_cpu_count(), errors = 0;
@@ -478,15 +486,17 @@ SELFTEST(smp_kernel_lock_excludes)
         smp_wait(cpu);
     kernel_lock();
     arch_irq_restore(flags);
-    uint64_t contended = 0;
+    uint64_t contended = 0, sleeps = 0;
     for (unsigned cpu = 0; cpu < n; cpu++) {
         kernel_lock_stats(cpu, &after);
         contended += after.contended - before[cpu].contended;
+        sleeps += after.sleeps - before[cpu].sleeps;
     }
-    printk("smp_kernel_lock_excludes: %u CPUs, counter %u of %u, %llu waits for the lock\n", n,
-           lock_counter, n * LOCK_ROUNDS, (unsigned long long)contended);
+    printk("smp_kernel_lock_excludes: %u CPUs, counter %u of %u, %llu waits for the lock, "
+           "%llu of them slept\n", n, lock_counter, n * LOCK_ROUNDS, (unsigned long long)contended,
+           (unsigned long long)sleeps);
     ST_CHECK(errors == 0);
     ST_CHECK(lock_counter == n * LOCK_ROUNDS);
     if (n > 1)
-        ST_CHECK(contended > 0);
+        ST_CHECK(contended > 0 && sleeps > 0);
 }
