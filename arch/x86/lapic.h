@@ -42,10 +42,14 @@
 #define LAPIC_ICR_BUSY (1u << 12)      /* delivery status: the IPI is not sent yet */
 #define LAPIC_ICR_ASSERT (1u << 14)
 #define LAPIC_ICR_LEVEL (1u << 15)
+#define LAPIC_TIMER_PERIODIC (1u << 17) /* LVT timer mode bits 17-18: 01 periodic, 00 one-shot */
+#define LAPIC_TIMER_DIVIDE_16 0x3u      /* divide configuration bits 0, 1, 3: 0011 = by 16 */
 
 /* Vectors the local APIC delivers (the PIC keeps 32-47). 0xff: spurious interrupts, which
- * need no EOI; 0xf1: the call-function IPI of kernel/smp.c. */
+ * need no EOI; 0xf0: each CPU's own timer (lapic_timer.c); 0xf1: the call-function IPI of
+ * kernel/smp.c. */
 #define VEC_LAPIC_SPURIOUS 0xff
+#define VEC_LAPIC_TIMER 0xf0
 #define VEC_IPI_CALL 0xf1
 
 /* Maps the local APIC (address from the MADT, else the APIC base MSR) and enables the boot
