@@ -33,7 +33,6 @@
 #define MIN_COUNT_PER_TICK 100
 
 static uint32_t count_per_tick; /* the initial count of one tick; 0: no local timer */
-static uint64_t rate_hz;        /* counts per second (bus clock / DIVIDER) */
 static volatile bool running[MAX_CPUS];
 
 /* The timer's interrupt: this CPU's tick. EOI first (interrupts stay off until the iret):
@@ -94,7 +93,6 @@ void lapic_timer_init(void)
                (unsigned long long)rate);
         return;
     }
-    rate_hz = rate;
     count_per_tick = (uint32_t)((rate + TICK_HZ / 2) / TICK_HZ);
     trap_set_handler(VEC_LAPIC_TIMER, local_timer_interrupt);
     printk("lapic timer: bus clock / %d = %llu.%03llu MHz, initial count %u for %d Hz, "
@@ -117,5 +115,3 @@ void lapic_timer_start(void)
 bool arch_local_timer_running(void) { return running[arch_cpu_id()]; }
 
 uint32_t lapic_timer_count_per_tick(void) { return count_per_tick; }
-
-uint64_t lapic_timer_rate_hz(void) { return rate_hz; }

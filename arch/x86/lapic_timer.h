@@ -16,9 +16,7 @@ void lapic_timer_init(void);
 /* Starts this CPU's timer with the count CPU 0 measured (an AP's first code calls it);
  * nothing when lapic_timer_init started none. */
 void lapic_timer_start(void);
-/* The initial count loaded for one tick (0: no local timer) and the count rate in Hz,
- * as measured at boot (the divide configuration included). */
+/* The initial count every CPU loads for one tick, as measured at boot (0: no local timer). */
 uint32_t lapic_timer_count_per_tick(void);
-uint64_t lapic_timer_rate_hz(void);
 
 #endif
