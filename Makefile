@@ -64,7 +64,7 @@ NASMFLAGS := -f elf32 -g -F dwarf
 FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
-	fpu task_arch paging snapshot gdt kprobe_arch insn_decode uprobe_arch smp_boot lapic
+	fpu task_arch paging snapshot gdt kprobe_arch insn_decode uprobe_arch smp_boot lapic lapic_timer
 NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols lib/crc32 fs/fs_tree fs/fs_layout \
 	shell/console lock_debug
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \

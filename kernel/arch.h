@@ -60,6 +60,10 @@ void arch_tasks_ready(void);
 /* The periodic tick: its rate, and how many ticks have passed since arch_timer_init. */
 #define TICK_HZ 100
 uint64_t timer_ticks(void);
+/* True when this CPU has a periodic timer of its own (the local APIC timer) whose interrupt
+ * calls sched_cpu_tick(): the global tick (sched_tick, on CPU 0) must then leave this CPU's
+ * part to it. False without a local APIC: the global tick does everything. */
+bool arch_local_timer_running(void);
 
 /* Unmaps the lowest page of a kernel stack starting at kstack (guard on), so that an
  * overflow faults instead of corrupting memory, or maps it back before the stack is freed. */

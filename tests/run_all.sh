@@ -365,6 +365,20 @@ for cpus in 2 4; do
         show_log "$LOGS/smp_com2_held$cpus.log"
     fi
 done
+# Each CPU's local APIC timer (tests/guest/st_smp_local_timer.c) under -icount, where no
+# tick is lost to the host: as many local timer interrupts as PIT ticks on every CPU.
+for cpus in 1 2 4; do
+    log=$LOGS/local_timer_icount_smp$cpus.log
+    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=smp_local_timer_registers,smp_local_timer_rate,smp_local_timer_icount \
+        --smp "$cpus" --icount --quiet --timeout 60 --console "$log" > /dev/null 2>&1
+    rc=$?
+    count_tap "local_timer_icount_smp$cpus" "$log" "$rc"
+    if [ "$rc" -eq 0 ] && grep -q '^selftest: 3 passed, 0 failed' "$log"; then
+        pass "every CPU's local APIC timer ticks with the PIT under -icount ($cpus CPUs)"
+    else
+        fail "every CPU's local APIC timer ticks with the PIT under -icount ($cpus CPUs)"; show_log "$log"
+    fi
+done
 echo "# mmiotrace with every CPU online (issue 19): QEMU's edu device log is the oracle"
 for n in 2 4; do
     what="mmiotrace, $n CPUs hammering one edu page: nothing lost, each CPU's accesses in QEMU's order"

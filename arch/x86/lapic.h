@@ -42,14 +42,17 @@
 #define LAPIC_ICR_BUSY (1u << 12)      /* delivery status: the IPI is not sent yet */
 #define LAPIC_ICR_ASSERT (1u << 14)
 #define LAPIC_ICR_LEVEL (1u << 15)
+#define LAPIC_TIMER_PERIODIC (1u << 17) /* LVT timer mode bits 17-18: 01 periodic, 00 one-shot */
+#define LAPIC_TIMER_DIVIDE_16 0x3u      /* divide configuration bits 0, 1, 3: 0011 = by 16 */
 
 /* Vectors the local APIC delivers (the PIC keeps 32-47). 0xff: spurious interrupts, which
- * need no EOI; 0xf1: the call-function IPI of kernel/smp.c. */
-/* The local APIC's own vectors (its timer, the IPIs, spurious) make up the top priority
- * class, 0xf0-0xff: while one of them is in service, the APIC holds back every other one
- * of the class until its EOI. */
+ * need no EOI; 0xf0: each CPU's own timer (lapic_timer.c); 0xf1: the call-function IPI of
+ * kernel/smp.c; 0xf2: the reschedule IPI. They make up the top priority class, 0xf0-0xff:
+ * while one of them is in service, the APIC holds back every other one of the class until
+ * its EOI. */
 #define VEC_LAPIC_CLASS_FIRST 0xf0
 #define VEC_LAPIC_SPURIOUS 0xff
+#define VEC_LAPIC_TIMER 0xf0
 #define VEC_IPI_CALL 0xf1
 #define VEC_IPI_RESCHEDULE 0xf2 /* another CPU queued a task here (kernel/proc/sched.c) */
 

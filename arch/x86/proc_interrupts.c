@@ -32,6 +32,7 @@ static const struct {
     const char *label, *what;
 } stat_rows[IRQ_STAT_COUNT] = {
     [IRQ_STAT_NMI] = { "NMI", "Non-maskable interrupts" },
+    [IRQ_STAT_LOCAL_TIMER] = { "LOC", "Local timer interrupts" },
     [IRQ_STAT_SPURIOUS] = { "SPU", "Spurious interrupts" },
     [IRQ_STAT_RESCHEDULE] = { "RES", "Rescheduling interrupts" },
     [IRQ_STAT_CALL_FUNCTION] = { "CAL", "Function call interrupts" },

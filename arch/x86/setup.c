@@ -14,6 +14,7 @@
 #include "arch/x86/gdt.h"
 #include "arch/x86/ioapic.h"
 #include "arch/x86/lapic.h"
+#include "arch/x86/lapic_timer.h"
 #include "arch/x86/multiboot.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pic.h"
@@ -42,12 +43,14 @@ void arch_memory_init(uintptr_t lowmem_top)
 
 /* Reads the MADT (CPUs, I/O APICs) and enables this CPU's local APIC (the heap exists by
  * now: the ACPI tables are read through ioremap), then measures the cycle counter's rate
- * and starts the periodic tick (interrupts still off). */
+ * and starts the periodic tick, and this CPU's local APIC timer, measured against the
+ * cycle counter (interrupts still off). */
 void arch_timer_init(void)
 {
     acpi_madt_init();
     lapic_init();
     timer_init();
+    lapic_timer_init();
     ioapic_take_over();
 }
 

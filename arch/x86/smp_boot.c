@@ -25,6 +25,7 @@
 #include "arch/x86/double_fault.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/lapic.h"
+#include "arch/x86/lapic_timer.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
@@ -148,6 +149,7 @@ static void __attribute__((noreturn, used)) ap_entry(unsigned cpu)
     idt_load();
     double_fault_init();
     lapic_init_ap();
+    lapic_timer_start();
     cpuinfo_capture_this_cpu();
     __asm__ volatile("fninit"); /* the x87 state as after reset, as CPU 0's at boot */
     __atomic_store_n(&boot_states[cpu], AP_READY, __ATOMIC_RELEASE);

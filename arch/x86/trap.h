@@ -48,9 +48,10 @@ void irq_set_handler(int irq, irq_handler_fn fn);
 uint64_t irq_count(int irq); /* summed over the CPUs */
 uint64_t irq_count_on(unsigned cpu, int irq);
 /* Interrupts that are no ISA line, counted per CPU for /proc/interrupts' lower rows
- * (Linux's NMI, SPU and CAL). */
+ * (Linux's NMI, LOC, SPU, RES, CAL and TLB, in that order). */
 enum irq_stat {
     IRQ_STAT_NMI,
+    IRQ_STAT_LOCAL_TIMER,
     IRQ_STAT_SPURIOUS,
     IRQ_STAT_RESCHEDULE,
     IRQ_STAT_CALL_FUNCTION,

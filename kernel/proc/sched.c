@@ -364,10 +364,12 @@ void sched_tick(void)
     }
     loadavg_sample(active, now);
     balance();
-    /* The other CPUs have no tick of their own: their time slices end here too. */
-    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
-        if (run_queues[cpu].queued)
-            resched_cpu(cpu);
+    /* Each CPU's local timer ends its time slices (sched_cpu_tick); without one, this tick
+     * ends every CPU's. */
+    if (!arch_local_timer_running())
+        for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
+            if (run_queues[cpu].queued)
+                resched_cpu(cpu);
 }
 
 void sched_cpu_tick(void)

@@ -64,8 +64,8 @@ void wake_up(const void *chan);
 void sched_tick(void);
 
 /* This CPU's part of the tick: when others wait for this CPU, asks its running task to give
- * way. sched_tick() calls it for the CPU the global tick arrives on; a CPU with a timer of
- * its own calls it from that timer's interrupt. */
+ * way. Each CPU's local timer interrupt calls it (arch_local_timer_running); without local
+ * timers, sched_tick() does the same for every CPU. Needs no lock. */
 void sched_cpu_tick(void);
 
 /* The CPU time t has used, in nanoseconds, as ps shows it in TIME (Linux's utime + stime):
