@@ -1,9 +1,13 @@
 /*
  * uprobe_arch.c - user-space int3 probes stepped in place (uprobe_arch.h).
  *
- * One CPU, no threads: the step begins at the int3 and ends at the #DB one instruction
- * later with interrupts off in between, so one record of the step in progress per CPU is
- * enough (this_cpu()); an SMP kernel indexes it by CPU.
+ * No threads: the step begins at the int3 and ends at the #DB one instruction later with
+ * interrupts off in between (so the task cannot move to another CPU meanwhile), so one
+ * record of the step in progress per CPU is enough (this_cpu(), indexed by arch_cpu_id()).
+ * ONE CPU still: the step puts the original byte back in place, in the process's page,
+ * for the one instruction; another CPU running the same page then (a thread, once there
+ * are threads) would run the original instruction unprobed, uncounted. Stepping out of
+ * line (a per-CPU slot, as kprobe_arch.c) is what an SMP kernel with threads needs.
  */
 #include "arch/x86/uprobe_arch.h"
 
@@ -13,6 +17,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/task_internal.h"
+#include "kernel/smp.h"
 
 #define DR6_SINGLE_STEP (1u << 14)
 #define INT3 0xcc
@@ -29,12 +34,10 @@ struct uprobe_step {
     bool pushf;            /* the pushed flags need the process's TF and IF */
     uint32_t saved_flags;  /* the process's TF and IF */
 };
-static struct uprobe_step cpu0_step;
+static struct uprobe_step cpu_steps[MAX_CPUS];
 
-/* This CPU's step. ONE CPU: user programs run only on CPU 0 for now (the scheduler keeps
- * every task there), so only CPU 0 ever hits a uprobe or steps one; once tasks run on other
- * CPUs this becomes an array [MAX_CPUS] indexed by arch_cpu_id(), as kprobe_arch.c's. */
-static struct uprobe_step *this_cpu(void) { return &cpu0_step; }
+/* This CPU's step: processes hit uprobes on whichever CPU they run on. */
+static struct uprobe_step *this_cpu(void) { return &cpu_steps[arch_cpu_id()]; }
 
 void uprobe_arch_set_hook(uprobe_arch_hook_t hook) { uprobe_hook = hook; }
 
