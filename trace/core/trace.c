@@ -10,6 +10,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/params.h"
+#include "kernel/smp.h"
 #include "kernel/log/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/lib/string.h"
@@ -161,6 +162,16 @@ bool trace_swap_buffers(struct ring_buffer **other, uint64_t *other_start_ns)
     }
     arch_irq_restore(irqs);
     return swapped;
+}
+
+static void nothing(void *arg) { (void)arg; }
+
+bool trace_sync_writers(void)
+{
+    if (!arch_irqs_enabled())
+        return false;
+    smp_call_others(nothing, 0);
+    return true;
 }
 
 struct tracer *trace_find_tracer(const char *name, size_t len)

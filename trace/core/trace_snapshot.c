@@ -18,7 +18,6 @@
 #include "kernel/lib/parse.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mutex.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "trace/core/trace_internal.h"
@@ -136,8 +135,6 @@ static struct ring_buffer *take_snapshot_out(void)
     return rb;
 }
 
-static void nothing(void *arg) { (void)arg; }
-
 /* Frees rb, out of reach of swaps, once no writer can still be about to count itself in
  * it: a writer reads the live pointer and counts itself with interrupts off (trace.h), and
  * every other CPU has had interrupts on (for the call) since rb stopped being live. Thread
@@ -146,7 +143,7 @@ static void free_after_writers(struct ring_buffer *rb)
 {
     if (!rb)
         return;
-    smp_call_others(nothing, 0);
+    trace_sync_writers();
     rb_destroy(rb);
 }
 

@@ -12,8 +12,8 @@
  *     (arch/x86/kprobe_arch.c), which must start an instruction (EILSEQ otherwise, as
  *     Linux) and be one that can be single-stepped out of line; the hook has every register.
  * A return probe (r) hijacks the return address at the function's ftrace site: the real
- * one is kept in an instance (at most MAXACTIVE pending per probe, default 10, Linux's
- * default on one CPU; a call that finds none counts a miss), the function returns to the
+ * one is kept in an instance (at most MAXACTIVE pending per probe, default Linux's
+ * max(10, 2 * CPUs); a call that finds none counts a miss), the function returns to the
  * arch's trampoline, and the instance matching the return slot gives the real address
  * back and the event is recorded: (caller+off <- func) with $retval. function_graph hijacks
  * the same slot after us (the kprobe hook runs first in ftrace_dispatch): its return_to_handler
@@ -62,7 +62,7 @@
 #define KP_INT3_REGS ((1u << KP_NR_REGS) - 1) /* an int3 knows every register */
 #define KP_RETURN_REGS (1u << KP_REG_AX | 1u << KP_REG_CX | 1u << KP_REG_DX | 1u << KP_REG_SP)
 #define FTRACE_SITE_SIZE 5 /* gcc's NOP at a traced function's entry */
-#define KP_MAXACTIVE_DEFAULT 10 /* Linux's max(10, 2 * CPUs) */
+#define KP_MAXACTIVE_MIN 10 /* the default is Linux's max(10, 2 * CPUs): kp_default_maxactive */
 #define KRET_POOL 256           /* returns pending at once, all return probes together */
 
 /* Functions in traced code that the probe path itself calls: an int3 in them would only
@@ -231,6 +231,14 @@ static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsi
     }
     memcpy(rec + kp->fixed_size, strings, used);
     trace_event_commit(&kp->call, e, kp->fixed_size + used); /* its filter, if any */
+}
+
+/* A return probe's MAXACTIVE when its line gives none: Linux's max(10, 2 * CPUs), so that
+ * each CPU can have two calls of the function pending (a recursion, an interrupt). */
+static uint32_t kp_default_maxactive(void)
+{
+    uint32_t cpus2 = 2 * arch_cpu_count();
+    return cpus2 > KP_MAXACTIVE_MIN ? cpus2 : KP_MAXACTIVE_MIN;
 }
 
 /* Under kret_lock. */
@@ -590,7 +598,7 @@ static int build_probe(struct kprobe *kp, struct build_error *berr)
         return -ENOMEM;
     if (c->is_return && !kret_pool && !(kret_pool = kzalloc(KRET_POOL * sizeof *kret_pool)))
         return -ENOMEM; /* kept for good: returns may be pending whenever probes exist */
-    kp->maxactive = c->maxactive ? c->maxactive : KP_MAXACTIVE_DEFAULT;
+    kp->maxactive = c->maxactive ? c->maxactive : kp_default_maxactive();
     static const char *const fixed_names[2][2] = { { "__probe_ip", 0 },
                                                    { "__probe_func", "__probe_ret_ip" } };
     for (uint32_t i = 0; i < kp->nfixed; i++)
