@@ -1,9 +1,13 @@
 /*
  * uprobe_arch.c - user-space int3 probes stepped in place (uprobe_arch.h).
  *
- * One CPU, no threads: the step begins at the int3 and ends at the #DB one instruction
- * later with interrupts off in between, so one record of the step in progress per CPU is
- * enough (this_cpu()); an SMP kernel indexes it by CPU.
+ * No threads: the step begins at the int3 and ends at the #DB one instruction later with
+ * interrupts off in between (so the task cannot move to another CPU meanwhile), so one
+ * record of the step in progress per CPU is enough (this_cpu(), indexed by arch_cpu_id()).
+ * ONE CPU still: the step puts the original byte back in place, in the process's page,
+ * for the one instruction; another CPU running the same page then (a thread, once there
+ * are threads) would run the original instruction unprobed, uncounted. Stepping out of
+ * line (a per-CPU slot, as kprobe_arch.c) is what an SMP kernel with threads needs.
  */
 #include "arch/x86/uprobe_arch.h"
 

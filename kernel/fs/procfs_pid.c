@@ -219,9 +219,12 @@ static void sweep_stale_dirs(struct fs_node *proc)
 }
 
 /* Makes /proc/PID for t (or takes over one left from an earlier task with its pid). No
- * directory is no reason to refuse a task: the hook always succeeds. */
+ * directory is no reason to refuse a task: the hook always succeeds. The CPUs' idle tasks
+ * (pid 0, swapper/N) get none, as on Linux. */
 static int pid_dir_create(struct task *t)
 {
+    if (t->pid == 0)
+        return 0;
     char name[16];
     ksnprintf(name, sizeof name, "%d", t->pid);
     struct fs_node *proc = proc_dir();

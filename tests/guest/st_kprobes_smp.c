@@ -7,10 +7,17 @@
  * return address fixed after the step). Meanwhile CPU 0 keeps arming and disarming two
  * more int3 probes on functions the loops call, so the armed table is reshuffled (a
  * disarm moves the last entry into the hole) under CPUs looking entries up in it; the
- * first disarm moves one of the counted probes. Each counted probe's kprobe_profile must
- * show exactly one hit per call and no miss, no call may return a wrong result, nothing
- * may crash (a CPU stepping another's copy, or an int3 whose entry it cannot find, panics),
- * and the functions' text is as before once the probes are gone.
+ * first disarm moves one of the counted probes. Two return probes sit on the functions
+ * too: on ftrace_test_leaf with the default maxactive (10, more than the CPUs that can
+ * have a call pending), which must count one hit per call and no miss, and on
+ * ftrace_test_middle with maxactive 1, where calls on several CPUs at once find the one
+ * instance taken: its hits and misses must add up to the calls. Their instances come from
+ * one pool for every CPU; a race on it would hand two CPUs one instance, and a call would
+ * return to the wrong place (a wrong result, or the trampoline's panic). Each counted
+ * probe's kprobe_profile must show exactly one hit per call and no miss, no call may
+ * return a wrong result, nothing may crash (a CPU stepping another's copy, or an int3
+ * whose entry it cannot find, panics), and the functions' text is as before once the
+ * probes are gone.
  *
  * With one CPU (SMP=1, or before the others run work) CPU 0 runs the loop itself between
  * rearmings: everything but the concurrency is checked the same.
@@ -161,6 +168,16 @@ static bool kp_counted(const char *name, uint64_t want)
     return found && hits == want && misses == 0;
 }
 
+/* The counted probe name's hits and misses add up to want (some hits may be misses). */
+static bool kp_counted_sum(const char *name, uint64_t want)
+{
+    uint64_t hits = ~0ull, misses = ~0ull;
+    bool found = profile_counts(name, &hits, &misses);
+    printk("kprobes_smp_stress: %s: %llu hits + %llu missed (want %llu together)\n", name,
+           (unsigned long long)hits, (unsigned long long)misses, (unsigned long long)want);
+    return found && hits + misses == want;
+}
+
 NAMEDTEST(kprobes_smp_stress)
 {
     static const void *const funcs[] = { ftrace_test_top, ftrace_test_middle, ftrace_test_leaf,
@@ -184,11 +201,13 @@ NAMEDTEST(kprobes_smp_stress)
         "p:kpsmp/mv1 ftrace_test_leaf2+5", "p:kpsmp/mv2 ftrace_test_middle+6",
         "p:kpsmp/entry ftrace_test_leaf",  "p:kpsmp/push ftrace_test_leaf+5 x=+4(%sp):s32",
     };
-    static const char *const names[] = { "mv1", "mv2", "entry", "push", "call" };
+    static const char *const names[] = { "mv1", "mv2", "entry", "push", "call", "ret", "ret1" };
     for (int i = 0; i < 4; i++)
         ST_CHECK(guest_write_file("kprobe_events", probes[i], true) == 0);
     ST_CHECK(guest_write_file("kprobe_events", call_probe, true) == 0);
-    for (int i = 0; i < 5; i++)
+    ST_CHECK(guest_write_file("kprobe_events", "r:kpsmp/ret ftrace_test_leaf ret=$retval", true) == 0);
+    ST_CHECK(guest_write_file("kprobe_events", "r1:kpsmp/ret1 ftrace_test_middle", true) == 0);
+    for (int i = 0; i < 7; i++)
         ST_CHECK(kp_enable(names[i], true));
 
     uint32_t rounds = 0, one_cpu_calls = 0, wrong = 0;
@@ -208,7 +227,7 @@ NAMEDTEST(kprobes_smp_stress)
             wrong += kp_loops[0].wrong;
         }
     }
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 7; i++)
         ST_CHECK(kp_enable(names[i], false));
 
     uint64_t iterations = one_cpu_calls;
@@ -226,8 +245,10 @@ NAMEDTEST(kprobes_smp_stress)
     ST_CHECK(kp_counted("entry", 3 * iterations));
     ST_CHECK(kp_counted("push", 3 * iterations));
     ST_CHECK(kp_counted("call", iterations));
+    ST_CHECK(kp_counted("ret", 3 * iterations));
+    ST_CHECK(kp_counted_sum("ret1", 2 * iterations));
 
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 7; i++) {
         char del[64];
         ST_CHECK(guest_write_file("kprobe_events", join(del, "-:kpsmp/", names[i]), true) == 0);
     }

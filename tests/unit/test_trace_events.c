@@ -42,6 +42,8 @@ void trace_set_on_from_trigger(bool on) { trace_recording = on; }
 int trace_snapshot_arm(void) { snapshot_arms++; return 0; }
 void trace_snapshot_disarm(void) { snapshot_arms--; }
 bool trace_snapshot_take(void) { snapshot_swaps++; return true; }
+/* One thread on the host: no other CPU can be running a filter or trigger being freed. */
+bool trace_sync_writers(void) { return true; }
 /* The trigger files' mutex (kernel/mutex.h): one task on the host, so a wait for it means
  * a holder never let go. */
 int sleep_on_uninterruptible(const void *chan)

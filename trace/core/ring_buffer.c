@@ -704,6 +704,24 @@ static void start_writers(struct ring_buffer *rb, int share)
 void rb_writers_stop(struct ring_buffer *rb) { stop_writers(rb, RB_STOP_RESIZE); }
 void rb_writers_start(struct ring_buffer *rb) { start_writers(rb, RB_STOP_RESIZE); }
 
+/* rb_writers_stop for a caller that must not wait for ever (a snapshot swap, which may run
+ * with interrupts off while another CPU's writer waits for something the caller holds):
+ * gives up after max_cycles of waiting, letting the writers go again. */
+bool rb_writers_stop_within(struct ring_buffer *rb, uint64_t max_cycles)
+{
+    __atomic_add_fetch(&rb->record_disabled, RB_STOP_RESIZE, __ATOMIC_SEQ_CST);
+    uint64_t start = arch_cycles();
+    for (unsigned i = 0; i < rb->ncpus; i++)
+        while (__atomic_load_n(&rb->cpu[i].nesting, __ATOMIC_ACQUIRE)) {
+            if (arch_cycles() - start > max_cycles) {
+                start_writers(rb, RB_STOP_RESIZE);
+                return false;
+            }
+            arch_cpu_relax();
+        }
+    return true;
+}
+
 void rb_reset(struct ring_buffer *rb)
 {
     stop_writers(rb, 1);

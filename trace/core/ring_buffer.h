@@ -218,6 +218,9 @@ void rb_reset(struct ring_buffer *rb);
  * the rings are quiet, which is what rb_resize_swap needs. */
 void rb_writers_stop(struct ring_buffer *rb);
 void rb_writers_start(struct ring_buffer *rb);
+/* rb_writers_stop that gives up (writers going again, false) when some CPU's writer is
+ * still between reserve and commit after max_cycles (arch_cycles) of waiting. */
+bool rb_writers_stop_within(struct ring_buffer *rb, uint64_t max_cycles);
 /* Changes every ring to pages_per_cpu pages keeping the newest unread events (the oldest
  * that no longer fit count as overrun; events written meanwhile count as dropped). Returns
  * 0, -EINVAL (fewer than 2 pages) or -ENOMEM, leaving the buffer as it was. Call with no

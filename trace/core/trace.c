@@ -10,6 +10,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/params.h"
+#include "kernel/smp.h"
 #include "kernel/log/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/lib/string.h"
@@ -46,7 +47,8 @@ void register_tracer(struct tracer *t)
 
 bool trace_enabled(void) { return trace_recording; }
 
-/* A marker into rb, which records (issue 18: the top buffer's or an instance's). */
+/* A marker into rb, which records (issue 18: an instance's), or into the live top buffer
+ * when rb is NULL (read with interrupts off, as trace_reserve reads it). */
 static inline __attribute__((always_inline)) int mark_write_into(struct ring_buffer *rb,
                                                                  const char *text, uint32_t len)
 {
@@ -56,7 +58,12 @@ static inline __attribute__((always_inline)) int mark_write_into(struct ring_buf
     if (cut)
         len = TRACE_MARKER_MAX;
     uint32_t size = (uint32_t)sizeof(struct print_entry) + len + (cut ? 4 : 1);
-    struct print_entry *p = (struct print_entry *)trace_reserve_in(rb, TRACE_PRINT, size);
+    unsigned long irqs = arch_irq_save();
+    if (!rb)
+        rb = trace_buf;
+    struct print_entry *p =
+        (struct print_entry *)trace_reserve_on(rb, arch_cpu_id(), TRACE_PRINT, size, irqs != 0);
+    arch_irq_restore(irqs);
     if (!p)
         return 0; /* lost and counted: the write itself succeeded */
     p->ip = (uint32_t)(uintptr_t)tracing_mark_write; /* readers print "%ps: %s", as Linux's */
@@ -70,7 +77,7 @@ int tracing_mark_write(const char *text, uint32_t len)
 {
     if (!trace_recording)
         return 0; /* tracing off: the write itself succeeded */
-    return mark_write_into(trace_buf, text, len);
+    return mark_write_into(0, text, len);
 }
 
 /* issue 18, instances: an instance's trace_marker (trace_instance.c). */
@@ -101,14 +108,31 @@ void trace_set_on_from_trigger(bool on)
     trace_recording = on && trace_buf;
 }
 
-/* issue 18, the snapshot buffer (trace_snapshot.c): exchanges trace_buf with *other, and
+/* How long a swap waits for other CPUs' writers to commit before it gives up (refused):
+ * long enough for a writer whose CPU QEMU's single-threaded TCG is not running for a
+ * while (it switches CPUs every 100 ms at least), short enough that a writer which cannot
+ * finish until this CPU lets go of something costs a refused snapshot, not a hang. */
+#define SWAP_WAIT_MS 250
+
+/*
+ * issue 18, the snapshot buffer (trace_snapshot.c): exchanges trace_buf with *other, and
  * trace_time_start_ns with *other_start_ns (each buffer keeps the time it was emptied),
  * with interrupts off, unless a writer of this CPU is between reserve and commit (its
  * commit would go to the other buffer), a resize or a reader is at work (their locks are
  * taken by someone else), or *other is NULL. The buffer swapped in takes the live one's
- * settings (overwrite, the CPUs tracing_cpumask leaves out). Other CPUs' writers are not
- * checked: only CPU 0 writes events (arch_cpu_count() is 1); a second CPU needs them
- * stopped first. */
+ * settings (overwrite, the CPUs tracing_cpumask leaves out).
+ *
+ * issue 19, writers on every CPU: a writer reads trace_buf and counts itself in that
+ * buffer's nesting with interrupts off, and commits to trace_buf read again. So the swap
+ * first stops the live buffer's writers as a resize does (record_disabled raised, then
+ * every CPU's nesting waited down to zero; refusals meanwhile are counted as dropped), then
+ * publishes the other buffer, then lets writers into it. The buffer swapped out stays
+ * stopped for as long as it is the snapshot: a writer that read trace_buf just before the
+ * swap is refused and counts its event lost there, rather than writing into the snapshot
+ * and committing to the live buffer. So every event is in one buffer or counted lost in
+ * one. The wait is bounded (SWAP_WAIT_MS): past it the writers go on and the swap is
+ * refused.
+ */
 bool trace_swap_buffers(struct ring_buffer **other, uint64_t *other_start_ns)
 {
     unsigned long irqs = arch_irq_save();
@@ -118,21 +142,36 @@ bool trace_swap_buffers(struct ring_buffer **other, uint64_t *other_start_ns)
         spin_trylock_irqsave(&resize_lock, &resize_flags)) {
         if (spin_trylock_irqsave(&trace_reader_lock, &reader_flags)) {
             struct ring_buffer *live = trace_buf;
-            (*other)->overwrite = live->overwrite;
-            for (unsigned cpu = 0; cpu < live->ncpus; cpu++)
-                rb_set_cpu_recording(*other, cpu, !live->cpu_off[cpu]);
-            __atomic_store_n(&trace_buf, *other, __ATOMIC_RELEASE);
-            *other = live;
-            uint64_t start = trace_time_start_ns;
-            trace_time_start_ns = *other_start_ns;
-            *other_start_ns = start;
-            swapped = true;
+            uint64_t wait = (uint64_t)arch_cycles_khz() * SWAP_WAIT_MS;
+            if (rb_writers_stop_within(live, wait)) {
+                struct ring_buffer *next = *other;
+                next->overwrite = live->overwrite;
+                for (unsigned cpu = 0; cpu < live->ncpus; cpu++)
+                    rb_set_cpu_recording(next, cpu, !live->cpu_off[cpu]);
+                __atomic_store_n(&trace_buf, next, __ATOMIC_SEQ_CST);
+                rb_writers_start(next); /* stopped since it was swapped out or made */
+                *other = live;          /* and this one stays stopped */
+                uint64_t start = trace_time_start_ns;
+                trace_time_start_ns = *other_start_ns;
+                *other_start_ns = start;
+                swapped = true;
+            }
             spin_unlock_irqrestore(&trace_reader_lock, reader_flags);
         }
         spin_unlock_irqrestore(&resize_lock, resize_flags);
     }
     arch_irq_restore(irqs);
     return swapped;
+}
+
+static void nothing(void *arg) { (void)arg; }
+
+bool trace_sync_writers(void)
+{
+    if (!arch_irqs_enabled())
+        return false;
+    smp_call_others(nothing, 0);
+    return true;
 }
 
 struct tracer *trace_find_tracer(const char *name, size_t len)

@@ -198,6 +198,28 @@ static inline void trace_entry_fill(struct trace_entry *e, uint16_t type, bool i
     trace_entry_fill_cpu(e, type, irqs_were_on, arch_cpu_id());
 }
 
+/* An event reserved in rb on cpu, with interrupts off, and its common head filled: the
+ * one place the reserving functions below meet. */
+static inline __attribute__((always_inline)) struct trace_entry *
+trace_reserve_on(struct ring_buffer *rb, unsigned cpu, uint16_t type, uint32_t length,
+                 bool irqs_were_on)
+{
+    struct trace_entry *e = (struct trace_entry *)rb_reserve_cpu(rb, cpu, length);
+    if (e)
+        trace_entry_fill_cpu(e, type, irqs_were_on, cpu);
+    return e;
+}
+
+/*
+ * The live buffer is read with interrupts off, and the event counted in that buffer's
+ * nesting before they go back on (rb_reserve_cpu): a snapshot swap on another CPU either
+ * waits for the commit (trace_commit reads trace_buf again, so the swap publishes the other
+ * buffer only once no CPU is between reserve and commit) or makes the reservation refuse
+ * and count the event lost (the buffer swapped out stays stopped); and freeing a swapped-out
+ * buffer waits until every CPU has had interrupts on (trace_snapshot.c), so no writer still
+ * holds it. trace_swap_buffers in trace.c has the whole protocol.
+ */
+
 /* trace_reserve for a caller with interrupts off on cpu (arch_cpu_id(), read once), whose
  * event happened where interrupts were irqs_were_on: the function tracers, which keep
  * interrupts off from their hook to the commit and commit with trace_commit_cpu(cpu). */
@@ -206,10 +228,7 @@ trace_reserve_cpu(unsigned cpu, uint16_t type, uint32_t length, bool irqs_were_o
 {
     if (!trace_recording)
         return 0;
-    struct trace_entry *e = (struct trace_entry *)rb_reserve_cpu(trace_buf, cpu, length);
-    if (e)
-        trace_entry_fill_cpu(e, type, irqs_were_on, cpu);
-    return e;
+    return trace_reserve_on(trace_buf, cpu, type, length, irqs_were_on);
 }
 
 static inline void trace_commit_cpu(unsigned cpu) { rb_commit_cpu(trace_buf, cpu); }
@@ -221,10 +240,7 @@ static inline __attribute__((always_inline)) struct trace_entry *
 trace_reserve_in(struct ring_buffer *rb, uint16_t type, uint32_t length)
 {
     unsigned long irqs = arch_irq_save();
-    unsigned cpu = arch_cpu_id();
-    struct trace_entry *e = (struct trace_entry *)rb_reserve_cpu(rb, cpu, length);
-    if (e)
-        trace_entry_fill_cpu(e, type, irqs != 0, cpu);
+    struct trace_entry *e = trace_reserve_on(rb, arch_cpu_id(), type, length, irqs != 0);
     arch_irq_restore(irqs);
     return e;
 }
@@ -233,7 +249,10 @@ static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
 {
     if (!trace_recording)
         return 0;
-    return trace_reserve_in(trace_buf, type, length);
+    unsigned long irqs = arch_irq_save();
+    struct trace_entry *e = trace_reserve_on(trace_buf, arch_cpu_id(), type, length, irqs != 0);
+    arch_irq_restore(irqs);
+    return e;
 }
 
 static inline void trace_commit(void) { rb_commit(trace_buf); }

@@ -4,8 +4,8 @@
  * writers refuse in the ring buffer, rb_set_cpu_recording, and that is no loss); a mask
  * with no CPU at all is taken, as Linux takes it, and then nothing is recorded. A bad
  * character is EINVAL, a bit past the last CPU or a group too long EOVERFLOW (Linux's
- * bitmap_parse); a refused write changes nothing. This kernel runs one CPU today; the
- * mask is as wide as arch_cpu_count() says.
+ * bitmap_parse); a refused write changes nothing. The mask is as wide as arch_cpu_count()
+ * says (every CPU online; the buffer has a ring for each).
  */
 #include "kernel/arch.h"
 #include "kernel/fs/fs_layout.h"

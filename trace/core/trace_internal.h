@@ -31,6 +31,14 @@ void trace_set_on_from_trigger(bool on);
 /* issue 18, the snapshot buffer: swaps trace_buf and *other, and their start times
  * (trace_time_start_ns and *other_start_ns); trace.c says when it may. */
 bool trace_swap_buffers(struct ring_buffer **other, uint64_t *other_start_ns);
+
+/* issue 19: returns once every other CPU has had interrupts on since the call (an empty
+ * call-function IPI each, Linux's synchronize_rcu for readers that run with interrupts
+ * off): a writer that held something with interrupts off (a filter program, a trigger, a
+ * buffer pointer) is done with it. Only with interrupts on (thread context, no spinlock
+ * held: another CPU may spin on it with interrupts off and never take the IPI); returns
+ * false, having waited for nothing, when called with them off. */
+bool trace_sync_writers(void);
 /* Prints rb's events as the `trace` file does, under the header of tracer_name
  * (trace_read.c); the snapshot file prints its buffer with it. Thread context: one walk
  * at a time, a second caller sleeps until the first is done. */

@@ -3,10 +3,12 @@
  * (trace_snapshot.h).
  *
  * snapshot_buf is NULL while freed. It is allocated and freed only by writes to the file
- * (thread context, serialized by snapshot_lock); a swap (any context) exchanges it with the
- * live buffer under interrupts off (trace_swap_buffers), and the pointer leaves it, to be
- * freed or emptied, only with interrupts off, so no swap on this CPU comes in between. A
- * second CPU would need the swap and these to share a lock.
+ * (thread context, serialized by snapshot_lock); a swap (any context, any CPU) exchanges it
+ * with the live buffer (trace_swap_buffers, under trace.c's resize_lock and reader lock),
+ * and it is taken out to be freed, or emptied, under the same two locks, so a swap on
+ * another CPU never comes in between. While it is the snapshot its writers are stopped
+ * (trace_swap_buffers says why); freeing it waits until every other CPU has had interrupts
+ * on since it was taken out, so no writer still holds the pointer (trace.h).
  */
 #include "trace/core/trace_snapshot.h"
 
@@ -15,6 +17,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/parse.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mutex.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "trace/core/trace_internal.h"
@@ -23,6 +26,13 @@ static struct ring_buffer *snapshot_buf;
 static uint64_t snapshot_start_ns; /* when snapshot_buf was last emptied (latency-format) */
 static unsigned armed;        /* snapshot triggers that need the buffer */
 static struct spinlock snapshot_lock = SPINLOCK_INIT("snapshot"); /* thread context */
+/* One read or write of the file at a time, so a read never walks a buffer a write frees. */
+static struct mutex file_mutex = MUTEX_INIT("snapshot_file");
+
+/* Keeps swaps out (they only try-lock the reader lock: trace_swap_buffers) while the
+ * snapshot buffer is put in, taken out or emptied; on: returns the flags for off. */
+static unsigned long exclude_swaps(void) { return spin_lock_irqsave(&trace_reader_lock); }
+static void allow_swaps(unsigned long flags) { spin_unlock_irqrestore(&trace_reader_lock, flags); }
 
 /* Allocates the buffer at the live one's size, unless it exists: 0 or -ENOMEM (also when
  * it would leave less than the kernel's reserve free, as a resize). */
@@ -36,10 +46,11 @@ static int allocate(void)
     struct ring_buffer *rb = rb_create(&trace_rb_env, arch_cpu_count(), pages);
     if (!rb)
         return -ENOMEM;
-    unsigned long irqs = arch_irq_save();
+    rb_writers_stop(rb); /* no writer until a swap makes it live (trace_swap_buffers) */
+    unsigned long flags = exclude_swaps();
     snapshot_buf = rb;
     snapshot_start_ns = time_ns();
-    arch_irq_restore(irqs);
+    allow_swaps(flags);
     return 0;
 }
 
@@ -99,6 +110,7 @@ static void print_help(struct fs_writer *out)
 static int read_snapshot(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
+    mutex_lock(&file_mutex);
     struct rb_stats st = { 0 };
     if (snapshot_buf)
         rb_get_stats(snapshot_buf, RB_ALL_CPUS, &st);
@@ -109,18 +121,30 @@ static int read_snapshot(struct fs_node *f, struct fs_writer *out)
         trace_print_buffer(out, snapshot_buf);
         trace_print_times_from(0, 0);
     }
+    mutex_unlock(&file_mutex);
     return 0;
 }
 
-/* Takes the buffer out of reach of swaps (interrupts off for the exchange) and frees it. */
-static void free_snapshot(void)
+/* Takes the buffer out of reach of swaps; the caller frees it with free_after_writers. */
+static struct ring_buffer *take_snapshot_out(void)
 {
-    unsigned long irqs = arch_irq_save();
+    unsigned long flags = exclude_swaps();
     struct ring_buffer *rb = snapshot_buf;
     snapshot_buf = 0;
-    arch_irq_restore(irqs);
-    if (rb)
-        rb_destroy(rb);
+    allow_swaps(flags);
+    return rb;
+}
+
+/* Frees rb, out of reach of swaps, once no writer can still be about to count itself in
+ * it: a writer reads the live pointer and counts itself with interrupts off (trace.h), and
+ * every other CPU has had interrupts on (for the call) since rb stopped being live. Thread
+ * context, holding no spinlock (another CPU may spin on it with interrupts off). */
+static void free_after_writers(struct ring_buffer *rb)
+{
+    if (!rb)
+        return;
+    trace_sync_writers();
+    rb_destroy(rb);
 }
 
 static int write_snapshot(struct fs_node *f, const char *data, size_t len, bool append)
@@ -131,24 +155,28 @@ static int write_snapshot(struct fs_node *f, const char *data, size_t len, bool 
     int err = parse_kstrtoul_user(data, len, &v);
     if (err)
         return err;
+    struct ring_buffer *freed = 0;
+    mutex_lock(&file_mutex);
     unsigned long flags = spin_lock_irqsave(&snapshot_lock);
     arch_irq_restore(flags); /* only thread context takes it */
     if (v == 0) {
         if (armed)
             err = -EBUSY; /* a snapshot trigger needs it */
         else
-            free_snapshot();
+            freed = take_snapshot_out();
     } else if (v == 1) {
         err = allocate();
         if (!err && !trace_swap_buffers(&snapshot_buf, &snapshot_start_ns))
             err = -EBUSY;
     } else if (snapshot_buf) {
-        unsigned long irqs = arch_irq_save();
-        rb_reset(snapshot_buf); /* not live: no writer is in it */
+        unsigned long irqs = exclude_swaps();
+        rb_reset(snapshot_buf); /* not live: its writers are stopped */
         snapshot_start_ns = time_ns();
-        arch_irq_restore(irqs);
+        allow_swaps(irqs);
     }
     spin_unlock_irqrestore(&snapshot_lock, flags);
+    free_after_writers(freed);
+    mutex_unlock(&file_mutex);
     return err;
 }
 

@@ -17,12 +17,17 @@
  * emptied, which latency-format counts from, and takes it along in a swap.
  *
  * Swapping exchanges the trace_buf pointer with interrupts off, between two events of
- * this CPU only: a swap is refused (and counted) while a writer on this CPU is between
- * reserve and commit (it would commit into the other buffer), during a resize, or while a
- * reader holds the reader lock. Readers take trace_buffer() anew under the reader lock for
- * every event (trace_pipe, the per_cpu files, the COM2 stream and capture), or hold an iterator
- * over one buffer for a whole `trace` read; the two buffers are freed only here, in thread
- * context, which no reader is in the middle of (one CPU, the kernel does not preempt).
+ * every CPU: the live buffer's writers on all CPUs are stopped and waited for (their
+ * refusals meanwhile counted as dropped), then the other buffer is published and its
+ * writers let in; the snapshot's writers stay stopped (trace.c, trace_swap_buffers). A
+ * swap is refused (and counted) while a writer on this CPU is between reserve and commit
+ * (it would commit into the other buffer), when another CPU's writer does not commit within
+ * 250 ms, during a resize, or while a reader holds the reader lock. Readers take
+ * trace_buffer() anew under the reader lock for every event (trace_pipe, the per_cpu files,
+ * the COM2 stream and capture), or hold an iterator over one buffer for a whole `trace`
+ * read; the snapshot buffer is freed only by a write of the file, which no read of it is
+ * in the middle of (one at a time), once every other CPU has had interrupts on since it
+ * was taken out (no writer still holds it).
  */
 #ifndef TRACE_CORE_TRACE_SNAPSHOT_H
 #define TRACE_CORE_TRACE_SNAPSHOT_H

@@ -16,7 +16,7 @@
  * (acquire) and run it with interrupts off (trace_event_filter_commit); a new program is
  * published with one atomic exchange (release), so a writer sees the old program whole or
  * the new one whole. The old one may be freed once no writer can still be running it:
- * wait_for_filter_readers() says when. On one CPU that is at once: the writer holds the
+ * wait_for_filter_readers() says when. On this CPU that is at once: the writer holds the
  * program only with interrupts off, and the exchange runs in thread context, which cannot
  * be in the middle of that stretch; an interrupt handler that writes events finishes its
  * evaluation before the thread resumes. With a second CPU a writer may be evaluating the
@@ -32,12 +32,15 @@
 #include "kernel/mm/heap.h"
 #include "kernel/lib/string.h"
 #include "trace/core/error_log.h"
+#include "trace/core/trace_internal.h"
 
-/* Returns once no writer can be running a program unpublished before the call. One CPU:
- * at once (see the top of this file). */
+/* Returns once no writer can be running a program unpublished before the call: every
+ * other CPU has had interrupts on since (trace_sync_writers; this CPU's writers are done,
+ * see the top of this file). ONE CPU when called with interrupts off (a caller holding a
+ * spinlock): then it cannot wait, and a writer on another CPU may still run the old one. */
 static void wait_for_filter_readers(void)
 {
-    /* Only CPU 0 writes events (arch_cpu_count() is 1): nothing can be in flight here. */
+    trace_sync_writers();
 }
 
 /* Puts f (or none) in place as call's filter and frees the one it replaces. */

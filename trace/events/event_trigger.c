@@ -175,11 +175,16 @@ void event_triggers_run_post(const struct trace_event_call *call, unsigned kinds
 /* --- changing an event's triggers (thread context, trigger_mutex held) -------------------- */
 
 /* Returns once no writer can be running a trigger unlinked before the call, or be between
- * reserve and commit of a scratch record taken before it. One CPU: at once (only CPU 0
- * writes events, and a writer never sleeps or is preempted between reserve and commit;
- * see the top of this file). */
+ * reserve and commit of a scratch record taken before it. On this CPU: at once (a writer
+ * never sleeps or is preempted between reserve and commit; see the top of this file). On
+ * the others: trace_sync_writers waits until each has had interrupts on, which ends
+ * every walk of a trigger list (interrupts off). ONE CPU still for a scratch record: its
+ * writer fills it with interrupts on, so another CPU may hold one past the IPI (its
+ * commit needs a count of writers, as the ring buffer's nesting); and nothing is waited
+ * for when called with interrupts off. */
 static void wait_for_trigger_writers(void)
 {
+    trace_sync_writers();
 }
 
 /* Recomputes call's TRIGGERS and COND bits from its list. A writer that took a scratch

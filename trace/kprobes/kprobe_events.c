@@ -12,8 +12,8 @@
  *     (arch/x86/kprobe_arch.c), which must start an instruction (EILSEQ otherwise, as
  *     Linux) and be one that can be single-stepped out of line; the hook has every register.
  * A return probe (r) hijacks the return address at the function's ftrace site: the real
- * one is kept in an instance (at most MAXACTIVE pending per probe, default 10, Linux's
- * default on one CPU; a call that finds none counts a miss), the function returns to the
+ * one is kept in an instance (at most MAXACTIVE pending per probe, default Linux's
+ * max(10, 2 * CPUs); a call that finds none counts a miss), the function returns to the
  * arch's trampoline, and the instance matching the return slot gives the real address
  * back and the event is recorded: (caller+off <- func) with $retval. function_graph hijacks
  * the same slot after us (the kprobe hook runs first in ftrace_dispatch): its return_to_handler
@@ -30,7 +30,10 @@
  * Concurrency: the list is changed only under kprobe_lock with interrupts off, and the
  * hook runs with interrupts off (ftrace_dispatch, the int3 handler); a probe is only freed
  * while disabled, when its site no longer calls the hook. Hits on several CPUs at once
- * count in each CPU's own nhit and nmissed, and each CPU has its own in_handler.
+ * count in each CPU's own nhit and nmissed, and each CPU has its own in_handler and its
+ * own buffer for string args. Return probes' instances are one pool for every CPU under
+ * kret_lock (see there): an instance belongs to a task, not a CPU, so it is found again
+ * wherever the task returns, after migrating or not.
  */
 #include "trace/kprobes/kprobe_fetch.h"
 #include "trace/kprobes/kprobe_parse.h"
@@ -59,7 +62,7 @@
 #define KP_INT3_REGS ((1u << KP_NR_REGS) - 1) /* an int3 knows every register */
 #define KP_RETURN_REGS (1u << KP_REG_AX | 1u << KP_REG_CX | 1u << KP_REG_DX | 1u << KP_REG_SP)
 #define FTRACE_SITE_SIZE 5 /* gcc's NOP at a traced function's entry */
-#define KP_MAXACTIVE_DEFAULT 10 /* Linux's max(10, 2 * CPUs) */
+#define KP_MAXACTIVE_MIN 10 /* the default is Linux's max(10, 2 * CPUs): kp_default_maxactive */
 #define KRET_POOL 256           /* returns pending at once, all return probes together */
 
 /* Functions in traced code that the probe path itself calls: an int3 in them would only
@@ -104,8 +107,15 @@ struct kret_instance {
     uint32_t seq;       /* hijack order: the later of two on one slot returns first */
 };
 static struct kret_instance *kret_pool; /* KRET_POOL of them, from the first return probe on */
-/* ONE CPU: the pool, kret_seq and nactive are changed without a lock, with interrupts off
- * on the CPU that hits; return probes on several CPUs at once need a lock here. */
+/* The pool, kret_seq and every probe's nactive, and a pending return's kp pointer: taken
+ * with interrupts off (the hooks have them off already) by a hijack, a return (held while
+ * it records, so delete_probe, which clears kp under it, never frees a probe a return on
+ * another CPU is recording), a task's release and a probe's deletion. One lock for every
+ * CPU rather than per-CPU pools: a task may leave the CPU it was hijacked on before the
+ * function returns, and its instance must be found from any CPU; the lock is taken once at
+ * the entry and once at the return, never nested (a hit inside the recording is only a
+ * miss: in_handler). */
+static struct spinlock kret_lock = SPINLOCK_INIT("kretprobe_pool");
 static uint32_t kret_seq;
 /* A probe's event is being recorded on that CPU: a probe hit from inside that (the
  * recording code probed) only counts a miss. Per CPU, so a hit on one CPU does not count a
@@ -170,9 +180,10 @@ static int read_string(uint32_t addr, char *buf, uint32_t max)
 static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsigned long irqs,
                        const uint32_t *fixed)
 {
-    /* One buffer: ftrace_dispatch never runs the hook twice at once, on one CPU (an SMP
-     * kernel would make it per-CPU). */
-    static char strings[KP_MAX_ARGS * (KP_STRING_MAX + 8)];
+    /* One buffer per CPU: the hook never runs twice at once on one CPU (interrupts off,
+     * in_handler), but several CPUs record at once. */
+    static char cpu_strings[MAX_CPUS][KP_MAX_ARGS * (KP_STRING_MAX + 8)];
+    char *strings = cpu_strings[arch_cpu_id()];
     uint32_t used = 0;
     uint32_t loc[KP_MAX_ARGS];
     for (uint32_t i = 0; i < kp->cmd.nargs; i++) {
@@ -222,6 +233,15 @@ static void record_hit(const struct kprobe *kp, const struct kp_site *site, unsi
     trace_event_commit(&kp->call, e, kp->fixed_size + used); /* its filter, if any */
 }
 
+/* A return probe's MAXACTIVE when its line gives none: Linux's max(10, 2 * CPUs), so that
+ * each CPU can have two calls of the function pending (a recursion, an interrupt). */
+static uint32_t kp_default_maxactive(void)
+{
+    uint32_t cpus2 = 2 * arch_cpu_count();
+    return cpus2 > KP_MAXACTIVE_MIN ? cpus2 : KP_MAXACTIVE_MIN;
+}
+
+/* Under kret_lock. */
 static void free_instance(struct kret_instance *in)
 {
     if (in->kp)
@@ -234,16 +254,21 @@ static void free_instance(struct kret_instance *in)
 static void hijack_return(struct kprobe *kp, uint32_t func, uint32_t *parent_slot)
 {
     struct kret_instance *in = 0;
+    unsigned long flags = spin_lock_irqsave(&kret_lock);
     for (uint32_t i = 0; kp->nactive < kp->maxactive && i < KRET_POOL && !in; i++)
         if (!kret_pool[i].used)
             in = &kret_pool[i];
+    if (in) {
+        *in = (struct kret_instance){ true, kp, current, (uint32_t)(uintptr_t)parent_slot,
+                                      *parent_slot, func, ++kret_seq };
+        kp->nactive++;
+    }
+    spin_unlock_irqrestore(&kret_lock, flags);
     if (!in) {
         count(kp->nmissed);
         return;
     }
-    *in = (struct kret_instance){ true, kp, current, (uint32_t)(uintptr_t)parent_slot,
-                                  *parent_slot, func, ++kret_seq };
-    kp->nactive++;
+    /* Only this task returns through the slot, and it is here: no other CPU reads it. */
     *parent_slot = kprobe_arch_trampoline();
 }
 
@@ -284,6 +309,7 @@ static void kprobe_hit(uint32_t ip, uint32_t *parent_slot, unsigned long irqs)
 static uint32_t kret_return(uint32_t slot, uint32_t retval, bool irqs)
 {
     struct kret_instance *hit = 0;
+    unsigned long flags = spin_lock_irqsave(&kret_lock);
     for (uint32_t i = 0; i < KRET_POOL; i++) {
         struct kret_instance *in = &kret_pool[i];
         if (!in->used || in->task != current)
@@ -312,6 +338,7 @@ static uint32_t kret_return(uint32_t slot, uint32_t retval, bool irqs)
         count(kp->nmissed);
     }
     free_instance(hit);
+    spin_unlock_irqrestore(&kret_lock, flags);
     return ret;
 }
 
@@ -321,11 +348,11 @@ static void kret_task_release(struct task *t)
 {
     if (!kret_pool)
         return;
-    unsigned long flags = arch_irq_save();
+    unsigned long flags = spin_lock_irqsave(&kret_lock);
     for (uint32_t i = 0; i < KRET_POOL; i++)
         if (kret_pool[i].used && kret_pool[i].task == t)
             free_instance(&kret_pool[i]);
-    arch_irq_restore(flags);
+    spin_unlock_irqrestore(&kret_lock, flags);
 }
 
 static int kret_task_create(struct task *t)
@@ -571,7 +598,7 @@ static int build_probe(struct kprobe *kp, struct build_error *berr)
         return -ENOMEM;
     if (c->is_return && !kret_pool && !(kret_pool = kzalloc(KRET_POOL * sizeof *kret_pool)))
         return -ENOMEM; /* kept for good: returns may be pending whenever probes exist */
-    kp->maxactive = c->maxactive ? c->maxactive : KP_MAXACTIVE_DEFAULT;
+    kp->maxactive = c->maxactive ? c->maxactive : kp_default_maxactive();
     static const char *const fixed_names[2][2] = { { "__probe_ip", 0 },
                                                    { "__probe_func", "__probe_ret_ip" } };
     for (uint32_t i = 0; i < kp->nfixed; i++)
@@ -637,10 +664,13 @@ static int delete_probe(struct kprobe *kp)
             *link = kp->next;
             break;
         }
-    /* Its pending returns still come back through the trampoline: they record nothing. */
+    /* Its pending returns still come back through the trampoline: they record nothing. A
+     * return recording it on another CPU holds kret_lock: it is done once this has it. */
+    unsigned long flags = spin_lock_irqsave(&kret_lock);
     for (uint32_t i = 0; kret_pool && i < KRET_POOL; i++)
         if (kret_pool[i].kp == kp)
             kret_pool[i].kp = 0;
+    spin_unlock_irqrestore(&kret_lock, flags);
     free_probe(kp);
     return 0;
 }

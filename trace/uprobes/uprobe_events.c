@@ -92,8 +92,9 @@ static int read_user_string(uint32_t addr, char *buf, uint32_t max)
 /* Records one event of up for the hit described by site. */
 static void record_hit(const struct uprobe *up, const struct kp_site *site, bool irqs)
 {
-    /* One buffer: hits run with interrupts off, one at a time on one CPU. */
-    static char strings[KP_MAX_ARGS * (UP_STRING_MAX + 8)];
+    /* One buffer per CPU: hits run with interrupts off, one at a time on each CPU. */
+    static char cpu_strings[MAX_CPUS][KP_MAX_ARGS * (UP_STRING_MAX + 8)];
+    char *strings = cpu_strings[arch_cpu_id()];
     uint32_t used = 0;
     uint32_t loc[KP_MAX_ARGS];
     for (uint32_t i = 0; i < up->cmd.nargs; i++) {

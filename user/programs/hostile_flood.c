@@ -90,6 +90,14 @@ static long long file_number(const char *path, const char *name)
 static long long active_events(void) { return file_number(TRACEFS "user_events_status", "Active:"); }
 static long long mem_free_kb(void) { return file_number("/proc/meminfo", "MemFree:"); }
 
+/* The CPUs online: the trace buffer has a ring of buffer_size_kb for each (as on Linux,
+ * buffer_size_kb is per CPU), so a resize takes that many times the size. */
+static long cpus_online(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? n : 1;
+}
+
 /* ---- user_events ---- */
 
 /* Registers command on fd with user_events' pre-6.4 status-page ABI: 0 or -1 with errno. */
@@ -168,7 +176,8 @@ static void flood_memory(void)
  * buffer_size_kb (and trace_entries) writes that would leave less than the reserve are
  * refused with ENOMEM before anything is allocated, and the buffer keeps its size and its
  * events; one that leaves the reserve works, and the buffer can shrink back to its size from
- * there (the events written before are checked later, by trace-has).
+ * there (the events written before are checked later, by trace-has). Sizes are per CPU:
+ * the free memory is shared out between the CPUs' rings.
  */
 static void flood_buffer(void)
 {
@@ -179,12 +188,14 @@ static void flood_buffer(void)
                write_file(TRACEFS "buffer_size_kb", "1048577\n"), EINVAL);
     check_call("trace_entries 16777216", write_file(TRACEFS "trace_entries", "16777216\n"), ENOMEM);
     long long free_kb = mem_free_kb(); /* the text page of that read is free again after it */
+    long cpus = cpus_online();
     char text[32];
-    snprintf(text, sizeof(text), "%lld\n", free_kb + 4 - RESERVE_KB + 32);
+    /* 32 KiB more per CPU than the memory above the reserve holds */
+    snprintf(text, sizeof(text), "%lld\n", (free_kb + 4 - RESERVE_KB) / cpus + 32);
     check_call("buffer_size_kb = MemFree - reserve + 32 KiB",
                write_file(TRACEFS "buffer_size_kb", text), ENOMEM);
     check_number("buffer_size_kb unchanged", file_number(TRACEFS "buffer_size_kb", ""), orig);
-    long long near = (free_kb - RESERVE_KB - 512) / 4 * 4;
+    long long near = (free_kb - RESERVE_KB - 512) / cpus / 4 * 4;
     snprintf(text, sizeof(text), "%lld\n", near);
     check_call("buffer_size_kb = MemFree - reserve - 512 KiB",
                write_file(TRACEFS "buffer_size_kb", text), 0);
@@ -285,39 +296,63 @@ static void flood_enablers(void)
 
 struct rb_counts { unsigned long long entries, overrun, dropped, read; };
 
-static void read_counts(struct rb_counts *c)
+/* Every CPU's per_cpu/cpuN/stats summed (the markers land on whichever CPU the program runs
+ * on, and it may move); with print, each CPU's line "# cpuN: entries E overrun O dropped D". */
+static void read_counts(struct rb_counts *c, bool print)
 {
-    const char *stats = TRACEFS "per_cpu/cpu0/stats"; /* one CPU */
-    c->entries = (unsigned long long)file_number(stats, "entries:");
-    c->overrun = (unsigned long long)file_number(stats, "overrun:");
-    c->dropped = (unsigned long long)file_number(stats, "dropped events:");
-    c->read = (unsigned long long)file_number(stats, "read events:");
+    *c = (struct rb_counts){ 0 };
+    for (long cpu = 0; cpu < cpus_online(); cpu++) {
+        char stats[64];
+        snprintf(stats, sizeof(stats), TRACEFS "per_cpu/cpu%ld/stats", cpu);
+        struct rb_counts one = {
+            (unsigned long long)file_number(stats, "entries:"),
+            (unsigned long long)file_number(stats, "overrun:"),
+            (unsigned long long)file_number(stats, "dropped events:"),
+            (unsigned long long)file_number(stats, "read events:"),
+        };
+        if (print)
+            printf("# cpu%ld: entries %llu overrun %llu dropped %llu\n", cpu, one.entries,
+                   one.overrun, one.dropped);
+        c->entries += one.entries;
+        c->overrun += one.overrun;
+        c->dropped += one.dropped;
+        c->read += one.read;
+    }
 }
 
-/* n markers as fast as the program can write them: each is in the buffer, or was
- * overwritten or dropped, and counted so (the sum of the counts grows by exactly n). */
+/* At least n markers as fast as the program can write them, and more (up to n for each
+ * CPU) until one is lost: each is in the buffer, or was overwritten or dropped, and counted
+ * so (the sum of the counts grows by exactly the number written). Markers spread over
+ * several CPUs fill each CPU's ring more slowly than n on one would. */
 static void flood_markers(unsigned n)
 {
     struct rb_counts before, after;
-    read_counts(&before);
+    read_counts(&before, false);
     int fd = open(TRACEFS "trace_marker", O_WRONLY);
     char line[64];
-    unsigned ok = 0;
-    for (unsigned i = 0; i < n; i++) {
-        int len = snprintf(line, sizeof(line), "hf-flood %u of %u\n", i, n);
+    unsigned ok = 0, written = 0, most = n * (unsigned)cpus_online();
+    while (written < most) {
+        int len = snprintf(line, sizeof(line), "hf-flood %u of %u\n", written, n);
         ok += write(fd, line, (size_t)len) == len;
+        written++;
+        if (written >= n && written % 1000 == 0) {
+            read_counts(&after, false);
+            if (after.overrun + after.dropped > before.overrun + before.dropped)
+                break;
+        }
     }
     close(fd);
-    read_counts(&after);
-    check_number("every trace_marker write returned its length", ok, n);
+    read_counts(&after, true);
+    printf("# %u markers written\n", written);
+    check_number("every trace_marker write returned its length", ok, written);
     unsigned long long sum_before = before.entries + before.overrun + before.dropped + before.read;
     unsigned long long sum_after = after.entries + after.overrun + after.dropped + after.read;
     unsigned long long lost = after.overrun + after.dropped - before.overrun - before.dropped;
     printf("# %llu recorded, %llu lost (%llu overwritten, %llu dropped)\n",
            after.entries - before.entries, lost, after.overrun - before.overrun,
            after.dropped - before.dropped);
-    check_number("stats account for every marker: entries + overrun + dropped grew by n",
-                 sum_after - sum_before, n);
+    check_number("stats account for every marker: entries + overrun + dropped grew by the markers written",
+                 sum_after - sum_before, written);
     check_true("the flood overflowed the buffer and the losses are counted", lost > 0);
 }
 
@@ -391,9 +426,10 @@ static void resize_keeping_ticks(const char *what, const char *text)
 static void resize_ticks(void)
 {
     long long orig = file_number(TRACEFS "buffer_size_kb", "");
-    long long big = (mem_free_kb() - RESERVE_KB - 8192) / 4 * 4;
-    if (big > 100000)
-        big = 100000;
+    long cpus = cpus_online(); /* buffer_size_kb is per CPU: ~100 MB in all */
+    long long big = (mem_free_kb() - RESERVE_KB - 8192) / cpus / 4 * 4;
+    if (big > 100000 / cpus)
+        big = 100000 / cpus / 4 * 4;
     char text[32];
     snprintf(text, sizeof(text), "%lld\n", big);
     resize_keeping_ticks("grow buffer_size_kb to about 100 MB", text);
