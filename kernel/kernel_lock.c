@@ -84,6 +84,20 @@ void kernel_lock(void)
     per_cpu[me].depth = 1;
 }
 
+bool kernel_trylock(void)
+{
+    unsigned me = arch_cpu_id();
+    if (per_cpu[me].depth) {
+        per_cpu[me].depth++;
+        return true;
+    }
+    if (!try_take(me))
+        return false;
+    per_cpu[me].stats.taken++;
+    per_cpu[me].depth = 1;
+    return true;
+}
+
 /* Wakes one sleeping waiter, the next CPU after this one that sleeps. */
 static void wake_a_sleeper(unsigned me)
 {

@@ -33,6 +33,11 @@
  * code patch) without a deadlock. Returns with interrupts off. */
 void kernel_lock(void);
 
+/* Takes the lock only if this CPU holds it already or it is free: true when taken (give
+ * it back with kernel_unlock), false at once otherwise. Interrupts must be off. For the
+ * timer tick, which must not wait behind a long system call on another CPU. */
+bool kernel_trylock(void);
+
 /* Gives back one level; the lock is free once the outermost level is given back. */
 void kernel_unlock(void);
 

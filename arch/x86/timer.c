@@ -12,6 +12,7 @@
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
 #include "kernel/background.h"
+#include "kernel/kernel_lock.h"
 #include "kernel/proc/sched.h"
 #include "kernel/trace_hooks.h"
 
@@ -33,8 +34,14 @@ static void timer_tick(void)
 {
     trace_hrtimer_expire_entry((const void *)&ticks, (uintptr_t)timer_tick);
     ticks++;
-    background_tick();
-    sched_tick();
+    /* The clock runs whoever holds the kernel lock; the rest of the tick's work needs it,
+     * and while another CPU holds it (a long system call) waits for the next tick: a
+     * timeout then ends a tick later. */
+    if (kernel_trylock()) {
+        background_tick();
+        sched_tick();
+        kernel_unlock();
+    }
     trace_hrtimer_expire_exit((const void *)&ticks);
 }
 
@@ -73,7 +80,7 @@ void timer_init(void)
     outb(PIT_MODE, 0x34); /* channel 0, lobyte/hibyte, mode 2 (rate generator) */
     outb(PIT_CH0, divisor & 0xff);
     outb(PIT_CH0, divisor >> 8);
-    irq_set_handler(0, timer_tick);
+    irq_set_handler_unlocked(0, timer_tick); /* it takes the kernel lock if it can */
 }
 
 uint32_t arch_cycles_khz(void) { return cycles_khz; }

@@ -56,6 +56,14 @@ static const char *const exception_names[32] = {
 
 void trap_set_handler(int vector, trap_handler_fn fn) { trap_handlers[vector] = fn; }
 
+static bool irq_unlocked[IRQ_COUNT]; /* irq_set_handler_unlocked's: no kernel lock around it */
+
+void irq_set_handler_unlocked(int irq, irq_handler_fn fn)
+{
+    irq_unlocked[irq] = true;
+    irq_set_handler(irq, fn);
+}
+
 void irq_set_handler(int irq, irq_handler_fn fn)
 {
     irq_handlers[irq] = fn;
@@ -185,14 +193,17 @@ static void handle_irq(int irq)
     }
     unsigned cpu = arch_cpu_id();
     irq_counts[cpu][irq]++;
-    kernel_lock(); /* drivers and the tick touch the process side (kernel/kernel_lock.h) */
+    bool locked = !irq_unlocked[irq];
+    if (locked)
+        kernel_lock(); /* drivers touch the process side (kernel/kernel_lock.h) */
     hardirq_depth[cpu]++;
     trace_irq_handler_entry(irq, irq_name(irq));
     if (irq_handlers[irq])
         irq_handlers[irq]();
     trace_irq_handler_exit(irq, irq_handlers[irq] != 0);
     hardirq_depth[cpu]--;
-    kernel_unlock();
+    if (locked)
+        kernel_unlock();
     irq_chip->eoi(irq);
 }
 
@@ -228,12 +239,15 @@ void trap_dispatch(struct trap_frame *tf)
     uint32_t v = tf->vector;
     /* Entering the kernel from ring 3 takes the kernel lock, and returning gives it back
      * (kernel/kernel_lock.h). Not for an NMI: the stop NMI must reach a CPU whatever holds
-     * the lock. An IPI or the local timer takes it only after its handler, whose EOI ends
-     * its time in service: a CPU waiting for the lock sleeps until the holder's reschedule
-     * IPI, which the APIC would hold back behind an in-service vector of the same class.
-     * (Their handlers need no lock.) */
+     * the lock. A hardware interrupt takes it only after its handler, whose EOI ends its
+     * time in service (handle_irq takes it around the drivers that need it): while a
+     * vector is in service the APIC holds back that vector and the rest of its class. A
+     * CPU waiting for the lock behind the timer's vector lost every tick meanwhile, and one
+     * waiting behind an IPI never got the reschedule IPI that ends the wait. */
     bool from_user = trap_from_user(tf) && v != VEC_NMI;
-    bool lock_first = from_user && v < VEC_LAPIC_CLASS_FIRST;
+    bool hardware = (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + IRQ_COUNT) ||
+                    v >= VEC_LAPIC_CLASS_FIRST;
+    bool lock_first = from_user && !hardware;
     if (lock_first)
         kernel_lock();
 

@@ -45,6 +45,11 @@ void trap_set_handler(int vector, trap_handler_fn fn);
  * unmasks the line; registering NULL masks it. */
 typedef void (*irq_handler_fn)(void);
 void irq_set_handler(int irq, irq_handler_fn fn);
+/* The same for a handler that must run even while another CPU holds the big kernel lock
+ * for long (the timer tick: a 100 MB trace buffer resize held it 267 ms): the handler runs
+ * without it and takes it itself where it needs it (kernel_trylock). The others run under
+ * it (kernel/kernel_lock.h). */
+void irq_set_handler_unlocked(int irq, irq_handler_fn fn);
 uint64_t irq_count(int irq); /* summed over the CPUs */
 uint64_t irq_count_on(unsigned cpu, int irq);
 /* Interrupts that are no ISA line, counted per CPU for /proc/interrupts' lower rows

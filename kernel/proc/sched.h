@@ -58,9 +58,8 @@ void sched_kick(struct task *t);
 /* Makes every task sleeping on chan runnable. Safe from interrupt handlers. */
 void wake_up(const void *chan);
 
-/* From the timer interrupt: wakes tasks whose timeout passed and, when others wait for the
- * CPU, asks the running task to give way (a user process at once on its way back to ring 3,
- * a kernel thread at its next cond_resched()). */
+/* From the global timer interrupt (the PIT, CPU 0), with the kernel lock held: wakes tasks
+ * whose timeout passed, samples the load average and balances the run queues. */
 void sched_tick(void);
 
 /* This CPU's part of the tick: when others wait for this CPU, asks its running task to give
