@@ -14,17 +14,20 @@
  *      guard them, and now every CPU fetches them as written;
  *   3. write each new first byte; sync: the new instructions are complete everywhere, and
  *      no CPU can meet one of the round's int3s any more;
- *   4. retire the batch.
+ *   4. write each new first byte once more, the same value, after an invlpg of its page;
+ *      sync (text_rewrite_byte: on hardware a no-op, under QEMU's multi-threaded TCG what
+ *      drops a translation made from the bytes before step 3);
+ *   5. retire the batch.
  *
  * A sync (smp_sync_cores, kernel/smp.h) returns once every other CPU executed a serializing
  * instruction; it reaches them by interrupt, so a CPU inside the int3 handler (interrupts
- * off) finishes it first. So a round costs three syncs however many sites change: enabling
+ * off) finishes it first. So a round costs four syncs however many sites change: enabling
  * the function tracer on every function is one round.
  *
  * The batch is read by int3 handlers on other CPUs while this one patches. It is one
  * pointer (to a count and the sites), stored with release order after the batch is filled
- * and cleared after step 3; a handler loads it once with acquire order. A batch's memory is
- * filled again only two rounds later: the round in between made three syncs after this
+ * and cleared after step 4; a handler loads it once with acquire order. A batch's memory is
+ * filled again only two rounds later: the round in between made four syncs after this
  * batch was retired, so no handler still reads it (the two arrays alternate).
  *
  * During a round vector 3 goes through an interrupt gate (kprobe_arch_route_int3), not the
@@ -34,6 +37,7 @@
  */
 #include "arch/x86/ftrace_arch.h"
 
+#include "arch/x86/cpu.h"
 #include "arch/x86/kprobe_arch.h"
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
@@ -84,6 +88,37 @@ void ftrace_patch_init(uint32_t max_sites)
     batch_capacity = max_sites;
 }
 
+/*
+ * Writes the byte at addr again, the value it holds, through a TLB entry filled now: what
+ * makes a finished write of patched code reach QEMU's multi-threaded TCG. Call it once the
+ * write was synced (smp_sync_cores), and sync again before relying on it.
+ *
+ * QEMU translates guest code into blocks and runs those. A write to a page holding
+ * translated code goes through its slow path (cputlb.c notdirty_write), which first drops
+ * the blocks covering the bytes written (tb-maint.c tb_invalidate_phys_page_fast) and only
+ * then stores. Another vCPU translates with no lock (translate-all.c tb_gen_code reads the
+ * guest bytes, then tb_link_page takes the page lock): a block it read before the store
+ * and linked after the drop keeps the old bytes for good, whatever the writer syncs. When
+ * that block was the page's first, linking it marked the page clean again
+ * (tlb_protect_code), and notdirty_write on the writer can then undo that mark in the
+ * writer's own TLB entry (tlb_set_dirty), so its later writes to the page take the fast
+ * path and drop nothing. Both are undone here: invlpg makes the next write fill the entry
+ * afresh (tlb_set_page_full marks it not-dirty while the page holds code), and the write
+ * drops every block covering addr. No translation can still be reading the old bytes: a
+ * vCPU takes an interrupt only between blocks, so each had published what it was
+ * translating before it ran the first sync. The second sync makes sure no CPU is still
+ * inside a dropped block.
+ *
+ * On hardware the byte does not change, so no CPU sees anything new; the cost is a write
+ * and a page walk.
+ */
+static void text_rewrite_byte(uint32_t addr)
+{
+    volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)addr;
+    invlpg(addr);
+    *p = *p;
+}
+
 /* The instruction site should hold: call target, or the NOP when target is 0. */
 static void site_insn(uint32_t site, uint32_t target, uint8_t insn[5])
 {
@@ -128,16 +163,22 @@ void ftrace_sites_patch(const uint32_t *sites, const uint32_t *targets, uint32_t
         *(volatile uint8_t *)(uintptr_t)sites[i] = insn[0];
     }
     smp_sync_cores();
+    for (uint32_t i = 0; i < n; i++)
+        text_rewrite_byte(sites[i]);
+    smp_sync_cores();
     __atomic_store_n(&live_batch, (struct patch_batch *)0, __ATOMIC_RELEASE);
     kprobe_arch_route_int3(false);
 }
 
 /* kprobes: one byte (an int3, or the byte it covered) is written whole, so no int3 guard
  * is needed; every CPU is synced before the caller goes on, so none still executes what
- * the byte replaced (an int3 being removed, once this returns, is met by no CPU). */
+ * the byte replaced (an int3 being removed, once this returns, is met by no CPU). The
+ * byte is written once more and synced again for QEMU (text_rewrite_byte). */
 void text_poke_byte(uint32_t addr, uint8_t byte)
 {
     *(volatile uint8_t *)(uintptr_t)addr = byte;
+    smp_sync_cores();
+    text_rewrite_byte(addr);
     smp_sync_cores();
 }
 

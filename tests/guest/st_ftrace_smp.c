@@ -14,12 +14,11 @@
  * With one CPU (SMP=1, or before the others run work) CPU 0 does the loops itself between
  * switches: everything but the concurrency is checked the same.
  *
- * A named test (selftest=ftrace_smp_stress), because it must run on several CPUs under
- * QEMU's single-threaded TCG (-accel tcg,thread=single), not in the ordinary boots:
- * multi-threaded TCG does not give x86's cross-modifying-code guarantee. A CPU can keep,
- * for good, a translation made while another CPU was writing the function (it then traps
- * on an int3 replaced rounds ago, or runs half-old, half-new bytes), whatever the writer
- * syncs; docs/ftrace.md section 11 has what was seen.
+ * A named test (selftest=ftrace_smp_stress), run on several CPUs under QEMU's default
+ * multi-threaded TCG, each CPU a host thread: there a CPU kept, for good, a translation
+ * made while another CPU was writing the function (it then trapped on an int3 replaced
+ * rounds ago) until the patcher wrote each site's first byte a second time
+ * (text_rewrite_byte, arch/x86/ftrace_arch.c; docs/ftrace.md section 11).
  */
 #include "kernel/arch.h"
 #include "kernel/lib/string.h"

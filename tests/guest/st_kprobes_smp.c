@@ -22,8 +22,9 @@
  * With one CPU (SMP=1, or before the others run work) CPU 0 runs the loop itself between
  * rearmings: everything but the concurrency is checked the same.
  *
- * A named test (selftest=kprobes_smp_stress) run under QEMU's single-threaded TCG, for the
- * reason st_ftrace_smp.c gives: the probes' int3s are written into code other CPUs run.
+ * A named test (selftest=kprobes_smp_stress) run under QEMU's default multi-threaded TCG,
+ * as st_ftrace_smp.c is: the probes' int3s are written into code other CPUs run, and
+ * text_poke_byte writes each byte twice for QEMU (docs/ftrace.md section 11).
  */
 #include "kernel/arch.h"
 #include "kernel/lib/string.h"
