@@ -54,6 +54,15 @@ bool uprobe_arch_poke(struct addr_space *as, uint32_t addr, uint8_t expect, uint
     return true;
 }
 
+void uprobe_arch_rewrite(struct addr_space *as, uint32_t addr)
+{
+    volatile uint8_t *p = as && vm_page_private(as, addr) ? vm_kernel_ptr(as, addr) : 0;
+    if (!p)
+        return;
+    invlpg((uint32_t)(uintptr_t)p); /* QEMU refills the entry: the store takes its slow path */
+    *p = *p;
+}
+
 static uint32_t int3_holds;
 
 void uprobe_arch_hold_int3(bool hold)

@@ -41,6 +41,12 @@ void uprobe_arch_set_hook(uprobe_arch_hook_t hook);
 /* Writes byte at user address addr of as when the page is the process's own and private
  * and the byte there is expect: true when it wrote. */
 bool uprobe_arch_poke(struct addr_space *as, uint32_t addr, uint8_t expect, uint8_t byte);
+/* After pokes into processes that may be running on other CPUs (arming or disarming a
+ * probe), for each poked byte once every CPU was synced (smp_sync_cores): writes it once
+ * more, as it is, and the caller syncs again. On hardware nothing changes; under QEMU's
+ * multi-threaded TCG it drops a translation another CPU made from the old byte (the
+ * remedy of docs/ftrace.md, section 11). */
+void uprobe_arch_rewrite(struct addr_space *as, uint32_t addr);
 
 /* While any uprobe is enabled, vector 3 goes through trap_dispatch (an interrupt gate) and
  * not the snapshot task gate: one hold per enabled probe. */

@@ -36,6 +36,7 @@
 #include "kernel/lib/parse.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/heap.h"
+#include "kernel/smp.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/programs.h"
 #include "kernel/proc/task.h"
@@ -175,13 +176,21 @@ static bool place_shared(const struct uprobe *up)
     return false;
 }
 
-/* Writes the int3 (arm) or the original byte back in every process running up's file. */
+/* Writes the int3 (arm) or the original byte back in every process running up's file.
+ * Those processes may be running on other CPUs: every CPU is synced before this returns,
+ * so none still executes the old byte (and, for QEMU, each byte is written a second time
+ * between two syncs: uprobe_arch_rewrite). */
 static void poke_all(const struct uprobe *up, bool arm)
 {
     unsigned long flags = arch_irq_save();
     for (struct task *t = task_list(); t; t = t->next)
         if (t->as && t->program == up->prog)
             uprobe_arch_poke(t->as, up->vaddr, arm ? up->orig : INT3, arm ? INT3 : up->orig);
+    smp_sync_cores();
+    for (struct task *t = task_list(); t; t = t->next)
+        if (t->as && t->program == up->prog)
+            uprobe_arch_rewrite(t->as, up->vaddr);
+    smp_sync_cores();
     arch_irq_restore(flags);
 }
 
