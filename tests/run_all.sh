@@ -365,19 +365,27 @@ for cpus in 2 4; do
         show_log "$LOGS/smp_com2_held$cpus.log"
     fi
 done
+# named_selftests TESTS CPUS WHAT [QEMU_RUN OPTIONS...]: one boot of the test kernel
+# running the comma-separated self-tests TESTS on CPUS CPUs; passes when every one passed.
+named_selftests() {
+    local tests=$1 cpus=$2 what=$3 name=${1%%,*}_smp$2 log rc
+    shift 3
+    log=$LOGS/$name.log
+    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append "selftest=$tests" --initrd "$PROGRAMS" \
+        --devices "edu pci-testdev" --smp "$cpus" --quiet --console "$log" "$@" > /dev/null 2>&1
+    rc=$?
+    count_tap "$name" "$log" "$rc"
+    if [ "$rc" -eq 0 ] && grep -q "^selftest: $(echo "$tests" | tr , '\n' | wc -l) passed, 0 failed" "$log"; then
+        pass "$what"
+    else
+        fail "$what"; show_log "$log"
+    fi
+}
 # Each CPU's local APIC timer (tests/guest/st_smp_local_timer.c) under -icount, where no
 # tick is lost to the host: as many local timer interrupts as PIT ticks on every CPU.
 for cpus in 1 2 4; do
-    log=$LOGS/local_timer_icount_smp$cpus.log
-    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append selftest=smp_local_timer_registers,smp_local_timer_rate,smp_local_timer_icount \
-        --smp "$cpus" --icount --quiet --timeout 60 --console "$log" > /dev/null 2>&1
-    rc=$?
-    count_tap "local_timer_icount_smp$cpus" "$log" "$rc"
-    if [ "$rc" -eq 0 ] && grep -q '^selftest: 3 passed, 0 failed' "$log"; then
-        pass "every CPU's local APIC timer ticks with the PIT under -icount ($cpus CPUs)"
-    else
-        fail "every CPU's local APIC timer ticks with the PIT under -icount ($cpus CPUs)"; show_log "$log"
-    fi
+    named_selftests smp_local_timer_registers,smp_local_timer_rate,smp_local_timer_icount "$cpus" \
+        "every CPU's local APIC timer ticks with the PIT under -icount ($cpus CPUs)" --icount --timeout 60
 done
 echo "# mmiotrace with every CPU online (issue 19): QEMU's edu device log is the oracle"
 for n in 2 4; do
@@ -388,37 +396,21 @@ for n in 2 4; do
         fail "$what"; show_log "$LOGS/mmio_smp$n.txt"
     fi
 done
-# One named self-test of code patching while other CPUs run it, on a CPU count, under
-# QEMU's default multi-threaded TCG, a host thread per CPU, where a patch that does not
-# drop QEMU's stale translations shows within a second (docs/ftrace.md section 11). Each
-# sync needs every CPU's thread to run, so on a busy host the 1000 tracer switches take
-# minutes: hence the long timeout. what says what passing shows.
-patching_stress() { # selftest cpus what [qemu args]
-    local log=$LOGS/${1}_smp$2.log rc
-    "$QEMU_RUN" --kernel "$TEST_KERNEL" --append "selftest=$1" --initrd "$PROGRAMS" \
-        --devices "edu pci-testdev" --smp "$2" --quiet --timeout 600 \
-        --console "$log" ${4:+-- $4} > /dev/null 2>&1
-    rc=$?
-    count_tap "${1}_smp$2" "$log" "$rc"
-    if [ "$rc" -eq 0 ] && grep -q '^selftest: 1 passed, 0 failed' "$log"; then
-        pass "$3"
-    else
-        fail "$3"; show_log "$log"
-    fi
-}
 echo "# ftrace and kprobes on SMP: call sites patched under CPUs running them"
-# Under QEMU's multi-threaded TCG (a host thread per CPU) each sync waits for every CPU's
-# thread to be scheduled: on a 2-core host the 4-CPU run takes minutes, so it runs on
-# single-threaded TCG (seconds), and the 2-CPU run checks the multi-threaded case
-# (docs/ftrace.md, section 11).
+# Under QEMU's default multi-threaded TCG (a host thread per CPU) a patch that does not drop
+# QEMU's stale translations shows within a second (docs/ftrace.md section 11). Each sync
+# waits for every CPU's thread to be scheduled: on a 2-core host the 4-CPU ftrace run takes
+# minutes, so it runs on single-threaded TCG (seconds), and the 2-CPU run checks the
+# multi-threaded case.
 for cpus in 1 2 4; do
-    patching_stress ftrace_smp_stress "$cpus" \
+    named_selftests ftrace_smp_stress "$cpus" \
         "ftrace: 1000 tracer switches while $cpus CPU(s) call traced functions, every event counted" \
-        "$([ "$cpus" -eq 4 ] && echo "-accel tcg,thread=single")"
+        --timeout 600 $([ "$cpus" -eq 4 ] && echo -- -accel tcg,thread=single)
 done
 for cpus in 1 4; do
-    patching_stress kprobes_smp_stress "$cpus" \
-        "kprobes with $cpus CPU(s): probed functions called while probes are rearmed, every hit counted"
+    named_selftests kprobes_smp_stress "$cpus" \
+        "kprobes with $cpus CPU(s): probed functions called while probes are rearmed, every hit counted" \
+        --timeout 600
 done
 if make --no-print-directory run SMP=9 > "$LOGS/make_smp9.log" 2>&1 < /dev/null; then
     fail "make run SMP=9 is refused (MAX_CPUS is 8)"

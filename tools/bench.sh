@@ -34,37 +34,30 @@ user_rows=$(awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf ", {\"
 json=$(sed -n 's/^BENCH-JSON //p' "$log" | tr -d '\r')
 [ "$json" = "[]" ] && user_rows=${user_rows#, }
 echo "${json%]}$user_rows]" > build/bench.json
-# ftrace's patching rows again with 2 and 4 CPUs (each row names the CPUs the kernel ran:
-# a sync is then an IPI to every other CPU and a wait for all of them).
+# Benchmarks run again with 2 and 4 CPUs (each row names the CPUs the kernel ran):
+# smp_bench NAME ROWS, where ROWS matches the console lines of the rows it prints.
 smp_json=
-if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ftrace_patching,* ]]; then
+smp_bench() {
+    if [ -n "${BENCH:-}" ] && [[ ",$BENCH," != *,$1,* ]]; then
+        return
+    fi
     for n in 2 4; do
-        smp_log=build/bench-smp$n-console.log
-        if build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=ftrace_patching \
+        smp_log=build/bench-$1-smp$n-console.log
+        if build/tools/qemu_run --kernel build/tracekern-test.elf --append "bench=$1" \
             --smp "$n" --icount --quiet --timeout 300 --console "$smp_log"; then
-            grep '^bench: ftrace: .*CPU' "$smp_log"
+            grep "$2" "$smp_log"
             smp_json=$smp_json$(sed -n 's/^BENCH-JSON //p' "$smp_log" | tr -d '\r')
         else
-            echo "bench: the ftrace_patching run with $n CPUs failed; see $smp_log" >&2
+            echo "bench: the $1 run with $n CPUs failed; see $smp_log" >&2
             exit 1
         fi
     done
-fi
-# The TLB shootdown (tests/bench/tlb_bench.c) with 2 and 4 CPUs: an unmap that must flush 1
-# and 3 other CPUs (the 1-CPU run above has only the unmap without one).
-if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,tlb_shootdown,* ]]; then
-    for n in 2 4; do
-        smp_log=build/bench-tlb-smp$n-console.log
-        if build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=tlb_shootdown \
-            --smp "$n" --icount --quiet --timeout 300 --console "$smp_log"; then
-            grep '^bench: tlb: .*CPUs' "$smp_log"
-            smp_json=$smp_json$(sed -n 's/^BENCH-JSON //p' "$smp_log" | tr -d '\r')
-        else
-            echo "bench: the tlb_shootdown run with $n CPUs failed; see $smp_log" >&2
-            exit 1
-        fi
-    done
-fi
+}
+# ftrace's patching rounds: a sync is then an IPI to every other CPU and a wait for all of
+# them. The TLB shootdown (tests/bench/tlb_bench.c): an unmap that must flush 1 and 3 other
+# CPUs (the 1-CPU run above has only the unmap without one).
+smp_bench ftrace_patching '^bench: ftrace: .*CPU'
+smp_bench tlb_shootdown '^bench: tlb: .*CPUs'
 # The ring buffer with 1, 2 and 4 CPUs all writing (tests/bench/ring_buffer_smp_bench.c),
 # twice. Under -icount QEMU runs every CPU on one thread in turn and each CPU's executed
 # instructions advance the one guest clock (accel/tcg/tcg-accel-ops-icount.c, icount-common.c):
