@@ -34,6 +34,7 @@
  */
 #include "kernel/smp.h"
 
+#include "kernel/kernel_lock.h"
 #include "kernel/proc/sched.h"
 
 #include "kernel/arch.h"
@@ -170,8 +171,14 @@ void smp_wait(unsigned cpu)
 {
     if (cpu == arch_cpu_id() || cpu >= arch_cpu_count())
         return;
-    while (__atomic_load_n(&run_slots[cpu].state, __ATOMIC_ACQUIRE) != RUN_IDLE)
+    while (__atomic_load_n(&run_slots[cpu].state, __ATOMIC_ACQUIRE) != RUN_IDLE) {
+        /* The CPU may be running a task of its own first, and need the kernel lock to get
+         * back to its idle loop: a waiter holding it lets it in. */
+        unsigned long flags = arch_irq_save();
+        kernel_lock_break();
+        arch_irq_restore(flags);
         arch_cpu_relax();
+    }
 }
 
 /* An application processor's life once it is up: run handed work with interrupts on, run

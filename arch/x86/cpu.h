@@ -69,6 +69,22 @@ DEFINE_READ_CR(4)
 static inline void write_cr0(uint32_t v) { __asm__ volatile("mov %0, %%cr0" ::"r"(v) : "memory"); }
 static inline void write_cr3(uint32_t v) { __asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory"); }
 static inline void write_cr4(uint32_t v) { __asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory"); }
+/* CR2 is written back only by trap_dispatch, after a wait during which a nested fault may
+ * have changed it. */
+static inline void write_cr2(uint32_t v) { __asm__ volatile("mov %0, %%cr2" ::"r"(v)); }
+
+#define DR6_SINGLE_STEP (1u << 14) /* BS: the #DB ends a single step (EFLAGS.TF) */
+
+/* DR6 says why a #DB came: a single step is kprobes', mmiotrace's or a uprobe's, or a
+ * debugger's otherwise. Its status bits are sticky: a handler that takes its #DB clears
+ * them (write_dr6(0)) so that the next #DB is not mistaken for a step. */
+static inline uint32_t read_dr6(void)
+{
+    uint32_t v;
+    __asm__ volatile("mov %%dr6, %0" : "=r"(v));
+    return v;
+}
+static inline void write_dr6(uint32_t v) { __asm__ volatile("mov %0, %%dr6" ::"r"(v)); }
 
 static inline void invlpg(uintptr_t va) { __asm__ volatile("invlpg (%0)" ::"r"(va) : "memory"); }
 

@@ -27,8 +27,6 @@
 #include "kernel/mm/ioremap.h"
 #include "kernel/smp.h"
 
-#define DR6_SINGLE_STEP (1u << 14)
-
 struct armed_site {
     uint32_t addr;
     uint32_t users;
@@ -213,17 +211,6 @@ void kprobe_arch_route_int3(bool hold)
     spin_unlock_irqrestore(&route_lock, flags);
 }
 
-/* DR6 says why a #DB came: a single step is ours, mmiotrace's or a debugger's otherwise. */
-static inline uint32_t read_dr6(void)
-{
-    uint32_t v;
-    __asm__ volatile("mov %%dr6, %0" : "=r"(v));
-    return v;
-}
-
-/* The status is sticky: cleared so the next #DB is not mistaken for a step. */
-static inline void clear_dr6(void) { __asm__ volatile("mov %0, %%dr6" ::"r"(0u)); }
-
 /* The probe's int3: run the hook, then send the CPU to step the copy in its slot. */
 static bool breakpoint(struct trap_frame *tf)
 {
@@ -267,7 +254,7 @@ static bool single_step(struct trap_frame *tf)
     struct kprobe_cpu *c = this_cpu();
     if (!c->stepping || !(read_dr6() & DR6_SINGLE_STEP))
         return false;
-    clear_dr6();
+    write_dr6(0);
     uint32_t copy = (uint32_t)(uintptr_t)c->slot;
     if (c->rep && tf->eip == copy)
         return true; /* one iteration of a rep string instruction: step the next */

@@ -64,7 +64,6 @@
 
 #define MAX_STEP_PAGES 4    /* pages one step may touch: two operands, each on two pages */
 #define MAX_VIEW_EXTRA 8    /* entries a step may borrow from the real tables (see view_fault) */
-#define DR6_SINGLE_STEP (1u << 14)
 #define PDE_INDEX(va) ((uint32_t)(va) >> 22)
 #define PTE_INDEX(va) (((uint32_t)(va) >> 12) & 0x3ff)
 #define DECODE_CACHE 16
@@ -481,15 +480,6 @@ static bool mmiotrace_page_fault(struct trap_frame *tf)
 
 /* --- the debug trap after the step ----------------------------------------------------- */
 
-static inline uint32_t read_dr6(void)
-{
-    uint32_t v;
-    __asm__ volatile("mov %%dr6, %0" : "=r"(v));
-    return v;
-}
-
-static inline void clear_dr6(void) { __asm__ volatile("mov %0, %%dr6" ::"r"(0u)); }
-
 /* The CPU whose view is loaded, found from CR3, or NULL when this CPU is on a real
  * directory (then the trap is not the end of our step): the CR3 the trap arrived on says
  * both whether it ends a step and whose; the views are looked for in CPU order. */
@@ -518,7 +508,7 @@ static bool mmiotrace_debug_trap(struct trap_frame *tf)
     view_reset(&c->view);
     c->step.nshadow = c->step.nwrites = 0;
     tf->eflags = (tf->eflags & ~(EFLAGS_IF | EFLAGS_TF)) | c->step.saved_if_tf;
-    clear_dr6();
+    write_dr6(0);
     c->step.active = false;
     return true;
 }

@@ -238,18 +238,28 @@ void trap_dispatch(struct trap_frame *tf)
 {
     uint32_t v = tf->vector;
     /* Entering the kernel from ring 3 takes the kernel lock, and returning gives it back
-     * (kernel/kernel_lock.h). Not for an NMI: the stop NMI must reach a CPU whatever holds
-     * the lock. A hardware interrupt takes it only after its handler, whose EOI ends its
-     * time in service (handle_irq takes it around the drivers that need it): while a
-     * vector is in service the APIC holds back that vector and the rest of its class. A
-     * CPU waiting for the lock behind the timer's vector lost every tick meanwhile, and one
-     * waiting behind an IPI never got the reschedule IPI that ends the wait. */
-    bool from_user = trap_from_user(tf) && v != VEC_NMI;
+     * (kernel/kernel_lock.h). A hardware interrupt or an NMI takes it only after its
+     * handler: the stop NMI must reach a CPU whatever holds the lock, and an interrupt's
+     * EOI ends its time in service (handle_irq takes the lock around the drivers that need
+     * it), while a vector is in service the APIC holds back that vector and the rest of its
+     * class. A CPU waiting for the lock behind the timer's vector lost every tick
+     * meanwhile, and one waiting behind an IPI never got the reschedule IPI that ends the
+     * wait. An exception takes it first, keeping its CR2 and DR6: the wait may halt with
+     * interrupts on, and a fault or #DB nested in an interrupt meanwhile changes them. */
+    bool from_user = trap_from_user(tf);
     bool hardware = (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + IRQ_COUNT) ||
-                    v >= VEC_LAPIC_CLASS_FIRST;
-    bool lock_first = from_user && !hardware;
-    if (lock_first)
+                    v >= VEC_LAPIC_CLASS_FIRST || v == VEC_NMI;
+    bool locked = false;
+    if (from_user && !hardware) {
+        uint32_t cr2 = v == VEC_PAGE_FAULT ? read_cr2() : 0;
+        uint32_t dr6 = v == VEC_DEBUG ? read_dr6() : 0;
         kernel_lock();
+        if (v == VEC_PAGE_FAULT)
+            write_cr2(cr2);
+        if (v == VEC_DEBUG)
+            write_dr6(dr6);
+        locked = true;
+    }
 
     /* A kprobe's int3 or single step, or a fault of a stepped copy (arch/x86/kprobe_arch.c) */
     if (v < 32 && kprobe_arch_may_trap() && !trap_from_user(tf) && kprobe_arch_trap(tf))
@@ -280,13 +290,19 @@ void trap_dispatch(struct trap_frame *tf)
                user_stack_grow(current->as, read_cr2())) {
         /* the stack grew down to the address: the access runs again */
     } else if (trap_from_user(tf)) {
+        if (!locked) { /* an unexpected interrupt or NMI in ring 3: the program pays */
+            kernel_lock();
+            locked = true;
+        }
         if (!(v == VEC_GENERAL_PROTECTION && umip_emulate(tf)) && !signal_fault_from_user(tf))
             user_fault(tf, v < 32 ? exception_names[v] : "unexpected interrupt");
     } else {
         fatal_exception(tf);
     }
-    if (from_user && !lock_first)
+    if (from_user && !locked) {
         kernel_lock();
+        locked = true;
+    }
     if (trap_from_user(tf)) {
         if (!uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
             sched_return_to_user();
@@ -295,6 +311,6 @@ void trap_dispatch(struct trap_frame *tf)
         }
         check_user_segments(tf);
     }
-    if (from_user)
+    if (locked)
         kernel_unlock();
 }

@@ -19,7 +19,6 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/smp.h"
 
-#define DR6_SINGLE_STEP (1u << 14)
 #define INT3 0xcc
 
 static uprobe_arch_hook_t uprobe_hook;
@@ -120,21 +119,12 @@ static void end_step(struct uprobe_step *s, struct trap_frame *tf)
     s->active = false;
 }
 
-static inline uint32_t read_dr6(void)
-{
-    uint32_t v;
-    __asm__ volatile("mov %%dr6, %0" : "=r"(v));
-    return v;
-}
-
-static inline void clear_dr6(void) { __asm__ volatile("mov %0, %%dr6" ::"r"(0u)); }
-
 /* The #DB after the step. */
 static bool single_step(struct trap_frame *tf, struct uprobe_step *s)
 {
     if (!(read_dr6() & DR6_SINGLE_STEP))
         return false;
-    clear_dr6();
+    write_dr6(0);
     if (s->rep && tf->eip == s->addr)
         return true; /* one iteration of a rep string instruction: step the next */
     if (s->pushf) {
