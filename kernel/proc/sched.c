@@ -43,7 +43,6 @@ struct run_queue {
     volatile bool need_resched; /* its current should call schedule() at its next chance */
     struct task *switched_from; /* the task that ran before the one resuming now */
     uint64_t since_ns;          /* when its current was switched to */
-    uint64_t migrations_in;     /* tasks the balancer moved here */
 } __attribute__((aligned(64)));
 
 static struct run_queue run_queues[MAX_CPUS];
@@ -141,16 +140,19 @@ static unsigned select_cpu(const struct task *t)
     return best;
 }
 
-/* Puts a runnable task that is not running on the queue of the CPU it should wait on. */
-static void place(struct task *t)
+/* Queues t, runnable and on no queue, on cpu's run queue (a move when cpu is not the one
+ * it ran on), and tells cpu. */
+static void queue_on(struct task *t, unsigned cpu)
 {
-    unsigned from = t->cpu;
-    t->cpu = select_cpu(t);
-    if (t->cpu != from)
-        trace_sched_migrate_task(t, from, t->cpu);
+    if (cpu != t->cpu)
+        trace_sched_migrate_task(t, t->cpu, cpu);
+    t->cpu = cpu;
     enqueue(t);
-    resched_cpu(t->cpu);
+    resched_cpu(cpu);
 }
+
+/* Puts a runnable task that is not running on the queue of the CPU it should wait on. */
+static void place(struct task *t) { queue_on(t, select_cpu(t)); }
 
 /* t is the current task of some CPU. */
 static bool running(const struct task *t) { return cpu_current[t->cpu] == t; }
@@ -200,8 +202,7 @@ void schedule(void)
     account_cpu_time(rq, prev);
     trace_sched_switch(prev, next); /* while current_pid is still prev's, as on Linux */
     rq->switched_from = prev;
-    next->cpu = (unsigned)(rq - run_queues);
-    current = next;
+    current = next; /* next->cpu is this CPU already: it came off this CPU's queue */
     current_pid = next->pid;
     if (switch_hook)
         switch_hook(prev, next);
@@ -334,11 +335,7 @@ static void balance(void)
     for (struct task *t = run_queues[high].head; t; t = t->rq_next)
         if ((allowed_online(t) >> low) & 1) {
             dequeue(t);
-            t->cpu = low;
-            trace_sched_migrate_task(t, high, low);
-            enqueue(t);
-            run_queues[low].migrations_in++;
-            resched_cpu(low);
+            queue_on(t, low);
             return;
         }
 }
@@ -416,13 +413,6 @@ int sched_setaffinity(struct task *t, uint32_t mask)
 }
 
 uint32_t sched_getaffinity(const struct task *t) { return allowed_online(t); }
-
-void sched_stats(unsigned cpu, struct sched_cpu_stats *out)
-{
-    out->queued = run_queues[cpu].queued;
-    out->running = cpu_current[cpu] != run_queues[cpu].idle;
-    out->migrations_in = run_queues[cpu].migrations_in;
-}
 
 void sched_return_to_user(void)
 {

@@ -99,12 +99,4 @@ int sched_setaffinity(struct task *t, uint32_t mask);
 /* The online CPUs t may run on. */
 uint32_t sched_getaffinity(const struct task *t);
 
-/* One CPU's scheduling state, for /proc and tests. */
-struct sched_cpu_stats {
-    unsigned queued;        /* runnable tasks waiting for it */
-    bool running;           /* it runs a task other than its idle task */
-    uint64_t migrations_in; /* tasks the balancer moved to it */
-};
-void sched_stats(unsigned cpu, struct sched_cpu_stats *out);
-
 #endif
