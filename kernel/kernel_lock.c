@@ -5,13 +5,16 @@
  * changes its depth, so the depth needs no atomic access. A waiting CPU reads owner until
  * it reads 0, then tries to swap its own number in.
  *
- * A CPU that has waited SPINS_BEFORE_SLEEP rounds stops spinning: it puts its bit in
+ * A CPU that has waited SPIN_BEFORE_SLEEP_US microseconds stops spinning: it puts its bit in
  * sleepers and halts (interrupts on, so calls and interrupts still reach it), and the CPU
  * that lets the lock go wakes one sleeper with the reschedule IPI. Spinning is right for
  * the short holds that are most of them; for a long one (a big trace file rendered under
  * the lock) a spinning CPU only burns what the holder could use: under QEMU every virtual
  * CPU is a host thread, and on a host with fewer cores than virtual CPUs three spinners
- * slowed a holder down more than tenfold. A sleeper cannot miss its wake-up: it sets its
+ * slowed a holder down more than tenfold. The spin is bounded by time, not by rounds: under
+ * QEMU's -icount every `pause` hands the host thread to the next virtual CPU, so 200 rounds
+ * lasted 267 ms of guest time, with interrupts off, and CPU 0 lost 25 of 26 timer ticks
+ * while another CPU resized the trace buffer. A sleeper cannot miss its wake-up: it sets its
  * bit before it looks at owner a last time, the releaser clears owner before it reads the
  * bits (both sequentially consistent), and sti;hlt takes an IPI that came meanwhile. The
  * IPI must be able to arrive: nobody waits for the lock in the handler of an interrupt
@@ -24,7 +27,8 @@
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 
-#define SPINS_BEFORE_SLEEP 200
+/* About what a switch to another task and back would cost: a longer wait is a long hold. */
+#define SPIN_BEFORE_SLEEP_US 20
 
 static volatile uint32_t owner;
 static volatile uint32_t waiters;  /* CPUs in kernel_lock's waiting loop */
@@ -71,10 +75,12 @@ void kernel_lock(void)
     if (!try_take(me)) {
         per_cpu[me].stats.contended++;
         __atomic_add_fetch(&waiters, 1, __ATOMIC_RELAXED);
-        for (unsigned spins = 0; !try_take(me); spins++) {
+        uint64_t start = arch_cycles();
+        uint64_t spin_cycles = (uint64_t)arch_cycles_khz() * SPIN_BEFORE_SLEEP_US / 1000;
+        while (!try_take(me)) {
             per_cpu[me].stats.spins++;
             smp_serve_calls(); /* the holder may be waiting for this CPU */
-            if (spins < SPINS_BEFORE_SLEEP)
+            if (arch_cycles() - start < spin_cycles)
                 arch_cpu_relax();
             else
                 sleep_until_released(me);

@@ -38,7 +38,7 @@ if [ -z "$deb" ]; then
             $SUDO dpkg --add-architecture "$arch"
         fi
         echo "fetch-busybox: apt-get update"
-        $SUDO apt-get update -qq
+        SUDO=$SUDO "$(dirname "$0")/apt-update.sh"
     fi
     echo "fetch-busybox: downloading $package:$arch into $cache"
     # apt-get download writes into the current directory; a partial file never has the

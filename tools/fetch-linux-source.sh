@@ -44,7 +44,7 @@ if [ -z "$deb" ] || [ ! -f "$deb" ]; then
     if ! (cd "$cache" && apt-get download -q "$PACKAGE" >&2); then
         SUDO=
         [ "$(id -u)" -eq 0 ] || SUDO=sudo
-        $SUDO apt-get update -qq >&2 || true
+        SUDO=$SUDO "$(dirname "$0")/apt-update.sh" >&2
         (cd "$cache" && apt-get download -q "$PACKAGE" >&2) || {
             echo "fetch-linux-source: apt-get download $PACKAGE failed" >&2
             exit 1

@@ -57,7 +57,7 @@ else
     SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+SUDO=$SUDO "$(dirname "$0")/apt-update.sh"
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null
 echo "install-deps: done"

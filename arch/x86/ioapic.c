@@ -100,6 +100,8 @@ static bool ioapic_is_spurious(int irq)
     return false;
 }
 
+static bool ioapic_level_triggered(int irq) { return lines[irq].low & RTE_LEVEL; }
+
 static const char *ioapic_line_kind(int irq, char *buf, unsigned len)
 {
     ksnprintf(buf, len, "%u-%s", lines[irq].pin, lines[irq].low & RTE_LEVEL ? "fasteoi" : "edge");
@@ -112,6 +114,7 @@ static const struct irq_chip ioapic_chip = {
     .mask = ioapic_mask,
     .eoi = ioapic_eoi,
     .is_spurious = ioapic_is_spurious,
+    .level_triggered = ioapic_level_triggered,
     .line_kind = ioapic_line_kind,
 };
 

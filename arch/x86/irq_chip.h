@@ -20,6 +20,7 @@ struct irq_chip {
     void (*mask)(int irq);        /* holds them back */
     void (*eoi)(int irq);         /* end of interrupt, after the handler ran */
     bool (*is_spurious)(int irq); /* an interrupt the chip did not really raise */
+    bool (*level_triggered)(int irq); /* raised for as long as the device wants service */
     /* "2-edge", "11-fasteoi": the chip's input and how it triggers, as Linux prints it */
     const char *(*line_kind)(int irq, char *buf, unsigned len);
 };

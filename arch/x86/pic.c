@@ -90,6 +90,13 @@ static void pic_mask(int irq)
     write_mask();
 }
 
+/* This kernel programs the PICs edge-triggered (ICW1), every line. */
+static bool pic_level_triggered(int irq)
+{
+    (void)irq;
+    return false;
+}
+
 /* Linux calls the PIC's lines "XT-PIC" with the bare line number. */
 static const char *pic_line_kind(int irq, char *buf, unsigned len)
 {
@@ -103,6 +110,7 @@ const struct irq_chip pic_chip = {
     .mask = pic_mask,
     .eoi = pic_send_eoi,
     .is_spurious = pic_is_spurious,
+    .level_triggered = pic_level_triggered,
     .line_kind = pic_line_kind,
 };
 

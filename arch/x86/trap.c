@@ -184,7 +184,48 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *tf)
     panic_end("fatal exception");
 }
 
-/* Hardware interrupt: count it, run the driver's handler, acknowledge it at the chip. */
+/* The driver's handler for irq, traced, counted as hard-interrupt time. */
+static void run_irq_handler(int irq, unsigned cpu)
+{
+    hardirq_depth[cpu]++;
+    trace_irq_handler_entry(irq, irq_name(irq));
+    if (irq_handlers[irq])
+        irq_handlers[irq]();
+    trace_irq_handler_exit(irq, irq_handlers[irq] != 0);
+    hardirq_depth[cpu]--;
+}
+
+/* Per line: a CPU has acknowledged it and waits for the kernel lock to run its handler. */
+static volatile bool irq_waiting[IRQ_COUNT];
+
+/*
+ * A line whose driver needs the kernel lock while another CPU holds it (for as long as a
+ * 100 MB buffer resize). Waiting with the vector in service would hold back every line of
+ * its APIC priority class, the PIT's among them, so the interrupt is acknowledged first, as
+ * Linux's flow handlers do (kernel/irq/chip.c): a level-triggered line is masked until its
+ * handler has run (it would interrupt again at once), an edge-triggered one stays open. An
+ * edge that comes while the handler waits needs no run of its own: the run that follows
+ * reads the device after both.
+ */
+static void handle_irq_contended(int irq, unsigned cpu)
+{
+    bool level = irq_chip->level_triggered(irq);
+    if (level)
+        irq_chip->mask(irq);
+    irq_chip->eoi(irq);
+    if (__atomic_exchange_n(&irq_waiting[irq], true, __ATOMIC_SEQ_CST))
+        return; /* served by the run the waiting CPU makes */
+    kernel_lock(); /* may halt with interrupts on: other lines, and this one, come in */
+    __atomic_store_n(&irq_waiting[irq], false, __ATOMIC_SEQ_CST); /* a later edge: a new run */
+    run_irq_handler(irq, cpu);
+    kernel_unlock();
+    if (level)
+        irq_chip->unmask(irq);
+}
+
+/* Hardware interrupt: count it, run the driver's handler, acknowledge it at the chip.
+ * Drivers touch the process side, so their handlers run under the kernel lock
+ * (kernel/kernel_lock.h), except those registered unlocked (the PIT's). */
 static void handle_irq(int irq)
 {
     if (irq_chip->is_spurious(irq)) {
@@ -193,17 +234,15 @@ static void handle_irq(int irq)
     }
     unsigned cpu = arch_cpu_id();
     irq_counts[cpu][irq]++;
-    bool locked = !irq_unlocked[irq];
-    if (locked)
-        kernel_lock(); /* drivers touch the process side (kernel/kernel_lock.h) */
-    hardirq_depth[cpu]++;
-    trace_irq_handler_entry(irq, irq_name(irq));
-    if (irq_handlers[irq])
-        irq_handlers[irq]();
-    trace_irq_handler_exit(irq, irq_handlers[irq] != 0);
-    hardirq_depth[cpu]--;
-    if (locked)
+    if (irq_unlocked[irq]) {
+        run_irq_handler(irq, cpu);
+    } else if (kernel_trylock()) {
+        run_irq_handler(irq, cpu);
         kernel_unlock();
+    } else {
+        handle_irq_contended(irq, cpu);
+        return; /* acknowledged before the wait */
+    }
     irq_chip->eoi(irq);
 }
 

@@ -54,11 +54,18 @@ static long mem_free_kb(void)
     return p ? strtol(p + 8, 0, 10) : -1;
 }
 
-/* A child that writes MARKERS markers through fd and exits 0 if each returned its length. */
-static void marker_child(int fd)
+/* A child that writes MARKERS markers through fd and exits 0 if each returned its length.
+ * After the first marker it says so on started and waits on go: the parent's first rmdir
+ * then surely meets an instance still held open, whichever process the scheduler runs
+ * first (before this handshake, a child that ran all its writes before the parent's first
+ * rmdir made the EBUSY check fail on a slow host). */
+static void marker_child(int fd, int started, int go)
 {
-    int bad = 0;
-    for (int i = 0; i < MARKERS; i++)
+    int bad = write(fd, "busy-marker", 11) != 11;
+    char byte = 1;
+    if (write(started, &byte, 1) != 1 || read(go, &byte, 1) != 1)
+        _exit(2);
+    for (int i = 1; i < MARKERS; i++)
         bad += write(fd, "busy-marker", 11) != 11;
     _exit(bad ? 1 : 0);
 }
@@ -126,11 +133,20 @@ int main(void)
     check_call("mkdir instances/busy", mkdir(INST "busy", 0755), 0);
     int fd = open(INST "busy/trace_marker", O_WRONLY);
     check_true("open instances/busy/trace_marker", fd >= 0);
+    int started[2], go[2];
+    check_true("two pipes for the writer's handshake", pipe(started) == 0 && pipe(go) == 0);
     pid_t child = fork();
     if (child == 0)
-        marker_child(fd);
+        marker_child(fd, started[1], go[0]);
     close(fd);
+    char byte;
+    check_true("the writer has written its first marker", read(started[0], &byte, 1) == 1);
     int busy = 0, wrong = 0;
+    /* The writer is parked holding the file: this rmdir must be refused... */
+    if (rmdir(INST "busy") != 0)
+        busy += errno == EBUSY, wrong += errno != EBUSY;
+    /* ...and refused again for as long as it writes the rest. */
+    check_true("let the writer go on", write(go[1], &byte, 1) == 1);
     while (rmdir(INST "busy") != 0) {
         if (errno == EBUSY)
             busy++;
