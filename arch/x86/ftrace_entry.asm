@@ -6,9 +6,11 @@
 ;     [esp]     the address after the call site (site + 5), inside the traced function
 ;     [esp + 4] the traced function's own return address, into its caller
 ;     ebp       still the caller's frame pointer
-; ftrace_caller passes (site, caller's return address, where that return address is stored,
-; ebp) to the C function in ftrace_trace_function, keeping every register the traced
-; function may be using for its arguments.
+;
+; ftrace_caller saves the registers the traced function may be using for its arguments and
+; the flags, turns interrupts off, and calls the C function in ftrace_trace_function with the
+; address of what it pushed (struct ftrace_frame, arch/x86/ftrace_arch.h) in eax. popfd gives
+; the traced code its interrupt flag back. 14 instructions with the call and the ret.
 
 bits 32
 section .text
@@ -22,14 +24,12 @@ ftrace_caller:
     push ecx
     push edx
     push ebp                        ; fp: the caller's frame pointer
-    lea eax, [esp + 20]             ; where the traced function's return address is
-    push eax
-    push dword [esp + 24]           ; the caller's return address (parent ip)
-    mov eax, [esp + 24]             ; the address after the call site
-    sub eax, 5
-    push eax                        ; the traced function (site) address
+    pushfd                          ; the traced code's interrupt flag
+    cli                             ; the tracer runs with interrupts off on one CPU
+    mov eax, esp                    ; struct ftrace_frame *
     call [ftrace_trace_function]
-    add esp, 16
+    popfd
+    pop ebp
     pop edx
     pop ecx
     pop eax
@@ -41,16 +41,19 @@ ftrace_stub:
     ret
 
 ; function_graph: a traced function's return address was replaced by this one. Its return
-; value is in eax (and edx for 64-bit results): keep both. The C side checks the frame
-; pointer, records the return, and gives back the real return address.
+; value is in eax (and edx for 64-bit results): keep both. With interrupts off, the C side
+; checks the frame pointer (ebp, after the traced function's epilogue: the caller's frame,
+; passed in eax), records the return, and gives back the real return address.
 global return_to_handler
 return_to_handler:
     push eax
     push edx
-    push ebp                        ; after the traced function's epilogue: the caller's frame
+    pushfd
+    cli
+    mov eax, ebp
     call ftrace_return_to_handler
-    add esp, 4
     mov ecx, eax                    ; ecx is not preserved across a return: free to use
+    popfd
     pop edx
     pop eax
     jmp ecx
