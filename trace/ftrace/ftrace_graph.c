@@ -65,6 +65,7 @@ struct ret_entry {
     uint32_t fp;        /* the caller's frame pointer at entry */
     uint64_t calltime;  /* cycles (converted to ns when printed) */
     uint32_t state;     /* RET_* */
+    uint32_t unused;    /* 32 bytes: an entry's address is a shift, not a multiply */
 };
 
 /* Each task has its own return stack (Linux's ret_stack in task_struct): a task switched
@@ -93,7 +94,7 @@ static bool graph_irqs = true;  /* options/funcgraph-irqs */
  * set_graph_function, set_graph_notrace, max_graph_depth, tracing_thresh, funcgraph-irqs
  * off, profiler, broken frame. Entry and return then test this alone, and the rest is
  * graph_entry_general's and graph_return_general's. graph_controls_changed keeps it. */
-static volatile bool graph_plain;
+static bool graph_plain;
 
 /* Per-function profile (function_profile_enabled), indexed like ftrace_sites: one array
  * per CPU, each starting on a cache line of its own, so CPUs never write the same line. */
@@ -132,19 +133,23 @@ static void write_entry(unsigned cpu, const struct ret_entry *e, int depth)
     trace_commit_cpu(cpu);
 }
 
-static inline __attribute__((always_inline)) void
-write_return(unsigned cpu, const struct ret_entry *e, int depth, uint64_t rettime, bool leaf,
-             uint32_t overrun)
+/* The return of e, popped from depth: a leaf when its entry is still pending. The return
+ * time is read once the record is reserved: until then the fewer values the i386 keeps in
+ * its six registers the better, and the reservation is part of the call anyway. */
+static inline __attribute__((always_inline)) void write_return(unsigned cpu,
+                                                               const struct ret_entry *e,
+                                                               int depth)
 {
     struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve_cpu(
-        cpu, leaf ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r, e->state & RET_IRQS);
+        cpu, e->state & RET_PENDING ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r,
+        e->state & RET_IRQS);
     if (!r)
         return;
+    r->rettime = arch_cycles();
     r->func = e->func;
     r->depth = depth;
     r->calltime = e->calltime;
-    r->rettime = rettime;
-    r->overrun = overrun;
+    r->overrun = ftrace_cpu_state[cpu].ret_overrun;
     trace_commit_cpu(cpu);
 }
 
@@ -271,12 +276,12 @@ static bool graph_long_enough(const struct ret_entry *e, uint64_t now)
  * pending; with tracing_thresh, only a call that took at least that long), and the
  * profiler's time. */
 static __attribute__((noinline)) void graph_return_general(unsigned cpu, const struct ret_entry *e,
-                                                           int depth, uint64_t now)
+                                                           int depth)
 {
+    uint64_t now = arch_cycles();
     if (graph_recording && (e->state & (RET_PENDING | RET_INSIDE)) &&
         (graph_thresh_us == 0 || graph_long_enough(e, now)))
-        write_return(cpu, e, depth, now, e->state & RET_PENDING,
-                     ftrace_cpu_state[cpu].ret_overrun);
+        write_return(cpu, e, depth);
     if (profiling && profile[cpu]) {
         int site = ftrace_site_index(e->func);
         if (site >= 0) {
@@ -308,12 +313,10 @@ uint32_t __attribute__((regparm(1))) ftrace_return_to_handler(uint32_t fp)
     struct ret_entry *e = &gs->e[depth];
     if (__builtin_expect(e->fp != fp, 0))
         bad_frame(e, fp);
-    uint64_t now = arch_cycles();
     if (__builtin_expect(!graph_plain, 0))
-        graph_return_general(cpu, e, depth, now);
+        graph_return_general(cpu, e, depth);
     else if (e->state & (RET_PENDING | RET_INSIDE))
-        write_return(cpu, e, depth, now, e->state & RET_PENDING,
-                     ftrace_cpu_state[cpu].ret_overrun);
+        write_return(cpu, e, depth);
     return e->ret;
 }
 
