@@ -14,14 +14,17 @@ void return_to_handler(void);
 
 /*
  * What ftrace_caller leaves on the stack for the tracer, lowest address first: the traced
- * code's flags, the registers it may pass arguments in (saved in the order kprobes reads
- * them: parent_slot[-2] is eax, [-3] ecx, [-4] edx, [-5] ebp), the return address into the
- * traced function (site + 5) and the traced function's own return address (parent_slot).
+ * code's flags, its registers as pushad stores them (eax, ecx and edx may hold the traced
+ * function's arguments; ebp is still its caller's frame pointer), the return address into
+ * the traced function (site + 5) and the traced function's own return address (parent_ip:
+ * its address is the parent slot, which function_graph and return probes rewrite).
  */
 struct ftrace_frame {
     uint32_t eflags;    /* the traced code's: FTRACE_FRAME_IF says whether interrupts were on */
+    uint32_t edi, esi;
     uint32_t ebp;       /* the caller's frame pointer (fp) */
-    uint32_t edx, ecx, eax;
+    uint32_t esp;       /* as pushad stores it: the address of eax's slot below */
+    uint32_t ebx, edx, ecx, eax;
     uint32_t site_end;  /* site + 5 */
     uint32_t parent_ip; /* the traced function's return address, into its caller */
 };

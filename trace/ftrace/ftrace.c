@@ -186,6 +186,7 @@ static void update_locked(void)
         ftrace_sites.patched[i / 32] ^= 1u << (i % 32);
     }
     ftrace_sites_patch(round_sites, round_targets, n);
+    ftrace_graph_controls_changed(); /* the graph's filter sets may have changed */
     if (!users)
         ftrace_trace_function = (ftrace_func_t)ftrace_stub;
 }
@@ -273,7 +274,7 @@ static __attribute__((noinline)) bool kprobe_call(struct ftrace_frame *f)
     uint32_t ip = ftrace_frame_ip(f);
     int i = ftrace_site_index(ip);
     if (i >= 0 && kprobe_site((uint32_t)i) && kprobe_hook)
-        kprobe_hook(ip, ftrace_frame_parent_slot(f), f->eflags & FTRACE_FRAME_IF);
+        kprobe_hook(ip, f, f->eflags & FTRACE_FRAME_IF);
     return i >= 0 && ftrace_filter_allows(&ftrace_filter, &ftrace_notrace, (uint32_t)i);
 }
 
@@ -360,10 +361,8 @@ static int write_func_set(struct fs_node *f, const char *data, size_t len, bool 
     mutex_lock(&ftrace_lock);
     int err = ftrace_filter_write(f->data, ftrace_sites.scratch, data, len, append,
                                   ftrace_sites.addr, kernel_symbols());
-    if (!err) {
+    if (!err)
         update_locked();
-        ftrace_graph_controls_changed();
-    }
     mutex_unlock(&ftrace_lock);
     return err;
 }
