@@ -65,15 +65,25 @@ struct ret_entry {
     uint32_t fp;        /* the caller's frame pointer at entry */
     uint64_t calltime;  /* cycles (converted to ns when printed) */
     uint32_t state;     /* RET_* */
-    uint32_t unused;    /* 32 bytes: an entry's address is a shift, not a multiply */
+    int32_t depth;      /* entries below it: its records' depth (32 bytes in all, so an
+                         * entry's address is a shift, not a multiply) */
 };
 
 /* Each task has its own return stack (Linux's ret_stack in task_struct): a task switched
  * out in the middle of traced calls returns through them only when it runs again. */
 struct graph_stack {
-    int top;                    /* entries in use */
+    struct ret_entry *next;     /* the first free entry: e + the entries in use */
     struct ret_entry e[RET_STACK_DEPTH];
 };
+
+/* How many entries gs holds. */
+static inline int stack_depth(const struct graph_stack *gs) { return (int)(gs->next - gs->e); }
+
+/* The entry on top of gs, or NULL when it is empty. */
+static inline struct ret_entry *stack_top(struct graph_stack *gs)
+{
+    return gs->next != gs->e ? gs->next - 1 : 0;
+}
 /* Each CPU's boot or idle context, which has no task stack of its own. */
 static struct graph_stack context_stack[MAX_CPUS];
 
@@ -121,24 +131,23 @@ void ftrace_graph_controls_changed(void) { graph_controls_changed(); }
 
 /* Both with interrupts off on cpu (this CPU, read once by the entry or return hook); the
  * records show the traced code's interrupt flag, RET_IRQS. */
-static void write_entry(unsigned cpu, const struct ret_entry *e, int depth)
+static void write_entry(unsigned cpu, const struct ret_entry *e)
 {
     struct ftrace_graph_entry *r = (struct ftrace_graph_entry *)trace_reserve_cpu(
         cpu, TRACE_GRAPH_ENT, sizeof *r, e->state & RET_IRQS);
     if (!r)
         return;
     r->func = e->func;
-    r->depth = depth;
+    r->depth = e->depth;
     r->calltime = e->calltime;
     trace_commit_cpu(cpu);
 }
 
-/* The return of e, popped from depth: a leaf when its entry is still pending. The return
- * time is read once the record is reserved: until then the fewer values the i386 keeps in
- * its six registers the better, and the reservation is part of the call anyway. */
+/* The return of e, just popped: a leaf when its entry is still pending. The return time
+ * is read once the record is reserved: until then the fewer values the i386 keeps in its
+ * six registers the better, and the reservation is part of the call anyway. */
 static inline __attribute__((always_inline)) void write_return(unsigned cpu,
-                                                               const struct ret_entry *e,
-                                                               int depth)
+                                                               const struct ret_entry *e)
 {
     struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve_cpu(
         cpu, e->state & RET_PENDING ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r,
@@ -147,7 +156,7 @@ static inline __attribute__((always_inline)) void write_return(unsigned cpu,
         return;
     r->rettime = arch_cycles();
     r->func = e->func;
-    r->depth = depth;
+    r->depth = e->depth;
     r->calltime = e->calltime;
     r->overrun = ftrace_cpu_state[cpu].ret_overrun;
     trace_commit_cpu(cpu);
@@ -160,23 +169,23 @@ static inline __attribute__((always_inline)) void write_return(unsigned cpu,
  * entry record goes out now, before anything of ours. A full stack: the call is not
  * followed, and counted. */
 static inline __attribute__((always_inline)) void
-graph_push(unsigned cpu, struct graph_stack *gs, struct ftrace_frame *f, uint32_t ip,
-           uint32_t state, bool record)
+graph_push(unsigned cpu, struct graph_stack *gs, struct ftrace_frame *f, uint32_t state,
+           bool record)
 {
-    int top = gs->top;
-    if (__builtin_expect(top == RET_STACK_DEPTH, 0)) {
+    struct ret_entry *e = gs->next;
+    if (__builtin_expect(e == &gs->e[RET_STACK_DEPTH], 0)) {
         ftrace_cpu_state[cpu].ret_overrun++;
         return;
     }
-    if (record && top > 0 && (gs->e[top - 1].state & RET_PENDING)) {
-        write_entry(cpu, &gs->e[top - 1], top - 1);
-        gs->e[top - 1].state &= ~RET_PENDING;
+    if (record && e != gs->e && (e[-1].state & RET_PENDING)) {
+        write_entry(cpu, &e[-1]);
+        e[-1].state &= ~RET_PENDING;
     }
-    struct ret_entry *e = &gs->e[top];
-    gs->top = top + 1;
+    gs->next = e + 1;
+    e->depth = (int32_t)(e - gs->e);
     e->ret = f->parent_ip;
     e->slot = ftrace_frame_parent_slot(f);
-    e->func = ip;
+    e->func = ftrace_frame_ip(f);
     e->fp = f->ebp;
     e->calltime = arch_cycles();
     e->state = state | (f->eflags & RET_IRQS);
@@ -185,14 +194,15 @@ graph_push(unsigned cpu, struct graph_stack *gs, struct ftrace_frame *f, uint32_
 
 /* Whether function ip (under the entry on top of the stack) is to be graphed:
  * set_graph_function empty, or ip in it, or called from inside one that is. */
-static bool graph_wanted(const struct graph_stack *gs, uint32_t ip, bool *inside)
+static bool graph_wanted(struct graph_stack *gs, uint32_t ip, bool *inside)
 {
     if (ftrace_graph_filter.count == 0) {
         *inside = true;
         return true;
     }
     int i = ftrace_site_index(ip);
-    *inside = (gs->top > 0 && (gs->e[gs->top - 1].state & RET_INSIDE)) ||
+    const struct ret_entry *caller = stack_top(gs);
+    *inside = (caller && (caller->state & RET_INSIDE)) ||
               (i >= 0 && ftrace_func_set_has(&ftrace_graph_filter, (uint32_t)i));
     return *inside;
 }
@@ -224,18 +234,19 @@ static __attribute__((noinline)) void graph_entry_general(unsigned cpu, struct f
     }
     bool inside = false;
     bool record = graph_recording && graph_wanted(gs, ip, &inside);
-    bool under_notrace = gs->top > 0 && (gs->e[gs->top - 1].state & RET_NOTRACE);
+    const struct ret_entry *caller = stack_top(gs);
+    bool under_notrace = caller && (caller->state & RET_NOTRACE);
     if (under_notrace && !profiling)
         return;
     bool notrace = under_notrace || (graph_recording && graph_notrace(ip));
     record = record && !notrace &&
-             (graph_max_depth == 0 || (uint32_t)gs->top < graph_max_depth) &&
+             (graph_max_depth == 0 || (uint32_t)stack_depth(gs) < graph_max_depth) &&
              (graph_irqs || !arch_in_hardirq_on(cpu));
     if (!record && !profiling && !notrace)
         return;
     uint32_t state = (record && graph_thresh_us == 0 ? RET_PENDING : 0) | /* thresh: returns only */
                      (record && inside ? RET_INSIDE : 0) | (notrace ? RET_NOTRACE : 0);
-    graph_push(cpu, gs, f, ip, state, record);
+    graph_push(cpu, gs, f, state, record);
 }
 
 /* The entry of a traced call, interrupts off on cpu since ftrace_caller. While
@@ -248,7 +259,7 @@ static inline __attribute__((always_inline)) void graph_entry(unsigned cpu,
         graph_entry_general(cpu, f);
         return;
     }
-    graph_push(cpu, this_stack(cpu), f, ftrace_frame_ip(f), RET_PENDING | RET_INSIDE, true);
+    graph_push(cpu, this_stack(cpu), f, RET_PENDING | RET_INSIDE, true);
 }
 
 void ftrace_graph_entry(unsigned cpu, struct ftrace_frame *f) { graph_entry(cpu, f); }
@@ -275,13 +286,12 @@ static bool graph_long_enough(const struct ret_entry *e, uint64_t now)
 /* The return when graph_plain is not set: graphed calls (a leaf when its entry is still
  * pending; with tracing_thresh, only a call that took at least that long), and the
  * profiler's time. */
-static __attribute__((noinline)) void graph_return_general(unsigned cpu, const struct ret_entry *e,
-                                                           int depth)
+static __attribute__((noinline)) void graph_return_general(unsigned cpu, const struct ret_entry *e)
 {
     uint64_t now = arch_cycles();
     if (graph_recording && (e->state & (RET_PENDING | RET_INSIDE)) &&
         (graph_thresh_us == 0 || graph_long_enough(e, now)))
-        write_return(cpu, e, depth);
+        write_return(cpu, e);
     if (profiling && profile[cpu]) {
         int site = ftrace_site_index(e->func);
         if (site >= 0) {
@@ -309,14 +319,13 @@ uint32_t __attribute__((regparm(1))) ftrace_return_to_handler(uint32_t fp)
 {
     unsigned cpu = arch_cpu_id();
     struct graph_stack *gs = this_stack(cpu);
-    int depth = --gs->top;
-    struct ret_entry *e = &gs->e[depth];
+    struct ret_entry *e = --gs->next;
     if (__builtin_expect(e->fp != fp, 0))
         bad_frame(e, fp);
     if (__builtin_expect(!graph_plain, 0))
-        graph_return_general(cpu, e, depth);
+        graph_return_general(cpu, e);
     else if (e->state & (RET_PENDING | RET_INSIDE))
-        write_return(cpu, e, depth);
+        write_return(cpu, e);
     return e->ret;
 }
 
@@ -325,8 +334,8 @@ static void graph_unwind(uintptr_t sp)
 {
     unsigned long flags = arch_irq_save();
     struct graph_stack *gs = this_stack(arch_cpu_id());
-    while (gs->top > 0 && (uintptr_t)gs->e[gs->top - 1].slot < sp)
-        gs->top--;
+    while (gs->next != gs->e && (uintptr_t)gs->next[-1].slot < sp)
+        gs->next--;
     arch_irq_restore(flags);
 }
 
@@ -335,7 +344,7 @@ static uintptr_t graph_real_return(int k)
 {
     unsigned long flags = arch_irq_save();
     const struct graph_stack *gs = this_stack(arch_cpu_id());
-    int i = gs->top - 1 - k;
+    int i = stack_depth(gs) - 1 - k;
     uintptr_t ret = i >= 0 ? gs->e[i].ret : 0;
     arch_irq_restore(flags);
     return ret;
@@ -354,8 +363,12 @@ static int graph_stack_create(struct task *t)
         t->graph_stack = 0;
         return 0;
     }
-    t->graph_stack = kzalloc(sizeof(struct graph_stack));
-    return t->graph_stack ? 0 : -ENOMEM;
+    struct graph_stack *gs = kzalloc(sizeof *gs);
+    if (!gs)
+        return -ENOMEM;
+    gs->next = gs->e;
+    t->graph_stack = gs;
+    return 0;
 }
 
 static void graph_stack_release(struct task *t)
@@ -614,9 +627,11 @@ static const struct fs_file_ops u32_control_ops = { .read = read_u32_control,
 
 void ftrace_graph_setup(void)
 {
-    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        context_stack[cpu].next = context_stack[cpu].e;
         if (!ftrace_cpu_state[cpu].graph_stack)
             ftrace_cpu_state[cpu].graph_stack = &context_stack[cpu];
+    }
     task_on_create(&graph_stack_hook);
     ftrace_graph_unwinder = &graph_unwinder;
     if (task_on_switch(graph_stack_switch) != 0)
