@@ -159,10 +159,10 @@ bool ftrace_is_site(uint32_t ip) { return ftrace_site_index(ip) >= 0; }
 static void __attribute__((regparm(1))) function_call(struct ftrace_frame *f);
 
 /* The handler for the users who: one of its own for a single tracer, which tests nothing
- * about the others. */
+ * about the others (nor, for the function tracer, func_stack_trace). */
 static ftrace_func_t dispatcher_for(unsigned who)
 {
-    if (who == FTRACE_USER_FUNCTION)
+    if (who == FTRACE_USER_FUNCTION && !func_stack_trace)
         return function_call;
     if (!(who & ~(FTRACE_USER_GRAPH | FTRACE_USER_PROFILE)))
         return ftrace_graph_call;
@@ -236,11 +236,12 @@ static __attribute__((noinline)) void record_stack(unsigned cpu, uint32_t fp, bo
     trace_commit_cpu(cpu);
 }
 
-/* The function tracer's record of the call at f: ip and parent ip (and, with
- * func_stack_trace, a stack trace). cpu: this CPU, read once by the handler (interrupts stay
- * off until it returns); the events show the traced code's interrupt flag. */
+/* The function tracer's record of the call at f: ip and parent ip (and, with_stack, a
+ * stack trace). cpu: this CPU, read once by the handler (interrupts stay off until it
+ * returns); the events show the traced code's interrupt flag. */
 static inline __attribute__((always_inline)) void function_record(unsigned cpu,
-                                                                  struct ftrace_frame *f)
+                                                                  struct ftrace_frame *f,
+                                                                  bool with_stack)
 {
     bool irqs = f->eflags & FTRACE_FRAME_IF;
     struct ftrace_entry *e =
@@ -250,12 +251,12 @@ static inline __attribute__((always_inline)) void function_record(unsigned cpu,
     e->ip = ftrace_frame_ip(f);
     e->parent_ip = f->parent_ip;
     trace_commit_cpu(cpu);
-    if (__builtin_expect(func_stack_trace, 0))
+    if (with_stack)
         record_stack(cpu, f->ebp, irqs);
 }
 
-/* The handler while the function tracer is the only user (Linux's function_trace_call):
- * the recursion guard, the pid filter, one record. */
+/* The handler while the function tracer is the only user and func_stack_trace is off
+ * (Linux's function_trace_call): the recursion guard, the pid filter, one record. */
 static void __attribute__((regparm(1))) function_call(struct ftrace_frame *f)
 {
     unsigned cpu = arch_cpu_id();
@@ -263,7 +264,7 @@ static void __attribute__((regparm(1))) function_call(struct ftrace_frame *f)
     if (!ftrace_enter(c))
         return;
     if (!ftrace_pid_skips())
-        function_record(cpu, f);
+        function_record(cpu, f, false);
     ftrace_exit(c);
 }
 
@@ -290,7 +291,7 @@ void __attribute__((regparm(1))) ftrace_dispatch(struct ftrace_frame *f)
         who = 0;
     if (who && !ftrace_pid_skips()) {
         if (who & FTRACE_USER_FUNCTION)
-            function_record(cpu, f);
+            function_record(cpu, f, func_stack_trace);
         if (who & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))
             ftrace_graph_entry(cpu, f);
     }
@@ -391,7 +392,20 @@ static int read_enabled(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
-static const struct trace_flag stack_trace_flag = { .value = &func_stack_trace };
+static bool stack_trace_get(void) { return func_stack_trace; }
+
+/* options/func_stack_trace: the function tracer's handler changes with it (dispatcher_for).
+ * A call under way meanwhile is recorded with or without its stack trace. */
+static void stack_trace_set(bool on)
+{
+    mutex_lock(&ftrace_lock);
+    func_stack_trace = on;
+    update_locked();
+    mutex_unlock(&ftrace_lock);
+}
+
+static const struct trace_flag stack_trace_flag = { .get = stack_trace_get,
+                                                    .set = stack_trace_set };
 
 static const struct fs_file_ops func_set_ops = { .read = read_func_set,
                                                  .write = write_func_set,
