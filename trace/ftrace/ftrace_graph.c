@@ -43,6 +43,7 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "trace/ftrace/ftrace_internal.h"
 #include "trace/core/trace_internal.h"
@@ -116,13 +117,19 @@ struct profile {
 static struct profile *profile[MAX_CPUS]; /* NULL: that CPU was not online when enabled */
 static bool profiling;
 
+/* Serializes the recomputations of graph_plain: the last one reads every control as it
+ * was written, whichever file was written on whichever CPU. */
+static struct spinlock graph_plain_lock = SPINLOCK_INIT("graph_plain");
+
 /* Recomputes graph_plain after any of its controls changed. A call on another CPU at that
  * moment follows the controls as they were or as they are. */
 static void graph_controls_changed(void)
 {
+    unsigned long flags = spin_lock_irqsave(&graph_plain_lock);
     graph_plain = graph_recording && !graph_broken && !profiling &&
                   ftrace_graph_filter.count == 0 && ftrace_graph_notrace.count == 0 &&
                   graph_max_depth == 0 && graph_thresh_us == 0 && graph_irqs;
+    spin_unlock_irqrestore(&graph_plain_lock, flags);
 }
 
 void ftrace_graph_controls_changed(void) { graph_controls_changed(); }
@@ -306,7 +313,7 @@ static __attribute__((noinline)) void graph_return_general(unsigned cpu, const s
 static void __attribute__((noreturn)) bad_frame(const struct ret_entry *e, uint32_t fp)
 {
     graph_broken = true; /* no CPU hijacks another return; panic stops them all */
-    graph_controls_changed();
+    graph_plain = false; /* without the lock: interrupts are off, and it may be held here */
     panic("function_graph: bad frame pointer returning from %s: expected %#x, found %#x "
           "(the return stack no longer matches the real one; the saved return address "
           "%#x cannot be trusted)",
