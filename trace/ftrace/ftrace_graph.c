@@ -74,16 +74,26 @@ struct ret_entry {
  * out in the middle of traced calls returns through them only when it runs again. */
 struct graph_stack {
     struct ret_entry *next;     /* the first free entry: e + the entries in use */
+    /* What is below the first entry, so that every entry has one below it (the top of an
+     * empty stack): depth -1, state 0 (never pending, graphed or under a notrace
+     * function). Nothing writes it after graph_stack_init. */
+    struct ret_entry bottom;
     struct ret_entry e[RET_STACK_DEPTH];
 };
+
+static void graph_stack_init(struct graph_stack *gs)
+{
+    gs->next = gs->e;
+    gs->bottom = (struct ret_entry){ .depth = -1 };
+}
 
 /* How many entries gs holds. */
 static inline int stack_depth(const struct graph_stack *gs) { return (int)(gs->next - gs->e); }
 
-/* The entry on top of gs, or NULL when it is empty. */
-static inline struct ret_entry *stack_top(struct graph_stack *gs)
+/* The entry on top of gs: the bottom when it is empty. */
+static inline const struct ret_entry *stack_top(const struct graph_stack *gs)
 {
-    return gs->next != gs->e ? gs->next - 1 : 0;
+    return gs->next - 1;
 }
 /* Each CPU's boot or idle context, which has no task stack of its own. */
 static struct graph_stack context_stack[MAX_CPUS];
@@ -184,12 +194,12 @@ graph_push(unsigned cpu, struct graph_stack *gs, struct ftrace_frame *f, uint32_
         ftrace_cpu_state[cpu].ret_overrun++;
         return;
     }
-    if (record && e != gs->e && (e[-1].state & RET_PENDING)) {
+    if (record && (e[-1].state & RET_PENDING)) {
         write_entry(cpu, &e[-1]);
         e[-1].state &= ~RET_PENDING;
     }
     gs->next = e + 1;
-    e->depth = (int32_t)(e - gs->e);
+    e->depth = e[-1].depth + 1;
     e->ret = f->parent_ip;
     e->slot = ftrace_frame_parent_slot(f);
     e->func = ftrace_frame_ip(f);
@@ -201,15 +211,14 @@ graph_push(unsigned cpu, struct graph_stack *gs, struct ftrace_frame *f, uint32_
 
 /* Whether function ip (under the entry on top of the stack) is to be graphed:
  * set_graph_function empty, or ip in it, or called from inside one that is. */
-static bool graph_wanted(struct graph_stack *gs, uint32_t ip, bool *inside)
+static bool graph_wanted(const struct graph_stack *gs, uint32_t ip, bool *inside)
 {
     if (ftrace_graph_filter.count == 0) {
         *inside = true;
         return true;
     }
     int i = ftrace_site_index(ip);
-    const struct ret_entry *caller = stack_top(gs);
-    *inside = (caller && (caller->state & RET_INSIDE)) ||
+    *inside = (stack_top(gs)->state & RET_INSIDE) ||
               (i >= 0 && ftrace_func_set_has(&ftrace_graph_filter, (uint32_t)i));
     return *inside;
 }
@@ -241,8 +250,7 @@ static __attribute__((noinline)) void graph_entry_general(unsigned cpu, struct f
     }
     bool inside = false;
     bool record = graph_recording && graph_wanted(gs, ip, &inside);
-    const struct ret_entry *caller = stack_top(gs);
-    bool under_notrace = caller && (caller->state & RET_NOTRACE);
+    bool under_notrace = stack_top(gs)->state & RET_NOTRACE;
     if (under_notrace && !profiling)
         return;
     bool notrace = under_notrace || (graph_recording && graph_notrace(ip));
@@ -373,7 +381,7 @@ static int graph_stack_create(struct task *t)
     struct graph_stack *gs = kzalloc(sizeof *gs);
     if (!gs)
         return -ENOMEM;
-    gs->next = gs->e;
+    graph_stack_init(gs);
     t->graph_stack = gs;
     return 0;
 }
@@ -635,7 +643,7 @@ static const struct fs_file_ops u32_control_ops = { .read = read_u32_control,
 void ftrace_graph_setup(void)
 {
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
-        context_stack[cpu].next = context_stack[cpu].e;
+        graph_stack_init(&context_stack[cpu]);
         if (!ftrace_cpu_state[cpu].graph_stack)
             ftrace_cpu_state[cpu].graph_stack = &context_stack[cpu];
     }
