@@ -181,6 +181,12 @@ static inline __attribute__((always_inline)) void write_return(unsigned cpu,
 
 /* --- entry and return ------------------------------------------------------------------ */
 
+/* A call not followed: the return stack was full. */
+static __attribute__((noinline)) void graph_overrun(unsigned cpu)
+{
+    ftrace_cpu_state[cpu].ret_overrun++;
+}
+
 /* Pushes the call at f on gs with state (RET_IRQS is added here) and hijacks its return.
  * record: it is graphed, so a caller still pending is not a leaf after all, and its
  * entry record goes out now, before anything of ours. A full stack: the call is not
@@ -191,7 +197,7 @@ graph_push(unsigned cpu, struct graph_stack *gs, struct ftrace_frame *f, uint32_
 {
     struct ret_entry *e = gs->next;
     if (__builtin_expect(e == &gs->e[RET_STACK_DEPTH], 0)) {
-        ftrace_cpu_state[cpu].ret_overrun++;
+        graph_overrun(cpu);
         return;
     }
     if (record && (e[-1].state & RET_PENDING)) {
