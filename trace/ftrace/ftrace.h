@@ -92,6 +92,7 @@ void ftrace_print_graph_header(struct fs_writer *out, const struct trace_header_
  * traced code's interrupt flag (irqs: 0 when they were off). It runs with interrupts off,
  * never re-entered. ftrace_kprobe_site marks or unmarks the site at
  * ip as probed and patches it: 0, or -EINVAL when ip is no traceable function's site. */
+struct ftrace_frame; /* arch/x86/ftrace_arch.h */
 typedef void (*ftrace_kprobe_hook_t)(uint32_t ip, struct ftrace_frame *f, unsigned long irqs);
 void ftrace_set_kprobe_hook(ftrace_kprobe_hook_t hook);
 int ftrace_kprobe_site(uint32_t ip, bool on);
