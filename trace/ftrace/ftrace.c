@@ -15,15 +15,15 @@
  * ftrace_graph_call for function_graph and the profiler alone, ftrace_dispatch (which hands
  * the call to each user in turn) for any other mix (Linux calls one ftrace_ops' callback
  * directly, and ftrace_ops_list_func for several).
- * A site with an enabled kprobe (trace/kprobes) is patched whatever the filters say; the
- * dispatcher then calls the kprobe hook and hands the call to the tracers only if their
- * filters allow it.
+ * A site with an enabled kprobe (trace/kprobes) is patched whatever the filters say;
+ * ftrace_dispatch then calls the kprobe hook and hands the call to the tracers only if
+ * their filters allow it.
  *
  * On SMP every CPU runs the patched code while it changes: ftrace_update makes one patch
  * round of all the sites that change (ftrace_sites_patch, arch/x86/ftrace_arch.c), so a
  * tracer switch costs three syncs of every CPU, not three per site. Changes are serialized
  * by ftrace_lock (a mutex: a round waits for the other CPUs with interrupts on). What the
- * dispatcher writes on each call (its recursion guard and count) is per CPU.
+ * handlers write on each call (their recursion guard and count) is per CPU.
  */
 #include "kernel/fs/fs_layout.h"
 #include "trace/ftrace/ftrace_internal.h"
@@ -223,7 +223,7 @@ void ftrace_set_user(unsigned user, bool on)
     mutex_unlock(&ftrace_lock);
 }
 
-/* --- the dispatcher and the function tracer -------------------------------------------- */
+/* --- the handlers and the function tracer ---------------------------------------------- */
 
 /* Records a stack trace after an event: the callers above the traced function. */
 static __attribute__((noinline)) void record_stack(unsigned cpu, uint32_t fp, bool irqs)

@@ -25,9 +25,14 @@
  *
  * The return stack is one per task (interrupt handlers nest on the one of the task they
  * interrupt, in order, since they return before the code they interrupted continues). Each
- * CPU reaches the stack of the task it runs through its own slot of graph_cpu[] (switched
- * with the task on that CPU), so a task that migrates takes its stack along; a CPU's boot
- * or idle context that has no task of its own uses that CPU's context stack.
+ * CPU reaches the stack of the task it runs through its own ftrace_cpu_state[] slot
+ * (switched with the task on that CPU), so a task that migrates takes its stack along; a
+ * CPU's boot or idle context that has no task of its own uses that CPU's context stack.
+ *
+ * The hot path (docs/ftrace.md section 10 counts it): while graph_plain says no control
+ * is set, the entry pushes and hijacks and the return writes one record, each with one
+ * test for all the controls; everything else is graph_entry_general's and
+ * graph_return_general's.
  *
  * SMP: everything the hot path writes is per CPU (the return stack by way of the task,
  * the overrun count, the profile's counters), each in cache lines of its own. The

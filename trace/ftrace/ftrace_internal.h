@@ -98,7 +98,7 @@ static inline bool ftrace_pid_skips(void)
     return __builtin_expect(ftrace_pids.active, 0) && ftrace_pid_ignored();
 }
 
-/* Calls the dispatcher declined because the tracer itself was running (a bug if not 0). */
+/* Calls the handlers declined because the tracer itself was running (a bug if not 0). */
 uint32_t ftrace_recursion_skipped(void);
 
 #endif
