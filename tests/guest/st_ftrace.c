@@ -215,6 +215,10 @@ SELFTEST(ftrace_stack_traces)
     ST_CHECK(opt->ops->write(opt, "0", 1, false) == 0);
     struct call c[MAX_RECORDS];
     ST_CHECK(read_calls(c, MAX_RECORDS) == 2 && c[1].type == TRACE_STACK);
+    /* Off again: the function tracer's own handler is back, and records no stack. */
+    rb_reset(trace_buffer());
+    ftrace_test_leaf(1);
+    ST_CHECK(read_calls(c, MAX_RECORDS) == 1 && c[0].type == TRACE_FN);
     stop();
 
     /* Under function_graph, a backtrace through a hijacked return shows the real caller. */
