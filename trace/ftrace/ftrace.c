@@ -238,12 +238,11 @@ static __attribute__((noinline)) void record_stack(unsigned cpu, uint32_t fp, bo
 
 /* The function tracer's record of the call at f: ip and parent ip (and, with_stack, a
  * stack trace). cpu: this CPU, read once by the handler (interrupts stay off until it
- * returns); the events show the traced code's interrupt flag. */
+ * returns); irqs: the traced code's interrupt flag, which the events show. */
 static inline __attribute__((always_inline)) void function_record(unsigned cpu,
                                                                   struct ftrace_frame *f,
-                                                                  bool with_stack)
+                                                                  bool irqs, bool with_stack)
 {
-    bool irqs = f->eflags & FTRACE_FRAME_IF;
     struct ftrace_entry *e =
         (struct ftrace_entry *)trace_reserve_cpu(cpu, TRACE_FN, sizeof *e, irqs);
     if (!e)
@@ -256,15 +255,22 @@ static inline __attribute__((always_inline)) void function_record(unsigned cpu,
 }
 
 /* The handler while the function tracer is the only user and func_stack_trace is off
- * (Linux's function_trace_call): the recursion guard, the pid filter, one record. */
+ * (Linux's function_trace_call): the recursion guard, the pid filter, one record. The
+ * record is inlined twice, once for each state of the traced code's interrupt flag: in each
+ * copy the flag is a constant (as in trace_reserve), not one more value kept through the
+ * ring buffer's code. */
 static void __attribute__((regparm(1))) function_call(struct ftrace_frame *f)
 {
     unsigned cpu = arch_cpu_id();
     struct ftrace_cpu *c = &ftrace_cpu_state[cpu];
     if (!ftrace_enter(c))
         return;
-    if (!ftrace_pid_skips())
-        function_record(cpu, f, false);
+    if (!ftrace_pid_skips()) {
+        if (f->eflags & FTRACE_FRAME_IF)
+            function_record(cpu, f, true, false);
+        else
+            function_record(cpu, f, false, false);
+    }
     ftrace_exit(c);
 }
 
@@ -291,7 +297,7 @@ void __attribute__((regparm(1))) ftrace_dispatch(struct ftrace_frame *f)
         who = 0;
     if (who && !ftrace_pid_skips()) {
         if (who & FTRACE_USER_FUNCTION)
-            function_record(cpu, f, func_stack_trace);
+            function_record(cpu, f, f->eflags & FTRACE_FRAME_IF, func_stack_trace);
         if (who & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))
             ftrace_graph_entry(cpu, f);
     }

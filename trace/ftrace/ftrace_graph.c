@@ -63,6 +63,8 @@
                                   * allowed by the controls above */
 #define RET_NOTRACE 0x4          /* a set_graph_notrace function, or called from one */
 #define RET_IRQS FTRACE_FRAME_IF /* interrupts were on at entry (for the events' flags) */
+_Static_assert(RET_IRQS > (RET_PENDING | RET_INSIDE | RET_NOTRACE),
+               "ftrace_return_to_handler's one compare needs RET_IRQS above the others");
 
 struct ret_entry {
     uint32_t ret;       /* the real return address */
@@ -165,15 +167,15 @@ static void write_entry(unsigned cpu, const struct ret_entry *e)
     trace_commit_cpu(cpu);
 }
 
-/* The return of e, just popped: a leaf when its entry is still pending. The return time
- * is read once the record is reserved: until then the fewer values the i386 keeps in its
- * six registers the better, and the reservation is part of the call anyway. */
-static inline __attribute__((always_inline)) void write_return(unsigned cpu,
-                                                               const struct ret_entry *e)
+/* The return of e, just popped: a leaf when its entry is still pending; irqs is e's
+ * RET_IRQS (the caller may pass it as a constant). The return time is read once the record
+ * is reserved: until then the fewer values the i386 keeps in its six registers the better,
+ * and the reservation is part of the call anyway. */
+static inline __attribute__((always_inline)) void
+write_return(unsigned cpu, const struct ret_entry *e, bool irqs)
 {
     struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve_cpu(
-        cpu, e->state & RET_PENDING ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r,
-        e->state & RET_IRQS);
+        cpu, e->state & RET_PENDING ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r, irqs);
     if (!r)
         return;
     r->rettime = arch_cycles();
@@ -317,7 +319,7 @@ static __attribute__((noinline)) void graph_return_general(unsigned cpu, const s
     uint64_t now = arch_cycles();
     if (graph_recording && (e->state & (RET_PENDING | RET_INSIDE)) &&
         (graph_thresh_us == 0 || graph_long_enough(e, now)))
-        write_return(cpu, e);
+        write_return(cpu, e, e->state & RET_IRQS);
     if (profiling && profile[cpu]) {
         int site = ftrace_site_index(e->func);
         if (site >= 0) {
@@ -348,10 +350,16 @@ uint32_t __attribute__((regparm(1))) ftrace_return_to_handler(uint32_t fp)
     struct ret_entry *e = --gs->next;
     if (__builtin_expect(e->fp != fp, 0))
         bad_frame(e, fp);
+    /* The record is inlined once for each state of the interrupt flag at entry, a constant
+     * in each copy (as function_call's). The common case, graphed (pending or inside) with
+     * interrupts on, is one compare: RET_IRQS is above the other two bits. */
+    uint32_t graphed = e->state & (RET_PENDING | RET_INSIDE | RET_IRQS);
     if (__builtin_expect(!graph_plain, 0))
         graph_return_general(cpu, e);
-    else if (e->state & (RET_PENDING | RET_INSIDE))
-        write_return(cpu, e);
+    else if (graphed > RET_IRQS)
+        write_return(cpu, e, true);
+    else if (graphed & (RET_PENDING | RET_INSIDE))
+        write_return(cpu, e, false);
     return e->ret;
 }
 
