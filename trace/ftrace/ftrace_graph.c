@@ -167,18 +167,18 @@ static void write_entry(unsigned cpu, const struct ret_entry *e)
     trace_commit_cpu(cpu);
 }
 
-/* The return of e, just popped: a leaf when its entry is still pending; irqs is e's
- * RET_IRQS (the caller may pass it as a constant). The return time is read once the record
- * is reserved: until then the fewer values the i386 keeps in its six registers the better,
- * and the reservation is part of the call anyway. */
+/* The return of e, just popped, at rettime: a leaf when its entry is still pending; irqs is
+ * e's RET_IRQS (the caller may pass it as a constant). rettime is read before the record is
+ * reserved, so that it never comes after the event's own timestamp, as on Linux (readers of
+ * the binary pages may rely on it: st_capture.c checks it). */
 static inline __attribute__((always_inline)) void
-write_return(unsigned cpu, const struct ret_entry *e, bool irqs)
+write_return(unsigned cpu, const struct ret_entry *e, bool irqs, uint64_t rettime)
 {
     struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve_cpu(
         cpu, e->state & RET_PENDING ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r, irqs);
     if (!r)
         return;
-    r->rettime = arch_cycles();
+    r->rettime = rettime;
     r->func = e->func;
     r->depth = e->depth;
     r->calltime = e->calltime;
@@ -319,7 +319,7 @@ static __attribute__((noinline)) void graph_return_general(unsigned cpu, const s
     uint64_t now = arch_cycles();
     if (graph_recording && (e->state & (RET_PENDING | RET_INSIDE)) &&
         (graph_thresh_us == 0 || graph_long_enough(e, now)))
-        write_return(cpu, e, e->state & RET_IRQS);
+        write_return(cpu, e, e->state & RET_IRQS, now);
     if (profiling && profile[cpu]) {
         int site = ftrace_site_index(e->func);
         if (site >= 0) {
@@ -357,9 +357,9 @@ uint32_t __attribute__((regparm(1))) ftrace_return_to_handler(uint32_t fp)
     if (__builtin_expect(!graph_plain, 0))
         graph_return_general(cpu, e);
     else if (graphed > RET_IRQS)
-        write_return(cpu, e, true);
+        write_return(cpu, e, true, arch_cycles());
     else if (graphed & (RET_PENDING | RET_INSIDE))
-        write_return(cpu, e, false);
+        write_return(cpu, e, false, arch_cycles());
     return e->ret;
 }
 
