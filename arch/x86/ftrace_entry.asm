@@ -12,8 +12,8 @@
 ; off, and calls the C function in ftrace_trace_function with the address of what it pushed
 ; (struct ftrace_frame, arch/x86/ftrace_arch.h) in eax. popfd gives the traced code its
 ; interrupt flag back. pushad and popad save and restore all eight registers in one
-; instruction each: 8 instructions with the call and the ret, where pushing the four that
-; matter one by one took 14 (docs/ftrace.md, "Where the instructions go").
+; instruction each: 8 instructions with the call and the ret, where pushing and popping the
+; four that matter one by one, and four arguments, took 16 (docs/ftrace.md section 10).
 
 bits 32
 section .text
