@@ -464,9 +464,9 @@ TEST(reset_and_disable)
     struct rb_stats st;
     rb_get_stats(rb, 0, &st);
     CHECK(st.entries == 0 && st.overrun == 0 && st.dropped == 0 && st.read == 0);
-    rb->record_disabled = 1; /* tracing_on = 0: refused, and not a loss */
+    rb_disable_writers(rb, 1); /* as tracing_on = 0: refused, and not a loss */
     CHECK(!write_marked(rb, 0, 8));
-    rb->record_disabled = 0;
+    rb_disable_writers(rb, -1);
     rb_get_stats(rb, 0, &st);
     CHECK_EQ_INT(st.dropped, 0);
     CHECK(!rb_reserve(rb, RB_MAX_EVENT + 1)); /* too big: refused and counted */

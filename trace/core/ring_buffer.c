@@ -78,22 +78,57 @@ static uint64_t read_oldest(const struct rb_cpu *c)
 }
 
 /*
+ * Where the committed data ends, as a position (page * RB_PAGE_DATA + offset, modulo
+ * 2^32). With no writer between reserve and commit on the ring's CPU, everything written
+ * is committed: the write position itself, read between two reads of writers that agree
+ * with a nesting of zero (a writer that began meanwhile changed the count of reservations,
+ * and what it changed is then not trusted; the count would have to wrap, 2^24
+ * reservations, between the two reads to fool it). Otherwise commit_pos, which the
+ * outermost writer stored at its reservation: everything before its event was committed.
+ * Events after it, its own and those nested in it, become visible when its commit brings
+ * the nesting to zero.
+ */
+static uint32_t read_commit_pos(const struct rb_cpu *c)
+{
+    uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_ACQUIRE);
+    if (!(writers & RB_NESTING_MASK)) {
+        uint32_t pos = __atomic_load_n(&c->write_base, __ATOMIC_ACQUIRE) +
+                       __atomic_load_n(&c->write_offset, __ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&c->writers, __ATOMIC_ACQUIRE) == writers)
+            return pos;
+    }
+    return __atomic_load_n(&c->commit_pos, __ATOMIC_ACQUIRE);
+}
+
+/*
  * The published state: the oldest page, and the commit position turned back into (page,
- * offset). commit_pos counts bytes modulo 2^32 as if every page held RB_PAGE_DATA; the
- * commit page is never older than oldest_seq nor more than npages pages newer, so the
- * distance from oldest_seq's position decodes it exactly. oldest_seq is read first: it
- * only grows, so the commit position read after it is never behind it.
+ * offset). The position counts bytes modulo 2^32 as if every page held RB_PAGE_DATA; the
+ * commit page is never older than oldest_seq (a writer does not recycle the page an
+ * uncommitted event may be on: move_to_next_page), so the distance from oldest_seq's
+ * position decodes it exactly. oldest_seq is read first: it only grows, so the commit
+ * position read after it is never behind it.
  */
 static void read_published(const struct rb_cpu *c, struct published *p)
 {
     p->oldest_seq = read_oldest(c);
-    uint32_t pos = __atomic_load_n(&c->commit_pos, __ATOMIC_ACQUIRE);
+    uint32_t pos = read_commit_pos(c);
     uint32_t distance = pos - (uint32_t)p->oldest_seq * PAGE_DATA;
     p->commit_seq = p->oldest_seq + distance / PAGE_DATA;
     p->commit_offset = distance % PAGE_DATA;
 }
 
 /* --- writing ------------------------------------------------------------------------- */
+
+/*
+ * A page's time. Readers take a page's first event's time as the page's time_stamp plus
+ * the event's delta, and every later one's as the time before it plus its delta; the
+ * writer takes every delta from last_ts. The two agree because whenever the write offset
+ * is 0, the page's time_stamp equals last_ts: a new page gets the time of the event that
+ * opens it (move_to_next_page, and that event follows with delta 0), an empty ring has both
+ * at 0 (reset_cpu), a resize that copied nothing sets it (rb_resize_swap), and a discard
+ * that takes a page's first event back restores last_ts to that event's time, its delta
+ * being 0. So the fast path (rb_reserve_fast) writes a page's first event like any other.
+ */
 
 /* Moves the writer to the next page, recycling the slot's old page if the mode allows.
  * False: the event cannot be stored (producer/consumer mode and the reader is behind, or
@@ -130,35 +165,41 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     return true;
 }
 
-/*
- * Books an event refused before its reservation began (the writer counted itself in
- * nesting, then found it may not write) and leaves nesting. tracing_on=0, a reset and a CPU
- * tracing_cpumask leaves out are no loss; an oversized event is counted in its place in the
- * stream, while the writer still counts in nesting, so that a stopper waits for the count
- * to be written before it rewrites the ring; a refusal because a resize stopped the writers
- * goes to stopped_drops, which the resize does not rewrite (readers report those with the
- * next event they read, like unplaced drops).
- */
-void rb_refuse(struct ring_buffer *rb, struct rb_cpu *c, unsigned cpu, int disabled)
+/* Leaves writers: a reservation that ends without anything to publish (refused, or
+ * dropped), at any depth. One locked instruction, so that an interrupt cannot come between
+ * the read and the write of the count. */
+static void leave_writers(struct rb_cpu *c)
 {
-    if (!rb->cpu_off[cpu]) {
-        if (!disabled)
-            rb_count_drop(c);
-        else if (disabled >= RB_STOP_RESIZE)
-            __atomic_add_fetch(&c->stopped_drops, 1, __ATOMIC_RELAXED);
-    }
-    __atomic_store_n(&c->nesting, c->nesting - 1, __ATOMIC_RELEASE);
+    __atomic_fetch_sub(&c->writers, 1, __ATOMIC_RELEASE);
 }
 
-/* As a writer that was refused: counted in nesting first, with the fence (see
- * rb_reserve_irqs_off), so that a resize never rewrites the ring under the count. */
+/*
+ * Books an event refused before its reservation began (the writer counted itself in
+ * writers, then found it may not write, disabled being what it read) and leaves writers.
+ * tracing_on=0, a reset and a CPU tracing_cpumask leaves out are no loss; an oversized
+ * event (disabled 0) is counted in its place in the stream, while the writer still counts
+ * in writers, so that a stopper waits for the count to be written before it rewrites the
+ * ring; a refusal because a resize stopped the writers goes to stopped_drops, which the
+ * resize does not rewrite (readers report those with the next event they read, like
+ * unplaced drops).
+ */
+void rb_refuse(struct rb_cpu *c, int disabled)
+{
+    if (!disabled)
+        rb_count_drop(c);
+    else if (disabled >= RB_STOP_RESIZE && !(disabled & RB_CPU_OFF))
+        __atomic_add_fetch(&c->stopped_drops, 1, __ATOMIC_RELAXED);
+    leave_writers(c);
+}
+
+/* As a writer that was refused: counted in writers first, with the fence (see
+ * rb_reserve_cpu), so that a resize never rewrites the ring under the count. */
 void rb_count_lost_event(struct ring_buffer *rb)
 {
     unsigned long flags = arch_irq_save();
-    unsigned cpu = arch_cpu_id();
-    struct rb_cpu *c = &rb->cpu[cpu];
-    __atomic_fetch_add(&c->nesting, 1, __ATOMIC_SEQ_CST);
-    rb_refuse(rb, c, cpu, rb->record_disabled);
+    struct rb_cpu *c = &rb->cpu[arch_cpu_id()];
+    __atomic_fetch_add(&c->writers, RB_WRITER, __ATOMIC_SEQ_CST);
+    rb_refuse(c, __atomic_load_n(&c->disabled, __ATOMIC_ACQUIRE));
     arch_irq_restore(flags);
 }
 
@@ -200,22 +241,29 @@ void rb_count_drop(struct rb_cpu *c)
 }
 
 /*
- * The uncommon cases of a reservation: the first event of a page (its timestamp becomes the
- * page's base), a delta too large for 27 bits (a time-extend record goes first), a clock
- * that went backwards (the event takes the previous one's time), and a full page (move on,
- * or drop and count).
+ * A reservation at time ts, for any case: the fast path's uncommon ones (rb_reserve_fast),
+ * and copy_ring's events, which keep their time. An event too big for the buffer
+ * (refused and counted), one of more than 112 bytes or none (its length in a second header
+ * word), the first event of a page (its timestamp becomes the page's base), a delta too
+ * large for 27 bits or a new high half of the clock (a time-extend record goes first when
+ * the delta needs it), a clock that went backwards (the event takes the previous one's
+ * time), and a full page (move on, or drop and count).
  */
-void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, uint32_t size,
-                      uint64_t ts)
+static void *reserve_at(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length, uint64_t ts)
 {
+    if (length > RB_MAX_EVENT) {
+        rb_refuse(c, 0);
+        return 0;
+    }
+    uint32_t body = (length + 3) & ~3u;
+    uint32_t size = body - 1 < TYPE_DATA_MAX * 4 ? 4 + body : 8 + body;
     if (ts < c->last_ts)
         ts = c->last_ts; /* never back in time: the event counts as simultaneous */
     uint64_t delta = ts - c->last_ts;
     uint32_t extend = (c->write_offset && delta >= DELTA_LIMIT) ? 8 : 0;
-    if (c->write_offset + extend + size >= PAGE_DATA) { /* see rb_reserve_on */
+    if (c->write_offset + extend + size >= PAGE_DATA) { /* see rb_reserve_fast */
         if (!move_to_next_page(rb, c, ts)) {
-            rb_count_drop(c);
-            __atomic_store_n(&c->nesting, c->nesting - 1, __ATOMIC_RELEASE); /* done */
+            rb_refuse(c, 0);
             return 0;
         }
         extend = 0;
@@ -231,7 +279,28 @@ void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, u
         word += 2;
         delta = 0;
     }
-    return rb_account(c, extend + size, ts, rb_put_header(word, body, (uint32_t)delta));
+    c->write_offset += extend + size;
+    c->last_ts = ts;
+    c->next_entry++;
+    return rb_put_header(word, body, (uint32_t)delta);
+}
+
+RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length)
+{
+    return reserve_at(c->rb, c, length, arch_cycles());
+}
+
+/* rb_reserve_cpu's other cases, counted in writers already: a refusal (disabled read once,
+ * rb_refuse judges by it), or a writer nested in another on this CPU, which reserves after
+ * the outer event and publishes nothing (rb_reserve_cpu). */
+RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length)
+{
+    int disabled = __atomic_load_n(&c->disabled, __ATOMIC_ACQUIRE);
+    if (disabled) {
+        rb_refuse(c, disabled);
+        return 0;
+    }
+    return reserve_at(c->rb, c, length, arch_cycles());
 }
 
 /*
@@ -658,7 +727,8 @@ uint32_t rb_pages_per_cpu(const struct ring_buffer *rb) { return rb->cpu[0].npag
 
 uint32_t rb_page_data_size(void) { return PAGE_DATA; }
 
-/* Everything of an rb_cpu but nesting: what reset and resize rewrite. */
+/* Everything of an rb_cpu after writers, disabled and stopped_drops: what reset and resize
+ * rewrite. */
 #define RB_CPU_STATE(c) ((char *)&(c)->pages)
 #define RB_CPU_STATE_SIZE (sizeof(struct rb_cpu) - offsetof(struct rb_cpu, pages))
 
@@ -678,25 +748,38 @@ static void reset_cpu(struct rb_cpu *c)
     c->write_page = pages[0];
 }
 
+void rb_disable_writers(struct ring_buffer *rb, int share)
+{
+    for (unsigned i = 0; i < RB_MAX_CPUS; i++)
+        __atomic_add_fetch(&rb->cpu[i].disabled, share, __ATOMIC_SEQ_CST);
+}
+
+/* Whether cpu has a writer between reserve and commit, read with acquire order (what it
+ * committed is seen after). */
+static bool cpu_writing(const struct ring_buffer *rb, unsigned cpu)
+{
+    return __atomic_load_n(&rb->cpu[cpu].writers, __ATOMIC_ACQUIRE) & RB_NESTING_MASK;
+}
+
 /*
- * Stops the writers: raises record_disabled, then (a full fence between, the mirror of
- * rb_reserve_irqs_off's) waits until no CPU has a writer between reserve and commit. A
- * writer that counted itself in nesting before the raise is waited for; one after it sees
- * the raise and backs out. Nested writers (interrupts) keep nesting above zero until the
- * outermost commits, so the wait ends only when each ring is quiet. No IPI is needed, so
- * the callers may hold spinlocks (the tracing core's reader lock).
+ * Stops the writers: raises every CPU's disabled, then (a full fence between, the mirror
+ * of rb_reserve_cpu's) waits until no CPU has a writer between reserve and commit. A
+ * writer that counted itself in writers before the raise is waited for; one after it sees
+ * the raise and backs out. Nested writers (interrupts) keep the nesting above zero until
+ * the outermost commits, so the wait ends only when each ring is quiet. No IPI is needed,
+ * so the callers may hold spinlocks (the tracing core's reader lock).
  */
 static void stop_writers(struct ring_buffer *rb, int share)
 {
-    __atomic_add_fetch(&rb->record_disabled, share, __ATOMIC_SEQ_CST);
+    rb_disable_writers(rb, share);
     for (unsigned i = 0; i < rb->ncpus; i++)
-        while (__atomic_load_n(&rb->cpu[i].nesting, __ATOMIC_ACQUIRE))
+        while (cpu_writing(rb, i))
             arch_cpu_relax();
 }
 
 static void start_writers(struct ring_buffer *rb, int share)
 {
-    __atomic_sub_fetch(&rb->record_disabled, share, __ATOMIC_SEQ_CST);
+    rb_disable_writers(rb, -share);
 }
 
 /* For a resize: events refused meanwhile are losses (a reset's are not: the trace they
@@ -709,10 +792,10 @@ void rb_writers_start(struct ring_buffer *rb) { start_writers(rb, RB_STOP_RESIZE
  * gives up after max_cycles of waiting, letting the writers go again. */
 bool rb_writers_stop_within(struct ring_buffer *rb, uint64_t max_cycles)
 {
-    __atomic_add_fetch(&rb->record_disabled, RB_STOP_RESIZE, __ATOMIC_SEQ_CST);
+    rb_disable_writers(rb, RB_STOP_RESIZE);
     uint64_t start = arch_cycles();
     for (unsigned i = 0; i < rb->ncpus; i++)
-        while (__atomic_load_n(&rb->cpu[i].nesting, __ATOMIC_ACQUIRE)) {
+        while (cpu_writing(rb, i)) {
             if (arch_cycles() - start > max_cycles) {
                 start_writers(rb, RB_STOP_RESIZE);
                 return false;
@@ -766,8 +849,12 @@ struct ring_buffer *rb_create(const struct rb_env *env, unsigned ncpus, uint32_t
     rb->env = *env;
     rb->ncpus = ncpus;
     rb->overwrite = true;
-    for (unsigned i = ncpus; i < RB_MAX_CPUS; i++)
+    for (unsigned i = 0; i < RB_MAX_CPUS; i++)
+        rb->cpu[i].rb = rb;
+    for (unsigned i = ncpus; i < RB_MAX_CPUS; i++) {
         rb->cpu_off[i] = true; /* no ring: a CPU started later writes nothing, loses nothing */
+        rb->cpu[i].disabled = RB_CPU_OFF;
+    }
     for (unsigned i = 0; i < ncpus; i++) {
         struct rb_cpu *c = &rb->cpu[i];
         c->pages = env->alloc(pages_per_cpu * sizeof *c->pages);
@@ -812,8 +899,9 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
     rb->overwrite = true;
     struct rb_event ev;
     while (reader_next(&r, &ev)) { /* the writers are stopped: no page changes meanwhile */
-        fresh->nesting++; /* as rb_reserve_irqs_off counts a writer */
-        void *dst = rb_reserve_on(rb, fresh, ev.length, ev.ts);
+        fresh->writers += RB_WRITER; /* as rb_reserve_cpu counts a writer, and publishes */
+        fresh->commit_pos = fresh->write_base + fresh->write_offset;
+        void *dst = reserve_at(rb, fresh, ev.length, ev.ts);
         if (dst) {
             memcpy(dst, payload, ev.length);
             rb_commit_on(fresh);
@@ -864,6 +952,8 @@ void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r)
         fresh.dropped = c->dropped;
         if (fresh.last_ts < c->last_ts)
             fresh.last_ts = c->last_ts; /* events written later never predate earlier ones */
+        if (fresh.write_offset == 0)
+            fresh.write_page->time_stamp = fresh.last_ts; /* a page's time: see above */
         r->pages[i] = c->pages; /* the old pages, for rb_resize_free */
         fresh.gen = c->gen + 2; /* readers that sampled the old generation retry */
         memcpy(RB_CPU_STATE(c), RB_CPU_STATE(&fresh), RB_CPU_STATE_SIZE);
@@ -898,6 +988,8 @@ int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
 /* issue 18, tracing_cpumask (trace/core/trace_cpumask.c). */
 void rb_set_cpu_recording(struct ring_buffer *rb, unsigned cpu, bool on)
 {
-    if (cpu < rb->ncpus)
-        rb->cpu_off[cpu] = !on;
+    if (cpu >= rb->ncpus || rb->cpu_off[cpu] == !on)
+        return;
+    rb->cpu_off[cpu] = !on;
+    __atomic_add_fetch(&rb->cpu[cpu].disabled, on ? -RB_CPU_OFF : RB_CPU_OFF, __ATOMIC_SEQ_CST);
 }

@@ -66,7 +66,12 @@ struct rb_page {
  * line of its own, and so does its reader part. 64 bytes is the line of every x86 since the
  * Pentium 4. */
 #define RB_CACHE_LINE 64
-#define RB_STOP_RESIZE 0x10000 /* record_disabled's share of a resize (rb_writers_stop) */
+#define RB_STOP_RESIZE 0x10000  /* disabled's share of a resize (rb_writers_stop) */
+#define RB_CPU_OFF 0x40000000   /* disabled's share of a CPU left out (rb_set_cpu_recording) */
+/* rb_cpu.writers: the nesting depth in the low byte (interrupts, exceptions and NMIs nest
+ * a few levels deep, never 255), the reservations begun counted above it. */
+#define RB_NESTING_MASK 0xffu
+#define RB_WRITER 0x101u        /* one more writer nesting, one more reservation begun */
 
 /* One CPU's ring. Fields are private to ring_buffer.c; the struct is here for sizeof.
  * Its size is RB_CPU_STRIDE, a power of two (the stride member pads it): finding this CPU's
@@ -75,20 +80,34 @@ struct rb_page {
 struct rb_cpu {
   union {
    struct {
-    /* Writers between reserve and commit: the writer's own count, which a writer backing
-     * out of a stopped ring changes at any moment. First, so that reset and resize, which
-     * rewrite everything after it, never write it (ring_buffer.c, RB_CPU_STATE). */
-    uint32_t nesting;
+    /* Writers between reserve and commit (RB_NESTING_MASK: how deep they nest on this CPU)
+     * and, above it, a count of reservations begun (RB_WRITER adds one to each): the word
+     * the outermost commit changes with one compare-and-swap, which fails when an interrupt
+     * reserved meanwhile (rb_commit_on). First, with disabled and stopped_drops: reset and
+     * resize rewrite everything after them and never these (ring_buffer.c, RB_CPU_STATE). */
+    volatile uint32_t writers;
+    /* > 0: this CPU's writers refuse. Each reset adds 1 (and rb_disable_writers' callers
+     * what they like), each resize RB_STOP_RESIZE, a CPU tracing_cpumask leaves out
+     * RB_CPU_OFF: one load tells a writer whether it may write and whether a refusal is a
+     * loss (a resize's is; the others' are not). Per CPU, next to writers, so that the
+     * fast path's test is one compare on the line it writes anyway. */
+    volatile int32_t disabled;
     /* Events refused while the writers were stopped for a resize: a count only the writers
      * add to (atomically, whenever they are refused), outside what the resize rewrites. */
     volatile uint32_t stopped_drops;
+    struct ring_buffer *rb; /* the buffer this ring belongs to (rb_reserve_slow's) */
     struct rb_page **pages;
     uint32_t npages;
     /* writer side (this CPU only, updated with interrupts off) */
     struct rb_page *write_page; /* the slot of write_seq */
     uint64_t write_seq;      /* logical number of the page being written */
     uint32_t write_offset;   /* next free byte in it */
-    uint64_t last_ts;        /* timestamp of the last reserved event */
+    /* Timestamp of the last reserved event. The fast path reads and writes only its low
+     * half (little-endian: the first word) while the high half stays the same. */
+    union {
+        uint64_t last_ts;
+        struct { uint32_t low, high; } last_ts_half;
+    };
     uint64_t next_entry;     /* number the next event gets */
     uint64_t dropped;        /* refused: buffer full (producer/consumer), too big, resizing */
     /* published state (seqcount-protected for readers) */
@@ -129,13 +148,10 @@ struct ring_buffer {
     void *allocation;        /* what env.alloc returned (the struct is aligned inside it) */
     unsigned ncpus;
     bool overwrite;          /* true: recycle oldest pages; false: drop new events */
-    /* > 0: writers refuse. Each tracing_on=0 and reset adds 1, each resize RB_STOP_RESIZE:
-     * one read tells a writer both whether it may write and whether a refusal is a loss
-     * (a resize's is; the others' are not). */
-    volatile int record_disabled;
     /* issue 18, tracing_cpumask: true: that CPU's writers refuse, and it is no loss (as a
-     * CPU outside Linux's mask); kept across rb_reset. rb_set_cpu_recording sets it. A CPU
-     * the buffer has no ring for (ncpus and up) is off for good. */
+     * CPU outside Linux's mask); kept across rb_reset. rb_set_cpu_recording sets it (and
+     * RB_CPU_OFF in that CPU's disabled, which is what writers read). A CPU the buffer has
+     * no ring for (ncpus and up) is off for good. */
     volatile bool cpu_off[RB_MAX_CPUS];
     struct rb_cpu cpu[RB_MAX_CPUS];
 };
@@ -243,16 +259,35 @@ uint32_t rb_pages_per_cpu(const struct ring_buffer *rb);
 /* Payload bytes a page holds, for converting sizes to counts. */
 uint32_t rb_page_data_size(void);
 
+/* Adds share (negative: takes it back) to every CPU's disabled count: writers refuse while
+ * it is above zero (rb_cpu.disabled says which refusals are losses). It does not wait for
+ * writers already past the test: rb_writers_stop does. */
+void rb_disable_writers(struct ring_buffer *rb, int share);
+/* True while a writer on cpu is between reserve and commit. */
+static inline bool rb_cpu_writing(const struct ring_buffer *rb, unsigned cpu)
+{
+    return (rb->cpu[cpu].writers & RB_NESTING_MASK) != 0;
+}
+
 /* --- the writer's fast path ----------------------------------------------------------
  * Inline because it runs for every traced event: a call and its register saving would cost
- * as much as the work. Everything uncommon is in ring_buffer.c. */
+ * as much as the work. Everything uncommon is in ring_buffer.c; docs/tracing-core.md
+ * ("The cost of an event") counts the instructions. */
 
 #include "kernel/arch.h"
 
-void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, uint32_t size,
-                      uint64_t ts);
+/* The fast path's calls out, for what is rare: cold (laid out away from it), and on the
+ * i386 with their arguments in registers, so that the fast path needs no stack space
+ * for them (every other kernel function takes its arguments on the stack). */
+#if defined(__i386__)
+#define RB_SLOW __attribute__((cold, regparm(3)))
+#else
+#define RB_SLOW __attribute__((cold))
+#endif
+RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length);
+RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length);
 void rb_count_drop(struct rb_cpu *c);
-void rb_refuse(struct ring_buffer *rb, struct rb_cpu *c, unsigned cpu, int disabled);
+void rb_refuse(struct rb_cpu *c, int disabled);
 
 static inline void rb_publish_begin(struct rb_cpu *c)
 {
@@ -264,6 +299,17 @@ static inline void rb_publish_end(struct rb_cpu *c)
 {
     __atomic_thread_fence(__ATOMIC_RELEASE);
     c->gen++;
+}
+
+/* This CPU's ring, as one pointer in one register: the compiler would otherwise keep rb
+ * and cpu * RB_CPU_STRIDE apart, two registers for every use (the empty asm hides where
+ * the pointer came from). */
+static inline __attribute__((always_inline)) struct rb_cpu *rb_cpu_of(struct ring_buffer *rb,
+                                                                      unsigned cpu)
+{
+    struct rb_cpu *c = &rb->cpu[cpu];
+    __asm__("" : "+r"(c));
+    return c;
 }
 
 /* Writes the header of an event of body payload bytes with time delta at word; returns
@@ -279,74 +325,88 @@ static inline void *rb_put_header(uint32_t *word, uint32_t body, uint32_t delta)
     return &word[2];
 }
 
-/* Books size bytes just written at the write position (the caller counted itself in
- * nesting already: rb_reserve_irqs_off). */
-static inline void *rb_account(struct rb_cpu *c, uint32_t size, uint64_t ts, void *payload)
+/*
+ * Reserves an event of length bytes now on c at offset (c->write_offset, which the caller
+ * read), c->writers already counting it (the slow path's refusal takes it back), with
+ * interrupts off. The common case takes no branch:
+ * a clock whose high half is the last event's and whose low half is less than 2^27 ahead
+ * of it (so the 27-bit delta holds the difference; a clock that went backwards wraps past
+ * the limit too), a payload of 1..112 bytes (its length fits the header's type_len), and
+ * room on the page (">=": an offset never reaches RB_PAGE_DATA, so commit_pos names one
+ * page only). A page's first event needs nothing more: the ring keeps its time_stamp equal
+ * to last_ts while its write offset is 0 (ring_buffer.c, "A page's time"). The event then
+ * costs its header word, the new write offset, the low half of the time (moved by the
+ * delta) and the event's number. Anything else, and every refusal, is rb_reserve_slow's,
+ * which reads the clock again. The order below keeps few values alive at once: the i386
+ * has six registers to spare, and each value more is a store to the stack and a load back.
+ */
+static inline __attribute__((always_inline)) void *
+rb_reserve_fast(struct rb_cpu *c, uint32_t length, uint32_t offset)
 {
-    c->write_offset += size;
-    c->last_ts = ts;
-    c->next_entry++;
-    return payload;
-}
-
-/* Reserves an event at time ts on c with interrupts off, c->nesting already counting it
- * (a refusal takes it back). The common case (room on the page,
- * a delta that fits 27 bits) takes no branch; the rest is rb_reserve_slow. */
-static inline void *rb_reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length,
-                                  uint64_t ts)
-{
+    uint64_t ts = arch_cycles();
+    if (__builtin_expect((uint32_t)(ts >> 32) != c->last_ts_half.high, 0))
+        return rb_reserve_slow(c, length);
+    uint32_t delta = (uint32_t)ts - c->last_ts_half.low;
     uint32_t body = (length + 3) & ~3u;
-    uint32_t size = body - 1 < RB_TYPE_DATA_MAX * 4 ? 4 + body : 8 + body;
-    /* The 64-bit delta: a clock that went backwards wraps it past RB_DELTA_LIMIT too. */
-    uint64_t delta = ts - c->last_ts;
-    uint32_t offset = c->write_offset;
-    /* One test for a page's first event (offset 0: offset - 1 wraps to the top) and for an
-     * event the page has no room for, offset + size >= RB_PAGE_DATA (">=": an offset never
-     * reaches RB_PAGE_DATA, so commit_pos names one page only). */
-    if (__builtin_expect(delta >= RB_DELTA_LIMIT || offset - 1 >= RB_PAGE_DATA - 1 - size, 0))
-        return rb_reserve_slow(rb, c, body, size, ts);
+    if (__builtin_expect(delta >= RB_DELTA_LIMIT || length - 1 >= RB_TYPE_DATA_MAX * 4 ||
+                         offset + 4 + body >= RB_PAGE_DATA, 0))
+        return rb_reserve_slow(c, length);
+    c->last_ts_half.low += delta;
     uint32_t *word = (uint32_t *)(c->write_page->data + offset);
-    return rb_account(c, size, ts, rb_put_header(word, body, (uint32_t)delta));
+    word[0] = (body / 4) | (delta << RB_DELTA_SHIFT);
+    c->write_offset = offset + 4 + body;
+    c->next_entry++;
+    return &word[1];
 }
 
-/* Ends a reservation on c; the outermost makes everything reserved so far visible. One
- * 32-bit store publishes it; readers turn it back into (page, offset). nesting drops only
- * after that store (release order): a stopper on another CPU that sees it at zero also
- * sees the commit, and no late commit_pos store can land on a ring it has rewritten. */
+/*
+ * Ends a reservation on c: one locked decrement of the nesting, whatever the depth. The
+ * outermost writer published at its reservation where the committed data ended
+ * (rb_reserve_cpu); when its commit brings the nesting to zero, everything written so far
+ * is committed, and readers then take the write position itself as the end (ring_buffer.c,
+ * read_published). Interrupts may stay on: an interrupting writer nests, and has committed
+ * before this one goes on. The decrement is a full barrier: a reader or a stopper on
+ * another CPU that sees the nesting at zero sees the event's bytes too.
+ */
 static inline void rb_commit_on(struct rb_cpu *c)
 {
-    uint32_t nesting = c->nesting;
-    if (nesting == 1)
-        __atomic_store_n(&c->commit_pos, c->write_base + c->write_offset, __ATOMIC_RELEASE);
-    __atomic_store_n(&c->nesting, nesting - 1, __ATOMIC_RELEASE);
+    __atomic_fetch_sub(&c->writers, 1, __ATOMIC_RELEASE);
 }
 
 /*
  * rb_reserve for a caller that has interrupts off already and knows its CPU number: cpu is
  * arch_cpu_id(), read once by a caller that needs it for more than this (the trace core,
- * the function tracers). Commit with rb_commit_cpu(rb, cpu) before interrupts go back on,
- * or with rb_commit.
+ * the function tracers). Commit with rb_commit_cpu(rb, cpu) or rb_commit, on this CPU (the
+ * kernel is not preempted between the two: kernel/proc/sched.h).
  *
- * The writer counts itself in nesting BEFORE it looks at record_disabled, with a full
- * fence between (the one store-then-load order x86 does not keep by itself), and
- * rb_writers_stop does the mirror image: raise record_disabled, fence, then wait for every
- * CPU's nesting to drop to zero. So either the writer sees the stop and backs out, or the
+ * The writer counts itself in writers BEFORE it looks at disabled, with a full fence
+ * between (the one store-then-load order x86 does not keep by itself), and rb_writers_stop
+ * does the mirror image: raise every CPU's disabled, fence, then wait for every CPU's
+ * nesting to drop to zero. So either the writer sees the stop and backs out, or the
  * stopper sees the writer and waits for its commit: a resize never moves pages under a
  * writer on another CPU. The fence is the one price SMP adds to the fast path: the
  * increment becomes a locked instruction (on this CPU's own cache line, which no other CPU
  * writes).
+ *
+ * The outermost writer (nesting 0 before it) stores the write position as it finds it in
+ * commit_pos: every event before it is committed, since the nesting was zero. That is what
+ * readers use while writers are at work. A nested writer (an interrupt that traces) stores
+ * nothing, since the outer event before it is not committed yet; it and its reservation
+ * take the out-of-line path, as refusals do.
  */
-static inline void *rb_reserve_cpu(struct ring_buffer *rb, unsigned cpu, uint32_t length)
+static inline __attribute__((always_inline)) void *
+rb_reserve_cpu(struct ring_buffer *rb, unsigned cpu, uint32_t length)
 {
-    struct rb_cpu *c = &rb->cpu[cpu];
-    __atomic_fetch_add(&c->nesting, 1, __ATOMIC_SEQ_CST); /* lock add: the count and the fence */
-    /* Read once (rb_refuse judges by the same value), with acquire order: the ring's state
-     * is read after it, never from before a resize that ended just now. */
-    int disabled = __atomic_load_n(&rb->record_disabled, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(!(disabled | rb->cpu_off[cpu]) && length <= RB_MAX_EVENT, 1))
-        return rb_reserve_on(rb, c, length, arch_cycles());
-    rb_refuse(rb, c, cpu, disabled);
-    return 0;
+    struct rb_cpu *c = rb_cpu_of(rb, cpu);
+    uint32_t before = __atomic_fetch_add(&c->writers, RB_WRITER, __ATOMIC_SEQ_CST); /* lock xadd */
+    /* disabled with acquire order: the ring's state is read after it, never from before a
+     * resize that ended just now. */
+    if (__builtin_expect((before & RB_NESTING_MASK) | __atomic_load_n(&c->disabled,
+                                                                      __ATOMIC_ACQUIRE), 0))
+        return rb_reserve_nested(c, length);
+    uint32_t offset = c->write_offset;
+    __atomic_store_n(&c->commit_pos, c->write_base + offset, __ATOMIC_RELEASE);
+    return rb_reserve_fast(c, length, offset);
 }
 
 /* rb_reserve_cpu on this CPU. */
@@ -355,27 +415,30 @@ static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
     return rb_reserve_cpu(rb, arch_cpu_id(), length);
 }
 
+/* Interrupts are off for the reservation only: between reading the write position and
+ * booking the event an interrupting writer would take the same bytes. Two copies of the
+ * fast path, one for each state interrupts were in, so that the state is not one more
+ * value kept across it (arch_irq_restore of a flags word known to be non-zero is an sti). */
 static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length)
 {
     unsigned long flags = arch_irq_save();
+    if (!flags)
+        return rb_reserve_irqs_off(rb, length);
     void *payload = rb_reserve_irqs_off(rb, length);
     arch_irq_restore(flags);
     return payload;
 }
 
-/* Interrupts go off for the decrement and the store: a writer interrupting in between
- * could otherwise publish its event and see our older position stored over it. */
+/* Any context, interrupts on or off (rb_commit_on says why they may stay on). */
 static inline void rb_commit(struct ring_buffer *rb)
 {
-    unsigned long flags = arch_irq_save();
-    rb_commit_on(&rb->cpu[arch_cpu_id()]);
-    arch_irq_restore(flags);
+    rb_commit_on(rb_cpu_of(rb, arch_cpu_id()));
 }
 
-/* rb_commit for a caller with interrupts off since its rb_reserve_cpu(rb, cpu, ...). */
+/* rb_commit for a caller that knows its CPU number (arch_cpu_id()). */
 static inline void rb_commit_cpu(struct ring_buffer *rb, unsigned cpu)
 {
-    rb_commit_on(&rb->cpu[cpu]);
+    rb_commit_on(rb_cpu_of(rb, cpu));
 }
 
 #endif

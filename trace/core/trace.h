@@ -245,12 +245,17 @@ trace_reserve_in(struct ring_buffer *rb, uint16_t type, uint32_t length)
     return e;
 }
 
+/* Interrupts go off for the reservation only (rb_reserve says why). The fast path is
+ * inlined twice, once for each state interrupts were in: the state is then a constant in
+ * each copy (the irqs-off flag costs nothing) instead of one more value kept across it. */
 static inline struct trace_entry *trace_reserve(uint16_t type, uint32_t length)
 {
     if (!trace_recording)
         return 0;
     unsigned long irqs = arch_irq_save();
-    struct trace_entry *e = trace_reserve_on(trace_buf, arch_cpu_id(), type, length, irqs != 0);
+    if (!irqs)
+        return trace_reserve_on(trace_buf, arch_cpu_id(), type, length, false);
+    struct trace_entry *e = trace_reserve_on(trace_buf, arch_cpu_id(), type, length, true);
     arch_irq_restore(irqs);
     return e;
 }
