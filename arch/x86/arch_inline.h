@@ -55,17 +55,19 @@ static inline uint64_t arch_cycles(void)
  *   - a per-CPU segment in FS or GS is lost on every trap (trap_entry.asm loads the kernel
  *     data segment into all four) and belongs to user TLS on the way back;
  *   - LSL touches only the GDT the CPU already uses, needs no register reserved, works in
- *     any task (the double-fault and int3 tasks too) and costs two instructions (the
- *     selector into a register, LSL); Linux's vDSO getcpu uses the same trick.
+ *     any task (the double-fault and int3 tasks too) and costs two instructions (zeroing
+ *     the result, LSL with the selector read from memory, sel_cpu_number in gdt.c); Linux's
+ *     vDSO getcpu uses the same trick.
  * Before gdt_init (early boot) the boot loader's GDT has no such descriptor: LSL then
  * clears ZF and leaves the destination alone, which starts as 0. Volatile: a task that
  * moves to another CPU must not keep an old answer.
  */
 #define SEL_CPU_NUMBER 0x78
+extern const uint16_t sel_cpu_number; /* SEL_CPU_NUMBER in memory: LSL reads it from there */
 static inline unsigned arch_cpu_id(void)
 {
     unsigned id = 0;
-    __asm__ volatile("lsl %1, %0" : "+r"(id) : "r"((unsigned)SEL_CPU_NUMBER) : "cc");
+    __asm__ volatile("lsl %1, %0" : "+r"(id) : "m"(sel_cpu_number) : "cc");
     return id;
 }
 

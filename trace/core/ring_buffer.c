@@ -44,6 +44,7 @@
 #define TYPE_PADDING 29     /* a discarded event: the next word holds the bytes after it */
 #define TYPE_TIME_EXTEND 30 /* the next word holds delta >> 27 */
 #define MAX_RETRIES 100000
+#define REFUSAL_WAIT 1000 /* read_commit_pos's wait for a refused writer to leave, in tries */
 
 _Static_assert(RB_MAX_EVENT + 16 <= PAGE_DATA, "the largest event must fit a page");
 
@@ -53,9 +54,67 @@ static struct rb_page *slot(const struct rb_cpu *c, uint64_t seq)
 }
 
 /* --- publishing: a seqcount so readers on other CPUs (or interrupted readers) never see a
- * half-updated position. Writers update with interrupts off, so they never nest here. */
-#define publish_begin rb_publish_begin
-#define publish_end rb_publish_end
+ * half-updated oldest page or event number. Writers update with interrupts off, so they
+ * never nest here. */
+static void publish_begin(struct rb_cpu *c)
+{
+    c->gen++;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void publish_end(struct rb_cpu *c)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    c->gen++;
+}
+
+/* A reservation that ends without anything to publish, at any depth (rb_commit_cpu's
+ * decrement, for a ring named by its rb_cpu). */
+static void leave_writers(struct rb_cpu *c)
+{
+    __atomic_fetch_sub(&c->writers, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Event numbers. Every event has a number in writing order, which readers use to count
+ * what they missed. The fast path does not count events itself: its locked add to
+ * c->writers counts one more event in the word's top 24 bits (a reservation refused
+ * after it takes the one back: refuse). The writer folds that count into the 64-bit
+ * next_entry whenever it needs a number (a new page's first_entry, a drop's place, a
+ * discard), and then at least once per page, so fewer than 2^24 events are ever
+ * waiting to be folded. Readers on other CPUs add the unfolded part themselves
+ * (read_entries), under the gen seqcount, as the fold changes two fields.
+ */
+static uint32_t unfolded_events(uint32_t writers, uint32_t count_base)
+{
+    return ((writers >> RB_COUNT_SHIFT) - count_base) & RB_COUNT_MASK;
+}
+
+/* Folds the events counted in writers into next_entry, and returns next_entry: the
+ * number of events reserved so far, every open reservation included. The writer's. */
+static uint64_t fold_events(struct rb_cpu *c)
+{
+    uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_RELAXED);
+    uint32_t events = unfolded_events(writers, c->count_base);
+    if (events) {
+        publish_begin(c);
+        c->next_entry += events;
+        c->count_base = writers >> RB_COUNT_SHIFT;
+        publish_end(c);
+    }
+    return c->next_entry;
+}
+
+/* The count of writers when no reservation is half done (nesting 0): a refused writer
+ * holds one event in it until it takes it back. For reset and resize, which stopped the
+ * writers, so that only refusals (a few instructions each) can be under way. */
+static uint32_t quiet_count(const struct rb_cpu *c)
+{
+    uint32_t writers;
+    while ((writers = __atomic_load_n(&c->writers, __ATOMIC_ACQUIRE)) & RB_NESTING_MASK)
+        arch_cpu_relax();
+    return writers >> RB_COUNT_SHIFT;
+}
 
 struct published {
     uint64_t commit_seq, oldest_seq;
@@ -77,6 +136,22 @@ static uint64_t read_oldest(const struct rb_cpu *c)
     }
 }
 
+/* The number of events reserved on c (open reservations included), read consistently from
+ * any CPU (see "Event numbers"); like read_oldest, it gives up waiting after MAX_RETRIES. */
+static uint64_t read_entries(const struct rb_cpu *c)
+{
+    for (int tries = 0;; tries++) {
+        uint32_t gen = c->gen;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        uint64_t next = c->next_entry;
+        uint32_t base = c->count_base;
+        uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_ACQUIRE);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if ((!(gen & 1) && gen == c->gen) || tries == MAX_RETRIES)
+            return next + unfolded_events(writers, base);
+    }
+}
+
 /*
  * Where the committed data ends, as a position (page * RB_PAGE_DATA + offset, modulo
  * 2^32). With no writer between reserve and commit on the ring's CPU, everything written
@@ -90,14 +165,21 @@ static uint64_t read_oldest(const struct rb_cpu *c)
  */
 static uint32_t read_commit_pos(const struct rb_cpu *c)
 {
-    uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_ACQUIRE);
-    if (!(writers & RB_NESTING_MASK)) {
-        uint32_t pos = __atomic_load_n(&c->write_base, __ATOMIC_ACQUIRE) +
-                       __atomic_load_n(&c->write_offset, __ATOMIC_ACQUIRE);
-        if (__atomic_load_n(&c->writers, __ATOMIC_ACQUIRE) == writers)
-            return pos;
+    for (int tries = 0;; tries++) {
+        uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_ACQUIRE);
+        if (!(writers & RB_NESTING_MASK)) {
+            uint32_t pos = __atomic_load_n(&c->write_base, __ATOMIC_ACQUIRE) +
+                           __atomic_load_n(&c->write_offset, __ATOMIC_ACQUIRE);
+            if (__atomic_load_n(&c->writers, __ATOMIC_ACQUIRE) == writers)
+                return pos;
+        } else if (!(writers & RB_REFUSING) || tries == REFUSAL_WAIT) {
+            return __atomic_load_n(&c->commit_pos, __ATOMIC_ACQUIRE);
+        }
+        /* A ring that refuses (stopped, or a snapshot swapped out): a writer in it now is
+         * most likely being refused, a few instructions: worth a short wait, so that a
+         * read of a stopped ring gets all of it. */
+        arch_cpu_relax();
     }
-    return __atomic_load_n(&c->commit_pos, __ATOMIC_ACQUIRE);
 }
 
 /*
@@ -156,7 +238,7 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     struct rb_page *p = slot(c, next);
     p->seq = next;
     p->time_stamp = ts;
-    p->first_entry = c->next_entry;
+    p->first_entry = fold_events(c) - 1; /* the number of the event that opens it */
     p->size = 0;
     c->write_seq = next;
     c->write_page = p;
@@ -165,28 +247,24 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     return true;
 }
 
-/* Leaves writers: a reservation that ends without anything to publish (refused, or
- * dropped), at any depth. One locked instruction, so that an interrupt cannot come between
- * the read and the write of the count. */
-static void leave_writers(struct rb_cpu *c)
-{
-    __atomic_fetch_sub(&c->writers, 1, __ATOMIC_RELEASE);
-}
+static void count_drop(struct rb_cpu *c);
 
 /*
- * Books an event refused before its reservation began (the writer counted itself in
- * writers, then found it may not write, disabled being what it read) and leaves writers.
- * tracing_on=0, a reset and a CPU tracing_cpumask leaves out are no loss; an oversized
- * event (disabled 0) is counted in its place in the stream, while the writer still counts
- * in writers, so that a stopper waits for the count to be written before it rewrites the
- * ring; a refusal because a resize stopped the writers goes to stopped_drops, which the
- * resize does not rewrite (readers report those with the next event they read, like
- * unplaced drops).
+ * Books an event refused (the writer counted itself and its event in writers, then found
+ * it may not write or has no room, disabled being what it read, or 0 for a loss) and
+ * leaves writers: the event's count is taken back first, so the numbers stay the events
+ * stored. tracing_on=0, a reset and a CPU tracing_cpumask leaves out are no loss; an
+ * oversized event or one without room (disabled 0) is counted in its place in the stream,
+ * while the writer still counts in the nesting, so that a stopper waits for the count to
+ * be written before it rewrites the ring; a refusal because a resize stopped the writers
+ * goes to stopped_drops, which the resize does not rewrite (readers report those with the
+ * next event they read, like unplaced drops).
  */
-void rb_refuse(struct rb_cpu *c, int disabled)
+static void refuse(struct rb_cpu *c, int disabled)
 {
+    __atomic_fetch_sub(&c->writers, RB_EVENT, __ATOMIC_RELAXED);
     if (!disabled)
-        rb_count_drop(c);
+        count_drop(c);
     else if (disabled >= RB_STOP_RESIZE && !(disabled & RB_CPU_OFF))
         __atomic_add_fetch(&c->stopped_drops, 1, __ATOMIC_RELAXED);
     leave_writers(c);
@@ -199,7 +277,7 @@ void rb_count_lost_event(struct ring_buffer *rb)
     unsigned long flags = arch_irq_save();
     struct rb_cpu *c = &rb->cpu[arch_cpu_id()];
     __atomic_fetch_add(&c->writers, RB_WRITER, __ATOMIC_SEQ_CST);
-    rb_refuse(c, __atomic_load_n(&c->disabled, __ATOMIC_ACQUIRE));
+    refuse(c, __atomic_load_n(&c->disabled, __ATOMIC_ACQUIRE));
     arch_irq_restore(flags);
 }
 
@@ -208,12 +286,12 @@ void rb_count_lost_event(struct ring_buffer *rb)
 /* Adds one drop to the newest mark if it is the same burst (no event written since) and no
  * reader has taken it; the compare-and-swap loses to a reader taking the mark at the same
  * moment on another CPU, and then the caller places a new one. */
-static bool add_to_last_mark(struct rb_cpu *c, uint32_t tail)
+static bool add_to_last_mark(struct rb_cpu *c, uint32_t tail, uint64_t next)
 {
     if (tail == __atomic_load_n(&c->drop_head, __ATOMIC_ACQUIRE))
         return false;
     struct rb_drop_mark *last = &c->drop_marks[(tail - 1) % RB_DROP_MARKS];
-    if (last->before_entry != c->next_entry)
+    if (last->before_entry != next)
         return false;
     uint32_t count = last->count;
     while (!(count & DROP_TAKEN) && count + 1 < DROP_TAKEN)
@@ -223,19 +301,21 @@ static bool add_to_last_mark(struct rb_cpu *c, uint32_t tail)
     return false;
 }
 
-/* Counts one refused event and remembers where in the stream it was refused. Not the fast
- * path: a locked instruction here costs nothing that matters. */
-void rb_count_drop(struct rb_cpu *c)
+/* Counts one refused event and remembers where in the stream it was refused: before the
+ * event that gets the next number. Not the fast path: a locked instruction here costs
+ * nothing that matters. */
+static void count_drop(struct rb_cpu *c)
 {
     c->dropped++;
+    uint64_t next = fold_events(c);
     uint32_t tail = c->drop_tail;
-    if (add_to_last_mark(c, tail))
+    if (add_to_last_mark(c, tail, next))
         return;
     if (tail - __atomic_load_n(&c->drop_head, __ATOMIC_ACQUIRE) == RB_DROP_MARKS) {
         __atomic_store_n(&c->unplaced_drops, c->unplaced_drops + 1, __ATOMIC_RELEASE);
         return;
     }
-    c->drop_marks[tail % RB_DROP_MARKS].before_entry = c->next_entry;
+    c->drop_marks[tail % RB_DROP_MARKS].before_entry = next;
     c->drop_marks[tail % RB_DROP_MARKS].count = 1;
     __atomic_store_n(&c->drop_tail, tail + 1, __ATOMIC_RELEASE);
 }
@@ -252,7 +332,7 @@ void rb_count_drop(struct rb_cpu *c)
 static void *reserve_at(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length, uint64_t ts)
 {
     if (length > RB_MAX_EVENT) {
-        rb_refuse(c, 0);
+        refuse(c, 0);
         return 0;
     }
     uint32_t body = (length + 3) & ~3u;
@@ -263,7 +343,7 @@ static void *reserve_at(struct ring_buffer *rb, struct rb_cpu *c, uint32_t lengt
     uint32_t extend = (c->write_offset && delta >= DELTA_LIMIT) ? 8 : 0;
     if (c->write_offset + extend + size >= PAGE_DATA) { /* see rb_reserve_fast */
         if (!move_to_next_page(rb, c, ts)) {
-            rb_refuse(c, 0);
+            refuse(c, 0);
             return 0;
         }
         extend = 0;
@@ -281,7 +361,6 @@ static void *reserve_at(struct ring_buffer *rb, struct rb_cpu *c, uint32_t lengt
     }
     c->write_offset += extend + size;
     c->last_ts = ts;
-    c->next_entry++;
     return rb_put_header(word, body, (uint32_t)delta);
 }
 
@@ -290,16 +369,42 @@ RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length)
     return reserve_at(c->rb, c, length, arch_cycles());
 }
 
-/* rb_reserve_cpu's other cases, counted in writers already: a refusal (disabled read once,
- * rb_refuse judges by it), or a writer nested in another on this CPU, which reserves after
- * the outer event and publishes nothing (rb_reserve_cpu). */
-RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length)
+/* The fast path booked the bytes from word on and wrote the header's type_len, then found
+ * the clock needs the slow path (a new high half, a delta of 2^27 or more, a clock gone
+ * backwards): the bytes are given back and the event reserved the general way. */
+RB_SLOW void *rb_reserve_retime(struct rb_cpu *c, uint32_t *word)
 {
-    int disabled = __atomic_load_n(&c->disabled, __ATOMIC_ACQUIRE);
-    if (disabled) {
-        rb_refuse(c, disabled);
+    uint32_t type_len = *word & TYPE_LEN_MASK;
+    c->write_offset = (uint32_t)((uint8_t *)word - c->write_page->data);
+    return reserve_at(c->rb, c, type_len * 4, arch_cycles());
+}
+
+/*
+ * rb_reserve_cpu's other cases, counted in writers already, before being what writers was
+ * before: a ring that refuses (disabled read once, refuse judges by it; RB_REFUSING may
+ * still be set a moment after disabled went back to 0, and then the writer goes on), a
+ * writer nested more than RB_MAX_NESTING deep (refused and counted: the nesting must not
+ * overflow into RB_REFUSING), or a writer nested in another on this CPU (an interrupt
+ * that traces), which reserves after the outer event and publishes nothing, since the
+ * outer event is not committed. An outermost writer that came here for RB_REFUSING
+ * publishes as rb_reserve_cpu does.
+ */
+RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length, uint32_t before)
+{
+    if (before & RB_REFUSING) {
+        int disabled = __atomic_load_n(&c->disabled, __ATOMIC_ACQUIRE);
+        if (disabled) {
+            refuse(c, disabled);
+            return 0;
+        }
+    }
+    uint32_t depth = before & RB_NESTING_MASK;
+    if (depth >= RB_MAX_NESTING) {
+        refuse(c, 0);
         return 0;
     }
+    if (depth == 0)
+        __atomic_store_n(&c->commit_pos, c->write_base + c->write_offset, __ATOMIC_RELEASE);
     return reserve_at(c->rb, c, length, arch_cycles());
 }
 
@@ -324,12 +429,17 @@ void rb_discard(struct ring_buffer *rb, void *payload, uint32_t length)
     if ((uint8_t *)payload + body == c->write_page->data + c->write_offset) {
         c->write_offset -= header + body;
         c->last_ts -= delta;
+        /* Its number goes back too. Not by taking its count out of writers: readers take
+         * an unchanged writers for "no reservation meanwhile" (read_commit_pos). */
+        fold_events(c);
+        publish_begin(c);
         c->next_entry--;
+        publish_end(c);
     } else {
         word[0] = TYPE_PADDING | (delta << DELTA_SHIFT);
         word[1] = header + body - 8;
     }
-    rb_commit_on(c);
+    leave_writers(c);
     arch_irq_restore(flags);
 }
 
@@ -712,7 +822,7 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
             pending_overrun = skip_to_oldest(c, &pos, pub.oldest_seq); /* not noticed yet */
             start = pos.entry;
         }
-        uint64_t written = read_writer_count(&c->next_entry); /* an open reservation too */
+        uint64_t written = read_entries(c); /* an open reservation too */
         st->entries += written > start ? written - start : 0;
         st->overrun += c->overrun + pending_overrun;
         st->dropped += read_writer_count(&c->dropped) + (uint32_t)(c->stopped_drops -
@@ -739,6 +849,7 @@ static void reset_cpu(struct rb_cpu *c)
     uint32_t npages = c->npages;
     memset(RB_CPU_STATE(c), 0, RB_CPU_STATE_SIZE);
     c->reported_stopped = c->stopped_base = c->stopped_drops; /* counts start from here */
+    c->count_base = quiet_count(c); /* event numbers too: the next one is 0 */
     c->pages = pages;
     c->npages = npages;
     for (uint32_t i = 0; i < npages; i++) {
@@ -748,10 +859,33 @@ static void reset_cpu(struct rb_cpu *c)
     c->write_page = pages[0];
 }
 
+/*
+ * Adds share to c->disabled and makes RB_REFUSING in c->writers say whether it is above 0.
+ * Several CPUs may change disabled at once (a resize, a snapshot swap, tracing_cpumask):
+ * each one sets the bit from the value it reads, with a compare-and-swap (the writers'
+ * own locked adds may change the word meanwhile), and reads disabled again afterwards,
+ * until the two agree; so when the last of them returns, the bit is right. While a share
+ * holds, no one can read 0, so the bit stays set.
+ */
+static void change_disabled(struct rb_cpu *c, int share)
+{
+    __atomic_add_fetch(&c->disabled, share, __ATOMIC_SEQ_CST);
+    for (;;) {
+        bool refusing = __atomic_load_n(&c->disabled, __ATOMIC_SEQ_CST) != 0;
+        uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_SEQ_CST);
+        uint32_t want = refusing ? writers | RB_REFUSING : writers & ~RB_REFUSING;
+        if (want != writers && !__atomic_compare_exchange_n(&c->writers, &writers, want, false,
+                                                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            continue;
+        if ((__atomic_load_n(&c->disabled, __ATOMIC_SEQ_CST) != 0) == refusing)
+            return;
+    }
+}
+
 void rb_disable_writers(struct ring_buffer *rb, int share)
 {
     for (unsigned i = 0; i < RB_MAX_CPUS; i++)
-        __atomic_add_fetch(&rb->cpu[i].disabled, share, __ATOMIC_SEQ_CST);
+        change_disabled(&rb->cpu[i], share);
 }
 
 /* Whether cpu has a writer between reserve and commit, read with acquire order (what it
@@ -762,10 +896,9 @@ static bool cpu_writing(const struct ring_buffer *rb, unsigned cpu)
 }
 
 /*
- * Stops the writers: raises every CPU's disabled, then (a full fence between, the mirror
- * of rb_reserve_cpu's) waits until no CPU has a writer between reserve and commit. A
- * writer that counted itself in writers before the raise is waited for; one after it sees
- * the raise and backs out. Nested writers (interrupts) keep the nesting above zero until
+ * Stops the writers: raises every CPU's disabled (and so RB_REFUSING in its writers), then
+ * waits until no CPU has a writer between reserve and commit. A writer whose locked add to
+ * writers came before the bit is waited for; one after it sees the bit and backs out. Nested writers (interrupts) keep the nesting above zero until
  * the outermost commits, so the wait ends only when each ring is quiet. No IPI is needed,
  * so the callers may hold spinlocks (the tracing core's reader lock).
  */
@@ -853,7 +986,7 @@ struct ring_buffer *rb_create(const struct rb_env *env, unsigned ncpus, uint32_t
         rb->cpu[i].rb = rb;
     for (unsigned i = ncpus; i < RB_MAX_CPUS; i++) {
         rb->cpu_off[i] = true; /* no ring: a CPU started later writes nothing, loses nothing */
-        rb->cpu[i].disabled = RB_CPU_OFF;
+        change_disabled(&rb->cpu[i], RB_CPU_OFF);
     }
     for (unsigned i = 0; i < ncpus; i++) {
         struct rb_cpu *c = &rb->cpu[i];
@@ -886,8 +1019,11 @@ void rb_destroy(struct ring_buffer *rb)
 static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu *fresh)
 {
     static uint8_t payload[RB_MAX_EVENT + 4];
-    struct published pub;
-    read_published(old, &pub);
+    /* The writers are stopped: everything written is committed, up to the write position.
+     * Not read_published's answer: a writer being refused meanwhile holds the nesting above
+     * zero for a moment, and then that would be commit_pos, one event short. */
+    struct published pub = { .commit_seq = old->write_seq, .oldest_seq = old->oldest_seq,
+                             .commit_offset = old->write_offset };
     struct reader r = { .c = old, .at = consumer_pos(old), .end_seq = pub.commit_seq,
                         .end_offset = pub.commit_offset, .end_fixed = true,
                         .buf = payload, .size = sizeof payload };
@@ -904,7 +1040,7 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
         void *dst = reserve_at(rb, fresh, ev.length, ev.ts);
         if (dst) {
             memcpy(dst, payload, ev.length);
-            rb_commit_on(fresh);
+            leave_writers(fresh);
         }
         r.at = r.after;
     }
@@ -950,6 +1086,9 @@ void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r)
         fresh.reported_stopped = c->reported_stopped;
         fresh.stopped_base = c->stopped_base;
         fresh.dropped = c->dropped;
+        /* Event numbers go on from the copied ones, counted from the ring's own writers. */
+        fresh.next_entry = fold_events(&fresh);
+        fresh.count_base = quiet_count(c);
         if (fresh.last_ts < c->last_ts)
             fresh.last_ts = c->last_ts; /* events written later never predate earlier ones */
         if (fresh.write_offset == 0)
@@ -991,5 +1130,5 @@ void rb_set_cpu_recording(struct ring_buffer *rb, unsigned cpu, bool on)
     if (cpu >= rb->ncpus || rb->cpu_off[cpu] == !on)
         return;
     rb->cpu_off[cpu] = !on;
-    __atomic_add_fetch(&rb->cpu[cpu].disabled, on ? -RB_CPU_OFF : RB_CPU_OFF, __ATOMIC_SEQ_CST);
+    change_disabled(&rb->cpu[cpu], on ? -RB_CPU_OFF : RB_CPU_OFF);
 }

@@ -68,10 +68,17 @@ struct rb_page {
 #define RB_CACHE_LINE 64
 #define RB_STOP_RESIZE 0x10000  /* disabled's share of a resize (rb_writers_stop) */
 #define RB_CPU_OFF 0x40000000   /* disabled's share of a CPU left out (rb_set_cpu_recording) */
-/* rb_cpu.writers: the nesting depth in the low byte (interrupts, exceptions and NMIs nest
- * a few levels deep, never 255), the reservations begun counted above it. */
-#define RB_NESTING_MASK 0xffu
-#define RB_WRITER 0x101u        /* one more writer nesting, one more reservation begun */
+/* rb_cpu.writers, the word every reservation adds RB_WRITER to: the nesting depth in the
+ * low 7 bits (interrupts, exceptions and NMIs nest a few levels deep; rb_reserve_nested
+ * refuses beyond RB_MAX_NESTING), RB_REFUSING, and above them the events reserved, modulo
+ * 2^24 (the low bits of the events' numbers: ring_buffer.c, "Event numbers"). */
+#define RB_NESTING_MASK 0x7fu
+#define RB_REFUSING 0x80u       /* disabled is not 0: writers go to rb_reserve_nested */
+#define RB_WRITER 0x101u        /* one more writer nesting, one more event reserved */
+#define RB_EVENT 0x100u
+#define RB_COUNT_SHIFT 8
+#define RB_COUNT_MASK 0xffffffu
+#define RB_MAX_NESTING 16
 
 /* One CPU's ring. Fields are private to ring_buffer.c; the struct is here for sizeof.
  * Its size is RB_CPU_STRIDE, a power of two (the stride member pads it): finding this CPU's
@@ -80,17 +87,17 @@ struct rb_page {
 struct rb_cpu {
   union {
    struct {
-    /* Writers between reserve and commit (RB_NESTING_MASK: how deep they nest on this CPU)
-     * and, above it, a count of reservations begun (RB_WRITER adds one to each): the word
-     * the outermost commit changes with one compare-and-swap, which fails when an interrupt
-     * reserved meanwhile (rb_commit_on). First, with disabled and stopped_drops: reset and
-     * resize rewrite everything after them and never these (ring_buffer.c, RB_CPU_STATE). */
+    /* Writers between reserve and commit, whether they must refuse, and the events reserved
+     * (RB_NESTING_MASK, RB_REFUSING, RB_COUNT_SHIFT): one locked add tells a writer all it
+     * needs to know before it writes. Changed only by locked instructions, since a stopper
+     * on another CPU sets and clears RB_REFUSING in it. First, with disabled and
+     * stopped_drops: reset and resize rewrite everything after them and never these
+     * (ring_buffer.c, RB_CPU_STATE). */
     volatile uint32_t writers;
-    /* > 0: this CPU's writers refuse. Each reset adds 1 (and rb_disable_writers' callers
-     * what they like), each resize RB_STOP_RESIZE, a CPU tracing_cpumask leaves out
-     * RB_CPU_OFF: one load tells a writer whether it may write and whether a refusal is a
-     * loss (a resize's is; the others' are not). Per CPU, next to writers, so that the
-     * fast path's test is one compare on the line it writes anyway. */
+    /* > 0: this CPU's writers refuse (RB_REFUSING mirrors it in writers). Each reset adds 1
+     * (and rb_disable_writers' callers what they like), each resize RB_STOP_RESIZE, a CPU
+     * tracing_cpumask leaves out RB_CPU_OFF: the value tells a refused writer whether its
+     * refusal is a loss (a resize's is; the others' are not). */
     volatile int32_t disabled;
     /* Events refused while the writers were stopped for a resize: a count only the writers
      * add to (atomically, whenever they are refused), outside what the resize rewrites. */
@@ -108,13 +115,16 @@ struct rb_cpu {
         uint64_t last_ts;
         struct { uint32_t low, high; } last_ts_half;
     };
-    uint64_t next_entry;     /* number the next event gets */
+    /* Event numbers: what writers' count of events (RB_COUNT_SHIFT) had reached when
+     * last folded in here (count_base), and the number the next event got then. */
+    uint64_t next_entry;
+    uint32_t count_base;
     uint64_t dropped;        /* refused: buffer full (producer/consumer), too big, resizing */
     /* published state (seqcount-protected for readers) */
     uint32_t write_base;     /* write_seq * RB_PAGE_DATA, modulo 2^32 */
     /* published to readers */
     volatile uint32_t commit_pos; /* end of visible data: page * RB_PAGE_DATA + offset, mod 2^32 */
-    volatile uint32_t gen;   /* odd while the writer updates oldest_seq */
+    volatile uint32_t gen;   /* odd while the writer updates oldest_seq or next_entry */
     uint64_t oldest_seq;     /* oldest page not recycled */
     /* Where drops happened: a burst of drops before event number before_entry was written,
      * so the reader reports them in their place in the stream. A single-producer
@@ -277,40 +287,16 @@ static inline bool rb_cpu_writing(const struct ring_buffer *rb, unsigned cpu)
 #include "kernel/arch.h"
 
 /* The fast path's calls out, for what is rare: cold (laid out away from it), and on the
- * i386 with their arguments in registers, so that the fast path needs no stack space
- * for them (every other kernel function takes its arguments on the stack). */
+ * i386 with their arguments in registers, so that the fast path sets up no stack for them
+ * (every other kernel function takes its arguments on the stack). */
 #if defined(__i386__)
 #define RB_SLOW __attribute__((cold, regparm(3)))
 #else
 #define RB_SLOW __attribute__((cold))
 #endif
 RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length);
-RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length);
-void rb_count_drop(struct rb_cpu *c);
-void rb_refuse(struct rb_cpu *c, int disabled);
-
-static inline void rb_publish_begin(struct rb_cpu *c)
-{
-    c->gen++;
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-static inline void rb_publish_end(struct rb_cpu *c)
-{
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    c->gen++;
-}
-
-/* This CPU's ring, as one pointer in one register: the compiler would otherwise keep rb
- * and cpu * RB_CPU_STRIDE apart, two registers for every use (the empty asm hides where
- * the pointer came from). */
-static inline __attribute__((always_inline)) struct rb_cpu *rb_cpu_of(struct ring_buffer *rb,
-                                                                      unsigned cpu)
-{
-    struct rb_cpu *c = &rb->cpu[cpu];
-    __asm__("" : "+r"(c));
-    return c;
-}
+RB_SLOW void *rb_reserve_retime(struct rb_cpu *c, uint32_t *word);
+RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length, uint32_t before);
 
 /* Writes the header of an event of body payload bytes with time delta at word; returns
  * where the payload goes. */
@@ -326,51 +312,47 @@ static inline void *rb_put_header(uint32_t *word, uint32_t body, uint32_t delta)
 }
 
 /*
- * Reserves an event of length bytes now on c at offset (c->write_offset, which the caller
- * read), c->writers already counting it (the slow path's refusal takes it back), with
- * interrupts off. The common case takes no branch:
- * a clock whose high half is the last event's and whose low half is less than 2^27 ahead
- * of it (so the 27-bit delta holds the difference; a clock that went backwards wraps past
- * the limit too), a payload of 1..112 bytes (its length fits the header's type_len), and
- * room on the page (">=": an offset never reaches RB_PAGE_DATA, so commit_pos names one
- * page only). A page's first event needs nothing more: the ring keeps its time_stamp equal
- * to last_ts while its write offset is 0 (ring_buffer.c, "A page's time"). The event then
- * costs its header word, the new write offset, the low half of the time (moved by the
- * delta) and the event's number. Anything else, and every refusal, is rb_reserve_slow's,
- * which reads the clock again. The order below keeps few values alive at once: the i386
- * has six registers to spare, and each value more is a store to the stack and a load back.
+ * Reserves an event of length bytes now on c, the outermost writer there, counted in
+ * c->writers already, with interrupts off; offset is c->write_offset, which the caller
+ * read. The common case takes no branch: a payload of 1..112 bytes (its length fits the
+ * header's type_len), room on the page (">=": an offset never reaches RB_PAGE_DATA, so a
+ * position names one page only), and a clock whose high half is the last event's and whose
+ * low half is less than 2^27 past it (so the 27-bit delta holds the difference; a clock
+ * that went backwards wraps past the limit too). A page's first event needs nothing more:
+ * the ring keeps its time_stamp equal to last_ts while its write offset is 0
+ * (ring_buffer.c, "A page's time"). Its number is in c->writers already.
+ *
+ * The order keeps few values alive at once (the i386 has six registers to spare, and each
+ * value more is a store to the stack and a load back): the bytes are booked and the
+ * header's type_len written first, so that across the clock read only the header's address
+ * is left; the delta is or-ed into the header after. The header is complete long before
+ * any reader may look at it: readers see an event only once its commit brings the nesting
+ * to zero. When the clock needs the slow path, rb_reserve_retime gives the bytes back.
  */
 static inline __attribute__((always_inline)) void *
 rb_reserve_fast(struct rb_cpu *c, uint32_t length, uint32_t offset)
 {
-    uint64_t ts = arch_cycles();
-    if (__builtin_expect((uint32_t)(ts >> 32) != c->last_ts_half.high, 0))
+    if (__builtin_expect(length - 1 >= RB_TYPE_DATA_MAX * 4, 0))
         return rb_reserve_slow(c, length);
-    uint32_t delta = (uint32_t)ts - c->last_ts_half.low;
-    uint32_t body = (length + 3) & ~3u;
-    if (__builtin_expect(delta >= RB_DELTA_LIMIT || length - 1 >= RB_TYPE_DATA_MAX * 4 ||
-                         offset + 4 + body >= RB_PAGE_DATA, 0))
-        return rb_reserve_slow(c, length);
-    c->last_ts_half.low += delta;
+    uint32_t type_len = (length + 3) / 4;
+    uint32_t end = offset + 4 + type_len * 4;
+    if (__builtin_expect(end >= RB_PAGE_DATA, 0))
+        return rb_reserve_slow(c, type_len * 4);
     uint32_t *word = (uint32_t *)(c->write_page->data + offset);
-    word[0] = (body / 4) | (delta << RB_DELTA_SHIFT);
-    c->write_offset = offset + 4 + body;
-    c->next_entry++;
-    return &word[1];
-}
-
-/*
- * Ends a reservation on c: one locked decrement of the nesting, whatever the depth. The
- * outermost writer published at its reservation where the committed data ended
- * (rb_reserve_cpu); when its commit brings the nesting to zero, everything written so far
- * is committed, and readers then take the write position itself as the end (ring_buffer.c,
- * read_published). Interrupts may stay on: an interrupting writer nests, and has committed
- * before this one goes on. The decrement is a full barrier: a reader or a stopper on
- * another CPU that sees the nesting at zero sees the event's bytes too.
- */
-static inline void rb_commit_on(struct rb_cpu *c)
-{
-    __atomic_fetch_sub(&c->writers, 1, __ATOMIC_RELEASE);
+    *word = type_len;
+    c->write_offset = end;
+    uint64_t now = arch_cycles();
+    if (__builtin_expect((uint32_t)(now >> 32) != c->last_ts_half.high, 0))
+        return rb_reserve_retime(c, word);
+    uint32_t delta = (uint32_t)now - c->last_ts_half.low;
+    /* Hidden from the compiler, which would otherwise keep the clock's low half in one more
+     * register to store it below: adding the delta to the last time is the same value. */
+    __asm__("" : "+r"(delta));
+    if (__builtin_expect(delta >= RB_DELTA_LIMIT, 0))
+        return rb_reserve_retime(c, word);
+    c->last_ts_half.low += delta;
+    *word |= delta << RB_DELTA_SHIFT;
+    return word + 1;
 }
 
 /*
@@ -379,31 +361,32 @@ static inline void rb_commit_on(struct rb_cpu *c)
  * the function tracers). Commit with rb_commit_cpu(rb, cpu) or rb_commit, on this CPU (the
  * kernel is not preempted between the two: kernel/proc/sched.h).
  *
- * The writer counts itself in writers BEFORE it looks at disabled, with a full fence
- * between (the one store-then-load order x86 does not keep by itself), and rb_writers_stop
- * does the mirror image: raise every CPU's disabled, fence, then wait for every CPU's
- * nesting to drop to zero. So either the writer sees the stop and backs out, or the
- * stopper sees the writer and waits for its commit: a resize never moves pages under a
- * writer on another CPU. The fence is the one price SMP adds to the fast path: the
- * increment becomes a locked instruction (on this CPU's own cache line, which no other CPU
- * writes).
+ * One locked add to c->writers counts the writer in the nesting and its event in the
+ * count, and returns what the word was: whether a writer of this CPU is between reserve
+ * and commit already (this one is nested in it: an interrupt that traces) and whether the
+ * ring refuses (RB_REFUSING). The common case is neither: the outermost writer of a ring
+ * that accepts. Everything else goes out of line (rb_reserve_nested).
  *
- * The outermost writer (nesting 0 before it) stores the write position as it finds it in
- * commit_pos: every event before it is committed, since the nesting was zero. That is what
- * readers use while writers are at work. A nested writer (an interrupt that traces) stores
- * nothing, since the outer event before it is not committed yet; it and its reservation
- * take the out-of-line path, as refusals do.
+ * Stopping the writers (rb_writers_stop) sets RB_REFUSING in every CPU's writers, then
+ * waits for every nesting to drop to zero. Both sides change the same word with locked
+ * instructions, which happen in one order: either the writer's add comes first and the
+ * stopper sees the writer and waits for its commit, or the writer sees the bit and backs
+ * out. A resize never moves pages under a writer on another CPU, and the fast path pays
+ * nothing for it but the lock prefix (on this CPU's own cache line, which no other CPU
+ * writes but to stop it).
+ *
+ * The outermost writer stores the write position as it finds it in commit_pos: every
+ * event before it is committed, since the nesting was zero. That is what readers use
+ * while this CPU's writers are at work (ring_buffer.c, read_commit_pos).
  */
 static inline __attribute__((always_inline)) void *
 rb_reserve_cpu(struct ring_buffer *rb, unsigned cpu, uint32_t length)
 {
-    struct rb_cpu *c = rb_cpu_of(rb, cpu);
-    uint32_t before = __atomic_fetch_add(&c->writers, RB_WRITER, __ATOMIC_SEQ_CST); /* lock xadd */
-    /* disabled with acquire order: the ring's state is read after it, never from before a
-     * resize that ended just now. */
-    if (__builtin_expect((before & RB_NESTING_MASK) | __atomic_load_n(&c->disabled,
-                                                                      __ATOMIC_ACQUIRE), 0))
-        return rb_reserve_nested(c, length);
+    struct rb_cpu *c = &rb->cpu[cpu];
+    __asm__("" : "+r"(c)); /* one pointer in one register, not rb and cpu * 512 in two */
+    uint32_t before = __atomic_fetch_add(&c->writers, RB_WRITER, __ATOMIC_SEQ_CST);
+    if (__builtin_expect(before & (RB_NESTING_MASK | RB_REFUSING), 0))
+        return rb_reserve_nested(c, length, before);
     uint32_t offset = c->write_offset;
     __atomic_store_n(&c->commit_pos, c->write_base + offset, __ATOMIC_RELEASE);
     return rb_reserve_fast(c, length, offset);
@@ -429,16 +412,24 @@ static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length)
     return payload;
 }
 
-/* Any context, interrupts on or off (rb_commit_on says why they may stay on). */
-static inline void rb_commit(struct ring_buffer *rb)
-{
-    rb_commit_on(rb_cpu_of(rb, arch_cpu_id()));
-}
-
-/* rb_commit for a caller that knows its CPU number (arch_cpu_id()). */
+/*
+ * Ends a reservation on cpu's ring: one locked decrement of the nesting, whatever the
+ * depth. The outermost writer published at its reservation where the committed data ended
+ * (rb_reserve_cpu); when its commit brings the nesting to zero, everything written so far
+ * is committed, and readers then take the write position itself as the end (ring_buffer.c,
+ * read_commit_pos). Interrupts may be on: an interrupting writer nests, and has committed
+ * before this one goes on. The decrement is a full barrier: a reader or a stopper on
+ * another CPU that sees the nesting at zero sees the event's bytes too.
+ */
 static inline void rb_commit_cpu(struct ring_buffer *rb, unsigned cpu)
 {
-    rb_commit_on(rb_cpu_of(rb, cpu));
+    __atomic_fetch_sub(&rb->cpu[cpu].writers, 1, __ATOMIC_RELEASE);
+}
+
+/* Any context, interrupts on or off. */
+static inline void rb_commit(struct ring_buffer *rb)
+{
+    rb_commit_cpu(rb, arch_cpu_id());
 }
 
 #endif

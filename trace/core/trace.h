@@ -186,10 +186,11 @@ extern volatile bool trace_recording; /* tracing_on, and a buffer exists */
 static inline void trace_entry_fill_cpu(struct trace_entry *e, uint16_t type, bool irqs_were_on,
                                         unsigned cpu)
 {
-    e->type = type;
-    e->flags = (uint8_t)((irqs_were_on ? 0 : TRACE_FLAG_IRQS_OFF) |
-                         (arch_in_hardirq_on(cpu) ? TRACE_FLAG_HARDIRQ : 0));
-    e->preempt_count = 0;
+    /* type, flags and preempt_count (0) as one 32-bit store (little-endian, as x86 is). */
+    uint32_t head = type | (uint32_t)(irqs_were_on ? 0 : TRACE_FLAG_IRQS_OFF) << 16;
+    if (arch_in_hardirq_on(cpu))
+        head |= (uint32_t)TRACE_FLAG_HARDIRQ << 16;
+    __builtin_memcpy(e, &head, sizeof head);
     e->pid = cpu_current_pid[cpu];
 }
 
