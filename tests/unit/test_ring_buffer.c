@@ -796,27 +796,38 @@ TEST(writers_nested_too_deep_are_refused_and_counted)
     rb_destroy(rb);
 }
 
-/* The fast path keeps only the clock's low half: a new high half, a gap of 2^27 or more and
- * a clock gone backwards all take the slow path, and every time read back is exact. */
+/* The fast path stores only the clock's low half: a new high half, a gap of 2^27 or more and
+ * a clock gone back (by a little, or by almost 2^32 within one high half, which a 32-bit
+ * difference alone would take for a step forward) all take the slow path, and every time
+ * read back is exact. */
 TEST(clock_high_half_changes_and_long_gaps_keep_times_exact)
 {
-    struct ring_buffer *rb = make(4);
     const uint64_t times[] = { 0xffffff00u, 0xffffff40u, 0x100000010ull, 0x100000020ull,
                                0x100000020ull + (1u << 27), 0x1ffffffffull, 0x200000001ull,
-                               0x200000000ull /* backwards: clamped */, 0x200000005ull };
-    for (uint32_t i = 0; i < 9; i++) {
-        host_cycles = times[i];
-        CHECK(write_marked(rb, i, 8));
+                               0x200000000ull /* back a little: clamped */, 0x2fff00000ull,
+                               0x200000010ull /* back by almost 2^32 in one high half */,
+                               0x2fff00008ull };
+    const uint64_t expected[] = { 0xffffff00u, 0xffffff40u, 0x100000010ull, 0x100000020ull,
+                                  0x100000020ull + (1u << 27), 0x1ffffffffull, 0x200000001ull,
+                                  0x200000001ull, 0x2fff00000ull, 0x2fff00000ull,
+                                  0x2fff00008ull };
+    /* Short events (the inline fast path) and long ones (rb_reserve_long) alike. */
+    for (uint32_t length = 8; length <= 200; length += 192) {
+        struct ring_buffer *rb = make(8);
+        for (uint32_t i = 0; i < 11; i++) {
+            host_cycles = times[i];
+            CHECK(write_marked(rb, i, length));
+        }
+        static uint32_t buf[50];
+        struct rb_event ev;
+        for (uint32_t i = 0; i < 11; i++) {
+            CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+            CHECK(payload_is(buf, i, length));
+            CHECK_EQ_INT(ev.ts, expected[i]);
+            CHECK_EQ_INT(ev.number, i);
+        }
+        rb_destroy(rb);
     }
-    uint32_t buf[2];
-    struct rb_event ev;
-    for (uint32_t i = 0; i < 9; i++) {
-        CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
-        CHECK(payload_is(buf, i, 8));
-        CHECK_EQ_INT(ev.ts, i == 7 ? times[6] : times[i]);
-        CHECK_EQ_INT(ev.number, i);
-    }
-    rb_destroy(rb);
 }
 
 /* A ring that refuses for a moment (RB_REFUSING set while disabled is back at 0, as when a

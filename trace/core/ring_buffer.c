@@ -53,6 +53,25 @@ static struct rb_page *slot(const struct rb_cpu *c, uint64_t seq)
     return c->pages[seq % c->npages];
 }
 
+/* Positions (rb_cpu.write_pos): page seq's data starts at page_pos(seq). */
+static uint32_t page_pos(uint64_t seq) { return (uint32_t)seq * RB_PAGE_SIZE; }
+
+/* The writer's offset in its page's data. */
+static uint32_t write_offset(const struct rb_cpu *c)
+{
+    return c->write_pos - page_pos(c->write_seq);
+}
+
+/* Makes page p, numbered seq, the one being written, from its start. */
+static void set_write_page(struct rb_cpu *c, uint64_t seq, struct rb_page *p)
+{
+    c->write_seq = seq;
+    c->write_page = p;
+    c->write_pos = page_pos(seq);
+    c->write_limit = c->write_pos + PAGE_DATA - 1;
+    c->write_bias = (uintptr_t)p->data - c->write_pos;
+}
+
 /* --- publishing: a seqcount so readers on other CPUs (or interrupted readers) never see a
  * half-updated oldest page or event number. Writers update with interrupts off, so they
  * never nest here. */
@@ -153,8 +172,8 @@ static uint64_t read_entries(const struct rb_cpu *c)
 }
 
 /*
- * Where the committed data ends, as a position (page * RB_PAGE_DATA + offset, modulo
- * 2^32). With no writer between reserve and commit on the ring's CPU, everything written
+ * Where the committed data ends, as a position (page * RB_PAGE_SIZE + offset, modulo
+ * 2^32: rb_cpu.write_pos). With no writer between reserve and commit on the ring's CPU, everything written
  * is committed: the write position itself, read between two reads of writers that agree
  * with a nesting of zero (a writer that began meanwhile changed the count of reservations,
  * and what it changed is then not trusted; the count would have to wrap, 2^24
@@ -168,8 +187,7 @@ static uint32_t read_commit_pos(const struct rb_cpu *c)
     for (int tries = 0;; tries++) {
         uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_ACQUIRE);
         if (!(writers & RB_NESTING_MASK)) {
-            uint32_t pos = __atomic_load_n(&c->write_base, __ATOMIC_ACQUIRE) +
-                           __atomic_load_n(&c->write_offset, __ATOMIC_ACQUIRE);
+            uint32_t pos = __atomic_load_n(&c->write_pos, __ATOMIC_ACQUIRE);
             if (__atomic_load_n(&c->writers, __ATOMIC_ACQUIRE) == writers)
                 return pos;
         } else if (!(writers & RB_REFUSING) || tries == REFUSAL_WAIT) {
@@ -184,8 +202,7 @@ static uint32_t read_commit_pos(const struct rb_cpu *c)
 
 /*
  * The published state: the oldest page, and the commit position turned back into (page,
- * offset). The position counts bytes modulo 2^32 as if every page held RB_PAGE_DATA; the
- * commit page is never older than oldest_seq (a writer does not recycle the page an
+ * offset). The position counts RB_PAGE_SIZE per page, modulo 2^32; the commit page is never older than oldest_seq (a writer does not recycle the page an
  * uncommitted event may be on: move_to_next_page), so the distance from oldest_seq's
  * position decodes it exactly. oldest_seq is read first: it only grows, so the commit
  * position read after it is never behind it.
@@ -194,9 +211,9 @@ static void read_published(const struct rb_cpu *c, struct published *p)
 {
     p->oldest_seq = read_oldest(c);
     uint32_t pos = read_commit_pos(c);
-    uint32_t distance = pos - (uint32_t)p->oldest_seq * PAGE_DATA;
-    p->commit_seq = p->oldest_seq + distance / PAGE_DATA;
-    p->commit_offset = distance % PAGE_DATA;
+    uint32_t distance = pos - page_pos(p->oldest_seq);
+    p->commit_seq = p->oldest_seq + distance / RB_PAGE_SIZE;
+    p->commit_offset = distance % RB_PAGE_SIZE;
 }
 
 /* --- writing ------------------------------------------------------------------------- */
@@ -227,7 +244,7 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     uint32_t read_low = __atomic_load_n(&c->read_seq_low, __ATOMIC_ACQUIRE);
     if (!rb->overwrite && (uint32_t)next - read_low >= c->npages)
         return false;
-    c->write_page->size = c->write_offset; /* final: readers use it once we have left */
+    c->write_page->size = write_offset(c); /* final: readers use it once we have left */
     if (next >= c->npages && c->oldest_seq < next + 1 - c->npages) {
         /* Announce the recycling before touching the page: a reader that copied from it
          * checks oldest_seq afterwards and sees the copy may be torn. */
@@ -240,10 +257,7 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     p->time_stamp = ts;
     p->first_entry = fold_events(c) - 1; /* the number of the event that opens it */
     p->size = 0;
-    c->write_seq = next;
-    c->write_page = p;
-    c->write_base = (uint32_t)next * PAGE_DATA;
-    c->write_offset = 0;
+    set_write_page(c, next, p);
     return true;
 }
 
@@ -340,28 +354,49 @@ static void *reserve_at(struct ring_buffer *rb, struct rb_cpu *c, uint32_t lengt
     if (ts < c->last_ts)
         ts = c->last_ts; /* never back in time: the event counts as simultaneous */
     uint64_t delta = ts - c->last_ts;
-    uint32_t extend = (c->write_offset && delta >= DELTA_LIMIT) ? 8 : 0;
-    if (c->write_offset + extend + size >= PAGE_DATA) { /* see rb_reserve_fast */
+    uint32_t offset = write_offset(c);
+    uint32_t extend = (offset && delta >= DELTA_LIMIT) ? 8 : 0;
+    if (offset + extend + size >= PAGE_DATA) { /* see rb_reserve_fast */
         if (!move_to_next_page(rb, c, ts)) {
             refuse(c, 0);
             return 0;
         }
         extend = 0;
+        offset = 0;
     }
-    if (c->write_offset == 0) {
+    if (offset == 0) {
         c->write_page->time_stamp = ts;
         delta = 0;
     }
-    uint32_t *word = (uint32_t *)(c->write_page->data + c->write_offset);
+    uint32_t *word = (uint32_t *)(c->write_page->data + offset);
     if (extend) {
         word[0] = TYPE_TIME_EXTEND | (uint32_t)((delta & (DELTA_LIMIT - 1)) << DELTA_SHIFT);
         word[1] = (uint32_t)(delta >> 27);
         word += 2;
         delta = 0;
     }
-    c->write_offset += extend + size;
+    c->write_pos += extend + size;
     c->last_ts = ts;
     return rb_put_header(word, body, (uint32_t)delta);
+}
+
+/* rb_reserve_fast for a payload of more than 112 bytes, or none: the header's second word
+ * holds the length. Out of line (the fast path's callers would carry its code for sizes
+ * they never write); the uncommon cases are reserve_at's, as in the fast path. */
+RB_CALL void *rb_reserve_long(struct rb_cpu *c, uint32_t length)
+{
+    uint64_t now = arch_cycles();
+    uint32_t body = (length + 3) & ~3u;
+    uint32_t pos = c->write_pos, end = pos + 8 + body;
+    uint64_t delta = now - c->last_ts; /* 64 bits: a clock gone backwards is far past 2^27 */
+    if (length > RB_MAX_EVENT || end > c->write_limit || delta >= DELTA_LIMIT)
+        return reserve_at(c->rb, c, length, now);
+    uint32_t *word = (uint32_t *)(c->write_bias + pos);
+    word[0] = (uint32_t)delta << DELTA_SHIFT; /* type_len 0 */
+    word[1] = body;
+    c->write_pos = end;
+    c->last_ts = now;
+    return &word[2];
 }
 
 RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length)
@@ -375,7 +410,7 @@ RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length)
 RB_SLOW void *rb_reserve_retime(struct rb_cpu *c, uint32_t *word)
 {
     uint32_t type_len = *word & TYPE_LEN_MASK;
-    c->write_offset = (uint32_t)((uint8_t *)word - c->write_page->data);
+    c->write_pos = (uint32_t)((uintptr_t)word - c->write_bias);
     return reserve_at(c->rb, c, type_len * 4, arch_cycles());
 }
 
@@ -404,7 +439,7 @@ RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length, uint32_t befo
         return 0;
     }
     if (depth == 0)
-        __atomic_store_n(&c->commit_pos, c->write_base + c->write_offset, __ATOMIC_RELEASE);
+        __atomic_store_n(&c->commit_pos, c->write_pos, __ATOMIC_RELEASE);
     return reserve_at(c->rb, c, length, arch_cycles());
 }
 
@@ -426,8 +461,8 @@ void rb_discard(struct ring_buffer *rb, void *payload, uint32_t length)
     uint32_t header = body - 1 < TYPE_DATA_MAX * 4 ? 4 : 8;
     uint32_t *word = (uint32_t *)((uint8_t *)payload - header);
     uint32_t delta = word[0] >> DELTA_SHIFT;
-    if ((uint8_t *)payload + body == c->write_page->data + c->write_offset) {
-        c->write_offset -= header + body;
+    if ((uintptr_t)payload + body == c->write_bias + c->write_pos) {
+        c->write_pos -= header + body;
         c->last_ts -= delta;
         /* Its number goes back too. Not by taking its count out of writers: readers take
          * an unchanged writers for "no reservation meanwhile" (read_commit_pos). */
@@ -856,7 +891,7 @@ static void reset_cpu(struct rb_cpu *c)
         memset(pages[i], 0, sizeof(struct rb_page));
         pages[i]->seq = i; /* never read before written: only page 0 is in range */
     }
-    c->write_page = pages[0];
+    set_write_page(c, 0, pages[0]);
 }
 
 /*
@@ -1023,7 +1058,7 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
      * Not read_published's answer: a writer being refused meanwhile holds the nesting above
      * zero for a moment, and then that would be commit_pos, one event short. */
     struct published pub = { .commit_seq = old->write_seq, .oldest_seq = old->oldest_seq,
-                             .commit_offset = old->write_offset };
+                             .commit_offset = write_offset(old) };
     struct reader r = { .c = old, .at = consumer_pos(old), .end_seq = pub.commit_seq,
                         .end_offset = pub.commit_offset, .end_fixed = true,
                         .buf = payload, .size = sizeof payload };
@@ -1036,7 +1071,7 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
     struct rb_event ev;
     while (reader_next(&r, &ev)) { /* the writers are stopped: no page changes meanwhile */
         fresh->writers += RB_WRITER; /* as rb_reserve_cpu counts a writer, and publishes */
-        fresh->commit_pos = fresh->write_base + fresh->write_offset;
+        fresh->commit_pos = fresh->write_pos;
         void *dst = reserve_at(rb, fresh, ev.length, ev.ts);
         if (dst) {
             memcpy(dst, payload, ev.length);
@@ -1091,7 +1126,7 @@ void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r)
         fresh.count_base = quiet_count(c);
         if (fresh.last_ts < c->last_ts)
             fresh.last_ts = c->last_ts; /* events written later never predate earlier ones */
-        if (fresh.write_offset == 0)
+        if (write_offset(&fresh) == 0)
             fresh.write_page->time_stamp = fresh.last_ts; /* a page's time: see above */
         r->pages[i] = c->pages; /* the old pages, for rb_resize_free */
         fresh.gen = c->gen + 2; /* readers that sampled the old generation retry */

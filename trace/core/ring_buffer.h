@@ -108,7 +108,15 @@ struct rb_cpu {
     /* writer side (this CPU only, updated with interrupts off) */
     struct rb_page *write_page; /* the slot of write_seq */
     uint64_t write_seq;      /* logical number of the page being written */
-    uint32_t write_offset;   /* next free byte in it */
+    /* The next free byte as a position: write_seq * RB_PAGE_SIZE + its offset in the page's
+     * data, modulo 2^32 (a page never straddles the wrap: 2^32 is a multiple of the
+     * stride). Positions are what commit_pos publishes, so the fast path stores the one it
+     * reads; write_limit is the last position an event may end at on this page (offsets
+     * stay below RB_PAGE_DATA, so a position names one page only), and write_bias turns a
+     * position on this page into its address. */
+    uint32_t write_pos;
+    uint32_t write_limit;
+    uintptr_t write_bias;
     /* Timestamp of the last reserved event. The fast path reads and writes only its low
      * half (little-endian: the first word) while the high half stays the same. */
     union {
@@ -120,10 +128,8 @@ struct rb_cpu {
     uint64_t next_entry;
     uint32_t count_base;
     uint64_t dropped;        /* refused: buffer full (producer/consumer), too big, resizing */
-    /* published state (seqcount-protected for readers) */
-    uint32_t write_base;     /* write_seq * RB_PAGE_DATA, modulo 2^32 */
     /* published to readers */
-    volatile uint32_t commit_pos; /* end of visible data: page * RB_PAGE_DATA + offset, mod 2^32 */
+    volatile uint32_t commit_pos; /* where committed data ends while writers are at work */
     volatile uint32_t gen;   /* odd while the writer updates oldest_seq or next_entry */
     uint64_t oldest_seq;     /* oldest page not recycled */
     /* Where drops happened: a burst of drops before event number before_entry was written,
@@ -286,14 +292,16 @@ static inline bool rb_cpu_writing(const struct ring_buffer *rb, unsigned cpu)
 
 #include "kernel/arch.h"
 
-/* The fast path's calls out, for what is rare: cold (laid out away from it), and on the
- * i386 with their arguments in registers, so that the fast path sets up no stack for them
- * (every other kernel function takes its arguments on the stack). */
+/* The fast path's calls out: on the i386 with their arguments in registers, so that the
+ * fast path sets up no stack for them (every other kernel function takes its arguments on
+ * the stack); those for what is rare also cold (laid out away from it). */
 #if defined(__i386__)
-#define RB_SLOW __attribute__((cold, regparm(3)))
+#define RB_CALL __attribute__((regparm(3)))
 #else
-#define RB_SLOW __attribute__((cold))
+#define RB_CALL
 #endif
+#define RB_SLOW RB_CALL __attribute__((cold))
+RB_CALL void *rb_reserve_long(struct rb_cpu *c, uint32_t length);
 RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length);
 RB_SLOW void *rb_reserve_retime(struct rb_cpu *c, uint32_t *word);
 RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length, uint32_t before);
@@ -313,14 +321,16 @@ static inline void *rb_put_header(uint32_t *word, uint32_t body, uint32_t delta)
 
 /*
  * Reserves an event of length bytes now on c, the outermost writer there, counted in
- * c->writers already, with interrupts off; offset is c->write_offset, which the caller
- * read. The common case takes no branch: a payload of 1..112 bytes (its length fits the
- * header's type_len), room on the page (">=": an offset never reaches RB_PAGE_DATA, so a
- * position names one page only), and a clock whose high half is the last event's and whose
- * low half is less than 2^27 past it (so the 27-bit delta holds the difference; a clock
- * that went backwards wraps past the limit too). A page's first event needs nothing more:
- * the ring keeps its time_stamp equal to last_ts while its write offset is 0
- * (ring_buffer.c, "A page's time"). Its number is in c->writers already.
+ * c->writers already, with interrupts off; pos is c->write_pos, which the caller read. The
+ * common case takes no branch: a payload of 1..112 bytes (its length fits the header's
+ * type_len), room on the page (the event ends by write_limit), and a clock whose high half
+ * is the last event's and whose low half is at most 2^27 - 1 past the last event's (so the
+ * 27-bit delta holds the difference, and only the low half changes; a clock that went back
+ * is the slow path's too). A page's
+ * first event needs nothing more: the ring keeps its time_stamp equal to last_ts while
+ * nothing is written on it (ring_buffer.c, "A page's time"). The event's number is in
+ * c->writers already. A payload of more than 112 bytes (or none) goes out of line, its
+ * length in a second header word (rb_reserve_long); the rest is rb_reserve_slow's.
  *
  * The order keeps few values alive at once (the i386 has six registers to spare, and each
  * value more is a store to the stack and a load back): the bytes are booked and the
@@ -330,27 +340,26 @@ static inline void *rb_put_header(uint32_t *word, uint32_t body, uint32_t delta)
  * to zero. When the clock needs the slow path, rb_reserve_retime gives the bytes back.
  */
 static inline __attribute__((always_inline)) void *
-rb_reserve_fast(struct rb_cpu *c, uint32_t length, uint32_t offset)
+rb_reserve_fast(struct rb_cpu *c, uint32_t length, uint32_t pos)
 {
     if (__builtin_expect(length - 1 >= RB_TYPE_DATA_MAX * 4, 0))
-        return rb_reserve_slow(c, length);
+        return rb_reserve_long(c, length);
     uint32_t type_len = (length + 3) / 4;
-    uint32_t end = offset + 4 + type_len * 4;
-    if (__builtin_expect(end >= RB_PAGE_DATA, 0))
+    uint32_t end = pos + 4 * (type_len + 1);
+    if (__builtin_expect(end > c->write_limit, 0))
         return rb_reserve_slow(c, type_len * 4);
-    uint32_t *word = (uint32_t *)(c->write_page->data + offset);
+    uint32_t *word = (uint32_t *)(c->write_bias + pos);
     *word = type_len;
-    c->write_offset = end;
+    c->write_pos = end;
     uint64_t now = arch_cycles();
     if (__builtin_expect((uint32_t)(now >> 32) != c->last_ts_half.high, 0))
         return rb_reserve_retime(c, word);
+    if (__builtin_expect((uint32_t)now < c->last_ts_half.low, 0)) /* the clock went back */
+        return rb_reserve_retime(c, word);
     uint32_t delta = (uint32_t)now - c->last_ts_half.low;
-    /* Hidden from the compiler, which would otherwise keep the clock's low half in one more
-     * register to store it below: adding the delta to the last time is the same value. */
-    __asm__("" : "+r"(delta));
     if (__builtin_expect(delta >= RB_DELTA_LIMIT, 0))
         return rb_reserve_retime(c, word);
-    c->last_ts_half.low += delta;
+    c->last_ts_half.low = (uint32_t)now;
     *word |= delta << RB_DELTA_SHIFT;
     return word + 1;
 }
@@ -387,13 +396,14 @@ rb_reserve_cpu(struct ring_buffer *rb, unsigned cpu, uint32_t length)
     uint32_t before = __atomic_fetch_add(&c->writers, RB_WRITER, __ATOMIC_SEQ_CST);
     if (__builtin_expect(before & (RB_NESTING_MASK | RB_REFUSING), 0))
         return rb_reserve_nested(c, length, before);
-    uint32_t offset = c->write_offset;
-    __atomic_store_n(&c->commit_pos, c->write_base + offset, __ATOMIC_RELEASE);
-    return rb_reserve_fast(c, length, offset);
+    uint32_t pos = c->write_pos;
+    __atomic_store_n(&c->commit_pos, pos, __ATOMIC_RELEASE);
+    return rb_reserve_fast(c, length, pos);
 }
 
 /* rb_reserve_cpu on this CPU. */
-static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
+static inline __attribute__((always_inline)) void *
+rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
 {
     return rb_reserve_cpu(rb, arch_cpu_id(), length);
 }
@@ -402,7 +412,8 @@ static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
  * booking the event an interrupting writer would take the same bytes. Two copies of the
  * fast path, one for each state interrupts were in, so that the state is not one more
  * value kept across it (arch_irq_restore of a flags word known to be non-zero is an sti). */
-static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length)
+static inline __attribute__((always_inline)) void *rb_reserve(struct ring_buffer *rb,
+                                                             uint32_t length)
 {
     unsigned long flags = arch_irq_save();
     if (!flags)
