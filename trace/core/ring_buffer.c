@@ -405,8 +405,7 @@ RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length)
 }
 
 /* The fast path booked the bytes from word on and wrote the header's type_len, then found
- * the clock needs the slow path (a new high half, a delta of 2^27 or more, a clock gone
- * backwards): the bytes are given back and the event reserved the general way. */
+ * the clock needs the slow path (a delta of 2^27 or more, a clock gone back): the bytes are given back and the event reserved the general way. */
 RB_SLOW void *rb_reserve_retime(struct rb_cpu *c, uint32_t *word)
 {
     uint32_t type_len = *word & TYPE_LEN_MASK;

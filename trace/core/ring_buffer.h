@@ -117,12 +117,7 @@ struct rb_cpu {
     uint32_t write_pos;
     uint32_t write_limit;
     uintptr_t write_bias;
-    /* Timestamp of the last reserved event. The fast path reads and writes only its low
-     * half (little-endian: the first word) while the high half stays the same. */
-    union {
-        uint64_t last_ts;
-        struct { uint32_t low, high; } last_ts_half;
-    };
+    uint64_t last_ts;        /* timestamp of the last reserved event */
     /* Event numbers: what writers' count of events (RB_COUNT_SHIFT) had reached when
      * last folded in here (count_base), and the number the next event got then. */
     uint64_t next_entry;
@@ -323,10 +318,9 @@ static inline void *rb_put_header(uint32_t *word, uint32_t body, uint32_t delta)
  * Reserves an event of length bytes now on c, the outermost writer there, counted in
  * c->writers already, with interrupts off; pos is c->write_pos, which the caller read. The
  * common case takes no branch: a payload of 1..112 bytes (its length fits the header's
- * type_len), room on the page (the event ends by write_limit), and a clock whose high half
- * is the last event's and whose low half is at most 2^27 - 1 past the last event's (so the
- * 27-bit delta holds the difference, and only the low half changes; a clock that went back
- * is the slow path's too). A page's
+ * type_len), room on the page (the event ends by write_limit), and a clock less than 2^27
+ * past the last event's (arch_cycles_since: so the 27-bit delta holds the difference; a
+ * clock that went back is far past it, its 64-bit difference negative). A page's
  * first event needs nothing more: the ring keeps its time_stamp equal to last_ts while
  * nothing is written on it (ring_buffer.c, "A page's time"). The event's number is in
  * c->writers already. A payload of more than 112 bytes (or none) goes out of line, its
@@ -351,15 +345,12 @@ rb_reserve_fast(struct rb_cpu *c, uint32_t length, uint32_t pos)
     uint32_t *word = (uint32_t *)(c->write_bias + pos);
     *word = type_len;
     c->write_pos = end;
-    uint64_t now = arch_cycles();
-    if (__builtin_expect((uint32_t)(now >> 32) != c->last_ts_half.high, 0))
+    uint32_t delta;
+    if (__builtin_expect(!arch_cycles_since(&c->last_ts, &delta), 0))
         return rb_reserve_retime(c, word);
-    if (__builtin_expect((uint32_t)now < c->last_ts_half.low, 0)) /* the clock went back */
-        return rb_reserve_retime(c, word);
-    uint32_t delta = (uint32_t)now - c->last_ts_half.low;
     if (__builtin_expect(delta >= RB_DELTA_LIMIT, 0))
         return rb_reserve_retime(c, word);
-    c->last_ts_half.low = (uint32_t)now;
+    arch_cycles_add(&c->last_ts, delta);
     *word |= delta << RB_DELTA_SHIFT;
     return word + 1;
 }
