@@ -58,8 +58,8 @@ static inline bool arch_cycles_since(const uint64_t *last, uint32_t *since)
     __asm__ volatile("rdtsc\n\t"
                      "subl %3, %0\n\t"
                      "sbbl %4, %1"
-                     : "=a"(low), "=d"(high), "=@ccnz"(far)
-                     : "m"(half[0]), "m"(half[1]));
+                     : "=&a"(low), "=&d"(high), "=@ccnz"(far) /* &: written by rdtsc */
+                     : "m"(half[0]), "m"(half[1]));             /* before these are read */
     (void)high;
     *since = low;
     return !far;
