@@ -9,8 +9,8 @@
  * writes on that CPU nest inside them, as an interrupt handler's would), commit the
  * innermost open reservation, move the clock forward a little or a lot (time extends,
  * 2^32 edges) or back, consume, iterate a CPU fully, start or step an iterator that lives
- * across other operations, toggle overwrite mode, toggle recording (rb_disable_writers), rb_reset,
- * rb_resize (with a page budget, so -ENOMEM happens), rb_take_lost.
+ * across other operations, toggle overwrite mode, toggle recording (rb_disable_writers),
+ * rb_reset, rb_resize (with a page budget, so -ENOMEM happens), rb_take_lost.
  *
  * A model follows along: per CPU, the numbers handed out, committed (published) and
  * consumed, the drops, and for every number the written length and the timestamp the event

@@ -1,9 +1,10 @@
 /*
  * ring_buffer.c - per-CPU rings of pages holding timestamped events (see ring_buffer.h).
  *
- * Positions are (logical page number, byte offset). Logical page numbers only grow; page
- * number s lives in slot s % npages and records s in its header, so anyone can tell whether
- * a slot still holds the page they expect. Per CPU, the state moves like this:
+ * Positions are (logical page number, byte offset), or one 32-bit number, page number *
+ * RB_PAGE_SIZE + offset modulo 2^32 (write_pos, commit_pos). Logical page numbers only
+ * grow; page number s lives in slot s % npages and records s in its header, so anyone can
+ * tell whether a slot still holds the page they expect. Per CPU, the state moves like this:
  *
  *   oldest_seq <= read position <= commit position <= write position
  *
@@ -16,9 +17,13 @@
  * a time, under the tracing core's reader lock) and iterators (trace, per_cpu/cpuN/trace).
  * Linux swaps a whole reader page out of the ring with cmpxchg so that its reader owns a
  * page no writer touches; here readers own nothing and the writer never waits or retries.
- * What a reader may use it learns from three published words, each written by the writer
- * alone with release order and read with acquire order:
- *   commit_pos   one 32-bit store ends every commit: data before it is complete;
+ * What a reader may use it learns from words the writer writes (writers, which a stopper
+ * changes too, by locked instructions only), with release order, and reads with acquire
+ * order:
+ *   writers      the writers between reserve and commit: with none, everything up to
+ *                write_pos is committed (read_commit_pos);
+ *   commit_pos   stored by the outermost writer at its reservation: what came before it is
+ *                complete, and readers stop there while writers are at work;
  *   oldest_seq   under the gen seqcount, raised BEFORE the writer touches a recycled page;
  *   page->seq    written after oldest_seq moved, so a reader that copied from a page checks
  *                afterwards that the page still holds its number and is not older than
@@ -26,9 +31,10 @@
  *                what it missed as overrun.
  * The writer, for its part, reads only read_seq_low (producer/consumer mode: one 32-bit
  * load; the consumer stores it after it is done with the page) and the drop marks' taken
- * bit. So a writer mid-commit on another CPU is invisible to readers until its commit_pos
- * store, and a reader mid-copy on another CPU costs the writer nothing. Stopping the writers
- * (resize) is the one place the two sides wait for each other: rb_writers_stop.
+ * bit. So a writer mid-write on another CPU is invisible to readers until its commit brings
+ * the nesting to zero, and a reader mid-copy on another CPU costs the writer nothing.
+ * Stopping the writers (resize) is the one place the two sides wait for each other:
+ * rb_writers_stop.
  */
 #include "trace/core/ring_buffer.h"
 
@@ -172,15 +178,15 @@ static uint64_t read_entries(const struct rb_cpu *c)
 }
 
 /*
- * Where the committed data ends, as a position (page * RB_PAGE_SIZE + offset, modulo
- * 2^32: rb_cpu.write_pos). With no writer between reserve and commit on the ring's CPU, everything written
- * is committed: the write position itself, read between two reads of writers that agree
- * with a nesting of zero (a writer that began meanwhile changed the count of reservations,
- * and what it changed is then not trusted; the count would have to wrap, 2^24
- * reservations, between the two reads to fool it). Otherwise commit_pos, which the
- * outermost writer stored at its reservation: everything before its event was committed.
- * Events after it, its own and those nested in it, become visible when its commit brings
- * the nesting to zero.
+ * Where the committed data ends, as a position (page * RB_PAGE_SIZE + offset, modulo 2^32:
+ * rb_cpu.write_pos). With no writer between reserve and commit on the ring's CPU, everything
+ * written is committed: the write position itself, read between two reads of writers that
+ * agree with a nesting of zero (a writer that began meanwhile changed the count of
+ * reservations, and what it changed is then not trusted; the count would have to wrap, 2^24
+ * reservations, between the two reads to fool it). Otherwise commit_pos, which the outermost
+ * writer stored at its reservation: everything before its event was committed. Events after
+ * it, its own and those nested in it, become visible when its commit brings the nesting to
+ * zero.
  */
 static uint32_t read_commit_pos(const struct rb_cpu *c)
 {
@@ -202,10 +208,11 @@ static uint32_t read_commit_pos(const struct rb_cpu *c)
 
 /*
  * The published state: the oldest page, and the commit position turned back into (page,
- * offset). The position counts RB_PAGE_SIZE per page, modulo 2^32; the commit page is never older than oldest_seq (a writer does not recycle the page an
- * uncommitted event may be on: move_to_next_page), so the distance from oldest_seq's
- * position decodes it exactly. oldest_seq is read first: it only grows, so the commit
- * position read after it is never behind it.
+ * offset). The position counts RB_PAGE_SIZE per page, modulo 2^32; the commit page is never
+ * older than oldest_seq (a writer does not recycle the page an uncommitted event may be on:
+ * move_to_next_page), so the distance from oldest_seq's position decodes it exactly.
+ * oldest_seq is read first: it only grows, so the commit position read after it is never
+ * behind it.
  */
 static void read_published(const struct rb_cpu *c, struct published *p)
 {
@@ -404,8 +411,11 @@ RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length)
     return reserve_at(c->rb, c, length, arch_cycles());
 }
 
-/* The fast path booked the bytes from word on and wrote the header's type_len, then found
- * the clock needs the slow path (a delta of 2^27 or more, a clock gone back): the bytes are given back and the event reserved the general way. */
+/*
+ * The fast path booked the bytes from word on and wrote the header's type_len, then found the
+ * clock needs the slow path (a delta of 2^27 or more, a clock gone back): the bytes are given
+ * back and the event reserved the general way.
+ */
 RB_SLOW void *rb_reserve_retime(struct rb_cpu *c, uint32_t *word)
 {
     uint32_t type_len = *word & TYPE_LEN_MASK;
@@ -932,9 +942,10 @@ static bool cpu_writing(const struct ring_buffer *rb, unsigned cpu)
 /*
  * Stops the writers: raises every CPU's disabled (and so RB_REFUSING in its writers), then
  * waits until no CPU has a writer between reserve and commit. A writer whose locked add to
- * writers came before the bit is waited for; one after it sees the bit and backs out. Nested writers (interrupts) keep the nesting above zero until
- * the outermost commits, so the wait ends only when each ring is quiet. No IPI is needed,
- * so the callers may hold spinlocks (the tracing core's reader lock).
+ * writers came before the bit is waited for; one after it sees the bit and backs out. Nested
+ * writers (interrupts) keep the nesting above zero until the outermost commits, so the wait
+ * ends only when each ring is quiet. No IPI is needed, so the callers may hold spinlocks (the
+ * tracing core's reader lock).
  */
 static void stop_writers(struct ring_buffer *rb, int share)
 {

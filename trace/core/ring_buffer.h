@@ -9,11 +9,13 @@
  *
  * Writers: rb_reserve() claims space and returns where the payload goes; rb_commit()
  * publishes it. Each CPU writes only its own ring (struct rb_cpu, a cache line of its own),
- * so writers on different CPUs never wait for each other nor share a written line. Both run with interrupts off for a few instructions only, never while the
- * caller fills the payload. A writer interrupted between reserve and commit (by an interrupt
- * or exception handler that traces too) is *nested*: the nested event is reserved after the
- * outer one and becomes visible when the outermost writer commits, so readers see events in
- * reservation order and never a half-written one. Each CPU writes only its own buffer.
+ * so writers on different CPUs never wait for each other nor share a written line. The
+ * reservation runs with interrupts off for a few instructions, never while the caller fills
+ * the payload; the commit is one locked decrement, interrupts on or off. A writer interrupted
+ * between reserve and commit (by an interrupt or exception handler that traces too) is
+ * *nested*: the nested event is reserved after the outer one and becomes visible when the
+ * outermost writer commits, so readers see events in reservation order and never a
+ * half-written one. docs/tracing-core.md, section 9, counts the fast path's instructions.
  *
  * Readers never make a writer wait. In overwrite mode the writer recycles the oldest page
  * even while a reader is copying from it; the reader notices (page sequence numbers), throws

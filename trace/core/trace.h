@@ -256,7 +256,8 @@ trace_reserve_in(struct ring_buffer *rb, uint16_t type, uint32_t length)
 static inline __attribute__((always_inline)) struct trace_entry *
 trace_reserve_here(uint16_t type, uint32_t length, bool irqs_were_on)
 {
-    struct trace_entry *e = (struct trace_entry *)rb_reserve_cpu(trace_buf, arch_cpu_id(), length);
+    struct trace_entry *e =
+        (struct trace_entry *)rb_reserve_cpu(trace_buf, arch_cpu_id(), length);
     if (e)
         trace_entry_fill_cpu(e, type, irqs_were_on, arch_cpu_id());
     return e;
