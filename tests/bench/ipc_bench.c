@@ -35,14 +35,17 @@ static struct task *start(const char *name, int argc, char **argv)
 #define ANY_CPU (~0u)
 
 /* One ping-pong of ROUNDS calls, the client pinned to the CPUs of ping_cpus and the server
- * to those of pong_cpus (before either runs); the client reports its row under label. */
-static void pingpong_on(char *label, uint32_t ping_cpus, uint32_t pong_cpus)
+ * to those of pong_cpus (before either runs); the client reports its row under label. With
+ * regs, both run with -r: register messages, ipc_call_regs against ipc_reply_recv_regs. */
+static void pingpong_with(char *label, uint32_t ping_cpus, uint32_t pong_cpus, bool regs)
 {
-    char *pong_argv[] = { "ipc_pong" };
-    char *ping_argv[] = { "ipc_ping", ROUNDS, label };
+    char *pong_argv[] = { "ipc_pong", "-r" };
+    char *ping_argv[] = { "ipc_ping", "-r", ROUNDS, label };
+    if (!regs)
+        ping_argv[1] = ROUNDS, ping_argv[2] = label;
     unsigned long flags = arch_irq_save(); /* neither may run before it is pinned */
-    struct task *pong = start("ipc_pong", 1, pong_argv);
-    struct task *ping = pong ? start("ipc_ping", 3, ping_argv) : 0;
+    struct task *pong = start("ipc_pong", regs ? 2 : 1, pong_argv);
+    struct task *ping = pong ? start("ipc_ping", regs ? 4 : 3, ping_argv) : 0;
     if (pong)
         sched_setaffinity(pong, pong_cpus);
     if (ping)
@@ -55,14 +58,24 @@ static void pingpong_on(char *label, uint32_t ping_cpus, uint32_t pong_cpus)
         task_wait(pong, &status, 0, 0);
 }
 
+static void pingpong_on(char *label, uint32_t ping_cpus, uint32_t pong_cpus)
+{
+    pingpong_with(label, ping_cpus, pong_cpus, false);
+}
+
 static void pingpong(char *label) { pingpong_on(label, ANY_CPU, ANY_CPU); }
+
+/* issue 20: the ping-pong with register messages, the IPC fast path (docs/ipc.md, 17). */
+static void pingpong_regs(char *label) { pingpong_with(label, ANY_CPU, ANY_CPU, true); }
 
 BENCHMARK(ipc)
 {
     ipc_logging_set(false);
     pingpong("ipc_roundtrip_logging_off");
+    pingpong_regs("ipc_roundtrip_regs_logging_off");
     ipc_logging_set(true);
     pingpong("ipc_roundtrip_logging_on");
+    pingpong_regs("ipc_roundtrip_regs_logging_on"); /* the fast path steps aside */
     /* issue 18, ipc events */
     struct trace_event_call *ipc_events[] = { &event_ipc_call, &event_ipc_recv, &event_ipc_reply,
                                               &event_ipc_send };
