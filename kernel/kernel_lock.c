@@ -104,10 +104,6 @@ void kernel_lock_wake_sleeper(unsigned me)
 
 void kernel_unlock_call(void) { kernel_unlock(); }
 
-unsigned kernel_lock_depth(void) { return kernel_lock_cpus[arch_cpu_id()].depth; }
-
-void kernel_lock_set_depth(unsigned depth) { kernel_lock_cpus[arch_cpu_id()].depth = depth; }
-
 void kernel_lock_break(void)
 {
     unsigned me = arch_cpu_id();

@@ -110,8 +110,11 @@ static inline void kernel_unlock(void)
 void kernel_unlock_call(void);
 
 /* How deep this CPU holds the lock (0: not at all). schedule() keeps it across a switch. */
-unsigned kernel_lock_depth(void);
-void kernel_lock_set_depth(unsigned depth);
+static inline unsigned kernel_lock_depth(void) { return kernel_lock_cpus[arch_cpu_id()].depth; }
+static inline void kernel_lock_set_depth(unsigned depth)
+{
+    kernel_lock_cpus[arch_cpu_id()].depth = depth;
+}
 
 /* Lets a CPU waiting for the lock in, when one waits: a preemption point of a long loop
  * that holds the lock at depth 1 (cond_resched). Interrupts must be off. */

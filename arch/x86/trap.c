@@ -276,7 +276,11 @@ static void check_user_segments(struct trap_frame *tf)
 
 void trap_exit_to_user(struct trap_frame *tf)
 {
-    if (!uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
+    /* Most returns have nothing to do but the selectors: one test of each thing that could
+     * be pending before the calls that would find it. */
+    const struct task *t = current;
+    if ((t->killed || sched_need_resched() || t->sig.pending || t->sig.restore_mask) &&
+        !uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
         sched_return_to_user();
         if (current->sig.pending || current->sig.restore_mask)
             signal_deliver(tf);

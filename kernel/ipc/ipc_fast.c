@@ -73,20 +73,21 @@ static inline void regs_from_msg(struct ipc_regs *r, const struct ipc_msg *m)
 
 bool ipc_fast_call(int ep, struct ipc_regs *io, int *result)
 {
+    struct task *self = current;
     struct endpoint *e = endpoint_of(ep);
     struct ipc_wait *rx = e ? e->receiver : 0;
-    if (!rx || !nobody_watches() || !sched_can_switch_to(rx->task) || !may_sleep(current))
+    if (!rx || !nobody_watches() || !sched_can_switch_to(rx->task) || !may_sleep(self))
         return false;
     struct ipc_msg reply;
     struct ipc_wait tx; /* only what a call awaiting its reply uses: not the 128-byte msg */
-    tx.task = current;
+    tx.task = self;
     tx.msg.label = io->label; /* ipc_reply logs these, should logging come on meanwhile */
     tx.msg.len = IPC_REG_BYTES;
     tx.reply = &reply;
     tx.result = PENDING;
     /* The receiver takes the message (ipc.c's deliver and sender_done, for a call). */
     msg_from_regs(&rx->msg, io);
-    rx->peer = current->pid;
+    rx->peer = self->pid;
     e->receiver = 0;
     e->messages++;
     e->calls++;
@@ -109,12 +110,15 @@ bool ipc_fast_call(int ep, struct ipc_regs *io, int *result)
 
 bool ipc_fast_reply_recv(int ep, uint32_t token, struct ipc_regs *io, int *result)
 {
+    struct task *self = current;
     struct endpoint *e = endpoint_of(ep);
-    if (!token || !e || e->owner != current || e->senders || !nobody_watches())
+    if (!token || !e || e->owner != self || e->senders || !nobody_watches())
         return false;
-    struct ipc_wait *w = ipc_awaiting(token);
-    if (!w || w->server != current->pid || !sched_can_switch_to(w->task) ||
-        w->task->wait_chan != w || !may_sleep(current))
+    struct ipc_wait *w = ipc_awaiting_reply; /* most often the first: one call awaits */
+    if (w && w->token != token)
+        w = ipc_awaiting(token);
+    if (!w || w->server != self->pid || !sched_can_switch_to(w->task) ||
+        w->task->wait_chan != w || !may_sleep(self))
         return false;
     /* The reply (ipc.c's ipc_reply). */
     if (ipc_awaiting_reply == w)
@@ -128,7 +132,7 @@ bool ipc_fast_reply_recv(int ep, uint32_t token, struct ipc_regs *io, int *resul
     w->result = 0;
     /* The receive: this task waits on its endpoint (ipc.c's ipc_recv, nobody queued). */
     struct ipc_wait rx;
-    rx.task = current;
+    rx.task = self;
     rx.result = PENDING;
     rx.where = &e->receiver;
     rx.next = 0;

@@ -50,6 +50,9 @@ static void (*switch_hook)(struct task *prev, struct task *next); /* task_on_swi
 
 static struct run_queue *this_rq(void) { return &run_queues[arch_cpu_id()]; }
 
+/* The current task of rq's CPU. */
+static struct task *rq_current(struct run_queue *rq) { return cpu_current[rq - run_queues]; }
+
 int task_on_switch(void (*fn)(struct task *prev, struct task *next))
 {
     if (switch_hook && switch_hook != fn)
@@ -195,11 +198,12 @@ uint64_t task_cpu_time_ns(const struct task *t)
  * is on no queue; returns when prev is switched to again. What every switch does. */
 static void switch_to(struct run_queue *rq, struct task *prev, struct task *next)
 {
+    unsigned me = (unsigned)(rq - run_queues);
     account_cpu_time(rq, prev);
     trace_sched_switch(prev, next); /* while current_pid is still prev's, as on Linux */
     rq->switched_from = prev;
-    current = next;
-    current_pid = next->pid;
+    cpu_current[me] = next; /* current */
+    cpu_current_pid[me] = next->pid; /* current_pid */
     if (switch_hook)
         switch_hook(prev, next);
     unsigned depth = kernel_lock_depth(); /* this CPU's; next's own switch restores it */
@@ -228,7 +232,8 @@ bool sched_can_switch_to(const struct task *t)
 
 void sched_sleep_and_switch_to(const void *chan, struct task *next)
 {
-    struct task *prev = current;
+    struct run_queue *rq = this_rq();
+    struct task *prev = rq_current(rq);
     prev->state = TASK_SLEEPING; /* as sleep_on(chan, 0): wake_up(chan) ends it */
     prev->wait_chan = chan;
     prev->wake_at_ns = 0;
@@ -236,8 +241,8 @@ void sched_sleep_and_switch_to(const void *chan, struct task *next)
     next->wake_reason = 0; /* as sched_wake_task(next, 0), but not queued: it runs now */
     next->state = TASK_RUNNABLE;
     trace_sched_wakeup(next);
-    switch_to(this_rq(), prev, next);
-    current->wait_chan = 0;
+    switch_to(rq, prev, next);
+    prev->wait_chan = 0; /* prev is current again, perhaps on another CPU */
 }
 
 /* A new task's first code after the switch to it (arch layer calls it): it holds the

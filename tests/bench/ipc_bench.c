@@ -72,10 +72,8 @@ BENCHMARK(ipc)
 {
     ipc_logging_set(false);
     pingpong("ipc_roundtrip_logging_off");
-    pingpong_regs("ipc_roundtrip_regs_logging_off");
     ipc_logging_set(true);
     pingpong("ipc_roundtrip_logging_on");
-    pingpong_regs("ipc_roundtrip_regs_logging_on"); /* the fast path steps aside */
     /* issue 18, ipc events */
     struct trace_event_call *ipc_events[] = { &event_ipc_call, &event_ipc_recv, &event_ipc_reply,
                                               &event_ipc_send };
@@ -85,6 +83,12 @@ BENCHMARK(ipc)
     for (unsigned i = 0; i < 4; i++)
         trace_event_set_enabled(ipc_events[i], false);
     rb_reset(trace_buffer());
+    /* issue 20: register messages, the fast path; with IPC logging on it steps aside. Last,
+     * so that the rows above run as they always did (the ipc log's pages as they were). */
+    ipc_logging_set(false);
+    pingpong_regs("ipc_roundtrip_regs_logging_off");
+    ipc_logging_set(true);
+    pingpong_regs("ipc_roundtrip_regs_logging_on");
 }
 
 /* issue 19: the round trip with client and server on one CPU (each call switches between
