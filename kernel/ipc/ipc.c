@@ -19,6 +19,7 @@
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
 #include "kernel/init.h"
+#include "kernel/params.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/sched.h"
 #include "kernel/lib/string.h"
@@ -373,10 +374,16 @@ static void ipc_task_exit(struct task *t)
 
 static struct task_exit_hook ipc_exit_hook = { ipc_task_exit, 0 };
 
+/* IPC's log starts on, unless the command line says ipc_log=off: then the register calls
+ * take their fast path from boot (which a running kernel's log would keep them from), as
+ * tests/shell/ipc_regs.script boots. */
 static void ipc_init(void)
 {
     task_on_exit(&ipc_exit_hook);
     ipc_log = ipc_log_context_create(IPC_LOG_PAGES, "ipc", 0);
+    const char *log = kernel_param("ipc_log");
+    if (log && strcmp(log, "off") == 0)
+        ipc_log_on = false;
 }
 INITCALL(core, ipc_init);
 
