@@ -58,18 +58,19 @@ bool ipc_regs_fastpath(struct trap_frame *tf)
         return false;
     kernel_lock();
     struct task *t = current;
+    t->syscalls++; /* counted and named at entry, as syscall_dispatch and syscall_trap do */
+    t->syscall_nr = SYS_tracekern_ipc;
     struct ipc_regs m;
     regs_in(&m, tf);
     int result;
     bool done = op == IPC_OP_CALL_REGS ? ipc_fast_call((int)tf->ecx, &m, &result)
                                        : ipc_fast_reply_recv((int)tf->ecx, tf->ebp, &m, &result);
     if (!done) {
+        t->syscalls--; /* the slow path counts it */
         kernel_unlock();
         return false;
     }
     /* Done: it ran here from start to end, perhaps with other tasks in between. */
-    t->syscalls++;
-    t->syscall_nr = SYS_tracekern_ipc;
     regs_out(tf, result, &m);
     trap_exit_to_user(tf);
     kernel_unlock();
