@@ -121,4 +121,8 @@ BENCHMARK(ipc_smp)
     printk("bench: ipc_smp: cross CPU, the kernel lock was taken %llu times, %llu of them "
            "found it held (%llu waiting iterations)\n", (unsigned long long)taken,
            (unsigned long long)contended, (unsigned long long)spins);
+    /* issue 20: the same with register messages: on one CPU the fast path's direct switch,
+     * on two the slow path (the partner last ran on the other CPU). */
+    pingpong_with("ipc_roundtrip_regs_same_cpu", 1u << b, 1u << b, true);
+    pingpong_with("ipc_roundtrip_regs_cross_cpu", 1u << b, 1u << a, true);
 }
