@@ -294,7 +294,8 @@ void trap_dispatch(struct trap_frame *tf)
     uint32_t v = tf->vector;
     /* The IPC fast path (arch/x86/ipc_regs.c) first: a register-message call it can do
      * whole, under the kernel lock it takes itself. Any other call costs these compares. */
-    if (v == SYSCALL_VECTOR && tf->eax == SYS_tracekern_ipc && ipc_regs_fastpath(tf))
+    if (v == SYSCALL_VECTOR && tf->eax == SYS_tracekern_ipc &&
+        (tf->ebx == IPC_OP_CALL_REGS || tf->ebx == IPC_OP_REPLY_RECV_REGS) && ipc_regs_fastpath(tf))
         return;
     /* Entering the kernel from ring 3 takes the kernel lock, and returning gives it back
      * (kernel/kernel_lock.h). A hardware interrupt or an NMI takes it only after its
