@@ -95,10 +95,13 @@ int main(int argc, char **argv)
         }
     }
     uint64_t per = rounds ? (rdtsc() - start) / rounds : 0;
-    m.label = PONG_QUIT;
-    ipc_call(ep, &m, &reply, IPC_FOREVER);
     printf("ipc_ping: %u round trips, %llu cycles each\n", rounds, (unsigned long long)per);
     if (label)
         printf("BENCH %s %llu\n", label, (unsigned long long)per);
+    /* Printed before the server is told to quit, so that its last words come after ours:
+     * a session that shows both reads the same on every run. */
+    fflush(stdout);
+    m.label = PONG_QUIT;
+    ipc_call(ep, &m, &reply, IPC_FOREVER);
     return 0;
 }
