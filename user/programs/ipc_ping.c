@@ -42,6 +42,26 @@ static int find_server(void)
     exit(1);
 }
 
+/* The loop: rounds calls with a 16-byte message, each answer checked. Returns the TSC
+ * cycles per round trip; exits on an error. */
+static uint64_t memory_rounds(int ep, unsigned rounds)
+{
+    struct ipc_msg m = { 1, 16, "ping-pong-data!" }, reply;
+    uint64_t start = rdtsc();
+    for (unsigned i = 0; i < rounds; i++) {
+        m.data[0] = (uint8_t)i;
+        if (ipc_call(ep, &m, &reply, IPC_FOREVER) < 0) {
+            perror("ipc_ping: call");
+            exit(1);
+        }
+        if (reply.len != m.len || memcmp(reply.data, m.data, m.len) != 0) {
+            printf("ipc_ping: round %u: the answer differs from the message\n", i);
+            exit(1);
+        }
+    }
+    return rounds ? (rdtsc() - start) / rounds : 0;
+}
+
 /* The -r loop: rounds register calls, each answer checked. Returns the TSC cycles per
  * round trip; exits on an error. */
 static uint64_t regs_rounds(int ep, unsigned rounds)
@@ -58,10 +78,7 @@ static uint64_t regs_rounds(int ep, unsigned rounds)
             exit(1);
         }
     }
-    uint64_t per = rounds ? (rdtsc() - start) / rounds : 0;
-    struct ipc_regs quit = { PONG_QUIT, 0, { 0, 0 } };
-    ipc_call_regs(ep, &quit, IPC_FOREVER);
-    return per;
+    return rounds ? (rdtsc() - start) / rounds : 0;
 }
 
 int main(int argc, char **argv)
@@ -74,34 +91,19 @@ int main(int argc, char **argv)
     unsigned rounds = argc > 1 ? (unsigned)atoi(argv[1]) : 1000;
     const char *label = argc > 2 ? argv[2] : 0;
     int ep = find_server();
-    if (regs) {
-        uint64_t per = regs_rounds(ep, rounds);
-        printf("ipc_ping: %u round trips, %llu cycles each\n", rounds, (unsigned long long)per);
-        if (label)
-            printf("BENCH %s %llu\n", label, (unsigned long long)per);
-        return 0;
-    }
-    struct ipc_msg m = { 1, 16, "ping-pong-data!" }, reply;
-    uint64_t start = rdtsc();
-    for (unsigned i = 0; i < rounds; i++) {
-        m.data[0] = (uint8_t)i;
-        if (ipc_call(ep, &m, &reply, IPC_FOREVER) < 0) {
-            perror("ipc_ping: call");
-            return 1;
-        }
-        if (reply.len != m.len || memcmp(reply.data, m.data, m.len) != 0) {
-            printf("ipc_ping: round %u: the answer differs from the message\n", i);
-            return 1;
-        }
-    }
-    uint64_t per = rounds ? (rdtsc() - start) / rounds : 0;
+    uint64_t per = regs ? regs_rounds(ep, rounds) : memory_rounds(ep, rounds);
     printf("ipc_ping: %u round trips, %llu cycles each\n", rounds, (unsigned long long)per);
     if (label)
         printf("BENCH %s %llu\n", label, (unsigned long long)per);
     /* Printed before the server is told to quit, so that its last words come after ours:
      * a session that shows both reads the same on every run. */
     fflush(stdout);
-    m.label = PONG_QUIT;
-    ipc_call(ep, &m, &reply, IPC_FOREVER);
+    if (regs) {
+        struct ipc_regs quit = { PONG_QUIT, 0, { 0, 0 } };
+        ipc_call_regs(ep, &quit, IPC_FOREVER);
+    } else {
+        struct ipc_msg quit = { PONG_QUIT, 16, "ping-pong-data!" }, reply;
+        ipc_call(ep, &quit, &reply, IPC_FOREVER);
+    }
     return 0;
 }
