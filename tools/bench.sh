@@ -109,13 +109,16 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ipc_smp,* ]]; then
         echo "bench: the ipc_smp run with 4 CPUs failed; see $smp_log" >&2
         exit 1
     fi
-    for where in same cross; do
-        value=$(tr -d '\r' < "$smp_log" | sed -n "s/^BENCH ipc_roundtrip_${where}_cpu \([0-9][0-9]*\)$/\1/p")
+    # issue 20: and with register messages (ipc_call_regs / ipc_reply_recv_regs).
+    for row in same cross regs_same regs_cross; do
+        where=${row#regs_}
+        value=$(tr -d '\r' < "$smp_log" | sed -n "s/^BENCH ipc_roundtrip_${row}_cpu \([0-9][0-9]*\)$/\1/p")
         if [ -z "$value" ]; then
-            echo "bench: the ipc_smp run gave no $where-CPU row; see $smp_log" >&2
+            echo "bench: the ipc_smp run gave no $row-CPU row; see $smp_log" >&2
             exit 1
         fi
         name="IPC round trip, $where CPU"
+        [ "$row" = "$where" ] || name="IPC round trip, registers, $where CPU"
         unit="guest instructions per round trip (4 CPUs, -icount)"
         printf "bench: %-44s %12s %s\n" "$name" "$value" "$unit"
         smp_json="$smp_json[{\"row\": \"$name\", \"value\": $value, \"unit\": \"$unit\"}]"
