@@ -34,7 +34,7 @@ struct tlb_flush {
 };
 
 /* tlb_load; true when CR3 was written (which flushed the whole TLB). */
-static bool load(struct tlb_users *next, uint32_t root)
+static inline bool load(struct tlb_users *next, uint32_t root)
 {
     unsigned me = arch_cpu_id();
     uint32_t bit = 1u << me;

@@ -24,6 +24,7 @@
 #include "kernel/arch.h"
 #include "kernel/kernel_lock.h"
 #include "kernel/lib/errno.h"
+#include "kernel/notrace.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/task.h" /* current_pid */
 #include "kernel/loadavg.h"
@@ -61,7 +62,7 @@ int task_on_switch(void (*fn)(struct task *prev, struct task *next))
     return 0;
 }
 
-bool sched_need_resched(void) { return this_rq()->need_resched; }
+notrace bool sched_need_resched(void) { return this_rq()->need_resched; }
 
 void sched_set_idle(unsigned cpu, struct task *idle)
 {
@@ -103,7 +104,7 @@ static void enqueue(struct task *t)
     t->on_rq = true;
 }
 
-static void dequeue(struct task *t)
+static inline void dequeue(struct task *t)
 {
     struct run_queue *rq = &run_queues[t->cpu];
     if (t->rq_prev)
@@ -195,8 +196,10 @@ uint64_t task_cpu_time_ns(const struct task *t)
 }
 
 /* Switches this CPU from prev, its current task, to next, whose cpu is this one and which
- * is on no queue; returns when prev is switched to again. What every switch does. */
-static void switch_to(struct run_queue *rq, struct task *prev, struct task *next)
+ * is on no queue; returns when prev is switched to again. What every switch does. notrace,
+ * as Linux's context switch (inline in its notrace __schedule): the function tracer would
+ * see a call that returns in another task, and sched_switch records the switch anyway. */
+static notrace void switch_to(struct run_queue *rq, struct task *prev, struct task *next)
 {
     unsigned me = (unsigned)(rq - run_queues);
     account_cpu_time(rq, prev);
