@@ -97,13 +97,16 @@ void ftrace_record_stack(unsigned cpu, uint32_t fp, bool irqs);
 static inline __attribute__((always_inline)) void
 ftrace_function_record(unsigned cpu, struct ftrace_frame *f, bool irqs, bool with_stack)
 {
+    if (!trace_recording)
+        return;
+    struct ring_buffer *rb = trace_buf;
     struct ftrace_entry *e =
-        (struct ftrace_entry *)trace_reserve_cpu(cpu, TRACE_FN, sizeof *e, irqs);
+        (struct ftrace_entry *)trace_reserve_on(rb, cpu, TRACE_FN, sizeof *e, irqs);
     if (!e)
         return;
     e->ip = ftrace_frame_ip(f);
     e->parent_ip = f->parent_ip;
-    trace_commit_cpu(cpu);
+    rb_commit_cpu(rb, cpu);
     if (with_stack)
         ftrace_record_stack(cpu, f->ebp, irqs);
 }
