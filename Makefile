@@ -70,11 +70,11 @@ NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols li
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
 
-# The handlers only arch/x86/ftrace_entry.asm calls (trace/ftrace/ftrace_function.c): the
-# trampoline saves every register and restores them with popad, so these files may use
-# ebx, esi and edi without saving them, and need no frame pointer. Files named here must
-# hold nothing that C code calls (docs/ftrace.md section 10).
-FTRACE_HANDLER_C := trace/ftrace/ftrace_function.c
+# The handlers only arch/x86/ftrace_entry.asm calls (trace/ftrace/ftrace_function.c,
+# ftrace_graph_handler.c): the trampolines save every register and restore them with
+# popad, so these files may use ebx, esi and edi without saving them. Files named here
+# must hold nothing that C code calls (docs/ftrace.md section 10).
+FTRACE_HANDLER_C := trace/ftrace/ftrace_function.c trace/ftrace/ftrace_graph_handler.c
 FTRACE_HANDLER_CFLAGS := -fcall-used-ebx -fcall-used-esi -fcall-used-edi
 
 # Every .c and .asm of the kernel: arch/x86, kernel/ and its subsystem folders, drivers,

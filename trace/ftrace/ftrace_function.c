@@ -5,11 +5,11 @@
  *
  * This file holds only what the trampoline calls, because it is built differently from the
  * rest of the kernel (the Makefile's FTRACE_HANDLER_CFLAGS): gcc may change ebx, esi and edi
- * without saving them (-fcall-used-*), and leaves out the frame pointer. ftrace_caller's
- * popad restores all three for the traced code anyway, so the saves and restores a normal
- * function makes are pure cost here: 9 instructions of the 13 the handler's frame took
- * (docs/ftrace.md section 10). No C code may call these functions: a normal caller
- * expects ebx, esi and edi to survive the call.
+ * without saving them (-fcall-used-*). ftrace_caller's popad restores all three for the
+ * traced code anyway, so the saves and restores a normal function makes are pure cost
+ * here: 6 of the 13 instructions the handler's frame took (docs/ftrace.md section 10).
+ * The frame pointer stays, for backtraces through the handler. No C code may call these
+ * functions: a normal caller expects ebx, esi and edi to survive the call.
  */
 #include "trace/ftrace/ftrace_internal.h"
 

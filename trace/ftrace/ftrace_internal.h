@@ -1,7 +1,8 @@
 /*
  * ftrace_internal.h - what the function-tracing files share (ftrace.c: sites, dispatch,
  * function tracer, files; ftrace_function.c: the function tracer's own handler;
- * ftrace_graph.c: return stack, function_graph tracer, profiler).
+ * ftrace_graph.c: return stack, function_graph tracer, profiler; ftrace_graph_handler.c:
+ * function_graph's handlers).
  */
 #ifndef TRACE_FTRACE_FTRACE_INTERNAL_H
 #define TRACE_FTRACE_FTRACE_INTERNAL_H
@@ -111,7 +112,8 @@ ftrace_function_record(unsigned cpu, struct ftrace_frame *f, bool irqs, bool wit
         ftrace_record_stack(cpu, f->ebp, irqs);
 }
 
-/* function_graph and the profiler: ftrace_graph_call is the handler when they are the only
+/* function_graph and the profiler: ftrace_graph_call (ftrace_graph_handler.c, built as
+ * ftrace_function_call is: for ftrace_caller only) is the handler when they are the only
  * users; ftrace_graph_entry is their part of ftrace_dispatch's work (interrupts off on cpu,
  * past ftrace_enter and the pid filter). */
 void __attribute__((regparm(1))) ftrace_graph_call(struct ftrace_frame *f);
