@@ -67,7 +67,7 @@ static struct graph_stack context_stack[MAX_CPUS];
 
 
 static bool graph_recording;    /* function_graph is the current tracer */
-static bool graph_broken;       /* a frame-pointer mismatch stopped it */
+bool graph_broken;              /* a frame-pointer mismatch stopped it */
 static uint32_t graph_max_depth; /* max_graph_depth: 0 is no limit */
 static uint32_t graph_thresh_us; /* tracing_thresh: 0 is off */
 static bool graph_irqs = true;  /* options/funcgraph-irqs */
@@ -212,17 +212,6 @@ __attribute__((noinline)) void graph_return_general(unsigned cpu, const struct r
             profile[cpu][site].time_sq_us += us * us;
         }
     }
-}
-
-/* The report when the stacks disagree; does not return. */
-void __attribute__((noreturn)) graph_bad_frame(const struct ret_entry *e, uint32_t fp)
-{
-    graph_broken = true; /* no CPU hijacks another return; panic stops them all */
-    graph_plain = false; /* without the lock: interrupts are off, and it may be held here */
-    panic("function_graph: bad frame pointer returning from %s: expected %#x, found %#x "
-          "(the return stack no longer matches the real one; the saved return address "
-          "%#x cannot be trusted)",
-          symbol_lookup(kernel_symbols(), e->func, 0, 0), e->fp, fp, e->ret);
 }
 
 

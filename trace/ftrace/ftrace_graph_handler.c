@@ -12,6 +12,7 @@
 #include "trace/ftrace/ftrace_graph_internal.h"
 
 #include "kernel/arch.h"
+#include "kernel/panic.h"
 #include "trace/core/trace_internal.h"
 
 /* The handler while function_graph or the profiler are the only users (Linux's
@@ -27,6 +28,18 @@ void __attribute__((regparm(1))) ftrace_graph_call(struct ftrace_frame *f)
     ftrace_exit(c);
 }
 
+/* The report when the stacks disagree; does not return. Here, not in ftrace_graph.c, so
+ * that gcc inlines it: a panic backtrace then starts at ftrace_return_to_handler. */
+static void __attribute__((noreturn)) bad_frame(const struct ret_entry *e, uint32_t fp)
+{
+    graph_broken = true; /* no CPU hijacks another return; panic stops them all */
+    graph_plain = false; /* without the lock: interrupts are off, and it may be held here */
+    panic("function_graph: bad frame pointer returning from %s: expected %#x, found %#x "
+          "(the return stack no longer matches the real one; the saved return address "
+          "%#x cannot be trusted)",
+          symbol_lookup(kernel_symbols(), e->func, 0, 0), e->fp, fp, e->ret);
+}
+
 /* return_to_handler's C half, with interrupts off (the trampoline's cli): pops the entry,
  * checks the frame pointer, records the return, and gives back the real return address. */
 uint32_t __attribute__((regparm(1))) ftrace_return_to_handler(uint32_t fp)
@@ -35,7 +48,7 @@ uint32_t __attribute__((regparm(1))) ftrace_return_to_handler(uint32_t fp)
     struct graph_stack *gs = this_stack(cpu);
     struct ret_entry *e = --gs->next;
     if (__builtin_expect(e->fp != fp, 0))
-        graph_bad_frame(e, fp);
+        bad_frame(e, fp);
     /* The record is inlined once for each state of the interrupt flag at entry, a constant
      * in each copy (as ftrace_function_call's). The common case, graphed (pending or
      * inside) with interrupts on, is one compare: RET_IRQS is above the other two bits. */

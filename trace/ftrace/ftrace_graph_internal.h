@@ -67,16 +67,15 @@ static inline struct graph_stack *this_stack(unsigned cpu)
  * off, profiler, broken frame. Entry and return then test this alone, and the rest is
  * graph_entry_general's and graph_return_general's (ftrace_graph.c keeps it). */
 extern bool graph_plain;
+extern bool graph_broken; /* a frame-pointer mismatch stopped function_graph */
 
 /* The rare paths, out of line in ftrace_graph.c, all with interrupts off on cpu:
  * the entry record of a caller found pending; a call not followed (the stack was full);
- * the entry and the return when graph_plain is not set; the report when the stacks
- * disagree (does not return). */
+ * the entry and the return when graph_plain is not set. */
 void graph_write_entry(unsigned cpu, const struct ret_entry *e);
 void graph_overrun(unsigned cpu);
 void graph_entry_general(unsigned cpu, struct ftrace_frame *f);
 void graph_return_general(unsigned cpu, const struct ret_entry *e);
-void __attribute__((noreturn)) graph_bad_frame(const struct ret_entry *e, uint32_t fp);
 
 /* The return of e, just popped, at rettime: a leaf when its entry is still pending; irqs is
  * e's RET_IRQS (the caller may pass it as a constant). rettime is read before the record is
