@@ -94,7 +94,11 @@ void ftrace_record_stack(unsigned cpu, uint32_t fp, bool irqs);
 /* The function tracer's record of the call at f: ip and parent ip (and, with_stack, a
  * stack trace). cpu: this CPU, read once by the handler (interrupts stay off until it
  * returns); irqs: the traced code's interrupt flag, which the events show. Inlined in each
- * handler that records calls (ftrace_function_call, ftrace_dispatch). */
+ * handler that records calls (ftrace_function_call, ftrace_dispatch). trace_buf is read
+ * once, for the reservation and the commit, as tracing_mark_write does (trace_reserve_cpu
+ * and trace_commit_cpu read it at each): a buffer swap waits until no CPU is between
+ * reserve and commit (trace_swap_buffers), so it is the same buffer, and the commit needs
+ * no reload. */
 static inline __attribute__((always_inline)) void
 ftrace_function_record(unsigned cpu, struct ftrace_frame *f, bool irqs, bool with_stack)
 {
