@@ -70,6 +70,13 @@ NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols li
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
 
+# The handlers only arch/x86/ftrace_entry.asm calls (trace/ftrace/ftrace_function.c,
+# ftrace_graph_handler.c): the trampolines save every register and restore them with
+# popad, so these files may use ebx, esi and edi without saving them. Files named here
+# must hold nothing that C code calls (docs/ftrace.md section 10).
+FTRACE_HANDLER_C := trace/ftrace/ftrace_function.c trace/ftrace/ftrace_graph_handler.c
+FTRACE_HANDLER_CFLAGS := -fcall-used-ebx -fcall-used-esi -fcall-used-edi
+
 # Every .c and .asm of the kernel: arch/x86, kernel/ and its subsystem folders, drivers,
 # trace/ and its folders, and samples/ (demo modules a user types, such as `ftracetest`).
 # TEST_C is what only the test kernel has: tests/guest (the in-kernel self-tests) and
@@ -178,7 +185,8 @@ deps:
 # Objects depend on the Makefile too: a change of flags rebuilds everything.
 $(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) $(if $(filter $<,$(NOTRACE_C)),,$(FTRACE_CFLAGS)) -MMD -MP -c $< -o $@
+	$(CC) $(KERNEL_CFLAGS) $(if $(filter $<,$(NOTRACE_C)),,$(FTRACE_CFLAGS)) \
+		$(if $(filter $<,$(FTRACE_HANDLER_C)),$(FTRACE_HANDLER_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.asm.o: %.asm Makefile
 	@mkdir -p $(dir $@)
