@@ -3,8 +3,11 @@
 # other under the same QEMU options, runs the same bench program on both
 # (tools/compare/compare_bench.c), and prints one table (row, Linux, tracekern, ratio);
 # JSON in build/compare.json. The Makefile has built everything this uses first: the bench,
-# mkcpio, qemu_run, tracekern.elf, busybox, and build/compare/linux/vmlinuz
-# (tools/compare/fetch-linux-image.sh). Then the boot-to-shell row: wall-clock time from
+# mkcpio, qemu_run, tracekern.elf and tracekern-test.elf, busybox,
+# build/compare/linux/vmlinuz (tools/compare/fetch-linux-image.sh) and the Linux module of
+# the kernel-side rows (tools/compare/build-module.sh), whose tracekern twins are `make
+# bench`'s own rows (the test kernel booted with bench=ring_buffer,mmiotrace, same QEMU
+# options). Then the boot-to-shell row: wall-clock time from
 # starting QEMU to the poweroff that follows the first shell command, median of 3, without
 # -icount. docs/compare.md says what each row measures.
 set -euo pipefail
@@ -32,6 +35,12 @@ if ! "$qemu_run" --kernel $B/tracekern.elf --initrd "tools/compare/tracekern.scr
     echo "compare: the tracekern run failed; see $out/tracekern-console.log" >&2
     exit 1
 fi
+echo "compare: tracekern's kernel-side rows (bench=ring_buffer,mmiotrace) under -icount"
+if ! "$qemu_run" --kernel $B/tracekern-test.elf --append bench=ring_buffer,mmiotrace \
+    "${common[@]}" --icount --console $out/tracekern-bench.log > /dev/null; then
+    echo "compare: the tracekern bench run failed; see $out/tracekern-bench.log" >&2
+    exit 1
+fi
 
 # Boot to the first shell command and power off, three times each, in real time.
 boot_ms() { # console-log qemu_run-args...
@@ -54,6 +63,6 @@ echo "BOOT-MS linux ${linux_boots[*]}" > $out/boot-times.txt
 echo "BOOT-MS tracekern ${tracekern_boots[*]}" >> $out/boot-times.txt
 
 python3 tools/compare/compare_table.py --linux $out/linux-console.log \
-    --tracekern $out/tracekern-console.log --boot $out/boot-times.txt \
+    --tracekern $out/tracekern-console.log --tracekern-bench $out/tracekern-bench.log --boot $out/boot-times.txt \
     --linux-name "$(sed 's/_i386.deb$//' $out/linux/package)" --linux-config $out/linux/config \
     --json $B/compare.json

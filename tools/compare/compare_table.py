@@ -4,13 +4,18 @@ and of the tracekern run of tools/compare/compare_bench.c (its COMPARE lines), a
 boot times compare.sh measured, and prints one table (row, Linux, tracekern, ratio), and
 writes it as JSON.
 
-    compare_table.py --linux LOG --tracekern LOG [--boot FILE] [--linux-name TEXT]
-                     [--linux-config CONFIG] [--json OUT]
+    compare_table.py --linux LOG --tracekern LOG [--tracekern-bench LOG] [--boot FILE]
+                     [--linux-name TEXT] [--linux-config CONFIG] [--json OUT]
+
+The kernel-side rows come from the Linux module's COMPARE lines in the Linux log
+(tools/compare/module/compare_mod.c) and from `make bench`'s rows in the tracekern test
+kernel's log (--tracekern-bench: "bench: ROW VALUE instructions"); mmiotrace's row is the
+traced read minus the untraced read on each kernel.
 
 A log must end its rows with COMPARE-END (else the run stopped early: an error). A row a
 kernel could not run (COMPARE-SKIP NAME: WHY) shows "not measured on KERNEL: WHY" instead
 of a number, and has no ratio; so does a row the bench does not measure at all on Linux
-(NOT_ON_LINUX below). With --linux-config (the image's /boot/config), a user_events row
+. With --linux-config (the image's /boot/config), a user_events row
 Linux could not run also says whether CONFIG_USER_EVENTS was built in. The ratio is tracekern / Linux: below 1, tracekern is cheaper.
 Exit status 0; 1 with a message when a log cannot be read or is incomplete.
 """
@@ -33,17 +38,17 @@ ROWS = [
     ("function_graph_per_traced_call", "function_graph, per traced call"),
     ("tracing_off_after_on_getpid", "compiled in but off: getpid after on->off - before"),
     ("ring_buffer_reserve_commit_8", "ring buffer reserve+commit, 8 bytes"),
-    ("mmiotrace_per_access", "mmiotrace, per traced 4-byte access"),
+    ("mmiotrace_per_access", "mmiotrace, per traced 4-byte read (traced - untraced)"),
 ]
 BOOT_ROW = ("boot_to_shell_ms", "boot to shell, wall clock ms, median of 3, no -icount")
 
-# Rows no program of `make compare` measures on Linux, and why (docs/compare.md).
-NOT_ON_LINUX = {
-    "ring_buffer_reserve_commit_8":
-        "needs a module against Debian's linux-headers (not built by make compare)",
-    "mmiotrace_per_access":
-        "needs a module that ioremaps a device page (not built by make compare)",
+# tracekern's `make bench` rows (tests/bench/) that are the twins of the Linux module's.
+BENCH_ROWS = {
+    "ring buffer reserve+commit, 8-byte payload": "ring_buffer_reserve_commit_8",
+    "mmiotrace: untraced 4-byte read": "mmio_read_untraced",
+    "mmiotrace: traced 4-byte read": "mmio_read_traced",
 }
+BENCH_LINE = re.compile(r"^bench: (.*?)\s+([0-9]+) instructions\s*$")
 
 LINE = re.compile(r"^(COMPARE|COMPARE-SKIP|COMPARE-INFO)\s+([a-z_0-9]+)(?::\s*(.*?)|\s+(-?[0-9]+\.[0-9]+))\s*$")
 
@@ -79,6 +84,27 @@ def parse_log(path):
     if not ended:
         raise LogError(f"{path}: no COMPARE-END line: the bench did not finish")
     return rows, info
+
+
+def parse_bench(path):
+    """tracekern's kernel-side rows from a `bench=` boot's console: {key: float}."""
+    rows = {}
+    with open(path, "rb") as f:
+        for raw in f.read().decode("utf-8", "replace").splitlines():
+            m = BENCH_LINE.match(raw.strip("\r"))
+            if m and m.group(1) in BENCH_ROWS:
+                rows[BENCH_ROWS[m.group(1)]] = float(m.group(2))
+    return rows
+
+
+def derive_mmiotrace(rows):
+    """mmiotrace_per_access = traced read - untraced read, when both were measured; else
+    the reason one of them gives."""
+    traced, untraced = rows.get("mmio_read_traced"), rows.get("mmio_read_untraced")
+    if isinstance(traced, float) and isinstance(untraced, float):
+        rows["mmiotrace_per_access"] = traced - untraced
+    elif isinstance(traced, str) or isinstance(untraced, str):
+        rows["mmiotrace_per_access"] = traced if isinstance(traced, str) else untraced
 
 
 def explain_user_events(linux, config_path):
@@ -125,12 +151,8 @@ def build_rows(linux, tracekern, boots):
     side is not a number)."""
     table = []
     for key, what in ROWS:
-        if key in NOT_ON_LINUX:
-            lv = "not measured on Linux: " + NOT_ON_LINUX[key]
-            tv = "not compared (make bench has tracekern's own row)"
-        else:
-            lv = side_value(linux, key, "Linux")
-            tv = side_value(tracekern, key, "tracekern")
+        lv = side_value(linux, key, "Linux")
+        tv = side_value(tracekern, key, "tracekern")
         table.append({"row": key, "what": what, "linux": lv, "tracekern": tv, "ratio": ratio_of(lv, tv)})
     if boots:
         key, what = BOOT_ROW
@@ -172,6 +194,7 @@ def main():
     ap = argparse.ArgumentParser(description="the table of make compare")
     ap.add_argument("--linux", required=True)
     ap.add_argument("--tracekern", required=True)
+    ap.add_argument("--tracekern-bench")
     ap.add_argument("--boot")
     ap.add_argument("--linux-name", default="Linux")
     ap.add_argument("--linux-config")
@@ -180,6 +203,10 @@ def main():
     try:
         linux, linux_info = parse_log(args.linux)
         tracekern, tracekern_info = parse_log(args.tracekern)
+        if args.tracekern_bench:
+            tracekern.update(parse_bench(args.tracekern_bench))
+        derive_mmiotrace(linux)
+        derive_mmiotrace(tracekern)
         boots = parse_boot(args.boot) if args.boot else {}
         if args.linux_config:
             explain_user_events(linux, args.linux_config)
