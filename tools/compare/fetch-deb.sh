@@ -28,7 +28,8 @@ fi
 mkdir -p "$cache"
 
 cached_deb() {
-    ls -t "$cache/${package}_${version:-*}_$arch.deb" 2> /dev/null | head -n 1
+    # shellcheck disable=SC2086 # the version is a glob when none was asked for
+    ls -t "$cache/${package}_"${version:-*}"_$arch.deb" 2> /dev/null | head -n 1
 }
 
 # apt-cache answers from the lists: without the architecture in dpkg, or before an update,
@@ -63,5 +64,9 @@ if [ -z "$deb" ]; then
     mv "$tmp"/*.deb "$cache"/
     rmdir "$tmp"
     deb=$(cached_deb)
+    if [ -z "$deb" ]; then
+        echo "fetch-deb: $package:$arch: apt-get download gave no ${package}_${version:-*}_$arch.deb" >&2
+        exit 1
+    fi
 fi
 echo "$deb"
