@@ -2,9 +2,13 @@
 # test_compare.sh - the host side of `make compare` (tools/compare/), fast and without a
 # download: the bench and mkcpio build; mkcpio writes a newc archive the kernel's format
 # describes (read back here by an independent reader); and compare_table.py reads the
-# console logs of a real run (linux-console.log: Debian's 6.1.0-50-686 under -icount;
-# tracekern-console.log; boot-times.txt), here next to this file, into the numbers those
-# logs hold, and refuses a log whose bench did not finish.
+# recorded consoles of a real run, next to this file, into the numbers they hold
+# (expected-rows.txt), and refuses a console whose bench did not finish. The recording:
+#   linux-console.log      Debian's 6.1.0-50-686 under -icount: the bench, then the module
+#   tracekern-console.log  tracekern under -icount: the same bench
+#   tracekern-bench.log    the test kernel with bench=ring_buffer,mmiotrace
+#   boot-times.txt         the boot-to-shell times (ms)
+#   linux-config-excerpt   the tracing lines of the image's config
 #
 # usage: tests/compare/test_compare.sh   (from anywhere; builds what it needs with make)
 # Prints one "ok - ..." or "not ok - ..." line per check; exits non-zero if any failed.
@@ -81,7 +85,8 @@ fi
 
 # 3. The parser on the recorded logs of a real run.
 if python3 tools/compare/compare_table.py --linux "$here/linux-console.log" \
-    --tracekern "$here/tracekern-console.log" --boot "$here/boot-times.txt" \
+    --tracekern "$here/tracekern-console.log" --tracekern-bench "$here/tracekern-bench.log" \
+    --boot "$here/boot-times.txt" \
     --linux-config "$here/linux-config-excerpt" --linux-name recorded \
     --json "$tmp/compare.json" > "$tmp/table.txt" 2>&1; then
     pass "compare_table.py reads the recorded logs"
