@@ -208,10 +208,44 @@ static int names_own_task(const char *line, const char *own_pid)
     return 0;
 }
 
-/* Lines of the trace that our task wrote and that match the tracer's "one call" shape: any
- * line (function tracer), or "name();" / "name() {" (function_graph, whose lines carry the
- * task with options/funcgraph-proc). -1 when the trace cannot be read. */
-static long count_own_calls(int graph)
+/* How often each function appeared in our task's lines of one counting run; the functions
+ * whose count grows by a multiple of COUNT_CALLS between the run with no getpid and the run
+ * with COUNT_CALLS of them are getpid's (printed as COMPARE-INFO). */
+#define MAX_FUNCTIONS 256
+static struct {
+    char name[64];
+    long seen[2]; /* [0]: the run with no getpid, [1]: with COUNT_CALLS */
+} functions[MAX_FUNCTIONS];
+static int function_count;
+
+/* Adds one sighting of the function whose name ends at end (exclusive) to run's counts. */
+static void count_function(const char *line, const char *end, int run)
+{
+    const char *start = end;
+    while (start > line && start[-1] != ' ' && start[-1] != '|' && start[-1] != '\t')
+        start--;
+    size_t length = (size_t)(end - start);
+    if (length == 0 || length >= sizeof functions[0].name)
+        return;
+    for (int i = 0; i < function_count; i++) {
+        if (strlen(functions[i].name) == length && strncmp(functions[i].name, start, length) == 0) {
+            functions[i].seen[run]++;
+            return;
+        }
+    }
+    if (function_count < MAX_FUNCTIONS) {
+        memcpy(functions[function_count].name, start, length);
+        functions[function_count].name[length] = '\0';
+        functions[function_count].seen[0] = functions[function_count].seen[1] = 0;
+        functions[function_count++].seen[run] = 1;
+    }
+}
+
+/* Lines of the trace that our task wrote and that match the tracer's "one call" shape:
+ * "name <-parent" (function tracer), or "name();" / "name() {" (function_graph, whose lines
+ * carry the task with options/funcgraph-proc); each call's function is counted for run.
+ * -1 when the trace cannot be read. */
+static long count_own_calls(int graph, int run)
 {
     char own_pid[24];
     snprintf(own_pid, sizeof own_pid, "-%d", getpid());
@@ -223,8 +257,12 @@ static long count_own_calls(int graph)
     while (fgets(line, sizeof line, trace) != NULL) {
         if (line[0] == '#' || !names_own_task(line, own_pid))
             continue;
-        if (graph && strstr(line, "();") == NULL && strstr(line, "() {") == NULL)
+        const char *end = graph ? strstr(line, "();") : strstr(line, " <-");
+        if (end == NULL && graph)
+            end = strstr(line, "() {");
+        if (end == NULL)
             continue;
+        count_function(line, end, run);
         calls++;
     }
     fclose(trace);
@@ -232,8 +270,8 @@ static long count_own_calls(int graph)
 }
 
 /* Traced calls of count getpids: the trace is emptied, tracing turned on, the calls made,
- * tracing turned off, and our task's calls in the trace counted. */
-static long traced_calls(int graph, int count)
+ * tracing turned off, and our task's calls in the trace counted (for run 0 or 1). */
+static long traced_calls(int graph, int count, int run)
 {
     if (tracefs_write("tracing_on", "0") || tracefs_write("trace", "") ||
         tracefs_write("tracing_on", "1"))
@@ -242,15 +280,30 @@ static long traced_calls(int graph, int count)
         sys0(NR_getpid);
     if (tracefs_write("tracing_on", "0"))
         return -1;
-    long calls = count_own_calls(graph);
+    long calls = count_own_calls(graph, run);
     tracefs_write("tracing_on", "1");
     return calls;
+}
+
+/* Prints "COMPARE-INFO row: getpid's functions: name xN, ..." from the two counting runs. */
+static void print_getpid_functions(const char *row)
+{
+    printf("COMPARE-INFO %s: getpid's functions:", row);
+    const char *separator = " ";
+    for (int i = 0; i < function_count; i++) {
+        long extra = functions[i].seen[1] - functions[i].seen[0];
+        if (extra >= COUNT_CALLS / 2) {
+            printf("%s%s x%.2f", separator, functions[i].name, (double)extra / COUNT_CALLS);
+            separator = ", ";
+        }
+    }
+    printf("\n");
 }
 
 /* Per traced function call of a tracer (function or function_graph): getpid with the tracer
  * on minus getpid without, divided by the functions the tracer records per getpid (counted
  * from the trace: COUNT_CALLS getpids minus none, so the calls that turn tracing on and off
- * cancel out). Prints the calls per getpid as COMPARE-INFO. */
+ * cancel out). Prints the calls per getpid, and which functions they are, as COMPARE-INFO. */
 static void tracer_row(const char *row, const char *tracer, int graph, double getpid_cost)
 {
     int err = tracefs_write("current_tracer", tracer);
@@ -259,8 +312,9 @@ static void tracer_row(const char *row, const char *tracer, int graph, double ge
         return;
     }
     double traced = per_call(do_getpid, 500);
-    long none = traced_calls(graph, 0);
-    long some = traced_calls(graph, COUNT_CALLS);
+    function_count = 0;
+    long none = traced_calls(graph, 0, 0);
+    long some = traced_calls(graph, COUNT_CALLS, 1);
     tracefs_write("current_tracer", "nop");
     if (none < 0 || some < 0) {
         skip_row(row, "reading the trace", errno ? errno : EIO);
@@ -269,6 +323,7 @@ static void tracer_row(const char *row, const char *tracer, int graph, double ge
     double calls = (double)(some - none) / COUNT_CALLS;
     printf("COMPARE-INFO %s: %.2f traced calls per getpid (%ld in %d getpids, %ld in none); getpid %.2f with it, %.2f without\n",
         row, calls, some, COUNT_CALLS, none, traced, getpid_cost);
+    print_getpid_functions(row);
     if (calls <= 0) {
         skip_row(row, "no traced calls counted", ENOENT);
         return;

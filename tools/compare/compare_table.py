@@ -80,7 +80,7 @@ def parse_log(path):
         elif kind == "COMPARE-SKIP" and why is not None:
             rows[key] = "not measured: " + why
         elif kind == "COMPARE-INFO" and why is not None:
-            info[key] = why
+            info.setdefault(key, []).append(why)
     if not ended:
         raise LogError(f"{path}: no COMPARE-END line: the bench did not finish")
     return rows, info
@@ -186,8 +186,9 @@ def print_table(table, linux_name, info):
     for number, text in enumerate(notes, 1):
         print(f"[{number}] {text}")
     for side, texts in info.items():
-        for key, text in texts.items():
-            print(f"compare: {side}: {key}: {text}")
+        for key, lines in texts.items():
+            for text in lines:
+                print(f"compare: {side}: {key}: {text}")
 
 
 def main():
