@@ -47,6 +47,7 @@
 #define NR_writev 146
 #define NR_wait4 114
 
+/* The TSC: guest instructions so far under -icount shift=0 (check_tsc proves it). */
 static inline uint64_t rdtsc(void)
 {
     uint64_t t;
@@ -84,6 +85,7 @@ static uint32_t ue_write_index;
 static volatile uint32_t ue_enabled;
 static const char twelve[12] = "compare 12b\n";
 
+/* The per-iteration work of the simple rows; do_nothing is the loop every row subtracts. */
 static long do_nothing(void) { return 0; }
 static long do_getpid(void) { long r = sys0(NR_getpid); return r < 0 ? r : 0; }
 static long do_marker(void) { long r = sys3(NR_write, marker_fd, (long)twelve, 12); return r < 0 ? r : 0; }
@@ -153,11 +155,13 @@ static double per_call(work_fn work, int n)
     return (double)(with - empty) / n;
 }
 
+/* One measured row: "COMPARE NAME VALUE". */
 static void print_row(const char *name, double value)
 {
     printf("COMPARE %s %.2f\n", name, value);
 }
 
+/* One row this kernel could not run: "COMPARE-SKIP NAME: WHAT: ERROR". */
 static void skip_row(const char *name, const char *what, int err)
 {
     printf("COMPARE-SKIP %s: %s: %s\n", name, what, strerror(err));
@@ -378,6 +382,7 @@ static void pipe_child(void)
     sys3(NR_exit_group, 0, 0, 0);
 }
 
+/* Round trips of 16 bytes with an echoing child over two pipes. */
 static void pipe_row(void)
 {
     const char *row = "pipe_roundtrip_16";
@@ -414,6 +419,7 @@ static void diff_row(const char *row, double with, double without, const char *w
         print_row(row, with - without);
 }
 
+/* Every row, in docs/compare.md's order; the tracers are left off and tracing on. */
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);

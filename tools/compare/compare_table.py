@@ -14,9 +14,10 @@ traced read minus the untraced read on each kernel.
 
 A log must end its rows with COMPARE-END (else the run stopped early: an error). A row a
 kernel could not run (COMPARE-SKIP NAME: WHY) shows "not measured on KERNEL: WHY" instead
-of a number, and has no ratio; so does a row the bench does not measure at all on Linux
-. With --linux-config (the image's /boot/config), a user_events row
-Linux could not run also says whether CONFIG_USER_EVENTS was built in. The ratio is tracekern / Linux: below 1, tracekern is cheaper.
+of a number, and so does a row missing from a log; neither has a ratio: only a row both
+kernels really ran is compared. With --linux-config (the image's /boot/config), a
+user_events row Linux could not run also says whether CONFIG_USER_EVENTS was built in.
+The ratio is tracekern / Linux: below 1, tracekern runs fewer instructions.
 Exit status 0; 1 with a message when a log cannot be read or is incomplete.
 """
 import argparse
