@@ -52,7 +52,7 @@ boot_ms() { # console-log qemu_run-args...
 }
 linux_boots=() tracekern_boots=()
 echo "compare: boot to shell, 3 times each, without -icount"
-for i in 1 2 3; do
+for _ in 1 2 3; do
     linux_boots+=("$(boot_ms $out/linux-boot.log --kernel $out/linux/vmlinuz --initrd $out/initramfs.cpio \
         --append "$linux_append compare=boot" --expect-exit 0)") ||
         { echo "compare: a Linux boot failed; see $out/linux-boot.log" >&2; exit 1; }

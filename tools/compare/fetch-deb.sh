@@ -28,7 +28,7 @@ fi
 mkdir -p "$cache"
 
 cached_deb() {
-    # shellcheck disable=SC2086 # the version is a glob when none was asked for
+    # shellcheck disable=SC2012,SC2027,SC2086 # unquoted: the version is a glob when none was asked for
     ls -t "$cache/${package}_"${version:-*}"_$arch.deb" 2> /dev/null | head -n 1
 }
 

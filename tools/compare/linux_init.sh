@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # linux_init.sh - /init of the initramfs `make compare` boots Linux with (tools/compare/
 # compare.sh builds it with mkcpio): mounts what the bench needs, runs
 # /bin/compare_bench (the user-space rows), then loads /lib/compare_mod.ko twice (the
