@@ -289,37 +289,35 @@ static long traced_calls(int graph, int count, int run)
     return calls;
 }
 
+/* Whether functions[i] is one of getpid's: its count grew by about one per getpid. */
+static int is_getpid_function(int i)
+{
+    return functions[i].seen[1] - functions[i].seen[0] >= COUNT_CALLS / 2;
+}
+
 /* Prints "COMPARE-INFO row: getpid's functions: name xN, ..." from the two counting runs. */
 static void print_getpid_functions(const char *row)
 {
     printf("COMPARE-INFO %s: getpid's functions:", row);
     const char *separator = " ";
     for (int i = 0; i < function_count; i++) {
-        long extra = functions[i].seen[1] - functions[i].seen[0];
-        if (extra >= COUNT_CALLS / 2) {
-            printf("%s%s x%.2f", separator, functions[i].name, (double)extra / COUNT_CALLS);
+        if (is_getpid_function(i)) {
+            printf("%s%s x%.2f", separator, functions[i].name,
+                (double)(functions[i].seen[1] - functions[i].seen[0]) / COUNT_CALLS);
             separator = ", ";
         }
     }
     printf("\n");
 }
 
-/* Per traced function call of a tracer (function or function_graph): getpid with the tracer
- * on minus getpid without, divided by the functions the tracer records per getpid (counted
- * from the trace: COUNT_CALLS getpids minus none, so the calls that turn tracing on and off
- * cancel out). Prints the calls per getpid, and which functions they are, as COMPARE-INFO. */
-static void tracer_row(const char *row, const char *tracer, int graph, double getpid_cost)
+/* With the tracer on: getpid's cost, the calls per getpid counted from the trace, the
+ * row's value (the extra cost over getpid_cost per traced call) and its COMPARE-INFO lines. */
+static void measure_traced(const char *row, int graph, double getpid_cost)
 {
-    int err = tracefs_write("current_tracer", tracer);
-    if (err) {
-        skip_row(row, "current_tracer", err);
-        return;
-    }
     double traced = per_call(do_getpid, 500);
     function_count = 0;
     long none = traced_calls(graph, 0, 0);
     long some = traced_calls(graph, COUNT_CALLS, 1);
-    tracefs_write("current_tracer", "nop");
     if (none < 0 || some < 0) {
         skip_row(row, "reading the trace", errno ? errno : EIO);
         return;
@@ -333,6 +331,35 @@ static void tracer_row(const char *row, const char *tracer, int graph, double ge
         return;
     }
     print_row(row, (traced - getpid_cost) / calls);
+}
+
+/* Per traced function call of a tracer (function or function_graph), twice: unfiltered
+ * (row), then with set_ftrace_filter naming only getpid's functions as the unfiltered
+ * count found them (filtered_row). Each is getpid with the tracer on minus getpid without,
+ * divided by the functions the tracer records per getpid (counted from the trace:
+ * COUNT_CALLS getpids minus none, so the calls that turn tracing on and off cancel out). */
+static void tracer_row(const char *row, const char *filtered_row, const char *tracer, int graph,
+    double getpid_cost)
+{
+    int err = tracefs_write("current_tracer", tracer);
+    if (err) {
+        skip_row(row, "current_tracer", err);
+        skip_row(filtered_row, "current_tracer", err);
+        return;
+    }
+    measure_traced(row, graph, getpid_cost);
+    static char filter[MAX_FUNCTIONS * 66];
+    size_t used = 0;
+    for (int i = 0; i < function_count; i++)
+        if (is_getpid_function(i))
+            used += (size_t)snprintf(filter + used, sizeof filter - used, "%s ", functions[i].name);
+    err = used == 0 ? ENOENT : tracefs_write("set_ftrace_filter", filter);
+    if (err)
+        skip_row(filtered_row, "set_ftrace_filter", err);
+    else
+        measure_traced(filtered_row, graph, getpid_cost);
+    tracefs_write("set_ftrace_filter", "");
+    tracefs_write("current_tracer", "nop");
 }
 
 /* user_events: register "compare_ue u32 value" (Linux 6.4's ABI), enable it, writev. */
@@ -458,12 +485,16 @@ int main(void)
     pipe_row();
 
     /* Function tracing: the graph tracer shows the task on each line with funcgraph-proc. */
-    tracer_row("function_per_traced_call", "function", 0, getpid_cost);
+    tracer_row("function_per_traced_call", "function_filtered_per_traced_call", "function", 0,
+        getpid_cost);
     err = tracefs_write("options/funcgraph-proc", "1");
-    if (err)
+    if (err) {
         skip_row("function_graph_per_traced_call", "options/funcgraph-proc", err);
-    else
-        tracer_row("function_graph_per_traced_call", "function_graph", 1, getpid_cost);
+        skip_row("function_graph_filtered_per_traced_call", "options/funcgraph-proc", err);
+    } else {
+        tracer_row("function_graph_per_traced_call", "function_graph_filtered_per_traced_call",
+            "function_graph", 1, getpid_cost);
+    }
     tracefs_write("options/funcgraph-proc", "0");
 
     /* Compiled in but off: getpid after the function tracer was on and is off again (its

@@ -37,6 +37,8 @@ ROWS = [
     ("pipe_roundtrip_16", "pipe round trip, 16 bytes"),
     ("function_per_traced_call", "function tracer, per traced call"),
     ("function_graph_per_traced_call", "function_graph, per traced call"),
+    ("function_filtered_per_traced_call", "function, filtered to getpid's functions, per call"),
+    ("function_graph_filtered_per_traced_call", "function_graph, filtered to getpid's, per call"),
     ("tracing_off_after_on_getpid", "compiled in but off: getpid after on->off - before"),
     ("ring_buffer_reserve_commit_8", "ring buffer reserve+commit, 8 bytes"),
     ("mmiotrace_per_access", "mmiotrace, per traced 4-byte read (traced - untraced)"),
