@@ -167,7 +167,9 @@ static void skip_row(const char *name, const char *what, int err)
     printf("COMPARE-SKIP %s: %s: %s\n", name, what, strerror(err));
 }
 
-/* Writes text to the tracefs file name (relative to TRACEFS); 0 or errno. */
+/* Writes text to the tracefs file name (relative to TRACEFS), truncating it first; 0 or
+ * errno. A short write goes on with the rest: Linux's set_ftrace_filter takes one word per
+ * write() and returns how much of the text that word used. */
 static int tracefs_write(const char *name, const char *text)
 {
     char path[128];
@@ -175,7 +177,14 @@ static int tracefs_write(const char *name, const char *text)
     int fd = open(path, O_WRONLY | O_TRUNC);
     if (fd < 0)
         return errno;
-    int err = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : errno ? errno : EIO;
+    int err = 0;
+    for (size_t done = 0, length = strlen(text); done < length && err == 0;) {
+        ssize_t n = write(fd, text + done, length - done);
+        if (n > 0)
+            done += (size_t)n;
+        else
+            err = n < 0 ? errno : EIO;
+    }
     close(fd);
     return err;
 }
