@@ -2,14 +2,15 @@
 # compare.sh - `make compare`: boots Debian's Linux 6.1 (686) and tracekern one after the
 # other under the same QEMU options, runs the same bench program on both
 # (tools/compare/compare_bench.c), and prints one table (row, Linux, tracekern, ratio);
-# JSON in build/compare.json. The Makefile has built everything this uses first: the bench,
-# mkcpio, qemu_run, tracekern.elf and tracekern-test.elf, busybox,
-# build/compare/linux/vmlinuz (tools/compare/fetch-linux-image.sh) and the Linux module of
-# the kernel-side rows (tools/compare/build-module.sh), whose tracekern twins are `make
-# bench`'s own rows (the test kernel booted with bench=ring_buffer,mmiotrace, same QEMU
-# options). Then the boot-to-shell row: wall-clock time from
-# starting QEMU to the poweroff that follows the first shell command, median of 3, without
-# -icount. docs/compare.md says what each row measures.
+# JSON in build/compare.json. docs/compare.md says what each row measures.
+#
+# The Makefile has built everything this uses first: the bench, mkcpio, qemu_run,
+# tracekern.elf and tracekern-test.elf, busybox, build/compare/linux/vmlinuz
+# (tools/compare/fetch-linux-image.sh) and the Linux module of the kernel-side rows
+# (tools/compare/build-module.sh). Those rows' tracekern twins are `make bench`'s own (the
+# test kernel booted with bench=ring_buffer,mmiotrace, same QEMU options). Last, the
+# boot-to-shell row: wall-clock time from starting QEMU to its exit after the first shell
+# command, poweroff; median of 3, without -icount.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=build
