@@ -31,6 +31,11 @@ bool arch_irqs_enabled(void);
 void arch_serialize(void);
 /* Cycle counter: raw, monotonic per CPU. */
 uint64_t arch_cycles(void);
+/* The cycle counter's advance past *last, when it is less than 2^32 cycles and not
+ * negative: true, and the advance in *since; otherwise false. */
+bool arch_cycles_since(const uint64_t *last, uint32_t *since);
+/* *t += n for a cycle count: the ring buffer's fast path moves its last time on with it. */
+void arch_cycles_add(uint64_t *t, uint32_t n);
 /* How many CPUs are running, and which one this code runs on (0 .. count-1). */
 unsigned arch_cpu_count(void);
 unsigned arch_cpu_id(void);

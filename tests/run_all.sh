@@ -393,6 +393,13 @@ for cpus in 1 2 4; do
     named_selftests smp_local_timer_registers,smp_local_timer_rate,smp_local_timer_icount "$cpus" \
         "every CPU's local APIC timer ticks with the PIT under -icount ($cpus CPUs)" --icount --timeout 60
 done
+# A device interrupt whose handler needs the kernel lock while another CPU holds it for
+# 50 ms (tests/guest/st_smp.c): acknowledged first, so the PIT's ticks keep coming.
+for cpus in 2 4; do
+    named_selftests smp_irq_waits_for_kernel_lock_acknowledged "$cpus" \
+        "an interrupt waiting for the kernel lock held elsewhere holds back no timer tick ($cpus CPUs, -icount)" \
+        --icount --timeout 60
+done
 echo "# mmiotrace with every CPU online (issue 19): QEMU's edu device log is the oracle"
 for n in 2 4; do
     what="mmiotrace, $n CPUs hammering one edu page: nothing lost, each CPU's accesses in QEMU's order"

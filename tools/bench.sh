@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build
+# The rows of a part that does not run this time (BENCH=...) must not be taken for this run's.
+rm -f build/bench-smp.json build/bench-ftrace-off.json build/bench-real-time.json build/bench-iso-boot.json
 log=build/bench-console.log
 # Debian's busybox too (make bench builds it first): proc_bench runs it (execve's row).
 programs=$(make -s --no-print-directory print-user-modules),build/busybox/busybox
@@ -107,13 +109,16 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ipc_smp,* ]]; then
         echo "bench: the ipc_smp run with 4 CPUs failed; see $smp_log" >&2
         exit 1
     fi
-    for where in same cross; do
-        value=$(tr -d '\r' < "$smp_log" | sed -n "s/^BENCH ipc_roundtrip_${where}_cpu \([0-9][0-9]*\)$/\1/p")
+    # issue 20: and with register messages (ipc_call_regs / ipc_reply_recv_regs).
+    for row in same cross regs_same regs_cross; do
+        where=${row#regs_}
+        value=$(tr -d '\r' < "$smp_log" | sed -n "s/^BENCH ipc_roundtrip_${row}_cpu \([0-9][0-9]*\)$/\1/p")
         if [ -z "$value" ]; then
-            echo "bench: the ipc_smp run gave no $where-CPU row; see $smp_log" >&2
+            echo "bench: the ipc_smp run gave no $row-CPU row; see $smp_log" >&2
             exit 1
         fi
         name="IPC round trip, $where CPU"
+        [ "$row" = "$where" ] || name="IPC round trip, registers, $where CPU"
         unit="guest instructions per round trip (4 CPUs, -icount)"
         printf "bench: %-44s %12s %s\n" "$name" "$value" "$unit"
         smp_json="$smp_json[{\"row\": \"$name\", \"value\": $value, \"unit\": \"$unit\"}]"
@@ -121,6 +126,39 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ipc_smp,* ]]; then
 fi
 if [ -n "$smp_json" ]; then
     echo "$smp_json" | sed 's/\]\[/, /g' > build/bench-smp.json
+fi
+# The function tracer's hooks compiled in but off, on whole workloads: an IPC round trip,
+# getpid and the boot, against the same kernel built without -pg (build/nopg; its ftrace
+# has no call sites). Both kernels run the same benchmarks with the same arguments.
+if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ftrace_off,* ]]; then
+    make -s --no-print-directory BUILD=build/nopg FTRACE_CFLAGS= build/nopg/tracekern-test.elf
+    for kernel in build/tracekern-test.elf build/nopg/tracekern-test.elf; do
+        off_log=build/bench-ftrace-off-$(basename "$(dirname "$kernel")")-console.log
+        if ! build/tools/qemu_run --kernel "$kernel" --append bench=ipc,user_events --initrd "$programs" \
+            --icount --quiet --timeout 300 --console "$off_log" > /dev/null; then
+            echo "bench: the ipc,user_events run of $kernel failed; see $off_log" >&2
+            exit 1
+        fi
+    done
+    # value ROW LOG: a row's number in a console log ("BENCH ROW N" or "bench: ROW N unit")
+    value() { tr -d '\r' < "$2" | sed -n -e "s/^BENCH $1 \([0-9.]*\)$/\1/p" \
+        -e "s/^bench: $1  *\([0-9][0-9]*\) .*/\1/p" | head -n 1; }
+    off_json=
+    for pair in "IPC round trip:ipc_roundtrip_logging_off" "getpid:syscall_getpid" \
+        "boot:boot: power-on to the benchmarks"; do
+        what=${pair%%:*} row=${pair#*:}
+        with=$(value "$row" build/bench-ftrace-off-build-console.log)
+        without=$(value "$row" build/bench-ftrace-off-nopg-console.log)
+        if [ -z "$with" ] || [ -z "$without" ]; then
+            echo "bench: no '$row' row in the ftrace_off runs; see build/bench-ftrace-off-*-console.log" >&2
+            exit 1
+        fi
+        pct=$(awk -v a="$with" -v b="$without" 'BEGIN { printf "%.2f", 100 * (a - b) / b }')
+        name="ftrace hooks compiled in, off: $what"
+        printf "bench: %-44s %11s%% (%s with the hooks, %s without -pg)\n" "$name" "$pct" "$with" "$without"
+        off_json="$off_json${off_json:+, }{\"row\": \"$name\", \"value\": $pct, \"unit\": \"percent\"}"
+    done
+    echo "[$off_json]" > build/bench-ftrace-off.json
 fi
 # A hardware task switch is one instruction to -icount, whatever it really costs, and so is
 # each byte written to COM2's port: the snapshot rows and the COM2 stream are measured once
@@ -159,7 +197,9 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,iso_boot,* ]]; then
     printf '[{"row": "iso_boot_to_prompt_median_of_3", "value": %s, "unit": "ms"}]\n' "$median" \
         > build/bench-iso-boot.json
 fi
-echo "bench: rows written to build/bench.json (and build/bench-real-time.json, build/bench-iso-boot.json, build/bench-smp.json)"
+echo "bench: rows written to build/bench.json (and build/bench-real-time.json, build/bench-iso-boot.json, build/bench-smp.json, build/bench-ftrace-off.json)"
+python3 tools/bench_goals.py tools/bench-goals.txt build/bench.json build/bench-smp.json \
+    build/bench-ftrace-off.json
 if [ -n "$errors" ]; then
     echo "bench: $(wc -l <<< "$errors") row(s) could not be measured (ERROR above)" >&2
     exit 1

@@ -16,6 +16,9 @@
  *                                            which expects no reply
  *   ipc_call(ep, msg, reply, timeout_ms)  -> 0, reply filled
  *   ipc_reply(token, msg)                 -> 0
+ *   ipc_call_regs(ep, label, w0, w1, timeout_ms)   -> 0, the reply in registers
+ *   ipc_reply_recv_regs(ep, label, w0, w1, token)  -> the next message's reply token, the
+ *                                            message in registers (token 0: no reply)
  * timeout_ms: IPC_FOREVER waits without limit; 0 fails with -EAGAIN instead of waiting for
  * the other side (a call whose message was taken still waits for the reply).
  * Errors: -EBADF (no such endpoint), -EPERM (receiving on someone else's endpoint),
@@ -49,7 +52,9 @@
 #define IPC_OP_RECV 2
 #define IPC_OP_CALL 3
 #define IPC_OP_REPLY 4
-#define IPC_OPS 5
+#define IPC_OP_CALL_REGS 5
+#define IPC_OP_REPLY_RECV_REGS 6
+#define IPC_OPS 7
 
 #define IPC_MSG_MAX 120      /* bytes of data in one message */
 #define IPC_NAME_MAX 16      /* endpoint names, NUL included */
@@ -60,6 +65,32 @@ struct ipc_msg {
     uint32_t label;          /* what the message means, by the protocol's convention */
     uint32_t len;            /* bytes used in data */
     uint8_t data[IPC_MSG_MAX];
+};
+
+/*
+ * Register messages (issue 20): a label and IPC_REG_BYTES of data that travel in the
+ * registers of the IPC call, never in memory, as seL4's message registers. Between a client
+ * in ipc_call_regs and a server in ipc_reply_recv_regs on the same CPU the kernel takes its
+ * fast path (docs/ipc.md, section 17). Both calls return what they received the same way:
+ *
+ *   in:  EAX SYS_tracekern_ipc, EBX the operation, ECX the endpoint, EDX the label,
+ *        ESI and EDI the data (bytes 0-3 and 4-7), EBP the timeout (call) or the reply
+ *        token (reply_recv: 0 only receives)
+ *   out: EAX 0 (call) or the message's reply token (reply_recv), or -errno; when it is not
+ *        an error, EDX the label, ESI and EDI the data, EBX the length the sender gave
+ *        (8 for a register message; a longer message from ipc_send or ipc_call arrives
+ *        cut to its first 8 bytes, bytes past a shorter one are 0). ECX and EBP are kept.
+ *
+ * A register message is an ordinary message of IPC_REG_BYTES bytes to the other side:
+ * ipc_recv and ipc_call see len 8. ipc_reply_recv_regs first answers the call with the
+ * token (-ESRCH etc. as ipc_reply, and then nothing is received), then waits without a
+ * time limit for the next message on its own endpoint.
+ */
+#define IPC_REG_BYTES 8
+struct ipc_regs {
+    uint32_t label;
+    uint32_t len;            /* received: the bytes the sender gave (sent: always 8) */
+    uint32_t word[IPC_REG_BYTES / 4];
 };
 
 /* The name service's protocol: label, then data. */

@@ -8,7 +8,7 @@
 #   USER_ELFS      their ELF files: what the kernel image or the ISO needs built
 #   $(BUILD)/user/format_test   a native host program testing printf; run it (exit 0 = pass)
 
-USER_PROGRAMS := hello ue_example ue_enable ue_errors ue_bench ue_inherit fault spin sleeper ipc_ping ipc_pong ipc_test sysfuzz pipe_test fpu memhog \
+USER_PROGRAMS := hello ue_example ue_enable ue_errors ue_bench ue_inherit fault spin sleeper ipc_ping ipc_pong ipc_test ipc_regs_test sysfuzz pipe_test fpu memhog \
 	hostile_files irq_rate hostile_flood hostile_cpu ipc_hog format_check hostile_console \
 	proc_bench hostile_mem
 # Files and the terminal (issue 16)

@@ -46,6 +46,37 @@ static inline uint64_t arch_cycles(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
+/* arch_cycles() - *last as one subtraction with borrow of the counter's two halves; the
+ * high half of the difference, zero or not, is the flag the caller branches on. The ring
+ * buffer's fast path (trace/core/ring_buffer.h) times every event with it: written as a
+ * 64-bit subtraction in C, the compiler moves both halves through the stack first. */
+static inline bool arch_cycles_since(const uint64_t *last, uint32_t *since)
+{
+    const volatile uint32_t *half = (const volatile uint32_t *)last; /* little-endian */
+    uint32_t low, high;
+    bool far;
+    __asm__ volatile("rdtsc\n\t"
+                     "subl %3, %0\n\t"
+                     "sbbl %4, %1"
+                     : "=&a"(low), "=&d"(high), "=@ccnz"(far) /* &: written by rdtsc */
+                     : "m"(half[0]), "m"(half[1]));             /* before these are read */
+    (void)high;
+    *since = low;
+    return !far;
+}
+
+/* *t += n: one add and one add-with-carry on memory. In C the compiler sets a register to
+ * zero for the carry, and the ring buffer's fast path has none to spare. */
+static inline void arch_cycles_add(uint64_t *t, uint32_t n)
+{
+    uint32_t *half = (uint32_t *)t; /* little-endian */
+    __asm__("addl %2, %0\n\t"
+            "adcl $0, %1"
+            : "+m"(half[0]), "+m"(half[1])
+            : "r"(n)
+            : "cc");
+}
+
 /*
  * Which CPU runs this code: the limit of the descriptor at SEL_CPU_NUMBER, which each CPU's
  * own GDT sets to that CPU's number (arch/x86/gdt.c), read with LSL ("load segment
@@ -55,17 +86,19 @@ static inline uint64_t arch_cycles(void)
  *   - a per-CPU segment in FS or GS is lost on every trap (trap_entry.asm loads the kernel
  *     data segment into all four) and belongs to user TLS on the way back;
  *   - LSL touches only the GDT the CPU already uses, needs no register reserved, works in
- *     any task (the double-fault and int3 tasks too) and costs two instructions (the
- *     selector into a register, LSL); Linux's vDSO getcpu uses the same trick.
+ *     any task (the double-fault and int3 tasks too) and costs two instructions (zeroing
+ *     the result, LSL with the selector read from memory, sel_cpu_number in gdt.c); Linux's
+ *     vDSO getcpu uses the same trick.
  * Before gdt_init (early boot) the boot loader's GDT has no such descriptor: LSL then
  * clears ZF and leaves the destination alone, which starts as 0. Volatile: a task that
  * moves to another CPU must not keep an old answer.
  */
 #define SEL_CPU_NUMBER 0x78
+extern const uint16_t sel_cpu_number; /* SEL_CPU_NUMBER in memory: LSL reads it from there */
 static inline unsigned arch_cpu_id(void)
 {
     unsigned id = 0;
-    __asm__ volatile("lsl %1, %0" : "+r"(id) : "r"((unsigned)SEL_CPU_NUMBER) : "cc");
+    __asm__ volatile("lsl %1, %0" : "+r"(id) : "m"(sel_cpu_number) : "cc");
     return id;
 }
 

@@ -12,9 +12,32 @@ void ftrace_caller(void);
 void ftrace_stub(void);
 void return_to_handler(void);
 
-/* What every patched site calls: fn(site, parent_ip, &return address, caller's ebp). */
-typedef void (*ftrace_func_t)(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot,
-                              uint32_t fp);
+/*
+ * What ftrace_caller leaves on the stack for the tracer, lowest address first: the traced
+ * code's flags, its registers as pushad stores them (eax, ecx and edx may hold the traced
+ * function's arguments; ebp is still its caller's frame pointer), the return address into
+ * the traced function (site + 5) and the traced function's own return address (parent_ip:
+ * its address is the parent slot, which function_graph and return probes rewrite).
+ */
+struct ftrace_frame {
+    uint32_t eflags;    /* the traced code's: FTRACE_FRAME_IF says whether interrupts were on */
+    uint32_t edi, esi;
+    uint32_t ebp;       /* the caller's frame pointer (fp) */
+    uint32_t esp;       /* as pushad stores it: the address of eax's slot below */
+    uint32_t ebx, edx, ecx, eax;
+    uint32_t site_end;  /* site + 5 */
+    uint32_t parent_ip; /* the traced function's return address, into its caller */
+};
+#define FTRACE_FRAME_IF (1u << 9)
+
+/* The traced function (its call site, its first instruction). */
+static inline uint32_t ftrace_frame_ip(const struct ftrace_frame *f) { return f->site_end - 5; }
+/* Where the traced function's return address is (function_graph and kprobes rewrite it). */
+static inline uint32_t *ftrace_frame_parent_slot(struct ftrace_frame *f) { return &f->parent_ip; }
+
+/* What every patched site calls, with interrupts off and the frame's address in eax
+ * (regparm(1): the trampoline passes one register instead of pushing arguments). */
+typedef void (*ftrace_func_t)(struct ftrace_frame *f) __attribute__((regparm(1)));
 extern volatile ftrace_func_t ftrace_trace_function;
 
 /* True when site holds gcc's 5-byte NOP / a call to target. */

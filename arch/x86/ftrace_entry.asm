@@ -6,9 +6,14 @@
 ;     [esp]     the address after the call site (site + 5), inside the traced function
 ;     [esp + 4] the traced function's own return address, into its caller
 ;     ebp       still the caller's frame pointer
-; ftrace_caller passes (site, caller's return address, where that return address is stored,
-; ebp) to the C function in ftrace_trace_function, keeping every register the traced
-; function may be using for its arguments.
+;
+; ftrace_caller saves every register (the traced function may be using eax, ecx and edx for
+; its arguments, and the tracer's C code may change them) and the flags, turns interrupts
+; off, and calls the C function in ftrace_trace_function with the address of what it pushed
+; (struct ftrace_frame, arch/x86/ftrace_arch.h) in eax. popfd gives the traced code its
+; interrupt flag back. pushad and popad save and restore all eight registers in one
+; instruction each: 8 instructions with the call and the ret, where pushing and popping the
+; four that matter one by one, and four arguments, took 16 (docs/ftrace.md section 10).
 
 bits 32
 section .text
@@ -18,21 +23,13 @@ extern ftrace_return_to_handler
 
 global ftrace_caller
 ftrace_caller:
-    push eax
-    push ecx
-    push edx
-    push ebp                        ; fp: the caller's frame pointer
-    lea eax, [esp + 20]             ; where the traced function's return address is
-    push eax
-    push dword [esp + 24]           ; the caller's return address (parent ip)
-    mov eax, [esp + 24]             ; the address after the call site
-    sub eax, 5
-    push eax                        ; the traced function (site) address
+    pushad                          ; eax ecx edx ebx esp ebp esi edi: ebp is the caller's fp
+    pushfd                          ; the traced code's interrupt flag
+    cli                             ; the tracer runs with interrupts off, on one CPU
+    mov eax, esp                    ; struct ftrace_frame *
     call [ftrace_trace_function]
-    add esp, 16
-    pop edx
-    pop ecx
-    pop eax
+    popfd
+    popad
     ret
 
 ; The function tracer's "off" target: returns at once.
@@ -41,16 +38,19 @@ ftrace_stub:
     ret
 
 ; function_graph: a traced function's return address was replaced by this one. Its return
-; value is in eax (and edx for 64-bit results): keep both. The C side checks the frame
-; pointer, records the return, and gives back the real return address.
+; value is in eax (and edx for 64-bit results): popad gives both back. With interrupts off,
+; the C side checks the frame pointer (ebp, after the traced function's epilogue: the
+; caller's frame, passed in eax), records the return, and gives back the real return
+; address, which goes into the slot reserved first, for the final ret.
 global return_to_handler
 return_to_handler:
-    push eax
-    push edx
-    push ebp                        ; after the traced function's epilogue: the caller's frame
+    sub esp, 4                      ; the slot for the real return address
+    pushad
+    pushfd
+    cli
+    mov eax, ebp
     call ftrace_return_to_handler
-    add esp, 4
-    mov ecx, eax                    ; ecx is not preserved across a return: free to use
-    pop edx
-    pop eax
-    jmp ecx
+    mov [esp + 36], eax             ; above the flags (4) and the eight registers (32)
+    popfd
+    popad
+    ret

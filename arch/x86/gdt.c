@@ -24,6 +24,9 @@
 #define DESC_FLAT_FLAGS 0xc
 
 static uint64_t gdts[MAX_CPUS][GDT_ENTRIES] __attribute__((aligned(8)));
+/* The selector arch_cpu_id's LSL reads from memory (one instruction fewer than loading it
+ * into a register first). */
+const uint16_t sel_cpu_number = SEL_CPU_NUMBER;
 struct tss cpu_main_tss[MAX_CPUS];
 
 /* The GDT of the CPU running this code. */

@@ -32,12 +32,12 @@ context_switch:
 extern sched_first_run
 extern sched_return_to_user
 extern trap_return
-extern kernel_unlock
+extern kernel_unlock_call
 global task_enter_user
 task_enter_user:
     call sched_first_run
     call sched_return_to_user
-    call kernel_unlock          ; ring 3 holds no kernel lock (kernel/kernel_lock.h)
+    call kernel_unlock_call     ; ring 3 holds no kernel lock (kernel/kernel_lock.h)
     jmp trap_return
 
 ; A new kernel thread's first return.

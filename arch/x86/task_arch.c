@@ -83,12 +83,22 @@ void arch_task_exec_reset(struct task *t, uint32_t entry, uint32_t user_esp)
     fpu_forget(t);
 }
 
+/* Whether a and b have the same TLS descriptors. */
+static bool same_tls(const struct task *a, const struct task *b)
+{
+    return a->arch.tls[0] == b->arch.tls[0] && a->arch.tls[1] == b->arch.tls[1] &&
+           a->arch.tls[2] == b->arch.tls[2];
+}
+
 void arch_switch_to(struct task *prev, struct task *next)
 {
     /* An interrupt from ring 3 lands on the top of next's kernel stack. */
     if (next->kstack)
         main_tss.esp0 = kstack_top(next);
-    if (next->as)
+    /* The GDT's TLS slots hold a running process's own descriptors (set_thread_area and
+     * execve write them there too), so from a process with the same ones (most often
+     * none: programs without threads) there is nothing to load. */
+    if (next->as && !(prev->as && same_tls(prev, next)))
         gdt_load_tls(next->arch.tls);
     vm_activate(next->as);
     fpu_switch(prev, next);

@@ -25,6 +25,8 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/symbols.h"
 #include "kernel/trace_hooks.h"
+#include "uapi/ipc.h"
+#include "uapi/syscall.h"
 
 static trap_handler_fn trap_handlers[256];
 static irq_handler_fn irq_handlers[IRQ_COUNT];
@@ -272,10 +274,29 @@ static void check_user_segments(struct trap_frame *tf)
         tf->gs = 0;
 }
 
+void trap_exit_to_user(struct trap_frame *tf)
+{
+    /* Most returns have nothing to do but the selectors: one test of each thing that could
+     * be pending before the calls that would find it. */
+    const struct task *t = current;
+    if ((t->killed || sched_need_resched() || t->sig.pending || t->sig.restore_mask) &&
+        !uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
+        sched_return_to_user();
+        if (current->sig.pending || current->sig.restore_mask)
+            signal_deliver(tf);
+    }
+    check_user_segments(tf);
+}
+
 /* Called by trap_common for every vector with the saved frame; returning resumes it. */
 void trap_dispatch(struct trap_frame *tf)
 {
     uint32_t v = tf->vector;
+    /* The IPC fast path (arch/x86/ipc_regs.c) first: a register-message call it can do
+     * whole, under the kernel lock it takes itself. Any other call costs these compares. */
+    if (v == SYSCALL_VECTOR && tf->eax == SYS_tracekern_ipc &&
+        (tf->ebx == IPC_OP_CALL_REGS || tf->ebx == IPC_OP_REPLY_RECV_REGS) && ipc_regs_fastpath(tf))
+        return;
     /* Entering the kernel from ring 3 takes the kernel lock, and returning gives it back
      * (kernel/kernel_lock.h). A hardware interrupt or an NMI takes it only after its
      * handler: the stop NMI must reach a CPU whatever holds the lock, and an interrupt's
@@ -342,14 +363,8 @@ void trap_dispatch(struct trap_frame *tf)
         kernel_lock();
         locked = true;
     }
-    if (trap_from_user(tf)) {
-        if (!uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
-            sched_return_to_user();
-            if (current->sig.pending || current->sig.restore_mask)
-                signal_deliver(tf);
-        }
-        check_user_segments(tf);
-    }
+    if (trap_from_user(tf))
+        trap_exit_to_user(tf);
     if (locked)
         kernel_unlock();
 }

@@ -82,6 +82,17 @@ void idt_route_to_handler(int vector, int dpl);
  * the registers) and kills the process. Does not return. (arch/x86/user_mode.c) */
 void user_fault(struct trap_frame *tf, const char *what) __attribute__((noreturn));
 
+/* The end of every entry from ring 3, kernel lock held: a kill, a pending reschedule and
+ * signals are handled (unless a uprobe's step is on its way), and the frame's data
+ * selectors made safe to pop. */
+void trap_exit_to_user(struct trap_frame *tf);
+
+/* The IPC fast path's entry (arch/x86/ipc_regs.c), for a system call whose EAX is
+ * SYS_tracekern_ipc and EBX a register-message operation: true when it did the call whole,
+ * registers and return to ring 3 included; false (nothing done, the kernel lock not held)
+ * for the ordinary way. */
+bool ipc_regs_fastpath(struct trap_frame *tf);
+
 /* Installs the system call gate (int $0x80, callable from ring 3). */
 void syscall_gate_init(void);
 

@@ -5,17 +5,21 @@
  * kernel stack, links it where the other side will find it (an endpoint's queue of
  * senders, the endpoint's waiting receiver, or the list of callers awaiting a reply) and
  * sleeps on it. The other side copies the message, sets the wait's result and wakes it.
- * A call whose message is taken gets a reply token of its own (new_token), which the
+ * A call whose message is taken gets a reply token of its own (ipc_new_token), which the
  * receiver's ipc_recv returns and its ipc_reply must name: a token answers one call only.
  * Whoever gives up (timeout, kill) unlinks its own wait, so a wait is never left linked
- * after its task returns. All IPC state changes with interrupts off: one CPU, and the
- * scheduler's own rule (kernel/proc/sched.c).
+ * after its task returns. All IPC state changes under the big kernel lock with interrupts
+ * off (kernel/ipc/ipc_internal.h). This is the slow path, which does everything; the fast
+ * path (kernel/ipc/ipc_fast.c) does the common register-message round trip on one CPU
+ * with the same state and the same waits, so either side may be on either path.
  */
 #include "kernel/ipc/ipc.h"
+#include "kernel/ipc/ipc_internal.h"
 
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
 #include "kernel/init.h"
+#include "kernel/params.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/sched.h"
 #include "kernel/lib/string.h"
@@ -24,48 +28,22 @@
 #include "kernel/trace_hooks.h"
 
 /* Waits live on their task's kernel stack and are linked into the lists below while the task
- * sleeps; wait_for() always unlinks them (or the other side has) before they go out of
+ * sleeps; ipc_wait_for() always unlinks them (or the other side has) before they go out of
  * scope, which gcc cannot see. */
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
-
-#define PENDING (-100000) /* ipc_wait.result while the other side has not come: no token
-                           * (always > 0) and no -errno looks like it */
-
-struct ipc_wait {
-    struct task *task;
-    struct ipc_msg msg;       /* sending: the message; receiving: where it goes */
-    struct ipc_msg *reply;    /* a call: where the reply goes */
-    int result;               /* PENDING, then 0 / a token / -errno */
-    uint32_t token;           /* a call awaiting its reply: the token its reply must name */
-    int server;               /* ... the pid that must reply */
-    int ep;                   /* ... and the endpoint it called */
-    int peer;                 /* receiving: the sender's pid, set by deliver (ipc/ events) */
-    struct ipc_wait **where;  /* the list it is linked on while pending */
-    struct ipc_wait *next;
-};
-
-struct endpoint {
-    int id;                   /* the last id this slot had: slot + 1 + k * IPC_ENDPOINTS */
-    struct task *owner;       /* NULL: the slot is free */
-    uint32_t uid;             /* the user it counts for: its owner's effective uid then */
-    char name[IPC_NAME_MAX];
-    struct ipc_wait *senders; /* blocked senders and callers, oldest first */
-    struct ipc_wait *receiver; /* the owner, blocked in recv */
-    uint64_t messages, calls, replies;
-};
 
 /* Slot (id - 1) % IPC_ENDPOINTS holds endpoint id. A slot's next endpoint gets a new id, so
  * an id kept after its endpoint died (a stale name binding, a program's variable) names
  * nothing rather than a stranger's endpoint. */
-static struct endpoint endpoints[IPC_ENDPOINTS];
-static struct ipc_wait *awaiting_reply;           /* callers whose message was taken */
+struct endpoint ipc_endpoints[IPC_ENDPOINTS];
+struct ipc_wait *ipc_awaiting_reply;              /* callers whose message was taken */
 static uint32_t last_token;                       /* the token given to the latest call */
 
 /* IPC's own log (ipc_logging/ipc/): every message taken, every reply, every endpoint made
  * or gone, and every wait given up. 16 pages keep the last few hundred messages. */
 #define IPC_LOG_PAGES 16
 static struct ipc_log_context *ipc_log;
-static bool ipc_log_on = true;
+bool ipc_log_on = true;
 
 void ipc_logging_set(bool on) { ipc_log_on = on; }
 
@@ -93,15 +71,6 @@ void ipc_logging_set(bool on) { ipc_log_on = on; }
         }                                                                      \
     } while (0)
 
-/* The endpoint with id ep, or NULL. */
-static struct endpoint *endpoint_of(int ep)
-{
-    if (ep < 1)
-        return 0;
-    struct endpoint *e = &endpoints[(ep - 1) % IPC_ENDPOINTS];
-    return e->owner && e->id == ep ? e : 0;
-}
-
 /* Why the table refuses owner one more endpoint: 0 (it may have one), -EMFILE (the task's
  * share, or its non-root user's, is used up) or -ENOSPC (the table is full, or the owner
  * is not root and the other users' share is used up). Interrupts off. */
@@ -110,7 +79,7 @@ static int endpoint_refusal(const struct task *owner)
     uint32_t uid = owner->cred.euid;
     int of_task = 0, of_user = 0, of_others = 0, used = 0;
     for (int i = 0; i < IPC_ENDPOINTS; i++) {
-        const struct endpoint *e = &endpoints[i];
+        const struct endpoint *e = &ipc_endpoints[i];
         if (!e->owner)
             continue;
         used++;
@@ -135,7 +104,7 @@ int ipc_create(struct task *owner, const char *name)
         return err;
     }
     for (int i = 0; i < IPC_ENDPOINTS; i++) {
-        struct endpoint *e = &endpoints[i];
+        struct endpoint *e = &ipc_endpoints[i];
         if (e->owner)
             continue;
         int id = e->id && e->id <= INT32_MAX - IPC_ENDPOINTS ? e->id + IPC_ENDPOINTS : i + 1;
@@ -159,7 +128,7 @@ int ipc_endpoint_owner(int ep)
 }
 
 /* Removes w from the list at *head if it is there. */
-static void unlink_wait(struct ipc_wait **head, struct ipc_wait *w)
+void ipc_unlink_wait(struct ipc_wait **head, struct ipc_wait *w)
 {
     for (struct ipc_wait **p = head; *p; p = &(*p)->next)
         if (*p == w) {
@@ -180,7 +149,7 @@ static void complete(struct ipc_wait *w, int result)
  * On giving up, takes w off the list it is on (where the other side would have found it).
  * Returns the wait's result, or -ETIMEDOUT, -EAGAIN (timeout 0) or -EINTR.
  */
-static int wait_for(struct ipc_wait *w, uint32_t timeout_ms)
+int ipc_wait_for(struct ipc_wait *w, uint32_t timeout_ms)
 {
     uint64_t deadline = timeout_ms == IPC_FOREVER ? 0 : time_ns() + timeout_ms * 1000000ull;
     while (w->result == PENDING) {
@@ -194,7 +163,7 @@ static int wait_for(struct ipc_wait *w, uint32_t timeout_ms)
             err = now >= deadline ? -ETIMEDOUT : sleep_on(w, deadline - now);
         }
         if (err && w->result == PENDING) {
-            unlink_wait(w->where, w);
+            ipc_unlink_wait(w->where, w);
             LOG("%s-%d gave up waiting: error %d", w->task->name, w->task->pid, err);
             return err;
         }
@@ -202,10 +171,10 @@ static int wait_for(struct ipc_wait *w, uint32_t timeout_ms)
     return w->result;
 }
 
-/* The call on awaiting_reply with this token, or NULL. */
-static struct ipc_wait *awaiting(uint32_t token)
+/* The call on ipc_awaiting_reply with this token, or NULL. */
+struct ipc_wait *ipc_awaiting(uint32_t token)
 {
-    for (struct ipc_wait *w = awaiting_reply; w; w = w->next)
+    for (struct ipc_wait *w = ipc_awaiting_reply; w; w = w->next)
         if (w->token == token)
             return w;
     return 0;
@@ -217,11 +186,11 @@ static struct ipc_wait *awaiting(uint32_t token)
  * count up from 1 and wrap within 1 .. INT32_MAX (ipc_recv returns them as positive ints),
  * skipping any still awaiting a reply: no two waiting calls ever share a token.
  */
-static uint32_t new_token(void)
+uint32_t ipc_new_token(void)
 {
     do
         last_token = last_token >= INT32_MAX ? 1 : last_token + 1;
-    while (awaiting(last_token));
+    while (ipc_awaiting(last_token));
     return last_token;
 }
 
@@ -239,12 +208,12 @@ static int sender_done(struct endpoint *e, struct ipc_wait *tx)
         return 0;
     }
     e->calls++;
-    tx->token = new_token();
+    tx->token = ipc_new_token();
     tx->ep = e->id; /* logged with its reply: one event per round trip */
     tx->server = e->owner->pid;
-    tx->where = &awaiting_reply;
-    tx->next = awaiting_reply;
-    awaiting_reply = tx;
+    tx->where = &ipc_awaiting_reply;
+    tx->next = ipc_awaiting_reply;
+    ipc_awaiting_reply = tx;
     trace_ipc_call(e->id, tx->task->pid, tx->server, &tx->msg, tx->token);
     return (int)tx->token;
 }
@@ -275,14 +244,14 @@ static int send_common(int ep, const struct ipc_msg *msg, struct ipc_msg *reply,
         deliver(e, e->receiver, &tx);
         /* A call waits for its reply even with timeout 0, which only means "do not wait for
          * the receiver". */
-        err = reply ? wait_for(&tx, timeout_ms == 0 ? IPC_FOREVER : timeout_ms) : 0;
+        err = reply ? ipc_wait_for(&tx, timeout_ms == 0 ? IPC_FOREVER : timeout_ms) : 0;
     } else {
         struct ipc_wait **tail = &e->senders;
         while (*tail)
             tail = &(*tail)->next;
         *tail = &tx;
         tx.where = &e->senders;
-        err = wait_for(&tx, timeout_ms);
+        err = ipc_wait_for(&tx, timeout_ms);
     }
     arch_irq_restore(flags);
     return err;
@@ -317,7 +286,7 @@ int ipc_recv(int ep, struct ipc_msg *msg, uint32_t timeout_ms)
     } else {
         struct ipc_wait rx = { .task = current, .result = PENDING, .where = &e->receiver };
         e->receiver = &rx;
-        result = wait_for(&rx, timeout_ms);
+        result = ipc_wait_for(&rx, timeout_ms);
         if (result >= 0) {
             *msg = rx.msg;
             trace_ipc_recv(ep, rx.peer, msg, (uint32_t)result);
@@ -333,9 +302,9 @@ int ipc_reply(uint32_t token, const struct ipc_msg *msg)
         return -EMSGSIZE;
     unsigned long flags = arch_irq_save();
     int err = -ESRCH;
-    struct ipc_wait *w = awaiting(token);
+    struct ipc_wait *w = ipc_awaiting(token);
     if (w && w->server == current->pid) {
-        unlink_wait(&awaiting_reply, w);
+        ipc_unlink_wait(&ipc_awaiting_reply, w);
         *w->reply = *msg;
         struct endpoint *called = endpoint_of(w->ep);
         if (called)
@@ -351,12 +320,22 @@ int ipc_reply(uint32_t token, const struct ipc_msg *msg)
     return err;
 }
 
+int ipc_reply_recv(uint32_t token, const struct ipc_msg *reply, int ep, struct ipc_msg *msg)
+{
+    if (token) {
+        int err = ipc_reply(token, reply);
+        if (err)
+            return err;
+    }
+    return ipc_recv(ep, msg, IPC_FOREVER);
+}
+
 /* Tokens say nothing about the caller; a server that must know who called (the name
  * service) asks here, while the call still awaits its reply. */
 int ipc_caller_pid(uint32_t token, struct cred *cred)
 {
     unsigned long flags = arch_irq_save();
-    const struct ipc_wait *w = awaiting(token);
+    const struct ipc_wait *w = ipc_awaiting(token);
     int pid = w && w->server == current->pid ? w->task->pid : -ESRCH;
     if (pid >= 0 && cred)
         *cred = w->task->cred;
@@ -370,7 +349,7 @@ static void ipc_task_exit(struct task *t)
 {
     unsigned long flags = arch_irq_save();
     for (int i = 0; i < IPC_ENDPOINTS; i++) {
-        struct endpoint *e = &endpoints[i];
+        struct endpoint *e = &ipc_endpoints[i];
         if (e->owner != t)
             continue;
         while (e->senders) {
@@ -381,7 +360,7 @@ static void ipc_task_exit(struct task *t)
         LOG("ep %d '%s' gone with %s-%d", e->id, e->name, t->name, t->pid);
         e->owner = 0;
     }
-    for (struct ipc_wait **p = &awaiting_reply; *p;) {
+    for (struct ipc_wait **p = &ipc_awaiting_reply; *p;) {
         struct ipc_wait *w = *p;
         if (w->server == t->pid) {
             *p = w->next;
@@ -395,17 +374,23 @@ static void ipc_task_exit(struct task *t)
 
 static struct task_exit_hook ipc_exit_hook = { ipc_task_exit, 0 };
 
+/* IPC's log starts on, unless the command line says ipc_log=off: then the register calls
+ * take their fast path from boot (which a running kernel's log would keep them from), as
+ * tests/shell/ipc_regs.script boots. */
 static void ipc_init(void)
 {
     task_on_exit(&ipc_exit_hook);
     ipc_log = ipc_log_context_create(IPC_LOG_PAGES, "ipc", 0);
+    const char *log = kernel_param("ipc_log");
+    if (log && strcmp(log, "off") == 0)
+        ipc_log_on = false;
 }
 INITCALL(core, ipc_init);
 
 bool ipc_endpoint_stats(int i, struct ipc_endpoint_stats *out)
 {
     unsigned long flags = arch_irq_save();
-    const struct endpoint *e = &endpoints[i];
+    const struct endpoint *e = &ipc_endpoints[i];
     bool used = e->owner != 0;
     if (used) {
         out->id = e->id;

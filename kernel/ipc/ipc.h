@@ -45,6 +45,22 @@ int ipc_send(int ep, const struct ipc_msg *msg, uint32_t timeout_ms);
 int ipc_recv(int ep, struct ipc_msg *msg, uint32_t timeout_ms);
 int ipc_call(int ep, const struct ipc_msg *msg, struct ipc_msg *reply, uint32_t timeout_ms);
 int ipc_reply(uint32_t token, const struct ipc_msg *msg);
+/* A server's loop in one call, as L4's ReplyWait: answers the call with token (0: none; an
+ * error of ipc_reply is returned and nothing received), then waits without a time limit
+ * for the next message on its endpoint ep: what ipc_recv returns. */
+int ipc_reply_recv(uint32_t token, const struct ipc_msg *reply, int ep, struct ipc_msg *msg);
+
+/*
+ * The fast path (kernel/ipc/ipc_fast.c) of the register-message calls (uapi/ipc.h): a call
+ * to a server that waits on this CPU, a reply to a caller that waits on this CPU followed by
+ * the wait for the next message, with a direct switch to the other side. Each checks in a
+ * few instructions that its case holds and returns false, having changed nothing, when it
+ * does not: the slow path then does the call. When it returns true the call is done, with
+ * its result in *result and what was received in *io (a result >= 0). Kernel lock held,
+ * interrupts off.
+ */
+bool ipc_fast_call(int ep, struct ipc_regs *io, int *result);
+bool ipc_fast_reply_recv(int ep, uint32_t token, struct ipc_regs *io, int *result);
 
 /* For a server that must know who calls (the name service checks owners): the pid of the
  * caller of the call with this token, which the current task received and has not answered,

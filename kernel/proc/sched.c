@@ -50,6 +50,9 @@ static void (*switch_hook)(struct task *prev, struct task *next); /* task_on_swi
 
 static struct run_queue *this_rq(void) { return &run_queues[arch_cpu_id()]; }
 
+/* The current task of rq's CPU. */
+static struct task *rq_current(struct run_queue *rq) { return cpu_current[rq - run_queues]; }
+
 int task_on_switch(void (*fn)(struct task *prev, struct task *next))
 {
     if (switch_hook && switch_hook != fn)
@@ -191,6 +194,25 @@ uint64_t task_cpu_time_ns(const struct task *t)
     return ns;
 }
 
+/* Switches this CPU from prev, its current task, to next, whose cpu is this one and which
+ * is on no queue; returns when prev is switched to again. What every switch does. */
+static void switch_to(struct run_queue *rq, struct task *prev, struct task *next)
+{
+    unsigned me = (unsigned)(rq - run_queues);
+    account_cpu_time(rq, prev);
+    trace_sched_switch(prev, next); /* while current_pid is still prev's, as on Linux */
+    rq->switched_from = prev;
+    cpu_current[me] = next; /* current */
+    cpu_current_pid[me] = next->pid; /* current_pid */
+    if (switch_hook)
+        switch_hook(prev, next);
+    unsigned depth = kernel_lock_depth(); /* this CPU's; next's own switch restores it */
+    arch_switch_to(prev, next);
+    /* prev runs again here, switched to by some other task, perhaps on another CPU. */
+    kernel_lock_set_depth(depth);
+    task_finish_switch(this_rq()->switched_from);
+}
+
 void schedule(void)
 {
     struct run_queue *rq = this_rq();
@@ -199,18 +221,28 @@ void schedule(void)
     struct task *next = pick_next(rq, prev);
     if (next == prev)
         return;
-    account_cpu_time(rq, prev);
-    trace_sched_switch(prev, next); /* while current_pid is still prev's, as on Linux */
-    rq->switched_from = prev;
-    current = next; /* next->cpu is this CPU already: it came off this CPU's queue */
-    current_pid = next->pid;
-    if (switch_hook)
-        switch_hook(prev, next);
-    unsigned depth = kernel_lock_depth(); /* this CPU's; next's own schedule() restores it */
-    arch_switch_to(prev, next);
-    /* prev runs again here, switched to by some other task, perhaps on another CPU. */
-    kernel_lock_set_depth(depth);
-    task_finish_switch(this_rq()->switched_from);
+    switch_to(rq, prev, next); /* next->cpu is this CPU: it came off this CPU's queue */
+}
+
+bool sched_can_switch_to(const struct task *t)
+{
+    unsigned me = arch_cpu_id();
+    return t->state == TASK_SLEEPING && t->cpu == me && ((t->cpus_allowed >> me) & 1);
+}
+
+void sched_sleep_and_switch_to(const void *chan, struct task *next)
+{
+    struct run_queue *rq = this_rq();
+    struct task *prev = rq_current(rq);
+    prev->state = TASK_SLEEPING; /* as sleep_on(chan, 0): wake_up(chan) ends it */
+    prev->wait_chan = chan;
+    prev->wake_at_ns = 0;
+    prev->wake_reason = 0;
+    next->wake_reason = 0; /* as sched_wake_task(next, 0), but not queued: it runs now */
+    next->state = TASK_RUNNABLE;
+    trace_sched_wakeup(next);
+    switch_to(rq, prev, next);
+    prev->wait_chan = 0; /* prev is current again, perhaps on another CPU */
 }
 
 /* A new task's first code after the switch to it (arch layer calls it): it holds the

@@ -21,6 +21,20 @@ struct task;
  * with interrupts off; returns with them off. */
 void schedule(void);
 
+/* True when t sleeps, last ran on this CPU and may run on it: then it is on no run queue
+ * and no CPU, and sched_sleep_and_switch_to may run it here. Kernel lock held. */
+bool sched_can_switch_to(const struct task *t);
+
+/*
+ * A direct switch, for IPC's fast path (kernel/ipc/ipc_fast.c), as seL4's: the current task
+ * goes to sleep on chan (as sleep_on(chan, 0), which the caller has checked it may: not
+ * killed, no signal to take) and this CPU runs next at once, a task sched_can_switch_to
+ * allowed, woken without a trip through the run queue (traced as sched_wakeup and
+ * sched_switch all the same). Returns when the current task is woken and runs again; it
+ * sees why in its wait. Kernel lock held, interrupts off.
+ */
+void sched_sleep_and_switch_to(const void *chan, struct task *next);
+
 /* Lets other runnable tasks run first (sched_yield). */
 void sched_yield(void);
 

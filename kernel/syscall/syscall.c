@@ -279,6 +279,12 @@ static const struct syscall_info table[SYSCALL_SLOTS] = {
              ARGS("int", "const struct ipc_msg *", "struct ipc_msg *", "unsigned int")),
     IPC_CALL(IPC_OP_REPLY, ipc_reply, 2, ARGS("token", "msg"),
              ARGS("unsigned int", "const struct ipc_msg *")),
+    /* issue 20: register messages (arch/x86/ipc_regs.c; the fast path skips the table) */
+    IPC_CALL(IPC_OP_CALL_REGS, ipc_call_regs, 5, ARGS("ep", "label", "word0", "word1", "timeout_ms"),
+             ARGS("int", "unsigned int", "unsigned int", "unsigned int", "unsigned int")),
+    IPC_CALL(IPC_OP_REPLY_RECV_REGS, ipc_reply_recv_regs, 5,
+             ARGS("ep", "label", "word0", "word1", "token"),
+             ARGS("int", "unsigned int", "unsigned int", "unsigned int", "unsigned int")),
     /* issue 18, trace instances (sys_dir.c). */
     CALL(SYS_mkdir, mkdir, 2, ARGS("pathname", "mode"), ARGS("const char *", "umode_t")),
     CALL(SYS_rmdir, rmdir, 1, ARGS("pathname"), ARGS("const char *")),

@@ -33,6 +33,8 @@ SYSCALL_HANDLER(ipc_send);
 SYSCALL_HANDLER(ipc_recv);
 SYSCALL_HANDLER(ipc_call);
 SYSCALL_HANDLER(ipc_reply);
+SYSCALL_HANDLER(ipc_call_regs);       /* arch/x86/ipc_regs.c */
+SYSCALL_HANDLER(ipc_reply_recv_regs);
 /* sys_cred.c */
 SYSCALL_HANDLER(getuid16);
 SYSCALL_HANDLER(geteuid16);

@@ -35,14 +35,17 @@ static struct task *start(const char *name, int argc, char **argv)
 #define ANY_CPU (~0u)
 
 /* One ping-pong of ROUNDS calls, the client pinned to the CPUs of ping_cpus and the server
- * to those of pong_cpus (before either runs); the client reports its row under label. */
-static void pingpong_on(char *label, uint32_t ping_cpus, uint32_t pong_cpus)
+ * to those of pong_cpus (before either runs); the client reports its row under label. With
+ * regs, both run with -r: register messages, ipc_call_regs against ipc_reply_recv_regs. */
+static void pingpong_with(char *label, uint32_t ping_cpus, uint32_t pong_cpus, bool regs)
 {
-    char *pong_argv[] = { "ipc_pong" };
-    char *ping_argv[] = { "ipc_ping", ROUNDS, label };
+    char *pong_argv[] = { "ipc_pong", "-r" };
+    char *ping_argv[] = { "ipc_ping", "-r", ROUNDS, label };
+    if (!regs)
+        ping_argv[1] = ROUNDS, ping_argv[2] = label;
     unsigned long flags = arch_irq_save(); /* neither may run before it is pinned */
-    struct task *pong = start("ipc_pong", 1, pong_argv);
-    struct task *ping = pong ? start("ipc_ping", 3, ping_argv) : 0;
+    struct task *pong = start("ipc_pong", regs ? 2 : 1, pong_argv);
+    struct task *ping = pong ? start("ipc_ping", regs ? 4 : 3, ping_argv) : 0;
     if (pong)
         sched_setaffinity(pong, pong_cpus);
     if (ping)
@@ -55,7 +58,15 @@ static void pingpong_on(char *label, uint32_t ping_cpus, uint32_t pong_cpus)
         task_wait(pong, &status, 0, 0);
 }
 
+static void pingpong_on(char *label, uint32_t ping_cpus, uint32_t pong_cpus)
+{
+    pingpong_with(label, ping_cpus, pong_cpus, false);
+}
+
 static void pingpong(char *label) { pingpong_on(label, ANY_CPU, ANY_CPU); }
+
+/* issue 20: the ping-pong with register messages, the IPC fast path (docs/ipc.md, 17). */
+static void pingpong_regs(char *label) { pingpong_with(label, ANY_CPU, ANY_CPU, true); }
 
 BENCHMARK(ipc)
 {
@@ -72,6 +83,12 @@ BENCHMARK(ipc)
     for (unsigned i = 0; i < 4; i++)
         trace_event_set_enabled(ipc_events[i], false);
     rb_reset(trace_buffer());
+    /* issue 20: register messages, the fast path; with IPC logging on it steps aside. Last,
+     * so that the rows above run as they always did (the ipc log's pages as they were). */
+    ipc_logging_set(false);
+    pingpong_regs("ipc_roundtrip_regs_logging_off");
+    ipc_logging_set(true);
+    pingpong_regs("ipc_roundtrip_regs_logging_on");
 }
 
 /* issue 19: the round trip with client and server on one CPU (each call switches between
@@ -104,4 +121,8 @@ BENCHMARK(ipc_smp)
     printk("bench: ipc_smp: cross CPU, the kernel lock was taken %llu times, %llu of them "
            "found it held (%llu waiting iterations)\n", (unsigned long long)taken,
            (unsigned long long)contended, (unsigned long long)spins);
+    /* issue 20: the same with register messages: on one CPU the fast path's direct switch,
+     * on two the slow path (the partner last ran on the other CPU). */
+    pingpong_with("ipc_roundtrip_regs_same_cpu", 1u << b, 1u << b, true);
+    pingpong_with("ipc_roundtrip_regs_cross_cpu", 1u << b, 1u << a, true);
 }

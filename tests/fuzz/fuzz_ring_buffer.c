@@ -9,8 +9,8 @@
  * writes on that CPU nest inside them, as an interrupt handler's would), commit the
  * innermost open reservation, move the clock forward a little or a lot (time extends,
  * 2^32 edges) or back, consume, iterate a CPU fully, start or step an iterator that lives
- * across other operations, toggle overwrite mode, toggle record_disabled, rb_reset,
- * rb_resize (with a page budget, so -ENOMEM happens), rb_take_lost.
+ * across other operations, toggle overwrite mode, toggle recording (rb_disable_writers),
+ * rb_reset, rb_resize (with a page budget, so -ENOMEM happens), rb_take_lost.
  *
  * A model follows along: per CPU, the numbers handed out, committed (published) and
  * consumed, the drops, and for every number the written length and the timestamp the event
@@ -793,7 +793,7 @@ static void run_op(uint8_t opcode)
         break;
     case OP_RECORD:
         m.disabled = !m.disabled;
-        m.rb->record_disabled = m.disabled;
+        rb_disable_writers(m.rb, m.disabled ? 1 : -1);
         break;
     case OP_RESET:
         do_reset();
@@ -815,8 +815,9 @@ static void finish_run(void)
 {
     commit_all();
     m.iter_live = false;
+    if (m.disabled)
+        rb_disable_writers(m.rb, -1);
     m.disabled = false;
-    m.rb->record_disabled = 0;
     m.overwrite = true;
     rb_set_overwrite(m.rb, true);
     for (unsigned c = 0; c < m.ncpus; c++) {

@@ -22,6 +22,7 @@ struct call {
     const char *func;   /* function (TRACE_FN: ip; graph: func) */
     const char *parent; /* TRACE_FN only */
     int depth;          /* graph only */
+    uint8_t flags;      /* the event's TRACE_FLAG_* */
 };
 
 static const char *name_of(uint32_t addr)
@@ -44,15 +45,16 @@ static void collect_call(const struct trace_entry *e, uint32_t length, void *ctx
         return;
     if (e->type == TRACE_FN) {
         const struct ftrace_entry *f = (const void *)e;
-        l->out[l->n++] = (struct call){ e->type, name_of(f->ip), name_of(f->parent_ip), 0 };
+        l->out[l->n++] =
+            (struct call){ e->type, name_of(f->ip), name_of(f->parent_ip), 0, e->flags };
     } else if (e->type == TRACE_GRAPH_ENT) {
         const struct ftrace_graph_entry *g = (const void *)e;
-        l->out[l->n++] = (struct call){ e->type, name_of(g->func), 0, g->depth };
+        l->out[l->n++] = (struct call){ e->type, name_of(g->func), 0, g->depth, e->flags };
     } else if (e->type == TRACE_GRAPH_RET || e->type == TRACE_GRAPH_LEAF) {
         const struct ftrace_graph_return *g = (const void *)e;
-        l->out[l->n++] = (struct call){ e->type, name_of(g->func), 0, g->depth };
+        l->out[l->n++] = (struct call){ e->type, name_of(g->func), 0, g->depth, e->flags };
     } else if (e->type == TRACE_STACK) {
-        l->out[l->n++] = (struct call){ e->type, 0, 0, 0 };
+        l->out[l->n++] = (struct call){ e->type, 0, 0, 0, e->flags };
     }
 }
 
@@ -171,6 +173,28 @@ SELFTEST(ftrace_graph_records)
     ST_CHECK(all_sites_nop());
 }
 
+/* Each record shows the traced code's interrupt flag: the handlers inline the record once
+ * for each state of the flag (function_call, ftrace_return_to_handler), and both copies
+ * must mark it right. */
+SELFTEST(ftrace_records_show_the_interrupt_flag)
+{
+    static const char *const tracers[] = { "function", "function_graph" };
+    for (int t = 0; t < 2; t++) {
+        start(tracers[t]);
+        ftrace_test_leaf(1);
+        unsigned long irqs = arch_irq_save();
+        ftrace_test_leaf(1);
+        arch_irq_restore(irqs);
+        ST_CHECK(irqs != 0); /* the first call ran with interrupts on */
+        struct call c[MAX_RECORDS];
+        ST_CHECK(read_calls(c, MAX_RECORDS) == 2);
+        uint16_t type = t == 0 ? TRACE_FN : TRACE_GRAPH_LEAF;
+        ST_CHECK(c[0].type == type && !(c[0].flags & TRACE_FLAG_IRQS_OFF));
+        ST_CHECK(c[1].type == type && (c[1].flags & TRACE_FLAG_IRQS_OFF));
+        stop();
+    }
+}
+
 /* Calls into the module many times while tracers and filters change under it. */
 SELFTEST(ftrace_switching_many_times)
 {
@@ -215,6 +239,10 @@ SELFTEST(ftrace_stack_traces)
     ST_CHECK(opt->ops->write(opt, "0", 1, false) == 0);
     struct call c[MAX_RECORDS];
     ST_CHECK(read_calls(c, MAX_RECORDS) == 2 && c[1].type == TRACE_STACK);
+    /* Off again: the function tracer's own handler is back, and records no stack. */
+    rb_reset(trace_buffer());
+    ftrace_test_leaf(1);
+    ST_CHECK(read_calls(c, MAX_RECORDS) == 1 && c[0].type == TRACE_FN);
     stop();
 
     /* Under function_graph, a backtrace through a hijacked return shows the real caller. */

@@ -27,7 +27,7 @@
 #include "trace/core/trace_snapshot.h"
 
 #define SNAP_EVENTS 6000   /* events each writing CPU writes */
-#define SNAP_BATCH 200     /* events between swaps with one CPU */
+#define SNAP_BATCH 200     /* events between swaps (with several CPUs, at least) */
 #define SNAP_TAG "snapsmp" /* the markers' text: "snapsmp CPU NUMBER" */
 
 /* One writing CPU's job and results, a cache line of its own. */
@@ -35,6 +35,7 @@ struct snap_writer {
     uint32_t cpu;
     uint32_t first, count; /* numbers first .. first + count - 1 */
     uint32_t written;      /* reservations tried (each recorded or counted lost) */
+    bool paced;            /* after each SNAP_BATCH, wait for the swapper's next try */
     volatile bool done;
 } __attribute__((aligned(64)));
 static struct snap_writer snap_writers[MAX_CPUS];
@@ -42,12 +43,24 @@ static uint8_t snap_seen[MAX_CPUS][SNAP_EVENTS / 8]; /* numbers found, a bit eac
 static uint32_t snap_twice[MAX_CPUS];                /* numbers found a second time */
 static uint32_t snap_found[MAX_CPUS];
 
-/* Writes w->count markers "snapsmp CPU N" through the tracers' own path. */
+/* Swaps the swapping CPU has tried (made or refused) while others write. */
+static volatile uint32_t snap_swap_tries;
+
+/* Writes w->count markers "snapsmp CPU N" through the tracers' own path. A paced writer
+ * waits after each SNAP_BATCH markers until the swapper has tried once more: the swaps are
+ * spread over the writes whatever the host gives each virtual CPU (on a loaded host the
+ * swapping CPU once got one swap in while three others wrote all their markers). */
 static void snap_write_loop(void *arg)
 {
     struct snap_writer *w = arg;
     char text[32];
+    uint32_t tries = __atomic_load_n(&snap_swap_tries, __ATOMIC_ACQUIRE);
     for (uint32_t n = w->first; n < w->first + w->count; n++) {
+        if (w->paced && n > w->first && (n - w->first) % SNAP_BATCH == 0) {
+            while (__atomic_load_n(&snap_swap_tries, __ATOMIC_ACQUIRE) == tries)
+                arch_cpu_relax();
+            tries = __atomic_load_n(&snap_swap_tries, __ATOMIC_ACQUIRE);
+        }
         int len = ksnprintf(text, sizeof text, SNAP_TAG " %u %u", w->cpu, n);
         struct print_entry *p = (struct print_entry *)trace_reserve(
             TRACE_PRINT, (uint32_t)(sizeof(struct print_entry) + (uint32_t)len + 1));
@@ -164,7 +177,8 @@ SELFTEST(snapshot_swap_smp)
 
     unsigned first = snap_cpus() > 1 ? 1 : 0, swaps = 0, refused = 0;
     for (unsigned cpu = first; cpu < snap_cpus(); cpu++)
-        snap_writers[cpu] = (struct snap_writer){ .cpu = cpu, .count = SNAP_EVENTS };
+        snap_writers[cpu] =
+            (struct snap_writer){ .cpu = cpu, .count = SNAP_EVENTS, .paced = first != 0 };
     if (first == 0) {
         /* One CPU: a batch of events, a swap, and again. */
         struct snap_writer *w = &snap_writers[0];
@@ -186,6 +200,7 @@ SELFTEST(snapshot_swap_smp)
             if (all_done)
                 break;
             trace_snapshot_take() ? swaps++ : refused++;
+            __atomic_add_fetch(&snap_swap_tries, 1, __ATOMIC_RELEASE);
             for (int i = 0; i < 200; i++)
                 arch_cpu_relax();
         }

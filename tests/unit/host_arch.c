@@ -34,3 +34,12 @@ bool arch_random_word(uint32_t *out)
     *out = host_rdrand_value++;
     return true;
 }
+
+bool arch_cycles_since(const uint64_t *last, uint32_t *since)
+{
+    uint64_t advance = arch_cycles() - *last;
+    *since = (uint32_t)advance;
+    return (advance >> 32) == 0;
+}
+
+void arch_cycles_add(uint64_t *t, uint32_t n) { *t += n; }

@@ -36,3 +36,12 @@ uint64_t arch_cycles(void)
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
+
+bool arch_cycles_since(const uint64_t *last, uint32_t *since)
+{
+    uint64_t advance = arch_cycles() - *last;
+    *since = (uint32_t)advance;
+    return (advance >> 32) == 0;
+}
+
+void arch_cycles_add(uint64_t *t, uint32_t n) { *t += n; }

@@ -314,6 +314,11 @@ TEST(numbers_event_same_bytes_as_encoder)
     static const char text[] = "[ipc_reply] call: ep caller server label len, reply: label len =";
     struct test_log *fast = new_log(2, "fast"), *slow = new_log(2, "slow");
     int32_t numbers[10] = { 2, 4, -3, 1, 16, 0, 16, 0x7fffffff, -1, INT32_MIN };
+    /* each side of every power of ten: where a number gains a digit */
+    static const int32_t edges[] = { 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, 100000,
+                                     999999, 1000000, 9999999, 10000000, 99999999, 100000000,
+                                     999999999, 1000000000 };
+    const int edge_count = (int)(sizeof edges / sizeof edges[0]);
     bool same = true;
     for (int i = 0; i < 600 && same; i++) {
         struct ipc_log_numbers ev = { (uint64_t)i * 1000, (uint64_t)i * 3, text,
@@ -321,6 +326,8 @@ TEST(numbers_event_same_bytes_as_encoder)
                                       (unsigned)i % 11 };
         fake_ns = (uint64_t)i;
         numbers[0] = i;
+        numbers[1] = edges[i % edge_count];
+        numbers[2] = -edges[(i / 3) % edge_count];
         int r_fast = ipc_log_append_numbers(&fast->log, &ev);
         int r_slow = log_numbers_encoded(&slow->log, &ev);
         same = r_fast == r_slow && same_pages(fast, slow);

@@ -218,9 +218,9 @@ static void *side_worker(void *arg)
         }
         pthread_mutex_unlock(&run.reader_lock);
         if (resets) { /* tracing_on off and on: refusals that are no loss */
-            __atomic_add_fetch(&run.rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+            rb_disable_writers(run.rb, 1);
             nanosleep(&ms, NULL);
-            __atomic_sub_fetch(&run.rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+            rb_disable_writers(run.rb, -1);
         }
         nanosleep(&ms, NULL);
     }

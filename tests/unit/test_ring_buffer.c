@@ -464,9 +464,9 @@ TEST(reset_and_disable)
     struct rb_stats st;
     rb_get_stats(rb, 0, &st);
     CHECK(st.entries == 0 && st.overrun == 0 && st.dropped == 0 && st.read == 0);
-    rb->record_disabled = 1; /* tracing_on = 0: refused, and not a loss */
+    rb_disable_writers(rb, 1); /* as tracing_on = 0: refused, and not a loss */
     CHECK(!write_marked(rb, 0, 8));
-    rb->record_disabled = 0;
+    rb_disable_writers(rb, -1);
     rb_get_stats(rb, 0, &st);
     CHECK_EQ_INT(st.dropped, 0);
     CHECK(!rb_reserve(rb, RB_MAX_EVENT + 1)); /* too big: refused and counted */
@@ -672,5 +672,227 @@ TEST(cpu_left_out_records_nothing_and_loses_nothing)
     rb_set_cpu_recording(rb, 1, true);
     CHECK(rb_write(rb, &word, sizeof word));
     host_cpu = 0;
+    rb_destroy(rb);
+}
+
+/* --- issue 20: the fast path's nesting, publishing and counting ------------------------ */
+
+/* An interrupt that writes in the middle of another write: the events committed before the
+ * outer one stay readable all along (the outer writer published their end when it
+ * reserved), the interrupt's event stays hidden with the outer one, and both appear, in
+ * reservation order with their own times and numbers, when the outer one commits. */
+TEST(interrupt_mid_write_shows_earlier_events_and_hides_its_own_until_the_outer_commit)
+{
+    struct ring_buffer *rb = make(4);
+    for (uint32_t i = 0; i < 3; i++) {
+        host_cycles += 10;
+        CHECK(write_marked(rb, i, 8));
+    }
+    host_cycles += 10; /* 1040 */
+    uint32_t *outer = rb_reserve(rb, 12);
+    CHECK(outer != NULL);
+    CHECK(rb_cpu_writing(rb, 0));
+    host_cycles += 5; /* the interrupt, 1045 */
+    CHECK(write_marked(rb, 9, 8));
+    CHECK(rb_cpu_writing(rb, 0)); /* the outer write is still open */
+    struct rb_stats st;
+    rb_get_stats(rb, 0, &st);
+    CHECK_EQ_INT(st.entries, 5); /* open and nested reservations count */
+    uint32_t buf[4];
+    struct rb_event ev;
+    struct rb_iter it;
+    rb_iter_start(rb, 0, &it);
+    for (uint32_t i = 0; i < 3; i++) {
+        CHECK(rb_iter_next(&it, buf, sizeof buf, &ev));
+        CHECK_EQ_INT(ev.number, i);
+    }
+    CHECK(!rb_iter_next(&it, buf, sizeof buf, &ev));
+    for (uint32_t i = 0; i < 3; i++) {
+        CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+        CHECK(payload_is(buf, i, 8));
+    }
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev));
+    outer[0] = outer[1] = outer[2] = 4;
+    rb_commit(rb);
+    CHECK(!rb_cpu_writing(rb, 0));
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 4, 12));
+    CHECK_EQ_INT(ev.ts, 1040);
+    CHECK_EQ_INT(ev.number, 3);
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 9, 8));
+    CHECK_EQ_INT(ev.ts, 1045);
+    CHECK_EQ_INT(ev.number, 4);
+    CHECK_EQ_INT(ev.lost_before, 0);
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev));
+    rb_destroy(rb);
+}
+
+/* The interrupt fills the outer writer's page and moves on to new pages: readers still stop
+ * where the outer event begins, and after its commit read everything, the numbers running
+ * on across the pages. */
+TEST(interrupt_mid_write_moving_pages_stays_hidden_until_the_outer_commit)
+{
+    struct ring_buffer *rb = make(8);
+    host_cycles += 10;
+    CHECK(write_marked(rb, 100, 8));
+    uint32_t *outer = rb_reserve(rb, 8);
+    CHECK(outer != NULL);
+    for (uint32_t i = 0; i < 600; i++) { /* 600 events of 36 bytes: six pages */
+        host_cycles += 3;
+        CHECK(write_marked(rb, i, 32));
+    }
+    uint32_t buf[8];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 100, 8));
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev));
+    outer[0] = outer[1] = 101;
+    rb_commit(rb);
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 101, 8));
+    CHECK_EQ_INT(ev.number, 1);
+    uint64_t last_ts = ev.ts;
+    for (uint32_t i = 0; i < 600; i++) {
+        CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+        CHECK(payload_is(buf, i, 32));
+        CHECK_EQ_INT(ev.number, 2 + i);
+        CHECK_EQ_INT(ev.lost_before, 0);
+        CHECK(ev.ts == last_ts + 3 || i == 0);
+        last_ts = ev.ts;
+    }
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev));
+    rb_destroy(rb);
+}
+
+/* Writers nest at most RB_MAX_NESTING deep (the nesting must not run into RB_REFUSING); one
+ * more is refused and counted where it happened. */
+TEST(writers_nested_too_deep_are_refused_and_counted)
+{
+    struct ring_buffer *rb = make(4);
+    uint32_t *open[RB_MAX_NESTING];
+    for (uint32_t i = 0; i < RB_MAX_NESTING; i++) {
+        host_cycles++;
+        open[i] = rb_reserve(rb, 4);
+        CHECK(open[i] != NULL);
+        *open[i] = i;
+    }
+    CHECK(!rb_reserve(rb, 4));
+    for (uint32_t i = 0; i < RB_MAX_NESTING; i++)
+        rb_commit(rb);
+    CHECK(!rb_cpu_writing(rb, 0));
+    CHECK(write_marked(rb, 50, 4));
+    uint32_t buf[1];
+    struct rb_event ev;
+    for (uint32_t i = 0; i < RB_MAX_NESTING; i++) {
+        CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+        CHECK_EQ_INT(buf[0], i);
+        CHECK_EQ_INT(ev.lost_before, 0);
+    }
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(buf[0], 50);
+    CHECK_EQ_INT(ev.lost_before, 1); /* the refused one, in its place */
+    CHECK_EQ_INT(ev.number, RB_MAX_NESTING);
+    rb_destroy(rb);
+}
+
+/* The fast path stores only the clock's low half: a new high half, a gap of 2^27 or more and
+ * a clock gone back (by a little, or by almost 2^32 within one high half, which a 32-bit
+ * difference alone would take for a step forward) all take the slow path, and every time
+ * read back is exact. */
+TEST(clock_high_half_changes_and_long_gaps_keep_times_exact)
+{
+    const uint64_t times[] = { 0xffffff00u, 0xffffff40u, 0x100000010ull, 0x100000020ull,
+                               0x100000020ull + (1u << 27), 0x1ffffffffull, 0x200000001ull,
+                               0x200000000ull /* back a little: clamped */, 0x2fff00000ull,
+                               0x200000010ull /* back by almost 2^32 in one high half */,
+                               0x2fff00008ull };
+    const uint64_t expected[] = { 0xffffff00u, 0xffffff40u, 0x100000010ull, 0x100000020ull,
+                                  0x100000020ull + (1u << 27), 0x1ffffffffull, 0x200000001ull,
+                                  0x200000001ull, 0x2fff00000ull, 0x2fff00000ull,
+                                  0x2fff00008ull };
+    /* Short events (the inline fast path) and long ones (rb_reserve_long) alike. */
+    for (uint32_t length = 8; length <= 200; length += 192) {
+        struct ring_buffer *rb = make(8);
+        for (uint32_t i = 0; i < 11; i++) {
+            host_cycles = times[i];
+            CHECK(write_marked(rb, i, length));
+        }
+        static uint32_t buf[50];
+        struct rb_event ev;
+        for (uint32_t i = 0; i < 11; i++) {
+            CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+            CHECK(payload_is(buf, i, length));
+            CHECK_EQ_INT(ev.ts, expected[i]);
+            CHECK_EQ_INT(ev.number, i);
+        }
+        rb_destroy(rb);
+    }
+}
+
+/* A ring that refuses for a moment (RB_REFUSING set while disabled is back at 0, as when a
+ * stopper has not cleared it yet) lets the writer go on, and it publishes as the outermost
+ * writer: the event is there and readers see the earlier ones while it is open. */
+TEST(refusing_bit_without_a_stop_lets_the_writer_through)
+{
+    struct ring_buffer *rb = make(4);
+    host_cycles += 10;
+    CHECK(write_marked(rb, 1, 8));
+    __atomic_or_fetch(&rb->cpu[0].writers, RB_REFUSING, __ATOMIC_SEQ_CST);
+    host_cycles += 10;
+    uint32_t *p = rb_reserve(rb, 8);
+    CHECK(p != NULL);
+    uint32_t buf[2];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 1, 8));
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev));
+    p[0] = p[1] = 2;
+    rb_commit(rb);
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 2, 8));
+    CHECK_EQ_INT(ev.number, 1);
+    /* A real stop still refuses (and the stop's own share is no loss), then lets go. */
+    rb_disable_writers(rb, 1);
+    CHECK(!write_marked(rb, 3, 8));
+    rb_disable_writers(rb, -1);
+    CHECK(write_marked(rb, 4, 8));
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK(payload_is(buf, 4, 8));
+    CHECK_EQ_INT(ev.lost_before, 0);
+    CHECK_EQ_INT(ev.number, 2);
+    rb_destroy(rb);
+}
+
+/* The writers' count of events is 24 bits wide: numbers and the entry count stay exact as
+ * it wraps (it is folded into the 64-bit next_entry at least once per page). */
+TEST(event_numbers_survive_the_writers_count_wrapping)
+{
+    struct ring_buffer *rb = make(4);
+    rb->cpu[0].writers = (RB_COUNT_MASK - 100) << RB_COUNT_SHIFT; /* 101 events before a wrap */
+    rb_reset(rb); /* numbers start at 0 from this count */
+    uint32_t buf[2], consumed = 0;
+    struct rb_event ev;
+    struct rb_stats st;
+    for (uint32_t i = 0; i < 1000; i++) {
+        host_cycles++;
+        CHECK(write_marked(rb, i, 8));
+        if (i % 7 == 0) {
+            rb_get_stats(rb, 0, &st);
+            CHECK_EQ_INT(st.entries, i + 1 - consumed);
+            CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+            CHECK_EQ_INT(ev.number, consumed);
+            consumed++;
+        }
+    }
+    while (rb_consume(rb, 0, buf, sizeof buf, &ev)) {
+        CHECK_EQ_INT(ev.number, consumed);
+        CHECK(payload_is(buf, consumed, 8));
+        CHECK_EQ_INT(ev.lost_before, 0);
+        consumed++;
+    }
+    CHECK_EQ_INT(consumed, 1000);
+    rb_get_stats(rb, 0, &st);
+    CHECK(st.entries == 0 && st.overrun == 0 && st.dropped == 0 && st.read == 1000);
     rb_destroy(rb);
 }

@@ -1,9 +1,10 @@
 /*
  * ring_buffer.c - per-CPU rings of pages holding timestamped events (see ring_buffer.h).
  *
- * Positions are (logical page number, byte offset). Logical page numbers only grow; page
- * number s lives in slot s % npages and records s in its header, so anyone can tell whether
- * a slot still holds the page they expect. Per CPU, the state moves like this:
+ * Positions are (logical page number, byte offset), or one 32-bit number, page number *
+ * RB_PAGE_SIZE + offset modulo 2^32 (write_pos, commit_pos). Logical page numbers only
+ * grow; page number s lives in slot s % npages and records s in its header, so anyone can
+ * tell whether a slot still holds the page they expect. Per CPU, the state moves like this:
  *
  *   oldest_seq <= read position <= commit position <= write position
  *
@@ -16,9 +17,13 @@
  * a time, under the tracing core's reader lock) and iterators (trace, per_cpu/cpuN/trace).
  * Linux swaps a whole reader page out of the ring with cmpxchg so that its reader owns a
  * page no writer touches; here readers own nothing and the writer never waits or retries.
- * What a reader may use it learns from three published words, each written by the writer
- * alone with release order and read with acquire order:
- *   commit_pos   one 32-bit store ends every commit: data before it is complete;
+ * What a reader may use it learns from words the writer writes (writers, which a stopper
+ * changes too, by locked instructions only), with release order, and reads with acquire
+ * order:
+ *   writers      the writers between reserve and commit: with none, everything up to
+ *                write_pos is committed (read_commit_pos);
+ *   commit_pos   stored by the outermost writer at its reservation: what came before it is
+ *                complete, and readers stop there while writers are at work;
  *   oldest_seq   under the gen seqcount, raised BEFORE the writer touches a recycled page;
  *   page->seq    written after oldest_seq moved, so a reader that copied from a page checks
  *                afterwards that the page still holds its number and is not older than
@@ -26,9 +31,10 @@
  *                what it missed as overrun.
  * The writer, for its part, reads only read_seq_low (producer/consumer mode: one 32-bit
  * load; the consumer stores it after it is done with the page) and the drop marks' taken
- * bit. So a writer mid-commit on another CPU is invisible to readers until its commit_pos
- * store, and a reader mid-copy on another CPU costs the writer nothing. Stopping the writers
- * (resize) is the one place the two sides wait for each other: rb_writers_stop.
+ * bit. So a writer mid-write on another CPU is invisible to readers until its commit brings
+ * the nesting to zero, and a reader mid-copy on another CPU costs the writer nothing.
+ * Stopping the writers (resize) is the one place the two sides wait for each other:
+ * rb_writers_stop.
  */
 #include "trace/core/ring_buffer.h"
 
@@ -44,6 +50,7 @@
 #define TYPE_PADDING 29     /* a discarded event: the next word holds the bytes after it */
 #define TYPE_TIME_EXTEND 30 /* the next word holds delta >> 27 */
 #define MAX_RETRIES 100000
+#define REFUSAL_WAIT 1000 /* read_commit_pos's wait for a refused writer to leave, in tries */
 
 _Static_assert(RB_MAX_EVENT + 16 <= PAGE_DATA, "the largest event must fit a page");
 
@@ -52,10 +59,87 @@ static struct rb_page *slot(const struct rb_cpu *c, uint64_t seq)
     return c->pages[seq % c->npages];
 }
 
+/* Positions (rb_cpu.write_pos): page seq's data starts at page_pos(seq). */
+static uint32_t page_pos(uint64_t seq) { return (uint32_t)seq * RB_PAGE_SIZE; }
+
+/* The writer's offset in its page's data. */
+static uint32_t write_offset(const struct rb_cpu *c)
+{
+    return c->write_pos - page_pos(c->write_seq);
+}
+
+/* Makes page p, numbered seq, the one being written, from its start. */
+static void set_write_page(struct rb_cpu *c, uint64_t seq, struct rb_page *p)
+{
+    c->write_seq = seq;
+    c->write_page = p;
+    c->write_pos = page_pos(seq);
+    c->write_limit = c->write_pos + PAGE_DATA - 1;
+    c->write_bias = (uintptr_t)p->data - c->write_pos;
+}
+
 /* --- publishing: a seqcount so readers on other CPUs (or interrupted readers) never see a
- * half-updated position. Writers update with interrupts off, so they never nest here. */
-#define publish_begin rb_publish_begin
-#define publish_end rb_publish_end
+ * half-updated oldest page or event number. Writers update with interrupts off, so they
+ * never nest here. */
+static void publish_begin(struct rb_cpu *c)
+{
+    c->gen++;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void publish_end(struct rb_cpu *c)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    c->gen++;
+}
+
+/* A reservation that ends without anything to publish, at any depth (rb_commit_cpu's
+ * decrement, for a ring named by its rb_cpu). */
+static void leave_writers(struct rb_cpu *c)
+{
+    __atomic_fetch_sub(&c->writers, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Event numbers. Every event has a number in writing order, which readers use to count
+ * what they missed. The fast path does not count events itself: its locked add to
+ * c->writers counts one more event in the word's top 24 bits (a reservation refused
+ * after it takes the one back: refuse). The writer folds that count into the 64-bit
+ * next_entry whenever it needs a number (a new page's first_entry, a drop's place, a
+ * discard), and then at least once per page, so fewer than 2^24 events are ever
+ * waiting to be folded. Readers on other CPUs add the unfolded part themselves
+ * (read_entries), under the gen seqcount, as the fold changes two fields.
+ */
+static uint32_t unfolded_events(uint32_t writers, uint32_t count_base)
+{
+    return ((writers >> RB_COUNT_SHIFT) - count_base) & RB_COUNT_MASK;
+}
+
+/* Folds the events counted in writers into next_entry, and returns next_entry: the
+ * number of events reserved so far, every open reservation included. The writer's. */
+static uint64_t fold_events(struct rb_cpu *c)
+{
+    uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_RELAXED);
+    uint32_t events = unfolded_events(writers, c->count_base);
+    if (events) {
+        publish_begin(c);
+        c->next_entry += events;
+        c->count_base = writers >> RB_COUNT_SHIFT;
+        publish_end(c);
+    }
+    return c->next_entry;
+}
+
+/* The count of writers when no reservation is half done (nesting 0): a refused writer
+ * holds one event in it until it takes it back. For reset and resize, which stopped the
+ * writers, so that only refusals (a few instructions each) can be under way. */
+static uint32_t quiet_count(const struct rb_cpu *c)
+{
+    uint32_t writers;
+    while ((writers = __atomic_load_n(&c->writers, __ATOMIC_ACQUIRE)) & RB_NESTING_MASK)
+        arch_cpu_relax();
+    return writers >> RB_COUNT_SHIFT;
+}
 
 struct published {
     uint64_t commit_seq, oldest_seq;
@@ -77,23 +161,80 @@ static uint64_t read_oldest(const struct rb_cpu *c)
     }
 }
 
+/* The number of events reserved on c (open reservations included), read consistently from
+ * any CPU (see "Event numbers"); like read_oldest, it gives up waiting after MAX_RETRIES. */
+static uint64_t read_entries(const struct rb_cpu *c)
+{
+    for (int tries = 0;; tries++) {
+        uint32_t gen = c->gen;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        uint64_t next = c->next_entry;
+        uint32_t base = c->count_base;
+        uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_ACQUIRE);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if ((!(gen & 1) && gen == c->gen) || tries == MAX_RETRIES)
+            return next + unfolded_events(writers, base);
+    }
+}
+
+/*
+ * Where the committed data ends, as a position (page * RB_PAGE_SIZE + offset, modulo 2^32:
+ * rb_cpu.write_pos). With no writer between reserve and commit on the ring's CPU, everything
+ * written is committed: the write position itself, read between two reads of writers that
+ * agree with a nesting of zero (a writer that began meanwhile changed the count of
+ * reservations, and what it changed is then not trusted; the count would have to wrap, 2^24
+ * reservations, between the two reads to fool it). Otherwise commit_pos, which the outermost
+ * writer stored at its reservation: everything before its event was committed. Events after
+ * it, its own and those nested in it, become visible when its commit brings the nesting to
+ * zero.
+ */
+static uint32_t read_commit_pos(const struct rb_cpu *c)
+{
+    for (int tries = 0;; tries++) {
+        uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_ACQUIRE);
+        if (!(writers & RB_NESTING_MASK)) {
+            uint32_t pos = __atomic_load_n(&c->write_pos, __ATOMIC_ACQUIRE);
+            if (__atomic_load_n(&c->writers, __ATOMIC_ACQUIRE) == writers)
+                return pos;
+        } else if (!(writers & RB_REFUSING) || tries == REFUSAL_WAIT) {
+            return __atomic_load_n(&c->commit_pos, __ATOMIC_ACQUIRE);
+        }
+        /* A ring that refuses (stopped, or a snapshot swapped out): a writer in it now is
+         * most likely being refused, a few instructions: worth a short wait, so that a
+         * read of a stopped ring gets all of it. */
+        arch_cpu_relax();
+    }
+}
+
 /*
  * The published state: the oldest page, and the commit position turned back into (page,
- * offset). commit_pos counts bytes modulo 2^32 as if every page held RB_PAGE_DATA; the
- * commit page is never older than oldest_seq nor more than npages pages newer, so the
- * distance from oldest_seq's position decodes it exactly. oldest_seq is read first: it
- * only grows, so the commit position read after it is never behind it.
+ * offset). The position counts RB_PAGE_SIZE per page, modulo 2^32; the commit page is never
+ * older than oldest_seq (a writer does not recycle the page an uncommitted event may be on:
+ * move_to_next_page), so the distance from oldest_seq's position decodes it exactly.
+ * oldest_seq is read first: it only grows, so the commit position read after it is never
+ * behind it.
  */
 static void read_published(const struct rb_cpu *c, struct published *p)
 {
     p->oldest_seq = read_oldest(c);
-    uint32_t pos = __atomic_load_n(&c->commit_pos, __ATOMIC_ACQUIRE);
-    uint32_t distance = pos - (uint32_t)p->oldest_seq * PAGE_DATA;
-    p->commit_seq = p->oldest_seq + distance / PAGE_DATA;
-    p->commit_offset = distance % PAGE_DATA;
+    uint32_t pos = read_commit_pos(c);
+    uint32_t distance = pos - page_pos(p->oldest_seq);
+    p->commit_seq = p->oldest_seq + distance / RB_PAGE_SIZE;
+    p->commit_offset = distance % RB_PAGE_SIZE;
 }
 
 /* --- writing ------------------------------------------------------------------------- */
+
+/*
+ * A page's time. Readers take a page's first event's time as the page's time_stamp plus
+ * the event's delta, and every later one's as the time before it plus its delta; the
+ * writer takes every delta from last_ts. The two agree because whenever the write offset
+ * is 0, the page's time_stamp equals last_ts: a new page gets the time of the event that
+ * opens it (move_to_next_page, and that event follows with delta 0), an empty ring has both
+ * at 0 (reset_cpu), a resize that copied nothing sets it (rb_resize_swap), and a discard
+ * that takes a page's first event back restores last_ts to that event's time, its delta
+ * being 0. So the fast path (rb_reserve_fast) writes a page's first event like any other.
+ */
 
 /* Moves the writer to the next page, recycling the slot's old page if the mode allows.
  * False: the event cannot be stored (producer/consumer mode and the reader is behind, or
@@ -110,7 +251,7 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     uint32_t read_low = __atomic_load_n(&c->read_seq_low, __ATOMIC_ACQUIRE);
     if (!rb->overwrite && (uint32_t)next - read_low >= c->npages)
         return false;
-    c->write_page->size = c->write_offset; /* final: readers use it once we have left */
+    c->write_page->size = write_offset(c); /* final: readers use it once we have left */
     if (next >= c->npages && c->oldest_seq < next + 1 - c->npages) {
         /* Announce the recycling before touching the page: a reader that copied from it
          * checks oldest_seq afterwards and sees the copy may be torn. */
@@ -121,44 +262,43 @@ static bool move_to_next_page(struct ring_buffer *rb, struct rb_cpu *c, uint64_t
     struct rb_page *p = slot(c, next);
     p->seq = next;
     p->time_stamp = ts;
-    p->first_entry = c->next_entry;
+    p->first_entry = fold_events(c) - 1; /* the number of the event that opens it */
     p->size = 0;
-    c->write_seq = next;
-    c->write_page = p;
-    c->write_base = (uint32_t)next * PAGE_DATA;
-    c->write_offset = 0;
+    set_write_page(c, next, p);
     return true;
 }
 
+static void count_drop(struct rb_cpu *c);
+
 /*
- * Books an event refused before its reservation began (the writer counted itself in
- * nesting, then found it may not write) and leaves nesting. tracing_on=0, a reset and a CPU
- * tracing_cpumask leaves out are no loss; an oversized event is counted in its place in the
- * stream, while the writer still counts in nesting, so that a stopper waits for the count
- * to be written before it rewrites the ring; a refusal because a resize stopped the writers
+ * Books an event refused (the writer counted itself and its event in writers, then found
+ * it may not write or has no room, disabled being what it read, or 0 for a loss) and
+ * leaves writers: the event's count is taken back first, so the numbers stay the events
+ * stored. tracing_on=0, a reset and a CPU tracing_cpumask leaves out are no loss; an
+ * oversized event or one without room (disabled 0) is counted in its place in the stream,
+ * while the writer still counts in the nesting, so that a stopper waits for the count to
+ * be written before it rewrites the ring; a refusal because a resize stopped the writers
  * goes to stopped_drops, which the resize does not rewrite (readers report those with the
  * next event they read, like unplaced drops).
  */
-void rb_refuse(struct ring_buffer *rb, struct rb_cpu *c, unsigned cpu, int disabled)
+static void refuse(struct rb_cpu *c, int disabled)
 {
-    if (!rb->cpu_off[cpu]) {
-        if (!disabled)
-            rb_count_drop(c);
-        else if (disabled >= RB_STOP_RESIZE)
-            __atomic_add_fetch(&c->stopped_drops, 1, __ATOMIC_RELAXED);
-    }
-    __atomic_store_n(&c->nesting, c->nesting - 1, __ATOMIC_RELEASE);
+    __atomic_fetch_sub(&c->writers, RB_EVENT, __ATOMIC_RELAXED);
+    if (!disabled)
+        count_drop(c);
+    else if (disabled >= RB_STOP_RESIZE && !(disabled & RB_CPU_OFF))
+        __atomic_add_fetch(&c->stopped_drops, 1, __ATOMIC_RELAXED);
+    leave_writers(c);
 }
 
-/* As a writer that was refused: counted in nesting first, with the fence (see
- * rb_reserve_irqs_off), so that a resize never rewrites the ring under the count. */
+/* As a writer that was refused: counted in writers first, with the fence (see
+ * rb_reserve_cpu), so that a resize never rewrites the ring under the count. */
 void rb_count_lost_event(struct ring_buffer *rb)
 {
     unsigned long flags = arch_irq_save();
-    unsigned cpu = arch_cpu_id();
-    struct rb_cpu *c = &rb->cpu[cpu];
-    __atomic_fetch_add(&c->nesting, 1, __ATOMIC_SEQ_CST);
-    rb_refuse(rb, c, cpu, rb->record_disabled);
+    struct rb_cpu *c = &rb->cpu[arch_cpu_id()];
+    __atomic_fetch_add(&c->writers, RB_WRITER, __ATOMIC_SEQ_CST);
+    refuse(c, __atomic_load_n(&c->disabled, __ATOMIC_ACQUIRE));
     arch_irq_restore(flags);
 }
 
@@ -167,12 +307,12 @@ void rb_count_lost_event(struct ring_buffer *rb)
 /* Adds one drop to the newest mark if it is the same burst (no event written since) and no
  * reader has taken it; the compare-and-swap loses to a reader taking the mark at the same
  * moment on another CPU, and then the caller places a new one. */
-static bool add_to_last_mark(struct rb_cpu *c, uint32_t tail)
+static bool add_to_last_mark(struct rb_cpu *c, uint32_t tail, uint64_t next)
 {
     if (tail == __atomic_load_n(&c->drop_head, __ATOMIC_ACQUIRE))
         return false;
     struct rb_drop_mark *last = &c->drop_marks[(tail - 1) % RB_DROP_MARKS];
-    if (last->before_entry != c->next_entry)
+    if (last->before_entry != next)
         return false;
     uint32_t count = last->count;
     while (!(count & DROP_TAKEN) && count + 1 < DROP_TAKEN)
@@ -182,56 +322,134 @@ static bool add_to_last_mark(struct rb_cpu *c, uint32_t tail)
     return false;
 }
 
-/* Counts one refused event and remembers where in the stream it was refused. Not the fast
- * path: a locked instruction here costs nothing that matters. */
-void rb_count_drop(struct rb_cpu *c)
+/* Counts one refused event and remembers where in the stream it was refused: before the
+ * event that gets the next number. Not the fast path: a locked instruction here costs
+ * nothing that matters. */
+static void count_drop(struct rb_cpu *c)
 {
     c->dropped++;
+    uint64_t next = fold_events(c);
     uint32_t tail = c->drop_tail;
-    if (add_to_last_mark(c, tail))
+    if (add_to_last_mark(c, tail, next))
         return;
     if (tail - __atomic_load_n(&c->drop_head, __ATOMIC_ACQUIRE) == RB_DROP_MARKS) {
         __atomic_store_n(&c->unplaced_drops, c->unplaced_drops + 1, __ATOMIC_RELEASE);
         return;
     }
-    c->drop_marks[tail % RB_DROP_MARKS].before_entry = c->next_entry;
+    c->drop_marks[tail % RB_DROP_MARKS].before_entry = next;
     c->drop_marks[tail % RB_DROP_MARKS].count = 1;
     __atomic_store_n(&c->drop_tail, tail + 1, __ATOMIC_RELEASE);
 }
 
 /*
- * The uncommon cases of a reservation: the first event of a page (its timestamp becomes the
- * page's base), a delta too large for 27 bits (a time-extend record goes first), a clock
- * that went backwards (the event takes the previous one's time), and a full page (move on,
- * or drop and count).
+ * A reservation at time ts, for any case: the fast path's uncommon ones (rb_reserve_fast),
+ * and copy_ring's events, which keep their time. An event too big for the buffer
+ * (refused and counted), one of more than 112 bytes or none (its length in a second header
+ * word), the first event of a page (its timestamp becomes the page's base), a delta too
+ * large for 27 bits or a new high half of the clock (a time-extend record goes first when
+ * the delta needs it), a clock that went backwards (the event takes the previous one's
+ * time), and a full page (move on, or drop and count).
  */
-void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, uint32_t size,
-                      uint64_t ts)
+static void *reserve_at(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length, uint64_t ts)
 {
+    if (length > RB_MAX_EVENT) {
+        refuse(c, 0);
+        return 0;
+    }
+    uint32_t body = (length + 3) & ~3u;
+    uint32_t size = body - 1 < TYPE_DATA_MAX * 4 ? 4 + body : 8 + body;
     if (ts < c->last_ts)
         ts = c->last_ts; /* never back in time: the event counts as simultaneous */
     uint64_t delta = ts - c->last_ts;
-    uint32_t extend = (c->write_offset && delta >= DELTA_LIMIT) ? 8 : 0;
-    if (c->write_offset + extend + size >= PAGE_DATA) { /* see rb_reserve_on */
+    uint32_t offset = write_offset(c);
+    uint32_t extend = (offset && delta >= DELTA_LIMIT) ? 8 : 0;
+    if (offset + extend + size >= PAGE_DATA) { /* see rb_reserve_fast */
         if (!move_to_next_page(rb, c, ts)) {
-            rb_count_drop(c);
-            __atomic_store_n(&c->nesting, c->nesting - 1, __ATOMIC_RELEASE); /* done */
+            refuse(c, 0);
             return 0;
         }
         extend = 0;
+        offset = 0;
     }
-    if (c->write_offset == 0) {
+    if (offset == 0) {
         c->write_page->time_stamp = ts;
         delta = 0;
     }
-    uint32_t *word = (uint32_t *)(c->write_page->data + c->write_offset);
+    uint32_t *word = (uint32_t *)(c->write_page->data + offset);
     if (extend) {
         word[0] = TYPE_TIME_EXTEND | (uint32_t)((delta & (DELTA_LIMIT - 1)) << DELTA_SHIFT);
         word[1] = (uint32_t)(delta >> 27);
         word += 2;
         delta = 0;
     }
-    return rb_account(c, extend + size, ts, rb_put_header(word, body, (uint32_t)delta));
+    c->write_pos += extend + size;
+    c->last_ts = ts;
+    return rb_put_header(word, body, (uint32_t)delta);
+}
+
+/* rb_reserve_fast for a payload of more than 112 bytes, or none: the header's second word
+ * holds the length. Out of line (the fast path's callers would carry its code for sizes
+ * they never write); the uncommon cases are reserve_at's, as in the fast path. */
+RB_CALL void *rb_reserve_long(struct rb_cpu *c, uint32_t length)
+{
+    uint64_t now = arch_cycles();
+    uint32_t body = (length + 3) & ~3u;
+    uint32_t pos = c->write_pos, end = pos + 8 + body;
+    uint64_t delta = now - c->last_ts; /* 64 bits: a clock gone backwards is far past 2^27 */
+    if (length > RB_MAX_EVENT || end > c->write_limit || delta >= DELTA_LIMIT)
+        return reserve_at(c->rb, c, length, now);
+    uint32_t *word = (uint32_t *)(c->write_bias + pos);
+    word[0] = (uint32_t)delta << DELTA_SHIFT; /* type_len 0 */
+    word[1] = body;
+    c->write_pos = end;
+    c->last_ts = now;
+    return &word[2];
+}
+
+RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length)
+{
+    return reserve_at(c->rb, c, length, arch_cycles());
+}
+
+/*
+ * The fast path booked the bytes from word on and wrote the header's type_len, then found the
+ * clock needs the slow path (a delta of 2^27 or more, a clock gone back): the bytes are given
+ * back and the event reserved the general way.
+ */
+RB_SLOW void *rb_reserve_retime(struct rb_cpu *c, uint32_t *word)
+{
+    uint32_t type_len = *word & TYPE_LEN_MASK;
+    c->write_pos = (uint32_t)((uintptr_t)word - c->write_bias);
+    return reserve_at(c->rb, c, type_len * 4, arch_cycles());
+}
+
+/*
+ * rb_reserve_cpu's other cases, counted in writers already, before being what writers was
+ * before: a ring that refuses (disabled read once, refuse judges by it; RB_REFUSING may
+ * still be set a moment after disabled went back to 0, and then the writer goes on), a
+ * writer nested more than RB_MAX_NESTING deep (refused and counted: the nesting must not
+ * overflow into RB_REFUSING), or a writer nested in another on this CPU (an interrupt
+ * that traces), which reserves after the outer event and publishes nothing, since the
+ * outer event is not committed. An outermost writer that came here for RB_REFUSING
+ * publishes as rb_reserve_cpu does.
+ */
+RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length, uint32_t before)
+{
+    if (before & RB_REFUSING) {
+        int disabled = __atomic_load_n(&c->disabled, __ATOMIC_ACQUIRE);
+        if (disabled) {
+            refuse(c, disabled);
+            return 0;
+        }
+    }
+    uint32_t depth = before & RB_NESTING_MASK;
+    if (depth >= RB_MAX_NESTING) {
+        refuse(c, 0);
+        return 0;
+    }
+    if (depth == 0)
+        __atomic_store_n(&c->commit_pos, c->write_pos, __ATOMIC_RELEASE);
+    return reserve_at(c->rb, c, length, arch_cycles());
 }
 
 /*
@@ -252,15 +470,20 @@ void rb_discard(struct ring_buffer *rb, void *payload, uint32_t length)
     uint32_t header = body - 1 < TYPE_DATA_MAX * 4 ? 4 : 8;
     uint32_t *word = (uint32_t *)((uint8_t *)payload - header);
     uint32_t delta = word[0] >> DELTA_SHIFT;
-    if ((uint8_t *)payload + body == c->write_page->data + c->write_offset) {
-        c->write_offset -= header + body;
+    if ((uintptr_t)payload + body == c->write_bias + c->write_pos) {
+        c->write_pos -= header + body;
         c->last_ts -= delta;
+        /* Its number goes back too. Not by taking its count out of writers: readers take
+         * an unchanged writers for "no reservation meanwhile" (read_commit_pos). */
+        fold_events(c);
+        publish_begin(c);
         c->next_entry--;
+        publish_end(c);
     } else {
         word[0] = TYPE_PADDING | (delta << DELTA_SHIFT);
         word[1] = header + body - 8;
     }
-    rb_commit_on(c);
+    leave_writers(c);
     arch_irq_restore(flags);
 }
 
@@ -643,7 +866,7 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
             pending_overrun = skip_to_oldest(c, &pos, pub.oldest_seq); /* not noticed yet */
             start = pos.entry;
         }
-        uint64_t written = read_writer_count(&c->next_entry); /* an open reservation too */
+        uint64_t written = read_entries(c); /* an open reservation too */
         st->entries += written > start ? written - start : 0;
         st->overrun += c->overrun + pending_overrun;
         st->dropped += read_writer_count(&c->dropped) + (uint32_t)(c->stopped_drops -
@@ -658,7 +881,8 @@ uint32_t rb_pages_per_cpu(const struct ring_buffer *rb) { return rb->cpu[0].npag
 
 uint32_t rb_page_data_size(void) { return PAGE_DATA; }
 
-/* Everything of an rb_cpu but nesting: what reset and resize rewrite. */
+/* Everything of an rb_cpu after writers, disabled and stopped_drops: what reset and resize
+ * rewrite. */
 #define RB_CPU_STATE(c) ((char *)&(c)->pages)
 #define RB_CPU_STATE_SIZE (sizeof(struct rb_cpu) - offsetof(struct rb_cpu, pages))
 
@@ -669,34 +893,71 @@ static void reset_cpu(struct rb_cpu *c)
     uint32_t npages = c->npages;
     memset(RB_CPU_STATE(c), 0, RB_CPU_STATE_SIZE);
     c->reported_stopped = c->stopped_base = c->stopped_drops; /* counts start from here */
+    c->count_base = quiet_count(c); /* event numbers too: the next one is 0 */
     c->pages = pages;
     c->npages = npages;
     for (uint32_t i = 0; i < npages; i++) {
         memset(pages[i], 0, sizeof(struct rb_page));
         pages[i]->seq = i; /* never read before written: only page 0 is in range */
     }
-    c->write_page = pages[0];
+    set_write_page(c, 0, pages[0]);
 }
 
 /*
- * Stops the writers: raises record_disabled, then (a full fence between, the mirror of
- * rb_reserve_irqs_off's) waits until no CPU has a writer between reserve and commit. A
- * writer that counted itself in nesting before the raise is waited for; one after it sees
- * the raise and backs out. Nested writers (interrupts) keep nesting above zero until the
- * outermost commits, so the wait ends only when each ring is quiet. No IPI is needed, so
- * the callers may hold spinlocks (the tracing core's reader lock).
+ * Adds share to c->disabled and makes RB_REFUSING in c->writers say whether it is above 0.
+ * Several CPUs may change disabled at once (a resize, a snapshot swap, tracing_cpumask):
+ * each one sets the bit from the value it reads, with a compare-and-swap (the writers'
+ * own locked adds may change the word meanwhile), and reads disabled again afterwards,
+ * until the two agree; so when the last of them returns, the bit is right. While a share
+ * holds, no one can read 0, so the bit stays set.
+ */
+static void change_disabled(struct rb_cpu *c, int share)
+{
+    __atomic_add_fetch(&c->disabled, share, __ATOMIC_SEQ_CST);
+    for (;;) {
+        bool refusing = __atomic_load_n(&c->disabled, __ATOMIC_SEQ_CST) != 0;
+        uint32_t writers = __atomic_load_n(&c->writers, __ATOMIC_SEQ_CST);
+        uint32_t want = refusing ? writers | RB_REFUSING : writers & ~RB_REFUSING;
+        if (want != writers && !__atomic_compare_exchange_n(&c->writers, &writers, want, false,
+                                                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            continue;
+        if ((__atomic_load_n(&c->disabled, __ATOMIC_SEQ_CST) != 0) == refusing)
+            return;
+    }
+}
+
+void rb_disable_writers(struct ring_buffer *rb, int share)
+{
+    for (unsigned i = 0; i < RB_MAX_CPUS; i++)
+        change_disabled(&rb->cpu[i], share);
+}
+
+/* Whether cpu has a writer between reserve and commit, read with acquire order (what it
+ * committed is seen after). */
+static bool cpu_writing(const struct ring_buffer *rb, unsigned cpu)
+{
+    return __atomic_load_n(&rb->cpu[cpu].writers, __ATOMIC_ACQUIRE) & RB_NESTING_MASK;
+}
+
+/*
+ * Stops the writers: raises every CPU's disabled (and so RB_REFUSING in its writers), then
+ * waits until no CPU has a writer between reserve and commit. A writer whose locked add to
+ * writers came before the bit is waited for; one after it sees the bit and backs out. Nested
+ * writers (interrupts) keep the nesting above zero until the outermost commits, so the wait
+ * ends only when each ring is quiet. No IPI is needed, so the callers may hold spinlocks (the
+ * tracing core's reader lock).
  */
 static void stop_writers(struct ring_buffer *rb, int share)
 {
-    __atomic_add_fetch(&rb->record_disabled, share, __ATOMIC_SEQ_CST);
+    rb_disable_writers(rb, share);
     for (unsigned i = 0; i < rb->ncpus; i++)
-        while (__atomic_load_n(&rb->cpu[i].nesting, __ATOMIC_ACQUIRE))
+        while (cpu_writing(rb, i))
             arch_cpu_relax();
 }
 
 static void start_writers(struct ring_buffer *rb, int share)
 {
-    __atomic_sub_fetch(&rb->record_disabled, share, __ATOMIC_SEQ_CST);
+    rb_disable_writers(rb, -share);
 }
 
 /* For a resize: events refused meanwhile are losses (a reset's are not: the trace they
@@ -709,10 +970,10 @@ void rb_writers_start(struct ring_buffer *rb) { start_writers(rb, RB_STOP_RESIZE
  * gives up after max_cycles of waiting, letting the writers go again. */
 bool rb_writers_stop_within(struct ring_buffer *rb, uint64_t max_cycles)
 {
-    __atomic_add_fetch(&rb->record_disabled, RB_STOP_RESIZE, __ATOMIC_SEQ_CST);
+    rb_disable_writers(rb, RB_STOP_RESIZE);
     uint64_t start = arch_cycles();
     for (unsigned i = 0; i < rb->ncpus; i++)
-        while (__atomic_load_n(&rb->cpu[i].nesting, __ATOMIC_ACQUIRE)) {
+        while (cpu_writing(rb, i)) {
             if (arch_cycles() - start > max_cycles) {
                 start_writers(rb, RB_STOP_RESIZE);
                 return false;
@@ -766,8 +1027,12 @@ struct ring_buffer *rb_create(const struct rb_env *env, unsigned ncpus, uint32_t
     rb->env = *env;
     rb->ncpus = ncpus;
     rb->overwrite = true;
-    for (unsigned i = ncpus; i < RB_MAX_CPUS; i++)
+    for (unsigned i = 0; i < RB_MAX_CPUS; i++)
+        rb->cpu[i].rb = rb;
+    for (unsigned i = ncpus; i < RB_MAX_CPUS; i++) {
         rb->cpu_off[i] = true; /* no ring: a CPU started later writes nothing, loses nothing */
+        change_disabled(&rb->cpu[i], RB_CPU_OFF);
+    }
     for (unsigned i = 0; i < ncpus; i++) {
         struct rb_cpu *c = &rb->cpu[i];
         c->pages = env->alloc(pages_per_cpu * sizeof *c->pages);
@@ -799,8 +1064,11 @@ void rb_destroy(struct ring_buffer *rb)
 static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu *fresh)
 {
     static uint8_t payload[RB_MAX_EVENT + 4];
-    struct published pub;
-    read_published(old, &pub);
+    /* The writers are stopped: everything written is committed, up to the write position.
+     * Not read_published's answer: a writer being refused meanwhile holds the nesting above
+     * zero for a moment, and then that would be commit_pos, one event short. */
+    struct published pub = { .commit_seq = old->write_seq, .oldest_seq = old->oldest_seq,
+                             .commit_offset = write_offset(old) };
     struct reader r = { .c = old, .at = consumer_pos(old), .end_seq = pub.commit_seq,
                         .end_offset = pub.commit_offset, .end_fixed = true,
                         .buf = payload, .size = sizeof payload };
@@ -812,11 +1080,12 @@ static void copy_ring(struct ring_buffer *rb, struct rb_cpu *old, struct rb_cpu 
     rb->overwrite = true;
     struct rb_event ev;
     while (reader_next(&r, &ev)) { /* the writers are stopped: no page changes meanwhile */
-        fresh->nesting++; /* as rb_reserve_irqs_off counts a writer */
-        void *dst = rb_reserve_on(rb, fresh, ev.length, ev.ts);
+        fresh->writers += RB_WRITER; /* as rb_reserve_cpu counts a writer, and publishes */
+        fresh->commit_pos = fresh->write_pos;
+        void *dst = reserve_at(rb, fresh, ev.length, ev.ts);
         if (dst) {
             memcpy(dst, payload, ev.length);
-            rb_commit_on(fresh);
+            leave_writers(fresh);
         }
         r.at = r.after;
     }
@@ -862,8 +1131,13 @@ void rb_resize_swap(struct ring_buffer *rb, struct rb_resize_pages *r)
         fresh.reported_stopped = c->reported_stopped;
         fresh.stopped_base = c->stopped_base;
         fresh.dropped = c->dropped;
+        /* Event numbers go on from the copied ones, counted from the ring's own writers. */
+        fresh.next_entry = fold_events(&fresh);
+        fresh.count_base = quiet_count(c);
         if (fresh.last_ts < c->last_ts)
             fresh.last_ts = c->last_ts; /* events written later never predate earlier ones */
+        if (write_offset(&fresh) == 0)
+            fresh.write_page->time_stamp = fresh.last_ts; /* a page's time: see above */
         r->pages[i] = c->pages; /* the old pages, for rb_resize_free */
         fresh.gen = c->gen + 2; /* readers that sampled the old generation retry */
         memcpy(RB_CPU_STATE(c), RB_CPU_STATE(&fresh), RB_CPU_STATE_SIZE);
@@ -898,6 +1172,8 @@ int rb_resize(struct ring_buffer *rb, uint32_t pages_per_cpu)
 /* issue 18, tracing_cpumask (trace/core/trace_cpumask.c). */
 void rb_set_cpu_recording(struct ring_buffer *rb, unsigned cpu, bool on)
 {
-    if (cpu < rb->ncpus)
-        rb->cpu_off[cpu] = !on;
+    if (cpu >= rb->ncpus || rb->cpu_off[cpu] == !on)
+        return;
+    rb->cpu_off[cpu] = !on;
+    change_disabled(&rb->cpu[cpu], on ? -RB_CPU_OFF : RB_CPU_OFF);
 }

@@ -9,11 +9,13 @@
  *
  * Writers: rb_reserve() claims space and returns where the payload goes; rb_commit()
  * publishes it. Each CPU writes only its own ring (struct rb_cpu, a cache line of its own),
- * so writers on different CPUs never wait for each other nor share a written line. Both run with interrupts off for a few instructions only, never while the
- * caller fills the payload. A writer interrupted between reserve and commit (by an interrupt
- * or exception handler that traces too) is *nested*: the nested event is reserved after the
- * outer one and becomes visible when the outermost writer commits, so readers see events in
- * reservation order and never a half-written one. Each CPU writes only its own buffer.
+ * so writers on different CPUs never wait for each other nor share a written line. The
+ * reservation runs with interrupts off for a few instructions, never while the caller fills
+ * the payload; the commit is one locked decrement, interrupts on or off. A writer interrupted
+ * between reserve and commit (by an interrupt or exception handler that traces too) is
+ * *nested*: the nested event is reserved after the outer one and becomes visible when the
+ * outermost writer commits, so readers see events in reservation order and never a
+ * half-written one. docs/tracing-core.md, section 9, counts the fast path's instructions.
  *
  * Readers never make a writer wait. In overwrite mode the writer recycles the oldest page
  * even while a reader is copying from it; the reader notices (page sequence numbers), throws
@@ -66,7 +68,19 @@ struct rb_page {
  * line of its own, and so does its reader part. 64 bytes is the line of every x86 since the
  * Pentium 4. */
 #define RB_CACHE_LINE 64
-#define RB_STOP_RESIZE 0x10000 /* record_disabled's share of a resize (rb_writers_stop) */
+#define RB_STOP_RESIZE 0x10000  /* disabled's share of a resize (rb_writers_stop) */
+#define RB_CPU_OFF 0x40000000   /* disabled's share of a CPU left out (rb_set_cpu_recording) */
+/* rb_cpu.writers, the word every reservation adds RB_WRITER to: the nesting depth in the
+ * low 7 bits (interrupts, exceptions and NMIs nest a few levels deep; rb_reserve_nested
+ * refuses beyond RB_MAX_NESTING), RB_REFUSING, and above them the events reserved, modulo
+ * 2^24 (the low bits of the events' numbers: ring_buffer.c, "Event numbers"). */
+#define RB_NESTING_MASK 0x7fu
+#define RB_REFUSING 0x80u       /* disabled is not 0: writers go to rb_reserve_nested */
+#define RB_WRITER 0x101u        /* one more writer nesting, one more event reserved */
+#define RB_EVENT 0x100u
+#define RB_COUNT_SHIFT 8
+#define RB_COUNT_MASK 0xffffffu
+#define RB_MAX_NESTING 16
 
 /* One CPU's ring. Fields are private to ring_buffer.c; the struct is here for sizeof.
  * Its size is RB_CPU_STRIDE, a power of two (the stride member pads it): finding this CPU's
@@ -75,27 +89,45 @@ struct rb_page {
 struct rb_cpu {
   union {
    struct {
-    /* Writers between reserve and commit: the writer's own count, which a writer backing
-     * out of a stopped ring changes at any moment. First, so that reset and resize, which
-     * rewrite everything after it, never write it (ring_buffer.c, RB_CPU_STATE). */
-    uint32_t nesting;
+    /* Writers between reserve and commit, whether they must refuse, and the events reserved
+     * (RB_NESTING_MASK, RB_REFUSING, RB_COUNT_SHIFT): one locked add tells a writer all it
+     * needs to know before it writes. Changed only by locked instructions, since a stopper
+     * on another CPU sets and clears RB_REFUSING in it. First, with disabled and
+     * stopped_drops: reset and resize rewrite everything after them and never these
+     * (ring_buffer.c, RB_CPU_STATE). */
+    volatile uint32_t writers;
+    /* > 0: this CPU's writers refuse (RB_REFUSING mirrors it in writers). Each reset adds 1
+     * (and rb_disable_writers' callers what they like), each resize RB_STOP_RESIZE, a CPU
+     * tracing_cpumask leaves out RB_CPU_OFF: the value tells a refused writer whether its
+     * refusal is a loss (a resize's is; the others' are not). */
+    volatile int32_t disabled;
     /* Events refused while the writers were stopped for a resize: a count only the writers
      * add to (atomically, whenever they are refused), outside what the resize rewrites. */
     volatile uint32_t stopped_drops;
+    struct ring_buffer *rb; /* the buffer this ring belongs to (rb_reserve_slow's) */
     struct rb_page **pages;
     uint32_t npages;
     /* writer side (this CPU only, updated with interrupts off) */
     struct rb_page *write_page; /* the slot of write_seq */
     uint64_t write_seq;      /* logical number of the page being written */
-    uint32_t write_offset;   /* next free byte in it */
+    /* The next free byte as a position: write_seq * RB_PAGE_SIZE + its offset in the page's
+     * data, modulo 2^32 (a page never straddles the wrap: 2^32 is a multiple of the
+     * stride). Positions are what commit_pos publishes, so the fast path stores the one it
+     * reads; write_limit is the last position an event may end at on this page (offsets
+     * stay below RB_PAGE_DATA, so a position names one page only), and write_bias turns a
+     * position on this page into its address. */
+    uint32_t write_pos;
+    uint32_t write_limit;
+    uintptr_t write_bias;
     uint64_t last_ts;        /* timestamp of the last reserved event */
-    uint64_t next_entry;     /* number the next event gets */
+    /* Event numbers: what writers' count of events (RB_COUNT_SHIFT) had reached when
+     * last folded in here (count_base), and the number the next event got then. */
+    uint64_t next_entry;
+    uint32_t count_base;
     uint64_t dropped;        /* refused: buffer full (producer/consumer), too big, resizing */
-    /* published state (seqcount-protected for readers) */
-    uint32_t write_base;     /* write_seq * RB_PAGE_DATA, modulo 2^32 */
     /* published to readers */
-    volatile uint32_t commit_pos; /* end of visible data: page * RB_PAGE_DATA + offset, mod 2^32 */
-    volatile uint32_t gen;   /* odd while the writer updates oldest_seq */
+    volatile uint32_t commit_pos; /* where committed data ends while writers are at work */
+    volatile uint32_t gen;   /* odd while the writer updates oldest_seq or next_entry */
     uint64_t oldest_seq;     /* oldest page not recycled */
     /* Where drops happened: a burst of drops before event number before_entry was written,
      * so the reader reports them in their place in the stream. A single-producer
@@ -129,13 +161,10 @@ struct ring_buffer {
     void *allocation;        /* what env.alloc returned (the struct is aligned inside it) */
     unsigned ncpus;
     bool overwrite;          /* true: recycle oldest pages; false: drop new events */
-    /* > 0: writers refuse. Each tracing_on=0 and reset adds 1, each resize RB_STOP_RESIZE:
-     * one read tells a writer both whether it may write and whether a refusal is a loss
-     * (a resize's is; the others' are not). */
-    volatile int record_disabled;
     /* issue 18, tracing_cpumask: true: that CPU's writers refuse, and it is no loss (as a
-     * CPU outside Linux's mask); kept across rb_reset. rb_set_cpu_recording sets it. A CPU
-     * the buffer has no ring for (ncpus and up) is off for good. */
+     * CPU outside Linux's mask); kept across rb_reset. rb_set_cpu_recording sets it (and
+     * RB_CPU_OFF in that CPU's disabled, which is what writers read). A CPU the buffer has
+     * no ring for (ncpus and up) is off for good. */
     volatile bool cpu_off[RB_MAX_CPUS];
     struct rb_cpu cpu[RB_MAX_CPUS];
 };
@@ -243,28 +272,36 @@ uint32_t rb_pages_per_cpu(const struct ring_buffer *rb);
 /* Payload bytes a page holds, for converting sizes to counts. */
 uint32_t rb_page_data_size(void);
 
+/* Adds share (negative: takes it back) to every CPU's disabled count: writers refuse while
+ * it is above zero (rb_cpu.disabled says which refusals are losses). It does not wait for
+ * writers already past the test: rb_writers_stop does. */
+void rb_disable_writers(struct ring_buffer *rb, int share);
+/* True while a writer on cpu is between reserve and commit. */
+static inline bool rb_cpu_writing(const struct ring_buffer *rb, unsigned cpu)
+{
+    return (rb->cpu[cpu].writers & RB_NESTING_MASK) != 0;
+}
+
 /* --- the writer's fast path ----------------------------------------------------------
  * Inline because it runs for every traced event: a call and its register saving would cost
- * as much as the work. Everything uncommon is in ring_buffer.c. */
+ * as much as the work. Everything uncommon is in ring_buffer.c; docs/tracing-core.md
+ * ("The cost of an event") counts the instructions. */
 
 #include "kernel/arch.h"
 
-void *rb_reserve_slow(struct ring_buffer *rb, struct rb_cpu *c, uint32_t body, uint32_t size,
-                      uint64_t ts);
-void rb_count_drop(struct rb_cpu *c);
-void rb_refuse(struct ring_buffer *rb, struct rb_cpu *c, unsigned cpu, int disabled);
-
-static inline void rb_publish_begin(struct rb_cpu *c)
-{
-    c->gen++;
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-static inline void rb_publish_end(struct rb_cpu *c)
-{
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    c->gen++;
-}
+/* The fast path's calls out: on the i386 with their arguments in registers, so that the
+ * fast path sets up no stack for them (every other kernel function takes its arguments on
+ * the stack); those for what is rare also cold (laid out away from it). */
+#if defined(__i386__)
+#define RB_CALL __attribute__((regparm(3)))
+#else
+#define RB_CALL
+#endif
+#define RB_SLOW RB_CALL __attribute__((cold))
+RB_CALL void *rb_reserve_long(struct rb_cpu *c, uint32_t length);
+RB_SLOW void *rb_reserve_slow(struct rb_cpu *c, uint32_t length);
+RB_SLOW void *rb_reserve_retime(struct rb_cpu *c, uint32_t *word);
+RB_SLOW void *rb_reserve_nested(struct rb_cpu *c, uint32_t length, uint32_t before);
 
 /* Writes the header of an event of body payload bytes with time delta at word; returns
  * where the payload goes. */
@@ -279,103 +316,124 @@ static inline void *rb_put_header(uint32_t *word, uint32_t body, uint32_t delta)
     return &word[2];
 }
 
-/* Books size bytes just written at the write position (the caller counted itself in
- * nesting already: rb_reserve_irqs_off). */
-static inline void *rb_account(struct rb_cpu *c, uint32_t size, uint64_t ts, void *payload)
+/*
+ * Reserves an event of length bytes now on c, the outermost writer there, counted in
+ * c->writers already, with interrupts off; pos is c->write_pos, which the caller read. The
+ * common case takes no branch: a payload of 1..112 bytes (its length fits the header's
+ * type_len), room on the page (the event ends by write_limit), and a clock less than 2^27
+ * past the last event's (arch_cycles_since: so the 27-bit delta holds the difference; a
+ * clock that went back is far past it, its 64-bit difference negative). A page's
+ * first event needs nothing more: the ring keeps its time_stamp equal to last_ts while
+ * nothing is written on it (ring_buffer.c, "A page's time"). The event's number is in
+ * c->writers already. A payload of more than 112 bytes (or none) goes out of line, its
+ * length in a second header word (rb_reserve_long); the rest is rb_reserve_slow's.
+ *
+ * The order keeps few values alive at once (the i386 has six registers to spare, and each
+ * value more is a store to the stack and a load back): the bytes are booked and the
+ * header's type_len written first, so that across the clock read only the header's address
+ * is left; the delta is or-ed into the header after. The header is complete long before
+ * any reader may look at it: readers see an event only once its commit brings the nesting
+ * to zero. When the clock needs the slow path, rb_reserve_retime gives the bytes back.
+ */
+static inline __attribute__((always_inline)) void *
+rb_reserve_fast(struct rb_cpu *c, uint32_t length, uint32_t pos)
 {
-    c->write_offset += size;
-    c->last_ts = ts;
-    c->next_entry++;
-    return payload;
-}
-
-/* Reserves an event at time ts on c with interrupts off, c->nesting already counting it
- * (a refusal takes it back). The common case (room on the page,
- * a delta that fits 27 bits) takes no branch; the rest is rb_reserve_slow. */
-static inline void *rb_reserve_on(struct ring_buffer *rb, struct rb_cpu *c, uint32_t length,
-                                  uint64_t ts)
-{
-    uint32_t body = (length + 3) & ~3u;
-    uint32_t size = body - 1 < RB_TYPE_DATA_MAX * 4 ? 4 + body : 8 + body;
-    /* The 64-bit delta: a clock that went backwards wraps it past RB_DELTA_LIMIT too. */
-    uint64_t delta = ts - c->last_ts;
-    uint32_t offset = c->write_offset;
-    /* One test for a page's first event (offset 0: offset - 1 wraps to the top) and for an
-     * event the page has no room for, offset + size >= RB_PAGE_DATA (">=": an offset never
-     * reaches RB_PAGE_DATA, so commit_pos names one page only). */
-    if (__builtin_expect(delta >= RB_DELTA_LIMIT || offset - 1 >= RB_PAGE_DATA - 1 - size, 0))
-        return rb_reserve_slow(rb, c, body, size, ts);
-    uint32_t *word = (uint32_t *)(c->write_page->data + offset);
-    return rb_account(c, size, ts, rb_put_header(word, body, (uint32_t)delta));
-}
-
-/* Ends a reservation on c; the outermost makes everything reserved so far visible. One
- * 32-bit store publishes it; readers turn it back into (page, offset). nesting drops only
- * after that store (release order): a stopper on another CPU that sees it at zero also
- * sees the commit, and no late commit_pos store can land on a ring it has rewritten. */
-static inline void rb_commit_on(struct rb_cpu *c)
-{
-    uint32_t nesting = c->nesting;
-    if (nesting == 1)
-        __atomic_store_n(&c->commit_pos, c->write_base + c->write_offset, __ATOMIC_RELEASE);
-    __atomic_store_n(&c->nesting, nesting - 1, __ATOMIC_RELEASE);
+    if (__builtin_expect(length - 1 >= RB_TYPE_DATA_MAX * 4, 0))
+        return rb_reserve_long(c, length);
+    uint32_t type_len = (length + 3) / 4;
+    uint32_t end = pos + 4 * (type_len + 1);
+    if (__builtin_expect(end > c->write_limit, 0))
+        return rb_reserve_slow(c, type_len * 4);
+    uint32_t *word = (uint32_t *)(c->write_bias + pos);
+    *word = type_len;
+    c->write_pos = end;
+    uint32_t delta;
+    if (__builtin_expect(!arch_cycles_since(&c->last_ts, &delta), 0))
+        return rb_reserve_retime(c, word);
+    if (__builtin_expect(delta >= RB_DELTA_LIMIT, 0))
+        return rb_reserve_retime(c, word);
+    arch_cycles_add(&c->last_ts, delta);
+    *word |= delta << RB_DELTA_SHIFT;
+    return word + 1;
 }
 
 /*
  * rb_reserve for a caller that has interrupts off already and knows its CPU number: cpu is
  * arch_cpu_id(), read once by a caller that needs it for more than this (the trace core,
- * the function tracers). Commit with rb_commit_cpu(rb, cpu) before interrupts go back on,
- * or with rb_commit.
+ * the function tracers). Commit with rb_commit_cpu(rb, cpu) or rb_commit, on this CPU (the
+ * kernel is not preempted between the two: kernel/proc/sched.h).
  *
- * The writer counts itself in nesting BEFORE it looks at record_disabled, with a full
- * fence between (the one store-then-load order x86 does not keep by itself), and
- * rb_writers_stop does the mirror image: raise record_disabled, fence, then wait for every
- * CPU's nesting to drop to zero. So either the writer sees the stop and backs out, or the
- * stopper sees the writer and waits for its commit: a resize never moves pages under a
- * writer on another CPU. The fence is the one price SMP adds to the fast path: the
- * increment becomes a locked instruction (on this CPU's own cache line, which no other CPU
- * writes).
+ * One locked add to c->writers counts the writer in the nesting and its event in the
+ * count, and returns what the word was: whether a writer of this CPU is between reserve
+ * and commit already (this one is nested in it: an interrupt that traces) and whether the
+ * ring refuses (RB_REFUSING). The common case is neither: the outermost writer of a ring
+ * that accepts. Everything else goes out of line (rb_reserve_nested).
+ *
+ * Stopping the writers (rb_writers_stop) sets RB_REFUSING in every CPU's writers, then
+ * waits for every nesting to drop to zero. Both sides change the same word with locked
+ * instructions, which happen in one order: either the writer's add comes first and the
+ * stopper sees the writer and waits for its commit, or the writer sees the bit and backs
+ * out. A resize never moves pages under a writer on another CPU, and the fast path pays
+ * nothing for it but the lock prefix (on this CPU's own cache line, which no other CPU
+ * writes but to stop it).
+ *
+ * The outermost writer stores the write position as it finds it in commit_pos: every
+ * event before it is committed, since the nesting was zero. That is what readers use
+ * while this CPU's writers are at work (ring_buffer.c, read_commit_pos).
  */
-static inline void *rb_reserve_cpu(struct ring_buffer *rb, unsigned cpu, uint32_t length)
+static inline __attribute__((always_inline)) void *
+rb_reserve_cpu(struct ring_buffer *rb, unsigned cpu, uint32_t length)
 {
     struct rb_cpu *c = &rb->cpu[cpu];
-    __atomic_fetch_add(&c->nesting, 1, __ATOMIC_SEQ_CST); /* lock add: the count and the fence */
-    /* Read once (rb_refuse judges by the same value), with acquire order: the ring's state
-     * is read after it, never from before a resize that ended just now. */
-    int disabled = __atomic_load_n(&rb->record_disabled, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(!(disabled | rb->cpu_off[cpu]) && length <= RB_MAX_EVENT, 1))
-        return rb_reserve_on(rb, c, length, arch_cycles());
-    rb_refuse(rb, c, cpu, disabled);
-    return 0;
+    __asm__("" : "+r"(c)); /* one pointer in one register, not rb and cpu * 512 in two */
+    uint32_t before = __atomic_fetch_add(&c->writers, RB_WRITER, __ATOMIC_SEQ_CST);
+    if (__builtin_expect(before & (RB_NESTING_MASK | RB_REFUSING), 0))
+        return rb_reserve_nested(c, length, before);
+    uint32_t pos = c->write_pos;
+    __atomic_store_n(&c->commit_pos, pos, __ATOMIC_RELEASE);
+    return rb_reserve_fast(c, length, pos);
 }
 
 /* rb_reserve_cpu on this CPU. */
-static inline void *rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
+static inline __attribute__((always_inline)) void *
+rb_reserve_irqs_off(struct ring_buffer *rb, uint32_t length)
 {
     return rb_reserve_cpu(rb, arch_cpu_id(), length);
 }
 
-static inline void *rb_reserve(struct ring_buffer *rb, uint32_t length)
+/* Interrupts are off for the reservation only: between reading the write position and
+ * booking the event an interrupting writer would take the same bytes. Two copies of the
+ * fast path, one for each state interrupts were in, so that the state is not one more
+ * value kept across it (arch_irq_restore of a flags word known to be non-zero is an sti). */
+static inline __attribute__((always_inline)) void *rb_reserve(struct ring_buffer *rb,
+                                                             uint32_t length)
 {
     unsigned long flags = arch_irq_save();
+    if (!flags)
+        return rb_reserve_irqs_off(rb, length);
     void *payload = rb_reserve_irqs_off(rb, length);
     arch_irq_restore(flags);
     return payload;
 }
 
-/* Interrupts go off for the decrement and the store: a writer interrupting in between
- * could otherwise publish its event and see our older position stored over it. */
-static inline void rb_commit(struct ring_buffer *rb)
-{
-    unsigned long flags = arch_irq_save();
-    rb_commit_on(&rb->cpu[arch_cpu_id()]);
-    arch_irq_restore(flags);
-}
-
-/* rb_commit for a caller with interrupts off since its rb_reserve_cpu(rb, cpu, ...). */
+/*
+ * Ends a reservation on cpu's ring: one locked decrement of the nesting, whatever the
+ * depth. The outermost writer published at its reservation where the committed data ended
+ * (rb_reserve_cpu); when its commit brings the nesting to zero, everything written so far
+ * is committed, and readers then take the write position itself as the end (ring_buffer.c,
+ * read_commit_pos). Interrupts may be on: an interrupting writer nests, and has committed
+ * before this one goes on. The decrement is a full barrier: a reader or a stopper on
+ * another CPU that sees the nesting at zero sees the event's bytes too.
+ */
 static inline void rb_commit_cpu(struct ring_buffer *rb, unsigned cpu)
 {
-    rb_commit_on(&rb->cpu[cpu]);
+    __atomic_fetch_sub(&rb->cpu[cpu].writers, 1, __ATOMIC_RELEASE);
+}
+
+/* Any context, interrupts on or off. */
+static inline void rb_commit(struct ring_buffer *rb)
+{
+    rb_commit_cpu(rb, arch_cpu_id());
 }
 
 #endif

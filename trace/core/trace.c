@@ -124,7 +124,7 @@ void trace_set_on_from_trigger(bool on)
  *
  * issue 19, writers on every CPU: a writer reads trace_buf and counts itself in that
  * buffer's nesting with interrupts off, and commits to trace_buf read again. So the swap
- * first stops the live buffer's writers as a resize does (record_disabled raised, then
+ * first stops the live buffer's writers as a resize does (every CPU's disabled raised, then
  * every CPU's nesting waited down to zero; refusals meanwhile are counted as dropped), then
  * publishes the other buffer, then lets writers into it. The buffer swapped out stays
  * stopped for as long as it is the snapshot: a writer that read trace_buf just before the
@@ -138,7 +138,7 @@ bool trace_swap_buffers(struct ring_buffer **other, uint64_t *other_start_ns)
     unsigned long irqs = arch_irq_save();
     unsigned long resize_flags, reader_flags;
     bool swapped = false;
-    if (*other && trace_buf && trace_buf->cpu[arch_cpu_id()].nesting == 0 &&
+    if (*other && trace_buf && !rb_cpu_writing(trace_buf, arch_cpu_id()) &&
         spin_trylock_irqsave(&resize_lock, &resize_flags)) {
         if (spin_trylock_irqsave(&trace_reader_lock, &reader_flags)) {
             struct ring_buffer *live = trace_buf;

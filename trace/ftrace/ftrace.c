@@ -10,17 +10,20 @@
  * back everywhere else. With no user, every site is a NOP and ftrace_trace_function is
  * ftrace_stub: tracing that is off costs one NOP per call.
  *
- * ftrace_caller calls the single function pointer ftrace_trace_function, which is
- * ftrace_dispatch when anyone listens: it hands the call to each user in turn.
- * A site with an enabled kprobe (trace/kprobes) is patched whatever the filters say; the
- * dispatcher then calls the kprobe hook and hands the call to the tracers only if their
- * filters allow it.
+ * ftrace_caller calls the single function pointer ftrace_trace_function, which is the
+ * handler of whoever listens: function_call for the function tracer alone,
+ * ftrace_graph_call for function_graph and the profiler alone, ftrace_dispatch (which hands
+ * the call to each user in turn) for any other mix (Linux calls one ftrace_ops' callback
+ * directly, and ftrace_ops_list_func for several).
+ * A site with an enabled kprobe (trace/kprobes) is patched whatever the filters say;
+ * ftrace_dispatch then calls the kprobe hook and hands the call to the tracers only if
+ * their filters allow it.
  *
  * On SMP every CPU runs the patched code while it changes: ftrace_update makes one patch
  * round of all the sites that change (ftrace_sites_patch, arch/x86/ftrace_arch.c), so a
  * tracer switch costs three syncs of every CPU, not three per site. Changes are serialized
  * by ftrace_lock (a mutex: a round waits for the other CPUs with interrupts on). What the
- * dispatcher writes on each call (its recursion guard and count) is per CPU.
+ * handlers write on each call (their recursion guard and count) is per CPU.
  */
 #include "kernel/fs/fs_layout.h"
 #include "trace/ftrace/ftrace_internal.h"
@@ -51,13 +54,7 @@ static struct mutex ftrace_lock = MUTEX_INIT("ftrace_lock");
 /* A patch round's list (ftrace_update): the sites that change and their new targets. */
 static uint32_t *round_sites, *round_targets;
 
-/* The dispatcher's state on each CPU, a cache line of its own: CPUs never write the same
- * line on the hot path. */
-struct ftrace_cpu {
-    bool running;               /* this CPU is inside the dispatcher */
-    uint32_t recursion_skipped; /* calls not traced because the tracer was running */
-} __attribute__((aligned(64)));
-static struct ftrace_cpu cpu_state[MAX_CPUS];
+struct ftrace_cpu ftrace_cpu_state[MAX_CPUS];
 
 struct ftrace_func_set ftrace_filter, ftrace_notrace, ftrace_graph_filter, ftrace_graph_notrace;
 
@@ -159,13 +156,26 @@ void ftrace_set_kprobe_hook(ftrace_kprobe_hook_t hook) { kprobe_hook = hook; }
 
 bool ftrace_is_site(uint32_t ip) { return ftrace_site_index(ip) >= 0; }
 
+static void __attribute__((regparm(1))) function_call(struct ftrace_frame *f);
+
+/* The handler for the users who: one of its own for a single tracer, which tests nothing
+ * about the others (nor, for the function tracer, func_stack_trace). */
+static ftrace_func_t dispatcher_for(unsigned who)
+{
+    if (who == FTRACE_USER_FUNCTION && !func_stack_trace)
+        return function_call;
+    if (!(who & ~(FTRACE_USER_GRAPH | FTRACE_USER_PROFILE)))
+        return ftrace_graph_call;
+    return ftrace_dispatch;
+}
+
 /* Patches every site whose wanted state changed, in one round; ftrace_lock held. */
 static void update_locked(void)
 {
-    /* The dispatcher goes in first and out last, so a patched site never calls a stub
-     * that drops an event a user asked for. */
+    /* The handler goes in first and out last, so a patched site never calls a stub that
+     * drops an event a user asked for. */
     if (users)
-        ftrace_trace_function = ftrace_dispatch;
+        ftrace_trace_function = dispatcher_for(users);
     uint32_t n = 0;
     for (uint32_t i = 0; i < ftrace_sites.count; i++) {
         bool want = site_wanted(i);
@@ -176,6 +186,7 @@ static void update_locked(void)
         ftrace_sites.patched[i / 32] ^= 1u << (i % 32);
     }
     ftrace_sites_patch(round_sites, round_targets, n);
+    ftrace_graph_controls_changed(); /* the graph's filter sets may have changed */
     if (!users)
         ftrace_trace_function = (ftrace_func_t)ftrace_stub;
 }
@@ -212,79 +223,92 @@ void ftrace_set_user(unsigned user, bool on)
     mutex_unlock(&ftrace_lock);
 }
 
-/* --- the dispatcher and the function tracer -------------------------------------------- */
+/* --- the handlers and the function tracer ---------------------------------------------- */
 
 /* Records a stack trace after an event: the callers above the traced function. */
-static void record_stack(unsigned cpu, uint32_t fp, unsigned long irqs)
+static __attribute__((noinline)) void record_stack(unsigned cpu, uint32_t fp, bool irqs)
 {
     struct ftrace_stack_entry *e =
-        (struct ftrace_stack_entry *)trace_reserve_cpu(cpu, TRACE_STACK, sizeof *e, irqs != 0);
+        (struct ftrace_stack_entry *)trace_reserve_cpu(cpu, TRACE_STACK, sizeof *e, irqs);
     if (!e)
         return;
     e->nr = (uint32_t)arch_save_stack_trace(fp, e->caller, FTRACE_STACK_DEPTH);
     trace_commit_cpu(cpu);
 }
 
-/* cpu: this CPU, which the dispatcher read once (interrupts stay off until it returns);
- * irqs: the traced code's interrupt flag (events show the caller's). */
-static void function_record(unsigned cpu, uint32_t ip, uint32_t parent_ip, uint32_t fp,
-                            unsigned long irqs)
+/* The function tracer's record of the call at f: ip and parent ip (and, with_stack, a
+ * stack trace). cpu: this CPU, read once by the handler (interrupts stay off until it
+ * returns); irqs: the traced code's interrupt flag, which the events show. */
+static inline __attribute__((always_inline)) void function_record(unsigned cpu,
+                                                                  struct ftrace_frame *f,
+                                                                  bool irqs, bool with_stack)
 {
     struct ftrace_entry *e =
-        (struct ftrace_entry *)trace_reserve_cpu(cpu, TRACE_FN, sizeof *e, irqs != 0);
+        (struct ftrace_entry *)trace_reserve_cpu(cpu, TRACE_FN, sizeof *e, irqs);
     if (!e)
         return;
-    e->ip = ip;
-    e->parent_ip = parent_ip;
+    e->ip = ftrace_frame_ip(f);
+    e->parent_ip = f->parent_ip;
     trace_commit_cpu(cpu);
-    if (func_stack_trace)
-        record_stack(cpu, fp, irqs);
+    if (with_stack)
+        record_stack(cpu, f->ebp, irqs);
 }
 
-void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uint32_t fp)
+/* The handler while the function tracer is the only user and func_stack_trace is off
+ * (Linux's function_trace_call): the recursion guard, the pid filter, one record. The
+ * record is inlined twice, once for each state of the traced code's interrupt flag: in each
+ * copy the flag is a constant (as in trace_reserve), not one more value kept through the
+ * ring buffer's code. */
+static void __attribute__((regparm(1))) function_call(struct ftrace_frame *f)
 {
-    /* Interrupts off: an interrupt handler's traced calls wait until this one is recorded,
-     * so calls are never lost to the recursion guard below, which is only for the tracer
-     * calling traced code by mistake; and this CPU's state stays this CPU's. */
-    unsigned long flags = arch_irq_save();
-    unsigned cpu = arch_cpu_id(); /* once per call: everything below is passed it */
-    struct ftrace_cpu *c = &cpu_state[cpu];
-    if (c->running) {
-        c->recursion_skipped++;
-        arch_irq_restore(flags);
+    unsigned cpu = arch_cpu_id();
+    struct ftrace_cpu *c = &ftrace_cpu_state[cpu];
+    if (!ftrace_enter(c))
         return;
+    if (!ftrace_pid_skips()) {
+        if (f->eflags & FTRACE_FRAME_IF)
+            function_record(cpu, f, true, false);
+        else
+            function_record(cpu, f, false, false);
     }
-    c->running = true;
-    if (users & FTRACE_USER_KPROBE) {
-        /* Only with a probe somewhere: this site may be patched for the probe alone, so
-         * the tracers see it only if their filters allow it. */
-        int i = ftrace_site_index(ip);
-        if (i >= 0 && kprobe_site((uint32_t)i) && kprobe_hook)
-            kprobe_hook(ip, parent_slot, flags);
-        if (i < 0 || !ftrace_filter_allows(&ftrace_filter, &ftrace_notrace, (uint32_t)i)) {
-            c->running = false;
-            arch_irq_restore(flags);
-            return;
-        }
-    }
-    if (ftrace_pids.active && ftrace_pid_ignored()) {
-        c->running = false; /* set_ftrace_pid: not this task's call */
-        arch_irq_restore(flags);
+    ftrace_exit(c);
+}
+
+/* A call at a site that may be patched for a kprobe alone: the hook first, then whether
+ * the tracers' filters let them see it. */
+static __attribute__((noinline)) bool kprobe_call(struct ftrace_frame *f)
+{
+    uint32_t ip = ftrace_frame_ip(f);
+    int i = ftrace_site_index(ip);
+    if (i >= 0 && kprobe_site((uint32_t)i) && kprobe_hook)
+        kprobe_hook(ip, f, f->eflags & FTRACE_FRAME_IF);
+    return i >= 0 && ftrace_filter_allows(&ftrace_filter, &ftrace_notrace, (uint32_t)i);
+}
+
+void __attribute__((regparm(1))) ftrace_dispatch(struct ftrace_frame *f)
+{
+    unsigned cpu = arch_cpu_id();
+    struct ftrace_cpu *c = &ftrace_cpu_state[cpu];
+    if (!ftrace_enter(c))
         return;
+    unsigned who = users;
+    /* Only with a probe somewhere: kprobes follow set_event_pid, not set_ftrace_pid. */
+    if ((who & FTRACE_USER_KPROBE) && !kprobe_call(f))
+        who = 0;
+    if (who && !ftrace_pid_skips()) {
+        if (who & FTRACE_USER_FUNCTION)
+            function_record(cpu, f, f->eflags & FTRACE_FRAME_IF, func_stack_trace);
+        if (who & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))
+            ftrace_graph_entry(cpu, f);
     }
-    if (users & FTRACE_USER_FUNCTION)
-        function_record(cpu, ip, parent_ip, fp, flags);
-    if (users & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))
-        ftrace_graph_entry(cpu, ip, parent_slot, fp, flags);
-    c->running = false;
-    arch_irq_restore(flags);
+    ftrace_exit(c);
 }
 
 uint32_t ftrace_recursion_skipped(void)
 {
     uint32_t sum = 0;
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
-        sum += cpu_state[cpu].recursion_skipped;
+        sum += ftrace_cpu_state[cpu].recursion_skipped;
     return sum;
 }
 
@@ -374,7 +398,20 @@ static int read_enabled(struct fs_node *f, struct fs_writer *out)
     return 0;
 }
 
-static const struct trace_flag stack_trace_flag = { .value = &func_stack_trace };
+static bool stack_trace_get(void) { return func_stack_trace; }
+
+/* options/func_stack_trace: the function tracer's handler changes with it (dispatcher_for).
+ * A call under way meanwhile is recorded with or without its stack trace. */
+static void stack_trace_set(bool on)
+{
+    mutex_lock(&ftrace_lock);
+    func_stack_trace = on;
+    update_locked();
+    mutex_unlock(&ftrace_lock);
+}
+
+static const struct trace_flag stack_trace_flag = { .get = stack_trace_get,
+                                                    .set = stack_trace_set };
 
 static const struct fs_file_ops func_set_ops = { .read = read_func_set,
                                                  .write = write_func_set,

@@ -87,12 +87,13 @@ void ftrace_print_stack(struct fs_writer *out, const struct trace_event_view *ev
 void ftrace_print_graph_header(struct fs_writer *out, const struct trace_header_info *info);
 
 /* kprobes (trace/kprobes/kprobe_events.c): the hook a site with an entry probe calls, with
- * the function's address and where its return address is (its stack pointer at entry;
- * ftrace_caller saved eax, ecx, edx, ebp at parent_slot[-2], [-3], [-4], [-5]), and the
+ * the function's address, the frame ftrace_caller saved (the traced code's registers; the
+ * address of parent_ip is where its return address is, its stack pointer at entry), and the
  * traced code's interrupt flag (irqs: 0 when they were off). It runs with interrupts off,
  * never re-entered. ftrace_kprobe_site marks or unmarks the site at
  * ip as probed and patches it: 0, or -EINVAL when ip is no traceable function's site. */
-typedef void (*ftrace_kprobe_hook_t)(uint32_t ip, uint32_t *parent_slot, unsigned long irqs);
+struct ftrace_frame; /* arch/x86/ftrace_arch.h */
+typedef void (*ftrace_kprobe_hook_t)(uint32_t ip, struct ftrace_frame *f, unsigned long irqs);
 void ftrace_set_kprobe_hook(ftrace_kprobe_hook_t hook);
 int ftrace_kprobe_site(uint32_t ip, bool on);
 /* Whether ip is a traceable function's call site (its address). */

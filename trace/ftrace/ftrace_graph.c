@@ -25,9 +25,14 @@
  *
  * The return stack is one per task (interrupt handlers nest on the one of the task they
  * interrupt, in order, since they return before the code they interrupted continues). Each
- * CPU reaches the stack of the task it runs through its own slot of graph_cpu[] (switched
- * with the task on that CPU), so a task that migrates takes its stack along; a CPU's boot
- * or idle context that has no task of its own uses that CPU's context stack.
+ * CPU reaches the stack of the task it runs through its own ftrace_cpu_state[] slot
+ * (switched with the task on that CPU), so a task that migrates takes its stack along; a
+ * CPU's boot or idle context that has no task of its own uses that CPU's context stack.
+ *
+ * The hot path (docs/ftrace.md section 10 counts it): while graph_plain says no control
+ * is set, the entry pushes and hijacks and the return writes one record, each with one
+ * test for all the controls; everything else is graph_entry_general's and
+ * graph_return_general's.
  *
  * SMP: everything the hot path writes is per CPU (the return stack by way of the task,
  * the overrun count, the profile's counters), each in cache lines of its own. The
@@ -43,11 +48,23 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "trace/ftrace/ftrace_internal.h"
 #include "trace/core/trace_internal.h"
 
 #define RET_STACK_DEPTH 64
+
+/* What a return stack entry says about its call (ret_entry.state). RET_IRQS is the
+ * interrupt flag's own bit in EFLAGS, so the entry takes it from the trampoline's saved
+ * flags with one AND. */
+#define RET_PENDING 0x1          /* the entry record is not written yet */
+#define RET_INSIDE 0x2           /* graphed: within a set_graph_function function, and
+                                  * allowed by the controls above */
+#define RET_NOTRACE 0x4          /* a set_graph_notrace function, or called from one */
+#define RET_IRQS FTRACE_FRAME_IF /* interrupts were on at entry (for the events' flags) */
+_Static_assert(RET_IRQS > (RET_PENDING | RET_INSIDE | RET_NOTRACE),
+               "ftrace_return_to_handler's one compare needs RET_IRQS above the others");
 
 struct ret_entry {
     uint32_t ret;       /* the real return address */
@@ -55,36 +72,45 @@ struct ret_entry {
     uint32_t func;
     uint32_t fp;        /* the caller's frame pointer at entry */
     uint64_t calltime;  /* cycles (converted to ns when printed) */
-    bool pending;       /* the entry record is not written yet */
-    bool irqs;          /* interrupts were on at entry (for the events' flags) */
-    bool inside;        /* graphed: within a set_graph_function function, and allowed by
-                         * the controls above */
-    bool notrace;       /* a set_graph_notrace function, or called from one */
+    uint32_t state;     /* RET_* */
+    int32_t depth;      /* entries below it: its records' depth (32 bytes in all, so an
+                         * entry's address is a shift, not a multiply) */
 };
 
 /* Each task has its own return stack (Linux's ret_stack in task_struct): a task switched
  * out in the middle of traced calls returns through them only when it runs again. */
 struct graph_stack {
-    int top;                    /* entries in use */
+    struct ret_entry *next;     /* the first free entry: e + the entries in use */
+    /* What is below the first entry, so that every entry has one below it (the top of an
+     * empty stack): depth -1, state 0 (never pending, graphed or under a notrace
+     * function). Nothing writes it after graph_stack_init. */
+    struct ret_entry bottom;
     struct ret_entry e[RET_STACK_DEPTH];
 };
+
+static void graph_stack_init(struct graph_stack *gs)
+{
+    gs->next = gs->e;
+    gs->bottom = (struct ret_entry){ .depth = -1 };
+}
+
+/* How many entries gs holds. */
+static inline int stack_depth(const struct graph_stack *gs) { return (int)(gs->next - gs->e); }
+
+/* The entry on top of gs: the bottom when it is empty. */
+static inline const struct ret_entry *stack_top(const struct graph_stack *gs)
+{
+    return gs->next - 1;
+}
 /* Each CPU's boot or idle context, which has no task stack of its own. */
 static struct graph_stack context_stack[MAX_CPUS];
 
-/* Per CPU, a cache line of its own: the stack of the task running there, and the calls
- * not followed there because that stack was full. */
-struct graph_cpu {
-    struct graph_stack *stack;
-    uint32_t ret_overrun;
-} __attribute__((aligned(64)));
-static struct graph_cpu graph_cpu[MAX_CPUS];
-
 /* The running task's return stack on cpu, this CPU (interrupts off, so it stays this one;
- * the caller passes arch_cpu_id(), read once per call). */
+ * the caller passes arch_cpu_id(), read once per call). The slot is never NULL once
+ * ftrace_graph_setup has run, which is before function_graph or the profiler can start. */
 static inline struct graph_stack *this_stack(unsigned cpu)
 {
-    struct graph_stack *s = graph_cpu[cpu].stack;
-    return s ? s : &context_stack[cpu];
+    return ftrace_cpu_state[cpu].graph_stack;
 }
 
 static bool graph_recording;    /* function_graph is the current tracer */
@@ -92,6 +118,11 @@ static bool graph_broken;       /* a frame-pointer mismatch stopped it */
 static uint32_t graph_max_depth; /* max_graph_depth: 0 is no limit */
 static uint32_t graph_thresh_us; /* tracing_thresh: 0 is off */
 static bool graph_irqs = true;  /* options/funcgraph-irqs */
+/* function_graph records every call and nothing else asks for anything: no
+ * set_graph_function, set_graph_notrace, max_graph_depth, tracing_thresh, funcgraph-irqs
+ * off, profiler, broken frame. Entry and return then test this alone, and the rest is
+ * graph_entry_general's and graph_return_general's. graph_controls_changed keeps it. */
+static bool graph_plain;
 
 /* Per-function profile (function_profile_enabled), indexed like ftrace_sites: one array
  * per CPU, each starting on a cache line of its own, so CPUs never write the same line. */
@@ -103,38 +134,93 @@ struct profile {
 static struct profile *profile[MAX_CPUS]; /* NULL: that CPU was not online when enabled */
 static bool profiling;
 
+/* Serializes the recomputations of graph_plain: the last one reads every control as it
+ * was written, whichever file was written on whichever CPU. */
+static struct spinlock graph_plain_lock = SPINLOCK_INIT("graph_plain");
+
+/* Recomputes graph_plain after any of its controls changed. A call on another CPU at that
+ * moment follows the controls as they were or as they are. */
+static void graph_controls_changed(void)
+{
+    unsigned long flags = spin_lock_irqsave(&graph_plain_lock);
+    graph_plain = graph_recording && !graph_broken && !profiling &&
+                  ftrace_graph_filter.count == 0 && ftrace_graph_notrace.count == 0 &&
+                  graph_max_depth == 0 && graph_thresh_us == 0 && graph_irqs;
+    spin_unlock_irqrestore(&graph_plain_lock, flags);
+}
+
+void ftrace_graph_controls_changed(void) { graph_controls_changed(); }
+
 /* --- records --------------------------------------------------------------------------- */
 
 /* Both with interrupts off on cpu (this CPU, read once by the entry or return hook); the
- * records show the traced code's interrupt flag, e->irqs. */
-static void write_entry(unsigned cpu, const struct ret_entry *e, int depth)
+ * records show the traced code's interrupt flag, RET_IRQS. */
+static void write_entry(unsigned cpu, const struct ret_entry *e)
 {
     struct ftrace_graph_entry *r = (struct ftrace_graph_entry *)trace_reserve_cpu(
-        cpu, TRACE_GRAPH_ENT, sizeof *r, e->irqs);
+        cpu, TRACE_GRAPH_ENT, sizeof *r, e->state & RET_IRQS);
     if (!r)
         return;
     r->func = e->func;
-    r->depth = depth;
+    r->depth = e->depth;
     r->calltime = e->calltime;
     trace_commit_cpu(cpu);
 }
 
-static void write_return(unsigned cpu, const struct ret_entry *e, int depth, uint64_t rettime,
-                         bool leaf, uint32_t overrun)
+/* The return of e, just popped, at rettime: a leaf when its entry is still pending; irqs is
+ * e's RET_IRQS (the caller may pass it as a constant). rettime is read before the record is
+ * reserved, so that it never comes after the event's own timestamp, as on Linux (readers of
+ * the binary pages may rely on it: st_capture.c checks it). */
+static inline __attribute__((always_inline)) void
+write_return(unsigned cpu, const struct ret_entry *e, bool irqs, uint64_t rettime)
 {
     struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve_cpu(
-        cpu, leaf ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r, e->irqs);
+        cpu, e->state & RET_PENDING ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r, irqs);
     if (!r)
         return;
-    r->func = e->func;
-    r->depth = depth;
-    r->calltime = e->calltime;
     r->rettime = rettime;
-    r->overrun = overrun;
+    r->func = e->func;
+    r->depth = e->depth;
+    r->calltime = e->calltime;
+    r->overrun = ftrace_cpu_state[cpu].ret_overrun;
     trace_commit_cpu(cpu);
 }
 
 /* --- entry and return ------------------------------------------------------------------ */
+
+/* A call not followed: the return stack was full. */
+static __attribute__((noinline)) void graph_overrun(unsigned cpu)
+{
+    ftrace_cpu_state[cpu].ret_overrun++;
+}
+
+/* Pushes the call at f on gs with state (RET_IRQS is added here) and hijacks its return.
+ * record: it is graphed, so a caller still pending is not a leaf after all, and its
+ * entry record goes out now, before anything of ours. A full stack: the call is not
+ * followed, and counted. */
+static inline __attribute__((always_inline)) void
+graph_push(unsigned cpu, struct graph_stack *gs, struct ftrace_frame *f, uint32_t state,
+           bool record)
+{
+    struct ret_entry *e = gs->next;
+    if (__builtin_expect(e == &gs->e[RET_STACK_DEPTH], 0)) {
+        graph_overrun(cpu);
+        return;
+    }
+    if (record && (e[-1].state & RET_PENDING)) {
+        write_entry(cpu, &e[-1]);
+        e[-1].state &= ~RET_PENDING;
+    }
+    gs->next = e + 1;
+    e->depth = e[-1].depth + 1;
+    e->ret = f->parent_ip;
+    e->slot = ftrace_frame_parent_slot(f);
+    e->func = ftrace_frame_ip(f);
+    e->fp = f->ebp;
+    e->calltime = arch_cycles();
+    e->state = state | (f->eflags & RET_IRQS);
+    f->parent_ip = (uint32_t)(uintptr_t)return_to_handler;
+}
 
 /* Whether function ip (under the entry on top of the stack) is to be graphed:
  * set_graph_function empty, or ip in it, or called from inside one that is. */
@@ -145,16 +231,9 @@ static bool graph_wanted(const struct graph_stack *gs, uint32_t ip, bool *inside
         return true;
     }
     int i = ftrace_site_index(ip);
-    *inside = (gs->top > 0 && gs->e[gs->top - 1].inside) ||
+    *inside = (stack_top(gs)->state & RET_INSIDE) ||
               (i >= 0 && ftrace_func_set_has(&ftrace_graph_filter, (uint32_t)i));
     return *inside;
-}
-
-/* Whether a control that can leave a call out is set (set_graph_notrace, max_graph_depth,
- * funcgraph-irqs off): while none is, an entry pays this one test for all three. */
-static inline bool graph_limited(void)
-{
-    return (ftrace_graph_notrace.count | graph_max_depth | (uint32_t)!graph_irqs) != 0;
 }
 
 /* Whether function ip starts a set_graph_notrace subtree. */
@@ -166,92 +245,81 @@ static bool graph_notrace(uint32_t ip)
     return i >= 0 && ftrace_func_set_has(&ftrace_graph_notrace, (uint32_t)i);
 }
 
-/* The limits for a call of ip, out of the entry's common path: clears *record when
- * max_graph_depth or funcgraph-irqs leave it out, sets *notrace when it is in or under a
- * set_graph_notrace function; true when nothing at all is to be done for it (under such a
- * function, without the profiler). */
-static __attribute__((noinline)) bool graph_left_out(unsigned cpu, const struct graph_stack *gs,
-                                                     uint32_t ip, bool *record, bool *notrace)
-{
-    bool under_notrace = gs->top > 0 && gs->e[gs->top - 1].notrace;
-    if (under_notrace && !profiling)
-        return true;
-    *notrace = under_notrace || (graph_recording && graph_notrace(ip));
-    *record = *record && !*notrace &&
-              (graph_max_depth == 0 || (uint32_t)gs->top < graph_max_depth) &&
-              (graph_irqs || !arch_in_hardirq_on(cpu));
-    return false;
-}
-
-void ftrace_graph_entry(unsigned cpu, uint32_t ip, uint32_t *parent_slot, uint32_t fp,
-                        unsigned long irqs)
+/* The entry when graph_plain is not set: the profiler's count, set_graph_function,
+ * set_graph_notrace (a call under such a function stays on the stack, marked, without
+ * being graphed, so that what it calls is skipped until it returns; without the profiler
+ * nothing at all is done for a call under it), max_graph_depth, funcgraph-irqs off and
+ * tracing_thresh (no entries: the pending mark stays off). */
+static __attribute__((noinline)) void graph_entry_general(unsigned cpu, struct ftrace_frame *f)
 {
     if (graph_broken)
         return;
+    uint32_t ip = ftrace_frame_ip(f);
     struct graph_stack *gs = this_stack(cpu);
     if (profiling && profile[cpu]) {
         int site = ftrace_site_index(ip);
         if (site >= 0)
             profile[cpu][site].hits++;
     }
-    bool inside = false, notrace = false;
+    bool inside = false;
     bool record = graph_recording && graph_wanted(gs, ip, &inside);
-    if (__builtin_expect(graph_limited(), 0) && graph_left_out(cpu, gs, ip, &record, &notrace))
+    bool under_notrace = stack_top(gs)->state & RET_NOTRACE;
+    if (under_notrace && !profiling)
         return;
+    bool notrace = under_notrace || (graph_recording && graph_notrace(ip));
+    record = record && !notrace &&
+             (graph_max_depth == 0 || (uint32_t)stack_depth(gs) < graph_max_depth) &&
+             (graph_irqs || !arch_in_hardirq_on(cpu));
     if (!record && !profiling && !notrace)
         return;
-    if (gs->top == RET_STACK_DEPTH) {
-        graph_cpu[cpu].ret_overrun++;
+    uint32_t state = (record && graph_thresh_us == 0 ? RET_PENDING : 0) | /* thresh: returns only */
+                     (record && inside ? RET_INSIDE : 0) | (notrace ? RET_NOTRACE : 0);
+    graph_push(cpu, gs, f, state, record);
+}
+
+/* The entry of a traced call, interrupts off on cpu since ftrace_caller. While
+ * graph_plain, every call is graphed: pushed pending, and its caller's entry written if
+ * that was still pending. */
+static inline __attribute__((always_inline)) void graph_entry(unsigned cpu,
+                                                              struct ftrace_frame *f)
+{
+    if (__builtin_expect(!graph_plain, 0)) {
+        graph_entry_general(cpu, f);
         return;
     }
-    /* The caller is not a leaf after all: its entry goes out now, before ours. */
-    if (record && gs->top > 0 && gs->e[gs->top - 1].pending) {
-        write_entry(cpu, &gs->e[gs->top - 1], gs->top - 1);
-        gs->e[gs->top - 1].pending = false;
-    }
-    struct ret_entry *e = &gs->e[gs->top++];
-    e->ret = *parent_slot;
-    e->slot = parent_slot;
-    e->func = ip;
-    e->fp = fp;
-    e->calltime = arch_cycles();
-    e->pending = record && graph_thresh_us == 0; /* tracing_thresh: returns only */
-    e->inside = record && inside;
-    e->notrace = notrace;
-    e->irqs = irqs != 0;
-    *parent_slot = (uint32_t)(uintptr_t)return_to_handler;
+    graph_push(cpu, this_stack(cpu), f, RET_PENDING | RET_INSIDE, true);
+}
+
+void ftrace_graph_entry(unsigned cpu, struct ftrace_frame *f) { graph_entry(cpu, f); }
+
+/* The handler while function_graph or the profiler are the only users (Linux's
+ * function_graph_enter): the recursion guard, the pid filter, the entry. */
+void __attribute__((regparm(1))) ftrace_graph_call(struct ftrace_frame *f)
+{
+    unsigned cpu = arch_cpu_id();
+    struct ftrace_cpu *c = &ftrace_cpu_state[cpu];
+    if (!ftrace_enter(c))
+        return;
+    if (!ftrace_pid_skips())
+        graph_entry(cpu, f);
+    ftrace_exit(c);
 }
 
 /* tracing_thresh: whether the call of e, returning now, took at least that long. */
-static __attribute__((noinline)) bool graph_long_enough(const struct ret_entry *e, uint64_t now)
+static bool graph_long_enough(const struct ret_entry *e, uint64_t now)
 {
     return time_cycles_to_ns(now) - time_cycles_to_ns(e->calltime) >= graph_thresh_us * 1000ull;
 }
 
-/* The report when the stacks disagree; does not return. */
-static void __attribute__((noreturn)) bad_frame(const struct ret_entry *e, uint32_t fp)
+/* The return when graph_plain is not set: graphed calls (a leaf when its entry is still
+ * pending; with tracing_thresh, only a call that took at least that long), and the
+ * profiler's time. */
+static __attribute__((noinline)) void graph_return_general(unsigned cpu, const struct ret_entry *e)
 {
-    graph_broken = true; /* no CPU hijacks another return; panic stops them all */
-    panic("function_graph: bad frame pointer returning from %s: expected %#x, found %#x "
-          "(the return stack no longer matches the real one; the saved return address "
-          "%#x cannot be trusted)",
-          symbol_lookup(kernel_symbols(), e->func, 0, 0), e->fp, fp, e->ret);
-}
-
-uint32_t ftrace_return_to_handler(uint32_t fp)
-{
-    unsigned long flags = arch_irq_save();
-    unsigned cpu = arch_cpu_id();
-    struct graph_stack *gs = this_stack(cpu);
-    struct ret_entry *e = &gs->e[--gs->top];
-    if (e->fp != fp)
-        bad_frame(e, fp);
     uint64_t now = arch_cycles();
-    /* Graphed: a leaf when its entry is still pending; with tracing_thresh, only a call
-     * that took at least that long. */
-    if (graph_recording && (e->pending || e->inside) &&
+    if (graph_recording && (e->state & (RET_PENDING | RET_INSIDE)) &&
         (graph_thresh_us == 0 || graph_long_enough(e, now)))
-        write_return(cpu, e, gs->top, now, e->pending, graph_cpu[cpu].ret_overrun);
+        write_return(cpu, e, e->state & RET_IRQS, now);
     if (profiling && profile[cpu]) {
         int site = ftrace_site_index(e->func);
         if (site >= 0) {
@@ -260,9 +328,39 @@ uint32_t ftrace_return_to_handler(uint32_t fp)
             profile[cpu][site].time_sq_us += us * us;
         }
     }
-    uint32_t ret = e->ret;
-    arch_irq_restore(flags);
-    return ret;
+}
+
+/* The report when the stacks disagree; does not return. */
+static void __attribute__((noreturn)) bad_frame(const struct ret_entry *e, uint32_t fp)
+{
+    graph_broken = true; /* no CPU hijacks another return; panic stops them all */
+    graph_plain = false; /* without the lock: interrupts are off, and it may be held here */
+    panic("function_graph: bad frame pointer returning from %s: expected %#x, found %#x "
+          "(the return stack no longer matches the real one; the saved return address "
+          "%#x cannot be trusted)",
+          symbol_lookup(kernel_symbols(), e->func, 0, 0), e->fp, fp, e->ret);
+}
+
+/* return_to_handler's C half, with interrupts off (the trampoline's cli): pops the entry,
+ * checks the frame pointer, records the return, and gives back the real return address. */
+uint32_t __attribute__((regparm(1))) ftrace_return_to_handler(uint32_t fp)
+{
+    unsigned cpu = arch_cpu_id();
+    struct graph_stack *gs = this_stack(cpu);
+    struct ret_entry *e = --gs->next;
+    if (__builtin_expect(e->fp != fp, 0))
+        bad_frame(e, fp);
+    /* The record is inlined once for each state of the interrupt flag at entry, a constant
+     * in each copy (as function_call's). The common case, graphed (pending or inside) with
+     * interrupts on, is one compare: RET_IRQS is above the other two bits. */
+    uint32_t graphed = e->state & (RET_PENDING | RET_INSIDE | RET_IRQS);
+    if (__builtin_expect(!graph_plain, 0))
+        graph_return_general(cpu, e);
+    else if (graphed > RET_IRQS)
+        write_return(cpu, e, true, arch_cycles());
+    else if (graphed & (RET_PENDING | RET_INSIDE))
+        write_return(cpu, e, false, arch_cycles());
+    return e->ret;
 }
 
 /* The unwinder's unwind: pops the entries whose return slot lies below sp. */
@@ -270,8 +368,8 @@ static void graph_unwind(uintptr_t sp)
 {
     unsigned long flags = arch_irq_save();
     struct graph_stack *gs = this_stack(arch_cpu_id());
-    while (gs->top > 0 && (uintptr_t)gs->e[gs->top - 1].slot < sp)
-        gs->top--;
+    while (gs->next != gs->e && (uintptr_t)gs->next[-1].slot < sp)
+        gs->next--;
     arch_irq_restore(flags);
 }
 
@@ -280,7 +378,7 @@ static uintptr_t graph_real_return(int k)
 {
     unsigned long flags = arch_irq_save();
     const struct graph_stack *gs = this_stack(arch_cpu_id());
-    int i = gs->top - 1 - k;
+    int i = stack_depth(gs) - 1 - k;
     uintptr_t ret = i >= 0 ? gs->e[i].ret : 0;
     arch_irq_restore(flags);
     return ret;
@@ -299,8 +397,12 @@ static int graph_stack_create(struct task *t)
         t->graph_stack = 0;
         return 0;
     }
-    t->graph_stack = kzalloc(sizeof(struct graph_stack));
-    return t->graph_stack ? 0 : -ENOMEM;
+    struct graph_stack *gs = kzalloc(sizeof *gs);
+    if (!gs)
+        return -ENOMEM;
+    graph_stack_init(gs);
+    t->graph_stack = gs;
+    return 0;
 }
 
 static void graph_stack_release(struct task *t)
@@ -314,7 +416,8 @@ static void graph_stack_release(struct task *t)
 static void graph_stack_switch(struct task *prev, struct task *next)
 {
     (void)prev;
-    graph_cpu[arch_cpu_id()].stack = next->graph_stack;
+    unsigned cpu = arch_cpu_id();
+    ftrace_cpu_state[cpu].graph_stack = next->graph_stack ? next->graph_stack : &context_stack[cpu];
 }
 
 static struct task_create_hook graph_stack_hook = { graph_stack_create, graph_stack_release, 0 };
@@ -326,6 +429,7 @@ static int graph_init(void)
     if (graph_broken)
         return -EIO;
     graph_recording = true;
+    graph_controls_changed();
     ftrace_set_user(FTRACE_USER_GRAPH, true);
     return 0;
 }
@@ -333,6 +437,7 @@ static int graph_init(void)
 static void graph_reset(void)
 {
     graph_recording = false;
+    graph_controls_changed();
     ftrace_set_user(FTRACE_USER_GRAPH, false);
 }
 
@@ -441,6 +546,7 @@ static void profile_set(bool on)
         }
     }
     profiling = on;
+    graph_controls_changed();
     ftrace_set_user(FTRACE_USER_PROFILE, on);
 }
 
@@ -536,16 +642,30 @@ static int write_u32_control(struct fs_node *f, const char *data, size_t len, bo
     if (v > UINT32_MAX)
         return -ERANGE;
     *(uint32_t *)f->data = (uint32_t)v;
+    graph_controls_changed();
     return 0;
 }
 
-static const struct trace_flag irqs_flag = { .value = &graph_irqs };
+static bool irqs_get(void) { return graph_irqs; }
+
+static void irqs_set(bool on)
+{
+    graph_irqs = on;
+    graph_controls_changed();
+}
+
+static const struct trace_flag irqs_flag = { .get = irqs_get, .set = irqs_set };
 
 static const struct fs_file_ops u32_control_ops = { .read = read_u32_control,
                                                     .write = write_u32_control };
 
 void ftrace_graph_setup(void)
 {
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        graph_stack_init(&context_stack[cpu]);
+        if (!ftrace_cpu_state[cpu].graph_stack)
+            ftrace_cpu_state[cpu].graph_stack = &context_stack[cpu];
+    }
     task_on_create(&graph_stack_hook);
     ftrace_graph_unwinder = &graph_unwinder;
     if (task_on_switch(graph_stack_switch) != 0)

@@ -11,6 +11,8 @@
 #include "trace/ftrace/ftrace.h"
 #include "trace/ftrace/ftrace_filter.h"
 #include "trace/core/trace_pid_filter.h"
+#include "kernel/arch.h"
+#include "kernel/smp.h"
 
 /* Who wants the call sites patched. */
 #define FTRACE_USER_FUNCTION 1u
@@ -38,21 +40,65 @@ void ftrace_set_user(unsigned user, bool on);
 /* Re-patches after a filter changed. */
 void ftrace_update(void);
 
-/* Where ftrace_caller lands when anyone listens. */
-void ftrace_dispatch(uint32_t ip, uint32_t parent_ip, uint32_t *parent_slot, uint32_t fp);
+/*
+ * What the hot path keeps per CPU, a cache line of its own, so CPUs never write the same
+ * line: the recursion guard, and function_graph's stack and overrun count. Each traced call
+ * reads arch_cpu_id() once, with interrupts off from ftrace_caller to its return, and
+ * passes the slot down.
+ */
+struct graph_stack;
+struct ftrace_cpu {
+    bool running;                   /* this CPU is inside the tracer */
+    uint32_t recursion_skipped;     /* calls not traced because the tracer was running */
+    struct graph_stack *graph_stack; /* the return stack of what runs here: the task's own,
+                                      * or this CPU's context stack (ftrace_graph.c) */
+    uint32_t ret_overrun;           /* calls not followed: that stack was full */
+} __attribute__((aligned(64)));
+extern struct ftrace_cpu ftrace_cpu_state[MAX_CPUS];
 
-/* function_graph and the profiler: called by the dispatcher for each traced call, with
- * interrupts off on cpu (the dispatcher's arch_cpu_id(), read once per call); irqs is the
- * traced code's interrupt flag. */
-void ftrace_graph_entry(unsigned cpu, uint32_t ip, uint32_t *parent_slot, uint32_t fp,
-                        unsigned long irqs);
+/*
+ * Every handler ftrace_caller calls starts with ftrace_enter and ends with ftrace_exit.
+ * ftrace_enter refuses a call that finds the tracer already running on this CPU: the tracer
+ * called traced code by mistake (interrupts are off, so no interrupt handler gets here
+ * nested). It is counted in recursion_skipped, not traced; the self-tests require the sum
+ * to stay 0.
+ */
+static inline bool ftrace_enter(struct ftrace_cpu *c)
+{
+    if (__builtin_expect(c->running, 0)) {
+        c->recursion_skipped++;
+        return false;
+    }
+    c->running = true;
+    return true;
+}
+
+static inline void ftrace_exit(struct ftrace_cpu *c) { c->running = false; }
+
+/* Where ftrace_caller lands when several users listen, or a kprobe (Linux's
+ * ftrace_ops_list_func); a single tracer has a handler of its own (ftrace.c's
+ * dispatcher_for). */
+void __attribute__((regparm(1))) ftrace_dispatch(struct ftrace_frame *f);
+
+/* function_graph and the profiler: ftrace_graph_call is the handler when they are the only
+ * users; ftrace_graph_entry is their part of ftrace_dispatch's work (interrupts off on cpu,
+ * past ftrace_enter and the pid filter). */
+void __attribute__((regparm(1))) ftrace_graph_call(struct ftrace_frame *f);
+void ftrace_graph_entry(unsigned cpu, struct ftrace_frame *f);
+/* A filter set changed (function_graph keeps a summary of its controls). */
+void ftrace_graph_controls_changed(void);
 void ftrace_graph_setup(void);
 
-/* set_ftrace_pid (ftrace_pid.c): the lists, and whether the running task is left out. */
+/* set_ftrace_pid (ftrace_pid.c): the lists, and whether the running task is left out;
+ * ftrace_pid_skips is the handlers' test (one load and a branch while no list is set). */
 extern struct trace_pid_filter ftrace_pids;
 bool ftrace_pid_ignored(void);
+static inline bool ftrace_pid_skips(void)
+{
+    return __builtin_expect(ftrace_pids.active, 0) && ftrace_pid_ignored();
+}
 
-/* Calls the dispatcher declined because the tracer itself was running (a bug if not 0). */
+/* Calls the handlers declined because the tracer itself was running (a bug if not 0). */
 uint32_t ftrace_recursion_skipped(void);
 
 #endif

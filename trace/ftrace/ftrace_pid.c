@@ -1,7 +1,7 @@
 /*
  * ftrace_pid.c - set_ftrace_pid, set_ftrace_notrace_pid and options/function-fork: the
  * function and function_graph tracers record only the calls of the tasks listed
- * (trace/core/trace_pid_filter.h has the rules). The dispatcher (ftrace.c) tests
+ * (trace/core/trace_pid_filter.h has the rules). The handlers (ftrace_pid_skips) test
  * ftrace_pids.active, then ftrace_pid_ignored() for the running pid; kprobes on function
  * entries are events and follow set_event_pid instead, as on Linux.
  */

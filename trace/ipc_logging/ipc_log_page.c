@@ -310,33 +310,59 @@ static uint8_t *put_header(uint8_t *p, uint8_t type, uint8_t size)
     return p + TSV_HEADER_SIZE;
 }
 
-/*
- * Writes v in decimal at p, a '-' first when negative, and returns the end. The numbers
- * of ipc_log_numbers' events go through here instead of a printf: one division per digit
- * and no format string to interpret. p has room for 11 characters.
- */
-static char *put_decimal(char *p, int32_t v)
+/* The characters v takes in decimal, its '-' included: a few compares for the small
+ * numbers the IPC layer logs, where counting by division would cost one per digit. */
+static unsigned decimal_length(int32_t v)
 {
-    char digits[10];
-    unsigned n = 0;
+    uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v; /* INT32_MIN too */
+    unsigned len = 1 + (v < 0);
+    for (uint32_t bound = 10; u >= bound; bound *= 10) {
+        len++;
+        if (bound == 1000000000u) /* 10^10 does not fit: u has 10 digits */
+            break;
+    }
+    return len;
+}
+
+/* "00" to "99": two digits per division, and none at all for a number under 100. */
+static const char two_digits[] =
+    "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243"
+    "4445464748495051525354555657585960616263646566676869707172737475767778798081828384858687"
+    "888990919293949596979899";
+
+/*
+ * Writes v in decimal at p, len characters (decimal_length(v)), from its last digit back:
+ * the numbers of ipc_log_numbers' events go through here instead of a printf, with no
+ * format string to interpret and no digits reversed afterwards.
+ */
+static void put_decimal(char *p, int32_t v, unsigned len)
+{
     uint32_t u = (uint32_t)v;
     if (v < 0) {
-        *p++ = '-';
-        u = 0u - u; /* INT32_MIN too */
+        *p = '-';
+        u = 0u - u;
     }
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    while (n)
-        *p++ = digits[--n];
-    return p;
+    char *q = p + len;
+    while (u >= 100) {
+        uint32_t pair = u % 100;
+        u /= 100;
+        q -= 2;
+        q[0] = two_digits[2 * pair];
+        q[1] = two_digits[2 * pair + 1];
+    }
+    if (u >= 10) {
+        q[-2] = two_digits[2 * u];
+        q[-1] = two_digits[2 * u + 1];
+    } else {
+        q[-1] = (char)('0' + u);
+    }
 }
 
 /* The string event's bytes at p (len of them, the event header included): the header,
- * TIMESTAMP, QTIMER and a BYTE_ARRAY of the text what followed by the formatted numbers. */
+ * TIMESTAMP, QTIMER and a BYTE_ARRAY of the text what followed by " N" for each number,
+ * digits[i] being number i's decimal_length (numbers_len characters in all). */
 static void put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_numbers *ev,
-                              const char *numbers, size_t numbers_len)
+                              const uint8_t *digits, size_t numbers_len)
 {
     p = put_header(p, TSV_TYPE_STRING, (uint8_t)(len - TSV_HEADER_SIZE));
     p = put_header(p, TSV_TYPE_TIMESTAMP, 8);
@@ -345,42 +371,46 @@ static void put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_num
     put_le(p, ev->ticks, 8);
     p = put_header(p + 8, TSV_TYPE_BYTE_ARRAY, (uint8_t)(ev->what_len + numbers_len));
     copy_bytes(p, (const uint8_t *)ev->what, ev->what_len);
-    copy_bytes(p + ev->what_len, (const uint8_t *)numbers, numbers_len);
+    char *out = (char *)p + ev->what_len;
+    const int32_t *numbers = ev->numbers;
+    for (unsigned i = 0, count = ev->count; i < count; i++) {
+        *out = ' ';
+        put_decimal(out + 1, numbers[i], digits[i]);
+        out += 1 + digits[i];
+    }
 }
 
 /* A string event's bytes before its text: its header, TIMESTAMP, QTIMER, the text's header. */
 #define STRING_EVENT_OVERHEAD (4 * TSV_HEADER_SIZE + 8 + 8)
+#define STRING_EVENT_ROOM (IPC_LOG_MAX_MSG_SIZE - STRING_EVENT_OVERHEAD)
 
 int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev)
 {
-    /* The numbers are formatted first, as " 12 -3 ...", to learn the event's length; the
-     * text may hold IPC_LOG_MAX_MSG_SIZE - STRING_EVENT_OVERHEAD bytes, and an 11-character
-     * number (its blank included, 12) past that makes the event oversize. */
-    char numbers[IPC_LOG_MAX_MSG_SIZE + 12];
-    size_t room = IPC_LOG_MAX_MSG_SIZE - STRING_EVENT_OVERHEAD;
-    size_t numbers_len = 0;
-    bool oversize = ev->what_len > room;
-    for (unsigned i = 0; i < ev->count && !oversize; i++) {
-        numbers[numbers_len] = ' ';
-        numbers_len = (size_t)(put_decimal(numbers + numbers_len + 1, ev->numbers[i]) - numbers);
-        oversize = ev->what_len + numbers_len > room;
+    /* The numbers' lengths first (" 12 -3 ..."), to learn the event's; the text and the
+     * numbers may fill STRING_EVENT_ROOM bytes, and each number takes at least two. */
+    uint8_t digits[STRING_EVENT_ROOM / 2 + 1];
+    size_t used = ev->what_len;
+    for (unsigned i = 0; i < ev->count && used <= STRING_EVENT_ROOM; i++) {
+        digits[i] = (uint8_t)decimal_length(ev->numbers[i]);
+        used += 1 + digits[i];
     }
-    if (oversize) {
+    if (used > STRING_EVENT_ROOM) {
         log->oversize++;
         return -EMSGSIZE;
     }
-    uint32_t len = (uint32_t)(STRING_EVENT_OVERHEAD + ev->what_len + numbers_len);
+    uint32_t len = (uint32_t)(STRING_EVENT_OVERHEAD + used);
+    size_t numbers_len = used - ev->what_len;
     struct ipc_log_page *page = log->pages[log->write_page];
     if (IPC_LOG_DATA_SIZE - page->hdr.write_offset < len) {
         /* It would straddle two pages: built whole first, then appended like any other. */
         uint8_t event[IPC_LOG_MAX_MSG_SIZE];
-        put_numbers_event(event, len, ev, numbers, numbers_len);
+        put_numbers_event(event, len, ev, digits, numbers_len);
         return ipc_log_append(log, event, len);
     }
     int dropped = make_room(log, len);
     /* Written in place, after the last event: the write offset that makes it part of the
      * log moves only once all of it is there, so a dump never sees half an event. */
-    put_numbers_event(page->data + page->hdr.write_offset, len, ev, numbers, numbers_len);
+    put_numbers_event(page->data + page->hdr.write_offset, len, ev, digits, numbers_len);
     page->hdr.write_offset += (uint16_t)len;
     return count_append(log, len, dropped);
 }

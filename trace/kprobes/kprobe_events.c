@@ -273,13 +273,14 @@ static void hijack_return(struct kprobe *kp, uint32_t func, uint32_t *parent_slo
 }
 
 /* ftrace's hook: every enabled probe on the function at ip records an event. */
-static void kprobe_hit(uint32_t ip, uint32_t *parent_slot, unsigned long irqs)
+static void kprobe_hit(uint32_t ip, struct ftrace_frame *f, unsigned long irqs)
 {
+    uint32_t *parent_slot = ftrace_frame_parent_slot(f);
     struct kp_site site = { .known_regs = KP_SITE_REGS, .read = read_kernel };
-    site.regs[KP_REG_AX] = parent_slot[-2];
-    site.regs[KP_REG_CX] = parent_slot[-3];
-    site.regs[KP_REG_DX] = parent_slot[-4];
-    site.regs[KP_REG_BP] = parent_slot[-5];
+    site.regs[KP_REG_AX] = f->eax;
+    site.regs[KP_REG_CX] = f->ecx;
+    site.regs[KP_REG_DX] = f->edx;
+    site.regs[KP_REG_BP] = f->ebp;
     site.regs[KP_REG_SP] = (uint32_t)(uintptr_t)parent_slot;
     site.regs[KP_REG_IP] = ip;
     if (in_handler[arch_cpu_id()]) {

@@ -42,6 +42,49 @@ static inline int ipc_reply(int token, const struct ipc_msg *m)
     return (int)syscall(SYS_tracekern_ipc, IPC_OP_REPLY, token, m);
 }
 
+/*
+ * Register messages (uapi/ipc.h): the message travels in registers, in and out, and a
+ * client and a server on one CPU take the kernel's fast path. EBP carries the timeout or
+ * the token; it is the frame pointer here, so it is saved around the call, and the value
+ * goes on the stack first (before ESP moves: an ESP-based operand stays right).
+ */
+static inline int ipc_regs_syscall(uint32_t op, int ep, struct ipc_regs *m, uint32_t ebp)
+{
+    int ret;
+    uint32_t label = m->label, w0 = m->word[0], w1 = m->word[1], len = op;
+    __asm__ volatile("push %[ebp]\n\t"
+                     "push %%ebp\n\t"
+                     "mov 4(%%esp), %%ebp\n\t"
+                     "int $0x80\n\t"
+                     "pop %%ebp\n\t"
+                     "add $4, %%esp"
+                     : "=a"(ret), "+b"(len), "+d"(label), "+S"(w0), "+D"(w1)
+                     : "0"(SYS_tracekern_ipc), "c"(ep), [ebp] "g"(ebp)
+                     : "memory", "cc");
+    if (ret < 0) {
+        errno = -ret;
+        return -1;
+    }
+    m->label = label;
+    m->len = len;
+    m->word[0] = w0;
+    m->word[1] = w1;
+    return ret;
+}
+
+/* Calls ep with m's label and words; m becomes the reply. 0, or -1 with errno. */
+static inline int ipc_call_regs(int ep, struct ipc_regs *m, unsigned timeout_ms)
+{
+    return ipc_regs_syscall(IPC_OP_CALL_REGS, ep, m, timeout_ms);
+}
+
+/* Answers the call with token (0: none) with m, then waits for the next message on ep,
+ * which m becomes: its reply token (0 for a plain send), or -1 with errno. */
+static inline int ipc_reply_recv_regs(int ep, int token, struct ipc_regs *m)
+{
+    return ipc_regs_syscall(IPC_OP_REPLY_RECV_REGS, ep, m, (uint32_t)token);
+}
+
 /* Asks the name service: label op, data = prefix (if any) then the name with its NUL.
  * Returns the service's answer (>= 0) or -1 with errno. */
 static inline int ns_request(uint32_t op, const void *prefix, uint32_t prefix_len,
