@@ -15,6 +15,8 @@
 #                   [APPEND="..."]; says which build/com2*.txt it writes, as make run does
 #   make bench      costs in guest instructions (QEMU -icount); table here, JSON in build/
 #   make fuzz       coverage-guided fuzzing with clang's libFuzzer (FUZZ_SECONDS each)
+#   make compare    tracekern beside Debian's Linux 6.1 (686), same bench, same QEMU; table
+#                   here, JSON in build/compare.json (downloads the Linux image; not in test)
 #
 # The kernel is compiled by the system gcc with -m32 (see README: "Toolchain").
 #
@@ -120,6 +122,8 @@ IPC_LOG_TOOLS := $(BUILD)/tools/ipc_log_extract
 include user/user.mk
 # Linux's own user_events clients, fetched and built for tests only (issue 16)
 include tests/linux/linux.mk
+# make compare: tracekern beside Debian's Linux 6.1 (issue 20)
+include tools/compare/compare.mk
 comma := ,
 empty :=
 space := $(empty) $(empty)
