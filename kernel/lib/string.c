@@ -7,17 +7,18 @@
 
 #include <stdint.h>
 
-/* Word-aligned copies go four bytes at a time: every message, page and record copy of the
- * kernel comes through here. (The kernel is built with -fno-strict-aliasing.) */
+/* Four bytes per step, then the rest byte by byte, each a string instruction (`rep movsl`,
+ * `rep movsb`): every message, page and record copy of the kernel comes through here, and
+ * the CPU's own loop beats a compiled one (under -icount each step counts as one
+ * instruction: a 4 KiB page is 1,024, where a loop of moves was over 5,000). */
 void *memcpy(void *dst, const void *src, size_t n)
 {
-    char *d = dst;
-    const char *s = src;
-    if ((((uintptr_t)d | (uintptr_t)s) & 3) == 0)
-        for (; n >= 4; n -= 4, d += 4, s += 4)
-            *(uint32_t *)d = *(const uint32_t *)s;
-    while (n--)
-        *d++ = *s++;
+    void *d = dst;
+    size_t words = n / 4, bytes = n % 4;
+    __asm__ volatile("rep movsl\n\tmov %[bytes], %%ecx\n\trep movsb"
+                     : "+D"(d), "+S"(src), "+c"(words)
+                     : [bytes] "r"(bytes)
+                     : "memory");
     return dst;
 }
 
@@ -32,16 +33,16 @@ void *memmove(void *dst, const void *src, size_t n)
     return dst;
 }
 
+/* As memcpy: `rep stosl` for the words, `rep stosb` for the rest. */
 void *memset(void *dst, int c, size_t n)
 {
-    char *d = dst;
-    if (((uintptr_t)d & 3) == 0) {
-        uint32_t word = (uint8_t)c * 0x01010101u;
-        for (; n >= 4; n -= 4, d += 4)
-            *(uint32_t *)d = word;
-    }
-    while (n--)
-        *d++ = (char)c;
+    void *d = dst;
+    size_t words = n / 4, bytes = n % 4;
+    uint32_t word = (uint8_t)c * 0x01010101u;
+    __asm__ volatile("rep stosl\n\tmov %[bytes], %%ecx\n\trep stosb"
+                     : "+D"(d), "+c"(words)
+                     : "a"(word), [bytes] "r"(bytes)
+                     : "memory");
     return dst;
 }
 
