@@ -42,7 +42,7 @@ struct run_queue {
     unsigned queued;
     volatile bool need_resched; /* its current should call schedule() at its next chance */
     struct task *switched_from; /* the task that ran before the one resuming now */
-    uint64_t since_ns;          /* when its current was switched to */
+    uint64_t since_cycles;      /* the cycle counter when its current was switched to */
 } __attribute__((aligned(64)));
 
 static struct run_queue run_queues[MAX_CPUS];
@@ -68,6 +68,7 @@ void sched_set_idle(unsigned cpu, struct task *idle)
     idle->cpu = cpu;
     idle->cpus_allowed = 1u << cpu;
     run_queues[cpu].idle = idle;
+    run_queues[cpu].since_cycles = arch_cycles(); /* its current runs from now */
 }
 
 bool sched_is_idle_task(const struct task *t) { return t == run_queues[t->cpu].idle; }
@@ -178,20 +179,24 @@ static struct task *pick_next(struct run_queue *rq, struct task *prev)
     return next;
 }
 
-/* Charges prev with the time since it was switched to, now that it is switched away. */
+/* Charges prev with the time since it was switched to, now that it is switched away. In
+ * cycles: a counter read and a subtraction at each switch; the conversion to nanoseconds
+ * waits for whoever reads the time (task_cpu_time_ns, /proc, wait's rusage). */
 static void account_cpu_time(struct run_queue *rq, struct task *prev)
 {
-    uint64_t now = time_ns();
-    prev->cpu_ns += now - rq->since_ns;
-    rq->since_ns = now;
+    uint64_t now = arch_cycles();
+    prev->cpu_cycles += now - rq->since_cycles;
+    rq->since_cycles = now;
 }
 
 uint64_t task_cpu_time_ns(const struct task *t)
 {
-    unsigned long flags = arch_irq_save(); /* current and since_ns change together */
-    uint64_t ns = t->cpu_ns + (running(t) ? time_ns() - run_queues[t->cpu].since_ns : 0);
+    unsigned long flags = arch_irq_save(); /* current and since_cycles change together */
+    uint64_t cycles = t->cpu_cycles;
+    if (running(t))
+        cycles += arch_cycles() - run_queues[t->cpu].since_cycles;
     arch_irq_restore(flags);
-    return ns;
+    return time_span_ns(cycles);
 }
 
 /* Switches this CPU from prev, its current task, to next, whose cpu is this one and which

@@ -50,7 +50,8 @@ struct task {
     int exit_status;          /* 0-255 for exit(), 128+signal-like number when killed */
     char exit_reason[48];     /* "killed: page fault" ... for the shell's report */
     uint64_t start_ns;
-    uint64_t cpu_ns;          /* CPU time it used up to its last switch out (sched.c) */
+    uint64_t cpu_cycles;      /* CPU time it used up to its last switch out, in cycles
+                               * (sched.c; time_span_ns converts) */
     uint32_t syscalls;        /* system calls made, for ps */
     struct cred cred;         /* its user and group ids (kernel/proc/cred.h); root's: all 0 */
     struct sigstate sig;      /* signal actions, blocked mask, alternate stack (signal.h) */
