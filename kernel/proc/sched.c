@@ -231,12 +231,6 @@ void schedule(void)
     switch_to(rq, prev, next); /* next->cpu is this CPU: it came off this CPU's queue */
 }
 
-bool sched_can_switch_to(const struct task *t)
-{
-    unsigned me = arch_cpu_id();
-    return t->state == TASK_SLEEPING && t->cpu == me && ((t->cpus_allowed >> me) & 1);
-}
-
 void sched_sleep_and_switch_to(const void *chan, struct task *next)
 {
     struct run_queue *rq = this_rq();

@@ -21,9 +21,9 @@ struct task;
  * with interrupts off; returns with them off. */
 void schedule(void);
 
-/* True when t sleeps, last ran on this CPU and may run on it: then it is on no run queue
- * and no CPU, and sched_sleep_and_switch_to may run it here. Kernel lock held. */
-bool sched_can_switch_to(const struct task *t);
+/* sched_can_switch_to(t) (inline in kernel/proc/task_internal.h, which has the fields it
+ * reads): true when t sleeps, last ran on this CPU and may run on it: then it is on no run
+ * queue and no CPU, and sched_sleep_and_switch_to may run it here. Kernel lock held. */
 
 /*
  * A direct switch, for IPC's fast path (kernel/ipc/ipc_fast.c), as seL4's: the current task

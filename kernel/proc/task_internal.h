@@ -207,4 +207,12 @@ void arch_switch_to(struct task *prev, struct task *next);
 /* A kernel thread's first code: runs t->thread_fn and exits. */
 void task_thread_main(void) __attribute__((noreturn));
 
+/* sched.h's sched_can_switch_to, inline here where the task's fields are: the IPC fast
+ * path asks it on every call. */
+static inline bool sched_can_switch_to(const struct task *t)
+{
+    unsigned me = arch_cpu_id();
+    return t->state == TASK_SLEEPING && t->cpu == me && ((t->cpus_allowed >> me) & 1);
+}
+
 #endif
