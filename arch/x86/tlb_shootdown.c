@@ -33,8 +33,9 @@ struct tlb_flush {
     uint32_t start, pages;
 };
 
-/* tlb_load; true when CR3 was written (which flushed the whole TLB). */
-static bool load(struct tlb_users *next, uint32_t root)
+/* tlb_load; true when CR3 was written (which flushed the whole TLB). Inline in each caller:
+ * every task switch runs it. */
+static inline __attribute__((always_inline)) bool load(struct tlb_users *next, uint32_t root)
 {
     unsigned me = arch_cpu_id();
     uint32_t bit = 1u << me;
