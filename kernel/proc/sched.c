@@ -40,7 +40,6 @@ struct run_queue {
     struct task *idle;          /* its idle task */
     struct task *head, *tail;   /* runnable tasks waiting for it, in turn order */
     unsigned queued;
-    volatile bool need_resched; /* its current should call schedule() at its next chance */
     struct task *switched_from; /* the task that ran before the one resuming now */
     uint64_t since_cycles;      /* the cycle counter when its current was switched to */
 } __attribute__((aligned(64)));
@@ -61,7 +60,10 @@ int task_on_switch(void (*fn)(struct task *prev, struct task *next))
     return 0;
 }
 
-bool sched_need_resched(void) { return this_rq()->need_resched; }
+struct sched_resched_flag sched_resched_flags[MAX_CPUS];
+
+/* rq's CPU's reschedule request (sched.h: sched_need_resched reads this CPU's). */
+static volatile bool *need_resched(struct run_queue *rq) { return &sched_resched_flags[rq - run_queues].set; }
 
 void sched_set_idle(unsigned cpu, struct task *idle)
 {
@@ -123,7 +125,7 @@ static void dequeue(struct task *t)
  * idle CPU's hlt). */
 static void resched_cpu(unsigned cpu)
 {
-    run_queues[cpu].need_resched = true;
+    sched_resched_flags[cpu].set = true;
     if (cpu != arch_cpu_id())
         arch_send_resched_ipi(cpu);
 }
@@ -223,7 +225,7 @@ static void switch_to(struct run_queue *rq, struct task *prev, struct task *next
 void schedule(void)
 {
     struct run_queue *rq = this_rq();
-    rq->need_resched = false;
+    *need_resched(rq) = false;
     struct task *prev = current;
     struct task *next = pick_next(rq, prev);
     if (next == prev)
@@ -273,7 +275,7 @@ void sched_yield(void)
 void cond_resched(void)
 {
     unsigned long flags = arch_irq_save();
-    if (this_rq()->need_resched)
+    if (sched_need_resched())
         schedule();
     kernel_lock_break(); /* and let a CPU waiting for the kernel lock in */
     arch_irq_restore(flags);
@@ -410,13 +412,13 @@ void sched_cpu_tick(void)
      * their next cond_resched() or wait. */
     struct run_queue *rq = this_rq();
     if (rq->queued)
-        rq->need_resched = true;
+        *need_resched(rq) = true;
 }
 
 void sched_idle_step(void)
 {
     struct run_queue *rq = this_rq();
-    if (!rq->need_resched && !rq->queued)
+    if (!*need_resched(rq) && !rq->queued)
         return;
     kernel_lock();
     schedule();
@@ -458,7 +460,7 @@ void sched_return_to_user(void)
             trace_signal_deliver(sig, current->kill_code, 0, 0);
             task_exit_signal(sig, sig_default_action(sig) == SIG_DEFAULT_CORE);
         }
-        if (!this_rq()->need_resched)
+        if (!sched_need_resched())
             return;
         schedule();
     }
