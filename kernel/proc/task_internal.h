@@ -202,7 +202,8 @@ void arch_task_init_fork(struct task *child, uint32_t user_esp);
  * registers are dropped. Interrupts off. */
 void arch_task_exec_reset(struct task *t, uint32_t entry, uint32_t user_esp);
 /* Switches registers and stacks from prev to next (and the CPU's ring-0 stack, page
- * directory and TSS fields to next's). */
+ * directory and TSS fields to next's). Interrupts off (sched.c's switch_to, its one
+ * caller): the page directory's change relies on it (vm_switch_to). */
 void arch_switch_to(struct task *prev, struct task *next);
 /* A kernel thread's first code: runs t->thread_fn and exits. */
 void task_thread_main(void) __attribute__((noreturn));
