@@ -15,6 +15,8 @@
 #                   [APPEND="..."]; says which build/com2*.txt it writes, as make run does
 #   make bench      costs in guest instructions (QEMU -icount); table here, JSON in build/
 #   make fuzz       coverage-guided fuzzing with clang's libFuzzer (FUZZ_SECONDS each)
+#   make compare    tracekern beside Debian's Linux 6.1 (686), same bench, same QEMU; table
+#                   here, JSON in build/compare.json (downloads the Linux image; not in test)
 #
 # The kernel is compiled by the system gcc with -m32 (see README: "Toolchain").
 #
@@ -70,6 +72,13 @@ NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols li
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
 
+# The handlers only arch/x86/ftrace_entry.asm calls (trace/ftrace/ftrace_function.c,
+# ftrace_graph_handler.c): the trampolines save every register and restore them with
+# popad, so these files may use ebx, esi and edi without saving them. Files named here
+# must hold nothing that C code calls (docs/ftrace.md section 10).
+FTRACE_HANDLER_C := trace/ftrace/ftrace_function.c trace/ftrace/ftrace_graph_handler.c
+FTRACE_HANDLER_CFLAGS := -fcall-used-ebx -fcall-used-esi -fcall-used-edi
+
 # Every .c and .asm of the kernel: arch/x86, kernel/ and its subsystem folders, drivers,
 # trace/ and its folders, and samples/ (demo modules a user types, such as `ftracetest`).
 # TEST_C is what only the test kernel has: tests/guest (the in-kernel self-tests) and
@@ -113,6 +122,8 @@ IPC_LOG_TOOLS := $(BUILD)/tools/ipc_log_extract
 include user/user.mk
 # Linux's own user_events clients, fetched and built for tests only (issue 16)
 include tests/linux/linux.mk
+# make compare: tracekern beside Debian's Linux 6.1 (issue 20)
+include tools/compare/compare.mk
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -178,7 +189,8 @@ deps:
 # Objects depend on the Makefile too: a change of flags rebuilds everything.
 $(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) $(if $(filter $<,$(NOTRACE_C)),,$(FTRACE_CFLAGS)) -MMD -MP -c $< -o $@
+	$(CC) $(KERNEL_CFLAGS) $(if $(filter $<,$(NOTRACE_C)),,$(FTRACE_CFLAGS)) \
+		$(if $(filter $<,$(FTRACE_HANDLER_C)),$(FTRACE_HANDLER_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.asm.o: %.asm Makefile
 	@mkdir -p $(dir $@)

@@ -160,6 +160,12 @@ if host_binary "host program tkconvert" "$BUILD/tools/tkconvert"; then
     count_tap "tkconvert" "$LOGS/tkconvert.txt" $?
 fi
 
+# make compare (issue 20): its host side, without the download: the bench and mkcpio build,
+# mkcpio's archive reads back, and the table parser reads a recorded real run correctly.
+echo "# make compare's host side (tools/compare): build, initramfs writer, recorded Linux 6.1 run"
+tests/compare/test_compare.sh > "$LOGS/compare.txt" 2>&1
+count_tap "compare" "$LOGS/compare.txt" $?
+
 echo "# tools/doctest.py, which runs the documentation's console sessions"
 python3 tests/tools/test_doctest.py > "$LOGS/test_doctest.txt" 2>&1
 count_tap "test_doctest" "$LOGS/test_doctest.txt" $?

@@ -26,6 +26,7 @@
 #include "arch/x86/tlb_shootdown.h"
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
+#include "kernel/notrace.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/lib/string.h"
@@ -295,7 +296,8 @@ void vm_unmap_range(struct addr_space *as, uint32_t va, uint32_t pages)
     }
 }
 
-unsigned vm_rights(const struct addr_space *as, uint32_t va)
+/* notrace: user_range_ok asks it for every page of every user pointer (notrace.h). */
+notrace unsigned vm_rights(const struct addr_space *as, uint32_t va)
 {
     uint32_t *pte = pte_find(as, va);
     if (!pte || (*pte & (PTE_PRESENT | PTE_USER)) != (PTE_PRESENT | PTE_USER))

@@ -186,15 +186,13 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *tf)
     panic_end("fatal exception");
 }
 
-/* The driver's handler for irq, traced, counted as hard-interrupt time. */
-static void run_irq_handler(int irq, unsigned cpu)
+/* The driver's handler for irq, between its two trace events. */
+static void run_irq_handler(int irq)
 {
-    hardirq_depth[cpu]++;
     trace_irq_handler_entry(irq, irq_name(irq));
     if (irq_handlers[irq])
         irq_handlers[irq]();
     trace_irq_handler_exit(irq, irq_handlers[irq] != 0);
-    hardirq_depth[cpu]--;
 }
 
 /* Per line: a CPU has acknowledged it and waits for the kernel lock to run its handler. */
@@ -209,7 +207,7 @@ static volatile bool irq_waiting[IRQ_COUNT];
  * edge that comes while the handler waits needs no run of its own: the run that follows
  * reads the device after both.
  */
-static void handle_irq_contended(int irq, unsigned cpu)
+static void handle_irq_contended(int irq)
 {
     bool level = irq_chip->level_triggered(irq);
     if (level)
@@ -219,7 +217,7 @@ static void handle_irq_contended(int irq, unsigned cpu)
         return; /* served by the run the waiting CPU makes */
     kernel_lock(); /* may halt with interrupts on: other lines, and this one, come in */
     __atomic_store_n(&irq_waiting[irq], false, __ATOMIC_SEQ_CST); /* a later edge: a new run */
-    run_irq_handler(irq, cpu);
+    run_irq_handler(irq);
     kernel_unlock();
     if (level)
         irq_chip->unmask(irq);
@@ -230,22 +228,26 @@ static void handle_irq_contended(int irq, unsigned cpu)
  * (kernel/kernel_lock.h), except those registered unlocked (the PIT's). */
 static void handle_irq(int irq)
 {
+    /* All of it is the interrupt's time, the chip's calls included: they are traced
+     * functions, and funcgraph-irqs off must leave them out as well as the handler. */
+    unsigned cpu = arch_cpu_id();
+    hardirq_depth[cpu]++;
     if (irq_chip->is_spurious(irq)) {
         irq_stat_count(IRQ_STAT_SPURIOUS);
-        return;
-    }
-    unsigned cpu = arch_cpu_id();
-    irq_counts[cpu][irq]++;
-    if (irq_unlocked[irq]) {
-        run_irq_handler(irq, cpu);
-    } else if (kernel_trylock()) {
-        run_irq_handler(irq, cpu);
-        kernel_unlock();
     } else {
-        handle_irq_contended(irq, cpu);
-        return; /* acknowledged before the wait */
+        irq_counts[cpu][irq]++;
+        if (irq_unlocked[irq]) {
+            run_irq_handler(irq);
+            irq_chip->eoi(irq);
+        } else if (kernel_trylock()) {
+            run_irq_handler(irq);
+            kernel_unlock();
+            irq_chip->eoi(irq);
+        } else {
+            handle_irq_contended(irq); /* acknowledged before the wait */
+        }
     }
-    irq_chip->eoi(irq);
+    hardirq_depth[cpu]--;
 }
 
 /*

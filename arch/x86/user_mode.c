@@ -9,6 +9,7 @@
 #include "kernel/arch.h"
 #include "kernel/lib/format.h"
 #include "kernel/log/printk.h"
+#include "kernel/notrace.h"
 #include "kernel/trace_hooks.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall.h"
@@ -16,7 +17,7 @@
 /* int $0x80: EAX is the call, EBX..EBP its arguments, EAX its result. The gate is an
  * interrupt gate (interrupts off on entry); the call runs with them on, so that it may sleep
  * and the clock keeps ticking. */
-static bool syscall_trap(struct trap_frame *tf)
+static notrace bool syscall_trap(struct trap_frame *tf)
 {
     if (!trap_from_user(tf))
         return false;

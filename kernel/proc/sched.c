@@ -106,7 +106,7 @@ static void enqueue(struct task *t)
     t->on_rq = true;
 }
 
-static void dequeue(struct task *t)
+static inline void dequeue(struct task *t)
 {
     struct run_queue *rq = &run_queues[t->cpu];
     if (t->rq_prev)
@@ -204,7 +204,9 @@ uint64_t task_cpu_time_ns(const struct task *t)
 /* Switches this CPU from prev, its current task, to next, whose cpu is this one and which
  * is on no queue; returns when prev is switched to again. What every switch does. Inline in
  * its two callers (schedule and the IPC fast path's direct switch): one call frame less on
- * each switch. */
+ * each switch, and no function tracer hook of its own (as Linux's context switch, inline in
+ * its notrace __schedule: the tracer would see a call that returns in another task, and
+ * sched_switch records the switch anyway). */
 static inline __attribute__((always_inline)) void switch_to(struct run_queue *rq, struct task *prev, struct task *next)
 {
     unsigned me = (unsigned)(rq - run_queues);

@@ -178,7 +178,6 @@ bool sigstate_post(struct sigstate *s, int sig, const struct sig_origin *origin)
     return (s->pending & ~s->blocked & SIGSET_BIT(sig)) != 0;
 }
 
-bool sigstate_deliverable(const struct sigstate *s) { return (s->pending & ~s->blocked) != 0; }
 
 int sigstate_take(struct sigstate *s, struct sig_origin *origin)
 {

@@ -57,8 +57,12 @@ bool sigstate_ignores(const struct sigstate *s, int sig);
  * pending and not blocked, i.e. the process should be woken to take it. sig in 1..64. */
 bool sigstate_post(struct sigstate *s, int sig, const struct sig_origin *origin);
 
-/* True when some pending signal is not blocked: what makes a sleep end with EINTR. */
-bool sigstate_deliverable(const struct sigstate *s);
+/* True when some pending signal is not blocked: what makes a sleep end with EINTR. Inline,
+ * as Linux's signal_pending: every sleep asks it. */
+static inline bool sigstate_deliverable(const struct sigstate *s)
+{
+    return (s->pending & ~s->blocked) != 0;
+}
 
 /* Takes the lowest pending signal that is not blocked off the pending set (SIGKILL first),
  * with its origin in *origin; 0 when there is none. */

@@ -12,6 +12,7 @@
 #include "kernel/syscall/syscall.h"
 
 #include "kernel/lib/errno.h"
+#include "kernel/notrace.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "uapi/ipc.h"
@@ -290,7 +291,7 @@ static const struct syscall_info table[SYSCALL_SLOTS] = {
     CALL(SYS_rmdir, rmdir, 1, ARGS("pathname"), ARGS("const char *")),
 };
 
-const struct syscall_info *syscall_info(unsigned slot)
+notrace const struct syscall_info *syscall_info(unsigned slot)
 {
     return slot < SYSCALL_SLOTS && table[slot].handler ? &table[slot] : 0;
 }
@@ -302,7 +303,7 @@ void syscall_set_tracer(const struct syscall_tracer *tracer) { syscall_tracer = 
 /* Runs system call nr for the current process; returns what goes back in EAX. The tracer
  * calls are marked unlikely so that the compiler keeps them off the untraced path, which
  * then costs what the former flag test did (`make bench`: syscall_getpid). */
-int32_t syscall_dispatch(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX])
+notrace int32_t syscall_dispatch(unsigned nr, const uint32_t args[SYSCALL_ARGS_MAX])
 {
     current->syscalls++;
     const struct syscall_tracer *tracer = syscall_tracer;

@@ -174,8 +174,8 @@ SELFTEST(ftrace_graph_records)
 }
 
 /* Each record shows the traced code's interrupt flag: the handlers inline the record once
- * for each state of the flag (function_call, ftrace_return_to_handler), and both copies
- * must mark it right. */
+ * for each state of the flag (ftrace_function_call, ftrace_return_to_handler), and both
+ * copies must mark it right. */
 SELFTEST(ftrace_records_show_the_interrupt_flag)
 {
     static const char *const tracers[] = { "function", "function_graph" };

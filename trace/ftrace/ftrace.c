@@ -11,10 +11,10 @@
  * ftrace_stub: tracing that is off costs one NOP per call.
  *
  * ftrace_caller calls the single function pointer ftrace_trace_function, which is the
- * handler of whoever listens: function_call for the function tracer alone,
- * ftrace_graph_call for function_graph and the profiler alone, ftrace_dispatch (which hands
- * the call to each user in turn) for any other mix (Linux calls one ftrace_ops' callback
- * directly, and ftrace_ops_list_func for several).
+ * handler of whoever listens: ftrace_function_call (ftrace_function.c) for the function
+ * tracer alone, ftrace_graph_call for function_graph and the profiler alone, ftrace_dispatch
+ * (which hands the call to each user in turn) for any other mix (Linux calls one
+ * ftrace_ops' callback directly, and ftrace_ops_list_func for several).
  * A site with an enabled kprobe (trace/kprobes) is patched whatever the filters say;
  * ftrace_dispatch then calls the kprobe hook and hands the call to the tracers only if
  * their filters allow it.
@@ -156,14 +156,12 @@ void ftrace_set_kprobe_hook(ftrace_kprobe_hook_t hook) { kprobe_hook = hook; }
 
 bool ftrace_is_site(uint32_t ip) { return ftrace_site_index(ip) >= 0; }
 
-static void __attribute__((regparm(1))) function_call(struct ftrace_frame *f);
-
 /* The handler for the users who: one of its own for a single tracer, which tests nothing
  * about the others (nor, for the function tracer, func_stack_trace). */
 static ftrace_func_t dispatcher_for(unsigned who)
 {
     if (who == FTRACE_USER_FUNCTION && !func_stack_trace)
-        return function_call;
+        return ftrace_function_call;
     if (!(who & ~(FTRACE_USER_GRAPH | FTRACE_USER_PROFILE)))
         return ftrace_graph_call;
     return ftrace_dispatch;
@@ -226,7 +224,7 @@ void ftrace_set_user(unsigned user, bool on)
 /* --- the handlers and the function tracer ---------------------------------------------- */
 
 /* Records a stack trace after an event: the callers above the traced function. */
-static __attribute__((noinline)) void record_stack(unsigned cpu, uint32_t fp, bool irqs)
+__attribute__((noinline)) void ftrace_record_stack(unsigned cpu, uint32_t fp, bool irqs)
 {
     struct ftrace_stack_entry *e =
         (struct ftrace_stack_entry *)trace_reserve_cpu(cpu, TRACE_STACK, sizeof *e, irqs);
@@ -234,44 +232,6 @@ static __attribute__((noinline)) void record_stack(unsigned cpu, uint32_t fp, bo
         return;
     e->nr = (uint32_t)arch_save_stack_trace(fp, e->caller, FTRACE_STACK_DEPTH);
     trace_commit_cpu(cpu);
-}
-
-/* The function tracer's record of the call at f: ip and parent ip (and, with_stack, a
- * stack trace). cpu: this CPU, read once by the handler (interrupts stay off until it
- * returns); irqs: the traced code's interrupt flag, which the events show. */
-static inline __attribute__((always_inline)) void function_record(unsigned cpu,
-                                                                  struct ftrace_frame *f,
-                                                                  bool irqs, bool with_stack)
-{
-    struct ftrace_entry *e =
-        (struct ftrace_entry *)trace_reserve_cpu(cpu, TRACE_FN, sizeof *e, irqs);
-    if (!e)
-        return;
-    e->ip = ftrace_frame_ip(f);
-    e->parent_ip = f->parent_ip;
-    trace_commit_cpu(cpu);
-    if (with_stack)
-        record_stack(cpu, f->ebp, irqs);
-}
-
-/* The handler while the function tracer is the only user and func_stack_trace is off
- * (Linux's function_trace_call): the recursion guard, the pid filter, one record. The
- * record is inlined twice, once for each state of the traced code's interrupt flag: in each
- * copy the flag is a constant (as in trace_reserve), not one more value kept through the
- * ring buffer's code. */
-static void __attribute__((regparm(1))) function_call(struct ftrace_frame *f)
-{
-    unsigned cpu = arch_cpu_id();
-    struct ftrace_cpu *c = &ftrace_cpu_state[cpu];
-    if (!ftrace_enter(c))
-        return;
-    if (!ftrace_pid_skips()) {
-        if (f->eflags & FTRACE_FRAME_IF)
-            function_record(cpu, f, true, false);
-        else
-            function_record(cpu, f, false, false);
-    }
-    ftrace_exit(c);
 }
 
 /* A call at a site that may be patched for a kprobe alone: the hook first, then whether
@@ -297,7 +257,7 @@ void __attribute__((regparm(1))) ftrace_dispatch(struct ftrace_frame *f)
         who = 0;
     if (who && !ftrace_pid_skips()) {
         if (who & FTRACE_USER_FUNCTION)
-            function_record(cpu, f, f->eflags & FTRACE_FRAME_IF, func_stack_trace);
+            ftrace_function_record(cpu, f, f->eflags & FTRACE_FRAME_IF, func_stack_trace);
         if (who & (FTRACE_USER_GRAPH | FTRACE_USER_PROFILE))
             ftrace_graph_entry(cpu, f);
     }

@@ -32,7 +32,9 @@
  * The hot path (docs/ftrace.md section 10 counts it): while graph_plain says no control
  * is set, the entry pushes and hijacks and the return writes one record, each with one
  * test for all the controls; everything else is graph_entry_general's and
- * graph_return_general's.
+ * graph_return_general's. The two handlers the trampolines call are in
+ * ftrace_graph_handler.c, built to save no register (Makefile, FTRACE_HANDLER_C); what
+ * they share with this file is in ftrace_graph_internal.h.
  *
  * SMP: everything the hot path writes is per CPU (the return stack by way of the task,
  * the overrun count, the profile's counters), each in cache lines of its own. The
@@ -50,43 +52,9 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
-#include "trace/ftrace/ftrace_internal.h"
+#include "trace/ftrace/ftrace_graph_internal.h"
 #include "trace/core/trace_internal.h"
 
-#define RET_STACK_DEPTH 64
-
-/* What a return stack entry says about its call (ret_entry.state). RET_IRQS is the
- * interrupt flag's own bit in EFLAGS, so the entry takes it from the trampoline's saved
- * flags with one AND. */
-#define RET_PENDING 0x1          /* the entry record is not written yet */
-#define RET_INSIDE 0x2           /* graphed: within a set_graph_function function, and
-                                  * allowed by the controls above */
-#define RET_NOTRACE 0x4          /* a set_graph_notrace function, or called from one */
-#define RET_IRQS FTRACE_FRAME_IF /* interrupts were on at entry (for the events' flags) */
-_Static_assert(RET_IRQS > (RET_PENDING | RET_INSIDE | RET_NOTRACE),
-               "ftrace_return_to_handler's one compare needs RET_IRQS above the others");
-
-struct ret_entry {
-    uint32_t ret;       /* the real return address */
-    uint32_t *slot;     /* where it was on the stack */
-    uint32_t func;
-    uint32_t fp;        /* the caller's frame pointer at entry */
-    uint64_t calltime;  /* cycles (converted to ns when printed) */
-    uint32_t state;     /* RET_* */
-    int32_t depth;      /* entries below it: its records' depth (32 bytes in all, so an
-                         * entry's address is a shift, not a multiply) */
-};
-
-/* Each task has its own return stack (Linux's ret_stack in task_struct): a task switched
- * out in the middle of traced calls returns through them only when it runs again. */
-struct graph_stack {
-    struct ret_entry *next;     /* the first free entry: e + the entries in use */
-    /* What is below the first entry, so that every entry has one below it (the top of an
-     * empty stack): depth -1, state 0 (never pending, graphed or under a notrace
-     * function). Nothing writes it after graph_stack_init. */
-    struct ret_entry bottom;
-    struct ret_entry e[RET_STACK_DEPTH];
-};
 
 static void graph_stack_init(struct graph_stack *gs)
 {
@@ -94,27 +62,12 @@ static void graph_stack_init(struct graph_stack *gs)
     gs->bottom = (struct ret_entry){ .depth = -1 };
 }
 
-/* How many entries gs holds. */
-static inline int stack_depth(const struct graph_stack *gs) { return (int)(gs->next - gs->e); }
-
-/* The entry on top of gs: the bottom when it is empty. */
-static inline const struct ret_entry *stack_top(const struct graph_stack *gs)
-{
-    return gs->next - 1;
-}
 /* Each CPU's boot or idle context, which has no task stack of its own. */
 static struct graph_stack context_stack[MAX_CPUS];
 
-/* The running task's return stack on cpu, this CPU (interrupts off, so it stays this one;
- * the caller passes arch_cpu_id(), read once per call). The slot is never NULL once
- * ftrace_graph_setup has run, which is before function_graph or the profiler can start. */
-static inline struct graph_stack *this_stack(unsigned cpu)
-{
-    return ftrace_cpu_state[cpu].graph_stack;
-}
 
 static bool graph_recording;    /* function_graph is the current tracer */
-static bool graph_broken;       /* a frame-pointer mismatch stopped it */
+bool graph_broken;              /* a frame-pointer mismatch stopped it */
 static uint32_t graph_max_depth; /* max_graph_depth: 0 is no limit */
 static uint32_t graph_thresh_us; /* tracing_thresh: 0 is off */
 static bool graph_irqs = true;  /* options/funcgraph-irqs */
@@ -122,7 +75,7 @@ static bool graph_irqs = true;  /* options/funcgraph-irqs */
  * set_graph_function, set_graph_notrace, max_graph_depth, tracing_thresh, funcgraph-irqs
  * off, profiler, broken frame. Entry and return then test this alone, and the rest is
  * graph_entry_general's and graph_return_general's. graph_controls_changed keeps it. */
-static bool graph_plain;
+bool graph_plain;
 
 /* Per-function profile (function_profile_enabled), indexed like ftrace_sites: one array
  * per CPU, each starting on a cache line of its own, so CPUs never write the same line. */
@@ -155,7 +108,7 @@ void ftrace_graph_controls_changed(void) { graph_controls_changed(); }
 
 /* Both with interrupts off on cpu (this CPU, read once by the entry or return hook); the
  * records show the traced code's interrupt flag, RET_IRQS. */
-static void write_entry(unsigned cpu, const struct ret_entry *e)
+void graph_write_entry(unsigned cpu, const struct ret_entry *e)
 {
     struct ftrace_graph_entry *r = (struct ftrace_graph_entry *)trace_reserve_cpu(
         cpu, TRACE_GRAPH_ENT, sizeof *r, e->state & RET_IRQS);
@@ -167,60 +120,15 @@ static void write_entry(unsigned cpu, const struct ret_entry *e)
     trace_commit_cpu(cpu);
 }
 
-/* The return of e, just popped, at rettime: a leaf when its entry is still pending; irqs is
- * e's RET_IRQS (the caller may pass it as a constant). rettime is read before the record is
- * reserved, so that it never comes after the event's own timestamp, as on Linux (readers of
- * the binary pages may rely on it: st_capture.c checks it). */
-static inline __attribute__((always_inline)) void
-write_return(unsigned cpu, const struct ret_entry *e, bool irqs, uint64_t rettime)
-{
-    struct ftrace_graph_return *r = (struct ftrace_graph_return *)trace_reserve_cpu(
-        cpu, e->state & RET_PENDING ? TRACE_GRAPH_LEAF : TRACE_GRAPH_RET, sizeof *r, irqs);
-    if (!r)
-        return;
-    r->rettime = rettime;
-    r->func = e->func;
-    r->depth = e->depth;
-    r->calltime = e->calltime;
-    r->overrun = ftrace_cpu_state[cpu].ret_overrun;
-    trace_commit_cpu(cpu);
-}
 
 /* --- entry and return ------------------------------------------------------------------ */
 
 /* A call not followed: the return stack was full. */
-static __attribute__((noinline)) void graph_overrun(unsigned cpu)
+__attribute__((noinline)) void graph_overrun(unsigned cpu)
 {
     ftrace_cpu_state[cpu].ret_overrun++;
 }
 
-/* Pushes the call at f on gs with state (RET_IRQS is added here) and hijacks its return.
- * record: it is graphed, so a caller still pending is not a leaf after all, and its
- * entry record goes out now, before anything of ours. A full stack: the call is not
- * followed, and counted. */
-static inline __attribute__((always_inline)) void
-graph_push(unsigned cpu, struct graph_stack *gs, struct ftrace_frame *f, uint32_t state,
-           bool record)
-{
-    struct ret_entry *e = gs->next;
-    if (__builtin_expect(e == &gs->e[RET_STACK_DEPTH], 0)) {
-        graph_overrun(cpu);
-        return;
-    }
-    if (record && (e[-1].state & RET_PENDING)) {
-        write_entry(cpu, &e[-1]);
-        e[-1].state &= ~RET_PENDING;
-    }
-    gs->next = e + 1;
-    e->depth = e[-1].depth + 1;
-    e->ret = f->parent_ip;
-    e->slot = ftrace_frame_parent_slot(f);
-    e->func = ftrace_frame_ip(f);
-    e->fp = f->ebp;
-    e->calltime = arch_cycles();
-    e->state = state | (f->eflags & RET_IRQS);
-    f->parent_ip = (uint32_t)(uintptr_t)return_to_handler;
-}
 
 /* Whether function ip (under the entry on top of the stack) is to be graphed:
  * set_graph_function empty, or ip in it, or called from inside one that is. */
@@ -250,7 +158,7 @@ static bool graph_notrace(uint32_t ip)
  * being graphed, so that what it calls is skipped until it returns; without the profiler
  * nothing at all is done for a call under it), max_graph_depth, funcgraph-irqs off and
  * tracing_thresh (no entries: the pending mark stays off). */
-static __attribute__((noinline)) void graph_entry_general(unsigned cpu, struct ftrace_frame *f)
+__attribute__((noinline)) void graph_entry_general(unsigned cpu, struct ftrace_frame *f)
 {
     if (graph_broken)
         return;
@@ -277,33 +185,9 @@ static __attribute__((noinline)) void graph_entry_general(unsigned cpu, struct f
     graph_push(cpu, gs, f, state, record);
 }
 
-/* The entry of a traced call, interrupts off on cpu since ftrace_caller. While
- * graph_plain, every call is graphed: pushed pending, and its caller's entry written if
- * that was still pending. */
-static inline __attribute__((always_inline)) void graph_entry(unsigned cpu,
-                                                              struct ftrace_frame *f)
-{
-    if (__builtin_expect(!graph_plain, 0)) {
-        graph_entry_general(cpu, f);
-        return;
-    }
-    graph_push(cpu, this_stack(cpu), f, RET_PENDING | RET_INSIDE, true);
-}
 
 void ftrace_graph_entry(unsigned cpu, struct ftrace_frame *f) { graph_entry(cpu, f); }
 
-/* The handler while function_graph or the profiler are the only users (Linux's
- * function_graph_enter): the recursion guard, the pid filter, the entry. */
-void __attribute__((regparm(1))) ftrace_graph_call(struct ftrace_frame *f)
-{
-    unsigned cpu = arch_cpu_id();
-    struct ftrace_cpu *c = &ftrace_cpu_state[cpu];
-    if (!ftrace_enter(c))
-        return;
-    if (!ftrace_pid_skips())
-        graph_entry(cpu, f);
-    ftrace_exit(c);
-}
 
 /* tracing_thresh: whether the call of e, returning now, took at least that long. */
 static bool graph_long_enough(const struct ret_entry *e, uint64_t now)
@@ -314,7 +198,7 @@ static bool graph_long_enough(const struct ret_entry *e, uint64_t now)
 /* The return when graph_plain is not set: graphed calls (a leaf when its entry is still
  * pending; with tracing_thresh, only a call that took at least that long), and the
  * profiler's time. */
-static __attribute__((noinline)) void graph_return_general(unsigned cpu, const struct ret_entry *e)
+__attribute__((noinline)) void graph_return_general(unsigned cpu, const struct ret_entry *e)
 {
     uint64_t now = arch_cycles();
     if (graph_recording && (e->state & (RET_PENDING | RET_INSIDE)) &&
@@ -330,38 +214,6 @@ static __attribute__((noinline)) void graph_return_general(unsigned cpu, const s
     }
 }
 
-/* The report when the stacks disagree; does not return. */
-static void __attribute__((noreturn)) bad_frame(const struct ret_entry *e, uint32_t fp)
-{
-    graph_broken = true; /* no CPU hijacks another return; panic stops them all */
-    graph_plain = false; /* without the lock: interrupts are off, and it may be held here */
-    panic("function_graph: bad frame pointer returning from %s: expected %#x, found %#x "
-          "(the return stack no longer matches the real one; the saved return address "
-          "%#x cannot be trusted)",
-          symbol_lookup(kernel_symbols(), e->func, 0, 0), e->fp, fp, e->ret);
-}
-
-/* return_to_handler's C half, with interrupts off (the trampoline's cli): pops the entry,
- * checks the frame pointer, records the return, and gives back the real return address. */
-uint32_t __attribute__((regparm(1))) ftrace_return_to_handler(uint32_t fp)
-{
-    unsigned cpu = arch_cpu_id();
-    struct graph_stack *gs = this_stack(cpu);
-    struct ret_entry *e = --gs->next;
-    if (__builtin_expect(e->fp != fp, 0))
-        bad_frame(e, fp);
-    /* The record is inlined once for each state of the interrupt flag at entry, a constant
-     * in each copy (as function_call's). The common case, graphed (pending or inside) with
-     * interrupts on, is one compare: RET_IRQS is above the other two bits. */
-    uint32_t graphed = e->state & (RET_PENDING | RET_INSIDE | RET_IRQS);
-    if (__builtin_expect(!graph_plain, 0))
-        graph_return_general(cpu, e);
-    else if (graphed > RET_IRQS)
-        write_return(cpu, e, true, arch_cycles());
-    else if (graphed & (RET_PENDING | RET_INSIDE))
-        write_return(cpu, e, false, arch_cycles());
-    return e->ret;
-}
 
 /* The unwinder's unwind: pops the entries whose return slot lies below sp. */
 static void graph_unwind(uintptr_t sp)

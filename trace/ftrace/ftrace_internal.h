@@ -1,6 +1,8 @@
 /*
  * ftrace_internal.h - what the function-tracing files share (ftrace.c: sites, dispatch,
- * function tracer, files; ftrace_graph.c: return stack, function_graph tracer, profiler).
+ * function tracer, files; ftrace_function.c: the function tracer's own handler;
+ * ftrace_graph.c: return stack, function_graph tracer, profiler; ftrace_graph_handler.c:
+ * function_graph's handlers).
  */
 #ifndef TRACE_FTRACE_FTRACE_INTERNAL_H
 #define TRACE_FTRACE_FTRACE_INTERNAL_H
@@ -80,7 +82,42 @@ static inline void ftrace_exit(struct ftrace_cpu *c) { c->running = false; }
  * dispatcher_for). */
 void __attribute__((regparm(1))) ftrace_dispatch(struct ftrace_frame *f);
 
-/* function_graph and the profiler: ftrace_graph_call is the handler when they are the only
+/* The function tracer's handler while it is the only user and func_stack_trace is off
+ * (ftrace_function.c). Called by ftrace_caller only: it is built to keep no register for
+ * its caller (the Makefile's FTRACE_HANDLER_CFLAGS), which only the trampoline, restoring
+ * them all with popad, allows. */
+void __attribute__((regparm(1))) ftrace_function_call(struct ftrace_frame *f);
+
+/* Records a stack trace of the callers above the frame pointer fp (func_stack_trace). */
+void ftrace_record_stack(unsigned cpu, uint32_t fp, bool irqs);
+
+/* The function tracer's record of the call at f: ip and parent ip (and, with_stack, a
+ * stack trace). cpu: this CPU, read once by the handler (interrupts stay off until it
+ * returns); irqs: the traced code's interrupt flag, which the events show. Inlined in each
+ * handler that records calls (ftrace_function_call, ftrace_dispatch). trace_buf is read
+ * once, for the reservation and the commit, as tracing_mark_write does (trace_reserve_cpu
+ * and trace_commit_cpu read it at each): a buffer swap waits until no CPU is between
+ * reserve and commit (trace_swap_buffers), so it is the same buffer, and the commit needs
+ * no reload. */
+static inline __attribute__((always_inline)) void
+ftrace_function_record(unsigned cpu, struct ftrace_frame *f, bool irqs, bool with_stack)
+{
+    if (!trace_recording)
+        return;
+    struct ring_buffer *rb = trace_buf;
+    struct ftrace_entry *e =
+        (struct ftrace_entry *)trace_reserve_on(rb, cpu, TRACE_FN, sizeof *e, irqs);
+    if (!e)
+        return;
+    e->ip = ftrace_frame_ip(f);
+    e->parent_ip = f->parent_ip;
+    rb_commit_cpu(rb, cpu);
+    if (with_stack)
+        ftrace_record_stack(cpu, f->ebp, irqs);
+}
+
+/* function_graph and the profiler: ftrace_graph_call (ftrace_graph_handler.c, built as
+ * ftrace_function_call is: for ftrace_caller only) is the handler when they are the only
  * users; ftrace_graph_entry is their part of ftrace_dispatch's work (interrupts off on cpu,
  * past ftrace_enter and the pid filter). */
 void __attribute__((regparm(1))) ftrace_graph_call(struct ftrace_frame *f);

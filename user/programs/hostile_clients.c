@@ -112,7 +112,8 @@ static void ipc_and_sleeps(void)
         snprintf(what, sizeof what, "old IPC number %ld with a message to the name server", nr);
         check_call(what, syscall(nr, IPC_NAMESERVER, &m, &m, 0), ENOSYS);
     }
-    check_call("IPC operation 5", syscall(SYS_tracekern_ipc, 5, 0, 0, 0), ENOSYS);
+    check_call("IPC operation IPC_OPS (the first there is not)",
+               syscall(SYS_tracekern_ipc, IPC_OPS, 0, 0, 0), ENOSYS);
     check_call("IPC operation 0xffffffff", syscall(SYS_tracekern_ipc, -1, 0, 0, 0), ENOSYS);
     struct timespec64 forever = { INT64_MAX, 999999999 };
     struct timespec64 bad = { 0, 1000000000 };
