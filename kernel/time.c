@@ -37,4 +37,6 @@ uint64_t time_cycles_to_ns(uint64_t cycles)
     return cycles_to_ns(cycles - boot_cycles, ns_mult, TIME_SHIFT);
 }
 
+uint64_t time_span_ns(uint64_t cycles) { return cycles_to_ns(cycles, ns_mult, TIME_SHIFT); }
+
 uint64_t time_ns(void) { return time_cycles_to_ns(arch_cycles()); }

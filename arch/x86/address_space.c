@@ -183,8 +183,16 @@ void vm_destroy(struct addr_space *as)
 void vm_activate(struct addr_space *as)
 {
     unsigned long flags = arch_irq_save(); /* the CPU's mask bits and CR3 change together */
-    tlb_load(as ? &as->users : 0, vm_root(as));
+    vm_switch_to(as);
     arch_irq_restore(flags);
+}
+
+void vm_switch_to(struct addr_space *as)
+{
+    if (as)
+        tlb_load(&as->users, (uint32_t)virt_to_phys(as->directory));
+    else
+        tlb_load(0, vm_root(0));
 }
 
 uint32_t vm_root(const struct addr_space *as)

@@ -96,14 +96,21 @@ static bool registers_are(const struct task *t)
 
 void fpu_switch(struct task *prev, struct task *next)
 {
-    if (prev == fpu_owner && prev->state == TASK_ZOMBIE) {
-        fpu_owner = 0; /* its registers die with it */
-    } else if (prev == fpu_owner && !(read_cr0() & CR0_TS)) {
+    unsigned me = arch_cpu_id(); /* interrupts are off: this CPU throughout */
+    struct task **owner = &cpu_fpu_owner[me];
+    uint32_t cr0 = read_cr0();
+    if (prev == *owner && prev->state == TASK_ZOMBIE) {
+        *owner = 0; /* its registers die with it */
+    } else if (prev == *owner && !(cr0 & CR0_TS)) {
         save_state(prev); /* it used them: its image must be current wherever it runs next */
         if (!use_fxsr)
-            fpu_owner = 0; /* FNSAVE reset the FPU */
+            *owner = 0; /* FNSAVE reset the FPU */
     }
-    set_ts(!registers_are(next));
+    /* TS set unless next's registers are the ones in this FPU (registers_are). */
+    bool ts = !(*owner == next && next->arch.fpu_loaded_on == me + 1);
+    uint32_t want = ts ? cr0 | CR0_TS : cr0 & ~CR0_TS;
+    if (want != cr0)
+        write_cr0(want);
 }
 
 /* What a task that never used the FPU starts with, as an FNSAVE image: FNINIT's control

@@ -100,7 +100,7 @@ void arch_switch_to(struct task *prev, struct task *next)
      * none: programs without threads) there is nothing to load. */
     if (next->as && !(prev->as && same_tls(prev, next)))
         gdt_load_tls(next->arch.tls);
-    vm_activate(next->as);
+    vm_switch_to(next->as); /* interrupts are off for every switch (sched.c) */
     fpu_switch(prev, next);
     context_switch(&prev->saved_esp, next->saved_esp);
 }

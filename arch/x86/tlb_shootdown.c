@@ -33,8 +33,9 @@ struct tlb_flush {
     uint32_t start, pages;
 };
 
-/* tlb_load; true when CR3 was written (which flushed the whole TLB). */
-static inline bool load(struct tlb_users *next, uint32_t root)
+/* tlb_load; true when CR3 was written (which flushed the whole TLB). Inline in each caller:
+ * every task switch runs it. */
+static inline __attribute__((always_inline)) bool load(struct tlb_users *next, uint32_t root)
 {
     unsigned me = arch_cpu_id();
     uint32_t bit = 1u << me;
@@ -46,7 +47,7 @@ static inline bool load(struct tlb_users *next, uint32_t root)
         write_cr3(root);
     /* A hardware task switch back from the int3 snapshot task loads CR3 from the main TSS
      * (the CPU never saves it there): keep that copy equal to the real one. */
-    main_tss.cr3 = root;
+    cpu_main_tss[me].cr3 = root;
     loaded[me] = next;
     if (prev && prev != next)
         __atomic_and_fetch(&prev->cpus, ~bit, __ATOMIC_RELEASE);

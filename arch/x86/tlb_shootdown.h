@@ -13,7 +13,7 @@
  * (TLB row).
  *
  * Not lazy: a CPU that switches to a kernel thread or idles loads the kernel's directory
- * (arch_switch_to -> vm_activate(NULL)) and leaves the mask of the space it ran; a CR3
+ * (arch_switch_to -> vm_switch_to(NULL)) and leaves the mask of the space it ran; a CR3
  * write costs the same whole-TLB flush with or without a mask, and an idle CPU is then
  * never interrupted for a space it does not run.
  */
@@ -38,7 +38,7 @@ struct tlb_users {
 
 /* This CPU loads the directory at physical address root, whose users are next (NULL: the
  * kernel's directory); it joins next's mask before the load and leaves the previous
- * space's after it. Interrupts off (vm_activate). */
+ * space's after it. Interrupts off (vm_activate, vm_switch_to). */
 void tlb_load(struct tlb_users *next, uint32_t root);
 
 /* Flushes the pages [start, start + pages * 4 KiB) of the space on this CPU (if it has the

@@ -32,6 +32,7 @@
 #include "kernel/proc/programs.h"
 #include "kernel/proc/sched.h"
 #include "kernel/proc/task_internal.h"
+#include "kernel/time.h"
 
 /* The pid a /proc/PID entry was made for. */
 static int pid_of_node(const struct fs_node *n) { return (int)(uintptr_t)n->data; }
@@ -91,7 +92,7 @@ static int read_stat(struct fs_node *f, struct fs_writer *out)
     uint32_t pages = t->as ? vm_owned_pages(t->as) : 0;
     int ppid = t->parent ? t->parent->pid : 0;
     fs_printf(out, "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %u 0 0 0 20 0 1 0 %u %u %u 4294967295 ",
-              t->pid, t->name, state, ppid, t->pgid, t->sid, ns_to_clock_t(t->cpu_ns),
+              t->pid, t->name, state, ppid, t->pgid, t->sid, ns_to_clock_t(time_span_ns(t->cpu_cycles)),
               ns_to_clock_t(t->start_ns), pages * PAGE_SIZE, pages);
     fs_printf(out, "0 0 0 0 0 %u %u %u %u 0 0 0 %d %u 0 0 0 0 0 0 0 %u %u %u %u %u %d\n",
               sigset_word(t->sig.pending), sigset_word(t->sig.blocked), ignored, caught,

@@ -21,17 +21,18 @@ static uint64_t ticks(uint64_t ns) { return ns / (1000000000u / 100u); }
 static int read_stat(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
-    uint64_t busy = 0, now = time_ns();
+    uint64_t busy_cycles = 0, now = time_ns();
     uint32_t running = 0;
     /* The task list is walked with interrupts off, as task_check_limits walks it: one CPU
      * (with SMP this would take the task list's lock). */
     unsigned long flags = arch_irq_save();
     for (struct task *t = task_list(); t; t = t->next)
         if (t != idle_task) {
-            busy += t->cpu_ns;
+            busy_cycles += t->cpu_cycles;
             running += t->state == TASK_RUNNABLE;
         }
     arch_irq_restore(flags);
+    uint64_t busy = time_span_ns(busy_cycles);
     uint64_t idle = now > busy ? now - busy : 0;
     unsigned long long user = ticks(busy), idle_ticks = ticks(idle);
     fs_printf(out, "cpu  %llu 0 0 %llu 0 0 0 0 0 0\n", user, idle_ticks);

@@ -40,6 +40,9 @@ void vm_destroy(struct addr_space *as);
 struct addr_space *vm_clone(const struct addr_space *parent);
 /* Makes as the current address space (NULL: the kernel's alone). */
 void vm_activate(struct addr_space *as);
+/* vm_activate for a task switch, which runs with interrupts off already: without saving
+ * and restoring them. Interrupts must be off. */
+void vm_switch_to(struct addr_space *as);
 /* The value the CPU's page-directory register holds for as (NULL: the kernel's). */
 uint32_t vm_root(const struct addr_space *as);
 

@@ -24,7 +24,6 @@
 #include "kernel/arch.h"
 #include "kernel/kernel_lock.h"
 #include "kernel/lib/errno.h"
-#include "kernel/notrace.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/task.h" /* current_pid */
 #include "kernel/loadavg.h"
@@ -41,9 +40,8 @@ struct run_queue {
     struct task *idle;          /* its idle task */
     struct task *head, *tail;   /* runnable tasks waiting for it, in turn order */
     unsigned queued;
-    volatile bool need_resched; /* its current should call schedule() at its next chance */
     struct task *switched_from; /* the task that ran before the one resuming now */
-    uint64_t since_ns;          /* when its current was switched to */
+    uint64_t since_cycles;      /* the cycle counter when its current was switched to */
 } __attribute__((aligned(64)));
 
 static struct run_queue run_queues[MAX_CPUS];
@@ -62,13 +60,17 @@ int task_on_switch(void (*fn)(struct task *prev, struct task *next))
     return 0;
 }
 
-notrace bool sched_need_resched(void) { return this_rq()->need_resched; }
+struct sched_resched_flag sched_resched_flags[MAX_CPUS];
+
+/* rq's CPU's reschedule request (sched.h: sched_need_resched reads this CPU's). */
+static volatile bool *need_resched(struct run_queue *rq) { return &sched_resched_flags[rq - run_queues].set; }
 
 void sched_set_idle(unsigned cpu, struct task *idle)
 {
     idle->cpu = cpu;
     idle->cpus_allowed = 1u << cpu;
     run_queues[cpu].idle = idle;
+    run_queues[cpu].since_cycles = arch_cycles(); /* its current runs from now */
 }
 
 bool sched_is_idle_task(const struct task *t) { return t == run_queues[t->cpu].idle; }
@@ -123,7 +125,7 @@ static inline void dequeue(struct task *t)
  * idle CPU's hlt). */
 static void resched_cpu(unsigned cpu)
 {
-    run_queues[cpu].need_resched = true;
+    sched_resched_flags[cpu].set = true;
     if (cpu != arch_cpu_id())
         arch_send_resched_ipi(cpu);
 }
@@ -179,27 +181,33 @@ static struct task *pick_next(struct run_queue *rq, struct task *prev)
     return next;
 }
 
-/* Charges prev with the time since it was switched to, now that it is switched away. */
+/* Charges prev with the time since it was switched to, now that it is switched away. In
+ * cycles: a counter read and a subtraction at each switch; the conversion to nanoseconds
+ * waits for whoever reads the time (task_cpu_time_ns, /proc, wait's rusage). */
 static void account_cpu_time(struct run_queue *rq, struct task *prev)
 {
-    uint64_t now = time_ns();
-    prev->cpu_ns += now - rq->since_ns;
-    rq->since_ns = now;
+    uint64_t now = arch_cycles();
+    prev->cpu_cycles += now - rq->since_cycles;
+    rq->since_cycles = now;
 }
 
 uint64_t task_cpu_time_ns(const struct task *t)
 {
-    unsigned long flags = arch_irq_save(); /* current and since_ns change together */
-    uint64_t ns = t->cpu_ns + (running(t) ? time_ns() - run_queues[t->cpu].since_ns : 0);
+    unsigned long flags = arch_irq_save(); /* current and since_cycles change together */
+    uint64_t cycles = t->cpu_cycles;
+    if (running(t))
+        cycles += arch_cycles() - run_queues[t->cpu].since_cycles;
     arch_irq_restore(flags);
-    return ns;
+    return time_span_ns(cycles);
 }
 
 /* Switches this CPU from prev, its current task, to next, whose cpu is this one and which
- * is on no queue; returns when prev is switched to again. What every switch does. notrace,
- * as Linux's context switch (inline in its notrace __schedule): the function tracer would
- * see a call that returns in another task, and sched_switch records the switch anyway. */
-static notrace void switch_to(struct run_queue *rq, struct task *prev, struct task *next)
+ * is on no queue; returns when prev is switched to again. What every switch does. Inline in
+ * its two callers (schedule and the IPC fast path's direct switch): one call frame less on
+ * each switch, and no function tracer hook of its own (as Linux's context switch, inline in
+ * its notrace __schedule: the tracer would see a call that returns in another task, and
+ * sched_switch records the switch anyway). */
+static inline __attribute__((always_inline)) void switch_to(struct run_queue *rq, struct task *prev, struct task *next)
 {
     unsigned me = (unsigned)(rq - run_queues);
     account_cpu_time(rq, prev);
@@ -213,24 +221,20 @@ static notrace void switch_to(struct run_queue *rq, struct task *prev, struct ta
     arch_switch_to(prev, next);
     /* prev runs again here, switched to by some other task, perhaps on another CPU. */
     kernel_lock_set_depth(depth);
-    task_finish_switch(this_rq()->switched_from);
+    struct task *from = this_rq()->switched_from;
+    if (from->state == TASK_ZOMBIE) /* the test task_finish_switch starts with, inline */
+        task_finish_switch(from);
 }
 
 void schedule(void)
 {
     struct run_queue *rq = this_rq();
-    rq->need_resched = false;
+    *need_resched(rq) = false;
     struct task *prev = current;
     struct task *next = pick_next(rq, prev);
     if (next == prev)
         return;
     switch_to(rq, prev, next); /* next->cpu is this CPU: it came off this CPU's queue */
-}
-
-bool sched_can_switch_to(const struct task *t)
-{
-    unsigned me = arch_cpu_id();
-    return t->state == TASK_SLEEPING && t->cpu == me && ((t->cpus_allowed >> me) & 1);
 }
 
 void sched_sleep_and_switch_to(const void *chan, struct task *next)
@@ -275,7 +279,7 @@ void sched_yield(void)
 void cond_resched(void)
 {
     unsigned long flags = arch_irq_save();
-    if (this_rq()->need_resched)
+    if (sched_need_resched())
         schedule();
     kernel_lock_break(); /* and let a CPU waiting for the kernel lock in */
     arch_irq_restore(flags);
@@ -412,13 +416,13 @@ void sched_cpu_tick(void)
      * their next cond_resched() or wait. */
     struct run_queue *rq = this_rq();
     if (rq->queued)
-        rq->need_resched = true;
+        *need_resched(rq) = true;
 }
 
 void sched_idle_step(void)
 {
     struct run_queue *rq = this_rq();
-    if (!rq->need_resched && !rq->queued)
+    if (!*need_resched(rq) && !rq->queued)
         return;
     kernel_lock();
     schedule();
@@ -460,7 +464,7 @@ void sched_return_to_user(void)
             trace_signal_deliver(sig, current->kill_code, 0, 0);
             task_exit_signal(sig, sig_default_action(sig) == SIG_DEFAULT_CORE);
         }
-        if (!this_rq()->need_resched)
+        if (!sched_need_resched())
             return;
         schedule();
     }

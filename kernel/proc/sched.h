@@ -15,15 +15,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/arch.h" /* arch_cpu_id */
+
 struct task;
 
 /* Gives the CPU to the next runnable task; returns when this one is chosen again. Called
  * with interrupts off; returns with them off. */
 void schedule(void);
 
-/* True when t sleeps, last ran on this CPU and may run on it: then it is on no run queue
- * and no CPU, and sched_sleep_and_switch_to may run it here. Kernel lock held. */
-bool sched_can_switch_to(const struct task *t);
+/* sched_can_switch_to(t) (inline in kernel/proc/task_internal.h, which has the fields it
+ * reads): true when t sleeps, last ran on this CPU and may run on it: then it is on no run
+ * queue and no CPU, and sched_sleep_and_switch_to may run it here. Kernel lock held. */
 
 /*
  * A direct switch, for IPC's fast path (kernel/ipc/ipc_fast.c), as seL4's: the current task
@@ -85,8 +87,16 @@ void sched_cpu_tick(void);
  * the time between its being switched to and away from, interrupts it took included. */
 uint64_t task_cpu_time_ns(const struct task *t);
 
-/* True when the running task should call schedule() at its next chance. */
-bool sched_need_resched(void);
+/* Each CPU's request that its running task call schedule() at its next chance (set and
+ * cleared by sched.c), on a cache line of its own. Read through sched_need_resched. */
+struct sched_resched_flag {
+    volatile bool set;
+} __attribute__((aligned(64)));
+extern struct sched_resched_flag sched_resched_flags[];
+
+/* True when the running task should call schedule() at its next chance. Inline: every
+ * return to ring 3 asks. */
+static inline bool sched_need_resched(void) { return sched_resched_flags[arch_cpu_id()].set; }
 
 /* Called on the way back to ring 3 (after a system call or an interrupt from user mode),
  * with interrupts off: exits a killed process, switches when others should run. */

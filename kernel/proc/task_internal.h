@@ -50,7 +50,8 @@ struct task {
     int exit_status;          /* 0-255 for exit(), 128+signal-like number when killed */
     char exit_reason[48];     /* "killed: page fault" ... for the shell's report */
     uint64_t start_ns;
-    uint64_t cpu_ns;          /* CPU time it used up to its last switch out (sched.c) */
+    uint64_t cpu_cycles;      /* CPU time it used up to its last switch out, in cycles
+                               * (sched.c; time_span_ns converts) */
     uint32_t syscalls;        /* system calls made, for ps */
     struct cred cred;         /* its user and group ids (kernel/proc/cred.h); root's: all 0 */
     struct sigstate sig;      /* signal actions, blocked mask, alternate stack (signal.h) */
@@ -201,9 +202,18 @@ void arch_task_init_fork(struct task *child, uint32_t user_esp);
  * registers are dropped. Interrupts off. */
 void arch_task_exec_reset(struct task *t, uint32_t entry, uint32_t user_esp);
 /* Switches registers and stacks from prev to next (and the CPU's ring-0 stack, page
- * directory and TSS fields to next's). */
+ * directory and TSS fields to next's). Interrupts off (sched.c's switch_to, its one
+ * caller): the page directory's change relies on it (vm_switch_to). */
 void arch_switch_to(struct task *prev, struct task *next);
 /* A kernel thread's first code: runs t->thread_fn and exits. */
 void task_thread_main(void) __attribute__((noreturn));
+
+/* sched.h's sched_can_switch_to, inline here where the task's fields are: the IPC fast
+ * path asks it on every call. */
+static inline bool sched_can_switch_to(const struct task *t)
+{
+    unsigned me = arch_cpu_id();
+    return t->state == TASK_SLEEPING && t->cpu == me && ((t->cpus_allowed >> me) & 1);
+}
 
 #endif

@@ -12,6 +12,7 @@
 #include "kernel/proc/signal.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/trace_hooks.h"
+#include "kernel/time.h"
 
 #define WNOHANG 1
 
@@ -95,7 +96,7 @@ int process_wait(int pid, int options, int *status, int *child_pid, uint64_t *ch
         if (zombie) {
             *status = zombie->wait_status;
             *child_pid = zombie->pid;
-            *child_cpu_ns = zombie->cpu_ns;
+            *child_cpu_ns = time_span_ns(zombie->cpu_cycles);
             task_free(zombie);
             err = 0;
             break;
