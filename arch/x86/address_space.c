@@ -187,7 +187,8 @@ void vm_activate(struct addr_space *as)
     arch_irq_restore(flags);
 }
 
-void vm_switch_to(struct addr_space *as)
+/* notrace: a part of every context switch, as switch_to itself (kernel/notrace.h). */
+notrace void vm_switch_to(struct addr_space *as)
 {
     if (as)
         tlb_load(&as->users, (uint32_t)virt_to_phys(as->directory));

@@ -20,6 +20,7 @@
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/notrace.h"
 #include "kernel/smp.h"
 #include "kernel/trace_hooks.h"
 
@@ -54,7 +55,8 @@ static inline __attribute__((always_inline)) bool load(struct tlb_users *next, u
     return switched;
 }
 
-void tlb_load(struct tlb_users *next, uint32_t root)
+/* notrace: a part of every context switch, as switch_to itself (kernel/notrace.h). */
+notrace void tlb_load(struct tlb_users *next, uint32_t root)
 {
     if (load(next, root))
         trace_tlb_flush(TLB_FLUSH_ON_TASK_SWITCH, TRACE_TLB_FLUSH_ALL);
