@@ -133,7 +133,7 @@ USER_MODULES := $(subst $(space),$(comma),$(strip $(USER_ELFS)))
 # repository (tools/fetch-busybox.sh): for `make run PROGRAMS=build/busybox/busybox` and the
 # tests that boot it.
 BUSYBOX := $(BUILD)/busybox/busybox
-$(BUSYBOX): tools/fetch-busybox.sh
+$(BUSYBOX): tools/fetch-busybox.sh tools/fetch-deb.sh
 	tools/fetch-busybox.sh $@
 
 # PROGRAMS="path/to/elf ...": more programs for `make run`, `trace` and `debug`, each /bin/NAME

@@ -6,7 +6,7 @@
 #   linux-headers-ABI-common (all)   the kernel's headers and Makefiles
 #   linux-kbuild-MAJOR.MINOR (host)  fixdep, modpost and the other build programs, for the
 #                                    host's architecture: the i386 ones cannot run here
-# all of the same version, downloaded with tools/compare/fetch-deb.sh and unpacked under
+# all of the same version, downloaded with tools/fetch-deb.sh and unpacked under
 # LINUX_DIR/headers (nothing is installed). The 686 package's Makefile includes the common
 # one by its installed path, /usr/src/...; the unpacked copy is pointed at the unpacked
 # tree instead. The result is an i386 module for the guest; the host never loads it.
@@ -33,7 +33,7 @@ mkdir -p "$root"
 for spec in "linux-headers-$abi-686=$version i386" "linux-headers-$abi-common=$version all" \
     "$kbuild=$version $(dpkg --print-architecture)"; do
     # shellcheck disable=SC2086
-    deb=$("$here/fetch-deb.sh" $spec)
+    deb=$("$here/../fetch-deb.sh" $spec)
     dpkg-deb -x "$deb" "$root"
 done
 root=$(cd "$root" && pwd)

@@ -25,7 +25,7 @@ $(COMPARE_MKCPIO): tools/compare/mkcpio.c
 	@mkdir -p $(@D)
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -o $@ $<
 
-$(COMPARE_VMLINUZ): tools/compare/fetch-linux-image.sh tools/compare/fetch-deb.sh
+$(COMPARE_VMLINUZ): tools/compare/fetch-linux-image.sh tools/fetch-deb.sh
 	tools/compare/fetch-linux-image.sh $(@D)
 
 $(COMPARE_MODULE): $(COMPARE_VMLINUZ) tools/compare/build-module.sh tools/compare/module/compare_mod.c \

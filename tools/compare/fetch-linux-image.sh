@@ -1,7 +1,7 @@
 #!/bin/sh
 # fetch-linux-image.sh - puts the kernel of Debian's linux-image-686 (i386) at OUT/vmlinuz
 # and its config at OUT/config, unmodified. The metapackage names the real package
-# (linux-image-6.1.0-N-686), which tools/compare/fetch-deb.sh downloads into the shared
+# (linux-image-6.1.0-N-686), which tools/fetch-deb.sh downloads into the shared
 # cache; OUT/package says which one it was. usage: fetch-linux-image.sh OUT
 set -eu
 
@@ -12,13 +12,13 @@ arch=i386
 
 # The metapackage's dependency is the versioned image; apt knows it once i386 is added and
 # the lists updated, which fetch-deb.sh does for the metapackage itself.
-"$here/fetch-deb.sh" --lists-only "$meta" "$arch"
+"$here/../fetch-deb.sh" --lists-only "$meta" "$arch"
 real=$(apt-cache depends "$meta:$arch" | sed -n 's/^ *Depends: \(linux-image-[0-9.]*-[0-9]*-686\)\(:i386\)\{0,1\}$/\1/p' | head -n 1)
 if [ -z "$real" ]; then
     echo "fetch-linux-image: apt does not say which image $meta:$arch depends on" >&2
     exit 1
 fi
-deb=$("$here/fetch-deb.sh" "$real" "$arch")
+deb=$("$here/../fetch-deb.sh" "$real" "$arch")
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

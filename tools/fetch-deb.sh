@@ -1,6 +1,6 @@
 #!/bin/sh
 # fetch-deb.sh - downloads one Debian package with `apt-get download` into the shared cache
-# tools/fetch-busybox.sh uses (/var/cache/tracekern as root, else
+# tools/fetch-busybox.sh and make compare use (/var/cache/tracekern as root, else
 # ${XDG_CACHE_HOME:-~/.cache}/tracekern) and prints the cached .deb's path. A .deb already
 # there is used again (no network); the architecture is added to dpkg, and apt's lists
 # updated (tools/apt-update.sh), only when apt does not know the package yet. Nothing is
