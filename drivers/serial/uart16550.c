@@ -3,6 +3,8 @@
  */
 #include "kernel/init.h"
 #include "kernel/log/ipc_logging.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "drivers/serial/uart16550.h"
 
 #include "arch/x86/cpu.h"
@@ -29,34 +31,43 @@
 #define BAUD_DIVISOR_115200 1
 
 static uint16_t rx_port;
+static void (*rx_callback)(uint8_t);
 
-/* Bytes the transmitter takes at once when it says it is empty, per port uart_init found:
- * 16 on a 16550A, whose FIFOs are on; 1 on an older UART (an 8250 or 16450 has no FIFO,
- * a 16550 without the A a broken one, and uart_init leaves it at one byte). Written once
- * at boot, before anything writes. */
-static struct {
+/* Per port uart_init found: the bytes the transmitter takes at once when it says it is
+ * empty (16 on a 16550A, whose FIFOs are on; 1 on an older UART: an 8250 or 16450 has no
+ * FIFO, a 16550 without the A a broken one), written once at boot before anything writes;
+ * and the lock of its writers. Two CPUs that both saw the FIFO empty would put 32 bytes
+ * into its 16, and lose 16: the console has writers that hold no other lock (printk
+ * beside a program's terminal output). */
+struct uart_port {
     uint16_t port;
     uint8_t depth;
-} fifos[MAX_UARTS];
+    struct spinlock lock;
+};
+static struct uart_port ports[MAX_UARTS] = {
+    { .lock = SPINLOCK_INIT("uart") }, { .lock = SPINLOCK_INIT("uart") },
+    { .lock = SPINLOCK_INIT("uart") }, { .lock = SPINLOCK_INIT("uart") },
+};
 
-static unsigned fifo_depth(uint16_t port)
+/* port's entry in ports; NULL for a port uart_init never found. */
+static struct uart_port *port_of(uint16_t port)
 {
     for (int i = 0; i < MAX_UARTS; i++)
-        if (fifos[i].port == port)
-            return fifos[i].depth;
-    return 1;
+        if (ports[i].port == port)
+            return &ports[i];
+    return 0;
 }
 
-static void remember_fifo(uint16_t port, unsigned depth)
+/* Records port, found by uart_init, with its FIFO depth. */
+static void remember_port(uint16_t port, unsigned depth)
 {
     for (int i = 0; i < MAX_UARTS; i++)
-        if (fifos[i].port == port || fifos[i].port == 0) {
-            fifos[i].port = port;
-            fifos[i].depth = (uint8_t)depth;
+        if (ports[i].port == port || ports[i].port == 0) {
+            ports[i].port = port;
+            ports[i].depth = (uint8_t)depth;
             return;
         }
 }
-static void (*rx_callback)(uint8_t);
 
 bool uart_init(uint16_t port)
 {
@@ -72,16 +83,22 @@ bool uart_init(uint16_t port)
     outb(port + REG_FCR, FCR_ENABLE_CLEAR);
     outb(port + REG_MCR, MCR_DTR_RTS_OUT2);
     bool fifos_on = (inb(port + REG_IIR) & IIR_FIFOS_ON) == IIR_FIFOS_ON;
-    remember_fifo(port, fifos_on ? FIFO_DEPTH_16550A : 1);
+    remember_port(port, fifos_on ? FIFO_DEPTH_16550A : 1);
     return true;
 }
 
 /* Each time the transmitter is empty (LSR's THRE: with the FIFO on, the whole FIFO is), as
  * many bytes as it holds go in with one `rep outsb`: a status read per 16 bytes instead of
- * one per byte (a 4 KiB page cost 10 instructions a byte, now about 1.3). */
+ * one per byte (a 4 KiB page cost 10 instructions a byte, now about 2). One writer at a
+ * time per port, so that a write is never cut by another's bytes; once smp_stop_others
+ * has run (a panic), the one CPU left writes without the lock, which a stopped CPU may
+ * hold forever. */
 void uart_write(uint16_t port, const char *data, size_t len)
 {
-    unsigned depth = fifo_depth(port);
+    struct uart_port *f = port_of(port);
+    unsigned depth = f ? f->depth : 1;
+    bool locking = f && !smp_stop_requested();
+    unsigned long flags = locking ? spin_lock_irqsave(&f->lock) : 0;
     while (len) {
         while (!(inb(port + REG_LSR) & LSR_THR_EMPTY))
             ;
@@ -90,6 +107,8 @@ void uart_write(uint16_t port, const char *data, size_t len)
         data += n;
         len -= n;
     }
+    if (locking)
+        spin_unlock_irqrestore(&f->lock, flags);
 }
 
 /* The serial driver's IPC log (ipc_logging/serial/): bytes received, with their line status

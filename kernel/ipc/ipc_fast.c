@@ -76,7 +76,10 @@ bool ipc_fast_call(int ep, struct ipc_regs *io, int *result)
     struct task *self = current;
     struct endpoint *e = endpoint_of(ep);
     struct ipc_wait *rx = e ? e->receiver : 0;
-    if (!rx || !nobody_watches() || !sched_can_switch_to(rx->task) || !may_sleep(self))
+    /* The receiver asleep in its own wait, as ipc_fast_reply_recv asks of a caller: a
+     * receiver registered but asleep on anything else is the slow path's to wake. */
+    if (!rx || !nobody_watches() || !sched_can_switch_to(rx->task) ||
+        rx->task->wait_chan != rx || !may_sleep(self))
         return false;
     struct ipc_msg reply;
     struct ipc_wait tx; /* only what a call awaiting its reply uses: not the 128-byte msg */
