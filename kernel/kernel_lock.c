@@ -18,8 +18,9 @@
  * while another CPU resized the trace buffer. A sleeper cannot miss its wake-up: it sets its
  * bit before it looks at owner a last time, the releaser clears owner before it reads the
  * bits (both sequentially consistent), and sti;hlt takes an IPI that came meanwhile. The
- * IPI must be able to arrive: nobody waits for the lock in the handler of an interrupt
- * that holds the IPI back (arch/x86/trap.c takes the lock after an IPI's handler).
+ * IPI must be able to arrive: nobody waits for the lock with an interrupt in service
+ * (arch/x86/trap.c takes the lock after an IPI's handler, and acknowledges a device's
+ * interrupt before its handler waits for the lock).
  */
 #include "kernel/kernel_lock.h"
 
