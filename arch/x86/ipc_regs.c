@@ -83,34 +83,15 @@ static struct trap_frame *user_frame(void)
     return (struct trap_frame *)(current->kstack + KERNEL_STACK_PAGES * PAGE_SIZE) - 1;
 }
 
-/* The message an ipc_msg carries, as registers (see kernel/ipc/ipc_fast.c's twin). */
-static void regs_from_msg(struct ipc_regs *r, const struct ipc_msg *m)
-{
-    r->label = m->label;
-    r->len = m->len;
-    r->word[0] = r->word[1] = 0;
-    uint32_t n = m->len < IPC_REG_BYTES ? m->len : IPC_REG_BYTES;
-    for (uint32_t i = 0; i < n; i++)
-        ((uint8_t *)r->word)[i] = m->data[i];
-}
-
-static void msg_from_regs(struct ipc_msg *m, uint32_t label, uint32_t w0, uint32_t w1)
-{
-    m->label = label;
-    m->len = IPC_REG_BYTES;
-    __builtin_memcpy(m->data, &w0, 4);
-    __builtin_memcpy(m->data + 4, &w1, 4);
-}
-
 /* a: ep, label, word 0, word 1, timeout_ms */
 SYSCALL_HANDLER(ipc_call_regs)
 {
     struct ipc_msg m, reply;
-    msg_from_regs(&m, a[1], a[2], a[3]);
+    ipc_msg_from_regs(&m, &(struct ipc_regs){ .label = a[1], .word = { a[2], a[3] } });
     int err = ipc_call((int)a[0], &m, &reply, a[4]);
     if (!err) {
         struct ipc_regs r;
-        regs_from_msg(&r, &reply);
+        ipc_regs_from_msg(&r, &reply);
         regs_out(user_frame(), 0, &r);
     }
     return err;
@@ -120,11 +101,11 @@ SYSCALL_HANDLER(ipc_call_regs)
 SYSCALL_HANDLER(ipc_reply_recv_regs)
 {
     struct ipc_msg reply, m;
-    msg_from_regs(&reply, a[1], a[2], a[3]);
+    ipc_msg_from_regs(&reply, &(struct ipc_regs){ .label = a[1], .word = { a[2], a[3] } });
     int token = ipc_reply_recv(a[4], &reply, (int)a[0], &m);
     if (token >= 0) {
         struct ipc_regs r;
-        regs_from_msg(&r, &m);
+        ipc_regs_from_msg(&r, &m);
         regs_out(user_frame(), token, &r);
     }
     return token;

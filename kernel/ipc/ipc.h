@@ -86,6 +86,30 @@ bool ipc_endpoint_stats(int i, struct ipc_endpoint_stats *out);
 /* IPC's own log (ipc_logging/ipc/) on or off; on from boot. For measuring what it costs. */
 void ipc_logging_set(bool on);
 
+/* A register message as the message it is to the other side: label, 8 bytes. Both paths
+ * of the register calls use these (kernel/ipc/ipc_fast.c, arch/x86/ipc_regs.c). */
+static inline void ipc_msg_from_regs(struct ipc_msg *m, const struct ipc_regs *r)
+{
+    m->label = r->label;
+    m->len = IPC_REG_BYTES;
+    __builtin_memcpy(m->data, r->word, IPC_REG_BYTES);
+}
+
+/* A received message as registers: the label, the length the sender gave, and its first 8
+ * bytes (zeros past a shorter one: the rest of m is not the sender's). */
+static inline void ipc_regs_from_msg(struct ipc_regs *r, const struct ipc_msg *m)
+{
+    r->label = m->label;
+    r->len = m->len;
+    if (m->len >= IPC_REG_BYTES) {
+        __builtin_memcpy(r->word, m->data, IPC_REG_BYTES);
+    } else {
+        r->word[0] = r->word[1] = 0;
+        for (uint32_t i = 0; i < m->len; i++)
+            ((uint8_t *)r->word)[i] = m->data[i];
+    }
+}
+
 /* Starts the name service (a kernel thread owning endpoint IPC_NAMESERVER). */
 void nameserver_start(void);
 

@@ -48,29 +48,6 @@ static inline bool may_sleep(const struct task *t)
     return !t->killed && !(t->sig.pending & ~t->sig.blocked);
 }
 
-/* A register message as the message it is to the other side: label, 8 bytes. */
-static inline void msg_from_regs(struct ipc_msg *m, const struct ipc_regs *r)
-{
-    m->label = r->label;
-    m->len = IPC_REG_BYTES;
-    __builtin_memcpy(m->data, r->word, IPC_REG_BYTES);
-}
-
-/* A received message as registers: the label, the length the sender gave, and its first 8
- * bytes (zeros past a shorter one: the rest of m is not the sender's). */
-static inline void regs_from_msg(struct ipc_regs *r, const struct ipc_msg *m)
-{
-    r->label = m->label;
-    r->len = m->len;
-    if (m->len >= IPC_REG_BYTES) {
-        __builtin_memcpy(r->word, m->data, IPC_REG_BYTES);
-    } else {
-        r->word[0] = r->word[1] = 0;
-        for (uint32_t i = 0; i < m->len; i++)
-            ((uint8_t *)r->word)[i] = m->data[i];
-    }
-}
-
 bool ipc_fast_call(int ep, struct ipc_regs *io, int *result)
 {
     struct task *self = current;
@@ -89,7 +66,7 @@ bool ipc_fast_call(int ep, struct ipc_regs *io, int *result)
     tx.reply = &reply;
     tx.result = PENDING;
     /* The receiver takes the message (ipc.c's deliver and sender_done, for a call). */
-    msg_from_regs(&rx->msg, io);
+    ipc_msg_from_regs(&rx->msg, io);
     rx->peer = self->pid;
     e->receiver = 0;
     e->messages++;
@@ -107,7 +84,7 @@ bool ipc_fast_call(int ep, struct ipc_regs *io, int *result)
         tx.result = ipc_wait_for(&tx, IPC_FOREVER);
     *result = tx.result;
     if (tx.result == 0)
-        regs_from_msg(io, &reply);
+        ipc_regs_from_msg(io, &reply);
     return true;
 }
 
@@ -128,7 +105,7 @@ bool ipc_fast_reply_recv(int ep, uint32_t token, struct ipc_regs *io, int *resul
         ipc_awaiting_reply = w->next;
     else
         ipc_unlink_wait(&ipc_awaiting_reply, w);
-    msg_from_regs(w->reply, io);
+    ipc_msg_from_regs(w->reply, io);
     struct endpoint *called = w->ep == ep ? e : endpoint_of(w->ep);
     if (called)
         called->replies++;
@@ -146,7 +123,7 @@ bool ipc_fast_reply_recv(int ep, uint32_t token, struct ipc_regs *io, int *resul
     *result = rx.result;
     if (rx.result >= 0) {
         trace_ipc_recv(ep, rx.peer, &rx.msg, (uint32_t)rx.result); /* as ipc_recv's */
-        regs_from_msg(io, &rx.msg);
+        ipc_regs_from_msg(io, &rx.msg);
     }
     return true;
 }
