@@ -256,6 +256,16 @@ static void __attribute__((noreturn)) die_of_unwritable_frame(uint32_t esp)
     die_of(SIGSEGV, SI_KERNEL, "signal frame not writable", esp);
 }
 
+/* tf is a system call that a signal cut short with EINTR, which may be made again. Not
+ * after sigreturn: its EAX is the register the frame restored, which may hold -EINTR
+ * (the call a handler interrupted answered it), and making "the call" again would run
+ * sigreturn once more on a stack with no frame (Linux: orig_ax = -1). */
+static bool interrupted_syscall(const struct trap_frame *tf)
+{
+    return tf->vector == SYSCALL_VECTOR && (int32_t)tf->eax == -EINTR &&
+           current->syscall_nr != NO_SYSCALL;
+}
+
 void signal_deliver(struct trap_frame *tf)
 {
     struct sigstate *s = &current->sig;
@@ -280,8 +290,8 @@ void signal_deliver(struct trap_frame *tf)
                                  .status = o.status };
         kernel_sigset_t mask = s->restore_mask ? s->saved_mask : s->blocked;
         s->restore_mask = false;
-        if (tf->vector == SYSCALL_VECTOR && (int32_t)tf->eax == -EINTR &&
-            (ka.flags & SA_RESTART) && sig_syscall_restartable(current->syscall_nr)) {
+        if (interrupted_syscall(tf) && (ka.flags & SA_RESTART) &&
+            sig_syscall_restartable(current->syscall_nr)) {
             /* SA_RESTART: the handler returns to the `int $0x80` again, EAX its number. */
             tf->eax = current->syscall_nr;
             tf->eip -= 2;
@@ -301,8 +311,7 @@ void signal_deliver(struct trap_frame *tf)
      * was taken), so the call is made again, as Linux restarts it when no handler is
      * invoked; but for the sleeps, whose time has partly passed (Linux restarts them with
      * what is left; here they answer EINTR and write it). */
-    if (tf->vector == SYSCALL_VECTOR && (int32_t)tf->eax == -EINTR && !current->killed &&
-        current->syscall_nr != SYS_nanosleep && current->syscall_nr != 267 &&
+    if (interrupted_syscall(tf) && !current->killed && current->syscall_nr != SYS_nanosleep && current->syscall_nr != 267 &&
         current->syscall_nr != 407) {
         tf->eax = current->syscall_nr;
         tf->eip -= 2;
@@ -361,6 +370,7 @@ static bool restore_sigcontext(struct trap_frame *tf, const struct kernel_sigcon
     tf->eip = sc->eip;
     tf->cs = cs, tf->user_ss = ss;
     tf->eflags = (tf->eflags & ~SIGRETURN_EFLAGS) | (sc->eflags & SIGRETURN_EFLAGS);
+    current->syscall_nr = NO_SYSCALL; /* the registers are the interrupted code's, not a call's */
     return true;
 }
 

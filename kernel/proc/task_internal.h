@@ -28,6 +28,9 @@ struct file;
 struct addr_space;
 struct program;
 
+/* task.syscall_nr when the registers are not a system call's (after sigreturn). */
+#define NO_SYSCALL 0xffffffffu
+
 struct task {
     int pid;
     char name[TASK_NAME_MAX];
@@ -78,7 +81,8 @@ struct task {
     int exit_signal;          /* what the parent gets at its death (clone's CSIGNAL) */
     bool vfork_done;          /* a vfork parent: its child has exec'd or exited */
     bool announce_exit;       /* `run ... &`: the console hears how it ended */
-    uint32_t syscall_nr;      /* the system call it made last (SA_RESTART restarts it) */
+    uint32_t syscall_nr;      /* the system call it is in (SA_RESTART restarts it), or
+                               * NO_SYSCALL after sigreturn: nothing to restart */
 
     /* Scheduling on N CPUs (kernel/proc/sched.c), under the kernel lock. */
     unsigned cpu;             /* the CPU it runs on, waits for, or ran on last */

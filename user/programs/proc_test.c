@@ -195,6 +195,8 @@ static void on_chld(int sig, siginfo_t *si, void *uc)
 }
 static void on_alarm(int sig) { (void)sig; alarms++; }
 static void on_usr1(int sig) { (void)sig; usr1s++; }
+/* SIGALRM's handler that also leaves SIGUSR2 pending (blocked by its sa_mask till it returns). */
+static void on_alarm_raise_usr2(int sig) { (void)sig; alarms++; raise(SIGUSR2); }
 
 static void signal_checks(void)
 {
@@ -277,6 +279,26 @@ static void signal_checks(void)
     check_number("alarm(1) with none set returns 0", alarm(1), 0);
     long r = pause();
     check_true("pause returns -1 EINTR after SIGALRM's handler", r == -1 && errno == EINTR && alarms == 1);
+    /* After sigreturn the registers are the interrupted code's, not a system call's: the
+     * restored EAX is pause's -EINTR, and the ignored SIGUSR2 taken on the way out (no
+     * handler runs) must not "restart" anything (Linux: orig_ax = -1). Restarting the
+     * last call made sigreturn again, on a stack with no frame: SIGSEGV (busybox sh
+     * waiting for two children at once on 4 CPUs, 1 run in 8). */
+    sa.sa_handler = on_alarm_raise_usr2;
+    sigaddset(&sa.sa_mask, SIGUSR2);
+    sigaction(SIGALRM, &sa, 0);
+    struct sigaction ignore = { .sa_handler = (void (*)(int))SIG_IGN }, usr2_was;
+    sigaction(SIGUSR2, &ignore, &usr2_was);
+    alarms = 0;
+    struct itimerval soon = { { 0, 0 }, { 0, 50000 } };
+    setitimer(ITIMER_REAL, &soon, 0);
+    r = pause();
+    check_true("a signal ignored right after sigreturn restarts nothing: pause -> EINTR",
+               r == -1 && errno == EINTR && alarms == 1);
+    sigaction(SIGUSR2, &usr2_was, 0);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, 0);
     alarm(5);
     check_number("alarm(0) returns what was left (5 s, rounded)", alarm(0), 5);
     alarm(1);
