@@ -186,9 +186,12 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *tf)
     panic_end("fatal exception");
 }
 
-/* The driver's handler for irq, between its two trace events. */
+/* The driver's handler for irq, between its two trace events; mmiotrace's extension
+ * records that the driver saw the interrupt (IRQ_SEEN). */
 static void run_irq_handler(int irq)
 {
+    if (trace_hook_device_irq)
+        trace_device_irq(TRACE_DEVICE_IRQ_SEEN, (uint32_t)irq, (uint32_t)irq_count(irq));
     trace_irq_handler_entry(irq, irq_name(irq));
     if (irq_handlers[irq])
         irq_handlers[irq]();
@@ -236,6 +239,7 @@ static void handle_irq(int irq)
         irq_stat_count(IRQ_STAT_SPURIOUS);
     } else {
         irq_counts[cpu][irq]++;
+        trace_device_irq(TRACE_DEVICE_IRQ_FIRED, (uint32_t)irq, 0); /* mmiotrace's IRQ */
         if (irq_unlocked[irq]) {
             run_irq_handler(irq);
             irq_chip->eoi(irq);

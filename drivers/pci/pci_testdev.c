@@ -28,6 +28,7 @@
 #include "arch/x86/cpu.h"
 #include "kernel/arch.h"
 #include "drivers/pci/pci.h"
+#include "drivers/pci/pci_port.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/heap.h"
@@ -73,7 +74,8 @@ struct testdev_header {
 /* Reads one byte register of a BAR: a single 1-byte access. */
 static uint8_t bar_read8(const struct testdev_bar *b, uint32_t offset)
 {
-    return b->mem ? mmio_read8(b->mem + offset) : inb((uint16_t)(b->port + offset));
+    return b->mem ? mmio_read8(b->mem + offset)
+                  : (uint8_t)pci_port_read((uint16_t)(b->port + offset), 1);
 }
 
 /* Reads a little-endian 32-bit header field as four byte accesses, as the device serves it. */
@@ -96,13 +98,7 @@ static void bar_write(const struct testdev_bar *b, uint32_t offset, uint8_t widt
         else
             mmio_write32(b->mem + offset, value);
     } else {
-        uint16_t port = (uint16_t)(b->port + offset);
-        if (width == 1)
-            outb(port, (uint8_t)value);
-        else if (width == 2)
-            outw(port, (uint16_t)value);
-        else
-            outl(port, value);
+        pci_port_write((uint16_t)(b->port + offset), width, value);
     }
 }
 
