@@ -2,6 +2,7 @@
  * task_arch.c - the x86 half of tasks: building a new task's first kernel stack, and
  * switching stacks, address spaces, the TSS's ring-0 stack and the FPU between tasks.
  */
+#include "arch/x86/address_space.h" /* struct addr_space */
 #include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/paging.h"
@@ -10,6 +11,7 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/vm.h"
+#include "kernel/trace_hooks.h" /* trace_tlb_flush */
 
 extern void context_switch(uint32_t *save_esp, uint32_t next_esp);
 extern void task_enter_user(void);
@@ -90,18 +92,34 @@ static bool same_tls(const struct task *a, const struct task *b)
            a->arch.tls[2] == b->arch.tls[2];
 }
 
+/*
+ * The machine's half of every switch, in one function: it reads the CPU number once
+ * (interrupts are off for every switch, sched.c's rule, so it stays this CPU until
+ * context_switch) and, between two processes, runs straight through: the TSS's ring-0
+ * stack, the TLS descriptors unless both have the same, the address space (this CPU into
+ * next's mask, CR3, main_tss.cr3, out of prev's mask: tlb_load_on), the FPU left to trap
+ * (fpu_switch_on), the stacks. Only a kernel thread's switch (the kernel's directory) and
+ * an FPU with someone's registers in it take a call.
+ */
 void arch_switch_to(struct task *prev, struct task *next)
 {
+    unsigned me = arch_cpu_id();
     /* An interrupt from ring 3 lands on the top of next's kernel stack. */
     if (next->kstack)
-        main_tss.esp0 = kstack_top(next);
-    /* The GDT's TLS slots hold a running process's own descriptors (set_thread_area and
-     * execve write them there too), so from a process with the same ones (most often
-     * none: programs without threads) there is nothing to load. */
-    if (next->as && !(prev->as && same_tls(prev, next)))
-        gdt_load_tls(next->arch.tls);
-    vm_switch_to(next->as); /* interrupts are off for every switch (sched.c) */
-    fpu_switch(prev, next);
+        cpu_main_tss[me].esp0 = kstack_top(next);
+    struct addr_space *as = next->as;
+    if (as) {
+        /* The GDT's TLS slots hold a running process's own descriptors (set_thread_area and
+         * execve write them there too), so from a process with the same ones (most often
+         * none: programs without threads) there is nothing to load. */
+        if (!(prev->as && same_tls(prev, next)))
+            gdt_load_tls(next->arch.tls);
+        if (tlb_load_on(me, &as->users, (uint32_t)virt_to_phys(as->directory)))
+            trace_tlb_flush(TLB_FLUSH_ON_TASK_SWITCH, TRACE_TLB_FLUSH_ALL);
+    } else {
+        vm_switch_to(0); /* a kernel thread or idle: the kernel's directory */
+    }
+    fpu_switch_on(me, prev, next);
     context_switch(&prev->saved_esp, next->saved_esp);
 }
 
