@@ -45,20 +45,11 @@ struct run_queue {
 } __attribute__((aligned(64)));
 
 static struct run_queue run_queues[MAX_CPUS];
-static void (*switch_hook)(struct task *prev, struct task *next); /* task_on_switch's */
 
 static struct run_queue *this_rq(void) { return &run_queues[arch_cpu_id()]; }
 
 /* The current task of rq's CPU. */
 static struct task *rq_current(struct run_queue *rq) { return cpu_current[rq - run_queues]; }
-
-int task_on_switch(void (*fn)(struct task *prev, struct task *next))
-{
-    if (switch_hook && switch_hook != fn)
-        return -EBUSY;
-    switch_hook = fn;
-    return 0;
-}
 
 struct sched_resched_flag sched_resched_flags[MAX_CPUS];
 
@@ -215,8 +206,6 @@ static inline __attribute__((always_inline)) void switch_to(struct run_queue *rq
     rq->switched_from = prev;
     cpu_current[me] = next; /* current */
     cpu_current_pid[me] = next->pid; /* current_pid */
-    if (switch_hook)
-        switch_hook(prev, next);
     unsigned depth = kernel_lock_depth(); /* this CPU's; next's own switch restores it */
     arch_switch_to(prev, next);
     /* prev runs again here, switched to by some other task, perhaps on another CPU. */
