@@ -73,21 +73,26 @@ void arch_task_init_fork(struct task *child, uint32_t user_esp)
     sf->ret = (uint32_t)(uintptr_t)task_enter_user;
     child->saved_esp = (uint32_t)(uintptr_t)sf;
     memcpy(child->arch.tls, current->arch.tls, sizeof child->arch.tls);
+    child->arch.tls_used = current->arch.tls_used;
     fpu_copy_state(child);
 }
 
 void arch_task_exec_reset(struct task *t, uint32_t entry, uint32_t user_esp)
 {
     memset(t->arch.tls, 0, sizeof t->arch.tls);
+    t->arch.tls_used = false;
     gdt_load_tls(t->arch.tls);
     fresh_user_frame((struct trap_frame *)(kstack_top(t) - sizeof(struct trap_frame)), entry,
                      user_esp);
     fpu_forget(t);
 }
 
-/* Whether a and b have the same TLS descriptors. */
+/* Whether a and b have the same TLS descriptors: at once when neither has any (most
+ * programs: no threads), else compared. */
 static bool same_tls(const struct task *a, const struct task *b)
 {
+    if (!a->arch.tls_used && !b->arch.tls_used)
+        return true;
     return a->arch.tls[0] == b->arch.tls[0] && a->arch.tls[1] == b->arch.tls[1] &&
            a->arch.tls[2] == b->arch.tls[2];
 }
