@@ -14,6 +14,7 @@
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
+#include "arch/x86/trap_exit.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/kernel_lock.h"
 #include "kernel/mm/page_alloc.h"
@@ -71,7 +72,7 @@ bool ipc_regs_fastpath(struct trap_frame *tf)
     }
     /* Done: it ran here from start to end, perhaps with other tasks in between. */
     regs_out(tf, result, &m);
-    trap_exit_to_user(tf);
+    trap_exit_to_user_task(tf, t); /* t: this task, whichever CPU it runs on now */
     kernel_unlock();
     return true;
 }

@@ -279,7 +279,9 @@ static void check_user_segments(struct trap_frame *tf)
 void trap_exit_to_user(struct trap_frame *tf)
 {
     /* Most returns have nothing to do but the selectors: one test of each thing that could
-     * be pending before the calls that would find it. */
+     * be pending before the calls that would find it. trap_exit.h has these tests and
+     * check_user_segments' first as inlines for the IPC fast path: a new test goes in both
+     * (written out here, they keep this function as gcc lays it out for every return). */
     const struct task *t = current;
     if ((t->killed || sched_need_resched() || t->sig.pending || t->sig.restore_mask) &&
         !uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
