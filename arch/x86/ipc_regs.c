@@ -4,7 +4,8 @@
  * frame, by the fast path (kernel/ipc/ipc_fast.c) when it can, else by the system call
  * table's handlers over the slow path.
  *
- * The fast path's entry runs first thing in trap_dispatch, before the ordinary entry's
+ * The fast path's entry runs first thing after the system call vector's entry has saved the
+ * frame (trap_entry.asm's trap_syscall compares EAX and EBX), before trap_dispatch and its
  * work (the lock, the checks for exceptions, the table, the tracer, interrupts on): the
  * call runs with interrupts off throughout, as seL4's, and returns to ring 3 through the
  * trap path's end unless nothing is pending there. It steps aside, before it has changed
@@ -22,6 +23,13 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/syscall/syscall_handlers.h"
+#include "uapi/ipc.h"
+#include "uapi/syscall.h"
+
+/* trap_entry.asm's trap_syscall compares EAX and EBX with these numbers, written out there. */
+_Static_assert(SYSCALL_VECTOR == 0x80 && SYS_tracekern_ipc == 0x7000 && IPC_OP_CALL_REGS == 5 &&
+                   IPC_OP_REPLY_RECV_REGS == 6,
+               "trap_entry.asm's trap_syscall has these numbers: change them there too");
 
 /* The message a register call carries in, from its frame: EDX the label, ESI and EDI the
  * data. */
