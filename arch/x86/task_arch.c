@@ -13,11 +13,10 @@
 #include "kernel/mm/vm.h"
 #include "kernel/trace_hooks.h" /* trace_tlb_flush */
 
-extern void context_switch(uint32_t *save_esp, uint32_t next_esp);
 extern void task_enter_user(void);
 extern void task_enter_kernel(void);
 
-/* What context_switch pops for a task that never ran: four preserved registers (zero) and
+/* What switch_stacks pops for a task that never ran: four preserved registers (zero) and
  * the address it "returns" to. */
 struct switch_frame {
     uint32_t edi, esi, ebx, ebp;
@@ -98,12 +97,41 @@ static bool same_tls(const struct task *a, const struct task *b)
 }
 
 /*
+ * Moves this CPU from one task's kernel stack to another's: pushes where this task resumes
+ * (the label after the ret) and the registers the C calling convention says a function
+ * keeps (EBP, EBX, ESI, EDI), stores the stack pointer in *save_esp, loads next_esp, pops
+ * that task's four and returns on its stack: to the label in its own arch_switch_to, which
+ * it left the same way, or, for a task that never ran, to the entry its stack was prepared
+ * with (struct switch_frame). Inline in arch_switch_to (no call, no arguments on the
+ * stack); EAX, ECX and EDX hold whatever the code that ran meanwhile left in them.
+ */
+static inline __attribute__((always_inline)) void switch_stacks(uint32_t *save_esp, uint32_t next_esp)
+{
+    __asm__ volatile("pushl $1f\n\t"
+                     "pushl %%ebp\n\t"
+                     "pushl %%ebx\n\t"
+                     "pushl %%esi\n\t"
+                     "pushl %%edi\n\t"
+                     "movl %%esp, (%0)\n\t"
+                     "movl %1, %%esp\n\t"
+                     "popl %%edi\n\t"
+                     "popl %%esi\n\t"
+                     "popl %%ebx\n\t"
+                     "popl %%ebp\n\t"
+                     "ret\n"
+                     "1:"
+                     : "+a"(save_esp), "+d"(next_esp)
+                     :
+                     : "ecx", "memory", "cc");
+}
+
+/*
  * The machine's half of every switch, in one function: it reads the CPU number once
  * (interrupts are off for every switch, sched.c's rule, so it stays this CPU until
- * context_switch) and, between two processes, runs straight through: the TSS's ring-0
+ * the stacks' switch) and, between two processes, runs straight through: the TSS's ring-0
  * stack, the TLS descriptors unless both have the same, the address space (this CPU into
  * next's mask, CR3, main_tss.cr3, out of prev's mask: tlb_load_on), the FPU left to trap
- * (fpu_switch_on), the stacks. Only a kernel thread's switch (the kernel's directory) and
+ * (fpu_switch_on), the stacks (switch_stacks). Only a kernel thread's switch (the kernel's directory) and
  * an FPU with someone's registers in it take a call.
  */
 void arch_switch_to(struct task *prev, struct task *next)
@@ -125,7 +153,7 @@ void arch_switch_to(struct task *prev, struct task *next)
         vm_switch_to(0); /* a kernel thread or idle: the kernel's directory */
     }
     fpu_switch_on(me, prev, next);
-    context_switch(&prev->saved_esp, next->saved_esp);
+    switch_stacks(&prev->saved_esp, next->saved_esp);
 }
 
 void arch_kstack_guard(uintptr_t kstack, bool on)
