@@ -57,7 +57,7 @@ static inline void regs_out(struct trap_frame *tf, int result, const struct ipc_
 
 bool ipc_regs_fastpath(struct trap_frame *tf)
 {
-    uint32_t op = tf->ebx; /* IPC_OP_CALL_REGS or IPC_OP_REPLY_RECV_REGS: trap_dispatch saw */
+    uint32_t op = tf->ebx; /* IPC_OP_CALL_REGS or IPC_OP_REPLY_RECV_REGS: trap_syscall saw */
     if ((tf->cs & 3) != 3 || (tf->eflags & EFLAGS_TF) || syscall_tracer)
         return false;
     /* A call's timeout: the fast path only waits without one (0 is the same here: the
