@@ -56,10 +56,9 @@ extern struct tlb_users *tlb_loaded[MAX_CPUS];
 static inline __attribute__((always_inline)) bool tlb_load_on(unsigned me, struct tlb_users *next,
                                                               uint32_t root)
 {
-    uint32_t bit = 1u << me;
     struct tlb_users *prev = tlb_loaded[me];
     if (next && next != prev)
-        __atomic_or_fetch(&next->cpus, bit, __ATOMIC_SEQ_CST);
+        __atomic_or_fetch(&next->cpus, 1u << me, __ATOMIC_SEQ_CST);
     bool switched = read_cr3() != root;
     if (switched)
         write_cr3(root);
@@ -68,7 +67,7 @@ static inline __attribute__((always_inline)) bool tlb_load_on(unsigned me, struc
     cpu_main_tss[me].cr3 = root;
     tlb_loaded[me] = next;
     if (prev && prev != next)
-        __atomic_and_fetch(&prev->cpus, ~bit, __ATOMIC_RELEASE);
+        __atomic_and_fetch(&prev->cpus, ~(1u << me), __ATOMIC_RELEASE);
     return switched;
 }
 
