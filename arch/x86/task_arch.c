@@ -127,12 +127,12 @@ static inline __attribute__((always_inline)) void switch_stacks(uint32_t *save_e
 
 /*
  * The machine's half of every switch, in one function: it reads the CPU number once
- * (interrupts are off for every switch, sched.c's rule, so it stays this CPU until
- * the stacks' switch) and, between two processes, runs straight through: the TSS's ring-0
+ * (interrupts are off for every switch, sched.c's rule, so it stays this CPU until the
+ * stacks' switch) and, between two processes, runs straight through: the TSS's ring-0
  * stack, the TLS descriptors unless both have the same, the address space (this CPU into
  * next's mask, CR3, main_tss.cr3, out of prev's mask: tlb_load_on), the FPU left to trap
- * (fpu_switch_on), the stacks (switch_stacks). Only a kernel thread's switch (the kernel's directory) and
- * an FPU with someone's registers in it take a call.
+ * (fpu_switch_on), the stacks (switch_stacks). Only a kernel thread's switch (the kernel's
+ * directory) and an FPU with someone's registers in it take a call.
  */
 void arch_switch_to(struct task *prev, struct task *next)
 {

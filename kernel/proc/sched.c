@@ -192,11 +192,10 @@ uint64_t task_cpu_time_ns(const struct task *t)
 /* Switches this CPU (me: interrupts are off, so it stays this one until the switch) from
  * prev, its current task, to next, whose cpu is this one and which is on no queue; returns
  * when prev is switched to again, perhaps on another CPU, whose number it reads once then.
- * What every switch does. Inline in
- * its two callers (schedule and the IPC fast path's direct switch): one call frame less on
- * each switch, and no function tracer hook of its own (as Linux's context switch, inline in
- * its notrace __schedule: the tracer would see a call that returns in another task, and
- * sched_switch records the switch anyway). */
+ * What every switch does. Inline in its two callers (schedule and the IPC fast path's
+ * direct switch): one call frame less on each switch, and no function tracer hook of its
+ * own (as Linux's context switch, inline in its notrace __schedule: the tracer would see a
+ * call that returns in another task, and sched_switch records the switch anyway). */
 static inline __attribute__((always_inline)) void switch_to(unsigned me, struct task *prev, struct task *next)
 {
     struct run_queue *rq = &run_queues[me];
