@@ -335,9 +335,10 @@ static void check_dma(struct edu *e)
 }
 
 /*
- * Undoes edu_probe: quiets the device's interrupt and lets go of the line, unmaps BAR0 and
- * frees the DMA pages, unless a transfer is still pending: then the pages stay allocated
- * (leaked) rather than be handed out while the device may still write into them.
+ * Undoes edu_probe: quiets the device's interrupt and lets go of the line, turns bus
+ * mastering off (pci_disable_device), unmaps BAR0 and frees the DMA pages, unless a
+ * transfer is still pending: then the pages stay allocated (leaked) rather than be handed
+ * out while the device may still write into them.
  */
 static void edu_release(struct edu *e)
 {
@@ -346,6 +347,7 @@ static void edu_release(struct edu *e)
         irq_set_handler(e->irq, NULL);
     }
     edu_bound = NULL;
+    pci_disable_device(e->pci); /* bus mastering off: no DMA into pages given back */
     if (e->dma_pending)
         printk("edu: a DMA transfer timed out: its 2 pages stay allocated\n");
     else

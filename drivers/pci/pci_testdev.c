@@ -219,6 +219,7 @@ static int pci_testdev_probe(struct pci_device *dev)
     }
     if (!found_all || t->tests_passed < t->tests_run) {
         printk("pci-testdev: %u of %u tests ok: not binding\n", t->tests_passed, t->tests_run);
+        pci_disable_device(dev);
         iounmap((void *)t->bars[0].mem);
         kfree(t);
         return -EIO;
@@ -228,10 +229,12 @@ static int pci_testdev_probe(struct pci_device *dev)
     return 0;
 }
 
-/* Unbinds: unmaps BAR0 and frees the state (probe left every test deselected). */
+/* Unbinds: gives back the enable, unmaps BAR0 and frees the state (probe left every test
+ * deselected). */
 static void pci_testdev_remove(struct pci_device *dev)
 {
     struct pci_testdev *t = dev->driver_data;
+    pci_disable_device(dev);
     iounmap((void *)t->bars[0].mem);
     kfree(t);
     dev->driver_data = NULL;

@@ -4,6 +4,7 @@
 
 #include "collect_writer.h"
 #include "drivers/pci/pci_format.h"
+#include "drivers/pci/pci_resource.h"
 
 /* A device and its configuration space: pci_read32 below serves the bytes, as the kernel's
  * reads the live registers. */
@@ -152,9 +153,17 @@ static void make_bridge(struct canned *k)
     k->d.bar[0].size = 0x1000;
 }
 
+/* The resource table from the canned bytes and the sizes set, as enumeration builds it
+ * once sizing is done; every printer below reads it. */
+static void resources(struct canned *k)
+{
+    pci_setup_resources(&k->d, k->config, false);
+}
+
 /* Each printer run on k into the collector; returns what it printed. */
 static const char *lspci(struct canned *k, bool verbose)
 {
+    resources(k);
     collect_reset();
     pci_print_lspci(&collect_writer, &k->d, verbose);
     return collected;
@@ -162,6 +171,7 @@ static const char *lspci(struct canned *k, bool verbose)
 
 static const char *proc_line(struct canned *k)
 {
+    resources(k);
     collect_reset();
     pci_print_proc_device(&collect_writer, &k->d);
     return collected;
@@ -169,6 +179,7 @@ static const char *proc_line(struct canned *k)
 
 static const char *pcidev(struct canned *k)
 {
+    resources(k);
     collect_reset();
     pci_print_pcidev(&collect_writer, &k->d);
     return collected;
