@@ -35,6 +35,7 @@
  */
 #include "arch/x86/trap.h"
 #include "drivers/pci/pci.h"
+#include "drivers/pci/pci_resource.h"
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
@@ -363,13 +364,13 @@ static void edu_release(struct edu *e)
  */
 static int edu_probe(struct pci_device *dev)
 {
-    const struct pci_bar *bar = &dev->bar[0];
+    const struct pci_resource *bar = &dev->resource[0];
     if (edu_bound) {
         printk("edu: %02x:%02x.%u: another edu is bound already (one at a time)\n", dev->bus,
                dev->dev, dev->fn);
         return -EBUSY;
     }
-    if (bar->io || bar->size < EDU_REGS_END) {
+    if (!(bar->flags & IORESOURCE_MEM) || pci_resource_len(bar) < EDU_REGS_END) {
         printk("edu: %02x:%02x.%u: BAR0 is not a memory BAR of at least %#x bytes\n",
                dev->bus, dev->dev, dev->fn, EDU_REGS_END);
         return -ENODEV;
@@ -379,7 +380,7 @@ static int edu_probe(struct pci_device *dev)
         return -ENOMEM;
     e->pci = dev;
     e->irq = -1;
-    e->regs = ioremap(bar->base, (size_t)bar->size);
+    e->regs = ioremap(bar->start, (size_t)pci_resource_len(bar));
     e->dma_pages = page_alloc(2);
     if (!e->regs || !e->dma_pages || virt_to_phys((void *)e->dma_pages) + 2 * PAGE_SIZE > EDU_DMA_LIMIT) {
         printk("edu: %02x:%02x.%u: cannot map BAR0 or get 2 pages below %#x for DMA\n",
@@ -395,8 +396,8 @@ static int edu_probe(struct pci_device *dev)
     edu_bound = e;
 
     printk("edu: %02x:%02x.%u: BAR0 %#llx (%llu KiB) mapped at %p, interrupt pin %u line %u\n",
-           dev->bus, dev->dev, dev->fn, (unsigned long long)bar->base,
-           (unsigned long long)(bar->size >> 10), (void *)e->regs, dev->irq_pin, dev->irq_line);
+           dev->bus, dev->dev, dev->fn, (unsigned long long)bar->start,
+           (unsigned long long)(pci_resource_len(bar) >> 10), (void *)e->regs, dev->irq_pin, dev->irq_line);
     if (check_identification(e)) {
         check_liveness(e);
         check_factorial(e);

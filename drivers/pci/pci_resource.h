@@ -58,6 +58,12 @@ bool pci_is_boot_video(const struct pci_device *d, uint16_t command, bool vga_ro
  * (so a one-port resource such as 0x3f6 shows size 0, as on Linux). */
 uint64_t pci_resource_size(const struct pci_resource *r);
 
+/* The bytes a resource spans (Linux's pci_resource_len): 0 for an unused one. */
+static inline uint64_t pci_resource_len(const struct pci_resource *r)
+{
+    return r->flags ? r->end - r->start + 1 : 0;
+}
+
 /* How many lines sysfs's resource file has: 13 (BARs, ROM, the 6 SR-IOV slots of a
  * kernel built with CONFIG_PCI_IOV, as Debian's) or 17 for a bridge (its 4 windows). */
 int pci_resource_lines(const struct pci_device *d);

@@ -267,21 +267,22 @@ static const struct fs_file_ops resource_ops = { .read = read_resource };
 static const struct fs_file_ops enable_ops = { .read = read_enable, .write = write_enable };
 static const struct fs_file_ops config_ops = { .read = read_config, .write_data = write_config };
 
-/* The files of one device directory, with their ops. */
+/* The files of one device directory, with their ops and Linux's modes. */
 static const struct {
     const char *name;
     const struct fs_file_ops *ops;
+    uint16_t mode;
 } device_files[] = {
-    { "vendor", &vendor_ops },
-    { "device", &device_ops },
-    { "subsystem_vendor", &subsystem_vendor_ops },
-    { "subsystem_device", &subsystem_device_ops },
-    { "class", &class_ops },
-    { "revision", &revision_ops },
-    { "irq", &irq_ops },
-    { "resource", &resource_ops },
-    { "enable", &enable_ops },
-    { "config", &config_ops },
+    { "vendor", &vendor_ops, 0444 },
+    { "device", &device_ops, 0444 },
+    { "subsystem_vendor", &subsystem_vendor_ops, 0444 },
+    { "subsystem_device", &subsystem_device_ops, 0444 },
+    { "class", &class_ops, 0444 },
+    { "revision", &revision_ops, 0444 },
+    { "irq", &irq_ops, 0444 },
+    { "resource", &resource_ops, 0444 },
+    { "enable", &enable_ops, 0644 },
+    { "config", &config_ops, 0644 },
 };
 
 /* --- a driver's files ------------------------------------------------------------------ */
@@ -357,6 +358,27 @@ void pci_sysfs_unbound(struct pci_device *d)
 
 /* --- the tree -------------------------------------------------------------------------- */
 
+/* Makes every missing directory of path ("sys/..."), each below /sys drwxr-xr-x as
+ * Linux's (the tree would give them /sys's own 0555); returns the last or NULL. */
+static struct fs_node *sysfs_mkdir(const char *path)
+{
+    char prefix[FS_PATH_MAX + 16];
+    struct fs_node *dir = NULL;
+    size_t len = strlen(path);
+    if (len >= sizeof prefix)
+        return NULL;
+    for (size_t i = 4; i <= len; i++) { /* past "sys/" */
+        if (i < len && path[i] != '/')
+            continue;
+        memcpy(prefix, path, i);
+        prefix[i] = '\0';
+        dir = fs_set_mode(fs_mkdir_path(prefix), 0755, 0, 0);
+        if (!dir)
+            return NULL;
+    }
+    return dir;
+}
+
 /* d's directory (and its bridges', which come first in the list), its files, its
  * /sys/bus/pci/devices link. Short of memory, what could not be made is missing. */
 static void add_device(struct pci_device *d)
@@ -366,11 +388,12 @@ static void add_device(struct pci_device *d)
         return;
     char full[FS_PATH_MAX + 16];
     ksnprintf(full, sizeof full, "sys/devices/%s", path);
-    d->sysfs_dir = fs_mkdir_path(full);
+    d->sysfs_dir = sysfs_mkdir(full);
     if (!d->sysfs_dir)
         return;
     for (size_t i = 0; i < sizeof device_files / sizeof device_files[0]; i++)
-        fs_create(d->sysfs_dir, device_files[i].name, device_files[i].ops, d);
+        fs_set_mode(fs_create(d->sysfs_dir, device_files[i].name, device_files[i].ops, d),
+                    device_files[i].mode, 0, 0);
     int err;
     struct fs_node *config = fs_resolve(d->sysfs_dir, "config", NULL, FS_NOFOLLOW, &err);
     if (config)
@@ -384,20 +407,20 @@ static void add_device(struct pci_device *d)
 
 void pci_sysfs_init(void)
 {
-    bus_devices_dir = fs_mkdir_path("sys/bus/pci/devices");
-    drivers_dir = fs_mkdir_path("sys/bus/pci/drivers");
-    if (!bus_devices_dir || !drivers_dir || !fs_mkdir_path("sys/devices/" ROOT_BUS_DIR)) {
+    bus_devices_dir = sysfs_mkdir("sys/bus/pci/devices");
+    drivers_dir = sysfs_mkdir("sys/bus/pci/drivers");
+    if (!bus_devices_dir || !drivers_dir || !sysfs_mkdir("sys/devices/" ROOT_BUS_DIR)) {
         printk("pci: no memory for /sys/bus/pci\n");
         return;
     }
     for (const struct pci_driver *const *p = pci_drivers_start; p < pci_drivers_end; p++) {
-        struct fs_node *dir = fs_mkdir(drivers_dir, (*p)->name);
+        struct fs_node *dir = fs_set_mode(fs_mkdir(drivers_dir, (*p)->name), 0755, 0, 0);
         void *drv = (void *)*p; /* the files only read it */
         if (!dir)
             continue;
-        fs_create(dir, "bind", &bind_ops, drv);
-        fs_create(dir, "unbind", &unbind_ops, drv);
-        fs_create(dir, "new_id", &new_id_ops, drv);
+        fs_set_mode(fs_create(dir, "bind", &bind_ops, drv), 0200, 0, 0);
+        fs_set_mode(fs_create(dir, "unbind", &unbind_ops, drv), 0200, 0, 0);
+        fs_set_mode(fs_create(dir, "new_id", &new_id_ops, drv), 0200, 0, 0);
     }
     for (struct pci_device *d = pci_devices(); d; d = d->next)
         add_device(d);

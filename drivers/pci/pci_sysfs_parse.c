@@ -30,19 +30,19 @@ static int hex_digit(char c)
          : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-/* One "%x" of the kernel's vsscanf at *pos: spaces skipped, an optional "0x", at least one
- * hex digit (the value keeps the low 32 bits, as the kernel's assignment to a u32 does).
- * False, with *pos unchanged, when no digit is there. */
+/* One "%x" of the kernel's vsscanf at *pos: spaces skipped, then a hex digit must come;
+ * a "0x" there is skipped whether digits follow or not (the kernel's radix fix-up does so:
+ * "0x" alone reads as 0), then the digits (the value keeps the low 32 bits, as the
+ * kernel's assignment to a u32 does). False, with *pos unchanged, when no digit is there. */
 static bool scan_hex(const char *buf, size_t len, size_t *pos, uint32_t *value)
 {
     size_t i = *pos;
     while (i < len && is_space(buf[i]))
         i++;
-    if (i + 2 < len && buf[i] == '0' && (buf[i + 1] == 'x' || buf[i + 1] == 'X') &&
-        hex_digit(buf[i + 2]) >= 0)
-        i += 2;
     if (i >= len || hex_digit(buf[i]) < 0)
         return false;
+    if (buf[i] == '0' && i + 1 < len && (buf[i + 1] == 'x' || buf[i + 1] == 'X'))
+        i += 2;
     uint32_t v = 0;
     for (; i < len && hex_digit(buf[i]) >= 0; i++)
         v = v << 4 | (uint32_t)hex_digit(buf[i]);
