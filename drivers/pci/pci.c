@@ -5,8 +5,9 @@
  * PCI-to-PCI bridge found, each bus once. For each function it decodes a snapshot of the
  * configuration header (pci_format.c), sizes the BARs and the expansion ROM, prints one
  * line per function as Linux does, and keeps a struct pci_device in a list sorted by
- * bus, device and function. The list never changes after boot; only driver binding
- * (pci_commands.c) writes to the devices.
+ * bus, device and function, then builds each one's resource table (pci_resource.c) and
+ * its sysfs directory (pci_sysfs.c). The list never changes after boot; only driver
+ * binding (pci_driver.c) and enabling write to the devices.
  */
 #include "kernel/log/ipc_logging.h"
 #include "drivers/pci/pci.h"

@@ -3,8 +3,9 @@
  *
  * drivers/pci/pci.c scans every bus through configuration mechanism #1 (arch/x86/pci_config.c)
  * at boot and keeps one struct pci_device per function found. Drivers register with
- * PCI_DRIVER() and are bound by `modprobe NAME` and unbound by `rmmod NAME`, so tracing can be
- * switched on before a driver maps its BARs, as with a loadable module on Linux.
+ * PCI_DRIVER() and are bound by `modprobe NAME` and unbound by `rmmod NAME` (or through
+ * /sys/bus/pci/drivers/NAME/bind and unbind: pci_sysfs.c), so tracing can be switched on
+ * before a driver maps its BARs, as with a loadable module on Linux.
  */
 #ifndef DRIVERS_PCI_PCI_H
 #define DRIVERS_PCI_PCI_H

@@ -113,7 +113,7 @@ static int readlink_driver(struct fs_node *link, char *buf, size_t size)
     if (!depth || !d->driver)
         return -ENOENT;
     size_t len = 0;
-    for (int i = 0; i <= depth - 1; i++)
+    for (int i = 0; i < depth; i++)
         len += (size_t)ksnprintf(buf + len, len < size ? size - len : 0, "../");
     len += (size_t)ksnprintf(buf + len, len < size ? size - len : 0, "../bus/pci/drivers/%s",
                              d->driver->name);
@@ -205,12 +205,15 @@ static int write_enable(struct fs_node *f, const char *data, size_t len, bool ap
 }
 
 /* The config file's text: the live configuration bytes, read a dword at a time under the
- * configuration lock (arch/x86/pci_config.c). The reader's credentials decide the length:
- * Linux asks about the opener, the same task here unless it changed its ids since. */
+ * configuration lock (arch/x86/pci_config.c). The reader's credentials decide the length
+ * (256; else 64, or 128 for a CardBus bridge, as Linux): Linux asks about the opener, the
+ * same task here unless it changed its ids since. */
 static int read_config(struct fs_node *f, struct fs_writer *out)
 {
     const struct pci_device *d = f->data;
-    unsigned size = cred_privileged(&current->cred) ? PCI_CONFIG_SIZE : 64;
+    unsigned size = cred_privileged(&current->cred) ? PCI_CONFIG_SIZE
+                    : d->header_type == 2                ? 128
+                                                         : 64;
     for (unsigned offset = 0; offset < size; offset += 4) {
         uint32_t v = pci_read32(d, (uint8_t)offset);
         char bytes[4] = { (char)v, (char)(v >> 8), (char)(v >> 16), (char)(v >> 24) };
@@ -222,9 +225,11 @@ static int read_config(struct fs_node *f, struct fs_writer *out)
 /*
  * A program's write() to config: the bytes go to the configuration space from the file
  * offset on, as Linux's pci_write_config cuts them: a byte to reach an even offset, a word
- * to reach a dword boundary, dwords, then a word and a byte for what is left. Past the end
- * nothing is written (0); the offset moves past what was, and the next read renders the
- * bytes again so that it sees the write. Only root opens the file for writing (0644).
+ * to reach a dword boundary, dwords, then a word and a byte for what is left. A write that
+ * starts at or past the end is EFBIG, as sysfs's binary files give (sysfs_kf_bin_write);
+ * one that runs past it is cut there. The offset moves past what was written, and the next
+ * read renders the bytes again so that it sees the write. Only root opens the file for
+ * writing (0644).
  */
 static long write_config(struct file *file, const void *data, size_t len)
 {
@@ -232,7 +237,7 @@ static long write_config(struct file *file, const void *data, size_t len)
     const uint8_t *bytes = data;
     uint32_t off = file->pos;
     if (off >= PCI_CONFIG_SIZE)
-        return 0;
+        return -EFBIG;
     size_t count = len < PCI_CONFIG_SIZE - off ? len : PCI_CONFIG_SIZE - off, left = count;
     if ((off & 1) && left) {
         pci_write8(d, (uint8_t)off, bytes[0]);
