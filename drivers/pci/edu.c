@@ -37,6 +37,7 @@
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pci_resource.h"
 #include "kernel/arch.h"
+#include "kernel/kernel_lock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/heap.h"
@@ -225,10 +226,16 @@ static void check_interrupt(struct edu *e)
     edu_write(e, EDU_REG_IRQ_RAISE, IRQ_TEST_VALUE);
 
     /* Test the flag with interrupts off, then sti;hlt: an interrupt between the two cannot
-     * be missed. The timer tick wakes us at worst every 10 ms. */
+     * be missed. The timer tick wakes us at worst every 10 ms. The line may be routed to
+     * another CPU (a program on CPU 2 binding through sysfs, the IO-APIC sending to CPU 0),
+     * whose handler waits for the big kernel lock this probe holds: each round lets a
+     * waiting CPU have it first (kernel_lock_break), else the handler could never run. */
     uint64_t deadline = time_ns() + IRQ_TIMEOUT_NS;
     unsigned long flags = arch_irq_save();
     while (!e->irq_handled && time_ns() < deadline) {
+        kernel_lock_break();
+        if (e->irq_handled)
+            break;
         arch_wait_for_interrupt();
         arch_irq_save();
     }
