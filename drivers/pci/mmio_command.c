@@ -19,6 +19,7 @@
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pci_format.h"
 #include "drivers/pci/pci_port.h"
+#include "drivers/pci/pci_resource.h"
 #include "kernel/arch.h"
 #include "kernel/mm/ioremap.h"
 #include "kernel/lib/parse.h"
@@ -141,14 +142,14 @@ static bool parse_target(const char *device, const char *bar, const char *width,
         return false;
     }
     t->bar = (unsigned)n;
-    const struct pci_bar *b = &t->dev->bar[t->bar];
-    if (!b->size) {
+    const struct pci_resource *r = &t->dev->resource[t->bar];
+    if (!r->flags) {
         printk("mmio: %s: BAR %u is not used\n", t->slot, t->bar);
         return false;
     }
-    t->io = b->io;
-    t->base = b->base;
-    t->size = b->size;
+    t->io = (r->flags & IORESOURCE_IO) != 0;
+    t->base = r->start;
+    t->size = pci_resource_len(r);
     if (!parse_number(width, &n))
         return false;
     if (n != 1 && n != 2 && n != 4) {
