@@ -1,5 +1,6 @@
 /*
- * arch_task.h - what x86 keeps in every task besides the portable fields: the x87 state.
+ * arch_task.h - what x86 keeps in every task besides the portable fields: the x87 state,
+ * the TLS descriptors, and the I/O ports ring 3 may use (ioperm, iopl: arch/x86/ioport.c).
  * Included by kernel/arch.h in kernel builds; the portable struct task embeds it as
  * `arch` and only arch/x86 looks inside.
  */
@@ -9,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct io_bitmap;
+
 struct arch_task {
     bool fpu_used;            /* has run an x87/SSE instruction: fpu_state is its registers */
     uint8_t fpu_loaded_on;    /* the CPU (plus one; 0: none) whose FPU last loaded them */
@@ -17,6 +20,10 @@ struct arch_task {
                                     boundary in it (FNSAVE's 108 bytes at its start on a CPU
                                     without FXSR) (arch/x86/fpu.c) */
     uint64_t tls[3];          /* GDT slots 6..8 while it runs (0: empty); set_thread_area */
+    struct io_bitmap *io_bitmap; /* ioperm's ports (NULL: none), shared with fork's copies
+                                    until one of them changes it (ioport.c) */
+    uint8_t iopl_emul;        /* iopl's level: 3 is every port (never IOPL itself) */
+    bool iopl_warned;         /* its cli/sti taken as a no-op was reported once */
 };
 
 #endif

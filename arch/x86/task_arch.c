@@ -4,6 +4,7 @@
  */
 #include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
+#include "arch/x86/ioport.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
 #include "kernel/mm/page_alloc.h"
@@ -72,6 +73,7 @@ void arch_task_init_fork(struct task *child, uint32_t user_esp)
     child->saved_esp = (uint32_t)(uintptr_t)sf;
     memcpy(child->arch.tls, current->arch.tls, sizeof child->arch.tls);
     fpu_copy_state(child);
+    ioport_fork(child);
 }
 
 void arch_task_exec_reset(struct task *t, uint32_t entry, uint32_t user_esp)
@@ -101,6 +103,7 @@ void arch_switch_to(struct task *prev, struct task *next)
     if (next->as && !(prev->as && same_tls(prev, next)))
         gdt_load_tls(next->arch.tls);
     vm_switch_to(next->as); /* interrupts are off for every switch (sched.c) */
+    ioport_switch_to(next);
     fpu_switch(prev, next);
     context_switch(&prev->saved_esp, next->saved_esp);
 }

@@ -48,7 +48,7 @@ static inline __attribute__((always_inline)) bool load(struct tlb_users *next, u
         write_cr3(root);
     /* A hardware task switch back from the int3 snapshot task loads CR3 from the main TSS
      * (the CPU never saves it there): keep that copy equal to the real one. */
-    cpu_main_tss[me].cr3 = root;
+    cpu_main_tss[me].tss.cr3 = root;
     loaded[me] = next;
     if (prev && prev != next)
         __atomic_and_fetch(&prev->cpus, ~bit, __ATOMIC_RELEASE);
