@@ -23,6 +23,8 @@ struct arch_task {
     struct io_bitmap *io_bitmap; /* ioperm's ports (NULL: none), shared with fork's copies
                                     until one of them changes it (ioport.c) */
     uint8_t iopl_emul;        /* iopl's level: 3 is every port (never IOPL itself) */
+    bool io_ports;            /* io_bitmap or iopl_emul 3: a switch to or from this task
+                                 sets the TSS's bitmap (ioport_switch_to) */
     bool iopl_warned;         /* its cli/sti taken as a no-op was reported once */
 };
 

@@ -20,8 +20,10 @@
  * it) and gives it the level; execve keeps both; exit drops them. As Linux's, the bitmap
  * and level belong to a task (a thread), not to its whole process.
  *
- * The TSS is per CPU: at each switch to a task (interrupts off) its iomap_base is set to
- * the task's bitmap, the all-ports one, or past the segment's limit (no port). The task's
+ * The TSS is per CPU, and allows some port only while a task that has ports runs there:
+ * so only a switch to or from such a task (arch_task io_ports) sets its iomap_base, to the
+ * next task's bitmap, the all-ports one, or past the segment's limit (no port); a switch
+ * between two tasks without ports costs one test. The task's
  * bitmap is copied into this CPU's TSS only when the copy there is not already its latest
  * version (a sequence number, new at every change, as Linux's io_bitmap_sequence): the
  * bytes up to the highest allowed port, and ones over whatever the previous copy had
@@ -85,11 +87,17 @@ static notrace void load_ports_of(const struct task *t)
     }
 }
 
-/* notrace: a part of every context switch, as switch_to itself. */
-notrace void ioport_switch_to(const struct task *next)
+/* notrace: a part of context switches, as switch_to itself. */
+notrace void ioport_switch_to(const struct task *next) { load_ports_of(next); }
+
+/* Says whether t has any port now, for the switch's test; then points this CPU's TSS at
+ * them (t is the task running here: its ports changed). */
+static void ports_changed(struct task *t)
 {
-    if (next->as) /* a kernel thread runs in ring 0, which the bitmap never stops */
-        load_ports_of(next);
+    t->arch.io_ports = t->arch.io_bitmap || t->arch.iopl_emul == 3;
+    unsigned long flags = arch_irq_save();
+    load_ports_of(t);
+    arch_irq_restore(flags);
 }
 
 /* Gives up t's reference to its bitmap, freeing it with the last. */
@@ -107,6 +115,7 @@ void ioport_fork(struct task *child)
     if (child->arch.io_bitmap)
         child->arch.io_bitmap->users++;
     child->arch.iopl_emul = current->arch.iopl_emul;
+    child->arch.io_ports = current->arch.io_ports;
     child->arch.iopl_warned = false;
 }
 
@@ -116,9 +125,7 @@ static void ioport_exit(struct task *t)
 {
     bitmap_put(t);
     t->arch.iopl_emul = 0;
-    unsigned long flags = arch_irq_save();
-    load_ports_of(t);
-    arch_irq_restore(flags);
+    ports_changed(t);
 }
 
 static struct task_exit_hook ioport_exit_hook = { .fn = ioport_exit };
@@ -182,9 +189,7 @@ SYSCALL_HANDLER(ioperm)
         bm->max = (max + 3) & ~3u; /* whole words, as the CPU reads two bytes at a time */
         bm->sequence = ++io_bitmap_sequence;
     }
-    unsigned long flags = arch_irq_save();
-    load_ports_of(current); /* this CPU's TSS, before the return to ring 3 */
-    arch_irq_restore(flags);
+    ports_changed(current); /* this CPU's TSS, before the return to ring 3 */
     return 0;
 }
 
@@ -199,9 +204,7 @@ SYSCALL_HANDLER(iopl)
     if (level > current->arch.iopl_emul && !cred_privileged(&current->cred))
         return -EPERM;
     current->arch.iopl_emul = (uint8_t)level;
-    unsigned long flags = arch_irq_save();
-    load_ports_of(current);
-    arch_irq_restore(flags);
+    ports_changed(current);
     return 0;
 }
 

@@ -10,9 +10,10 @@
 struct task;
 struct trap_frame;
 
-/* At every switch to next, interrupts off: this CPU's TSS lets ring 3 reach next's ports
+/* At a switch to next from a task that has ports, or to a task that has ports (the
+ * arch_task io_ports flag), interrupts off: this CPU's TSS lets ring 3 reach next's ports
  * (its ioperm bitmap, copied in only when the copy here is not already its latest, or
- * every port for iopl(3)) and no others. Nothing for a kernel thread (ring 0). */
+ * every port for iopl(3)) and no others. */
 void ioport_switch_to(const struct task *next);
 /* fork: the child shares the parent's ioperm bitmap (until either changes it) and takes
  * its iopl level, as Linux's copy_thread. */

@@ -103,7 +103,10 @@ void arch_switch_to(struct task *prev, struct task *next)
     if (next->as && !(prev->as && same_tls(prev, next)))
         gdt_load_tls(next->arch.tls);
     vm_switch_to(next->as); /* interrupts are off for every switch (sched.c) */
-    ioport_switch_to(next);
+    /* The TSS allows ring 3 some port only while a task that has ports runs: between two
+     * tasks without any (nearly every switch) there is nothing to change. */
+    if (__builtin_expect(prev->arch.io_ports | next->arch.io_ports, 0))
+        ioport_switch_to(next);
     fpu_switch(prev, next);
     context_switch(&prev->saved_esp, next->saved_esp);
 }
