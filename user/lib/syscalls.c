@@ -109,6 +109,7 @@ int mlock2(const void *addr, size_t len, unsigned int flags)
 int munlock(const void *addr, size_t len) { return SYS(SYS_munlock, addr, len, 0, 0, 0); }
 int mlockall(int flags) { return SYS(SYS_mlockall, flags, 0, 0, 0, 0); }
 int munlockall(void) { return SYS(SYS_munlockall, 0, 0, 0, 0, 0); }
+int mprotect(void *addr, size_t len, int prot) { return SYS(SYS_mprotect, addr, len, prot, 0, 0); }
 int madvise(void *addr, size_t length, int advice)
 {
     return SYS(SYS_madvise, addr, length, advice, 0, 0);

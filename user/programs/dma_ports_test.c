@@ -63,14 +63,16 @@ static void expect(const char *what, long ret, int want)
 
 static sigjmp_buf fault_jump;
 static volatile int fault_code, fault_signo;
-static volatile uint32_t fault_addr;
+static volatile uint32_t fault_addr, fault_trapno, fault_err;
 
-static void on_fault(int sig, siginfo_t *info, void *uc)
+static void on_fault(int sig, siginfo_t *info, void *context)
 {
-    (void)uc;
+    const ucontext_t *uc = context;
     fault_signo = sig;
     fault_code = info->si_code;
     fault_addr = info->si_addr;
+    fault_trapno = uc->uc_mcontext.trapno;
+    fault_err = uc->uc_mcontext.err;
     siglongjmp(fault_jump, 1);
 }
 
@@ -181,6 +183,16 @@ static void check_mlock(void)
     expect("madvise(MADV_PAGEOUT) of a locked page", madvise(p, PAGE, MADV_PAGEOUT) ? -errno : 0,
            EINVAL);
     expect("madvise(MADV_DONTNEED) of the unlocked page", madvise(p + PAGE, PAGE, MADV_DONTNEED) ? -errno : 0, 0);
+    expect("mprotect(PROT_NONE) of a locked page", mprotect(p, PAGE, PROT_NONE) ? -errno : 0, 0);
+    check_number("... it stays locked (kB)", vm_locked_kb(0), 12);
+    expect("mprotect back to read-write", mprotect(p, PAGE, PROT_READ | PROT_WRITE) ? -errno : 0, 0);
+    check_number("... still locked, contents kept", vm_locked_kb(0) == 12 && p[0] == 7, 1);
+    expect("munlock of a PROT_NONE page", (mprotect(p + 2 * PAGE, PAGE, PROT_NONE) ||
+                                          munlock(p + 2 * PAGE, PAGE)) ? -errno : 0, 0);
+    check_number("... unlocks it (kB)", vm_locked_kb(0), 8);
+    expect("mlock of it again, still PROT_NONE", mlock(p + 2 * PAGE, PAGE) ? -errno : 0, 0);
+    mprotect(p + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE);
+    check_number("... locked again (kB)", vm_locked_kb(0), 12);
     expect("mlock2(MLOCK_ONFAULT)", mlock2(p + PAGE, PAGE, MLOCK_ONFAULT) ? -errno : 0, 0);
     check_number("VmLck after mlock2 (kB)", vm_locked_kb(0), 16);
     expect("mlock2 with an unknown flag", mlock2(p, PAGE, 2) ? -errno : 0, EINVAL);
@@ -418,6 +430,8 @@ static void check_ports_granted(void)
     check_number("in from port 0x80 before ioperm -> SIGSEGV", try_in(POST_PORT, 1), SIGSEGV);
     check_number("... si_code SI_KERNEL", fault_code, SI_KERNEL);
     check_number("... si_addr 0", fault_addr, 0);
+    check_number("... trapno 13 (#GP) in the sigcontext", fault_trapno, 13);
+    check_number("... error code 0 (an I/O permission fault names no segment)", fault_err, 0);
     expect("ioperm(0x80, 1, 1) as root", ioperm(POST_PORT, 1, 1) ? -errno : 0, 0);
     check_number("in from port 0x80 now runs", try_in(POST_PORT, 1), 0);
     check_number("a word from 0x80 needs 0x81 too -> SIGSEGV", try_in(POST_PORT, 2), SIGSEGV);

@@ -20,5 +20,6 @@ int munlock(const void *addr, size_t len);
 int mlockall(int flags);
 int munlockall(void);
 int madvise(void *addr, size_t length, int advice);
+int mprotect(void *addr, size_t len, int prot);
 
 #endif
