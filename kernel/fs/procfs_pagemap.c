@@ -12,8 +12,10 @@
  *     task's credentials as they are then, since the node's owner is fixed when the task
  *     is made. Whether frame numbers are shown is decided at open too: only to an opener
  *     with CAP_SYS_ADMIN (root here), 0 to anyone else (Linux since 4.2).
- *   - read: the offset and the count must be multiples of 8 (EINVAL); entries run up to
- *     the end of user space (USER_TOP), and a read at or past it returns 0; a task gone
+ *   - read: the offset and the count must be multiples of 8 (EINVAL); only the offset's
+ *     low 32 bits count (Linux i386 takes it into an unsigned long: a read at 2^40 reads
+ *     page 0's entry); entries run up to the end of user space (USER_TOP), and a read at
+ *     or past it returns 0; a task gone
  *     since the open (or a kernel thread, which has no memory) reads as empty, as Linux's
  *     mm reference then gives nothing.
  */
@@ -88,7 +90,7 @@ static int32_t pagemap_read_at(struct file *f, uint32_t ubuf, uint32_t count, ui
         return 0;
     if ((pos % PAGEMAP_ENTRY_BYTES) || (count % PAGEMAP_ENTRY_BYTES))
         return -EINVAL;
-    uint64_t page = pos / PAGEMAP_ENTRY_BYTES;
+    uint64_t page = (uint32_t)pos / PAGEMAP_ENTRY_BYTES; /* Linux's unsigned long src */
     uint32_t copied = 0;
     uint64_t chunk[PAGEMAP_CHUNK];
     while (count > copied && page < USER_TOP / PAGE_SIZE) {

@@ -342,7 +342,8 @@ static int map_fresh(uint32_t va, uint32_t len, unsigned rights)
  * old range must be all mapped (EFAULT), a file's pages cannot grow (EFAULT, as Linux's
  * VM_PFNMAP). MREMAP_DONTUNMAP is refused (EINVAL): it needs demand paging. A locked
  * mapping (mlock) stays locked where it goes, and what it grows by is locked too; growing
- * it beyond RLIMIT_MEMLOCK is EAGAIN for a non-root process (Linux's vma_to_resize).
+ * it beyond RLIMIT_MEMLOCK is EAGAIN for a non-root process (Linux's vma_to_resize); an
+ * old range with locked and unlocked pages is EFAULT (two VMAs on Linux).
  */
 SYSCALL_HANDLER(mremap)
 {
@@ -378,6 +379,9 @@ SYSCALL_HANDLER(mremap)
         return -EFAULT;
     unsigned rights = rights_at(addr + old_len - PAGE_SIZE);
     bool locked = vm_page_locked(as, addr + old_len - PAGE_SIZE);
+    uint32_t locked_pages = vm_pages_locked_in(as, addr, old_len / PAGE_SIZE);
+    if (locked_pages && locked_pages != old_len / PAGE_SIZE)
+        return -EFAULT; /* locked and unlocked pages: on Linux two VMAs, which mremap refuses */
     uint32_t grow = new_len > old_len ? new_len - old_len : 0;
     if (grow && locked && !mlock_may_add(grow / PAGE_SIZE))
         return -EAGAIN;

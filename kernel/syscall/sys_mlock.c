@@ -38,8 +38,10 @@ void mlock_new_pages(uint32_t va, uint32_t pages, bool asked)
  * as Linux's: a length that wraps to 0 is an empty range); a non-root mlock beyond
  * RLIMIT_MEMLOCK, not counting the pages of the range locked already, is ENOMEM before
  * anything else is checked; a range that wraps is EINVAL; one that meets a page the process
- * does not have is ENOMEM, the pages before it locked (or unlocked) all the same. */
-static int32_t lock_range(uint32_t start, uint32_t len, bool lock)
+ * does not have is ENOMEM, the pages before it locked (or unlocked) all the same. A lock
+ * that is not MLOCK_ONFAULT over a PROT_NONE page is ENOMEM too, the lock kept: Linux's
+ * __mm_populate cannot fault such a page in (EFAULT, which mlock reports as ENOMEM). */
+static int32_t lock_range(uint32_t start, uint32_t len, bool lock, bool on_fault)
 {
     struct addr_space *as = current->as;
     len = PAGE_ALIGN_UP(len + (start & (PAGE_SIZE - 1)));
@@ -58,20 +60,25 @@ static int32_t lock_range(uint32_t start, uint32_t len, bool lock)
         return -EINVAL;
     if (len == 0)
         return 0;
-    return vm_lock_range(as, start, pages, lock);
+    int err = vm_lock_range(as, start, pages, lock);
+    for (uint32_t i = 0; !err && lock && !on_fault && i < pages; i++)
+        if (!vm_rights(as, start + i * PAGE_SIZE))
+            err = -ENOMEM; /* PROT_NONE: mapped (vm_lock_range found it) but inaccessible */
+    return err;
 }
 
-SYSCALL_HANDLER(mlock) { return lock_range(a[0], a[1], true); }
+SYSCALL_HANDLER(mlock) { return lock_range(a[0], a[1], true, false); }
 
-/* mlock2: mlock with flags; MLOCK_ONFAULT is the only one (and changes nothing here). */
+/* mlock2: mlock with flags; MLOCK_ONFAULT is the only one (it locks at once here, but
+ * without the populate, so a PROT_NONE page is no error). */
 SYSCALL_HANDLER(mlock2)
 {
     if (a[2] & ~MLOCK_ONFAULT)
         return -EINVAL;
-    return lock_range(a[0], a[1], true);
+    return lock_range(a[0], a[1], true, a[2] & MLOCK_ONFAULT);
 }
 
-SYSCALL_HANDLER(munlock) { return lock_range(a[0], a[1], false); }
+SYSCALL_HANDLER(munlock) { return lock_range(a[0], a[1], false, false); }
 
 /* Linux's mlockall: MCL_CURRENT locks every page the process has now (a non-root process
  * whose pages exceed RLIMIT_MEMLOCK: ENOMEM, nothing changed), MCL_FUTURE every page it
