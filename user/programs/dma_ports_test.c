@@ -161,6 +161,15 @@ static void *map(uint32_t len, int prot, int flags)
 
 /* ---- mlock ---- */
 
+/* Touches the stack 256 KiB below here (a frame that large, its lowest byte written):
+ * the stack grows down to it. */
+static __attribute__((noinline)) void grow_stack(void)
+{
+    volatile char deep[256 * 1024];
+    deep[0] = 1;
+    (void)deep[0];
+}
+
 static void check_mlock(void)
 {
     long base = vm_locked_kb(0);
@@ -273,6 +282,18 @@ static void check_mlock(void)
     check_true("... locks every page the process has", all > 16);
     char *f = map(PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
     check_number("... and a mapping made after it (MCL_FUTURE)", vm_locked_kb(0), all + 4);
+    uint32_t brk_now = (uint32_t)raw(SYS_brk, 0, 0, 0, 0, 0);
+    long before = vm_locked_kb(0);
+    uint32_t brk_new = (uint32_t)raw(SYS_brk, (long)(brk_now + 64 * 1024), 0, 0, 0, 0);
+    check_true("... and what brk adds (64 KiB, locked)",
+               brk_new == brk_now + 64 * 1024 && vm_locked_kb(0) >= before + 60 &&
+                   vm_locked_kb(0) <= before + 68);
+    raw(SYS_brk, (long)brk_now, 0, 0, 0, 0);
+    before = vm_locked_kb(0);
+    grow_stack();
+    /* (Linux's stack starts 128 KiB deep, so it grows by less there than here) */
+    check_true("... and what the stack grows by (256 KiB deeper: over 100 kB more locked)",
+               vm_locked_kb(0) >= before + 100);
     pid_t child = fork();
     if (child == 0) {
         long kb = vm_locked_kb(0);
