@@ -281,7 +281,7 @@ static void check_mlock(void)
     long all = vm_locked_kb(0);
     check_true("... locks every page the process has", all > 16);
     char *f = map(PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
-    check_number("... and a mapping made after it (MCL_FUTURE)", vm_locked_kb(0), all + 4);
+    check_true("... and a mapping made after it (MCL_FUTURE): 4 kB more", vm_locked_kb(0) == all + 4);
     uint32_t brk_now = (uint32_t)raw(SYS_brk, 0, 0, 0, 0, 0);
     long before = vm_locked_kb(0);
     uint32_t brk_new = (uint32_t)raw(SYS_brk, (long)(brk_now + 64 * 1024), 0, 0, 0, 0);
@@ -372,8 +372,8 @@ static void check_pagemap(void)
            pread64(fd, two, 8, (1ull << 63) - 8), EINVAL);
     expect("a read into an unmapped buffer", pread64(fd, (void *)0x1000, 8, 0), EFAULT);
     expect("a read into kernel memory", pread64(fd, (void *)0xc0100000u, 8, 0), EFAULT);
-    check_number("lseek to the buffer's entry", lseek(fd, (off_t)((uintptr_t)buf / PAGE * 8), SEEK_SET),
-                 (long)((uintptr_t)buf / PAGE * 8));
+    check_true("lseek to the buffer's entry",
+               lseek(fd, (off_t)((uintptr_t)buf / PAGE * 8), SEEK_SET) == (off_t)((uintptr_t)buf / PAGE * 8));
     uint64_t e = 0;
     check_true("read() at the offset lseek set", read(fd, &e, 8) == 8 && e == e0);
     expect("lseek from the end", lseek(fd, 0, SEEK_END) < 0 ? -errno : 0, EINVAL);
