@@ -69,6 +69,8 @@ struct cpu_tss {
 #define TSS_IO_ALL ((uint16_t)__builtin_offsetof(struct cpu_tss, io_all))
 #define TSS_IO_LIMIT (TSS_IO_ALL + IO_BITMAP_BYTES) /* the last byte inside the segment */
 #define TSS_IO_NONE ((uint16_t)(TSS_IO_LIMIT + 1))  /* past the limit: no port allowed */
+_Static_assert(TSS_IO_BITMAP == sizeof(struct tss), "the bitmap follows the TSS");
+_Static_assert(TSS_IO_NONE > TSS_IO_LIMIT && TSS_IO_LIMIT < 0xfffff, "iomap_base past the limit");
 extern struct cpu_tss cpu_main_tss[];
 #define main_tss (cpu_main_tss[arch_cpu_id()].tss)
 

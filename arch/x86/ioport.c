@@ -130,7 +130,7 @@ static void ioport_exit(struct task *t)
 
 static struct task_exit_hook ioport_exit_hook = { .fn = ioport_exit };
 static void ioport_init(void) { task_on_exit(&ioport_exit_hook); }
-INITCALL(fs, ioport_init);
+INITCALL(core, ioport_init);
 
 /* The current task's bitmap, its own to change: made (all ones) at its first grant, or
  * copied from the one it shares since fork. NULL without memory. */
