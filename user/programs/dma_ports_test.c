@@ -14,7 +14,9 @@
  * Run as root and as another user (the boot script does both); each check line says what
  * that user gets. Ends with "dma_ports_test: P passed, F failed", exit status 1 when
  * anything failed. With the argument "port-child" it only tries port 0x80 and exits 0
- * when the read worked, 1 when it faulted (the execve check).
+ * when the read worked, 1 when it faulted (the execve check); "port-hold" takes port 0x80
+ * and iopl(3) and reads the port until it is killed; "port-refused" checks that port 0x80
+ * faults (the boot script runs it after killing a holder on the same CPU).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -554,6 +556,21 @@ int main(int argc, char **argv)
     catch_faults();
     if (argc > 1 && strcmp(argv[1], "port-child") == 0)
         return try_in(POST_PORT, 1) == 0 ? 0 : 1;
+    if (argc > 1 && strcmp(argv[1], "port-hold") == 0) {
+        if (ioperm(POST_PORT, 1, 1) != 0 || iopl(3) != 0)
+            return 1;
+        printf("port-hold: holding port 0x80 and iopl(3)\n");
+        fflush(stdout);
+        for (;;)
+            (void)inb(POST_PORT);
+    }
+    if (argc > 1 && strcmp(argv[1], "port-refused") == 0) {
+        check_number("a new program after a killed holder: in from 0x80 -> SIGSEGV",
+                     try_in(POST_PORT, 1), SIGSEGV);
+        bool if_set;
+        check_number("... and cli -> SIGSEGV (no iopl left behind)", try_cli_sti(&if_set), SIGSEGV);
+        return check_summary("dma_ports_after_kill");
+    }
     root = geteuid() == 0;
     printf("# dma_ports_test as uid %d\n", (int)geteuid());
     check_mlock();
