@@ -20,11 +20,20 @@ struct arch_task {
                                     boundary in it (FNSAVE's 108 bytes at its start on a CPU
                                     without FXSR) (arch/x86/fpu.c) */
     uint64_t tls[3];          /* GDT slots 6..8 while it runs (0: empty); set_thread_area */
+    /* What a switch between two processes looks at beyond its straight path, a flag each,
+     * read together as switch_work: a switch between two tasks with neither tests one word
+     * of each (arch_switch_to). */
+    union {
+        struct {
+            bool tls_used; /* one of tls[] is not 0 (every writer of tls[] sets it) */
+            bool io_ports; /* io_bitmap, or iopl_emul 3: a switch to or from this task sets
+                            * the TSS's I/O bitmap (ioport_switch_to) */
+        };
+        uint32_t switch_work; /* (the other two bytes stay 0) */
+    };
     struct io_bitmap *io_bitmap; /* ioperm's ports (NULL: none), shared with fork's copies
                                     until one of them changes it (ioport.c) */
     uint8_t iopl_emul;        /* iopl's level: 3 is every port (never IOPL itself) */
-    bool io_ports;            /* io_bitmap or iopl_emul 3: a switch to or from this task
-                                 sets the TSS's bitmap (ioport_switch_to) */
     bool iopl_warned;         /* its cli/sti taken as a no-op was reported once */
 };
 

@@ -28,6 +28,10 @@ static uint64_t gdts[MAX_CPUS][GDT_ENTRIES] __attribute__((aligned(8)));
  * into a register first). */
 const uint16_t sel_cpu_number = SEL_CPU_NUMBER;
 struct cpu_tss cpu_main_tss[MAX_CPUS];
+#define TSS_OF(n) &cpu_main_tss[n].tss
+struct tss *const cpu_tss[MAX_CPUS] = { TSS_OF(0), TSS_OF(1), TSS_OF(2), TSS_OF(3),
+                                        TSS_OF(4), TSS_OF(5), TSS_OF(6), TSS_OF(7) };
+_Static_assert(MAX_CPUS == 8, "cpu_tss names every CPU's TSS");
 
 /* The GDT of the CPU running this code. */
 static inline uint64_t *this_gdt(void) { return gdts[arch_cpu_id()]; }

@@ -72,7 +72,11 @@ struct cpu_tss {
 _Static_assert(TSS_IO_BITMAP == sizeof(struct tss), "the bitmap follows the TSS");
 _Static_assert(TSS_IO_NONE > TSS_IO_LIMIT && TSS_IO_LIMIT < 0xfffff, "iomap_base past the limit");
 extern struct cpu_tss cpu_main_tss[];
-#define main_tss (cpu_main_tss[arch_cpu_id()].tss)
+/* Each CPU's main TSS by its number, through a table of their addresses: the switch's
+ * stores of esp0 and cr3 then cost one load for the address, where indexing 16,512-byte
+ * elements would take a shift, an add and a shift. */
+extern struct tss *const cpu_tss[];
+#define main_tss (*cpu_tss[arch_cpu_id()])
 
 /* Builds the GDT, reloads every segment register and loads the task register with the
  * main TSS. gdt_init: CPU 0, first thing at boot; gdt_init_cpu: an application processor,
