@@ -232,8 +232,10 @@ static void step(const struct ipc_log *log, struct ipc_log_cursor *c, uint8_t *o
 
 /* Drops the oldest event: the read position moves past it, and the page it leaves gets
  * read_offset 0 (the rule of Qualcomm's ipc_logging.c, which dump tools rely on: only the
- * read page has a read_offset). The `log` reader moves along if it was there. */
-static void drop_oldest(struct ipc_log *log)
+ * read page has a read_offset). The `log` reader moves along if it was there. Out of line:
+ * make_room calls it only for an event that runs onto the next page, and inlined it would
+ * take the registers make_room's common case needs. */
+static __attribute__((noinline)) void drop_oldest(struct ipc_log *log)
 {
     struct ipc_log_cursor r = ipc_log_oldest(log);
     bool push_reader = log->reader.page == r.page && log->reader.offset == r.offset;
@@ -256,12 +258,12 @@ static void drop_oldest(struct ipc_log *log)
 
 /*
  * Drops the oldest events until len bytes fit (one free byte always stays, so that full
- * and empty differ); returns how many it dropped. A busy log drops one event for nearly
+ * and empty differ); counts them in log->dropped and returns how many. A busy log drops one event for nearly
  * every event it writes, and that event nearly always lies whole on the read page: then
  * its size byte is all there is to read, and only that page's read_offset moves (exactly
  * what drop_oldest does there, which handles an event that runs onto the next page).
  */
-static int make_room(struct ipc_log *log, uint32_t len)
+static inline __attribute__((always_inline)) int make_room(struct ipc_log *log, uint32_t len)
 {
     int dropped = 0;
     while (log->write_avail <= len) {
@@ -269,6 +271,7 @@ static int make_room(struct ipc_log *log, uint32_t len)
         uint32_t offset = page->hdr.read_offset;
         uint32_t end = offset + TSV_HEADER_SIZE;
         dropped++;
+        log->dropped++;
         if (end > IPC_LOG_DATA_SIZE || (end += page->data[offset + 1]) > IPC_LOG_DATA_SIZE) {
             drop_oldest(log);
             continue;
@@ -281,12 +284,11 @@ static int make_room(struct ipc_log *log, uint32_t len)
     return dropped;
 }
 
-/* Counts an appended event of len bytes, and the events dropped for it. */
+/* Counts an appended event of len bytes (make_room counted the events dropped for it). */
 static int count_append(struct ipc_log *log, uint32_t len, int dropped)
 {
     log->write_avail -= len;
     log->written++;
-    log->dropped += (uint64_t)dropped;
     return dropped;
 }
 
@@ -407,26 +409,32 @@ static const char blank_decimal[BLANK_DECIMAL_BELOW][4] = {
     BLANK_DECIMAL_TENS(8), BLANK_DECIMAL_TENS(9),
 };
 
-/*
- * Writes " N" for each of the count numbers at out, as printf's " %d" would, and returns
- * the end of the text: one pass, the length of each coming with its digits. It stops once
- * the text runs past limit (the caller refuses the event then), so out must have room for
- * NUMBER_TEXT_MAX bytes beyond limit. A number of 0 to 99 stores four bytes, up to two of
- * them past its end: the next number, or nothing, covers them.
- */
-static char *put_numbers_text(char *out, const char *limit, const int32_t *numbers,
-                              unsigned count)
+/* Writes " N" at out for a number outside 0 to 99 and returns the end. Out of line: inlined,
+ * it would take the registers put_numbers_text's loop keeps for the small ones. */
+static __attribute__((noinline)) char *put_blank_decimal(char *out, int32_t v)
 {
-    for (const int32_t *n = numbers, *end = numbers + count; n != end && out <= limit; n++) {
+    unsigned len = decimal_length(v);
+    *out = ' ';
+    put_decimal(out + 1, v, len);
+    return out + 1 + len;
+}
+
+/*
+ * Writes " N" at out for each number from n to end, as printf's " %d" would, and returns
+ * the end of the text: one pass, the length of each coming with its digits. out must have
+ * room for NUMBER_TEXT_MAX bytes per number. A number of 0 to 99 stores four bytes, up to
+ * two of them past its end: the next number, or nothing, covers them.
+ */
+static inline __attribute__((always_inline)) char *
+put_numbers_text(char *out, const int32_t *n, const int32_t *end)
+{
+    for (; n != end; n++) {
         uint32_t u = (uint32_t)*n; /* a negative number is above 99 here */
         if (u < BLANK_DECIMAL_BELOW) {
             __builtin_memcpy(out, blank_decimal[u], 4);
             out += blank_decimal[u][3];
         } else {
-            unsigned len = decimal_length(*n);
-            *out = ' ';
-            put_decimal(out + 1, *n, len);
-            out += 1 + len;
+            out = put_blank_decimal(out, *n);
         }
     }
     return out;
@@ -434,8 +442,9 @@ static char *put_numbers_text(char *out, const char *limit, const int32_t *numbe
 
 /* The string event's bytes at p (len of them, the event header included): the header,
  * TIMESTAMP, QTIMER and a BYTE_ARRAY of the text what followed by the numbers' text. */
-static void put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_numbers *ev,
-                              const char *numbers_text, size_t numbers_len)
+static inline __attribute__((always_inline)) void
+put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_numbers *ev,
+                  const char *numbers_text, size_t numbers_len)
 {
     p = put_header(p, TSV_TYPE_STRING, (uint8_t)(len - TSV_HEADER_SIZE));
     p = put_header(p, TSV_TYPE_TIMESTAMP, 8);
@@ -451,37 +460,52 @@ static void put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_num
 #define STRING_EVENT_OVERHEAD (4 * TSV_HEADER_SIZE + 8 + 8)
 #define STRING_EVENT_ROOM (IPC_LOG_MAX_MSG_SIZE - STRING_EVENT_OVERHEAD)
 
+/* A message event that would straddle two pages: built whole first, then appended like
+ * any other. Out of line: one event in about forty (a page holds some forty of IPC's). */
+static __attribute__((noinline)) int append_numbers_straddling(struct ipc_log *log,
+    uint32_t len, const struct ipc_log_numbers *ev, const char *numbers_text, size_t numbers_len)
+{
+    uint8_t event[IPC_LOG_MAX_MSG_SIZE];
+    put_numbers_event(event, len, ev, numbers_text, numbers_len);
+    return ipc_log_append(log, event, len);
+}
+
 int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev)
 {
     /* The numbers' text first, on the stack: the event's length must be known before
      * anything is dropped or written. The text and the numbers may fill STRING_EVENT_ROOM. */
     char numbers_text[STRING_EVENT_ROOM + NUMBER_TEXT_MAX];
-    const char *end = NULL;
-    if (ev->what_len <= STRING_EVENT_ROOM) {
-        const char *limit = numbers_text + (STRING_EVENT_ROOM - ev->what_len);
-        end = put_numbers_text(numbers_text, limit, ev->numbers, ev->count);
-        if (end > limit)
-            end = NULL;
-    }
-    if (!end) {
-        log->oversize++;
-        return -EMSGSIZE;
+    const int32_t *n = ev->numbers, *last = n + ev->count;
+    char *end = numbers_text;
+    if (ev->what_len > STRING_EVENT_ROOM)
+        goto oversize;
+    size_t room = STRING_EVENT_ROOM - ev->what_len;
+    if (ev->count <= room / NUMBER_TEXT_MAX) {
+        end = put_numbers_text(end, n, last); /* they fit, however long each is */
+    } else {
+        /* They may not: one at a time, stopping once past the room (so the buffer holds
+         * room and one more number). */
+        for (; n != last && end <= numbers_text + room; n++)
+            end = put_numbers_text(end, n, n + 1);
+        if (end > numbers_text + room)
+            goto oversize;
     }
     size_t numbers_len = (size_t)(end - numbers_text);
     uint32_t len = (uint32_t)(STRING_EVENT_OVERHEAD + ev->what_len + numbers_len);
     struct ipc_log_page *page = log->pages[log->write_page];
-    if (IPC_LOG_DATA_SIZE - page->hdr.write_offset < len) {
-        /* It would straddle two pages: built whole first, then appended like any other. */
-        uint8_t event[IPC_LOG_MAX_MSG_SIZE];
-        put_numbers_event(event, len, ev, numbers_text, numbers_len);
-        return ipc_log_append(log, event, len);
-    }
+    uint32_t offset = page->hdr.write_offset;
+    if (IPC_LOG_DATA_SIZE - offset < len)
+        return append_numbers_straddling(log, len, ev, numbers_text, numbers_len);
     int dropped = make_room(log, len);
     /* Written in place, after the last event: the write offset that makes it part of the
      * log moves only once all of it is there, so a dump never sees half an event. */
-    put_numbers_event(page->data + page->hdr.write_offset, len, ev, numbers_text, numbers_len);
-    page->hdr.write_offset += (uint16_t)len;
+    put_numbers_event(page->data + offset, len, ev, numbers_text, numbers_len);
+    page->hdr.write_offset = (uint16_t)(offset + len);
     return count_append(log, len, dropped);
+
+oversize:
+    log->oversize++;
+    return -EMSGSIZE;
 }
 
 struct ipc_log_cursor ipc_log_oldest(const struct ipc_log *log)
