@@ -41,10 +41,11 @@ struct time_base {
 extern struct time_base time_base;
 
 /* Nanoseconds since time_init for a cycle count read earlier (trace timestamps are stored
- * raw); 0 before time_init and for a count from before it. */
+ * raw); 0 for a count from before time_init, and before it (ns_mult is 0 then, and so is
+ * the product). */
 static inline uint64_t time_cycles_to_ns(uint64_t cycles)
 {
-    if (!time_base.ns_mult || cycles < time_base.boot_cycles)
+    if (cycles < time_base.boot_cycles)
         return 0;
     return cycles_to_ns(cycles - time_base.boot_cycles, time_base.ns_mult, TIME_SHIFT);
 }

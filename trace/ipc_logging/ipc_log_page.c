@@ -428,16 +428,30 @@ static __attribute__((noinline)) char *put_blank_decimal(char *out, int32_t v)
 static inline __attribute__((always_inline)) char *
 put_numbers_text(char *out, const int32_t *n, const int32_t *end)
 {
-    for (; n != end; n++) {
-        uint32_t u = (uint32_t)*n; /* a negative number is above 99 here */
+    /* i counts up from -count to 0: the increment's flags are the loop's test */
+    for (ptrdiff_t i = n - end; i != 0; i++) {
+        uint32_t u = (uint32_t)end[i]; /* a negative number is above 99 here */
         if (u < BLANK_DECIMAL_BELOW) {
             __builtin_memcpy(out, blank_decimal[u], 4);
             out += blank_decimal[u][3];
         } else {
-            out = put_blank_decimal(out, *n);
+            out = put_blank_decimal(out, end[i]);
         }
     }
     return out;
+}
+
+/* put_numbers_text for numbers that may not fit in room bytes at out: one at a time,
+ * stopping once past out + room (so out needs room + NUMBER_TEXT_MAX bytes). The end of
+ * the text, or NULL when it is longer than room. Out of line: only a long text or many
+ * numbers come here, and inlined it would take the registers of the common case. */
+static __attribute__((noinline)) char *put_numbers_text_bounded(char *out, const int32_t *n,
+                                                                const int32_t *end,
+                                                                const char *limit)
+{
+    for (; n != end && out <= limit; n++)
+        out = put_numbers_text(out, n, n + 1);
+    return out <= limit ? out : NULL;
 }
 
 /* The string event's bytes at p (len of them, the event header included): the header,
@@ -480,16 +494,10 @@ int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev
     if (ev->what_len > STRING_EVENT_ROOM)
         goto oversize;
     size_t room = STRING_EVENT_ROOM - ev->what_len;
-    if (ev->count <= room / NUMBER_TEXT_MAX) {
+    if (ev->count <= STRING_EVENT_ROOM / NUMBER_TEXT_MAX && ev->count * NUMBER_TEXT_MAX <= room)
         end = put_numbers_text(end, n, last); /* they fit, however long each is */
-    } else {
-        /* They may not: one at a time, stopping once past the room (so the buffer holds
-         * room and one more number). */
-        for (; n != last && end <= numbers_text + room; n++)
-            end = put_numbers_text(end, n, n + 1);
-        if (end > numbers_text + room)
-            goto oversize;
-    }
+    else if ((end = put_numbers_text_bounded(end, n, last, numbers_text + room)) == NULL)
+        goto oversize;
     size_t numbers_len = (size_t)(end - numbers_text);
     uint32_t len = (uint32_t)(STRING_EVENT_OVERHEAD + ev->what_len + numbers_len);
     struct ipc_log_page *page = log->pages[log->write_page];
