@@ -258,10 +258,11 @@ static __attribute__((noinline)) void drop_oldest(struct ipc_log *log)
 
 /*
  * Drops the oldest events until len bytes fit (one free byte always stays, so that full
- * and empty differ); counts them in log->dropped and returns how many. A busy log drops one event for nearly
- * every event it writes, and that event nearly always lies whole on the read page: then
- * its size byte is all there is to read, and only that page's read_offset moves (exactly
- * what drop_oldest does there, which handles an event that runs onto the next page).
+ * and empty differ); counts them in log->dropped and returns how many. A busy log drops
+ * one event for nearly every event it writes, and that event nearly always lies whole on
+ * the read page: then its size byte is all there is to read, and only that page's
+ * read_offset moves (exactly what drop_oldest does there; it handles an event that runs
+ * onto the next page).
  */
 static inline __attribute__((always_inline)) int make_room(struct ipc_log *log, uint32_t len)
 {
@@ -441,10 +442,10 @@ put_numbers_text(char *out, const int32_t *n, const int32_t *end)
     return out;
 }
 
-/* put_numbers_text for numbers that may not fit in room bytes at out: one at a time,
- * stopping once past out + room (so out needs room + NUMBER_TEXT_MAX bytes). The end of
- * the text, or NULL when it is longer than room. Out of line: only a long text or many
- * numbers come here, and inlined it would take the registers of the common case. */
+/* put_numbers_text for numbers whose text may run past limit: one at a time, stopping once
+ * it does (so the buffer needs NUMBER_TEXT_MAX bytes after limit). The end of the text, or
+ * NULL when it runs past limit. Out of line: only a long text or many numbers come here,
+ * and inlined it would take the registers of the common case. */
 static __attribute__((noinline)) char *put_numbers_text_bounded(char *out, const int32_t *n,
                                                                 const int32_t *end,
                                                                 const char *limit)
