@@ -45,9 +45,10 @@ extern struct time_base time_base;
  * the product). */
 static inline uint64_t time_cycles_to_ns(uint64_t cycles)
 {
-    if (cycles < time_base.boot_cycles)
-        return 0;
-    return cycles_to_ns(cycles - time_base.boot_cycles, time_base.ns_mult, TIME_SHIFT);
+    uint64_t since_boot;
+    if (__builtin_sub_overflow(cycles, time_base.boot_cycles, &since_boot))
+        return 0; /* the subtraction's borrow says it: one test, no separate compare */
+    return cycles_to_ns(since_boot, time_base.ns_mult, TIME_SHIFT);
 }
 
 #endif

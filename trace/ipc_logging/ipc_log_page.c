@@ -4,6 +4,7 @@
  * a memory dump), and printing one as a line. The layout is in ipc_log_page.h.
  */
 #include "trace/ipc_logging/ipc_log_page.h"
+#include "trace/ipc_logging/ipc_log_write.h"
 
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -17,46 +18,6 @@ _Static_assert(offsetof(struct ipc_log_page_header, ctx_offset) == 0x28, "ctx_of
 _Static_assert(offsetof(struct ipc_log_context_header, header_size) == 0x0e, "header_size");
 _Static_assert(offsetof(struct ipc_log_context_header, name) == 0x18, "name");
 _Static_assert(IPC_LOG_MAX_MSG_SIZE < IPC_LOG_DATA_SIZE, "an event spans two pages at most");
-
-/* Stores the n (4 or 8) low bytes of v at p, least significant first: on a little-endian
- * CPU, its own store (__builtin_memcpy stays inline even with the kernel's -fno-builtin). */
-static void put_le(uint8_t *p, uint64_t v, unsigned n)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (n == 8) {
-        __builtin_memcpy(p, &v, 8);
-        return;
-    }
-    uint32_t low = (uint32_t)v;
-    __builtin_memcpy(p, &low, 4);
-#else
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
-
-/*
- * memcpy for the hot path (dst and src do not overlap): `rep movsl` for the words, each one
- * instruction to -icount, then the last four bytes once more as one word, overlapping what
- * the words copied, instead of a loop over the last 1 to 3. Inline, unlike the kernel's
- * memcpy (kernel/lib/string.c), which costs a call and its frame: an IPC message event copies
- * two texts. Not x86: the C library's memcpy.
- */
-static void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
-{
-#if defined(__i386__) || defined(__x86_64__)
-    if (n < 4) {
-        while (n--)
-            *dst++ = *src++;
-        return;
-    }
-    __builtin_memcpy(dst + n - 4, src + n - 4, 4);
-    size_t words = n / 4;
-    __asm__ volatile("rep movsl" : "+D"(dst), "+S"(src), "+c"(words) : : "memory");
-#else
-    memcpy(dst, src, n);
-#endif
-}
 
 /* The n-byte little-endian number at p. */
 static uint64_t get_le(const uint8_t *p, unsigned n)
@@ -233,9 +194,9 @@ static void step(const struct ipc_log *log, struct ipc_log_cursor *c, uint8_t *o
 /* Drops the oldest event: the read position moves past it, and the page it leaves gets
  * read_offset 0 (the rule of Qualcomm's ipc_logging.c, which dump tools rely on: only the
  * read page has a read_offset). The `log` reader moves along if it was there. Out of line:
- * make_room calls it only for an event that runs onto the next page, and inlined it would
- * take the registers make_room's common case needs. */
-static __attribute__((noinline)) void drop_oldest(struct ipc_log *log)
+ * make_room (ipc_log_write.h) calls it only for an event that runs onto the next page, and
+ * inlined it would take the registers make_room's common case needs. */
+__attribute__((noinline)) void ipc_log_drop_oldest(struct ipc_log *log)
 {
     struct ipc_log_cursor r = ipc_log_oldest(log);
     bool push_reader = log->reader.page == r.page && log->reader.offset == r.offset;
@@ -254,43 +215,6 @@ static __attribute__((noinline)) void drop_oldest(struct ipc_log *log)
     log->write_avail += TSV_HEADER_SIZE + hdr[1];
     if (push_reader)
         log->reader = r;
-}
-
-/*
- * Drops the oldest events until len bytes fit (one free byte always stays, so that full
- * and empty differ); counts them in log->dropped and returns how many. A busy log drops
- * one event for nearly every event it writes, and that event nearly always lies whole on
- * the read page: then its size byte is all there is to read, and only that page's
- * read_offset moves (exactly what drop_oldest does there; it handles an event that runs
- * onto the next page).
- */
-static inline __attribute__((always_inline)) int make_room(struct ipc_log *log, uint32_t len)
-{
-    int dropped = 0;
-    while (log->write_avail <= len) {
-        struct ipc_log_page *page = log->pages[log->read_page];
-        uint32_t offset = page->hdr.read_offset;
-        uint32_t end = offset + TSV_HEADER_SIZE;
-        dropped++;
-        log->dropped++;
-        if (end > IPC_LOG_DATA_SIZE || (end += page->data[offset + 1]) > IPC_LOG_DATA_SIZE) {
-            drop_oldest(log);
-            continue;
-        }
-        if (log->reader.page == log->read_page && log->reader.offset == offset)
-            log->reader.offset = end;
-        page->hdr.read_offset = (uint16_t)end;
-        log->write_avail += end - offset;
-    }
-    return dropped;
-}
-
-/* Counts an appended event of len bytes (make_room counted the events dropped for it). */
-static int count_append(struct ipc_log *log, uint32_t len, int dropped)
-{
-    log->write_avail -= len;
-    log->written++;
-    return dropped;
 }
 
 int ipc_log_append(struct ipc_log *log, const uint8_t *ev, uint32_t len)
@@ -331,14 +255,6 @@ int ipc_log_append_encoded(struct ipc_log *log, struct ipc_log_encoder *e)
         return len;
     }
     return ipc_log_append(log, e->buf, (uint32_t)len);
-}
-
-/* Writes one item header and returns where its value goes. */
-static uint8_t *put_header(uint8_t *p, uint8_t type, uint8_t size)
-{
-    p[0] = type;
-    p[1] = size;
-    return p + TSV_HEADER_SIZE;
 }
 
 /* The characters v takes in decimal, its '-' included: a few compares for the small
@@ -389,12 +305,9 @@ static void put_decimal(char *p, int32_t v, unsigned len)
     }
 }
 
-/* The longest " N": a blank, '-' and ten digits (" -2147483648"). */
-#define NUMBER_TEXT_MAX 12
+/* --- message events: the rare cases (ipc_log_write.h has the common one) ------------------ */
 
-/* " 0" to " 99" in four bytes each, the fourth saying how many of the first three are the
- * number's: {' ', '7', 0, 2}, {' ', '4', '2', 3}. The numbers IPC logs (endpoints, tasks,
- * labels, lengths) are mostly this small, and one load and one four-byte store write one. */
+/* ipc_log_blank_decimal's entry for n: a blank, n's one or two digits, their count + 1. */
 #define BLANK_DECIMAL(n)                                                                 \
     { ' ', (char)((n) < 10 ? '0' + (n) : '0' + (n) / 10),                                \
       (char)((n) < 10 ? 0 : '0' + (n) % 10), (char)((n) < 10 ? 2 : 3) }
@@ -404,15 +317,15 @@ static void put_decimal(char *p, int32_t v, unsigned len)
         BLANK_DECIMAL(10 * (t) + 5), BLANK_DECIMAL(10 * (t) + 6),                        \
         BLANK_DECIMAL(10 * (t) + 7), BLANK_DECIMAL(10 * (t) + 8), BLANK_DECIMAL(10 * (t) + 9)
 #define BLANK_DECIMAL_BELOW 100
-static const char blank_decimal[BLANK_DECIMAL_BELOW][4] = {
+const char ipc_log_blank_decimal[BLANK_DECIMAL_BELOW][4] = {
     BLANK_DECIMAL_TENS(0), BLANK_DECIMAL_TENS(1), BLANK_DECIMAL_TENS(2), BLANK_DECIMAL_TENS(3),
     BLANK_DECIMAL_TENS(4), BLANK_DECIMAL_TENS(5), BLANK_DECIMAL_TENS(6), BLANK_DECIMAL_TENS(7),
     BLANK_DECIMAL_TENS(8), BLANK_DECIMAL_TENS(9),
 };
 
-/* Writes " N" at out for a number outside 0 to 99 and returns the end. Out of line: inlined,
- * it would take the registers put_numbers_text's loop keeps for the small ones. */
-static __attribute__((noinline)) char *put_blank_decimal(char *out, int32_t v)
+/* Out of line: inlined, it would take the registers put_numbers_text's loop keeps for the
+ * small numbers. */
+__attribute__((noinline)) char *ipc_log_put_blank_decimal(char *out, int32_t v)
 {
     unsigned len = decimal_length(v);
     *out = ' ';
@@ -420,101 +333,33 @@ static __attribute__((noinline)) char *put_blank_decimal(char *out, int32_t v)
     return out + 1 + len;
 }
 
-/*
- * Writes " N" at out for each number from n to end, as printf's " %d" would, and returns
- * the end of the text: one pass, the length of each coming with its digits. out must have
- * room for NUMBER_TEXT_MAX bytes per number. A number of 0 to 99 stores four bytes, up to
- * two of them past its end: the next number, or nothing, covers them.
- */
-static inline __attribute__((always_inline)) char *
-put_numbers_text(char *out, const int32_t *n, const int32_t *end)
-{
-    /* i counts up from -count to 0: the increment's flags are the loop's test */
-    for (ptrdiff_t i = n - end; i != 0; i++) {
-        uint32_t u = (uint32_t)end[i]; /* a negative number is above 99 here */
-        if (u < BLANK_DECIMAL_BELOW) {
-            __builtin_memcpy(out, blank_decimal[u], 4);
-            out += blank_decimal[u][3];
-        } else {
-            out = put_blank_decimal(out, end[i]);
-        }
-    }
-    return out;
-}
-
-/* put_numbers_text for numbers whose text may run past limit: one at a time, stopping once
- * it does (so the buffer needs NUMBER_TEXT_MAX bytes after limit). The end of the text, or
- * NULL when it runs past limit. Out of line: only a long text or many numbers come here,
- * and inlined it would take the registers of the common case. */
-static __attribute__((noinline)) char *put_numbers_text_bounded(char *out, const int32_t *n,
-                                                                const int32_t *end,
-                                                                const char *limit)
+/* Only a long text or many numbers come here. */
+__attribute__((noinline)) char *ipc_log_put_numbers_text_bounded(char *out, const int32_t *n,
+                                                                 const int32_t *end,
+                                                                 const char *limit)
 {
     for (; n != end && out <= limit; n++)
         out = put_numbers_text(out, n, n + 1);
     return out <= limit ? out : NULL;
 }
 
-/* The string event's bytes at p (len of them, the event header included): the header,
- * TIMESTAMP, QTIMER and a BYTE_ARRAY of the text what followed by the numbers' text. */
-static inline __attribute__((always_inline)) void
-put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_numbers *ev,
-                  const char *numbers_text, size_t numbers_len)
-{
-    p = put_header(p, TSV_TYPE_STRING, (uint8_t)(len - TSV_HEADER_SIZE));
-    p = put_header(p, TSV_TYPE_TIMESTAMP, 8);
-    put_le(p, ev->ns, 8);
-    p = put_header(p + 8, TSV_TYPE_QTIMER, 8);
-    put_le(p, ev->ticks, 8);
-    p = put_header(p + 8, TSV_TYPE_BYTE_ARRAY, (uint8_t)(ev->what_len + numbers_len));
-    copy_bytes(p, (const uint8_t *)ev->what, ev->what_len);
-    copy_bytes(p + ev->what_len, (const uint8_t *)numbers_text, numbers_len);
-}
-
-/* A string event's bytes before its text: its header, TIMESTAMP, QTIMER, the text's header. */
-#define STRING_EVENT_OVERHEAD (4 * TSV_HEADER_SIZE + 8 + 8)
-#define STRING_EVENT_ROOM (IPC_LOG_MAX_MSG_SIZE - STRING_EVENT_OVERHEAD)
-
-/* A message event that would straddle two pages: built whole first, then appended like
- * any other. Out of line: one event in about forty (a page holds some forty of IPC's). */
-static __attribute__((noinline)) int append_numbers_straddling(struct ipc_log *log,
-    uint32_t len, const struct ipc_log_numbers *ev, const char *numbers_text, size_t numbers_len)
+/* One event in about forty (a page holds some forty of IPC's). */
+__attribute__((noinline)) int ipc_log_append_numbers_straddling(struct ipc_log *log,
+    uint32_t len, uint64_t ns, uint64_t ticks, const char *what, size_t what_len,
+    const char *numbers_text, size_t numbers_len)
 {
     uint8_t event[IPC_LOG_MAX_MSG_SIZE];
-    put_numbers_event(event, len, ev, numbers_text, numbers_len);
-    return ipc_log_append(log, event, len);
+    put_numbers_event(event, len, ns, ticks, what, what_len, numbers_text, numbers_len);
+    ipc_log_append(log, event, len); /* it fits: len was checked */
+    return 0;
 }
 
 int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev)
 {
-    /* The numbers' text first, on the stack: the event's length must be known before
-     * anything is dropped or written. The text and the numbers may fill STRING_EVENT_ROOM. */
-    char numbers_text[STRING_EVENT_ROOM + NUMBER_TEXT_MAX];
-    const int32_t *n = ev->numbers, *last = n + ev->count;
-    char *end = numbers_text;
-    if (ev->what_len > STRING_EVENT_ROOM)
-        goto oversize;
-    size_t room = STRING_EVENT_ROOM - ev->what_len;
-    if (ev->count <= STRING_EVENT_ROOM / NUMBER_TEXT_MAX && ev->count * NUMBER_TEXT_MAX <= room)
-        end = put_numbers_text(end, n, last); /* they fit, however long each is */
-    else if ((end = put_numbers_text_bounded(end, n, last, numbers_text + room)) == NULL)
-        goto oversize;
-    size_t numbers_len = (size_t)(end - numbers_text);
-    uint32_t len = (uint32_t)(STRING_EVENT_OVERHEAD + ev->what_len + numbers_len);
-    struct ipc_log_page *page = log->pages[log->write_page];
-    uint32_t offset = page->hdr.write_offset;
-    if (IPC_LOG_DATA_SIZE - offset < len)
-        return append_numbers_straddling(log, len, ev, numbers_text, numbers_len);
-    int dropped = make_room(log, len);
-    /* Written in place, after the last event: the write offset that makes it part of the
-     * log moves only once all of it is there, so a dump never sees half an event. */
-    put_numbers_event(page->data + offset, len, ev, numbers_text, numbers_len);
-    page->hdr.write_offset = (uint16_t)(offset + len);
-    return count_append(log, len, dropped);
-
-oversize:
-    log->oversize++;
-    return -EMSGSIZE;
+    uint64_t dropped = log->dropped;
+    int r = ipc_log_write_numbers(log, ev->ns, ev->ticks, ev->what, ev->what_len, ev->numbers,
+                                  ev->count);
+    return r < 0 ? r : (int)(log->dropped - dropped);
 }
 
 struct ipc_log_cursor ipc_log_oldest(const struct ipc_log *log)
