@@ -47,7 +47,7 @@ static inline uint64_t time_cycles_to_ns(uint64_t cycles)
 {
     uint64_t since_boot;
     if (__builtin_sub_overflow(cycles, time_base.boot_cycles, &since_boot))
-        return 0; /* the subtraction's borrow says it: one test, no separate compare */
+        return 0; /* a count from before time_init */
     return cycles_to_ns(since_boot, time_base.ns_mult, TIME_SHIFT);
 }
 

@@ -336,8 +336,9 @@ __attribute__((noinline)) char *ipc_log_put_blank_decimal(char *out, int32_t v)
 /* Only a long text or many numbers come here. */
 __attribute__((noinline)) char *ipc_log_put_numbers_text_bounded(char *out, const int32_t *n,
                                                                  const int32_t *end,
-                                                                 const char *limit)
+                                                                 size_t room)
 {
+    const char *limit = out + room;
     for (; n != end && out <= limit; n++)
         out = put_numbers_text(out, n, n + 1);
     return out <= limit ? out : NULL;
@@ -356,9 +357,11 @@ __attribute__((noinline)) int ipc_log_append_numbers_straddling(struct ipc_log *
 
 int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev)
 {
+    char text[STRING_EVENT_ROOM + NUMBER_TEXT_MAX];
+    int text_len = ipc_log_numbers_text(text, ev->what_len, ev->numbers, ev->count);
     uint64_t dropped = log->dropped;
-    int r = ipc_log_write_numbers(log, ev->ns, ev->ticks, ev->what, ev->what_len, ev->numbers,
-                                  ev->count);
+    int r = ipc_log_write_numbers(log, ev->ns, ev->ticks, ev->what, ev->what_len, text,
+                                  text_len);
     return r < 0 ? r : (int)(log->dropped - dropped);
 }
 

@@ -39,23 +39,21 @@ static inline void put_le(uint8_t *p, uint64_t v, unsigned n)
 }
 
 /*
- * memcpy for the hot path (dst and src do not overlap): `rep movsl` for the words, each one
- * instruction to -icount, then the last four bytes once more as one word, overlapping what
- * the words copied, instead of a loop over the last 1 to 3. Inline, unlike the kernel's
- * memcpy (kernel/lib/string.c), which costs a call and its frame: an IPC message event copies
- * two texts. Not x86: the C library's memcpy.
+ * memcpy for the hot path: `rep movsl` for the words, then `rep movsb` for the last 0 to 3
+ * bytes, each step one instruction to -icount (a `rep` that has nothing to do counts once),
+ * with no test and no loop around them. Inline, unlike the kernel's memcpy
+ * (kernel/lib/string.c, the same two instructions), which costs a call and its frame: an IPC
+ * message event copies two texts. Not x86: the C library's memcpy.
  */
 static inline void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
 {
 #if defined(__i386__) || defined(__x86_64__)
-    if (n < 4) {
-        while (n--)
-            *dst++ = *src++;
-        return;
-    }
-    __builtin_memcpy(dst + n - 4, src + n - 4, 4);
     size_t words = n / 4;
-    __asm__ volatile("rep movsl" : "+D"(dst), "+S"(src), "+c"(words) : : "memory");
+    unsigned bytes = (unsigned)(n % 4);
+    __asm__ volatile("rep movsl\n\tmov %[bytes], %%ecx\n\trep movsb"
+                     : "+D"(dst), "+S"(src), "+c"(words)
+                     : [bytes] "r"(bytes)
+                     : "memory");
 #else
     memcpy(dst, src, n);
 #endif
@@ -128,33 +126,42 @@ extern const char ipc_log_blank_decimal[BLANK_DECIMAL_BELOW][4];
 /* Writes " N" at out for a number outside 0 to 99 and returns the end (ipc_log_page.c). */
 char *ipc_log_put_blank_decimal(char *out, int32_t v);
 
+/* Writes " N" at out for the number v, as printf's " %d" would, and returns the end. A
+ * number of 0 to 99 stores four bytes, up to two of them past its end: the next number, or
+ * nothing, covers them. */
+static inline __attribute__((always_inline)) char *put_number_text(char *out, int32_t v)
+{
+    uint32_t u = (uint32_t)v; /* a negative number is above 99 here */
+    if (u >= BLANK_DECIMAL_BELOW)
+        return ipc_log_put_blank_decimal(out, v);
+    __builtin_memcpy(out, ipc_log_blank_decimal[u], 4);
+    return out + ipc_log_blank_decimal[u][3];
+}
+
 /*
- * Writes " N" at out for each number from n to end, as printf's " %d" would, and returns
- * the end of the text: one pass, the length of each coming with its digits. out must have
- * room for NUMBER_TEXT_MAX bytes per number. A number of 0 to 99 stores four bytes, up to
- * two of them past its end: the next number, or nothing, covers them.
+ * Writes " N" at out for each number from n to end and returns the end of the text: one
+ * pass, the length of each coming with its digits. out must have room for NUMBER_TEXT_MAX
+ * bytes per number. Two numbers a step, so that the loop's own test comes half as often
+ * (a message has up to seven numbers); an odd one first.
  */
 static inline __attribute__((always_inline)) char *
 put_numbers_text(char *out, const int32_t *n, const int32_t *end)
 {
-    /* i counts up from -count to 0: the increment's flags are the loop's test */
-    for (ptrdiff_t i = n - end; i != 0; i++) {
-        uint32_t u = (uint32_t)end[i]; /* a negative number is above 99 here */
-        if (u < BLANK_DECIMAL_BELOW) {
-            __builtin_memcpy(out, ipc_log_blank_decimal[u], 4);
-            out += ipc_log_blank_decimal[u][3];
-        } else {
-            out = ipc_log_put_blank_decimal(out, end[i]);
-        }
+    ptrdiff_t i = n - end; /* from -count up to 0: the addition's flags are the loop's test */
+    if (i & 1)
+        out = put_number_text(out, end[i++]);
+    for (; i != 0; i += 2) {
+        out = put_number_text(out, end[i]);
+        out = put_number_text(out, end[i + 1]);
     }
     return out;
 }
 
-/* put_numbers_text for numbers whose text may run past limit: one at a time, stopping once
- * it does (the buffer needs NUMBER_TEXT_MAX bytes after limit). The end of the text, or
- * NULL when it runs past limit (ipc_log_page.c). */
+/* put_numbers_text for numbers whose text may be longer than room: one at a time, stopping
+ * once it is (out needs room + NUMBER_TEXT_MAX bytes). The end of the text, or NULL when it
+ * is longer than room (ipc_log_page.c). */
 char *ipc_log_put_numbers_text_bounded(char *out, const int32_t *n, const int32_t *end,
-                                       const char *limit);
+                                       size_t room);
 
 /* The string event's bytes at p (len of them, the event header included): the header,
  * TIMESTAMP, QTIMER and a BYTE_ARRAY of the text what followed by the numbers' text. */
@@ -179,46 +186,56 @@ int ipc_log_append_numbers_straddling(struct ipc_log *log, uint32_t len, uint64_
                                       const char *numbers_text, size_t numbers_len);
 
 /*
- * Appends a message event (ipc_log_append_numbers in ipc_log_page.h says what it holds):
- * the numbers' text first, on the stack, since the event's length must be known before
- * anything is dropped or written; then the event straight into the page, when it fits there
- * whole. Returns 0, or -EMSGSIZE (counted in oversize) when the text does not fit in one
- * event; log->dropped counts the events dropped for it (the kernel's caller has no use for
- * their number, and counting them apart would cost it). The fields come one by one, not in
- * a structure: inlined into ipc_log_numbers, they stay in registers.
+ * The text after what in a message event: " N" for each number, at text (which has room
+ * for STRING_EVENT_ROOM + NUMBER_TEXT_MAX bytes). Its length, or -EMSGSIZE when what and
+ * the numbers do not fit in one event. It needs nothing of the log: the kernel's
+ * ipc_log_numbers runs it before taking the context's lock.
  */
 static inline __attribute__((always_inline)) int
-ipc_log_write_numbers(struct ipc_log *log, uint64_t ns, uint64_t ticks, const char *what,
-                      size_t what_len, const int32_t *numbers, unsigned count)
+ipc_log_numbers_text(char *text, size_t what_len, const int32_t *numbers, unsigned count)
 {
-    char numbers_text[STRING_EVENT_ROOM + NUMBER_TEXT_MAX];
-    char *end = numbers_text;
+    char *end = text;
     if (what_len > STRING_EVENT_ROOM)
-        goto oversize;
+        return -EMSGSIZE;
     size_t room = STRING_EVENT_ROOM - what_len; /* the numbers' text may fill it */
     if (count <= STRING_EVENT_ROOM / NUMBER_TEXT_MAX && count * NUMBER_TEXT_MAX <= room)
         end = put_numbers_text(end, numbers, numbers + count); /* they fit, however long */
-    else if ((end = ipc_log_put_numbers_text_bounded(end, numbers, numbers + count,
-                                                     numbers_text + room)) == NULL)
-        goto oversize;
-    size_t numbers_len = (size_t)(end - numbers_text);
-    uint32_t len = (uint32_t)(STRING_EVENT_OVERHEAD + what_len + numbers_len);
+    else if ((end = ipc_log_put_numbers_text_bounded(end, numbers, numbers + count, room)) ==
+             NULL)
+        return -EMSGSIZE;
+    return (int)(end - text);
+}
+
+/*
+ * Appends a message event (ipc_log_append_numbers in ipc_log_page.h says what it holds)
+ * whose numbers' text ipc_log_numbers_text made: numbers_len bytes, or -EMSGSIZE, which is
+ * counted in oversize and returned. The event goes straight into the page when it fits
+ * there whole. Returns 0 otherwise; log->dropped counts the events dropped for it (the
+ * kernel's caller has no use for their number, and counting them apart would cost it).
+ * The fields come one by one, not in a structure: inlined into ipc_log_numbers, they stay
+ * in registers.
+ */
+static inline __attribute__((always_inline)) int
+ipc_log_write_numbers(struct ipc_log *log, uint64_t ns, uint64_t ticks, const char *what,
+                      size_t what_len, const char *numbers_text, int numbers_len)
+{
+    if (numbers_len < 0) {
+        log->oversize++;
+        return numbers_len;
+    }
+    uint32_t len = (uint32_t)(STRING_EVENT_OVERHEAD + what_len + (size_t)numbers_len);
     struct ipc_log_page *page = log->pages[log->write_page];
     uint32_t offset = page->hdr.write_offset;
     if (IPC_LOG_DATA_SIZE - offset < len)
         return ipc_log_append_numbers_straddling(log, len, ns, ticks, what, what_len,
-                                                 numbers_text, numbers_len);
+                                                 numbers_text, (size_t)numbers_len);
     make_room(log, len);
     /* Written in place, after the last event: the write offset that makes it part of the
      * log moves only once all of it is there, so a dump never sees half an event. */
     put_numbers_event(page->data + offset, len, ns, ticks, what, what_len, numbers_text,
-                      numbers_len);
+                      (size_t)numbers_len);
     page->hdr.write_offset = (uint16_t)(offset + len);
     return count_append(log, len, 0);
-
-oversize:
-    log->oversize++;
-    return -EMSGSIZE;
 }
 
 #endif
