@@ -194,16 +194,16 @@ int ipc_log_append_numbers_straddling(struct ipc_log *log, uint32_t len, uint64_
 static inline __attribute__((always_inline)) int
 ipc_log_numbers_text(char *text, size_t what_len, const int32_t *numbers, unsigned count)
 {
-    char *end = text;
+    /* The numbers' text may fill what what leaves of STRING_EVENT_ROOM. When even count
+     * numbers of NUMBER_TEXT_MAX characters fit there, they fit however long they are. */
+    if (count <= STRING_EVENT_ROOM / NUMBER_TEXT_MAX &&
+        what_len <= STRING_EVENT_ROOM - count * NUMBER_TEXT_MAX)
+        return (int)(put_numbers_text(text, numbers, numbers + count) - text);
     if (what_len > STRING_EVENT_ROOM)
         return -EMSGSIZE;
-    size_t room = STRING_EVENT_ROOM - what_len; /* the numbers' text may fill it */
-    if (count <= STRING_EVENT_ROOM / NUMBER_TEXT_MAX && count * NUMBER_TEXT_MAX <= room)
-        end = put_numbers_text(end, numbers, numbers + count); /* they fit, however long */
-    else if ((end = ipc_log_put_numbers_text_bounded(end, numbers, numbers + count, room)) ==
-             NULL)
-        return -EMSGSIZE;
-    return (int)(end - text);
+    char *end = ipc_log_put_numbers_text_bounded(text, numbers, numbers + count,
+                                                 STRING_EVENT_ROOM - what_len);
+    return end ? (int)(end - text) : -EMSGSIZE;
 }
 
 /*

@@ -107,10 +107,10 @@ int ipc_log_numbers(struct ipc_log_context *ctx, const char *what, size_t what_l
         return -EINVAL;
     /* ipc_log_append_numbers' code, inline (ipc_log_write.h says why): the numbers' text
      * first, outside the lock, which it does not need */
-    char text[STRING_EVENT_ROOM + NUMBER_TEXT_MAX];
-    int text_len = ipc_log_numbers_text(text, what_len, numbers, n);
     uint64_t cycles = arch_cycles();
     uint64_t ns = time_cycles_to_ns(cycles);
+    char text[STRING_EVENT_ROOM + NUMBER_TEXT_MAX];
+    int text_len = ipc_log_numbers_text(text, what_len, numbers, n);
     unsigned long flags = spin_lock_irqsave(&ctx->lock);
     int r = ipc_log_write_numbers(&ctx->log, ns, cycles, what, what_len, text, text_len);
     spin_unlock_irqrestore(&ctx->lock, flags);
