@@ -22,6 +22,9 @@ void time_init(uint32_t cycles_khz)
     time_base.boot_cycles = arch_cycles();
 }
 
-uint64_t time_span_ns(uint64_t cycles) { return cycles_to_ns(cycles, time_base.ns_mult, TIME_SHIFT); }
+uint64_t time_span_ns(uint64_t cycles)
+{
+    return cycles_to_ns(cycles, time_base.ns_mult, TIME_SHIFT);
+}
 
 uint64_t time_ns(void) { return time_cycles_to_ns(arch_cycles()); }

@@ -7,7 +7,7 @@
  * (trace/ipc_logging/ipc_logging.c) takes the context's lock and writes the event with
  * ipc_log_write_numbers, inlined there. Out of line in ipc_log_page.c, the call with the
  * event's fields in a structure, its frame and the registers spilled around it cost about
- * 35 of the 300 instructions an event may take (docs/ipc_logging.md, section 14).
+ * 30 of the 300 instructions an event may take (docs/ipc_logging.md, section 14).
  * ipc_log_page.c includes this file too: its writers share copy_bytes and make_room, and
  * its ipc_log_append_numbers (the host's tests and tools) is the same ipc_log_write_numbers.
  * The rare cases (an event or a drop that runs onto the next page, a number above 99, many
