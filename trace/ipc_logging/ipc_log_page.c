@@ -1,7 +1,8 @@
 /*
  * ipc_log_page.c - IPC logging's memory format: encoding events, writing them into a
  * context's circular list of pages, reading them back in order (live, or from the pages of
- * a memory dump), and printing one as a line. The layout is in ipc_log_page.h.
+ * a memory dump), and printing one as a line. The layout is in ipc_log_page.h; the hot part
+ * of writing (a message event, dropping the oldest) is inline, in ipc_log_write.h.
  */
 #include "trace/ipc_logging/ipc_log_page.h"
 #include "trace/ipc_logging/ipc_log_write.h"
@@ -316,7 +317,6 @@ static void put_decimal(char *p, int32_t v, unsigned len)
         BLANK_DECIMAL(10 * (t) + 3), BLANK_DECIMAL(10 * (t) + 4),                        \
         BLANK_DECIMAL(10 * (t) + 5), BLANK_DECIMAL(10 * (t) + 6),                        \
         BLANK_DECIMAL(10 * (t) + 7), BLANK_DECIMAL(10 * (t) + 8), BLANK_DECIMAL(10 * (t) + 9)
-#define BLANK_DECIMAL_BELOW 100
 const char ipc_log_blank_decimal[BLANK_DECIMAL_BELOW][4] = {
     BLANK_DECIMAL_TENS(0), BLANK_DECIMAL_TENS(1), BLANK_DECIMAL_TENS(2), BLANK_DECIMAL_TENS(3),
     BLANK_DECIMAL_TENS(4), BLANK_DECIMAL_TENS(5), BLANK_DECIMAL_TENS(6), BLANK_DECIMAL_TENS(7),
