@@ -105,8 +105,8 @@ int ipc_log_numbers(struct ipc_log_context *ctx, const char *what, size_t what_l
 {
     if (!ctx)
         return -EINVAL;
-    /* ipc_log_append_numbers' code, inline (ipc_log_write.h says why): the numbers' text
-     * first, outside the lock, which it does not need */
+    /* ipc_log_append_numbers' code, inline (ipc_log_write.h says why): the clock first, as
+     * always; then the numbers' text, outside the lock, which it does not need */
     uint64_t cycles = arch_cycles();
     uint64_t ns = time_cycles_to_ns(cycles);
     char text[STRING_EVENT_ROOM + NUMBER_TEXT_MAX];
