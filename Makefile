@@ -56,14 +56,16 @@ KERNEL_LDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack
 LIBGCC = $(shell $(CC) -m32 -print-libgcc-file-name)
 NASMFLAGS := -f elf32 -g -F dwarf
 
-# Function tracing: gcc puts a 5-byte NOP before every function's first instruction and lists
-# them in __mcount_loc (-mfentry -mnop-mcount -mrecord-mcount); trace/ftrace/ftrace.c patches
-# them. These files are never traced: the tracers themselves (all of trace/), the benchmarks
+# Function tracing: gcc puts five bytes of NOPs before every function's first instruction
+# and lists them in __patchable_function_entries (-fpatchable-function-entry=5, as Linux on
+# arm64 and RISC-V); at boot arch/x86/ftrace_arch.c makes each one 5-byte NOP, and
+# trace/ftrace/ftrace.c patches them. Not -pg: it keeps a frame in every leaf function, the
+# call it no longer makes (docs/ftrace.md, section 10). These files are never traced: the tracers themselves (all of trace/), the benchmarks
 # that measure them (tests/bench/), trap entry, the code that patches or walks stacks for
 # them, the clock they read, the last words of a crash, and everything that carries the trace
 # out (formatting, symbols, the file tree, the serial ports, the console, the background
 # stream): tracing those would make every printed event produce new ones, without end.
-FTRACE_CFLAGS := -pg -mfentry -mnop-mcount -mrecord-mcount
+FTRACE_CFLAGS := -fpatchable-function-entry=5
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
 	fpu task_arch paging snapshot gdt kprobe_arch insn_decode uprobe_arch smp_boot lapic lapic_timer
@@ -441,7 +443,8 @@ UNIT_DEPS_event_fields := trace/events/event_fields.c $(HOST_fs_tree)
 UNIT_DEPS_capture_frame := trace/core/capture_frame.c kernel/lib/crc32.c $(HOST_fs_tree)
 UNIT_DEPS_parse := $(HOST_parse)
 UNIT_DEPS_mmio_decode := arch/x86/mmio_decode.c
-UNIT_DEPS_pci_format := drivers/pci/pci_format.c $(HOST_fs_tree)
+UNIT_DEPS_pci_format := drivers/pci/pci_format.c drivers/pci/pci_resource.c $(HOST_fs_tree)
+UNIT_DEPS_pci_sysfs_parse := drivers/pci/pci_sysfs_parse.c
 UNIT_DEPS_mmio_log := tools/mmio_log.c
 UNIT_DEPS_ftrace_output := trace/ftrace/ftrace_output.c $(HOST_trace_output) $(HOST_symbols)
 UNIT_DEPS_ftrace_filter := $(HOST_ftrace_filter)

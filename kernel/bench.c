@@ -6,6 +6,7 @@
 #include "kernel/arch.h"
 #include "kernel/lock_debug.h"
 #include "kernel/log/printk.h"
+#include "kernel/notrace.h"
 #include "kernel/lib/string.h"
 
 #define MAX_ROWS 64
@@ -33,9 +34,9 @@ void bench_report(const char *row, uint64_t value, const char *unit)
 /* What an iteration costs with nothing in it: the loop and the call. noipa, not just
  * noinline: the compiler saw through noinline that the function does nothing and dropped
  * the whole loop, so the empty iteration cost 0 and every row carried the loop and the call
- * (6 instructions: the loop's 5, and the return). no_instrument_function: no ftrace call
- * site, as the benchmark functions (tests/bench/, built without one) have none. */
-static void __attribute__((noipa, no_instrument_function)) empty_iteration(void *arg)
+ * (6 instructions: the loop's 5, and the return). notrace: no ftrace call site, as the
+ * benchmark functions (tests/bench/, built without one) have none. */
+static notrace void __attribute__((noipa)) empty_iteration(void *arg)
 {
     (void)arg;
 }

@@ -115,6 +115,12 @@ static inline void kernel_lock_set_depth(unsigned depth)
 {
     kernel_lock_cpus[arch_cpu_id()].depth = depth;
 }
+/* The same two for a caller that has this CPU's number (cpu) already: the task switch. */
+static inline unsigned kernel_lock_depth_on(unsigned cpu) { return kernel_lock_cpus[cpu].depth; }
+static inline void kernel_lock_set_depth_on(unsigned cpu, unsigned depth)
+{
+    kernel_lock_cpus[cpu].depth = depth;
+}
 
 /* Lets a CPU waiting for the lock in, when one waits: a preemption point of a long loop
  * that holds the lock at depth 1 (cond_resched). Interrupts must be off. */

@@ -1,6 +1,6 @@
 /*
- * notrace.h - `notrace`: a function the function tracer never sees (gcc puts no hook at its
- * entry), as Linux's notrace and its entry code's noinstr.
+ * notrace.h - `notrace`: a function the function tracer never sees (gcc puts no NOPs at its
+ * entry, so it has no call site), as Linux's notrace and its entry code's noinstr.
  *
  * Whole files are kept out by the Makefile (NOTRACE_*: the tracers, trap entry, what
  * carries the trace out). This is for single functions on the way between ring 3 and a
@@ -12,6 +12,6 @@
 #ifndef KERNEL_NOTRACE_H
 #define KERNEL_NOTRACE_H
 
-#define notrace __attribute__((no_instrument_function))
+#define notrace __attribute__((patchable_function_entry(0, 0)))
 
 #endif

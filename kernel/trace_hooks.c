@@ -30,3 +30,6 @@ void (*trace_hook_pci_config_write)(const struct pci_device *, uint8_t, uint8_t,
 void (*trace_hook_pci_driver_bind)(const struct pci_device *, const char *, int);
 void (*trace_hook_pci_driver_unbind)(const struct pci_device *, const char *);
 void (*trace_hook_tlb_flush)(int, unsigned long);
+void (*trace_hook_port_io)(uint8_t, uint8_t, uint16_t, uint32_t, uint32_t);
+void (*trace_hook_device_irq)(uint8_t, uint32_t, uint32_t);
+void (*trace_hook_dma_frame)(uint64_t, uint32_t, uint32_t);

@@ -56,6 +56,18 @@ extern void (*trace_hook_pci_driver_unbind)(const struct pci_device *d, const ch
 /* issue 19, tlb/tlb_flush (trace/events/tlb_events.c): a TLB flush, why and how many pages
  * (TRACE_TLB_FLUSH_ALL: all of them). */
 extern void (*trace_hook_tlb_flush)(int reason, unsigned long pages);
+/* issue 23, mmiotrace's extension (trace/mmiotrace/mmiotrace.h), set while the mmiotrace
+ * tracer records it: a driver's port access (op 1 in, 2 out; pc the instruction), a device
+ * interrupt (enum trace_device_irq_op), a page's frame made known to a process. */
+extern void (*trace_hook_port_io)(uint8_t op, uint8_t width, uint16_t port, uint32_t value,
+                                  uint32_t pc);
+extern void (*trace_hook_device_irq)(uint8_t op, uint32_t irq, uint32_t count);
+extern void (*trace_hook_dma_frame)(uint64_t phys, uint32_t virt, uint32_t len);
+
+enum trace_device_irq_op {
+    TRACE_DEVICE_IRQ_FIRED = 1, /* the line interrupted a CPU */
+    TRACE_DEVICE_IRQ_SEEN,      /* its driver learnt of it: its handler, a uio read */
+};
 
 /* Linux's enum trace_signal_result: what signal_generate's res= says became of a signal. */
 enum trace_signal_result {
@@ -252,6 +264,28 @@ static inline void trace_tlb_flush(int reason, unsigned long pages)
 {
     if (trace_hook_tlb_flush)
         trace_hook_tlb_flush(reason, pages);
+}
+
+/* A PCI driver's port access (drivers/pci/pci_port.h). */
+static inline void trace_port_io(uint8_t op, uint8_t width, uint16_t port, uint32_t value,
+                                 uint32_t pc)
+{
+    if (trace_hook_port_io)
+        trace_hook_port_io(op, width, port, value, pc);
+}
+
+/* Interrupt line irq fired (arch), or its driver saw it, count times in all. */
+static inline void trace_device_irq(enum trace_device_irq_op op, uint32_t irq, uint32_t count)
+{
+    if (trace_hook_device_irq)
+        trace_hook_device_irq((uint8_t)op, irq, count);
+}
+
+/* The current process learnt that its page at virt is the frame phys (len bytes). */
+static inline void trace_dma_frame(uint64_t phys, uint32_t virt, uint32_t len)
+{
+    if (trace_hook_dma_frame)
+        trace_hook_dma_frame(phys, virt, len);
 }
 
 /* The page fault hook for a fault from user mode (from_user) or from the kernel, or NULL:

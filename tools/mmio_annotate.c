@@ -16,7 +16,8 @@
  * is named by its vendor:device, and two devices of one kind get their bus:dev.fn appended.
  * MAP lines say which physical range each map id covers: an access outside every known BAR
  * but inside its mapping is shown as "map N +0xOFFSET". MAP and UNKNOWN lines are placed the
- * same way (without a value). Every other line passes through unchanged; so does a malformed
+ * same way (without a value). The IN and OUT lines of tracekern's extension are placed in the
+ * devices' I/O BARs the same way. Every other line passes through unchanged; so does a malformed
  * line, which is also reported on stderr with its line number.
  *
  * Exit status: 0; 1 if the log had malformed lines; 2 for a bad REGFILE, usage or I/O error.
@@ -416,12 +417,16 @@ static void add_device(struct comment *c, const struct pci_fn *f)
         add(c, "@%02x:%02x.%x", f->pci.bus, f->pci.devfn >> 3, f->pci.devfn & 7);
 }
 
-/* The device whose memory BAR holds phys (the BAR and the offset in *bar, *offset), or NULL. */
-static const struct pci_fn *find_bar(uint64_t phys, int *bar, uint64_t *offset)
+/* The device whose memory BAR (I/O BAR if io) holds addr (the BAR and the offset in *bar,
+ * *offset), or NULL. */
+static const struct pci_fn *find_bar(bool io, uint64_t addr, int *bar, uint64_t *offset)
 {
-    for (size_t i = 0; i < nfns; i++)
-        if ((*bar = mmio_pcidev_bar_of(&fns[i].pci, phys, offset)) >= 0)
+    for (size_t i = 0; i < nfns; i++) {
+        *bar = io ? mmio_pcidev_io_bar_of(&fns[i].pci, addr, offset)
+                  : mmio_pcidev_bar_of(&fns[i].pci, addr, offset);
+        if (*bar >= 0)
             return &fns[i];
+    }
     return NULL;
 }
 
@@ -480,9 +485,9 @@ static void add_fields(struct comment *c, const struct reg *r, unsigned width, u
 }
 
 /*
- * Says where an access (R, W, UNKNOWN) went: "edu BAR0 LIVENESS = 0x12345678" (with the value
- * if has_value), "edu BAR0 STATUS+0x1", "edu BAR0 +0x1c", or "map 3 +0x1c" when only its
- * mapping is known. False if nothing is known about the address.
+ * Says where an access (R, W, UNKNOWN; IN and OUT in I/O BARs) went: "edu BAR0 LIVENESS =
+ * 0x12345678" (with the value if has_value), "edu BAR0 STATUS+0x1", "edu BAR0 +0x1c", or
+ * "map 3 +0x1c" when only its mapping is known. False if nothing is known about the address.
  */
 static bool add_access(struct comment *c, const struct mmio_record *r, bool has_value)
 {
@@ -492,7 +497,10 @@ static bool add_access(struct comment *c, const struct mmio_record *r, bool has_
     uint64_t offset;
     int bar;
 
-    f = find_bar(r->phys, &bar, &offset);
+    bool port = r->kind == MMIO_IN || r->kind == MMIO_OUT;
+    f = find_bar(port, r->phys, &bar, &offset);
+    if (f == NULL && port)
+        return false;
     if (f == NULL) {
         m = find_map(r->map_id);
         if (m == NULL || r->phys < m->phys || r->phys - m->phys >= m->len)
@@ -522,7 +530,7 @@ static bool add_mapping(struct comment *c, const struct mmio_record *r)
 {
     uint64_t offset;
     int bar;
-    const struct pci_fn *f = find_bar(r->phys, &bar, &offset);
+    const struct pci_fn *f = find_bar(false, r->phys, &bar, &offset);
     if (f == NULL)
         return false;
     add_device(c, f);
@@ -574,6 +582,8 @@ static void annotate_line(const char *line, size_t len, const struct mmio_record
         break;
     case MMIO_READ:
     case MMIO_WRITE:
+    case MMIO_IN:
+    case MMIO_OUT:
         commented = add_access(&c, r, true);
         break;
     case MMIO_UNKNOWN:

@@ -353,6 +353,57 @@ static int parse_unknown(struct cursor *c)
     return end_of_record(c, "pid");
 }
 
+/* IN and OUT (tracekern's extension): width, timestamp, port, value, PC, PID. */
+static int parse_pio(struct cursor *c)
+{
+    struct mmio_record *r = c->out;
+    int rc;
+    if ((rc = field_width(c)) || (rc = field_time(c)) || (rc = field_hex0x(c, "port", &r->phys)) ||
+        (rc = field_hex0x(c, "value", &r->value)) || (rc = field_hex0x(c, "pc", &r->pc)) ||
+        (rc = field_dec32(c, "pid", &r->pid)))
+        return rc;
+    if (r->width == 8)
+        return fail(c, MMIO_ERR_WIDTH, "a port access of 8 bytes");
+    if (r->phys > 0xffff)
+        return fail(c, MMIO_ERR_RANGE, "port 0x%" PRIx64 " beyond 0xffff", r->phys);
+    if ((r->value >> (8 * r->width)) != 0)
+        return fail(c, MMIO_ERR_WIDTH, "value 0x%" PRIx64 " does not fit in width %u", r->value,
+                    r->width);
+    return end_of_record(c, "pid");
+}
+
+/* IRQ (tracekern's extension): timestamp, line. */
+static int parse_irq(struct cursor *c)
+{
+    int rc;
+    if ((rc = field_time(c)) || (rc = field_dec32(c, "irq", &c->out->irq)))
+        return rc;
+    return end_of_record(c, "irq");
+}
+
+/* IRQ_SEEN (tracekern's extension): timestamp, line, count, PID. */
+static int parse_irq_seen(struct cursor *c)
+{
+    struct mmio_record *r = c->out;
+    int rc;
+    if ((rc = field_time(c)) || (rc = field_dec32(c, "irq", &r->irq)) ||
+        (rc = field_dec32(c, "count", &r->count)) || (rc = field_dec32(c, "pid", &r->pid)))
+        return rc;
+    return end_of_record(c, "pid");
+}
+
+/* DMA (tracekern's extension): timestamp, physical address, length, virtual address, PID. */
+static int parse_dma(struct cursor *c)
+{
+    struct mmio_record *r = c->out;
+    int rc;
+    if ((rc = field_time(c)) || (rc = field_hex0x(c, "phys", &r->phys)) ||
+        (rc = field_hex0x(c, "length", &r->len)) || (rc = field_hex0x(c, "virt", &r->virt)) ||
+        (rc = field_dec32(c, "pid", &r->pid)))
+        return rc;
+    return end_of_record(c, "pid");
+}
+
 /*
  * True if text is exactly "Lost N events." (the tracer's loss record); N goes to *count.
  */
@@ -465,6 +516,11 @@ static const struct keyword keywords[] = {
     { "VERSION", "VERSION record", MMIO_VERSION, parse_version },
     { "PCIDEV", "PCIDEV record", MMIO_PCIDEV, parse_pcidev },
     { "LSPCI", "LSPCI record", MMIO_LSPCI, parse_text },
+    { "IN", "IN record", MMIO_IN, parse_pio },
+    { "OUT", "OUT record", MMIO_OUT, parse_pio },
+    { "IRQ", "IRQ record", MMIO_IRQ, parse_irq },
+    { "IRQ_SEEN", "IRQ_SEEN record", MMIO_IRQ_SEEN, parse_irq_seen },
+    { "DMA", "DMA record", MMIO_DMA, parse_dma },
 };
 
 /* Blanks and line-ending bytes, which may trail a record. */
@@ -594,6 +650,23 @@ int mmio_log_format(const struct mmio_record *r, char *buf, size_t size)
         put(&pr, "LSPCI");
         put_text(&pr, r);
         break;
+    case MMIO_IN:
+    case MMIO_OUT:
+        put(&pr, "%s %u %" PRIu32 ".%06" PRIu32 " 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64
+            " %" PRIu32, r->kind == MMIO_IN ? "IN" : "OUT", r->width, r->secs, r->usecs,
+            r->phys, r->value, r->pc, r->pid);
+        break;
+    case MMIO_IRQ:
+        put(&pr, "IRQ %" PRIu32 ".%06" PRIu32 " %" PRIu32, r->secs, r->usecs, r->irq);
+        break;
+    case MMIO_IRQ_SEEN:
+        put(&pr, "IRQ_SEEN %" PRIu32 ".%06" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32, r->secs,
+            r->usecs, r->irq, r->count, r->pid);
+        break;
+    case MMIO_DMA:
+        put(&pr, "DMA %" PRIu32 ".%06" PRIu32 " 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64
+            " %" PRIu32, r->secs, r->usecs, r->phys, r->len, r->virt, r->pid);
+        break;
     default:
         return -1;
     }
@@ -608,7 +681,7 @@ bool mmio_record_equal(const struct mmio_record *a, const struct mmio_record *b)
     if (a->kind != b->kind || a->secs != b->secs || a->usecs != b->usecs ||
         a->map_id != b->map_id || a->width != b->width || a->phys != b->phys ||
         a->value != b->value || a->virt != b->virt || a->len != b->len || a->pc != b->pc ||
-        a->pid != b->pid || memcmp(a->opcode, b->opcode, sizeof a->opcode) != 0 ||
+        a->pid != b->pid || a->irq != b->irq || a->count != b->count || memcmp(a->opcode, b->opcode, sizeof a->opcode) != 0 ||
         a->lost != b->lost || a->text_len != b->text_len ||
         (a->text_len > 0 && memcmp(a->text, b->text, a->text_len) != 0))
         return false;
@@ -633,12 +706,12 @@ uint64_t mmio_pci_resource_address(uint64_t start)
     return mmio_pci_resource_is_io(start) ? start & ~(uint64_t)0x3 : start & ~(uint64_t)0xf;
 }
 
-/* Finds phys in the device's memory BARs, as described in mmio_log.h. */
-int mmio_pcidev_bar_of(const struct mmio_pcidev *d, uint64_t phys, uint64_t *offset)
+/* The BAR (0-5) of the given space (I/O or memory) that holds addr; its offset in *offset. */
+static int bar_holding(const struct mmio_pcidev *d, bool io, uint64_t phys, uint64_t *offset)
 {
     for (int bar = 0; bar < MMIO_PCI_RESOURCES - 1; bar++) {
         uint64_t base = mmio_pci_resource_address(d->start[bar]);
-        if (d->size[bar] == 0 || mmio_pci_resource_is_io(d->start[bar]))
+        if (d->size[bar] == 0 || mmio_pci_resource_is_io(d->start[bar]) != io)
             continue;
         if (phys >= base && phys - base < d->size[bar]) {
             *offset = phys - base;
@@ -646,4 +719,16 @@ int mmio_pcidev_bar_of(const struct mmio_pcidev *d, uint64_t phys, uint64_t *off
         }
     }
     return -1;
+}
+
+/* Finds phys in the device's memory BARs, as described in mmio_log.h. */
+int mmio_pcidev_bar_of(const struct mmio_pcidev *d, uint64_t phys, uint64_t *offset)
+{
+    return bar_holding(d, false, phys, offset);
+}
+
+/* Finds port in the device's I/O BARs, as described in mmio_log.h. */
+int mmio_pcidev_io_bar_of(const struct mmio_pcidev *d, uint64_t port, uint64_t *offset)
+{
+    return bar_holding(d, true, port, offset);
 }

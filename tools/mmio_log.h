@@ -16,6 +16,15 @@
  *     MARK 0.000000 Lost 42 events.
  *     LSPCI 00:04.0 Unclassified device [00ff]: Device 1234:11e8 (rev 10)
  *
+ * and the lines of tracekern's extension of that format (a tracekern log has them unless
+ * mmiotrace/extensions is 0; docs/mmiotrace.md), in the same style:
+ *
+ *     IN 1 12.345800 0xc004 0x83 0xc0134776 0         a port read
+ *     OUT 1 12.345900 0xc000 0x1 0xc01347ea 0         a port write
+ *     IRQ 12.346000 11                                 a device's line interrupted a CPU
+ *     IRQ_SEEN 12.346010 11 1 0                        its driver saw it (count in all, pid)
+ *     DMA 12.346100 0x1234000 0x1000 0xb7f00000 42     a page's frame made known to pid
+ *
  * Usage:
  *     struct mmio_record rec;
  *     int kind = mmio_log_parse_line(line, len, &rec);
@@ -52,7 +61,13 @@ enum mmio_kind {
     MMIO_VERSION,   /* VERSION 20070824 */
     MMIO_PCIDEV,    /* PCIDEV: one device of /proc/bus/pci/devices */
     MMIO_LSPCI,     /* LSPCI: one line of `lspci -v` */
+    MMIO_IN,        /* IN: a port read (tracekern's extension, as the rest below) */
+    MMIO_OUT,       /* OUT: a port write */
+    MMIO_IRQ,       /* IRQ: a device's interrupt line fired */
+    MMIO_IRQ_SEEN,  /* IRQ_SEEN: its driver saw the interrupt */
+    MMIO_DMA,       /* DMA: a page's physical frame made known to a process */
 };
+#define MMIO_KIND_LAST MMIO_DMA
 
 /* Why a line is malformed: returned (all < 0) with a message in out->error. */
 enum mmio_error {
@@ -80,12 +95,13 @@ struct mmio_record {
     int kind;                  /* enum mmio_kind */
     uint32_t secs, usecs;      /* timestamp: R W MAP UNMAP MARK UNKNOWN */
     uint32_t map_id;           /* R W MAP UNMAP UNKNOWN */
-    unsigned width;            /* R W: bytes */
-    uint64_t phys;             /* R W MAP UNKNOWN: bus (physical) address */
-    uint64_t value;            /* R W */
-    uint64_t virt, len;        /* MAP */
-    uint64_t pc;               /* R W MAP UNMAP UNKNOWN */
-    uint32_t pid;              /* R W MAP UNMAP UNKNOWN */
+    unsigned width;            /* R W IN OUT: bytes */
+    uint64_t phys;             /* R W MAP UNKNOWN DMA: bus (physical) address; IN OUT: the port */
+    uint64_t value;            /* R W IN OUT */
+    uint64_t virt, len;        /* MAP DMA */
+    uint64_t pc;               /* R W MAP UNMAP UNKNOWN IN OUT */
+    uint32_t pid;              /* R W MAP UNMAP UNKNOWN IN OUT IRQ_SEEN DMA */
+    uint32_t irq, count;       /* IRQ IRQ_SEEN: the line; IRQ_SEEN: interrupts seen in all */
     uint8_t opcode[3];         /* UNKNOWN: the instruction's first bytes */
     uint64_t lost;             /* LOST: how many events */
     struct mmio_pcidev pci;    /* PCIDEV */
@@ -120,5 +136,9 @@ uint64_t mmio_pci_resource_address(uint64_t start);
 /* The memory BAR (0-5) of a device that holds the physical address phys, with phys's offset
  * in it in *offset; -1 if none does. I/O BARs and the expansion ROM are never matched. */
 int mmio_pcidev_bar_of(const struct mmio_pcidev *d, uint64_t phys, uint64_t *offset);
+
+/* The I/O BAR (0-5) of a device that holds the port, with the port's offset in it in
+ * *offset; -1 if none does (for the extension's IN and OUT records). */
+int mmio_pcidev_io_bar_of(const struct mmio_pcidev *d, uint64_t port, uint64_t *offset);
 
 #endif

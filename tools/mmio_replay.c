@@ -6,7 +6,10 @@
  *        make trace SCRIPT=SCRIPT DEVICES="edu pci-testdev"
  *
  * Each W record becomes `mmio write DEVICE BAR OFFSET WIDTH VALUE`, in log order, aimed at the
- * same device (bus:dev.fn) and BAR as the original: the log's PCIDEV lines give every device's
+ * same device (bus:dev.fn) and BAR as the original (and so does each OUT record of
+ * tracekern's extension, in the device's I/O BAR; IN records as R records; its IRQ,
+ * IRQ_SEEN and DMA lines become comments, in place: the device raises its interrupts again
+ * if the writes make it): the log's PCIDEV lines give every device's
  * BARs, and the BAR that holds the write's physical address gives the offset. With
  * --check-reads each R record becomes `mmio read DEVICE BAR OFFSET WIDTH` followed by the
  * comment `# expect 0xVALUE`, the value the log says was read (see docs/mmio-tools.md for how
@@ -112,30 +115,33 @@ static void skip(const struct mmio_record *r, const char *fmt, ...)
     warn("not replayed: %s (%s)", record, why);
 }
 
-/* Writes the mmio command that repeats an R or W record, or a skipped comment. */
+/* Writes the mmio command that repeats an R or W record (IN or OUT: in an I/O BAR), or a
+ * skipped comment. */
 static void replay_access(const struct mmio_record *r)
 {
     const struct mmio_pcidev *d = NULL;
     uint64_t offset = 0;
     int bar = -1;
+    bool port = r->kind == MMIO_IN || r->kind == MMIO_OUT;
+    bool read = r->kind == MMIO_READ || r->kind == MMIO_IN;
 
-    if (r->kind == MMIO_READ && !check_reads)
+    if (read && !check_reads)
         return;
     for (size_t i = 0; i < ndevices && bar < 0; i++) {
         d = &devices[i];
-        bar = mmio_pcidev_bar_of(d, r->phys, &offset);
+        bar = port ? mmio_pcidev_io_bar_of(d, r->phys, &offset) : mmio_pcidev_bar_of(d, r->phys, &offset);
     }
     if (bar < 0) {
-        skip(r, "no BAR contains 0x%" PRIx64, r->phys);
+        skip(r, "no %s BAR contains 0x%" PRIx64, port ? "I/O" : "memory", r->phys);
         return;
     }
     if (r->width > 4) {
         skip(r, "width %u: the mmio command does 1, 2 or 4 bytes", r->width);
         return;
     }
-    printf("mmio %s %02x:%02x.%x %d 0x%" PRIx64 " %u", r->kind == MMIO_READ ? "read" : "write",
+    printf("mmio %s %02x:%02x.%x %d 0x%" PRIx64 " %u", read ? "read" : "write",
            d->bus, d->devfn >> 3, d->devfn & 7, bar, offset, r->width);
-    if (r->kind == MMIO_WRITE)
+    if (!read)
         printf(" 0x%" PRIx64 "\n", r->value);
     else
         printf("\n# expect 0x%" PRIx64 "\n", r->value);
@@ -150,7 +156,20 @@ static void replay_record(const struct mmio_record *r)
         break;
     case MMIO_READ:
     case MMIO_WRITE:
+    case MMIO_IN:
+    case MMIO_OUT:
         replay_access(r);
+        break;
+    case MMIO_IRQ:
+    case MMIO_IRQ_SEEN:
+    case MMIO_DMA:
+        /* What the device or the kernel did, not the driver: the replayed writes cause it
+         * again, or not; a comment keeps its place. */
+        {
+            char record[RECORD_TEXT_MAX];
+            mmio_log_format(r, record, sizeof record);
+            printf("# %s\n", record);
+        }
         break;
     case MMIO_UNKNOWN:
         skip(r, "instruction not decoded: its access is unknown");

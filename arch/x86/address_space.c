@@ -20,6 +20,7 @@
  * not-present entry.
  */
 #include "kernel/mm/vm.h"
+#include "arch/x86/address_space.h" /* struct addr_space */
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
@@ -68,13 +69,6 @@ static bool pte_share_on_fork(uint32_t pte)
 
 #define PDE_INDEX(va) ((va) >> 22)
 #define PTE_INDEX(va) (((va) >> 12) & 0x3ff)
-
-struct addr_space {
-    uint32_t *directory; /* its kernel address (direct map); CR3 gets virt_to_phys of it */
-    uint32_t owned_pages;
-    struct vm_layout layout; /* brk and stack bookkeeping (kernel/mm/vm.h) */
-    struct tlb_users users;  /* the CPUs that have directory loaded */
-};
 
 /* For each frame of memory, how many address spaces beyond the first map it as a
  * PTE_SHARE_ON_FORK page (only such frames are counted). Made at boot (vm_init; 2 bytes

@@ -17,6 +17,8 @@ struct arch_task {
                                     boundary in it (FNSAVE's 108 bytes at its start on a CPU
                                     without FXSR) (arch/x86/fpu.c) */
     uint64_t tls[3];          /* GDT slots 6..8 while it runs (0: empty); set_thread_area */
+    bool tls_used;            /* one of tls[] is not 0 (every writer of tls[] sets it): a
+                               * switch between two tasks without tests one flag of each */
 };
 
 #endif

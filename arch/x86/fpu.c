@@ -49,7 +49,7 @@ _Static_assert(sizeof(((struct task *)0)->arch.fpu_state) >= 512 + 15, "FXSAVE w
 #define CPUID1_EDX_FXSR (1u << 24)
 #define CPUID1_EDX_SSE (1u << 25)
 
-static struct task *cpu_fpu_owner[MAX_CPUS]; /* whose registers each CPU's FPU holds */
+struct task *cpu_fpu_owner[MAX_CPUS]; /* whose registers each CPU's FPU holds (fpu.h) */
 #define fpu_owner (cpu_fpu_owner[arch_cpu_id()])   /* this CPU's; NULL: nobody's */
 static bool use_fxsr;          /* FXSAVE/FXRSTOR and SSE on (fpu_init) */
 

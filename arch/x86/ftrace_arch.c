@@ -43,11 +43,29 @@
 #include "kernel/arch.h"
 #include "kernel/mm/heap.h"
 #include "kernel/panic.h"
+#include "kernel/lib/string.h"
 #include "kernel/smp.h"
 
 const struct ftrace_graph_unwinder *ftrace_graph_unwinder;
 
 static const uint8_t nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+/* The call sites, as gcc lists them (linker.ld). */
+extern const uint32_t mcount_loc_start[], mcount_loc_end[];
+
+/* gcc pads each traced function with five one-byte NOPs (-fpatchable-function-entry=5);
+ * each pad becomes the one 5-byte NOP the rest of this file patches: one instruction per
+ * call while tracing is off, not five. A pad that holds anything else is left as it is
+ * (ftrace.c then reports it and never touches it). Runs first thing at boot, on the only
+ * CPU, with interrupts off: no code can be part-way through a pad while it changes. */
+void ftrace_arch_prepare_sites(void)
+{
+    for (const uint32_t *s = mcount_loc_start; s < mcount_loc_end; s++) {
+        uint8_t *p = (uint8_t *)(uintptr_t)*s;
+        if (p[0] == 0x90 && p[1] == 0x90 && p[2] == 0x90 && p[3] == 0x90 && p[4] == 0x90)
+            memcpy(p, nop5, sizeof nop5);
+    }
+}
 
 /* One round's sites, sorted by address (the int3 handler binary-searches them). */
 struct patch_batch {

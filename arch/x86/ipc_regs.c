@@ -4,7 +4,8 @@
  * frame, by the fast path (kernel/ipc/ipc_fast.c) when it can, else by the system call
  * table's handlers over the slow path.
  *
- * The fast path's entry runs first thing in trap_dispatch, before the ordinary entry's
+ * The fast path's entry runs first thing after the system call vector's entry has saved the
+ * frame (trap_entry.asm's trap_syscall compares EAX and EBX), before trap_dispatch and its
  * work (the lock, the checks for exceptions, the table, the tracer, interrupts on): the
  * call runs with interrupts off throughout, as seL4's, and returns to ring 3 through the
  * trap path's end unless nothing is pending there. It steps aside, before it has changed
@@ -14,6 +15,7 @@
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
+#include "arch/x86/trap_exit.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/kernel_lock.h"
 #include "kernel/mm/page_alloc.h"
@@ -21,6 +23,13 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/syscall/syscall_handlers.h"
+#include "uapi/ipc.h"
+#include "uapi/syscall.h"
+
+/* trap_entry.asm's trap_syscall compares EAX and EBX with these numbers, written out there. */
+_Static_assert(SYSCALL_VECTOR == 0x80 && SYS_tracekern_ipc == 0x7000 && IPC_OP_CALL_REGS == 5 &&
+                   IPC_OP_REPLY_RECV_REGS == 6,
+               "trap_entry.asm's trap_syscall has these numbers: change them there too");
 
 /* The message a register call carries in, from its frame: EDX the label, ESI and EDI the
  * data. */
@@ -48,7 +57,7 @@ static inline void regs_out(struct trap_frame *tf, int result, const struct ipc_
 
 bool ipc_regs_fastpath(struct trap_frame *tf)
 {
-    uint32_t op = tf->ebx; /* IPC_OP_CALL_REGS or IPC_OP_REPLY_RECV_REGS: trap_dispatch saw */
+    uint32_t op = tf->ebx; /* IPC_OP_CALL_REGS or IPC_OP_REPLY_RECV_REGS: trap_syscall saw */
     if ((tf->cs & 3) != 3 || (tf->eflags & EFLAGS_TF) || syscall_tracer)
         return false;
     /* A call's timeout: the fast path only waits without one (0 is the same here: the
@@ -71,7 +80,7 @@ bool ipc_regs_fastpath(struct trap_frame *tf)
     }
     /* Done: it ran here from start to end, perhaps with other tasks in between. */
     regs_out(tf, result, &m);
-    trap_exit_to_user(tf);
+    trap_exit_to_user_task(tf, t); /* t: this task, whichever CPU it runs on now */
     kernel_unlock();
     return true;
 }

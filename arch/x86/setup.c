@@ -21,11 +21,14 @@
 #include "arch/x86/timer.h"
 #include "arch/x86/trap.h"
 
-/* Reads the multiboot information before anything can overwrite it, then loads the
- * segments and the interrupt table and quiets the interrupt controller, so that every fault
- * from here on is reported. False when no multiboot loader started us. */
+/* Makes the function tracer's call sites the 5-byte NOPs it patches (before any other code
+ * runs, let alone another CPU), reads the multiboot information before anything can
+ * overwrite it, then loads the segments and the interrupt table and quiets the interrupt
+ * controller, so that every fault from here on is reported. False when no multiboot loader
+ * started us. */
 bool arch_early_init(uint32_t magic, uint32_t boot_info_addr)
 {
+    ftrace_arch_prepare_sites();
     bool multiboot_ok = multiboot_read(magic, boot_info_addr);
     gdt_init();
     idt_init();

@@ -1,29 +1,9 @@
-; switch.asm - moving the CPU from one task's kernel stack to another's.
-;
-; void context_switch(uint32_t *save_esp, uint32_t next_esp)
-; Pushes the registers the C calling convention says a callee must preserve, stores ESP in
-; *save_esp, loads next_esp, pops that task's preserved registers and returns on its stack:
-; into the context_switch call it made when it was switched out, or, for a task that never
-; ran, into the entry its stack was prepared with (task_arch.c).
+; switch.asm - where a new task's first switch to it returns: its stack was prepared
+; (task_arch.c, struct switch_frame) so that the stack switch (task_arch.c's switch_stacks)
+; pops four zero registers and returns here.
 
 bits 32
 section .text
-
-global context_switch
-context_switch:
-    mov eax, [esp + 4]          ; save_esp
-    mov edx, [esp + 8]          ; next_esp
-    push ebp
-    push ebx
-    push esi
-    push edi
-    mov [eax], esp
-    mov esp, edx
-    pop edi
-    pop esi
-    pop ebx
-    pop ebp
-    ret
 
 ; A new user process's first return: finish the switch's bookkeeping in C, then leave
 ; through the end of the trap path, which pops the prepared trap frame and irets to ring 3.

@@ -1,6 +1,7 @@
 /*
  * tlb_shootdown.c - tlb_shootdown.h: the mask of CPUs each directory is loaded on, kept by
- * tlb_load, and the flush IPIs sent to them.
+ * tlb_load and tlb_load_on (the task switch's, inline: tlb_shootdown.h), and the flush IPIs
+ * sent to them.
  *
  * Memory order, so that no CPU can miss a flush it needs. A CPU joins a mask with a locked
  * OR before it writes CR3 (serializing): from then on its page walks read the entries as
@@ -24,9 +25,7 @@
 #include "kernel/smp.h"
 #include "kernel/trace_hooks.h"
 
-/* The users of the directory each CPU has loaded; NULL: the kernel's. Only that CPU
- * writes its slot, with interrupts off. */
-static struct tlb_users *loaded[MAX_CPUS];
+struct tlb_users *tlb_loaded[MAX_CPUS];
 
 /* One flush request: the space and the pages (pages > TLB_FLUSH_ALL_ABOVE: all). */
 struct tlb_flush {
@@ -34,31 +33,10 @@ struct tlb_flush {
     uint32_t start, pages;
 };
 
-/* tlb_load; true when CR3 was written (which flushed the whole TLB). Inline in each caller:
- * every task switch runs it. */
-static inline __attribute__((always_inline)) bool load(struct tlb_users *next, uint32_t root)
-{
-    unsigned me = arch_cpu_id();
-    uint32_t bit = 1u << me;
-    struct tlb_users *prev = loaded[me];
-    if (next && next != prev)
-        __atomic_or_fetch(&next->cpus, bit, __ATOMIC_SEQ_CST);
-    bool switched = read_cr3() != root;
-    if (switched)
-        write_cr3(root);
-    /* A hardware task switch back from the int3 snapshot task loads CR3 from the main TSS
-     * (the CPU never saves it there): keep that copy equal to the real one. */
-    cpu_main_tss[me].cr3 = root;
-    loaded[me] = next;
-    if (prev && prev != next)
-        __atomic_and_fetch(&prev->cpus, ~bit, __ATOMIC_RELEASE);
-    return switched;
-}
-
 /* notrace: a part of every context switch, as switch_to itself (kernel/notrace.h). */
 notrace void tlb_load(struct tlb_users *next, uint32_t root)
 {
-    if (load(next, root))
+    if (tlb_load_on(arch_cpu_id(), next, root))
         trace_tlb_flush(TLB_FLUSH_ON_TASK_SWITCH, TRACE_TLB_FLUSH_ALL);
 }
 
@@ -66,7 +44,7 @@ notrace void tlb_load(struct tlb_users *next, uint32_t root)
  * is the trace's (a local or a remote shootdown). */
 static void flush_here(const struct tlb_flush *f, int reason)
 {
-    if (loaded[arch_cpu_id()] != f->users)
+    if (tlb_loaded[arch_cpu_id()] != f->users)
         return; /* its CR3 write since then dropped them all */
     if (f->pages > TLB_FLUSH_ALL_ABOVE) {
         write_cr3(read_cr3());
@@ -106,14 +84,14 @@ static uint32_t kernel_root(void) { return (uint32_t)virt_to_phys((void *)paging
 static void unload_here(void *arg)
 {
     irq_stat_count(IRQ_STAT_TLB);
-    if (loaded[arch_cpu_id()] == arg && load(0, kernel_root()))
+    if (tlb_loaded[arch_cpu_id()] == arg && tlb_load_on(arch_cpu_id(), 0, kernel_root()))
         trace_tlb_flush(TLB_REMOTE_SHOOTDOWN, TRACE_TLB_FLUSH_ALL);
 }
 
 void tlb_unload_everywhere(struct tlb_users *users)
 {
     unsigned long flags = arch_irq_save();
-    if (loaded[arch_cpu_id()] == users && load(0, kernel_root()))
+    if (tlb_loaded[arch_cpu_id()] == users && tlb_load_on(arch_cpu_id(), 0, kernel_root()))
         trace_tlb_flush(TLB_LOCAL_SHOOTDOWN, TRACE_TLB_FLUSH_ALL);
     uint32_t others = __atomic_load_n(&users->cpus, __ATOMIC_ACQUIRE);
     if (others)

@@ -20,7 +20,12 @@
 #ifndef ARCH_X86_TLB_SHOOTDOWN_H
 #define ARCH_X86_TLB_SHOOTDOWN_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/gdt.h"
+#include "kernel/smp.h" /* MAX_CPUS */
 
 /* The CPUs that have one directory loaded (bit per CPU); zero-initialized: none. */
 struct tlb_users {
@@ -40,6 +45,31 @@ struct tlb_users {
  * kernel's directory); it joins next's mask before the load and leaves the previous
  * space's after it. Interrupts off (vm_activate, vm_switch_to). */
 void tlb_load(struct tlb_users *next, uint32_t root);
+
+/* The users of the directory each CPU has loaded; NULL: the kernel's. Only that CPU
+ * writes its slot, with interrupts off. */
+extern struct tlb_users *tlb_loaded[MAX_CPUS];
+
+/* tlb_load's work for a caller that has this CPU's number (me) already, with interrupts
+ * off; true when CR3 was written (which flushed the whole TLB: the caller's trace event).
+ * Inline: every task switch runs it (arch_switch_to), and tlb_load is this and the event. */
+static inline __attribute__((always_inline)) bool tlb_load_on(unsigned me, struct tlb_users *next,
+                                                              uint32_t root)
+{
+    struct tlb_users *prev = tlb_loaded[me];
+    if (next && next != prev)
+        __atomic_or_fetch(&next->cpus, 1u << me, __ATOMIC_SEQ_CST);
+    bool switched = read_cr3() != root;
+    if (switched)
+        write_cr3(root);
+    /* A hardware task switch back from the int3 snapshot task loads CR3 from the main TSS
+     * (the CPU never saves it there): keep that copy equal to the real one. */
+    cpu_main_tss[me].cr3 = root;
+    tlb_loaded[me] = next;
+    if (prev && prev != next)
+        __atomic_and_fetch(&prev->cpus, ~(1u << me), __ATOMIC_RELEASE);
+    return switched;
+}
 
 /* Flushes the pages [start, start + pages * 4 KiB) of the space on this CPU (if it has the
  * space loaded) and on every other CPU in its mask, and returns when all of them did. The

@@ -101,8 +101,10 @@ SYSCALL_HANDLER(set_thread_area)
     if (idx < GDT_TLS_FIRST || idx >= GDT_TLS_FIRST + GDT_TLS_ENTRIES)
         return -EINVAL;
     unsigned long flags = arch_irq_save();
-    current->arch.tls[idx - GDT_TLS_FIRST] = desc_encode(&u);
-    gdt_load_tls(current->arch.tls); /* the return to ring 3 reloads the selectors */
+    uint64_t *tls = current->arch.tls;
+    tls[idx - GDT_TLS_FIRST] = desc_encode(&u);
+    current->arch.tls_used = (tls[0] | tls[1] | tls[2]) != 0;
+    gdt_load_tls(tls); /* the return to ring 3 reloads the selectors */
     arch_irq_restore(flags);
     return 0;
 }

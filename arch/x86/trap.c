@@ -186,9 +186,12 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *tf)
     panic_end("fatal exception");
 }
 
-/* The driver's handler for irq, between its two trace events. */
+/* The driver's handler for irq, between its two trace events; mmiotrace's extension
+ * records that the driver saw the interrupt (IRQ_SEEN). */
 static void run_irq_handler(int irq)
 {
+    if (trace_hook_device_irq)
+        trace_device_irq(TRACE_DEVICE_IRQ_SEEN, (uint32_t)irq, (uint32_t)irq_count(irq));
     trace_irq_handler_entry(irq, irq_name(irq));
     if (irq_handlers[irq])
         irq_handlers[irq]();
@@ -236,6 +239,7 @@ static void handle_irq(int irq)
         irq_stat_count(IRQ_STAT_SPURIOUS);
     } else {
         irq_counts[cpu][irq]++;
+        trace_device_irq(TRACE_DEVICE_IRQ_FIRED, (uint32_t)irq, 0); /* mmiotrace's IRQ */
         if (irq_unlocked[irq]) {
             run_irq_handler(irq);
             irq_chip->eoi(irq);
@@ -279,7 +283,9 @@ static void check_user_segments(struct trap_frame *tf)
 void trap_exit_to_user(struct trap_frame *tf)
 {
     /* Most returns have nothing to do but the selectors: one test of each thing that could
-     * be pending before the calls that would find it. */
+     * be pending before the calls that would find it. trap_exit.h has these tests and
+     * check_user_segments' first as inlines for the IPC fast path: a new test goes in both
+     * (written out here, they keep this function as gcc lays it out for every return). */
     const struct task *t = current;
     if ((t->killed || sched_need_resched() || t->sig.pending || t->sig.restore_mask) &&
         !uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
@@ -290,15 +296,11 @@ void trap_exit_to_user(struct trap_frame *tf)
     check_user_segments(tf);
 }
 
-/* Called by trap_common for every vector with the saved frame; returning resumes it. */
-void trap_dispatch(struct trap_frame *tf)
+/* trap_dispatch's work for vector v, inline in it twice: once for the system call vector,
+ * where every test of v below is known (no hardware interrupt, no exception), and once for
+ * the others. */
+static inline __attribute__((always_inline)) void dispatch(struct trap_frame *tf, uint32_t v)
 {
-    uint32_t v = tf->vector;
-    /* The IPC fast path (arch/x86/ipc_regs.c) first: a register-message call it can do
-     * whole, under the kernel lock it takes itself. Any other call costs these compares. */
-    if (v == SYSCALL_VECTOR && tf->eax == SYS_tracekern_ipc &&
-        (tf->ebx == IPC_OP_CALL_REGS || tf->ebx == IPC_OP_REPLY_RECV_REGS) && ipc_regs_fastpath(tf))
-        return;
     /* Entering the kernel from ring 3 takes the kernel lock, and returning gives it back
      * (kernel/kernel_lock.h). A hardware interrupt or an NMI takes it only after its
      * handler: the stop NMI must reach a CPU whatever holds the lock, and an interrupt's
@@ -369,4 +371,15 @@ void trap_dispatch(struct trap_frame *tf)
         trap_exit_to_user(tf);
     if (locked)
         kernel_unlock();
+}
+
+/* Called by trap_common (and for the system call vector by trap_syscall, after a
+ * register-message IPC call's fast path, arch/x86/ipc_regs.c) with the saved frame;
+ * returning resumes it. */
+void trap_dispatch(struct trap_frame *tf)
+{
+    if (tf->vector == SYSCALL_VECTOR)
+        dispatch(tf, SYSCALL_VECTOR);
+    else
+        dispatch(tf, tf->vector);
 }

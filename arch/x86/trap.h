@@ -87,8 +87,9 @@ void user_fault(struct trap_frame *tf, const char *what) __attribute__((noreturn
  * selectors made safe to pop. */
 void trap_exit_to_user(struct trap_frame *tf);
 
-/* The IPC fast path's entry (arch/x86/ipc_regs.c), for a system call whose EAX is
- * SYS_tracekern_ipc and EBX a register-message operation: true when it did the call whole,
+/* The IPC fast path's entry (arch/x86/ipc_regs.c), called by trap_entry.asm's trap_syscall
+ * for a system call whose EAX is SYS_tracekern_ipc and EBX a register-message operation
+ * (interrupts off, as the interrupt gate left them): true when it did the call whole,
  * registers and return to ring 3 included; false (nothing done, the kernel lock not held)
  * for the ordinary way. */
 bool ipc_regs_fastpath(struct trap_frame *tf);

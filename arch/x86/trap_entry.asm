@@ -4,10 +4,19 @@
 ; exceptions an error code. Each stub makes the stack look the same for all 256 vectors
 ; (a zero error code where the CPU pushes none, then the vector number) and jumps to
 ; trap_common, which saves the rest and calls trap_dispatch(struct trap_frame *).
-; The layout pushed here is struct trap_frame in arch/x86/trap.h.
+; The layout pushed here is struct trap_frame in arch/x86/trap.h. The system call vector
+; has an entry of its own (trap_syscall), the same with one question first: a register-
+; message IPC call goes to the fast path (arch/x86/ipc_regs.c), the rest to trap_dispatch.
 
 bits 32
 section .text
+
+; uapi/syscall.h's and uapi/ipc.h's numbers the system call entry compares (ipc_regs.c
+; checks at compile time that they are still these).
+%define SYSCALL_VECTOR 0x80
+%define SYS_TRACEKERN_IPC 0x7000
+%define IPC_OP_CALL_REGS 5
+%define IPC_OP_REPLY_RECV_REGS 6
 
 %macro TRAP_STUB 1
 trap_stub_%1:
@@ -15,8 +24,13 @@ trap_stub_%1:
     push dword 0                ; no CPU error code: push one so the frame is uniform
 %endif
     push dword %1
+%if %1 == SYSCALL_VECTOR
+    jmp trap_syscall
+%else
     jmp trap_common
+%endif
 %endmacro
+
 
 %assign vector 0
 %rep 256
@@ -50,6 +64,42 @@ trap_return:
     popad
     add esp, 8                  ; vector and error code
     iretd
+
+; int 0x80: trap_common's work, and a register-message IPC call (EAX the IPC system call,
+; EBX its operation) first to ipc_regs_fastpath(frame), which does it whole and returns
+; true, or returns false having changed nothing. Every other call, and one the fast path
+; leaves, goes to trap_dispatch as from trap_common. The compare of EAX is made before the
+; kernel's selectors are loaded (AX is overwritten then; MOV leaves the flags alone).
+extern ipc_regs_fastpath
+trap_syscall:
+    pushad
+    cld
+    push ds
+    push es
+    push fs
+    push gs
+    cmp eax, SYS_TRACEKERN_IPC
+    mov ax, 0x10                ; kernel data segment
+    mov ds, ax
+    mov es, ax
+    mov fs, ax
+    mov gs, ax
+    push esp                    ; argument: the struct trap_frame
+    jne .dispatch
+    cmp ebx, IPC_OP_CALL_REGS
+    je .fast
+    cmp ebx, IPC_OP_REPLY_RECV_REGS
+    jne .dispatch
+.fast:
+    call ipc_regs_fastpath
+    test al, al
+    jz .dispatch
+    add esp, 4
+    jmp trap_return
+.dispatch:
+    call trap_dispatch
+    add esp, 4
+    jmp trap_return
 
 section .rodata
 global trap_stub_table

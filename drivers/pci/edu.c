@@ -35,7 +35,9 @@
  */
 #include "arch/x86/trap.h"
 #include "drivers/pci/pci.h"
+#include "drivers/pci/pci_resource.h"
 #include "kernel/arch.h"
+#include "kernel/kernel_lock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/heap.h"
@@ -224,10 +226,16 @@ static void check_interrupt(struct edu *e)
     edu_write(e, EDU_REG_IRQ_RAISE, IRQ_TEST_VALUE);
 
     /* Test the flag with interrupts off, then sti;hlt: an interrupt between the two cannot
-     * be missed. The timer tick wakes us at worst every 10 ms. */
+     * be missed. The timer tick wakes us at worst every 10 ms. The line may be routed to
+     * another CPU (a program on CPU 2 binding through sysfs, the IO-APIC sending to CPU 0),
+     * whose handler waits for the big kernel lock this probe holds: each round lets a
+     * waiting CPU have it first (kernel_lock_break), else the handler could never run. */
     uint64_t deadline = time_ns() + IRQ_TIMEOUT_NS;
     unsigned long flags = arch_irq_save();
     while (!e->irq_handled && time_ns() < deadline) {
+        kernel_lock_break();
+        if (e->irq_handled)
+            break;
         arch_wait_for_interrupt();
         arch_irq_save();
     }
@@ -335,9 +343,10 @@ static void check_dma(struct edu *e)
 }
 
 /*
- * Undoes edu_probe: quiets the device's interrupt and lets go of the line, unmaps BAR0 and
- * frees the DMA pages, unless a transfer is still pending: then the pages stay allocated
- * (leaked) rather than be handed out while the device may still write into them.
+ * Undoes edu_probe: quiets the device's interrupt and lets go of the line, turns bus
+ * mastering off (pci_disable_device), unmaps BAR0 and frees the DMA pages, unless a
+ * transfer is still pending: then the pages stay allocated (leaked) rather than be handed
+ * out while the device may still write into them.
  */
 static void edu_release(struct edu *e)
 {
@@ -346,6 +355,7 @@ static void edu_release(struct edu *e)
         irq_set_handler(e->irq, NULL);
     }
     edu_bound = NULL;
+    pci_disable_device(e->pci); /* bus mastering off: no DMA into pages given back */
     if (e->dma_pending)
         printk("edu: a DMA transfer timed out: its 2 pages stay allocated\n");
     else
@@ -361,13 +371,13 @@ static void edu_release(struct edu *e)
  */
 static int edu_probe(struct pci_device *dev)
 {
-    const struct pci_bar *bar = &dev->bar[0];
+    const struct pci_resource *bar = &dev->resource[0];
     if (edu_bound) {
         printk("edu: %02x:%02x.%u: another edu is bound already (one at a time)\n", dev->bus,
                dev->dev, dev->fn);
         return -EBUSY;
     }
-    if (bar->io || bar->size < EDU_REGS_END) {
+    if (!(bar->flags & IORESOURCE_MEM) || pci_resource_len(bar) < EDU_REGS_END) {
         printk("edu: %02x:%02x.%u: BAR0 is not a memory BAR of at least %#x bytes\n",
                dev->bus, dev->dev, dev->fn, EDU_REGS_END);
         return -ENODEV;
@@ -377,7 +387,7 @@ static int edu_probe(struct pci_device *dev)
         return -ENOMEM;
     e->pci = dev;
     e->irq = -1;
-    e->regs = ioremap(bar->base, (size_t)bar->size);
+    e->regs = ioremap(bar->start, (size_t)pci_resource_len(bar));
     e->dma_pages = page_alloc(2);
     if (!e->regs || !e->dma_pages || virt_to_phys((void *)e->dma_pages) + 2 * PAGE_SIZE > EDU_DMA_LIMIT) {
         printk("edu: %02x:%02x.%u: cannot map BAR0 or get 2 pages below %#x for DMA\n",
@@ -393,8 +403,8 @@ static int edu_probe(struct pci_device *dev)
     edu_bound = e;
 
     printk("edu: %02x:%02x.%u: BAR0 %#llx (%llu KiB) mapped at %p, interrupt pin %u line %u\n",
-           dev->bus, dev->dev, dev->fn, (unsigned long long)bar->base,
-           (unsigned long long)(bar->size >> 10), (void *)e->regs, dev->irq_pin, dev->irq_line);
+           dev->bus, dev->dev, dev->fn, (unsigned long long)bar->start,
+           (unsigned long long)(pci_resource_len(bar) >> 10), (void *)e->regs, dev->irq_pin, dev->irq_line);
     if (check_identification(e)) {
         check_liveness(e);
         check_factorial(e);

@@ -7,7 +7,10 @@
  *
  * It goes the way a driver goes: ioremap() of just the bytes the command touches, the
  * accessors kernel/arch.h gives (arch/x86/mmio.h: one mov per register), iounmap(). So mmiotrace records a
- * typed command exactly as it records a driver, MAP, R/W and UNMAP. A block write is one
+ * typed command exactly as it records a driver, MAP, R/W and UNMAP. An I/O BAR is read and
+ * written one `in` or `out` per register through the drivers' port accessors
+ * (drivers/pci/pci_port.h), which mmiotrace's extension records as IN and OUT; copy needs
+ * a memory BAR. A block write is one
  * `rep stos` and a copy one `rep movs`, the string instructions some drivers use, so their
  * tracing can be tried by hand too. Offsets need not be aligned: how a device answers an
  * unaligned or odd-sized access is often the question. A fault during the access is caught
@@ -15,6 +18,8 @@
  */
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pci_format.h"
+#include "drivers/pci/pci_port.h"
+#include "drivers/pci/pci_resource.h"
 #include "kernel/arch.h"
 #include "kernel/mm/ioremap.h"
 #include "kernel/lib/parse.h"
@@ -113,6 +118,7 @@ struct mmio_target {
     const struct pci_device *dev;
     char slot[PCI_SLOT_NAME_MAX];
     unsigned bar;
+    bool io;              /* an I/O BAR: base is a port */
     uint64_t base, size;
     unsigned width;
 };
@@ -136,17 +142,14 @@ static bool parse_target(const char *device, const char *bar, const char *width,
         return false;
     }
     t->bar = (unsigned)n;
-    const struct pci_bar *b = &t->dev->bar[t->bar];
-    if (!b->size) {
+    const struct pci_resource *r = &t->dev->resource[t->bar];
+    if (!r->flags) {
         printk("mmio: %s: BAR %u is not used\n", t->slot, t->bar);
         return false;
     }
-    if (b->io) {
-        printk("mmio: %s: BAR %u is I/O space\n", t->slot, t->bar);
-        return false;
-    }
-    t->base = b->base;
-    t->size = b->size;
+    t->io = (r->flags & IORESOURCE_IO) != 0;
+    t->base = r->start;
+    t->size = pci_resource_len(r);
     if (!parse_number(width, &n))
         return false;
     if (n != 1 && n != 2 && n != 4) {
@@ -196,6 +199,15 @@ static int mmio_read(int argc, char **argv, struct fs_writer *out)
     if (!parse_target(argv[2], argv[3], argv[5], &t) || !parse_number(argv[4], &offset) ||
         (argc == 7 && !parse_number(argv[6], &count)) || !check_span(&t, offset, count))
         return SHELL_FAILED;
+    if (t.io) {
+        for (uint64_t i = 0; i < count && !out->interrupted(out); i++) {
+            uint64_t at = offset + i * t.width;
+            uint32_t v = pci_port_read((uint16_t)(t.base + at), t.width);
+            fs_printf(out, "%s BAR%u+0x%llx: 0x%0*x\n", t.slot, t.bar, (unsigned long long)at,
+                      (int)t.width * 2, v);
+        }
+        return 0;
+    }
     volatile uint8_t *regs = map_span(&t, offset, count * t.width);
     if (!regs)
         return SHELL_FAILED;
@@ -233,6 +245,11 @@ static int mmio_write(int argc, char **argv, struct fs_writer *out)
                t.width > 1 ? "s" : "");
         return SHELL_FAILED;
     }
+    if (t.io) {
+        for (uint64_t i = 0; i < count; i++) /* one `out` each: there is no rep for a port */
+            pci_port_write((uint16_t)(t.base + offset + i * t.width), t.width, (uint32_t)value);
+        return 0;
+    }
     volatile uint8_t *regs = map_span(&t, offset, count * t.width);
     if (!regs)
         return SHELL_FAILED;
@@ -255,6 +272,10 @@ static int mmio_copy(int argc, char **argv, struct fs_writer *out)
         !parse_number(argv[5], &dst) || !parse_number(argv[7], &count) ||
         !check_span(&t, src, count) || !check_span(&t, dst, count))
         return SHELL_FAILED;
+    if (t.io) {
+        printk("mmio: %s: BAR %u is I/O space: copy needs a memory BAR\n", t.slot, t.bar);
+        return SHELL_FAILED;
+    }
     uint64_t low = src < dst ? src : dst, high = (src < dst ? dst : src) + count * t.width;
     volatile uint8_t *regs = map_span(&t, low, high - low);
     if (!regs)
@@ -282,4 +303,4 @@ static int cmd_mmio(int argc, char **argv, struct fs_writer *out)
 SHELL_COMMAND("mmio",
               "mmio read DEV BAR OFF WIDTH [COUNT] | write DEV BAR OFF WIDTH VALUE [COUNT] | "
               "copy DEV BAR SRC DST WIDTH COUNT",
-              "access a device's memory BAR registers by hand (traced like a driver)", cmd_mmio);
+              "access a device's BAR registers by hand (traced like a driver)", cmd_mmio);

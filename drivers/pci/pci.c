@@ -5,14 +5,17 @@
  * PCI-to-PCI bridge found, each bus once. For each function it decodes a snapshot of the
  * configuration header (pci_format.c), sizes the BARs and the expansion ROM, prints one
  * line per function as Linux does, and keeps a struct pci_device in a list sorted by
- * bus, device and function. The list never changes after boot; only driver binding
- * (pci_commands.c) writes to the devices.
+ * bus, device and function, then builds each one's resource table (pci_resource.c) and
+ * its sysfs directory (pci_sysfs.c). The list never changes after boot; only driver
+ * binding (pci_driver.c) and enabling write to the devices.
  */
 #include "kernel/log/ipc_logging.h"
 #include "drivers/pci/pci.h"
 
 #include "arch/x86/pci_config.h"
 #include "drivers/pci/pci_format.h"
+#include "drivers/pci/pci_resource.h"
+#include "drivers/pci/pci_sysfs.h"
 #include "kernel/mm/heap.h"
 #include "kernel/log/printk.h"
 #include "kernel/lib/string.h"
@@ -67,8 +70,38 @@ void pci_write32(const struct pci_device *d, uint8_t offset, uint32_t value)
 
 void pci_enable_device(struct pci_device *d)
 {
+    d->enable_count++;
     uint16_t cmd = pci_read16(d, PCI_COMMAND);
-    pci_write16(d, PCI_COMMAND, cmd | PCI_COMMAND_IO | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    uint16_t want = cmd | PCI_COMMAND_IO | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER;
+    if (want != cmd)
+        pci_write16(d, PCI_COMMAND, want);
+}
+
+void pci_enable_decoding(struct pci_device *d)
+{
+    if (d->enable_count++)
+        return; /* enabled already: Linux does nothing more either */
+    uint16_t cmd = pci_read16(d, PCI_COMMAND), want = cmd;
+    for (int i = 0; i < PCI_NUM_RESOURCES; i++) {
+        const struct pci_resource *r = &d->resource[i];
+        if (i == PCI_ROM_RESOURCE && !(r->flags & IORESOURCE_ROM_ENABLE))
+            continue;
+        if (r->flags & IORESOURCE_IO)
+            want |= PCI_COMMAND_IO;
+        if (r->flags & IORESOURCE_MEM)
+            want |= PCI_COMMAND_MEMORY;
+    }
+    if (want != cmd)
+        pci_write16(d, PCI_COMMAND, want);
+}
+
+void pci_disable_device(struct pci_device *d)
+{
+    if (!d->enable_count || --d->enable_count)
+        return;
+    uint16_t cmd = pci_read16(d, PCI_COMMAND);
+    if (cmd & PCI_COMMAND_MASTER)
+        pci_write16(d, PCI_COMMAND, cmd & ~PCI_COMMAND_MASTER);
 }
 
 struct pci_device *pci_find_slot(uint8_t bus, uint8_t dev, uint8_t fn)
@@ -165,6 +198,56 @@ static void print_found(const struct pci_device *d)
                (unsigned long long)(d->rom_base + d->rom_size - 1));
 }
 
+/* Whether legacy VGA reaches bus: bus 0 does; a bus behind a bridge does when the bridge
+ * forwards VGA and VGA reaches the bridge's own bus (bridges are found before the buses
+ * behind them: pci_init scans breadth first). */
+static bool vga_reaches(uint8_t bus)
+{
+    for (int depth = 0; bus != 0 && depth < 256; depth++) {
+        const struct pci_device *bridge = NULL;
+        for (const struct pci_device *b = device_list; b; b = b->next)
+            if (b->header_type == 1 && b->secondary_bus == bus)
+                bridge = b;
+        if (!bridge || !(pci_read16(bridge, PCI_BRIDGE_CONTROL) & PCI_BRIDGE_CTL_VGA))
+            return false;
+        bus = bridge->bus;
+    }
+    return bus == 0;
+}
+
+/*
+ * Builds d's resource table (pci_resource.h) and prints what Linux prints when it differs
+ * from the registers: the legacy IDE ports, the boot video device's shadowed ROM (whose
+ * ROM BAR is turned off then, as Linux's pci_disable_rom does, so that only the shadow
+ * answers at 0xc0000).
+ */
+static void setup_resources(struct pci_device *d, const uint8_t *config)
+{
+    char slot[PCI_SLOT_NAME_MAX];
+    pci_slot_name(d, slot);
+    uint16_t command = (uint16_t)(config[PCI_COMMAND] | config[PCI_COMMAND + 1] << 8);
+    bool boot_video = pci_is_boot_video(d, command, vga_reaches(d->bus));
+    uint8_t rom = pci_rom_register(d->header_type);
+    if (boot_video && rom && (pci_read32(d, rom) & PCI_ROM_ENABLE))
+        pci_write32(d, rom, pci_read32(d, rom) & ~PCI_ROM_ENABLE);
+    pci_setup_resources(d, config, boot_video);
+    for (int i = 0; i < 4; i++) {
+        const struct pci_resource *r = &d->resource[i];
+        if (!(r->flags & IORESOURCE_PCI_FIXED))
+            continue;
+        if (r->start == r->end)
+            printk("pci 0000:%s: legacy IDE quirk: reg 0x%x: [io  0x%04llx]\n", slot,
+                   PCI_BAR0 + 4 * i, (unsigned long long)r->start);
+        else
+            printk("pci 0000:%s: legacy IDE quirk: reg 0x%x: [io  0x%04llx-0x%04llx]\n", slot,
+                   PCI_BAR0 + 4 * i, (unsigned long long)r->start, (unsigned long long)r->end);
+    }
+    if (boot_video)
+        printk("pci 0000:%s: Video device with shadowed ROM at [mem 0x%08llx-0x%08llx]\n", slot,
+               (unsigned long long)d->resource[PCI_ROM_RESOURCE].start,
+               (unsigned long long)d->resource[PCI_ROM_RESOURCE].end);
+}
+
 /* Puts d into the device list, which stays in bus, device, function order. */
 static void insert_sorted(struct pci_device *d)
 {
@@ -197,6 +280,7 @@ static struct pci_device *add_function(uint8_t bus, uint8_t dev, uint8_t fn)
     size_resources(d);
     insert_sorted(d);
     print_found(d);
+    setup_resources(d, config);
     IPC_LOG(pci_log, "%02x:%02x.%u [%04x:%04x] class %02x%02x%02x header %u", bus, dev, fn,
             d->vendor, d->device, d->class_code, d->subclass, d->prog_if, d->header_type);
     return d;
@@ -237,4 +321,5 @@ void pci_init(void)
             }
         }
     }
+    pci_sysfs_init();
 }

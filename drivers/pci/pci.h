@@ -3,8 +3,9 @@
  *
  * drivers/pci/pci.c scans every bus through configuration mechanism #1 (arch/x86/pci_config.c)
  * at boot and keeps one struct pci_device per function found. Drivers register with
- * PCI_DRIVER() and are bound by `modprobe NAME` and unbound by `rmmod NAME`, so tracing can be
- * switched on before a driver maps its BARs, as with a loadable module on Linux.
+ * PCI_DRIVER() and are bound by `modprobe NAME` and unbound by `rmmod NAME` (or through
+ * /sys/bus/pci/drivers/NAME/bind and unbind: pci_sysfs.c), so tracing can be switched on
+ * before a driver maps its BARs, as with a loadable module on Linux.
  */
 #ifndef DRIVERS_PCI_PCI_H
 #define DRIVERS_PCI_PCI_H
@@ -22,7 +23,22 @@ struct pci_bar {
     bool is64;          /* a 64-bit memory BAR (it uses the next BAR slot too) */
 };
 
+/* One entry of Linux's resource view of a device (struct resource's start, end, flags):
+ * drivers/pci/pci_resource.h says what the flags mean and how the table is filled. */
+struct pci_resource {
+    uint64_t start, end; /* bus addresses, inclusive; both 0 when unused */
+    uint32_t flags;      /* IORESOURCE_* bits; 0 when unused */
+};
+
+/* Linux's resource numbers: BARs 0-5, the ROM (6), the 6 SR-IOV BARs (7-12, never used
+ * here: no device offers SR-IOV through mechanism #1), the 4 bridge windows (13-16). */
+#define PCI_ROM_RESOURCE 6
+#define PCI_IOV_RESOURCES 7
+#define PCI_BRIDGE_RESOURCES 13
+#define PCI_NUM_RESOURCES 17
+
 struct pci_driver;
+struct fs_node;
 
 struct pci_device {
     uint8_t bus, dev, fn;
@@ -31,11 +47,20 @@ struct pci_device {
     uint8_t class_code, subclass, prog_if, revision;
     uint8_t header_type;           /* 0 device, 1 PCI-to-PCI bridge (multifunction bit cleared) */
     uint8_t irq_line, irq_pin;     /* irq_pin 0: no interrupt; 1..4 = INTA..INTD */
-    struct pci_bar bar[PCI_MAX_BARS];
-    uint64_t rom_base, rom_size;   /* expansion ROM, 0 if none */
+    struct pci_bar bar[PCI_MAX_BARS]; /* what the BAR registers decode (sizing's result) */
+    uint64_t rom_base, rom_size;   /* expansion ROM register, 0 if none */
+    /* Linux's view of the same (pci_resource.h): BARs after the legacy IDE quirk, the ROM
+     * after the video shadow fixup, bridge windows. Every text about a device's resources
+     * (sysfs resource, /proc/bus/pci/devices, lspci -v, PCIDEV) reads this table. */
+    struct pci_resource resource[PCI_NUM_RESOURCES];
+    unsigned enable_count;         /* pci_enable_device calls not yet undone (sysfs enable) */
     uint8_t secondary_bus, subordinate_bus; /* bridges only */
     const struct pci_driver *driver; /* bound driver, or NULL */
+    bool probing;                  /* driver's probe is running (pci_driver.c) */
     void *driver_data;
+    /* Its sysfs directory, and while bound the two links to and from its driver's
+     * directory (pci_sysfs.c). */
+    struct fs_node *sysfs_dir, *sysfs_driver_link, *sysfs_bound_link;
     struct pci_device *next;
 };
 
@@ -77,8 +102,18 @@ void pci_write8(const struct pci_device *d, uint8_t offset, uint8_t value);
 void pci_write16(const struct pci_device *d, uint8_t offset, uint16_t value);
 void pci_write32(const struct pci_device *d, uint8_t offset, uint32_t value);
 
-/* Turns on memory and I/O decoding and bus mastering (DMA) in the command register. */
+/* Turns on memory and I/O decoding and bus mastering (DMA) in the command register, and
+ * counts one more user of the device (sysfs's enable shows the count, as Linux's
+ * enable_cnt). The register is written only when a bit was off. */
 void pci_enable_device(struct pci_device *d);
+
+/* sysfs's `echo 1 > enable` (Linux's pci_enable_device): one more user, and the decoding
+ * of the spaces d's resources use (I/O, memory) turned on; no bus mastering. */
+void pci_enable_decoding(struct pci_device *d);
+
+/* Undoes one enable; the last one turns bus mastering off (Linux's pci_disable_device:
+ * decoding stays on). Drivers call it in remove. */
+void pci_disable_device(struct pci_device *d);
 
 /* Scans all buses; called once at boot. */
 void pci_init(void);

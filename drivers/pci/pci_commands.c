@@ -13,6 +13,7 @@
 #include "kernel/log/ipc_logging.h"
 #include "drivers/pci/pci.h"
 
+#include "drivers/pci/pci_driver.h"
 #include "drivers/pci/pci_format.h"
 #include "kernel/lib/errno.h"
 #include "kernel/init.h"
@@ -21,26 +22,6 @@
 #include "kernel/lib/string.h"
 #include "kernel/fs/fs_tree.h"
 #include "kernel/trace_hooks.h"
-
-extern const struct pci_driver *const pci_drivers_start[], *const pci_drivers_end[];
-
-/* The built-in driver called name, or NULL. */
-static const struct pci_driver *find_driver(const char *name)
-{
-    for (const struct pci_driver *const *p = pci_drivers_start; p < pci_drivers_end; p++)
-        if (strcmp((*p)->name, name) == 0)
-            return *p;
-    return NULL;
-}
-
-/* True when d's vendor and device ids are in drv's table. */
-static bool driver_handles(const struct pci_driver *drv, const struct pci_device *d)
-{
-    for (const struct pci_id *id = drv->ids; id->vendor || id->device; id++)
-        if (id->vendor == d->vendor && id->device == d->device)
-            return true;
-    return false;
-}
 
 /* Lists every function, tersely or with -v in full; ^C stops a long listing. */
 static int cmd_lspci(int argc, char **argv, struct fs_writer *out)
@@ -67,28 +48,23 @@ static int cmd_modprobe(int argc, char **argv, struct fs_writer *out)
     (void)out;
     if (argc != 2)
         return SHELL_USAGE;
-    const struct pci_driver *drv = find_driver(argv[1]);
+    const struct pci_driver *drv = pci_find_driver(argv[1]);
     if (!drv) {
         printk("modprobe: %s: no such driver\n", argv[1]);
         return SHELL_FAILED;
     }
     int matched = 0, failed = 0;
     for (struct pci_device *d = pci_devices(); d; d = d->next) {
-        if (!driver_handles(drv, d))
+        if (!pci_driver_matches(drv, d))
             continue;
         matched++;
         if (d->driver)
             continue; /* bound already, to drv or another driver */
-        d->driver = drv;
-        int err = drv->probe(d);
-        IPC_LOG(pci_log, "%02x:%02x.%u probe by %s: %d", d->bus, d->dev, d->fn, drv->name, err);
-        trace_pci_driver_bind(d, drv->name, err);
+        int err = pci_bind_driver(drv, d);
         if (err) {
             char slot[PCI_SLOT_NAME_MAX];
             pci_slot_name(d, slot);
             printk("modprobe: %s: probe of %s failed: %s\n", drv->name, slot, error_name(err));
-            d->driver = NULL;
-            d->driver_data = NULL;
             failed++;
         }
     }
@@ -106,23 +82,15 @@ static int cmd_rmmod(int argc, char **argv, struct fs_writer *out)
     (void)out;
     if (argc != 2)
         return SHELL_USAGE;
-    const struct pci_driver *drv = find_driver(argv[1]);
+    const struct pci_driver *drv = pci_find_driver(argv[1]);
     if (!drv) {
         printk("rmmod: %s: no such driver\n", argv[1]);
         return SHELL_FAILED;
     }
     int unbound = 0;
-    for (struct pci_device *d = pci_devices(); d; d = d->next) {
-        if (d->driver != drv)
-            continue;
-        if (drv->remove)
-            drv->remove(d);
-        IPC_LOG(pci_log, "%02x:%02x.%u unbound from %s", d->bus, d->dev, d->fn, drv->name);
-        trace_pci_driver_unbind(d, drv->name);
-        d->driver = NULL;
-        d->driver_data = NULL;
-        unbound++;
-    }
+    for (struct pci_device *d = pci_devices(); d; d = d->next)
+        if (d->driver == drv && pci_unbind_driver(d) == 0)
+            unbound++;
     if (!unbound) {
         printk("rmmod: %s: not bound to any device\n", drv->name);
         return SHELL_FAILED;

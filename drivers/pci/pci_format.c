@@ -10,6 +10,8 @@
  */
 #include "drivers/pci/pci_format.h"
 
+#include "drivers/pci/pci_resource.h"
+
 #include "kernel/lib/string.h"
 
 /* --- names ------------------------------------------------------------------------------- */
@@ -387,34 +389,44 @@ static void print_flags(struct fs_writer *out, const struct pci_device *d, const
     fs_puts(out, "\n");
 }
 
-/* One line per BAR in use: where it is, its kind, whether decoding is off, its size. The
- * address and size are what enumeration found; the flags and "hardware" values come from
- * the registers as they are now (so a BAR rewritten since boot shows [virtual]). */
+/* One line per BAR in use, as pciutils' show_bases prints it when the kernel's sysfs gives
+ * it the resources: the address and size come from the resource table (pci_resource.h:
+ * the legacy IDE ports, for one), the kind and the "hardware" values from the registers
+ * as they are now. A resource the registers do not hold shows [virtual]. */
 static void print_bars(struct fs_writer *out, const struct pci_device *d, const uint8_t *c,
                        int slots)
 {
     uint16_t cmd = cfg16(c, PCI_COMMAND);
     for (int i = 0; i < slots; i++) {
-        const struct pci_bar *b = &d->bar[i];
-        uint32_t flg = (b->base || b->size) ? pci_bar_flags(b) : 0;
-        uint32_t hw_lower = cfg32(c, PCI_BAR0 + 4 * i), hw_upper = 0;
+        const struct pci_resource *r = &d->resource[i];
+        uint64_t pos = r->start | (r->flags & PCI_REGION_FLAG_MASK), len = pci_resource_size(r);
+        uint32_t flg = cfg32(c, PCI_BAR0 + 4 * i), hw_lower, hw_upper = 0;
         bool broken = false, virtual = false;
-        if (!b->base && !flg && !b->size)
+        if (flg == 0xffffffffu)
+            flg = 0;
+        if (!pos && !flg && !len)
             continue;
-        if ((hw_lower & 1) == (flg & 1)) {
-            if (!b->io && (hw_lower & 6) == 4) {
+        if (flg & 1) {
+            hw_lower = flg & ~3u;
+        } else {
+            hw_lower = flg & ~0xfu;
+            if ((flg & 6) == 4) {
                 if (i >= slots - 1)
                     broken = true;
                 else
-                    hw_upper = cfg32(c, PCI_BAR0 + 4 * (i + 1));
+                    hw_upper = cfg32(c, PCI_BAR0 + 4 * ++i);
             }
-            virtual = b->base && !hw_lower && !hw_upper;
+        }
+        if (pos && !hw_lower && !hw_upper) {
+            flg = (uint32_t)pos;
+            virtual = true;
         }
         fs_puts(out, "\t");
-        if (b->io) {
+        if (flg & 1) {
+            uint64_t a = pos & ~(uint64_t)3;
             fs_puts(out, "I/O ports at ");
-            if (b->base || (cmd & PCI_COMMAND_IO))
-                fs_printf(out, "%04llx", (unsigned long long)b->base);
+            if (a || (cmd & PCI_COMMAND_IO))
+                fs_printf(out, "%04llx", (unsigned long long)a);
             else
                 fs_puts(out, hw_lower ? "<ignored>" : "<unassigned>");
             if (virtual)
@@ -423,21 +435,22 @@ static void print_bars(struct fs_writer *out, const struct pci_device *d, const 
                 fs_puts(out, " [disabled]");
         } else {
             static const char *const type[] = { "32-bit", "low-1M", "64-bit", "type 3" };
+            uint64_t a = pos & ~(uint64_t)0xf;
             fs_puts(out, "Memory at ");
             if (broken)
                 fs_puts(out, "<broken-64-bit-slot>");
-            else if (b->base)
-                fs_printf(out, "%08llx", (unsigned long long)b->base);
+            else if (a)
+                fs_printf(out, "%08llx", (unsigned long long)a);
             else
                 fs_puts(out, (hw_lower || hw_upper) ? "<ignored>" : "<unassigned>");
             fs_printf(out, " (%s, %sprefetchable)", type[(flg >> 1) & 3],
-                      b->prefetchable ? "" : "non-");
+                      (flg & 8) ? "" : "non-");
             if (virtual)
                 fs_puts(out, " [virtual]");
             else if (!(cmd & PCI_COMMAND_MEMORY))
                 fs_puts(out, " [disabled]");
         }
-        print_size(out, b->size);
+        print_size(out, len);
         fs_puts(out, "\n");
     }
 }
@@ -448,9 +461,10 @@ static void print_rom(struct fs_writer *out, const struct pci_device *d, const u
 {
     uint32_t flg = cfg32(c, reg);
     uint16_t cmd = cfg16(c, PCI_COMMAND);
-    uint64_t rom = d->rom_base;
+    const struct pci_resource *r = &d->resource[PCI_ROM_RESOURCE];
+    uint64_t rom = r->start;
     bool virtual = false;
-    if (!rom && !flg && !d->rom_size)
+    if (!rom && !flg && !pci_resource_size(r))
         return;
     if ((rom & PCI_ROM_ADDRESS_MASK) && !(flg & PCI_ROM_ADDRESS_MASK)) {
         flg = (uint32_t)rom;
@@ -467,7 +481,7 @@ static void print_rom(struct fs_writer *out, const struct pci_device *d, const u
         fs_puts(out, " [disabled]");
     else if (!virtual && !(cmd & PCI_COMMAND_MEMORY))
         fs_puts(out, " [disabled by cmd]");
-    print_size(out, d->rom_size);
+    print_size(out, pci_resource_size(r));
     fs_puts(out, "\n");
 }
 
@@ -776,17 +790,13 @@ void pci_print_lspci(struct fs_writer *out, const struct pci_device *d, bool ver
 
 /* --- Linux's resource view: /proc/bus/pci/devices and mmiotrace's PCIDEV ------------------ */
 
-/* The 7 resources Linux lists (6 BARs, then the ROM) as start-with-flags and size. */
+/* The 7 resources Linux lists (6 BARs, then the ROM) from the resource table
+ * (pci_resource.h): the start with the flags' low bits, and the size. */
 static void resource(const struct pci_device *d, int i, uint64_t *start, uint64_t *size)
 {
-    if (i < PCI_MAX_BARS) {
-        const struct pci_bar *b = &d->bar[i];
-        *size = b->size;
-        *start = b->size ? b->base | pci_bar_flags(b) : 0;
-    } else {
-        *size = d->rom_size;
-        *start = d->rom_size ? d->rom_base : 0;
-    }
+    const struct pci_resource *r = &d->resource[i];
+    *start = r->start | (r->flags & PCI_REGION_FLAG_MASK);
+    *size = pci_resource_size(r);
 }
 
 void pci_print_proc_device(struct fs_writer *out, const struct pci_device *d)

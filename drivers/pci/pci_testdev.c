@@ -28,6 +28,8 @@
 #include "arch/x86/cpu.h"
 #include "kernel/arch.h"
 #include "drivers/pci/pci.h"
+#include "drivers/pci/pci_port.h"
+#include "drivers/pci/pci_resource.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/heap.h"
@@ -73,7 +75,8 @@ struct testdev_header {
 /* Reads one byte register of a BAR: a single 1-byte access. */
 static uint8_t bar_read8(const struct testdev_bar *b, uint32_t offset)
 {
-    return b->mem ? mmio_read8(b->mem + offset) : inb((uint16_t)(b->port + offset));
+    return b->mem ? mmio_read8(b->mem + offset)
+                  : (uint8_t)pci_port_read((uint16_t)(b->port + offset), 1);
 }
 
 /* Reads a little-endian 32-bit header field as four byte accesses, as the device serves it. */
@@ -96,13 +99,7 @@ static void bar_write(const struct testdev_bar *b, uint32_t offset, uint8_t widt
         else
             mmio_write32(b->mem + offset, value);
     } else {
-        uint16_t port = (uint16_t)(b->port + offset);
-        if (width == 1)
-            outb(port, (uint8_t)value);
-        else if (width == 2)
-            outw(port, (uint16_t)value);
-        else
-            outl(port, value);
+        pci_port_write((uint16_t)(b->port + offset), width, value);
     }
 }
 
@@ -185,9 +182,10 @@ static unsigned run_bar_tests(struct pci_testdev *t, const struct testdev_bar *b
 /* Binds a pci-testdev: maps BAR0, runs the tests of both BARs, keeps it if all passed. */
 static int pci_testdev_probe(struct pci_device *dev)
 {
-    const struct pci_bar *mem = &dev->bar[0], *io = &dev->bar[1];
-    if (mem->io || mem->size < TESTDEV_HEADER_END || !io->io || io->size < TESTDEV_HEADER_END ||
-        io->base + io->size > 0x10000) {
+    const struct pci_resource *mem = &dev->resource[0], *io = &dev->resource[1];
+    uint64_t mem_size = pci_resource_len(mem), io_size = pci_resource_len(io);
+    if (!(mem->flags & IORESOURCE_MEM) || mem_size < TESTDEV_HEADER_END ||
+        !(io->flags & IORESOURCE_IO) || io_size < TESTDEV_HEADER_END || io->end >= 0x10000) {
         printk("pci-testdev: %02x:%02x.%u: expected a memory BAR0 and an I/O BAR1\n", dev->bus,
                dev->dev, dev->fn);
         return -ENODEV;
@@ -195,19 +193,19 @@ static int pci_testdev_probe(struct pci_device *dev)
     struct pci_testdev *t = kzalloc(sizeof *t);
     if (!t)
         return -ENOMEM;
-    t->bars[0] = (struct testdev_bar){ "BAR0", ioremap(mem->base, (size_t)mem->size), 0,
-                                       (uint32_t)mem->size };
-    t->bars[1] = (struct testdev_bar){ "BAR1", NULL, (uint16_t)io->base, (uint32_t)io->size };
+    t->bars[0] = (struct testdev_bar){ "BAR0", ioremap(mem->start, (size_t)mem_size), 0,
+                                       (uint32_t)mem_size };
+    t->bars[1] = (struct testdev_bar){ "BAR1", NULL, (uint16_t)io->start, (uint32_t)io_size };
     if (!t->bars[0].mem) {
         printk("pci-testdev: %02x:%02x.%u: cannot map BAR0 (%llu bytes at %#llx)\n", dev->bus,
-               dev->dev, dev->fn, (unsigned long long)mem->size, (unsigned long long)mem->base);
+               dev->dev, dev->fn, (unsigned long long)mem_size, (unsigned long long)mem->start);
         kfree(t);
         return -ENOMEM;
     }
     pci_enable_device(dev);
     printk("pci-testdev: %02x:%02x.%u: BAR0 %#llx (%llu bytes) mapped at %p, BAR1 ports "
-           "%#x-%#x\n", dev->bus, dev->dev, dev->fn, (unsigned long long)mem->base,
-           (unsigned long long)mem->size, (void *)t->bars[0].mem, t->bars[1].port,
+           "%#x-%#x\n", dev->bus, dev->dev, dev->fn, (unsigned long long)mem->start,
+           (unsigned long long)mem_size, (void *)t->bars[0].mem, t->bars[1].port,
            t->bars[1].port + t->bars[1].size - 1);
 
     bool found_all = true;
@@ -219,6 +217,7 @@ static int pci_testdev_probe(struct pci_device *dev)
     }
     if (!found_all || t->tests_passed < t->tests_run) {
         printk("pci-testdev: %u of %u tests ok: not binding\n", t->tests_passed, t->tests_run);
+        pci_disable_device(dev);
         iounmap((void *)t->bars[0].mem);
         kfree(t);
         return -EIO;
@@ -228,10 +227,12 @@ static int pci_testdev_probe(struct pci_device *dev)
     return 0;
 }
 
-/* Unbinds: unmaps BAR0 and frees the state (probe left every test deselected). */
+/* Unbinds: gives back the enable, unmaps BAR0 and frees the state (probe left every test
+ * deselected). */
 static void pci_testdev_remove(struct pci_device *dev)
 {
     struct pci_testdev *t = dev->driver_data;
+    pci_disable_device(dev);
     iounmap((void *)t->bars[0].mem);
     kfree(t);
     dev->driver_data = NULL;

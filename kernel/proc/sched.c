@@ -45,20 +45,8 @@ struct run_queue {
 } __attribute__((aligned(64)));
 
 static struct run_queue run_queues[MAX_CPUS];
-static void (*switch_hook)(struct task *prev, struct task *next); /* task_on_switch's */
 
 static struct run_queue *this_rq(void) { return &run_queues[arch_cpu_id()]; }
-
-/* The current task of rq's CPU. */
-static struct task *rq_current(struct run_queue *rq) { return cpu_current[rq - run_queues]; }
-
-int task_on_switch(void (*fn)(struct task *prev, struct task *next))
-{
-    if (switch_hook && switch_hook != fn)
-        return -EBUSY;
-    switch_hook = fn;
-    return 0;
-}
 
 struct sched_resched_flag sched_resched_flags[MAX_CPUS];
 
@@ -201,46 +189,47 @@ uint64_t task_cpu_time_ns(const struct task *t)
     return time_span_ns(cycles);
 }
 
-/* Switches this CPU from prev, its current task, to next, whose cpu is this one and which
- * is on no queue; returns when prev is switched to again. What every switch does. Inline in
- * its two callers (schedule and the IPC fast path's direct switch): one call frame less on
- * each switch, and no function tracer hook of its own (as Linux's context switch, inline in
- * its notrace __schedule: the tracer would see a call that returns in another task, and
- * sched_switch records the switch anyway). */
-static inline __attribute__((always_inline)) void switch_to(struct run_queue *rq, struct task *prev, struct task *next)
+/* Switches this CPU (me: interrupts are off, so it stays this one until the switch) from
+ * prev, its current task, to next, whose cpu is this one and which is on no queue; returns
+ * when prev is switched to again, perhaps on another CPU, whose number it reads once then.
+ * What every switch does. Inline in its two callers (schedule and the IPC fast path's
+ * direct switch): one call frame less on each switch, and no function tracer hook of its
+ * own (as Linux's context switch, inline in its notrace __schedule: the tracer would see a
+ * call that returns in another task, and sched_switch records the switch anyway). */
+static inline __attribute__((always_inline)) void switch_to(unsigned me, struct task *prev, struct task *next)
 {
-    unsigned me = (unsigned)(rq - run_queues);
+    struct run_queue *rq = &run_queues[me];
     account_cpu_time(rq, prev);
     trace_sched_switch(prev, next); /* while current_pid is still prev's, as on Linux */
     rq->switched_from = prev;
     cpu_current[me] = next; /* current */
     cpu_current_pid[me] = next->pid; /* current_pid */
-    if (switch_hook)
-        switch_hook(prev, next);
-    unsigned depth = kernel_lock_depth(); /* this CPU's; next's own switch restores it */
+    unsigned depth = kernel_lock_depth_on(me); /* next's own switch restores its own */
     arch_switch_to(prev, next);
     /* prev runs again here, switched to by some other task, perhaps on another CPU. */
-    kernel_lock_set_depth(depth);
-    struct task *from = this_rq()->switched_from;
+    unsigned now = arch_cpu_id();
+    kernel_lock_set_depth_on(now, depth);
+    struct task *from = run_queues[now].switched_from;
     if (from->state == TASK_ZOMBIE) /* the test task_finish_switch starts with, inline */
         task_finish_switch(from);
 }
 
 void schedule(void)
 {
-    struct run_queue *rq = this_rq();
+    unsigned me = arch_cpu_id();
+    struct run_queue *rq = &run_queues[me];
     *need_resched(rq) = false;
-    struct task *prev = current;
+    struct task *prev = cpu_current[me];
     struct task *next = pick_next(rq, prev);
     if (next == prev)
         return;
-    switch_to(rq, prev, next); /* next->cpu is this CPU: it came off this CPU's queue */
+    switch_to(me, prev, next); /* next->cpu is this CPU: it came off this CPU's queue */
 }
 
 void sched_sleep_and_switch_to(const void *chan, struct task *next)
 {
-    struct run_queue *rq = this_rq();
-    struct task *prev = rq_current(rq);
+    unsigned me = arch_cpu_id();
+    struct task *prev = cpu_current[me];
     prev->state = TASK_SLEEPING; /* as sleep_on(chan, 0): wake_up(chan) ends it */
     prev->wait_chan = chan;
     prev->wake_at_ns = 0;
@@ -248,7 +237,7 @@ void sched_sleep_and_switch_to(const void *chan, struct task *next)
     next->wake_reason = 0; /* as sched_wake_task(next, 0), but not queued: it runs now */
     next->state = TASK_RUNNABLE;
     trace_sched_wakeup(next);
-    switch_to(rq, prev, next);
+    switch_to(me, prev, next);
     prev->wait_chan = 0; /* prev is current again, perhaps on another CPU */
 }
 

@@ -98,12 +98,4 @@ void task_on_create(struct task_create_hook *hook);
  * Linux's comm changes at exec. Register before tasks exist (from an initcall). */
 void task_on_rename(void (*fn)(struct task *t));
 
-/*
- * The one function run at every switch between tasks (function_graph: its return stack
- * follows the running task), with interrupts off, just before the CPU switches stacks.
- * With none registered the switch pays one test of a pointer. Returns 0, or -EBUSY when
- * another function is registered already.
- */
-int task_on_switch(void (*fn)(struct task *prev, struct task *next));
-
 #endif

@@ -42,7 +42,7 @@ static void parse_one(const uint8_t *data, size_t len)
     memcpy(line, data, len);
     kind = mmio_log_parse_line(line, len, &rec);
     if (kind > 0) {
-        if (kind > MMIO_LSPCI || rec.kind != kind || rec.error[0] != '\0')
+        if (kind > MMIO_KIND_LAST || rec.kind != kind || rec.error[0] != '\0')
             abort();
         if (rec.text_len > 0 && (rec.text < line || rec.text + rec.text_len > line + len))
             abort();

@@ -18,6 +18,7 @@
  * when every CPU is done. Test kernel only.
  */
 #include "drivers/pci/pci.h"
+#include "drivers/pci/pci_resource.h"
 #include "kernel/arch.h"
 #include "kernel/mm/ioremap.h"
 #include "kernel/lib/parse.h"
@@ -81,13 +82,14 @@ static int cmd_mmio_hammer(int argc, char **argv, struct fs_writer *out)
         printk("mmio_hammer: %s is not QEMU's edu device (1234:11e8)\n", argv[1]);
         return -1;
     }
-    if (!dev || !dev->bar[bar].size || dev->bar[bar].io || dev->bar[bar].size < 0x1000) {
+    const struct pci_resource *r = dev ? &dev->resource[bar] : NULL;
+    if (!r || !(r->flags & IORESOURCE_MEM) || pci_resource_len(r) < 0x1000) {
         printk("mmio_hammer: %s has no memory BAR %u of a page or more\n", argv[1],
                (unsigned)bar);
         return -1;
     }
     struct hammer h = { .iterations = (uint32_t)iterations, .go = false };
-    h.base = ioremap(dev->bar[bar].base, 0x1000);
+    h.base = ioremap(r->start, 0x1000);
     if (!h.base) {
         printk("mmio_hammer: cannot map BAR %u\n", (unsigned)bar);
         return -1;

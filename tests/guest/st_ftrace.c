@@ -298,10 +298,16 @@ SELFTEST(ftrace_profile)
     ST_CHECK(all_sites_nop());
 }
 
+/* Called by smash_saved_frame only to make it a function with a frame. */
+static void __attribute__((noinline)) frame_needed(void) { __asm__ volatile(""); }
+
 /* A traced function that overwrites its caller's saved frame pointer: at its return the
- * frame-pointer check must stop function_graph with a report, not jump anywhere. */
+ * frame-pointer check must stop function_graph with a report, not jump anywhere. It calls
+ * a function, so gcc gives it a frame: a function that uses no stack has none, even with
+ * -fno-omit-frame-pointer, and its (%ebp) would be its caller's frame, not its own. */
 static void __attribute__((noinline)) smash_saved_frame(void)
 {
+    frame_needed();
     __asm__ volatile("movl $0x1234, (%%ebp)" ::: "memory");
 }
 

@@ -105,6 +105,15 @@ def report_key(name, rest):
         if int(f[4]) == 5:
             return ('mmiotrace_unmap', 5, int(f[3]))
         return (name, int(f[4]), int(f[3]), int(f[0], 16), int(f[1], 16), int(f[2], 16))
+    if name == 'mmiotrace_pio':
+        f = text.split()  # IN|OUT width 0xport 0xvalue 0xpc
+        return (name, 1 if f[0] == 'IN' else 2, int(f[1]), int(f[2], 16), int(f[3], 16), int(f[4], 16))
+    if name == 'mmiotrace_irq':
+        f = text.split()  # IRQ|IRQ_SEEN irq count
+        return (name, 1 if f[0] == 'IRQ' else 2, int(f[1]), int(f[2]))
+    if name == 'mmiotrace_dma':
+        f = text.split()  # 0xphys 0xlen 0xvirt
+        return (name, int(f[0], 16), int(f[1], 16), int(f[2], 16))
     # a user event: "field=value ..."
     return (name,) + tuple((k, guest_trace.number(v)) for k, v in
                            (kv.split('=', 1) for kv in text.split()))
@@ -244,6 +253,12 @@ def ctf_key(system, name, f, kallsyms):
         if f['op'] == 5:
             return ('mmiotrace_unmap', 5, f['map_id'])
         return (name, f['op'], f['map_id'], f['phys'], f['virt'], f['len'])
+    if name == 'mmiotrace_pio':
+        return (name, f['op'], f['width'], f['port'], f['value'], f['pc'])
+    if name == 'mmiotrace_irq':
+        return (name, f['op'], f['irq'], f['count'])
+    if name == 'mmiotrace_dma':
+        return (name, f['phys'], f['len'], f['virt'])
     fields = [(k, v) for k, v in f.items() if not k.startswith('common_') and k != '__syscall_nr']
     if name.startswith('sys_exit_'):
         return (name, fields[0][1] % (1 << 32))

@@ -17,6 +17,12 @@ MMIO_MAP = re.compile(r'^MAP (?P<ts>\d+\.\d{6}) (?P<map>\d+) 0x(?P<phys>[0-9a-f]
                       r'0x(?P<len>[0-9a-f]+) 0x[0-9a-f]+ \d+$')
 MMIO_UNMAP = re.compile(r'^UNMAP (?P<ts>\d+\.\d{6}) (?P<map>\d+) 0x[0-9a-f]+ \d+$')
 MMIO_MARK = re.compile(r'^MARK (?P<ts>\d+\.\d{6}) (?P<text>.*)$')
+# tracekern's extension of mmiotrace's log: ports, interrupts, DMA frames.
+MMIO_PIO = re.compile(r'^(?P<op>IN|OUT) (?P<width>\d+) (?P<ts>\d+\.\d{6}) 0x(?P<port>[0-9a-f]+) '
+                      r'0x(?P<value>[0-9a-f]+) 0x(?P<pc>[0-9a-f]+) \d+$')
+MMIO_IRQ = re.compile(r'^(?P<op>IRQ|IRQ_SEEN) (?P<ts>\d+\.\d{6}) (?P<irq>\d+)(?: (?P<count>\d+) \d+)?$')
+MMIO_DMA = re.compile(r'^DMA (?P<ts>\d+\.\d{6}) 0x(?P<phys>[0-9a-f]+) 0x(?P<len>[0-9a-f]+) '
+                      r'0x(?P<virt>[0-9a-f]+) \d+$')
 GRAPH = re.compile(r'^ ?(?P<cpu>\d+)\) (?P<dur>.{13,14}?)\|  (?P<indent> *)(?P<what>\S.*)$')
 LOST = re.compile(r'^CPU:(?P<cpu>\d+) \[LOST (?P<n>\d+) EVENTS\]$')
 ENTRIES = re.compile(r'^# entries-in-buffer/entries-written: (?P<kept>\d+)/(?P<written>\d+)')
@@ -109,6 +115,25 @@ def parse(text):
         m = MMIO_UNMAP.match(line)
         if m:
             ev.update(ts=m.group('ts'), key=('mmiotrace_unmap', 5, int(m.group('map'))))
+            events.append(ev)
+            continue
+        m = MMIO_PIO.match(line)
+        if m:
+            ev.update(ts=m.group('ts'), key=('mmiotrace_pio', 1 if m.group('op') == 'IN' else 2,
+                                             int(m.group('width')), int(m.group('port'), 16),
+                                             int(m.group('value'), 16), int(m.group('pc'), 16)))
+            events.append(ev)
+            continue
+        m = MMIO_IRQ.match(line)
+        if m:
+            ev.update(ts=m.group('ts'), key=('mmiotrace_irq', 1 if m.group('op') == 'IRQ' else 2,
+                                             int(m.group('irq')), int(m.group('count') or 0)))
+            events.append(ev)
+            continue
+        m = MMIO_DMA.match(line)
+        if m:
+            ev.update(ts=m.group('ts'), key=('mmiotrace_dma', int(m.group('phys'), 16),
+                                             int(m.group('len'), 16), int(m.group('virt'), 16)))
             events.append(ev)
             continue
         m = MMIO_MARK.match(line)

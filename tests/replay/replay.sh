@@ -13,7 +13,8 @@ run() { # script console com2
     "$qemu_run" --kernel "$kernel" --initrd "$1" --devices "$devices" --quiet --timeout 60 \
         --console "$2" --com2 "$3" > /dev/null 2>&1
 }
-writes() { awk '$1 == "W" { print $2, $5, $6 }' "$1"; }
+# The writes: W records (width, address, value) and the extension's OUT records (width, port, value).
+writes() { awk '$1 == "W" { print "W", $2, $5, $6 } $1 == "OUT" { print "OUT", $2, $4, $5 }' "$1"; }
 problems=()
 
 run "$here/capture.script" "$logs/replay_capture.log" "$logs/replay_capture.com2" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mmio_oracle.sh [-b] [-x ADDR]... TRACE_PIPE QEMU_TRACE REGION BASE SIZE - checks an
+# mmio_oracle.sh [-b] [-p] [-x ADDR]... TRACE_PIPE QEMU_TRACE REGION BASE SIZE - checks an
 # mmiotrace log against what one of QEMU's device models received.
 #
 # QEMU run with `-trace memory_region_ops_read -trace memory_region_ops_write -D FILE` logs
@@ -14,15 +14,19 @@
 # value, order) but not on widths. QEMU also turns an unaligned read into reads of the whole
 # aligned 4-byte words around it: for those, the bytes the CPU did not ask for must be there
 # too, in place, with any value ("?").
+# -p: the region is I/O space: the log's IN and OUT records (tracekern's extension: "IN
+# width time 0xport 0xvalue 0xpc pid") are compared, as R and W, with QEMU's accesses of it
+# (QEMU names a port by its number, as it names memory by its physical address).
 # -x ADDR: a write to ADDR (hex) is taken by a QEMU ioeventfd before any region sees it, so
 # QEMU's trace cannot show it (pci-testdev's *-eventfd tests); such writes are left out of
 # the comparison, and only those.
 # Prints the first difference and exits 1, or prints the number of accesses and exits 0.
 set -u
-invisible=" " bytewise=0
+invisible=" " bytewise=0 ports=0
 while :; do
     case "${1:-}" in
     -b) bytewise=1; shift ;;
+    -p) ports=1; shift ;;
     -x) invisible="$invisible$(echo "$2" | tr 'A-F' 'a-f' | sed 's/^0x//; s/^0*//') "; shift 2 ;;
     *) break ;;
     esac
@@ -36,12 +40,16 @@ trap 'rm -f "$ours" "$theirs"' EXIT
 hex='function hex(s) { s = tolower(s); sub(/^0x/, "", s); sub(/^0+/, "", s); return s == "" ? "0" : s }'
 # mmiotrace: "R width time map 0xphys 0xvalue 0xpc pid" -> "R phys width value", for the
 # records inside the region (addresses compared as numbers: a 32-bit range fits awk's).
-awk -v invisible="$invisible" -v lo="$base" -v hi="$((base + size))" "$hex"'
+# With -p, "IN width time 0xport 0xvalue 0xpc pid" -> "R port width value" (OUT: W).
+awk -v invisible="$invisible" -v lo="$base" -v hi="$((base + size))" -v ports="$ports" "$hex"'
     function num(h,   i, n) { n = 0; for (i = 1; i <= length(h); i++) n = n * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return n }
-    ($1 == "R" || $1 == "W") && num(hex($5)) >= lo && num(hex($5)) < hi &&
-    !($1 == "W" && index(invisible, " " hex($5) " ")) {
-        print $1, hex($5), $2, hex($6)
-    }' "$trace" > "$ours"
+    !ports && ($1 == "R" || $1 == "W") { op = $1; addr = $5; value = $6 }
+    ports && ($1 == "IN" || $1 == "OUT") { op = $1 == "IN" ? "R" : "W"; addr = $4; value = $5 }
+    op != "" && num(hex(addr)) >= lo && num(hex(addr)) < hi &&
+    !(op == "W" && index(invisible, " " hex(addr) " ")) {
+        print op, hex(addr), $2, hex(value)
+    }
+    { op = "" }' "$trace" > "$ours"
 # QEMU: "memory_region_ops_read cpu 0 mr 0x... addr 0x... value 0x... size N name 'edu-mmio'"
 awk -v name="'$region'" "$hex"'
     /memory_region_ops_(read|write) cpu 0 / && $NF == name {

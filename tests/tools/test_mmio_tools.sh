@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_mmio_tools.sh - runs mmio_annotate and mmio_replay on a hand-written mmiotrace log
 # (sample.log: edu and pci-testdev sessions, an HPET mapping no BAR holds, an UNKNOWN record,
-# a loss record and one malformed line) and compares what they print, exactly, with the
+# the extension's port, interrupt and DMA lines, a loss record and one malformed line) and
+# compares what they print, exactly, with the
 # expected files next to it.
 #
 # usage: tests/tools/test_mmio_tools.sh [MMIO_ANNOTATE MMIO_REPLAY]

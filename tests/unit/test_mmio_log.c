@@ -346,6 +346,38 @@ TEST(never_reads_past_len)
     CHECK_EQ_INT(parse_exact(lost, sizeof lost - 2), MMIO_MARK);
 }
 
+TEST(extension_port_records)
+{
+    CHECK_EQ_INT(parse("IN 1 0.283263 0xc001 0x1 0xc01347c4 1\r\n"), MMIO_IN);
+    CHECK_EQ_INT(rec.width, 1);
+    CHECK_EQ_INT(rec.usecs, 283263);
+    CHECK(rec.phys == 0xc001 && rec.value == 1 && rec.pc == 0xc01347c4);
+    CHECK_EQ_INT(rec.pid, 1);
+    CHECK_EQ_INT(parse("OUT 4 3.000000 0xcf8 0x80000000 0x0 0"), MMIO_OUT);
+    CHECK(rec.phys == 0xcf8 && rec.value == 0x80000000u && rec.width == 4);
+    CHECK_EQ_INT(parse("IN 8 3.000000 0xcf8 0x0 0x0 0"), MMIO_ERR_WIDTH);
+    CHECK_EQ_STR(rec.error, "IN record: a port access of 8 bytes");
+    CHECK_EQ_INT(parse("OUT 1 3.000000 0x10000 0x0 0x0 0"), MMIO_ERR_RANGE);
+    CHECK_EQ_STR(rec.error, "OUT record: port 0x10000 beyond 0xffff");
+    CHECK_EQ_INT(parse("OUT 1 3.000000 0x80 0x100 0x0 0"), MMIO_ERR_WIDTH);
+    CHECK_EQ_INT(parse("IN 1 3.000000 0x80 0x1 0x0"), MMIO_ERR_MISSING);
+    CHECK_EQ_INT(parse("IN 1 3.000000 0x80 0x1 0x0 0 more"), MMIO_ERR_TRAILING);
+}
+
+TEST(extension_interrupt_and_dma_records)
+{
+    CHECK_EQ_INT(parse("IRQ 0.060920 11"), MMIO_IRQ);
+    CHECK_EQ_INT(rec.irq, 11);
+    CHECK_EQ_INT(rec.pid, 0);
+    CHECK_EQ_INT(parse("IRQ_SEEN 0.060972 11 3 42\n"), MMIO_IRQ_SEEN);
+    CHECK(rec.irq == 11 && rec.count == 3 && rec.pid == 42);
+    CHECK_EQ_INT(parse("IRQ_SEEN 0.060972 11 3"), MMIO_ERR_MISSING);
+    CHECK_EQ_INT(parse("IRQ 0.060972 x"), MMIO_ERR_FIELD);
+    CHECK_EQ_INT(parse("DMA 5.000001 0x1234000 0x1000 0xb7f00000 42"), MMIO_DMA);
+    CHECK(rec.phys == 0x1234000 && rec.len == 0x1000 && rec.virt == 0xb7f00000u && rec.pid == 42);
+    CHECK_EQ_INT(parse("DMA 5.000001 1234000 0x1000 0xb7f00000 42"), MMIO_ERR_FIELD);
+}
+
 TEST(prints_back_as_linux_does)
 {
     CHECK_EQ_STR(reprint("R 4 12.345678 1 0xFEA00000 0x010000ED 0x101234 0\r\n"),
@@ -367,6 +399,14 @@ TEST(prints_back_as_linux_does)
                  "PCIDEV 0028 1b360005 0 febf1000 c001 0 0 0 0 0 1000 100 0 0 0 0 0 ");
     CHECK_EQ_STR(reprint("LSPCI \tFlags: fast devsel"), "LSPCI \tFlags: fast devsel");
     CHECK_EQ_STR(reprint("\r\n"), "");
+    /* tracekern's extension, printed as tracekern prints it */
+    CHECK_EQ_STR(reprint("IN 2 1.000000 0xC004 0x0083 0xc0134776 0"),
+                 "IN 2 1.000000 0xc004 0x83 0xc0134776 0");
+    CHECK_EQ_STR(reprint("OUT 1 1.000000 0xc000 0x1 0x0 7"), "OUT 1 1.000000 0xc000 0x1 0x0 7");
+    CHECK_EQ_STR(reprint("IRQ 1.000000 011"), "IRQ 1.000000 11");
+    CHECK_EQ_STR(reprint("IRQ_SEEN 1.000000 11 2 7"), "IRQ_SEEN 1.000000 11 2 7");
+    CHECK_EQ_STR(reprint("DMA 1.000000 0x1000 0x1000 0xb0000000 7"),
+                 "DMA 1.000000 0x1000 0x1000 0xb0000000 7");
 }
 
 TEST(format_into_a_small_buffer)

@@ -43,6 +43,27 @@ TEST(map_and_unmap)
     CHECK_EQ_STR(print(&m, sizeof m, 3000000000ull), "UNMAP 3.000000 3 0x1050a0 0\n");
 }
 
+TEST(extension_lines)
+{
+    struct mmiotrace_pio_entry p = { { TRACE_MMIO_PIO, 0, 0, 7 }, MMIO_OP_READ, 1, 0xc004, 0x83,
+                                     0xc0134776u };
+    CHECK_EQ_STR(print(&p, sizeof p, 283278000ull), "IN 1 0.283278 0xc004 0x83 0xc0134776 7\n");
+    p.op = MMIO_OP_WRITE;
+    p.width = 4;
+    p.value = 0x12345678;
+    CHECK_EQ_STR(print(&p, sizeof p, 1000000000ull),
+                 "OUT 4 1.000000 0xc004 0x12345678 0xc0134776 7\n");
+    struct mmiotrace_irq_entry q = { { TRACE_MMIO_IRQ, 0, 0, 3 }, TRACE_DEVICE_IRQ_FIRED, { 0 },
+                                     11, 0 };
+    CHECK_EQ_STR(print(&q, sizeof q, 60920000ull), "IRQ 0.060920 11\n");
+    q.op = TRACE_DEVICE_IRQ_SEEN;
+    q.count = 2;
+    CHECK_EQ_STR(print(&q, sizeof q, 60972000ull), "IRQ_SEEN 0.060972 11 2 3\n");
+    struct mmiotrace_dma_entry d = { { TRACE_MMIO_DMA, 0, 0, 42 }, 0xb7f00000u, 0x1000,
+                                     0x1234000ull };
+    CHECK_EQ_STR(print(&d, sizeof d, 400000000ull), "DMA 0.400000 0x1234000 0x1000 0xb7f00000 42\n");
+}
+
 TEST(marker_and_lost)
 {
     struct trace_entry e = { TRACE_PRINT, 0, 0, 0 };

@@ -4,6 +4,7 @@
 
 #include "collect_writer.h"
 #include "drivers/pci/pci_format.h"
+#include "drivers/pci/pci_resource.h"
 
 /* A device and its configuration space: pci_read32 below serves the bytes, as the kernel's
  * reads the live registers. */
@@ -152,9 +153,17 @@ static void make_bridge(struct canned *k)
     k->d.bar[0].size = 0x1000;
 }
 
+/* The resource table from the canned bytes and the sizes set, as enumeration builds it
+ * once sizing is done; every printer below reads it. */
+static void resources(struct canned *k)
+{
+    pci_setup_resources(&k->d, k->config, false);
+}
+
 /* Each printer run on k into the collector; returns what it printed. */
 static const char *lspci(struct canned *k, bool verbose)
 {
+    resources(k);
     collect_reset();
     pci_print_lspci(&collect_writer, &k->d, verbose);
     return collected;
@@ -162,6 +171,7 @@ static const char *lspci(struct canned *k, bool verbose)
 
 static const char *proc_line(struct canned *k)
 {
+    resources(k);
     collect_reset();
     pci_print_proc_device(&collect_writer, &k->d);
     return collected;
@@ -169,6 +179,7 @@ static const char *proc_line(struct canned *k)
 
 static const char *pcidev(struct canned *k)
 {
+    resources(k);
     collect_reset();
     pci_print_pcidev(&collect_writer, &k->d);
     return collected;
@@ -519,4 +530,122 @@ TEST(pcidev_records)
     make_bridge(&k);
     k.d.fn = 3;
     CHECK(strncmp(pcidev(&k), "PCIDEV 00e3 1b36000c a ", 23) == 0);
+}
+
+/* --- the resource table (pci_resource.c) and sysfs's resource file ------------------------ */
+
+/* QEMU's PIIX3 IDE at 00:01.1: compatibility mode on both channels (prog-if 80), BARs 0-3
+ * unassigned, the bus-master BAR4 at c140. */
+static void make_ide(struct canned *k, uint8_t prog_if)
+{
+    canned_init(k, 0, 1, 1, 0x8086, 0x7010, 0x010100 | prog_if, 0, 0, 0x0103, 0);
+    put32(k, 0x20, 0x0000c141);
+    decode(k);
+    k->d.bar[4].size = 0x10;
+}
+
+static const char *resource_file(struct canned *k)
+{
+    resources(k);
+    collect_reset();
+    pci_print_resource_file(&collect_writer, &k->d);
+    return collected;
+}
+
+TEST(resource_file_of_edu_has_13_lines_as_linux)
+{
+    struct canned k;
+    make_edu(&k, 0x0002);
+    const char *zero = "0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+    char want[64 * 13 + 1] = "0x00000000fea00000 0x00000000feafffff 0x0000000000040200\n";
+    for (int i = 1; i < 13; i++)
+        strcat(want, zero);
+    CHECK_EQ_STR(resource_file(&k), want);
+    make_testdev(&k);
+    CHECK(strncmp(resource_file(&k),
+                  "0x00000000feb71000 0x00000000feb71fff 0x0000000000040200\n"
+                  "0x000000000000c000 0x000000000000c0ff 0x0000000000040101\n", 114) == 0);
+}
+
+TEST(resource_flags_of_64bit_prefetchable_bar_and_rom)
+{
+    struct canned k;
+    make_virtio(&k);
+    resources(&k);
+    CHECK_EQ_INT(k.d.resource[4].start, 0x800000000ull);
+    CHECK_EQ_INT(k.d.resource[4].end, 0x800003fffull);
+    CHECK_EQ_INT(k.d.resource[4].flags, 0x0014220c); /* MEM_64|SIZEALIGN|PREFETCH|MEM + bits */
+    CHECK_EQ_INT(k.d.resource[5].flags, 0);          /* the high half's slot */
+    CHECK_EQ_INT(k.d.resource[PCI_ROM_RESOURCE].flags, 0x00046200);
+    put32(&k, 0x30, 0xfe840001);
+    resources(&k);
+    CHECK_EQ_INT(k.d.resource[PCI_ROM_RESOURCE].flags, 0x00046201); /* ROM_ENABLE */
+}
+
+TEST(legacy_ide_ports_in_compatibility_mode)
+{
+    struct canned k;
+    make_ide(&k, 0x80);
+    CHECK_EQ_STR(pcidev(&k),
+                 "PCIDEV 0009 80867010 0 1f0 3f6 170 376 c141 0 0 8 0 8 0 10 0 0 \n");
+    CHECK(strncmp(resource_file(&k),
+                  "0x00000000000001f0 0x00000000000001f7 0x0000000000000110\n"
+                  "0x00000000000003f6 0x00000000000003f6 0x0000000000000110\n"
+                  "0x0000000000000170 0x0000000000000177 0x0000000000000110\n"
+                  "0x0000000000000376 0x0000000000000376 0x0000000000000110\n"
+                  "0x000000000000c140 0x000000000000c14f 0x0000000000040101\n", 57 * 5) == 0);
+    /* As pciutils prints Linux's sysfs: the regions the registers do not hold are virtual. */
+    CHECK(strstr(lspci(&k, true), "\tMemory at 000001f0 (32-bit, non-prefetchable) [virtual] [size=8]\n"
+                                  "\tMemory at 000003f0 (type 3, non-prefetchable) [virtual]\n"
+                                  "\tMemory at 00000170 (32-bit, non-prefetchable) [virtual] [size=8]\n"
+                                  "\tMemory at 00000370 (type 3, non-prefetchable) [virtual]\n"
+                                  "\tI/O ports at c140 [size=16]\n"));
+    make_ide(&k, 0x85); /* both channels native: their BARs, none here */
+    CHECK_EQ_STR(pcidev(&k), "PCIDEV 0009 80867010 0 0 0 0 0 c141 0 0 0 0 0 0 10 0 0 \n");
+    make_ide(&k, 0x81); /* primary native, secondary legacy */
+    CHECK_EQ_STR(pcidev(&k), "PCIDEV 0009 80867010 0 0 0 170 376 c141 0 0 0 0 8 0 10 0 0 \n");
+}
+
+TEST(boot_video_rom_is_the_shadow)
+{
+    struct canned k;
+    canned_init(&k, 0, 2, 0, 0x1234, 0x1111, 0x030000, 0x02, 0, 0x0003, 0);
+    put32(&k, 0x10, 0xfd000008);
+    put32(&k, 0x18, 0xfeb70000);
+    put32(&k, 0x30, 0xfeb60000);
+    decode(&k);
+    k.d.bar[0].size = 0x1000000;
+    k.d.bar[2].size = 0x1000;
+    k.d.rom_size = 0x10000;
+    CHECK_EQ_STR(pcidev(&k), "PCIDEV 0010 12341111 0 fd000008 0 feb70000 0 0 0 feb60000 "
+                             "1000000 0 1000 0 0 0 10000 \n");
+    CHECK(pci_is_boot_video(&k.d, 0x0003, true));
+    CHECK(!pci_is_boot_video(&k.d, 0x0003, false)); /* a bridge above does not route VGA */
+    CHECK(!pci_is_boot_video(&k.d, 0x0000, true));  /* not decoding */
+    pci_setup_resources(&k.d, k.config, true);
+    collect_reset();
+    pci_print_pcidev(&collect_writer, &k.d);
+    CHECK_EQ_STR(collected, "PCIDEV 0010 12341111 0 fd000008 0 feb70000 0 0 0 c0002 "
+                            "1000000 0 1000 0 0 0 20000 \n");
+    CHECK_EQ_INT(k.d.resource[PCI_ROM_RESOURCE].flags, 0x212);
+    collect_reset();
+    pci_print_lspci(&collect_writer, &k.d, true);
+    CHECK(strstr(collected, "\tExpansion ROM at 000c0000 [disabled] [size=128K]\n"));
+    make_edu(&k, 0x0003);
+    CHECK(!pci_is_boot_video(&k.d, 0x0003, true)); /* not a VGA device */
+}
+
+TEST(bridge_resource_file_has_its_windows)
+{
+    struct canned k;
+    make_bridge(&k);
+    const char *out = resource_file(&k);
+    int lines = 0;
+    for (const char *p = out; *p; p++)
+        lines += *p == '\n';
+    CHECK_EQ_INT(lines, 17);
+    CHECK(strstr(out, "0x000000000000c000 0x000000000000cfff 0x0000000000000100\n"
+                      "0x00000000fe800000 0x00000000fe9fffff 0x0000000000000200\n"
+                      "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+                      "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"));
 }

@@ -28,6 +28,9 @@ enum trace_type {
     TRACE_GRAPH_LEAF = 7,  /* function_graph: a call with nothing traced inside (entry+return) */
     TRACE_STACK = 8,       /* a stack trace attached to the event before it */
     TRACE_CPU_SNAPSHOT = 9, /* int3 through the task gate (TRACE_SNAPSHOT()): CPU state */
+    TRACE_MMIO_PIO = 10,   /* mmiotrace's extension: a port read or write */
+    TRACE_MMIO_IRQ = 11,   /* mmiotrace's extension: a device interrupt fired, or was seen */
+    TRACE_MMIO_DMA = 12,   /* mmiotrace's extension: a page's frame handed to a driver */
 };
 
 /* The common head of every event, filled by trace_reserve. */

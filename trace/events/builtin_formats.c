@@ -127,6 +127,49 @@ static void mmiotrace_map_format(struct fs_writer *out, const struct trace_event
                  "REC->map_id, REC->op\n");
 }
 
+/* tracekern's extension of mmiotrace's log (mmiotrace.h): port I/O, interrupts, DMA frames. */
+static const struct trace_event_field mmiotrace_pio_fields[] = {
+    FIELD("unsigned char", "op", struct mmiotrace_pio_entry, op, false),
+    FIELD("unsigned char", "width", struct mmiotrace_pio_entry, width, false),
+    FIELD("unsigned short", "port", struct mmiotrace_pio_entry, port, false),
+    FIELD("unsigned long", "value", struct mmiotrace_pio_entry, value, false),
+    FIELD("unsigned long", "pc", struct mmiotrace_pio_entry, pc, false),
+};
+
+static void mmiotrace_pio_format(struct fs_writer *out, const struct trace_event_call *call)
+{
+    (void)call;
+    fs_puts(out, "\nprint fmt: \"%s %u 0x%x 0x%lx 0x%lx\", "
+                 "__print_symbolic(REC->op, { 1, \"IN\" }, { 2, \"OUT\" }), REC->width, "
+                 "REC->port, REC->value, REC->pc\n");
+}
+
+static const struct trace_event_field mmiotrace_irq_fields[] = {
+    FIELD("unsigned char", "op", struct mmiotrace_irq_entry, op, false),
+    FIELD("unsigned int", "irq", struct mmiotrace_irq_entry, irq, false),
+    FIELD("unsigned int", "count", struct mmiotrace_irq_entry, count, false),
+};
+
+static void mmiotrace_irq_format(struct fs_writer *out, const struct trace_event_call *call)
+{
+    (void)call;
+    fs_puts(out, "\nprint fmt: \"%s %u %u\", "
+                 "__print_symbolic(REC->op, { 1, \"IRQ\" }, { 2, \"IRQ_SEEN\" }), REC->irq, "
+                 "REC->count\n");
+}
+
+static const struct trace_event_field mmiotrace_dma_fields[] = {
+    FIELD("unsigned long", "virt", struct mmiotrace_dma_entry, virt, false),
+    FIELD("unsigned long", "len", struct mmiotrace_dma_entry, len, false),
+    FIELD("unsigned long long", "phys", struct mmiotrace_dma_entry, phys, false),
+};
+
+static void mmiotrace_dma_format(struct fs_writer *out, const struct trace_event_call *call)
+{
+    (void)call;
+    fs_puts(out, "\nprint fmt: \"0x%llx 0x%lx 0x%lx\", REC->phys, REC->len, REC->virt\n");
+}
+
 static const struct trace_event_field kernel_stack_fields[] = {
     FIELD("unsigned int", "nr", struct ftrace_stack_entry, nr, false),
     ARRAY("unsigned long", "caller", struct ftrace_stack_entry, caller, 8),
@@ -186,6 +229,12 @@ static struct builtin_format builtins[] = {
     BUILTIN(TRACE_STACK, "ftrace", "kernel_stack", kernel_stack_fields, kernel_stack_format),
     BUILTIN(TRACE_CPU_SNAPSHOT, "tracekern", "cpu_snapshot", cpu_snapshot_fields,
             cpu_snapshot_format),
+    BUILTIN(TRACE_MMIO_PIO, "tracekern", "mmiotrace_pio", mmiotrace_pio_fields,
+            mmiotrace_pio_format),
+    BUILTIN(TRACE_MMIO_IRQ, "tracekern", "mmiotrace_irq", mmiotrace_irq_fields,
+            mmiotrace_irq_format),
+    BUILTIN(TRACE_MMIO_DMA, "tracekern", "mmiotrace_dma", mmiotrace_dma_fields,
+            mmiotrace_dma_format),
 };
 
 /* printk_formats: Linux lists there the format strings its bprint records point at

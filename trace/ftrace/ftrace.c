@@ -2,9 +2,10 @@
  * ftrace.c - dynamic function tracing: the call sites, who wants them, and the function
  * tracer.
  *
- * Every traced function starts with a 5-byte NOP (gcc -pg -mfentry -mnop-mcount) whose
- * address gcc lists in __mcount_loc. At boot each listed site is checked to hold exactly that
- * NOP; a site that does not is never touched. Then, whenever the set of users changes (the
+ * Every traced function starts with a 5-byte NOP whose address gcc lists in
+ * __patchable_function_entries (gcc -fpatchable-function-entry=5 pads it with five 1-byte
+ * NOPs; arch/x86/ftrace_arch.c makes them one first thing at boot). Then each listed site is
+ * checked to hold exactly that NOP; a site that does not is never touched. Then, whenever the set of users changes (the
  * function tracer, the function_graph tracer, the profiler) or a filter file is written,
  * ftrace_update() patches exactly the sites that should call ftrace_caller and puts the NOP
  * back everywhere else. With no user, every site is a NOP and ftrace_trace_function is

@@ -57,8 +57,8 @@ struct ftrace_stack_entry {
  * ftrace_graph.c installs (struct ftrace_graph_unwinder, arch/x86/ftrace_arch.h). */
 
 /* Per-task return stacks live in each task's graph_stack: ftrace_graph.c registers the
- * hooks that give every task one and switch to it (kernel/proc/task.h: task_on_create,
- * task_on_switch). */
+ * hook that gives every task one (kernel/proc/task.h: task_on_create); the handlers find
+ * the running task's from the CPU's current task (ftrace_graph_internal.h: this_stack). */
 
 /* What options/ change in the printing (Linux's sym-offset and sym-addr trace options, and
  * function_graph's funcgraph-* flags); FTRACE_PRINT_DEFAULT is Linux's default. The option

@@ -62,8 +62,7 @@ static void graph_stack_init(struct graph_stack *gs)
     gs->bottom = (struct ret_entry){ .depth = -1 };
 }
 
-/* Each CPU's boot or idle context, which has no task stack of its own. */
-static struct graph_stack context_stack[MAX_CPUS];
+struct graph_stack graph_context_stack[MAX_CPUS]; /* ftrace_graph_internal.h */
 
 
 static bool graph_recording;    /* function_graph is the current tracer */
@@ -261,15 +260,6 @@ static void graph_stack_release(struct task *t)
 {
     kfree(t->graph_stack);
     t->graph_stack = 0;
-}
-
-/* The scheduler's switch hook, on the CPU that switches: from here on, calls on this CPU
- * return through next's stack (next's own, or this CPU's context stack). */
-static void graph_stack_switch(struct task *prev, struct task *next)
-{
-    (void)prev;
-    unsigned cpu = arch_cpu_id();
-    ftrace_cpu_state[cpu].graph_stack = next->graph_stack ? next->graph_stack : &context_stack[cpu];
 }
 
 static struct task_create_hook graph_stack_hook = { graph_stack_create, graph_stack_release, 0 };
@@ -513,15 +503,10 @@ static const struct fs_file_ops u32_control_ops = { .read = read_u32_control,
 
 void ftrace_graph_setup(void)
 {
-    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
-        graph_stack_init(&context_stack[cpu]);
-        if (!ftrace_cpu_state[cpu].graph_stack)
-            ftrace_cpu_state[cpu].graph_stack = &context_stack[cpu];
-    }
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        graph_stack_init(&graph_context_stack[cpu]);
     task_on_create(&graph_stack_hook);
     ftrace_graph_unwinder = &graph_unwinder;
-    if (task_on_switch(graph_stack_switch) != 0)
-        panic("ftrace: another task switch hook is registered");
     register_tracer(&graph_tracer);
     if (trace_register_export(TRACE_GRAPH_ENT, graph_times_to_ns) != 0 ||
         trace_register_export(TRACE_GRAPH_RET, graph_times_to_ns) != 0 ||

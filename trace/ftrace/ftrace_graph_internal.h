@@ -8,6 +8,7 @@
 #ifndef TRACE_FTRACE_FTRACE_GRAPH_INTERNAL_H
 #define TRACE_FTRACE_FTRACE_GRAPH_INTERNAL_H
 
+#include "kernel/proc/task_internal.h" /* cpu_current, task->graph_stack */
 #include "trace/ftrace/ftrace_internal.h"
 
 #define RET_STACK_DEPTH 64
@@ -54,12 +55,22 @@ static inline const struct ret_entry *stack_top(const struct graph_stack *gs)
     return gs->next - 1;
 }
 
+/* Each CPU's boot or idle context, which has no task stack of its own (ftrace_graph.c). */
+extern struct graph_stack graph_context_stack[MAX_CPUS];
+
 /* The running task's return stack on cpu, this CPU (interrupts off, so it stays this one;
- * the caller passes arch_cpu_id(), read once per call). The slot is never NULL once
- * ftrace_graph_setup has run, which is before function_graph or the profiler can start. */
+ * the caller passes arch_cpu_id(), read once per call): the task's own, or the CPU's
+ * context stack for a task without one (before tasks_init, the boot task, idle). Found
+ * from the CPU's current task at each use, so that a switch has nothing to do for it: the
+ * stack follows the running task from the moment the scheduler makes next current
+ * (kernel/proc/sched.c, switch_to), whether or not function_graph is on, and a task that
+ * sleeps with returns hijacked finds them when it runs again, after the tracer was
+ * switched on or off meanwhile. */
 static inline struct graph_stack *this_stack(unsigned cpu)
 {
-    return ftrace_cpu_state[cpu].graph_stack;
+    const struct task *t = cpu_current[cpu];
+    struct graph_stack *gs = t ? t->graph_stack : 0;
+    return gs ? gs : &graph_context_stack[cpu];
 }
 
 /* function_graph records every call and nothing else asks for anything: no

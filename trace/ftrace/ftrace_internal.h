@@ -44,16 +44,13 @@ void ftrace_update(void);
 
 /*
  * What the hot path keeps per CPU, a cache line of its own, so CPUs never write the same
- * line: the recursion guard, and function_graph's stack and overrun count. Each traced call
+ * line: the recursion guard, and function_graph's overrun count. Each traced call
  * reads arch_cpu_id() once, with interrupts off from ftrace_caller to its return, and
  * passes the slot down.
  */
-struct graph_stack;
 struct ftrace_cpu {
     bool running;                   /* this CPU is inside the tracer */
     uint32_t recursion_skipped;     /* calls not traced because the tracer was running */
-    struct graph_stack *graph_stack; /* the return stack of what runs here: the task's own,
-                                      * or this CPU's context stack (ftrace_graph.c) */
     uint32_t ret_overrun;           /* calls not followed: that stack was full */
 } __attribute__((aligned(64)));
 extern struct ftrace_cpu ftrace_cpu_state[MAX_CPUS];

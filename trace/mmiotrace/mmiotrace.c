@@ -14,8 +14,9 @@
  * line per PCI device and the `lspci -v` text as LSPCI lines, as mmiotrace's log format asks.
  *
  * Files in mmiotrace/: trace_pc (1: record each access's instruction address; Linux's
- * default is 0, ours 1 since a PC is what a reader wants) and filter_offset (nonzero: trace
- * only the mapping starting at this physical address).
+ * default is 0, ours 1 since a PC is what a reader wants), filter_offset (nonzero: trace
+ * only the mapping starting at this physical address) and extensions (1: port I/O,
+ * interrupts and DMA frames too, in lines Linux's format lacks; 0: Linux's lines only).
  */
 #include "kernel/fs/fs_layout.h"
 #include "trace/mmiotrace/mmiotrace.h"
@@ -28,15 +29,35 @@
 #include "kernel/lib/parse.h"
 #include "kernel/lib/string.h"
 #include "kernel/mutex.h"
+#include "kernel/trace_hooks.h"
 #include "trace/core/trace_internal.h"
 #include "trace/events/event_filter.h"
 #include "trace/events/mmio_events.h"
 
 bool mmiotrace_trace_pc = true;
 uint64_t mmiotrace_filter_offset;
+bool mmiotrace_extensions = true;
 
 /* Whether the mmiotrace tracer is current (set by its init and reset). */
 static bool tracer_current;
+
+/* The interrupt lines of the PCI devices, bit n for line n (computed when the tracer
+ * starts: the devices are enumerated once, at boot). */
+static uint32_t pci_irq_lines;
+
+static void record_pio(uint8_t op, uint8_t width, uint16_t port, uint32_t value, uint32_t pc);
+static void record_irq(uint8_t op, uint32_t irq, uint32_t count);
+static void record_dma(uint64_t phys, uint32_t virt, uint32_t len);
+
+/* The extension's hooks on or off, from what they depend on: the tracer switch and the
+ * extensions file, both under arming_mutex (below). */
+static void update_extended_on(void)
+{
+    bool on = tracer_current && mmiotrace_extensions;
+    trace_hook_port_io = on ? record_pio : 0;
+    trace_hook_device_irq = on ? record_irq : 0;
+    trace_hook_dma_frame = on ? record_dma : 0;
+}
 
 /* The type call's record is written with now: the tracer's tracer_type while mmiotrace is
  * current, else the event's own id while the event is enabled, else 0 (not recorded). */
@@ -143,6 +164,53 @@ void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t v
     trace_event_commit(&event_mmio_map, &e->ent, sizeof *e);
 }
 
+/* --- the extension's records (mmiotrace.h) ---------------------------------------------- */
+
+/* A PCI driver's port access (trace_port_io). */
+static void record_pio(uint8_t op, uint8_t width, uint16_t port, uint32_t value, uint32_t pc)
+{
+    struct mmiotrace_pio_entry *e =
+        (struct mmiotrace_pio_entry *)trace_reserve(TRACE_MMIO_PIO, sizeof *e);
+    if (!e)
+        return; /* counted as lost by the core */
+    e->op = op;
+    e->width = width;
+    e->port = port;
+    e->value = value;
+    e->pc = mmiotrace_trace_pc ? pc : 0;
+    trace_commit();
+}
+
+/* Interrupt line irq fired, or its driver saw it (trace_device_irq). Only the lines of PCI
+ * devices: the timer's and the serial ports' would fill the log with the kernel's own. */
+static void record_irq(uint8_t op, uint32_t irq, uint32_t count)
+{
+    if (irq >= 32 || !(pci_irq_lines & (1u << irq)))
+        return;
+    struct mmiotrace_irq_entry *e =
+        (struct mmiotrace_irq_entry *)trace_reserve(TRACE_MMIO_IRQ, sizeof *e);
+    if (!e)
+        return;
+    e->op = op;
+    e->pad[0] = e->pad[1] = e->pad[2] = 0;
+    e->irq = irq;
+    e->count = count;
+    trace_commit();
+}
+
+/* A frame made known to the current process (trace_dma_frame). */
+static void record_dma(uint64_t phys, uint32_t virt, uint32_t len)
+{
+    struct mmiotrace_dma_entry *e =
+        (struct mmiotrace_dma_entry *)trace_reserve(TRACE_MMIO_DMA, sizeof *e);
+    if (!e)
+        return;
+    e->virt = virt;
+    e->len = len;
+    e->phys = phys;
+    trace_commit();
+}
+
 /* --- following ioremap ------------------------------------------------------------------ */
 
 static void on_mapped(struct io_mapping *m, uintptr_t caller)
@@ -229,6 +297,11 @@ static int mmiotrace_init(void)
     int err = arming_hold(HELD_BY_TRACER);
     if (!err)
         tracer_current = true;
+    pci_irq_lines = 0;
+    for (struct pci_device *d = pci_devices(); d; d = d->next)
+        if (d->irq_pin && d->irq_line < 16)
+            pci_irq_lines |= 1u << d->irq_line;
+    update_extended_on();
     mutex_unlock(&arming_mutex);
     return err;
 }
@@ -237,6 +310,7 @@ static void mmiotrace_reset(void)
 {
     mutex_lock(&arming_mutex);
     tracer_current = false;
+    update_extended_on();
     arming_release(HELD_BY_TRACER);
     mutex_unlock(&arming_mutex);
 }
@@ -292,6 +366,18 @@ static struct tracer mmiotrace_tracer = {
 
 static const struct trace_flag trace_pc_flag = { .value = &mmiotrace_trace_pc };
 
+static bool get_extensions(void) { return mmiotrace_extensions; }
+
+static void set_extensions(bool on)
+{
+    mutex_lock(&arming_mutex);
+    mmiotrace_extensions = on;
+    update_extended_on();
+    mutex_unlock(&arming_mutex);
+}
+
+static const struct trace_flag extensions_flag = { .get = get_extensions, .set = set_extensions };
+
 static int read_filter_offset(struct fs_node *f, struct fs_writer *out)
 {
     (void)f;
@@ -319,6 +405,7 @@ static void mmiotrace_setup(void)
     register_tracer(&mmiotrace_tracer);
     struct fs_node *dir = fs_mkdir_at(tracefs_root(), "mmiotrace");
     trace_create_flag_file(dir, "trace_pc", &trace_pc_flag);
+    trace_create_flag_file(dir, "extensions", &extensions_flag);
     fs_create(dir, "filter_offset", &filter_offset_ops, 0);
 }
 INITCALL(trace, mmiotrace_setup);

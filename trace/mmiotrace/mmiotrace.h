@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "kernel/mm/ioremap.h"
+#include "kernel/trace_hooks.h"
 #include "trace/core/trace.h"
 
 /* enum mmio_trace_op (what happened) is kernel/mm/ioremap.h's: the fault path reports with it. */
@@ -39,6 +40,41 @@ struct mmiotrace_map_entry {
     uint32_t pc;
     uint64_t phys;
 };
+
+/*
+ * tracekern's extension of the log (docs/mmiotrace.md, "Beyond Linux's format"): what a
+ * driver does to a device besides its memory. Recorded while the mmiotrace tracer is
+ * current and mmiotrace/extensions is 1 (the default); with 0 the log has Linux's lines
+ * only, for readers that know no others.
+ */
+struct mmiotrace_pio_entry {
+    struct trace_entry ent;
+    uint8_t op;       /* MMIO_OP_READ (in) or MMIO_OP_WRITE (out) */
+    uint8_t width;    /* bytes: 1, 2 or 4 */
+    uint16_t port;
+    uint32_t value;
+    uint32_t pc;      /* the instruction's address, or 0 when trace_pc is off */
+};
+
+struct mmiotrace_irq_entry {
+    struct trace_entry ent;
+    uint8_t op;       /* enum trace_device_irq_op (kernel/trace_hooks.h): FIRED or SEEN */
+    uint8_t pad[3];
+    uint32_t irq;     /* the legacy line (0-15) */
+    uint32_t count;   /* SEEN: the interrupts the driver has seen in all (uio's count) */
+};
+
+struct mmiotrace_dma_entry {
+    struct trace_entry ent;
+    uint32_t virt;    /* the process's address of the page */
+    uint32_t len;     /* bytes from phys */
+    uint64_t phys;    /* the frame a device may be given */
+};
+
+/* Whether the extension's records are written (mmiotrace/extensions). The kernel reports
+ * what they record through kernel/trace_hooks.h (trace_port_io, trace_device_irq,
+ * trace_dma_frame), whose hooks are set while the tracer is current and this is on. */
+extern bool mmiotrace_extensions;
 
 /* Recording, from any context (the page-fault and debug handlers included): as the
  * tracer's records while mmiotrace is current, else as the mmio/ events while enabled

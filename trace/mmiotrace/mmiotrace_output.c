@@ -10,6 +10,15 @@
  *   MARK secs.usecs text
  *   MARK 0.000000 Lost N events.
  *
+ * and tracekern's extension (mmiotrace/extensions; docs/mmiotrace.md), lines Linux's
+ * format lacks, in the same style:
+ *
+ *   IN width secs.usecs 0xport 0xvalue 0xpc pid       a port read
+ *   OUT width secs.usecs 0xport 0xvalue 0xpc pid      a port write
+ *   IRQ secs.usecs irq                                 the line interrupted a CPU
+ *   IRQ_SEEN secs.usecs irq count pid                  its driver saw it (count in all)
+ *   DMA secs.usecs 0xphys 0xlen 0xvirt pid             a page's frame made known to pid
+ *
  * Portable: tests/unit/test_mmiotrace_output.c.
  */
 #include "trace/mmiotrace/mmiotrace.h"
@@ -55,8 +64,51 @@ static void print_map(struct fs_writer *out, const struct trace_event_view *ev,
     }
 }
 
+static void print_pio(struct fs_writer *out, const struct trace_event_view *ev,
+                      const struct mmiotrace_pio_entry *p)
+{
+    fs_printf(out, "%s %u ", p->op == MMIO_OP_READ ? "IN" : "OUT", p->width);
+    print_time(out, ev->ts);
+    fs_printf(out, " 0x%x 0x%lx 0x%lx %d\n", p->port, (unsigned long)p->value,
+              (unsigned long)p->pc, (int)p->ent.pid);
+}
+
+static void print_irq(struct fs_writer *out, const struct trace_event_view *ev,
+                      const struct mmiotrace_irq_entry *q)
+{
+    fs_puts(out, q->op == TRACE_DEVICE_IRQ_FIRED ? "IRQ " : "IRQ_SEEN ");
+    print_time(out, ev->ts);
+    if (q->op == TRACE_DEVICE_IRQ_FIRED)
+        fs_printf(out, " %lu\n", (unsigned long)q->irq);
+    else
+        fs_printf(out, " %lu %lu %d\n", (unsigned long)q->irq, (unsigned long)q->count,
+                  (int)q->ent.pid);
+}
+
+static void print_dma(struct fs_writer *out, const struct trace_event_view *ev,
+                      const struct mmiotrace_dma_entry *d)
+{
+    fs_puts(out, "DMA ");
+    print_time(out, ev->ts);
+    fs_printf(out, " 0x%llx 0x%lx 0x%lx %d\n", (unsigned long long)d->phys,
+              (unsigned long)d->len, (unsigned long)d->virt, (int)d->ent.pid);
+}
+
 bool mmiotrace_print_event(struct fs_writer *out, const struct trace_event_view *ev)
 {
+    uint16_t type = ev->entry->type;
+    if (type == TRACE_MMIO_PIO && ev->length >= sizeof(struct mmiotrace_pio_entry)) {
+        print_pio(out, ev, (const struct mmiotrace_pio_entry *)ev->entry);
+        return true;
+    }
+    if (type == TRACE_MMIO_IRQ && ev->length >= sizeof(struct mmiotrace_irq_entry)) {
+        print_irq(out, ev, (const struct mmiotrace_irq_entry *)ev->entry);
+        return true;
+    }
+    if (type == TRACE_MMIO_DMA && ev->length >= sizeof(struct mmiotrace_dma_entry)) {
+        print_dma(out, ev, (const struct mmiotrace_dma_entry *)ev->entry);
+        return true;
+    }
     if (ev->entry->type == TRACE_MMIO_RW && ev->length >= sizeof(struct mmiotrace_rw_entry)) {
         print_rw(out, ev, (const struct mmiotrace_rw_entry *)ev->entry);
         return true;
