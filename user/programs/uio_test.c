@@ -3,7 +3,8 @@
  * tests/shell/uio.script as root with a device bound to uio_pci_generic, using only what
  * a program on Linux uses: /dev/uioN, /sys/class/uio/uioN and the device's config file.
  *
- * Usage: uio_test files N     /dev/uioN and its sysfs files; the refusals of bad sizes
+ * Usage: uio_test files N     /dev/uioN and its sysfs files; the refusals of bad sizes;
+ *                             a blocking read a signal ends
  *        uio_test wait        blocks in read(/dev/uio0) until the device interrupts (the
  *                             script makes edu raise one), then checks that the handler
  *                             masked INTx in the command register, unmasks it through
@@ -22,8 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/select.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <tracekern/check.h>
 #include <unistd.h>
 
@@ -97,6 +100,28 @@ static bool unmask_through_config(void)
     return ok;
 }
 
+static volatile int alarms;
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarms++;
+}
+
+/* A blocking read that a signal ends: EINTR (Linux's -ERESTARTSYS, for a handler without
+ * SA_RESTART). */
+static void interrupted_read(int fd)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, 0);
+    struct itimerval in_50ms = { { 0, 0 }, { 0, 50000 } };
+    setitimer(ITIMER_REAL, &in_50ms, 0);
+    uint32_t count;
+    check_call("a blocking read ended by a signal", read(fd, &count, 4), EINTR);
+    check_number("the signal's handler ran", alarms, 1);
+}
+
 /* /dev/uioN, its sysfs files, and the refusals of sizes other than 4. */
 static void files(int n)
 {
@@ -140,6 +165,7 @@ static void files(int n)
     check_call("read with O_NONBLOCK and no interrupt yet", read(nb, buf, 4), EAGAIN);
     struct pollfd p = { fd, POLLIN, 0 };
     check_call("poll without an interrupt: nothing ready", poll(&p, 1, 0), 0);
+    interrupted_read(fd);
     close(nb);
     close(fd);
 }
