@@ -94,6 +94,7 @@ LINE_ENTRY(6) LINE_ENTRY(7) LINE_ENTRY(8) LINE_ENTRY(9) LINE_ENTRY(10) LINE_ENTR
 LINE_ENTRY(12) LINE_ENTRY(13) LINE_ENTRY(14) LINE_ENTRY(15)
 
 /* The entry irq_set_handler gets for each line. */
+_Static_assert(IRQ_COUNT == 16, "one LINE_ENTRY per interrupt line");
 static const irq_handler_fn line_handlers[IRQ_COUNT] = {
     uio_line_0,  uio_line_1,  uio_line_2,  uio_line_3,  uio_line_4,  uio_line_5,
     uio_line_6,  uio_line_7,  uio_line_8,  uio_line_9,  uio_line_10, uio_line_11,
