@@ -104,6 +104,11 @@ struct fs_file_ops {
      * returns its length, or -errno. A node whose ops have readlink is a link and
      * nothing else. */
     int (*readlink)(struct fs_node *link, char *buf, size_t size);
+    /* read() and pread64() of a binary file whose bytes are computed where they are asked
+     * for (/proc/PID/pagemap, issue 23): up to count bytes at offset pos, copied to the
+     * program's buffer at ubuf by the file itself; bytes copied, 0 at the end, or -errno.
+     * When set, read() goes here at the file's offset and moves it by the result. */
+    int32_t (*read_at)(struct file *f, uint32_t ubuf, uint32_t count, uint64_t pos);
     /* lseek() is ESPIPE: a pipe or a terminal, whose bytes have no position. */
     bool seekless;
 

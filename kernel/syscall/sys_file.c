@@ -220,6 +220,12 @@ SYSCALL_HANDLER(read)
         return -EFAULT;
     if (fs_is_dir(f->node))
         return -EISDIR;
+    if (f->node->ops->read_at) {
+        int32_t n = f->node->ops->read_at(f, a[1], a[2], f->pos);
+        if (n > 0)
+            f->pos += (uint32_t)n;
+        return n;
+    }
     if (f->node->ops->read_data)
         return read_stream(f, a[1], a[2]);
     if (f->node->ops->bytes) {
@@ -252,6 +258,11 @@ SYSCALL_HANDLER(ia32_pread64)
     int64_t pos = (int64_t)(((uint64_t)a[4] << 32) | a[3]);
     if (pos < 0)
         return -EINVAL;
+    if (ops->read_at) {
+        if (pos > INT64_MAX - a[2])
+            return -EINVAL; /* pos + count wraps past the largest offset: rw_verify_area */
+        return ops->read_at(f, a[1], a[2], (uint64_t)pos);
+    }
     if (ops->read_data)
         return read_stream(f, a[1], a[2]); /* /dev/zero: the same at every offset */
     if (ops->bytes) {
