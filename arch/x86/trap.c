@@ -76,6 +76,8 @@ void irq_set_handler(int irq, irq_handler_fn fn)
         irq_chip->mask(irq);
 }
 
+irq_handler_fn irq_handler_of(int irq) { return irq_handlers[irq]; }
+
 uint64_t irq_count_on(unsigned cpu, int irq) { return irq_counts[cpu][irq]; }
 
 uint64_t irq_count(int irq)
