@@ -49,6 +49,16 @@ static char dev_dir[300]; /* /sys/bus/pci/devices/DDDD:BB:DD.F */
 static const char *dev_name;
 static volatile uint32_t *regs;
 
+/* The last component of a path ("edu" for "../../drivers/edu"). */
+static const char *last_component(const char *path)
+{
+    const char *last = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/')
+            last = p + 1;
+    return last;
+}
+
 /* Prints why a step failed and ends the program. */
 static void fail(const char *what)
 {
@@ -98,7 +108,7 @@ static void find_device(void)
         char dir[300];
         snprintf(dir, sizeof dir, "/sys/bus/pci/devices/%s", e->d_name);
         if (read_number(dir, "vendor") == EDU_VENDOR && read_number(dir, "device") == EDU_DEVICE) {
-            strcpy(dev_dir, dir);
+            snprintf(dev_dir, sizeof dev_dir, "%s", dir);
             dev_name = dev_dir + strlen("/sys/bus/pci/devices/");
             closedir(d);
             printf("edu_driver: edu at %s\n", dev_name);
@@ -120,8 +130,7 @@ static void bound_driver(char *name, size_t size)
     if (n <= 0)
         return;
     target[n] = '\0';
-    const char *slash = strrchr(target, '/');
-    snprintf(name, size, "%s", slash ? slash + 1 : target);
+    snprintf(name, size, "%s", last_component(target));
 }
 
 /* Unbinds the device from whatever has it and gives it to uio_pci_generic (new_id binds
@@ -164,8 +173,7 @@ static int open_uio(void)
         if (n <= 0)
             continue;
         target[n] = '\0';
-        const char *slash = strrchr(target, '/');
-        if (strcmp(slash ? slash + 1 : target, dev_name) != 0)
+        if (strcmp(last_component(target), dev_name) != 0)
             continue;
         snprintf(path, sizeof path, "/dev/%s", e->d_name);
         fd = open(path, O_RDWR);
@@ -236,7 +244,7 @@ int main(void)
     bind_to_uio();
     char path[400];
     snprintf(path, sizeof path, "%s/resource0", dev_dir);
-    int bar = open(path, O_RDWR | O_SYNC);
+    int bar = open(path, O_RDWR);
     if (bar < 0)
         fail("open resource0");
     regs = mmap(0, BAR0_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, bar, 0);
