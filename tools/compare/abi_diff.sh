@@ -27,6 +27,7 @@ bb=/bin/busybox
 \$bb mount -t proc proc /proc
 \$bb mount -t sysfs sysfs /sys
 \$bb mount -t devtmpfs devtmpfs /dev
+\$bb insmod /lib/uio.ko && \$bb insmod /lib/uio_pci_generic.ko
 /bin/$name
 \$bb su -s /bin/sh user -c /bin/$name
 \$bb poweroff -f
@@ -43,6 +44,9 @@ file etc/group 0644 $out/group
 file bin/busybox 0755 $B/busybox/busybox
 file bin/sh 0755 $B/busybox/busybox
 file bin/$name 0755 $B/user/$name
+dir lib 0755
+file lib/uio.ko 0644 $B/compare/linux/modules/uio.ko
+file lib/uio_pci_generic.ko 0644 $B/compare/linux/modules/uio_pci_generic.ko
 file init 0755 $out/init
 LIST
 "$B/compare/mkcpio" "$out/initramfs.list" > "$out/initramfs.cpio"

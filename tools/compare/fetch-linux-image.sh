@@ -1,6 +1,6 @@
 #!/bin/sh
-# fetch-linux-image.sh - puts the kernel of Debian's linux-image-686 (i386) at OUT/vmlinuz
-# and its config at OUT/config, unmodified. The metapackage names the real package
+# fetch-linux-image.sh - puts the kernel of Debian's linux-image-686 (i386) at OUT/vmlinuz,
+# its config at OUT/config and its uio modules in OUT/modules, unmodified. The metapackage names the real package
 # (linux-image-6.1.0-N-686), which tools/fetch-deb.sh downloads into the shared
 # cache; OUT/package says which one it was. usage: fetch-linux-image.sh OUT
 set -eu
@@ -22,9 +22,13 @@ deb=$("$here/../fetch-deb.sh" "$real" "$arch")
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir" ./boot
-mkdir -p "$out"
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir" ./boot ./lib
+mkdir -p "$out/modules"
 cp "$dir"/boot/vmlinuz-* "$out/vmlinuz"
 cp "$dir"/boot/config-* "$out/config"
+# uio and uio_pci_generic, for the user-space drivers that run on both kernels
+# (tools/compare/abi_diff.sh, docs/device-models.md).
+cp "$dir"/lib/modules/*/kernel/drivers/uio/uio.ko "$dir"/lib/modules/*/kernel/drivers/uio/uio_pci_generic.ko \
+    "$out/modules/"
 basename "$deb" > "$out/package"
 echo "fetch-linux-image: $out/vmlinuz from $(basename "$deb")"

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EDU_VENDOR 0x1234
@@ -221,9 +222,12 @@ static uint32_t physical(const void *va)
     return (uint32_t)((entry & ((1ull << 55) - 1)) * 4096);
 }
 
-/* One DMA transfer of DMA_BYTES, started and waited for. */
+/* One DMA transfer of DMA_BYTES, started and waited for: edu moves the bytes 100 ms
+ * (QEMU's virtual clock) after the start, so the command register is looked at once a
+ * millisecond, for up to two seconds. */
 static void dma(uint32_t src, uint32_t dst, uint32_t cmd)
 {
+    static const struct timespec ms = { 0, 1000000 };
     regs[REG_DMA_SRC / 4] = src;
     regs[REG_DMA_SRC / 4 + 1] = 0;
     regs[REG_DMA_DST / 4] = dst;
@@ -231,10 +235,11 @@ static void dma(uint32_t src, uint32_t dst, uint32_t cmd)
     regs[REG_DMA_COUNT / 4] = DMA_BYTES;
     regs[REG_DMA_CMD / 4] = cmd | DMA_START;
     for (int polls = 0; regs[REG_DMA_CMD / 4] & DMA_START; polls++) {
-        if (polls > 1000000) {
+        if (polls > 2000) {
             errno = ETIMEDOUT;
             fail("DMA did not finish");
         }
+        nanosleep(&ms, 0);
     }
 }
 
