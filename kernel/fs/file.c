@@ -63,8 +63,9 @@ int file_open(struct fs_node *node, uint32_t flags, struct file **out)
      * half fails at read() or write() with EINVAL, as on Linux. Access mode 3 is Linux's
      * "ioctl only": the opener needed read and write permission (sys_file.c), and the file
      * can be neither read nor written (EBADF), only given ioctls; it opens as O_RDWR does. */
-    bool readable = node->ops->read || node->ops->read_data || node->ops->mmap || node->ops->bytes;
-    bool writable = node->ops->write || node->ops->write_data;
+    bool readable = node->ops->read || node->ops->read_data || node->ops->mmap ||
+                    node->ops->bytes || node->ops->read_at;
+    bool writable = node->ops->write || node->ops->write_data || node->ops->write_at;
     if ((mode == O_RDONLY && !readable) || (mode == O_WRONLY && !writable) ||
         (!readable && !writable))
         return -EACCES;

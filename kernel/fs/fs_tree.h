@@ -90,6 +90,15 @@ struct fs_file_ops {
     /* mmap() of the page at offset: *phys gets the physical page to map, *writable whether
      * the process may write it. 0 or -errno. */
     int (*mmap)(struct file *f, uint32_t offset, uintptr_t *phys, bool *writable);
+    /* True when mmap hands out device memory (a PCI BAR, sysfs's resourceN): mapped
+     * uncached, as Linux's pgprot_noncached, shared with a fork's child, never freed, and
+     * announced to mmiotrace (kernel/trace_hooks.h trace_user_iomap). */
+    bool mmap_device;
+    /* A binary file read or written at a byte offset (sysfs's bin attributes, such as
+     * resourceN): read()/pread64() and write()/pwrite64() go here with the offset (read and
+     * write then move f->pos by the result). Bytes moved, 0 at the end, or -errno. */
+    long (*read_at)(struct file *f, void *buf, size_t len, uint64_t pos);
+    long (*write_at)(struct file *f, const void *buf, size_t len, uint64_t pos);
 
     /* Files and the terminal (issue 16). */
     /* read() of a stream (a pipe, the terminal) into a kernel buffer: bytes read, 0 at

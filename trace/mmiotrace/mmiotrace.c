@@ -48,6 +48,7 @@ static uint32_t pci_irq_lines;
 static void record_pio(uint8_t op, uint8_t width, uint16_t port, uint32_t value, uint32_t pc);
 static void record_irq(uint8_t op, uint32_t irq, uint32_t count);
 static void record_dma(uint64_t phys, uint32_t virt, uint32_t len);
+static void record_user_iomap(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc);
 
 /* The extension's hooks on or off, from what they depend on: the tracer switch and the
  * extensions file, both under arming_mutex (below). */
@@ -57,6 +58,7 @@ static void update_extended_on(void)
     trace_hook_port_io = on ? record_pio : 0;
     trace_hook_device_irq = on ? record_irq : 0;
     trace_hook_dma_frame = on ? record_dma : 0;
+    trace_hook_user_iomap = tracer_current ? record_user_iomap : 0;
 }
 
 /* The type call's record is written with now: the tracer's tracer_type while mmiotrace is
@@ -93,9 +95,11 @@ static bool filter_passes(const struct trace_event_call *call, uint16_t type,
 /* An access's fields, into a record in the buffer or a draft for the filter. */
 static inline void fill_rw(struct mmiotrace_rw_entry *e, uint8_t op, uint8_t width,
                            uint32_t map_id, uint64_t phys, uint32_t value, uint32_t pc,
-                           const uint8_t opcode[3])
+                           const uint8_t opcode[3], bool user)
 {
     e->op = op;
+    e->user = user;
+    e->pad[0] = e->pad[1] = 0;
     e->width = width;
     for (int i = 0; i < 3; i++)
         e->opcode[i] = opcode ? opcode[i] : 0;
@@ -106,9 +110,11 @@ static inline void fill_rw(struct mmiotrace_rw_entry *e, uint8_t op, uint8_t wid
 }
 
 static inline void fill_map(struct mmiotrace_map_entry *e, uint8_t op, uint32_t map_id,
-                            uint64_t phys, uint32_t virt, uint32_t len, uint32_t pc)
+                            uint64_t phys, uint32_t virt, uint32_t len, uint32_t pc, bool user)
 {
     e->op = op;
+    e->user = user;
+    e->pad[0] = e->pad[1] = 0;
     e->map_id = map_id;
     e->virt = virt;
     e->len = len;
@@ -123,14 +129,14 @@ static inline void fill_map(struct mmiotrace_map_entry *e, uint8_t op, uint32_t 
  * through the event (trace_event_commit). Without a filter no draft is made.
  */
 void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
-                         uint32_t value, uint32_t pc, const uint8_t opcode[3])
+                         uint32_t value, uint32_t pc, const uint8_t opcode[3], bool user)
 {
     uint16_t type = record_type(&event_mmio_rw, TRACE_MMIO_RW);
     if (!type)
         return;
     if (event_mmio_rw.filter) {
         struct mmiotrace_rw_entry d;
-        fill_rw(&d, op, width, map_id, phys, value, pc, opcode);
+        fill_rw(&d, op, width, map_id, phys, value, pc, opcode, user);
         if (!filter_passes(&event_mmio_rw, type, &d.ent, sizeof d))
             return;
     }
@@ -138,20 +144,20 @@ void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t ph
         (struct mmiotrace_rw_entry *)trace_event_reserve(&event_mmio_rw, sizeof *e);
     if (!e)
         return; /* counted as lost by the core */
-    fill_rw(e, op, width, map_id, phys, value, pc, opcode);
+    fill_rw(e, op, width, map_id, phys, value, pc, opcode, user);
     e->ent.type = type;
     trace_event_commit(&event_mmio_rw, &e->ent, sizeof *e);
 }
 
 void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
-                          uint32_t len, uint32_t pc)
+                          uint32_t len, uint32_t pc, bool user)
 {
     uint16_t type = record_type(&event_mmio_map, TRACE_MMIO_MAP);
     if (!type)
         return;
     if (event_mmio_map.filter) {
         struct mmiotrace_map_entry d;
-        fill_map(&d, op, map_id, phys, virt, len, pc);
+        fill_map(&d, op, map_id, phys, virt, len, pc, user);
         if (!filter_passes(&event_mmio_map, type, &d.ent, sizeof d))
             return;
     }
@@ -159,7 +165,7 @@ void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t v
         (struct mmiotrace_map_entry *)trace_event_reserve(&event_mmio_map, sizeof *e);
     if (!e)
         return;
-    fill_map(e, op, map_id, phys, virt, len, pc);
+    fill_map(e, op, map_id, phys, virt, len, pc, user);
     e->ent.type = type;
     trace_event_commit(&event_mmio_map, &e->ent, sizeof *e);
 }
@@ -211,6 +217,15 @@ static void record_dma(uint64_t phys, uint32_t virt, uint32_t len)
     trace_commit();
 }
 
+/* A program mapped a BAR (sysfs's resourceN): traced from now on, unless filter_offset
+ * names another mapping (arch/x86/mmiotrace_user.c). */
+static void record_user_iomap(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc)
+{
+    if (mmiotrace_filter_offset && phys != mmiotrace_filter_offset)
+        return;
+    mmiotrace_user_map(va, len, phys, pc);
+}
+
 /* --- following ioremap ------------------------------------------------------------------ */
 
 static void on_mapped(struct io_mapping *m, uintptr_t caller)
@@ -218,7 +233,7 @@ static void on_mapped(struct io_mapping *m, uintptr_t caller)
     if (mmiotrace_filter_offset && m->phys != mmiotrace_filter_offset)
         return;
     mmiotrace_record_map(MMIO_OP_MAP, m->id, m->phys, (uint32_t)m->virt, (uint32_t)m->size,
-                         (uint32_t)caller);
+                         (uint32_t)caller, false);
     mmiotrace_arm(m, true);
 }
 
@@ -228,7 +243,7 @@ static void on_unmapping(struct io_mapping *m, uintptr_t caller)
     if (!m->traced)
         return;
     mmiotrace_record_map(MMIO_OP_UNMAP, m->id, m->phys, (uint32_t)m->virt, (uint32_t)m->size,
-                         (uint32_t)caller);
+                         (uint32_t)caller, false);
 }
 
 static const struct ioremap_observer mmiotrace_observer = { on_mapped, on_unmapping };
@@ -311,6 +326,7 @@ static void mmiotrace_reset(void)
     mutex_lock(&arming_mutex);
     tracer_current = false;
     update_extended_on();
+    mmiotrace_user_disarm_all(); /* programs' mappings: only the tracer traces them */
     arming_release(HELD_BY_TRACER);
     mutex_unlock(&arming_mutex);
 }

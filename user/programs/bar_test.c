@@ -1,0 +1,230 @@
+/*
+ * bar_test.c - a user-space driver's first steps on Linux's sysfs PCI files (issue 23):
+ * mmap of edu's memory BAR through resource0, pread/pwrite of pci-testdev's I/O BAR
+ * through resource1, and the errors Linux 6.1 gives for what it refuses.
+ *
+ * Usage: bar_test          the checks (edu and pci-testdev must be there, run as root)
+ *        bar_test killed   a child maps edu's BAR and is killed while it hammers it; then
+ *                          this process maps it again and edu still answers
+ *        bar_test fork     a child of a process that mapped the BAR reads it too (fork
+ *                          shares device pages)
+ * Prints, TAP-style (tracekern/check.h), and "bar_test: P passed, F failed" at the end.
+ * Under mmiotrace every access here is in the log with this process's pid; the device
+ * accesses are exactly those tests/shell/bar_mmap.check compares with QEMU's record.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <tracekern/check.h>
+#include <unistd.h>
+
+#define EDU_ID 0x010000ed
+#define EDU_BAR_SIZE (1u << 20)
+
+/* The sysfs directory of the function with this vendor and device id, into dir. */
+static bool find_device(unsigned vendor, unsigned device, char *dir, size_t size)
+{
+    DIR *d = opendir("/sys/bus/pci/devices");
+    struct dirent *e;
+    bool found = false;
+    while (d && !found && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[128], text[16];
+        unsigned v = 0, id = 0;
+        snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/vendor", e->d_name);
+        int fd = open(path, O_RDONLY);
+        ssize_t n = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+        if (fd >= 0)
+            close(fd);
+        if (n > 0) {
+            text[n] = 0;
+            v = (unsigned)strtoul(text, 0, 16);
+        }
+        snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/device", e->d_name);
+        fd = open(path, O_RDONLY);
+        n = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+        if (fd >= 0)
+            close(fd);
+        if (n > 0) {
+            text[n] = 0;
+            id = (unsigned)strtoul(text, 0, 16);
+        }
+        if (v == vendor && id == device) {
+            snprintf(dir, size, "/sys/bus/pci/devices/%s", e->d_name);
+            found = true;
+        }
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* edu's BAR 0 mapped read-write, or NULL. */
+static volatile uint32_t *map_edu(const char *dir, int *fd_out)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/resource0", dir);
+    int fd = open(path, O_RDWR);
+    if (fd < 0)
+        return 0;
+    void *p = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (fd_out)
+        *fd_out = fd;
+    else
+        close(fd);
+    return p == MAP_FAILED ? 0 : (volatile uint32_t *)p;
+}
+
+/* The memory BAR: the id, the liveness register, and what Linux refuses. */
+static void memory_bar(const char *edu)
+{
+    char path[160];
+    int fd = -1;
+    volatile uint32_t *regs = map_edu(edu, &fd);
+    check_true("mmap of edu's resource0 (MAP_SHARED, read-write)", regs != 0);
+    if (!regs)
+        return;
+    check_number("edu's id register through the mapping", regs[0], EDU_ID);
+    regs[1] = 0x12345678;
+    check_number("edu's liveness register: ~X after writing X", regs[1], ~0x12345678u & 0xffffffffu);
+    regs[1] = 0xa5a5a5a5;
+    check_number("and again with another X", regs[1], 0x5a5a5a5a);
+    check_call("mmap at a page offset past the BAR -> EINVAL",
+               (long)mmap(0, 4096, PROT_READ, MAP_SHARED, fd, EDU_BAR_SIZE), EINVAL);
+    check_call("mmap of a length past the BAR -> EINVAL",
+               (long)mmap(0, 2 * EDU_BAR_SIZE, PROT_READ, MAP_SHARED, fd, 0), EINVAL);
+    check_call("mmap of 2 pages from the last one -> EINVAL",
+               (long)mmap(0, 8192, PROT_READ, MAP_SHARED, fd, EDU_BAR_SIZE - 4096), EINVAL);
+    char buf[4];
+    check_call("read of a memory BAR's file -> EIO", read(fd, buf, 4), EIO);
+    check_call("pwrite of a memory BAR's file -> EIO", pwrite(fd, buf, 4, 0), EIO);
+    struct stat st;
+    check_true("st_size of resource0 is the BAR's length",
+               fstat(fd, &st) == 0 && st.st_size == EDU_BAR_SIZE);
+    check_call("munmap of the BAR", munmap((void *)regs, 4096), 0);
+    close(fd);
+    snprintf(path, sizeof path, "%s/resource0", edu);
+    pid_t child = fork();
+    if (child == 0) {
+        setuid(1000);
+        int nfd = open(path, O_RDONLY);
+        _exit(nfd < 0 && errno == EACCES ? 0 : 1);
+    }
+    int status = -1;
+    waitpid(child, &status, 0);
+    check_true("open of resource0 by a user who is not root -> EACCES (mode 0600)",
+               WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* The I/O BAR: 1, 2 and 4 bytes through pread/pwrite, the rest refused. */
+static void io_bar(const char *td)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/resource1", td);
+    int fd = open(path, O_RDWR);
+    check_true("open of pci-testdev's resource1 (its I/O BAR)", fd >= 0);
+    if (fd < 0)
+        return;
+    struct stat st;
+    long size = fstat(fd, &st) == 0 ? (long)st.st_size : 0;
+    check_true("st_size of resource1 is the I/O BAR's length", size > 8);
+    check_call("mmap of an I/O BAR -> ENODEV (no mmap of ports on x86)",
+               (long)mmap(0, 4096, PROT_READ, MAP_SHARED, fd, 0), ENODEV);
+    uint8_t one = 1;
+    uint32_t v = 0;
+    check_number("pwrite of 1 byte at offset 0 (select test 1)", pwrite(fd, &one, 1, 0), 1);
+    check_number("pread of 1 byte at offset 4", pread(fd, &v, 1, 4), 1);
+    check_number("pread of 2 bytes at offset 4", pread(fd, &v, 2, 4), 2);
+    check_number("pread of 4 bytes at offset 4", pread(fd, &v, 4, 4), 4);
+    check_number("pread of 2 bytes at an odd offset (x86 allows it)", pread(fd, &v, 2, 5), 2);
+    check_call("pread of 3 bytes -> EINVAL", pread(fd, &v, 3, 4), EINVAL);
+    check_call("pread of 8 bytes -> EINVAL", pread(fd, &v, 8, 0), EINVAL);
+    check_call("pwrite of 3 bytes -> EINVAL", pwrite(fd, &v, 3, 0), EINVAL);
+    check_number("pread at the end of the BAR -> 0", pread(fd, &v, 1, size), 0);
+    check_call("pwrite at the end of the BAR -> EFBIG", pwrite(fd, &one, 1, size), EFBIG);
+    check_number("pread of 4 bytes 2 before the end: cut to 2", pread(fd, &v, 4, size - 2), 2);
+    check_call("pread at a negative offset -> EINVAL", pread(fd, &v, 1, -1), EINVAL);
+    check_call("pwrite at a negative offset -> EINVAL", pwrite(fd, &v, 1, -1), EINVAL);
+    check_number("lseek then read of 1 byte (read moves the offset)",
+                 lseek(fd, 4, SEEK_SET) == 4 ? read(fd, &v, 1) : -1, 1);
+    close(fd);
+}
+
+/* A child maps the BAR and writes the liveness register in a loop until it is killed;
+ * then this process maps it again and edu answers. */
+static void killed(const char *edu)
+{
+    int ready[2];
+    pipe(ready);
+    pid_t child = fork();
+    if (child == 0) {
+        volatile uint32_t *regs = map_edu(edu, 0);
+        char c = regs ? 'y' : 'n';
+        write(ready[1], &c, 1);
+        for (uint32_t i = 0; regs; i++)
+            regs[1] = i;
+        _exit(1);
+    }
+    char c = 0;
+    read(ready[0], &c, 1);
+    check_true("the child mapped edu's BAR", c == 'y');
+    usleep(20000);
+    kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    check_true("the child was killed while it wrote the BAR", WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    volatile uint32_t *regs = map_edu(edu, 0);
+    check_true("the BAR maps again", regs != 0);
+    if (!regs)
+        return;
+    check_number("edu's id register after the kill", regs[0], EDU_ID);
+    regs[1] = 0x0f0f0f0f;
+    check_number("edu's liveness register after the kill", regs[1], 0xf0f0f0f0);
+    munmap((void *)regs, 4096);
+}
+
+/* fork shares the device pages: the child reads the same registers. */
+static void forked(const char *edu)
+{
+    volatile uint32_t *regs = map_edu(edu, 0);
+    check_true("mmap of edu's BAR", regs != 0);
+    if (!regs)
+        return;
+    pid_t child = fork();
+    if (child == 0)
+        _exit(regs[0] == EDU_ID ? 0 : 1);
+    int status = -1;
+    waitpid(child, &status, 0);
+    check_true("a forked child reads edu's id through the inherited mapping",
+               WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    check_number("the parent still reads it", regs[0], EDU_ID);
+    munmap((void *)regs, 4096);
+}
+
+int main(int argc, char **argv)
+{
+    char edu[128], td[128];
+    if (!find_device(0x1234, 0x11e8, edu, sizeof edu) || !find_device(0x1b36, 0x0005, td, sizeof td)) {
+        printf("bar_test: edu and pci-testdev are needed\n");
+        return 2;
+    }
+    const char *mode = argc > 1 ? argv[1] : "check";
+    if (strcmp(mode, "killed") == 0) {
+        killed(edu);
+    } else if (strcmp(mode, "fork") == 0) {
+        forked(edu);
+    } else {
+        memory_bar(edu);
+        io_bar(td);
+    }
+    return check_summary("bar_test");
+}
