@@ -74,6 +74,8 @@ struct user_map {
 };
 
 static struct user_map maps[USER_MAPS_MAX];
+static int maps_end;               /* maps[maps_end..] are all free */
+static uint32_t maps_generation;   /* changes whenever a mapping is forgotten */
 static struct spinlock maps_lock = SPINLOCK_INIT("mmiotrace user maps");
 volatile uint32_t mmiotrace_user_mappings;
 
@@ -84,6 +86,8 @@ struct user_step {
     struct addr_space *as;
     uint32_t saved_if_tf;  /* the program's IF and TF */
     uint32_t pc;
+    struct user_map map;   /* the faulting page's mapping, as it was at the fault */
+    uint32_t generation;   /* maps_generation then: unchanged, no mapping was forgotten */
     int npages;
     uint32_t page_va[STEP_PAGES];
     uint32_t *pte[STEP_PAGES];
@@ -102,6 +106,17 @@ struct user_step {
 /* Per CPU: its step, its shadow pages (RAM) and alias pages (kernel, uncached). */
 struct user_cpu {
     struct user_step step;
+    struct {                       /* the last instruction decoded here, by its bytes */
+        uint32_t eip;
+        uint8_t len;               /* the bytes that decided (0: nothing cached) */
+        uint8_t code[MMIO_INSN_MAX];
+        int8_t screened;           /* screen()'s answer */
+        int result;                /* mmio_decode's */
+        struct mmio_insn insn;
+    } decoded;
+    struct user_map last_map;      /* the last mapping a fault here found, */
+    uint32_t last_generation;      /* valid while maps_generation is this */
+    uint32_t alias_pa[STEP_PAGES]; /* what each alias page maps now (0: unknown) */
     uintptr_t shadow[STEP_PAGES];  /* physical */
     uintptr_t alias;               /* STEP_PAGES window pages */
 } __attribute__((aligned(64)));
@@ -132,7 +147,7 @@ static bool prepare(void)
 /* The live mapping of as holding user address va, or NULL. maps_lock held. */
 static struct user_map *find_map(const struct addr_space *as, uint32_t va)
 {
-    for (int i = 0; i < USER_MAPS_MAX; i++)
+    for (int i = 0; i < maps_end; i++)
         if (maps[i].as == as && va - maps[i].va < maps[i].len)
             return &maps[i];
     return 0;
@@ -150,6 +165,8 @@ void mmiotrace_user_map(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc)
             m = &maps[i];
     if (m) {
         *m = (struct user_map){ as, va, PAGE_ALIGN_UP(len), phys, ioremap_take_id() };
+        if (m - maps >= maps_end)
+            maps_end = (int)(m - maps) + 1;
         mmiotrace_user_mappings++;
         vm_arm_device_pages(as, va, m->len / PAGE_SIZE, true);
     }
@@ -168,6 +185,7 @@ static void drop_map(struct user_map *m)
     mmiotrace_record_map(MMIO_OP_UNMAP, m->id, m->phys, m->va, m->len, 0, true);
     vm_arm_device_pages(m->as, m->va, m->len / PAGE_SIZE, false);
     m->as = 0;
+    maps_generation++;
     mmiotrace_user_mappings--;
 }
 
@@ -189,6 +207,7 @@ void mmiotrace_user_disarm_all(void)
             vm_arm_device_pages(maps[i].as, maps[i].va, maps[i].len / PAGE_SIZE, false);
             maps[i].as = 0;
         }
+    maps_generation++;
     mmiotrace_user_mappings = 0;
     spin_unlock_irqrestore(&maps_lock, flags);
 }
@@ -257,14 +276,21 @@ static bool step_show(struct user_step *s, uint32_t va, uintptr_t frame)
 /* Puts every page of the step back: armed while its mapping is traced, else present. */
 static void step_restore(struct user_step *s)
 {
-    unsigned long flags = spin_lock_irqsave(&maps_lock);
     for (int i = 0; i < s->npages; i++) {
         *s->pte[i] = s->saved_pte[i];
         invlpg(s->page_va[i]);
-        if (!find_map(s->as, s->page_va[i]))
-            vm_arm_device_pages(s->as, s->page_va[i], 1, false); /* the tracer went */
     }
-    spin_unlock_irqrestore(&maps_lock, flags);
+    /* A mapping forgotten meanwhile (munmap elsewhere cannot be: the tracer stopped) left
+     * its pages disarmed but for ours: disarm those too. One that goes after this check
+     * disarms them itself; one that went unseen leaves an armed page without a mapping,
+     * which the next fault on it disarms (step_begin_on_fault). */
+    if (__atomic_load_n(&maps_generation, __ATOMIC_ACQUIRE) != s->generation) {
+        unsigned long flags = spin_lock_irqsave(&maps_lock);
+        for (int i = 0; i < s->npages; i++)
+            if (!find_map(s->as, s->page_va[i]))
+                vm_arm_device_pages(s->as, s->page_va[i], 1, false);
+        spin_unlock_irqrestore(&maps_lock, flags);
+    }
     s->npages = s->nwrites = 0;
 }
 
@@ -281,6 +307,10 @@ static void step_end(struct user_step *s, struct trap_frame *tf)
 static bool traced_operand(const struct user_step *s, uint32_t addr, uint8_t width,
                            struct user_map *out)
 {
+    if (s->map.as && addr - s->map.va < s->map.len) { /* the faulting mapping: most often */
+        *out = s->map;
+        return addr + width - 1 - s->map.va < s->map.len;
+    }
     unsigned long flags = spin_lock_irqsave(&maps_lock);
     struct user_map *m = find_map(s->as, addr);
     bool ok = m && addr + width - 1 - m->va < m->len;
@@ -301,8 +331,12 @@ static bool prepare_operand(struct user_cpu *c, const struct user_map *m, uint32
     uint64_t phys = m->phys + (addr - m->va);
     for (uint32_t va = first, n = 0; va <= last; va += PAGE_SIZE, n++) {
         uint32_t pa = (uint32_t)(m->phys + (va - m->va));
-        if (paging_get_pte(alias + n * PAGE_SIZE) != (pa | PTE_IO_FLAGS))
+        uint32_t *mapped = &c->alias_pa[slot * 2 + n]; /* kept: the next access is most
+                                                       * often to the same page */
+        if (*mapped != pa) {
             paging_set_pte(alias + n * PAGE_SIZE, pa, PTE_IO_FLAGS);
+            *mapped = pa;
+        }
         if (!step_show(s, va, c->shadow[s->npages < STEP_PAGES ? s->npages : 0]))
             return false;
     }
@@ -319,19 +353,61 @@ static bool prepare_operand(struct user_cpu *c, const struct user_map *m, uint32
     return true;
 }
 
-/* The instruction's bytes at eip as far as they can be read (up to MMIO_INSN_MAX). */
-static size_t fetch(uint32_t eip, uint8_t code[MMIO_INSN_MAX])
+/* The instruction's bytes at eip as far as they can be read (up to MMIO_INSN_MAX), from
+ * the program's pages through the direct map (vm_kernel_ptr: a page it may not read, or a
+ * device page, gives none). */
+static size_t fetch(const struct addr_space *as, uint32_t eip, uint8_t code[MMIO_INSN_MAX])
 {
     size_t first = PAGE_SIZE - (eip & (PAGE_SIZE - 1)), avail = 0;
     if (first > MMIO_INSN_MAX)
         first = MMIO_INSN_MAX;
-    if (copy_from_user(code, eip, (uint32_t)first) == 0) {
-        avail = first;
-        if (first < MMIO_INSN_MAX &&
-            copy_from_user(code + first, eip + (uint32_t)first, MMIO_INSN_MAX - (uint32_t)first) == 0)
+    const uint8_t *p = vm_rights(as, eip) ? vm_kernel_ptr(as, eip) : 0;
+    if (!p)
+        return 0;
+    memcpy(code, p, first);
+    avail = first;
+    if (first < MMIO_INSN_MAX) {
+        p = vm_rights(as, eip + (uint32_t)first) ? vm_kernel_ptr(as, eip + (uint32_t)first) : 0;
+        if (p) {
+            memcpy(code + first, p, MMIO_INSN_MAX - first);
             avail = MMIO_INSN_MAX;
+        }
     }
     return avail;
+}
+
+
+
+/*
+ * The instruction at eip screened and decoded into c->decoded, which remembers the last
+ * one: a program accesses its registers from a few places, again and again. The bytes
+ * that decided are the key (with the address): they are compared in place, through the
+ * direct map, so code that changed, or another program's at the same address, is decoded
+ * anew.
+ */
+static int screen(const uint8_t *code, size_t avail);
+
+static void decode_user(struct user_cpu *c, const struct addr_space *as, uint32_t eip)
+{
+    uint32_t len = c->decoded.len;
+    if (c->decoded.eip == eip && len && (eip & (PAGE_SIZE - 1)) + len <= PAGE_SIZE) {
+        const uint8_t *p = vm_kernel_ptr(as, eip);
+        if (p && memcmp(p, c->decoded.code, len) == 0)
+            return;
+    }
+    uint8_t code[MMIO_INSN_MAX];
+    size_t avail = fetch(as, eip, code);
+    int screened = screen(code, avail);
+    int result = screened ? -1 : mmio_decode(code, avail, &c->decoded.insn);
+    if (screened) {
+        memset(c->decoded.insn.opcode, 0, 3);
+        memcpy(c->decoded.insn.opcode, code, avail < 3 ? avail : 3);
+    }
+    /* The bytes that decided: the instruction's own when it decoded, else all there were. */
+    len = result == 0 ? c->decoded.insn.length : (uint32_t)avail;
+    memcpy(c->decoded.code, code, len);
+    c->decoded.eip = eip, c->decoded.len = (uint8_t)len;
+    c->decoded.screened = (int8_t)screened, c->decoded.result = result;
 }
 
 /* What the bytes say before decoding: 1 for an FS/GS override (the decoder assumes flat
@@ -406,28 +482,32 @@ static bool step_begin_on_fault(struct trap_frame *tf)
     struct user_cpu *c = &cpus[arch_cpu_id()];
     struct user_step *s = &c->step;
     struct user_map m;
-    *s = (struct user_step){ .task = current, .as = as, .pc = tf->eip };
-    if (!prepared || !traced_operand(s, cr2, 1, &m)) {
+    uint32_t generation = __atomic_load_n(&maps_generation, __ATOMIC_ACQUIRE);
+    *s = (struct user_step){ .task = current, .as = as, .pc = tf->eip, .generation = generation };
+    if (c->last_generation == generation && c->last_map.as == as && cr2 - c->last_map.va < c->last_map.len) {
+        m = c->last_map; /* no mapping was forgotten since: still live */
+    } else if (!prepared || !traced_operand(s, cr2, 1, &m)) {
         vm_arm_device_pages(as, PAGE_ALIGN_DOWN(cr2), 1, false); /* armed, not traced */
         return true; /* (moved by mremap, or the tracer went): the access runs again */
+    } else {
+        c->last_map = m, c->last_generation = generation;
     }
-    uint8_t code[MMIO_INSN_MAX];
-    size_t avail = fetch(tf->eip, code);
-    struct mmio_insn insn;
-    int screened = screen(code, avail);
-    int decoded = screened ? -1 : mmio_decode(code, avail, &insn);
-    if (screened)
-        memcpy(insn.opcode, code, 3);
+    s->map = m;
+    decode_user(c, as, tf->eip);
+    int screened = c->decoded.screened, decoded = c->decoded.result;
+    const struct mmio_insn *insn = &c->decoded.insn;
+    uint8_t opcode[3];
+    memcpy(opcode, insn->opcode, 3);
     if (screened == 2) {
         /* Not steppable: recorded, and its page is the program's directly from now on. */
         mmiotrace_record_rw(MMIO_OP_UNKNOWN, 0, m.id, m.phys + (cr2 - m.va), 0, s->pc,
-                            insn.opcode, true);
+                            opcode, true);
         vm_arm_device_pages(as, PAGE_ALIGN_DOWN(cr2), 1, false);
         return true;
     }
-    if (!(decoded == 0 && step_decoded(c, &insn, tf, cr2))) {
+    if (!(decoded == 0 && step_decoded(c, insn, tf, cr2))) {
         step_restore(s); /* reads already made stay in the log: they reached the device */
-        if (!step_native(s, cr2, insn.opcode)) {
+        if (!step_native(s, cr2, opcode)) {
             step_restore(s);
             vm_arm_device_pages(as, PAGE_ALIGN_DOWN(cr2), 1, false);
             return true;
