@@ -103,6 +103,15 @@ struct user_step {
     } writes[2];
 };
 
+/* A mov between a register (or an immediate) and memory, which the fault emulates instead
+ * of stepping: it changes no flags, so doing it here is exact (classify_mov). */
+enum mov_kind { MOV_NONE, MOV_LOAD, MOV_LOAD_ZX, MOV_LOAD_SX, MOV_STORE_REG, MOV_STORE_IMM };
+struct mov_form {
+    uint8_t kind;   /* enum mov_kind */
+    uint8_t reg;    /* the register (ModRM reg field; 0 for the moffs forms) */
+    uint32_t imm;   /* MOV_STORE_IMM's value */
+};
+
 /* Per CPU: its step, its shadow pages (RAM) and alias pages (kernel, uncached). */
 struct user_cpu {
     struct user_step step;
@@ -113,6 +122,7 @@ struct user_cpu {
         int8_t screened;           /* screen()'s answer */
         int result;                /* mmio_decode's */
         struct mmio_insn insn;
+        struct mov_form mov;       /* a plain mov: emulated (see emulate_mov) */
     } decoded;
     struct user_map last_map;      /* the last mapping a fault here found, */
     uint32_t last_generation;      /* valid while maps_generation is this */
@@ -320,6 +330,18 @@ static bool traced_operand(const struct user_step *s, uint32_t addr, uint8_t wid
     return ok;
 }
 
+/* The alias (kernel, uncached) of device page pa in this CPU's alias page index: mapped
+ * there unless it already is (the next access is most often to the same page). */
+static uintptr_t alias_page(struct user_cpu *c, int index, uint32_t pa)
+{
+    uintptr_t alias = c->alias + (uintptr_t)index * PAGE_SIZE;
+    if (c->alias_pa[index] != pa) {
+        paging_set_pte(alias, pa, PTE_IO_FLAGS);
+        c->alias_pa[index] = pa;
+    }
+    return alias;
+}
+
 /* Prepares one traced operand: shadow pages shown, reads done on the device through the
  * alias and recorded, writes noted for the #DB. */
 static bool prepare_operand(struct user_cpu *c, const struct user_map *m, uint32_t addr,
@@ -330,13 +352,7 @@ static bool prepare_operand(struct user_cpu *c, const struct user_map *m, uint32
     uintptr_t alias = c->alias + (uintptr_t)slot * 2 * PAGE_SIZE;
     uint64_t phys = m->phys + (addr - m->va);
     for (uint32_t va = first, n = 0; va <= last; va += PAGE_SIZE, n++) {
-        uint32_t pa = (uint32_t)(m->phys + (va - m->va));
-        uint32_t *mapped = &c->alias_pa[slot * 2 + n]; /* kept: the next access is most
-                                                       * often to the same page */
-        if (*mapped != pa) {
-            paging_set_pte(alias + n * PAGE_SIZE, pa, PTE_IO_FLAGS);
-            *mapped = pa;
-        }
+        alias_page(c, slot * 2 + (int)n, (uint32_t)(m->phys + (va - m->va)));
         if (!step_show(s, va, c->shadow[s->npages < STEP_PAGES ? s->npages : 0]))
             return false;
     }
@@ -350,6 +366,99 @@ static bool prepare_operand(struct user_cpu *c, const struct user_map *m, uint32
     }
     if (op->write)
         s->writes[s->nwrites++] = (typeof(s->writes[0])){ addr, device, op->width, m->id, phys };
+    return true;
+}
+
+/* Which mov, if any, the decoded instruction code (len bytes) is: the forms mmio_decode
+ * knows as one plain memory operand (no string, no rep), with only an operand-size or a
+ * flat segment prefix. */
+static struct mov_form classify_mov(const uint8_t *code, uint32_t len, const struct mmio_insn *insn)
+{
+    struct mov_form f = { MOV_NONE, 0, 0 };
+    uint32_t i = 0;
+    bool size16 = false;
+    while (i < len && (code[i] == 0x66 || code[i] == 0x26 || code[i] == 0x2e || code[i] == 0x36 ||
+                       code[i] == 0x3e))
+        size16 |= code[i++] == 0x66;
+    if (insn->string || insn->noperands != 1 || i + 1 >= len)
+        return f;
+    uint8_t op = code[i], reg = (code[i + 1] >> 3) & 7;
+    if (op == 0x8a || op == 0x8b)
+        f = (struct mov_form){ MOV_LOAD, reg, 0 };
+    else if (op == 0x88 || op == 0x89)
+        f = (struct mov_form){ MOV_STORE_REG, reg, 0 };
+    else if (op == 0xa0 || op == 0xa1)
+        f = (struct mov_form){ MOV_LOAD, 0, 0 };
+    else if (op == 0xa2 || op == 0xa3)
+        f = (struct mov_form){ MOV_STORE_REG, 0, 0 };
+    else if (op == 0xc6)
+        f = (struct mov_form){ MOV_STORE_IMM, 0, code[len - 1] };
+    else if (op == 0xc7 && size16)
+        f = (struct mov_form){ MOV_STORE_IMM, 0, (uint32_t)code[len - 2] | (uint32_t)code[len - 1] << 8 };
+    else if (op == 0xc7)
+        f = (struct mov_form){ MOV_STORE_IMM, 0,
+                               (uint32_t)code[len - 4] | (uint32_t)code[len - 3] << 8 |
+                                   (uint32_t)code[len - 2] << 16 | (uint32_t)code[len - 1] << 24 };
+    else if (op == 0x0f && !size16 && i + 2 < len && (code[i + 1] == 0xb6 || code[i + 1] == 0xb7))
+        f = (struct mov_form){ MOV_LOAD_ZX, (code[i + 2] >> 3) & 7, 0 };
+    else if (op == 0x0f && !size16 && i + 2 < len && (code[i + 1] == 0xbe || code[i + 1] == 0xbf))
+        f = (struct mov_form){ MOV_LOAD_SX, (code[i + 2] >> 3) & 7, 0 };
+    return f;
+}
+
+/* The frame's slot of general register r (decoder order: EAX ECX EDX EBX ESP EBP ESI EDI). */
+static uint32_t *frame_reg(struct trap_frame *tf, int r)
+{
+    uint32_t *slots[8] = { &tf->eax, &tf->ecx, &tf->edx, &tf->ebx, &tf->user_esp, &tf->ebp,
+                           &tf->esi, &tf->edi };
+    return slots[r];
+}
+
+/*
+ * A plain mov to or from the traced page, done here instead of stepped: one access on the
+ * device through the alias, recorded, the register or the immediate as the CPU would
+ * use it, EIP past the instruction. A mov changes no flags, so nothing is left for the CPU
+ * to compute, and this saves the step (its #DB, the shadow). False when it does not apply
+ * (the operand on two pages, or not in the faulting mapping): then it is stepped.
+ */
+static bool emulate_mov(struct user_cpu *c, const struct user_map *m, struct trap_frame *tf,
+                        uint32_t cr2)
+{
+    const struct mmio_insn *insn = &c->decoded.insn;
+    const struct mov_form *f = &c->decoded.mov;
+    uint32_t regs[8] = { tf->eax, tf->ecx, tf->edx, tf->ebx, tf->user_esp, tf->ebp,
+                         tf->esi, tf->edi };
+    uint32_t addr = mmio_operand_address(insn, 0, regs);
+    uint8_t width = insn->op[0].width;
+    if (PAGE_ALIGN_DOWN(addr) != PAGE_ALIGN_DOWN(cr2) ||
+        PAGE_ALIGN_DOWN(addr + width - 1) != PAGE_ALIGN_DOWN(addr) || addr - m->va >= m->len)
+        return false;
+    uint64_t phys = m->phys + (addr - m->va);
+    uintptr_t device = alias_page(c, 0, (uint32_t)(phys & ~(uint64_t)(PAGE_SIZE - 1))) +
+                       (addr & (PAGE_SIZE - 1));
+    uint32_t mask = width == 4 ? 0xffffffffu : (1u << (8 * width)) - 1;
+    bool high_byte = width == 1 && f->reg >= 4; /* AH CH DH BH */
+    uint32_t *reg = frame_reg(tf, width == 1 && f->kind != MOV_LOAD_ZX && f->kind != MOV_LOAD_SX
+                                      ? f->reg & 3 : f->reg);
+    if (f->kind == MOV_STORE_REG || f->kind == MOV_STORE_IMM) {
+        uint32_t value = f->kind == MOV_STORE_IMM ? f->imm & mask
+                         : high_byte              ? (*reg >> 8) & 0xff
+                                                  : *reg & mask;
+        write_sized(device, width, value);
+        mmiotrace_record_rw(MMIO_OP_WRITE, width, m->id, phys, value, tf->eip, 0, true);
+    } else {
+        uint32_t value = read_sized(device, width);
+        mmiotrace_record_rw(MMIO_OP_READ, width, m->id, phys, value, tf->eip, 0, true);
+        if (f->kind == MOV_LOAD_ZX)
+            *reg = value;
+        else if (f->kind == MOV_LOAD_SX)
+            *reg = width == 1 ? (uint32_t)(int32_t)(int8_t)value : (uint32_t)(int32_t)(int16_t)value;
+        else if (high_byte)
+            *reg = (*reg & ~0xff00u) | value << 8;
+        else
+            *reg = (*reg & ~mask) | value;
+    }
+    tf->eip += insn->length;
     return true;
 }
 
@@ -407,6 +516,8 @@ static void decode_user(struct user_cpu *c, const struct addr_space *as, uint32_
     len = result == 0 ? c->decoded.insn.length : (uint32_t)avail;
     memcpy(c->decoded.code, code, len);
     c->decoded.eip = eip, c->decoded.len = (uint8_t)len;
+    c->decoded.mov = result == 0 ? classify_mov(code, len, &c->decoded.insn)
+                                 : (struct mov_form){ MOV_NONE, 0, 0 };
     c->decoded.screened = (int8_t)screened, c->decoded.result = result;
 }
 
@@ -498,6 +609,10 @@ static bool step_begin_on_fault(struct trap_frame *tf)
     const struct mmio_insn *insn = &c->decoded.insn;
     uint8_t opcode[3];
     memcpy(opcode, insn->opcode, 3);
+    /* A plain mov, the program not single-stepping itself: done here, no step. */
+    if (!screened && decoded == 0 && c->decoded.mov.kind != MOV_NONE && !(tf->eflags & EFLAGS_TF) &&
+        emulate_mov(c, &m, tf, cr2))
+        return true;
     if (screened == 2) {
         /* Not steppable: recorded, and its page is the program's directly from now on. */
         mmiotrace_record_rw(MMIO_OP_UNKNOWN, 0, m.id, m.phys + (cr2 - m.va), 0, s->pc,

@@ -100,6 +100,10 @@ static void memory_bar(const char *edu)
     check_number("edu's liveness register: ~X after writing X", regs[1], ~0x12345678u & 0xffffffffu);
     regs[1] = 0xa5a5a5a5;
     check_number("and again with another X", regs[1], 0x5a5a5a5a);
+    /* A read-modify-write (stepped under mmiotrace, where a plain mov is emulated): edu
+     * reads 0x5a5a5a5a, takes 0x5a5a5a5b, gives back its complement. */
+    __asm__ volatile("addl $1, %0" : "+m"(regs[1]) : : "cc");
+    check_number("addl $1 to the liveness register, then a read", regs[1], 0xa5a5a5a4);
     check_call("mmap at a page offset past the BAR -> EINVAL",
                (long)mmap(0, 4096, PROT_READ, MAP_SHARED, fd, EDU_BAR_SIZE), EINVAL);
     check_call("mmap of a length past the BAR -> EINVAL",
