@@ -594,16 +594,16 @@ static bool step_begin_on_fault(struct trap_frame *tf)
     struct user_step *s = &c->step;
     struct user_map m;
     uint32_t generation = __atomic_load_n(&maps_generation, __ATOMIC_ACQUIRE);
-    *s = (struct user_step){ .task = current, .as = as, .pc = tf->eip, .generation = generation };
     if (c->last_generation == generation && c->last_map.as == as && cr2 - c->last_map.va < c->last_map.len) {
         m = c->last_map; /* no mapping was forgotten since: still live */
-    } else if (!prepared || !traced_operand(s, cr2, 1, &m)) {
-        vm_arm_device_pages(as, PAGE_ALIGN_DOWN(cr2), 1, false); /* armed, not traced */
-        return true; /* (moved by mremap, or the tracer went): the access runs again */
     } else {
+        s->as = as, s->map.as = 0; /* (what traced_operand reads) */
+        if (!prepared || !traced_operand(s, cr2, 1, &m)) {
+            vm_arm_device_pages(as, PAGE_ALIGN_DOWN(cr2), 1, false); /* armed, not traced */
+            return true; /* (moved by mremap, or the tracer went): the access runs again */
+        }
         c->last_map = m, c->last_generation = generation;
     }
-    s->map = m;
     decode_user(c, as, tf->eip);
     int screened = c->decoded.screened, decoded = c->decoded.result;
     const struct mmio_insn *insn = &c->decoded.insn;
@@ -613,6 +613,8 @@ static bool step_begin_on_fault(struct trap_frame *tf)
     if (!screened && decoded == 0 && c->decoded.mov.kind != MOV_NONE && !(tf->eflags & EFLAGS_TF) &&
         emulate_mov(c, &m, tf, cr2))
         return true;
+    *s = (struct user_step){ .task = current, .as = as, .pc = tf->eip, .map = m,
+                             .generation = generation };
     if (screened == 2) {
         /* Not steppable: recorded, and its page is the program's directly from now on. */
         mmiotrace_record_rw(MMIO_OP_UNKNOWN, 0, m.id, m.phys + (cr2 - m.va), 0, s->pc,
