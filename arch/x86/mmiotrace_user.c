@@ -10,12 +10,15 @@
  *            program's call site is not known to the kernel, pid) and arms the pages:
  *            their entries become not present (address_space.c's PTE_ARMED), keeping the
  *            frame and the rights.
- *   access   the program's load or store page-faults. The instruction is copied from user
- *            memory and decoded (mmio_decode.c). The reads are done here, through an
- *            uncached kernel alias of the device page, recorded (R, pc the user EIP, the
- *            process's pid), and put in a RAM shadow page that is mapped, in the process's
- *            own page table, at the user page; the instruction is single-stepped in ring 3
- *            (TF set, IF clear), so the CPU computes its result against the shadow.
+ *   access   the program's load or store page-faults. The instruction is read from the
+ *            program's page and decoded (mmio_decode.c; remembered per CPU by its bytes).
+ *            A plain mov is done here (emulate_mov: it changes no flags, so this is exact):
+ *            the access through an uncached kernel alias of the device page, recorded (R or
+ *            W, pc the user EIP, the process's pid), the register written, EIP moved on.
+ *            Any other instruction is stepped: the reads are done through the alias,
+ *            recorded, and put in a RAM shadow page that is mapped, in the process's own
+ *            page table, at the user page; the instruction is single-stepped in ring 3 (TF
+ *            set, IF clear), so the CPU computes its result against the shadow.
  *   #DB      after the one instruction: the writes it made to the shadow are done on the
  *            device through the alias and recorded (W); the entries go back to armed.
  *   munmap / exit / exec / mremap   UNMAP (address_space.c calls mmiotrace_user_unmapping
