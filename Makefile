@@ -215,7 +215,7 @@ $(MMIO_LOG_TOOLS): $(BUILD)/tools/%: tools/%.c tools/mmio_log.c tools/mmio_log.h
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -o $@ $< tools/mmio_log.c
 
 $(IPC_LOG_TOOLS): tools/ipc_log_extract.c tools/ipc_log_dump.c tools/ipc_log_dump.h \
-		trace/ipc_logging/ipc_log_page.c trace/ipc_logging/ipc_log_page.h
+		trace/ipc_logging/ipc_log_page.c trace/ipc_logging/ipc_log_page.h trace/ipc_logging/ipc_log_write.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I. -o $@ tools/ipc_log_extract.c \
 		tools/ipc_log_dump.c trace/ipc_logging/ipc_log_page.c

@@ -218,6 +218,19 @@
 #define MADV_DODUMP 17
 #define MADV_COLD 20
 #define MADV_PAGEOUT 21
+/* Locking memory and port I/O for user-space drivers (issue 23), Linux i386's numbers. */
+#define SYS_mlock 150
+#define SYS_munlock 151
+#define SYS_mlockall 152
+#define SYS_munlockall 153
+#define SYS_mlock2 376
+#define MLOCK_ONFAULT 0x01
+#define MCL_CURRENT 1
+#define MCL_FUTURE 2
+#define MCL_ONFAULT 4
+#define SYS_ioperm 101
+#define SYS_iopl 110
+#define IO_PORTS 0x10000u /* Linux's IO_BITMAP_BITS: ioperm reaches ports 0 .. 0xffff */
 /* old_mmap's argument block (Linux's struct mmap_arg_struct); offset in bytes. */
 struct mmap_arg_struct {
     uint32_t addr, len, prot, flags, fd, offset;

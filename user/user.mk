@@ -33,6 +33,7 @@ USER_PROGRAMS += trigger_writer hostile_triggers # issue 18, triggers
 USER_PROGRAMS += pid_filter hostile_pids # issue 18, set_event_pid and the other options
 USER_PROGRAMS += uprobe_target hostile_uprobes # issue 18, uprobes
 USER_PROGRAMS += hostile_instances # issue 18, instances/
+USER_PROGRAMS += dma_ports_test # issue 23, mlock, pagemap, ioperm and iopl
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \

@@ -64,6 +64,14 @@
 #define PTE_ARMED 0x040u
 #define PTE_DEVICE (PTE_CACHE_DISABLE | PTE_WRITE_THROUGH)
 static bool pte_armed(uint32_t pte) { return (pte & (PTE_PRESENT | PTE_ARMED)) == PTE_ARMED; }
+/* mlock (issue 23): the page is locked (Linux's VM_LOCKED, kept per page here since there
+ * are no VMAs). In a present entry it is bit 10, the available bit that means PROT_NONE
+ * only when the present bit is clear; in a PROT_NONE entry (not present, so the CPU reads
+ * no other bit) it is bit 7. Only the process's own pages are ever locked: a lent frame
+ * is as Linux's VM_PFNMAP mappings, which mlock leaves alone. The lock moves with the
+ * entry (mremap) and goes with it (munmap); fork's copy does not have it. */
+#define PTE_LOCKED_PRESENT 0x400u
+#define PTE_LOCKED_PROT_NONE 0x080u
 
 /* The entry holds a page of the process, accessible or not (or one being unmapped). */
 static bool pte_used(uint32_t pte) { return pte & (PTE_PRESENT | PTE_PROT_NONE | PTE_UNMAPPING); }
@@ -76,6 +84,21 @@ static bool pte_lent_read_only(uint32_t pte)
 static bool pte_share_on_fork(uint32_t pte)
 {
     return (pte & (PTE_SHARED_FRAME | PTE_FRAME_NOTE)) == PTE_SHARE_ON_FORK;
+}
+
+/* The entry (used) holds a locked page. */
+static bool pte_locked(uint32_t pte)
+{
+    if (pte & PTE_PRESENT)
+        return pte & PTE_LOCKED_PRESENT;
+    return (pte & PTE_PROT_NONE) && (pte & PTE_LOCKED_PROT_NONE);
+}
+
+/* The used entry pte with its lock set or cleared, in the bit its present state uses. */
+static uint32_t pte_with_lock(uint32_t pte, bool locked)
+{
+    uint32_t bit = (pte & PTE_PRESENT) ? PTE_LOCKED_PRESENT : PTE_LOCKED_PROT_NONE;
+    return locked ? pte | bit : pte & ~bit;
 }
 
 #define PDE_INDEX(va) ((va) >> 22)
@@ -288,7 +311,9 @@ void vm_unmap_range(struct addr_space *as, uint32_t va, uint32_t pages)
         uint32_t page = va + i * PAGE_SIZE, *pte = pte_find(as, page);
         if (!pte || !pte_used(*pte))
             continue;
-        *pte = (*pte & ~(PTE_PRESENT | PTE_PROT_NONE)) | PTE_UNMAPPING;
+        if (pte_locked(*pte))
+            as->locked_pages--; /* munmap unlocks, as on Linux */
+        *pte = (*pte & ~(PTE_PRESENT | PTE_PROT_NONE | PTE_LOCKED_PROT_NONE)) | PTE_UNMAPPING;
         if (!taken++)
             first = page;
         last = page;
@@ -369,6 +394,7 @@ static int protect_page(struct addr_space *as, uint32_t va, unsigned vm_flags, b
         *pte = keep | PTE_PROT_NONE;
     else
         *pte = keep | PTE_PRESENT | PTE_USER | ((vm_flags & VM_WRITE) ? PTE_WRITE : 0);
+    *pte = pte_with_lock(*pte, pte_locked(old)); /* a locked page stays locked */
     if (pte_armed(old)) /* an armed page stays armed, with its new rights */
         *pte = (*pte & ~PTE_PRESENT) | PTE_PROT_NONE | PTE_ARMED;
     *changed = *pte != old;
@@ -483,6 +509,7 @@ uint32_t vm_find_free_top_down(const struct addr_space *as, uint32_t npages, uin
  * the same contents. */
 static int clone_page(struct addr_space *child, uint32_t va, uint32_t pte)
 {
+    pte = pte_with_lock(pte, false); /* fork's copy is not locked (Linux's dup_mmap) */
     uint32_t frame = pte & PTE_ADDR_MASK, bits = pte & ~PTE_ADDR_MASK;
     if (pte_armed(pte)) /* the child's device pages are not traced: present, same rights */
         bits = (bits & ~(PTE_ARMED | PTE_PROT_NONE)) |
@@ -517,6 +544,7 @@ struct addr_space *vm_clone(const struct addr_space *parent)
     if (!child)
         return 0;
     child->layout = parent->layout;
+    child->layout.lock_future = false; /* mlockall(MCL_FUTURE) is not inherited */
     for (uint32_t i = PDE_INDEX(USER_BASE); i < PDE_INDEX(USER_TOP); i++) {
         uint32_t pde = parent->directory[i];
         if (!(pde & PTE_PRESENT))
@@ -569,4 +597,110 @@ uint32_t vm_step_pte(uint32_t armed, uintptr_t frame, bool device)
 {
     return (uint32_t)frame | PTE_PRESENT | PTE_USER | (armed & PTE_WRITE) | PTE_SHARED_FRAME |
            (device ? PTE_DEVICE : 0);
+}
+
+/* --- mlock and /proc/PID/pagemap (issue 23) ------------------------------------------ */
+
+/* Locks or unlocks one used entry (a lent frame stays as it is). The entry's bits change
+ * by an atomic OR/AND: another CPU running a thread of the space may set the accessed or
+ * dirty bit at the same time. The lock bit is the CPU's to ignore, so no TLB needs a
+ * flush. */
+static void lock_pte(struct addr_space *as, uint32_t *pte, void *lock)
+{
+    bool on = *(bool *)lock;
+    if ((*pte & PTE_SHARED_FRAME) || pte_locked(*pte) == on)
+        return;
+    uint32_t bit = (*pte & PTE_PRESENT) ? PTE_LOCKED_PRESENT : PTE_LOCKED_PROT_NONE;
+    if (on)
+        __atomic_or_fetch(pte, bit, __ATOMIC_RELAXED);
+    else
+        __atomic_and_fetch(pte, ~bit, __ATOMIC_RELAXED);
+    as->locked_pages += on ? 1 : (uint32_t)-1;
+}
+
+int vm_lock_range(struct addr_space *as, uint32_t va, uint32_t pages, bool lock)
+{
+    for (uint32_t i = 0; i < pages; i++) {
+        uint32_t *pte = pte_find(as, va + i * PAGE_SIZE);
+        if (!pte || !pte_used(*pte))
+            return -ENOMEM;
+        lock_pte(as, pte, &lock);
+    }
+    return 0;
+}
+
+bool vm_page_locked(const struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_find(as, va);
+    return pte && pte_used(*pte) && pte_locked(*pte);
+}
+
+uint32_t vm_locked_pages(const struct addr_space *as) { return as->locked_pages; }
+
+uint32_t vm_pages_locked_in(const struct addr_space *as, uint32_t va, uint32_t pages)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pages; i++)
+        n += vm_page_locked(as, va + i * PAGE_SIZE);
+    return n;
+}
+
+/* Linux's pte_to_pagemap_entry for what a page here can be: every used entry is present
+ * (PROT_NONE too: Linux's pte_present is true for it); a page of the process's own is an
+ * anonymous page, exclusive while no other space maps it; a MAP_SHARED anonymous page is
+ * shmem, a file page to Linux (PM_FILE), exclusive while it is the only mapping; a lent
+ * frame is as Linux's VM_PFNMAP (no struct page): neither. */
+uint64_t vm_pagemap_entry(const struct addr_space *as, uint32_t va, bool show_pfn)
+{
+    uint32_t *pte = pte_find(as, va);
+    if (!pte || !pte_used(*pte) || (*pte & PTE_UNMAPPING))
+        return 0;
+    uint32_t frame = *pte & PTE_ADDR_MASK;
+    uint64_t entry = PAGEMAP_PRESENT | (show_pfn ? frame / PAGE_SIZE : 0);
+    if (*pte & PTE_SHARED_FRAME)
+        return entry;
+    bool alone = true;
+    if (pte_share_on_fork(*pte)) {
+        entry |= PAGEMAP_FILE;
+        if (frame_users) {
+            unsigned long flags = spin_lock_irqsave(&frame_users_lock);
+            alone = frame_users[frame / PAGE_SIZE] == 0;
+            spin_unlock_irqrestore(&frame_users_lock, flags);
+        }
+    }
+    return alone ? entry | PAGEMAP_EXCLUSIVE : entry;
+}
+
+/* Calls fn for the entry of every used user page (present, PROT_NONE), table by table. */
+static void for_each_used_pte(const struct addr_space *as, void (*fn)(struct addr_space *,
+                                                                      uint32_t *, void *),
+                              void *arg)
+{
+    for (uint32_t i = PDE_INDEX(USER_BASE); i < PDE_INDEX(USER_TOP); i++) {
+        uint32_t pde = as->directory[i];
+        if (!(pde & PTE_PRESENT))
+            continue;
+        uint32_t *table = phys_to_virt(pde & PTE_ADDR_MASK);
+        for (uint32_t j = 0; j < 1024; j++)
+            if (pte_used(table[j]) && !(table[j] & PTE_UNMAPPING))
+                fn((struct addr_space *)as, &table[j], arg);
+    }
+}
+
+static void count_pte(struct addr_space *as, uint32_t *pte, void *count)
+{
+    (void)as, (void)pte;
+    (*(uint32_t *)count)++;
+}
+
+uint32_t vm_mapped_pages(const struct addr_space *as)
+{
+    uint32_t count = 0;
+    for_each_used_pte(as, count_pte, &count);
+    return count;
+}
+
+void vm_lock_all(struct addr_space *as, bool lock)
+{
+    for_each_used_pte(as, lock_pte, &lock);
 }

@@ -16,6 +16,7 @@
 struct addr_space {
     uint32_t *directory; /* its kernel address (direct map); CR3 gets virt_to_phys of it */
     uint32_t owned_pages;
+    uint32_t locked_pages; /* pages whose entry is locked (pte_locked): VmLck, mlock's limit */
     struct vm_layout layout; /* brk and stack bookkeeping (kernel/mm/vm.h) */
     struct tlb_users users;  /* the CPUs that have directory loaded */
 };

@@ -27,7 +27,11 @@ static uint64_t gdts[MAX_CPUS][GDT_ENTRIES] __attribute__((aligned(8)));
 /* The selector arch_cpu_id's LSL reads from memory (one instruction fewer than loading it
  * into a register first). */
 const uint16_t sel_cpu_number = SEL_CPU_NUMBER;
-struct tss cpu_main_tss[MAX_CPUS];
+struct cpu_tss cpu_main_tss[MAX_CPUS];
+#define TSS_OF(n) &cpu_main_tss[n].tss
+struct tss *const cpu_tss[MAX_CPUS] = { TSS_OF(0), TSS_OF(1), TSS_OF(2), TSS_OF(3),
+                                        TSS_OF(4), TSS_OF(5), TSS_OF(6), TSS_OF(7) };
+_Static_assert(MAX_CPUS == 8, "cpu_tss names every CPU's TSS");
 
 /* The GDT of the CPU running this code. */
 static inline uint64_t *this_gdt(void) { return gdts[arch_cpu_id()]; }
@@ -139,13 +143,18 @@ void gdt_init_cpu(unsigned cpu)
      * user mode exists; its register fields are written by the CPU on a task switch away;
      * its CR3 is loaded on a switch back to it (the int3 snapshot's iret), so it starts as
      * the directory this CPU runs on now. */
-    struct tss *tss = &cpu_main_tss[cpu];
+    struct tss *tss = &cpu_main_tss[cpu].tss;
     memset(tss, 0, sizeof *tss);
     tss->ss0 = SEL_KERNEL_DATA;
     tss->cr3 = read_cr3();
     tss->ldt = 0; /* a task switch back to the kernel loads the null LDT */
-    tss->iomap_base = sizeof(struct tss);
-    gdt[SEL_TSS_MAIN >> 3] = make_descriptor((uint32_t)(uintptr_t)tss, sizeof(struct tss) - 1,
+    /* The I/O bitmaps (ioport.c): no port for ring 3 until a task with ioperm or iopl(3)
+     * runs here. The segment's limit covers them both. */
+    tss->iomap_base = TSS_IO_NONE;
+    memset(cpu_main_tss[cpu].io_bitmap, 0xff, sizeof cpu_main_tss[cpu].io_bitmap);
+    memset(cpu_main_tss[cpu].io_all, 0, IO_BITMAP_BYTES);
+    cpu_main_tss[cpu].io_all[IO_BITMAP_BYTES] = 0xff;
+    gdt[SEL_TSS_MAIN >> 3] = make_descriptor((uint32_t)(uintptr_t)tss, TSS_IO_LIMIT,
                                              DESC_PRESENT | DESC_TSS_AVAILABLE, 0);
 
     struct {

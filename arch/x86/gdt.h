@@ -54,9 +54,29 @@ struct tss {
 
 _Static_assert(sizeof(struct tss) == 104, "the CPU's TSS is 104 bytes");
 
-/* Each CPU's main TSS; main_tss is the running CPU's. */
-extern struct tss cpu_main_tss[];
-#define main_tss (cpu_main_tss[arch_cpu_id()])
+/* Each CPU's main TSS and, inside its segment limit, the two I/O permission bitmaps ring 3
+ * may be given (arch/x86/ioport.c, issue 23): a clear bit lets ring 3 use its port. The
+ * TSS's iomap_base names one of them, or points past the limit (TSS_IO_NONE) so that every
+ * port faults. Each ends with a byte of ones, which the CPU reads for an access that
+ * reaches past port 0xffff. main_tss is the running CPU's TSS. */
+#define IO_BITMAP_BYTES (0x10000 / 8)
+struct cpu_tss {
+    struct tss tss;
+    uint8_t io_bitmap[IO_BITMAP_BYTES + 1]; /* a copy of the running task's ioperm ports */
+    uint8_t io_all[IO_BITMAP_BYTES + 1];    /* all zero: every port (iopl(3)) */
+} __attribute__((aligned(128))); /* the 104 bytes never cross a page */
+#define TSS_IO_BITMAP ((uint16_t)__builtin_offsetof(struct cpu_tss, io_bitmap))
+#define TSS_IO_ALL ((uint16_t)__builtin_offsetof(struct cpu_tss, io_all))
+#define TSS_IO_LIMIT (TSS_IO_ALL + IO_BITMAP_BYTES) /* the last byte inside the segment */
+#define TSS_IO_NONE ((uint16_t)(TSS_IO_LIMIT + 1))  /* past the limit: no port allowed */
+_Static_assert(TSS_IO_BITMAP == sizeof(struct tss), "the bitmap follows the TSS");
+_Static_assert(TSS_IO_NONE > TSS_IO_LIMIT && TSS_IO_LIMIT < 0xfffff, "iomap_base past the limit");
+extern struct cpu_tss cpu_main_tss[];
+/* Each CPU's main TSS by its number, through a table of their addresses: the switch's
+ * stores of esp0 and cr3 then cost one load for the address, where indexing 16,512-byte
+ * elements would take a shift, an add and a shift. */
+extern struct tss *const cpu_tss[];
+#define main_tss (*cpu_tss[arch_cpu_id()])
 
 /* Builds the GDT, reloads every segment register and loads the task register with the
  * main TSS. gdt_init: CPU 0, first thing at boot; gdt_init_cpu: an application processor,

@@ -5,6 +5,7 @@
 #include "arch/x86/address_space.h" /* struct addr_space */
 #include "arch/x86/fpu.h"
 #include "arch/x86/gdt.h"
+#include "arch/x86/ioport.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
 #include "kernel/mm/page_alloc.h"
@@ -74,6 +75,7 @@ void arch_task_init_fork(struct task *child, uint32_t user_esp)
     memcpy(child->arch.tls, current->arch.tls, sizeof child->arch.tls);
     child->arch.tls_used = current->arch.tls_used;
     fpu_copy_state(child);
+    ioport_fork(child);
 }
 
 void arch_task_exec_reset(struct task *t, uint32_t entry, uint32_t user_esp)
@@ -94,6 +96,17 @@ static bool same_tls(const struct task *a, const struct task *b)
         return true;
     return a->arch.tls[0] == b->arch.tls[0] && a->arch.tls[1] == b->arch.tls[1] &&
            a->arch.tls[2] == b->arch.tls[2];
+}
+
+/* What a switch between two processes does when either has TLS descriptors or ports
+ * (arch_task switch_work): the descriptors unless both have the same, the TSS's I/O
+ * bitmap when either has ports. */
+static void switch_rare_work(const struct task *prev, const struct task *next)
+{
+    if (!same_tls(prev, next))
+        gdt_load_tls(next->arch.tls);
+    if (prev->arch.io_ports || next->arch.io_ports)
+        ioport_switch_to(next);
 }
 
 /*
@@ -129,7 +142,8 @@ static inline __attribute__((always_inline)) void switch_stacks(uint32_t *save_e
  * The machine's half of every switch, in one function: it reads the CPU number once
  * (interrupts are off for every switch, sched.c's rule, so it stays this CPU until the
  * stacks' switch) and, between two processes, runs straight through: the TSS's ring-0
- * stack, the TLS descriptors unless both have the same, the address space (this CPU into
+ * stack, the TLS descriptors unless both have the same and the TSS's I/O bitmap when either
+ * has ports (one test for both, switch_rare_work), the address space (this CPU into
  * next's mask, CR3, main_tss.cr3, out of prev's mask: tlb_load_on), the FPU left to trap
  * (fpu_switch_on), the stacks (switch_stacks). Only a kernel thread's switch (the kernel's
  * directory) and an FPU with someone's registers in it take a call.
@@ -139,18 +153,27 @@ void arch_switch_to(struct task *prev, struct task *next)
     unsigned me = arch_cpu_id();
     /* An interrupt from ring 3 lands on the top of next's kernel stack. */
     if (next->kstack)
-        cpu_main_tss[me].esp0 = kstack_top(next);
+        cpu_tss[me]->esp0 = kstack_top(next);
     struct addr_space *as = next->as;
     if (as) {
         /* The GDT's TLS slots hold a running process's own descriptors (set_thread_area and
          * execve write them there too), so from a process with the same ones (most often
-         * none: programs without threads) there is nothing to load. */
-        if (!(prev->as && same_tls(prev, next)))
+         * none: programs without threads) there is nothing to load; and the TSS allows
+         * ring 3 some port only while a task that has ports runs. Nearly every switch is
+         * between two processes with neither: one test of both flags of both. */
+        if (!prev->as) {
             gdt_load_tls(next->arch.tls);
+            if (next->arch.io_ports)
+                ioport_switch_to(next);
+        } else if (__builtin_expect((prev->arch.switch_work | next->arch.switch_work) != 0, 0)) {
+            switch_rare_work(prev, next);
+        }
         if (tlb_load_on(me, &as->users, (uint32_t)virt_to_phys(as->directory)))
             trace_tlb_flush(TLB_FLUSH_ON_TASK_SWITCH, TRACE_TLB_FLUSH_ALL);
     } else {
         vm_switch_to(0); /* a kernel thread or idle: the kernel's directory */
+        if (prev->arch.io_ports) /* ring 0 needs no port: the TSS allows none again */
+            ioport_switch_to(next);
     }
     fpu_switch_on(me, prev, next);
     switch_stacks(&prev->saved_esp, next->saved_esp);

@@ -64,7 +64,7 @@ static inline __attribute__((always_inline)) bool tlb_load_on(unsigned me, struc
         write_cr3(root);
     /* A hardware task switch back from the int3 snapshot task loads CR3 from the main TSS
      * (the CPU never saves it there): keep that copy equal to the real one. */
-    cpu_main_tss[me].cr3 = root;
+    cpu_tss[me]->cr3 = root;
     tlb_loaded[me] = next;
     if (prev && prev != next)
         __atomic_and_fetch(&prev->cpus, ~(1u << me), __ATOMIC_RELEASE);

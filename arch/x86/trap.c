@@ -6,6 +6,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
+#include "arch/x86/ioport.h"
 #include "arch/x86/kprobe_arch.h"
 #include "arch/x86/lapic.h"
 #include "arch/x86/uprobe_arch.h"
@@ -362,7 +363,8 @@ static inline __attribute__((always_inline)) void dispatch(struct trap_frame *tf
             kernel_lock();
             locked = true;
         }
-        if (!(v == VEC_GENERAL_PROTECTION && umip_emulate(tf)) && !signal_fault_from_user(tf))
+        if (!(v == VEC_GENERAL_PROTECTION && (umip_emulate(tf) || ioport_cli_sti_fixup(tf))) &&
+            !signal_fault_from_user(tf))
             user_fault(tf, v < 32 ? exception_names[v] : "unexpected interrupt");
     } else {
         fatal_exception(tf);

@@ -32,6 +32,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/uaccess.h"
 
 /* The file's BAR: its name's digit ("resource2", "resource2_wc"), as Linux keeps the
  * number in the attribute's private field. */
@@ -80,12 +81,21 @@ static long port_access(const struct pci_resource *r, uint64_t pos, size_t len, 
     return (long)len;
 }
 
-static long read_resource_at(struct file *f, void *buf, size_t len, uint64_t pos)
+/* read()/pread64() (fs_tree.h read_at): the port read into a word here, then its bytes to
+ * the program's buffer at ubuf. */
+static int32_t read_resource_at(struct file *f, uint32_t ubuf, uint32_t count, uint64_t pos)
 {
     const struct pci_resource *r = file_bar(f);
+    size_t len = count;
+    uint8_t bytes[4];
     if (len == 0 || !clip_to_size(r, pos, &len))
         return 0;
-    return port_access(r, pos, len, buf, false);
+    if (len > sizeof bytes)
+        return (r->flags & IORESOURCE_IO) ? -EINVAL : -EIO; /* before any port is touched */
+    long n = port_access(r, pos, len, bytes, false);
+    if (n > 0 && copy_to_user(ubuf, bytes, (uint32_t)n) != 0)
+        return -EFAULT;
+    return (int32_t)n;
 }
 
 static long write_resource_at(struct file *f, const void *buf, size_t len, uint64_t pos)

@@ -94,10 +94,9 @@ struct fs_file_ops {
      * uncached, as Linux's pgprot_noncached, shared with a fork's child, never freed, and
      * announced to mmiotrace (kernel/trace_hooks.h trace_user_iomap). */
     bool mmap_device;
-    /* A binary file read or written at a byte offset (sysfs's bin attributes, such as
-     * resourceN): read()/pread64() and write()/pwrite64() go here with the offset (read and
-     * write then move f->pos by the result). Bytes moved, 0 at the end, or -errno. */
-    long (*read_at)(struct file *f, void *buf, size_t len, uint64_t pos);
+    /* A binary file written at a byte offset (sysfs's bin attributes, such as resourceN;
+     * read_at below reads them): write() and pwrite64() hand it the gathered bytes and the
+     * offset (write() then moves f->pos by the result). Bytes taken or -errno. */
     long (*write_at)(struct file *f, const void *buf, size_t len, uint64_t pos);
 
     /* Files and the terminal (issue 16). */
@@ -113,6 +112,11 @@ struct fs_file_ops {
      * returns its length, or -errno. A node whose ops have readlink is a link and
      * nothing else. */
     int (*readlink)(struct fs_node *link, char *buf, size_t size);
+    /* read() and pread64() of a binary file whose bytes are computed where they are asked
+     * for (/proc/PID/pagemap, sysfs's resourceN; issue 23): up to count bytes at offset pos, copied to the
+     * program's buffer at ubuf by the file itself; bytes copied, 0 at the end, or -errno.
+     * When set, read() goes here at the file's offset and moves it by the result. */
+    int32_t (*read_at)(struct file *f, uint32_t ubuf, uint32_t count, uint64_t pos);
     /* lseek() is ESPIPE: a pipe or a terminal, whose bytes have no position. */
     bool seekless;
 

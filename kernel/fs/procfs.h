@@ -13,4 +13,8 @@
  * reader is the host, always). 0, or -EINTR when out is interrupted. */
 int kallsyms_print(struct fs_writer *out, bool addresses);
 
+/* Makes /proc/PID/pagemap in a task's directory (kernel/fs/procfs_pagemap.c); the node
+ * finds the task by the directory's pid, as the other entries do. */
+struct fs_node *procfs_pagemap_create(struct fs_node *pid_dir);
+
 #endif

@@ -7,7 +7,8 @@
  *                       kernel threads, as on Linux); busybox re-runs itself through it,
  *                       and the link still names /bin/busybox afterwards (Linux's
  *                       mm->exe_file), while the task's name (comm) becomes "exe"
- *   /proc/PID/status    Name, Umask, State, Tgid, Pid, Uid and Gid lines, as Linux's
+ *   /proc/PID/status    Name, Umask, State, Tgid, Pid, Uid and Gid lines, as Linux's,
+ *                       and for a process VmLck (its locked memory, issue 23)
  *   /proc/PID/stat      the 52 fields of Linux's fs/proc/array.c in its order, for ps and
  *                       top (busybox reads state, ppid, pgrp, session, times, vsize, rss)
  *   /proc/PID/cmdline   the argument strings as the loader placed them, NUL after each
@@ -15,6 +16,8 @@
  *   /proc/PID/comm      the task's name and a newline
  *   /proc/PID/mounts    the file systems (kernel/fs/mounts.c); /proc/mounts links to
  *                       self/mounts, as on Linux
+ *   /proc/PID/pagemap   each virtual page's frame and state, in Linux's binary layout
+ *                       (kernel/fs/procfs_pagemap.c, issue 23)
  *
  * A task's directory is made with the task (a create hook) and removed when it is freed;
  * its files find the task by pid when read, so one kept open after the task is gone says
@@ -23,6 +26,7 @@
  */
 #include "kernel/fs/fs_tree.h"
 #include "kernel/fs/mounts.h"
+#include "kernel/fs/procfs.h"
 #include "kernel/init.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
@@ -171,6 +175,8 @@ static int read_status(struct fs_node *f, struct fs_writer *out)
               t->umask, state_letter(t), t->pid, t->pid);
     fs_printf(out, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", c->uid, c->euid, c->suid,
               c->euid, c->gid, c->egid, c->sgid, c->egid);
+    if (t->as) /* Linux's task_mem line, in kB as it prints it (a kernel thread has none) */
+        fs_printf(out, "VmLck:\t%8u kB\n", vm_locked_pages(t->as) * (PAGE_SIZE / 1024));
     print_cpus_allowed(out, sched_getaffinity(t));
     return 0;
 }
@@ -244,6 +250,7 @@ static int pid_dir_create(struct task *t)
     fs_set_mode(fs_create(dir, "cmdline", &cmdline_ops, dir->data), 0444, 0, 0);
     fs_set_mode(fs_create(dir, "comm", &comm_ops, dir->data), 0444, 0, 0);
     fs_set_mode(fs_create(dir, "mounts", &mounts_ops, dir->data), 0444, 0, 0);
+    procfs_pagemap_create(dir);
     return 0;
 }
 

@@ -43,6 +43,8 @@ bool user_stack_grow(struct addr_space *as, uint32_t addr)
             return false;
         }
     }
+    if (vm_page_locked(as, low) || layout->lock_future) /* a locked stack grows locked */
+        vm_lock_range(as, new_low, (low - new_low) / PAGE_SIZE, true);
     layout->stack_low = new_low;
     return true;
 }

@@ -89,6 +89,9 @@ struct vm_layout {
     /* busybox (issue 16): where the loader put the argument and environment strings, as
      * Linux's mm->arg_start ... env_end (/proc/PID/cmdline and stat read them). */
     uint32_t arg_start, arg_end, env_start, env_end;
+    /* mlockall(MCL_FUTURE) (issue 23): every page mapped from now on is locked (Linux's
+     * mm->def_flags VM_LOCKED). Neither fork (vm_clone clears it) nor exec keeps it. */
+    bool lock_future;
 };
 struct vm_layout *vm_layout(struct addr_space *as);
 
@@ -113,5 +116,42 @@ int vm_move_pages(struct addr_space *as, uint32_t from, uint32_t to, uint32_t pa
 /* vm_find_free from the top: the highest npages free pages in [from, to), or 0. */
 uint32_t vm_find_free_top_down(const struct addr_space *as, uint32_t npages, uint32_t from,
                                uint32_t to);
+
+/* --- mlock and /proc/PID/pagemap (issue 23) ------------------------------------------ */
+
+/* Locks (lock: true) or unlocks the pages [va, va + pages * PAGE_SIZE) in order, each as
+ * Linux's VM_LOCKED: tracekern never swaps, migrates or drops a page, so a locked page
+ * differs only in what the calls below, madvise and mremap do with it. A frame lent by
+ * someone else (a file's page) is left as it is, as Linux leaves VM_PFNMAP/VM_IO
+ * mappings. 0, or -ENOMEM at the first page that is not the process's: the pages before
+ * it keep their new state (Linux's apply_vma_lock_flags). Unmapping a page unlocks it; a
+ * moved page (vm_move_pages) stays locked; fork's copy has no locked page. */
+int vm_lock_range(struct addr_space *as, uint32_t va, uint32_t pages, bool lock);
+/* True when the page at va is the process's and locked. */
+bool vm_page_locked(const struct addr_space *as, uint32_t va);
+/* How many of the process's pages are locked (Linux's mm->locked_vm): /proc/PID/status's
+ * VmLck, and what RLIMIT_MEMLOCK bounds. */
+uint32_t vm_locked_pages(const struct addr_space *as);
+/* How many of the pages [va, va + pages * PAGE_SIZE) are locked already. */
+uint32_t vm_pages_locked_in(const struct addr_space *as, uint32_t va, uint32_t pages);
+
+/* vm_lock_range of every page the process has (mlockall, munlockall). */
+void vm_lock_all(struct addr_space *as, bool lock);
+/* How many pages are mapped in the process, its own and lent ones (Linux's total_vm,
+ * which mlockall(MCL_CURRENT) checks against RLIMIT_MEMLOCK). */
+uint32_t vm_mapped_pages(const struct addr_space *as);
+
+/* /proc/PID/pagemap's 64-bit entry for the page at va, in Linux's layout
+ * (Documentation/admin-guide/mm/pagemap.rst): bit 63 present, 62 swapped (never here), 61
+ * a file page or shared anonymous memory, 56 mapped by this process alone, 55 soft-dirty
+ * (never on i386, which has no soft-dirty bit), 0-54 the frame number, 0 unless show_pfn.
+ * 0 when nothing is mapped there. */
+#define PAGEMAP_PRESENT (1ull << 63)
+#define PAGEMAP_SWAPPED (1ull << 62)
+#define PAGEMAP_FILE (1ull << 61)
+#define PAGEMAP_EXCLUSIVE (1ull << 56)
+#define PAGEMAP_SOFT_DIRTY (1ull << 55)
+#define PAGEMAP_PFN_MASK ((1ull << 55) - 1)
+uint64_t vm_pagemap_entry(const struct addr_space *as, uint32_t va, bool show_pfn);
 
 #endif

@@ -204,26 +204,6 @@ static int32_t read_bytes(struct file *f, uint32_t ubuf, uint32_t count, uint64_
     return (int32_t)n;
 }
 
-/* Reads up to count bytes of a binary file (fs_tree.h read_at) from pos to the program,
- * through a kernel buffer: the bytes read, 0 at the end, or -errno. */
-static int32_t read_binary(struct file *f, uint32_t ubuf, uint32_t count, uint64_t pos)
-{
-    if (count == 0)
-        return 0;
-    if (count > WRITE_MAX)
-        count = WRITE_MAX;
-    char small[WRITE_ON_STACK];
-    char *buf = count <= sizeof small ? small : kmalloc(count);
-    if (!buf)
-        return -ENOMEM;
-    long n = f->node->ops->read_at(f, buf, count, pos);
-    if (n > 0 && copy_to_user(ubuf, buf, (uint32_t)n) != 0)
-        n = -EFAULT;
-    if (buf != small)
-        kfree(buf);
-    return (int32_t)n;
-}
-
 /* Linux's access_ok at the top of vfs_read: a buffer reaching past user space is EFAULT
  * whatever the file holds, before any file decides how much it gives. */
 static bool read_buffer_fits(uint32_t ubuf, uint32_t count)
@@ -240,14 +220,14 @@ SYSCALL_HANDLER(read)
         return -EFAULT;
     if (fs_is_dir(f->node))
         return -EISDIR;
-    if (f->node->ops->read_data)
-        return read_stream(f, a[1], a[2]);
     if (f->node->ops->read_at) {
-        int32_t n = read_binary(f, a[1], a[2], f->pos);
+        int32_t n = f->node->ops->read_at(f, a[1], a[2], f->pos);
         if (n > 0)
             f->pos += (uint32_t)n;
         return n;
     }
+    if (f->node->ops->read_data)
+        return read_stream(f, a[1], a[2]);
     if (f->node->ops->bytes) {
         int32_t n = read_bytes(f, a[1], a[2], f->pos);
         if (n > 0)
@@ -278,10 +258,13 @@ SYSCALL_HANDLER(ia32_pread64)
     int64_t pos = (int64_t)(((uint64_t)a[4] << 32) | a[3]);
     if (pos < 0)
         return -EINVAL;
+    if (ops->read_at) {
+        if (pos > INT64_MAX - a[2])
+            return -EINVAL; /* pos + count wraps past the largest offset: rw_verify_area */
+        return ops->read_at(f, a[1], a[2], (uint64_t)pos);
+    }
     if (ops->read_data)
         return read_stream(f, a[1], a[2]); /* /dev/zero: the same at every offset */
-    if (ops->read_at)
-        return read_binary(f, a[1], a[2], (uint64_t)pos);
     if (ops->bytes) {
         if (pos > INT64_MAX - a[2])
             return -EINVAL; /* pos + count wraps past the largest offset: rw_verify_area */

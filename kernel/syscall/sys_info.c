@@ -13,6 +13,7 @@
 #include "kernel/proc/sched.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/random.h"
+#include "kernel/syscall/mlock.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/time.h"
 #include "uapi/syscall.h"
@@ -90,7 +91,8 @@ SYSCALL_HANDLER(sysinfo)
 /*
  * Resource limits. tracekern's limits are the kernel's own, the same for every process:
  * the stack, 8 MiB as Linux's default (hard: unlimited); open files, TASK_FILES_MAX;
- * processes, task_user_limit() (Linux's default RLIMIT_NPROC, from the memory); core
+ * processes, task_user_limit() (Linux's default RLIMIT_NPROC, from the memory); locked
+ * memory, 8 MiB (Linux's default RLIMIT_MEMLOCK, which binds non-root mlock); core
  * dumps, message queues, nice and real-time priority: 0 (tracekern has none of them);
  * the rest unlimited, since nothing limits them. A program may restate its limits but
  * not change them: a new value is EPERM (Linux lets a process lower its own; tracekern
@@ -101,6 +103,7 @@ static void limit_of(unsigned resource, uint64_t *cur, uint64_t *max)
     *cur = *max = RLIM64_INFINITY;
     switch (resource) {
     case RLIMIT_STACK: *cur = 8u << 20; break;
+    case RLIMIT_MEMLOCK: *cur = *max = MLOCK_LIMIT_BYTES; break; /* sys_mlock.c */
     case RLIMIT_NOFILE: *cur = *max = TASK_FILES_MAX; break;
     case RLIMIT_NPROC: *cur = *max = task_user_limit(); break;
     case RLIMIT_CORE:

@@ -4,9 +4,11 @@
  *
  * Anonymous memory is zeroed pages of the process's own (MAP_SHARED ones too, but fork
  * shares those with the child instead of copying them), allocated when mapped (there is no
- * demand paging: MAP_NORESERVE and MAP_POPULATE change nothing, and a mapping larger than
- * the free memory is ENOMEM at once). A file mapping asks the file for the physical page
- * at each offset (user_events_status hands out its one status page): the process shares
+ * demand paging: every mapping is what MAP_POPULATE asks for, MAP_NORESERVE changes
+ * nothing, and a mapping larger than the free memory is ENOMEM at once). MAP_LOCKED, and
+ * mlockall(MCL_FUTURE), lock the new pages as mlock does (sys_mlock.c): beyond
+ * RLIMIT_MEMLOCK for a non-root process that is EAGAIN, as Linux's mlock_future_check.
+ * A file mapping asks the file for the physical page at each offset (user_events_status hands out its one status page): the process shares
  * that page and unmapping never frees it (a device's, sysfs's resourceN, is mapped uncached
  * and announced to mmiotrace); a program's image in /bin maps MAP_PRIVATE only,
  * as copies of its bytes in pages of the process's own (map_file_copy). Mappings without MAP_FIXED are placed top-down
@@ -21,6 +23,7 @@
 #include "kernel/mm/user_mem.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/task_internal.h"
+#include "kernel/syscall/mlock.h"
 #include "kernel/syscall/syscall_handlers.h"
 #include "kernel/trace_hooks.h"
 
@@ -176,6 +179,9 @@ static int32_t do_mmap(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flag
         return -ENOMEM; /* the pages are not there: fail before taking any */
     if (fixed && (flags & MAP_FIXED_NOREPLACE) && !user_range_free(current->as, addr, len))
         return -EEXIST;
+    bool lock = (flags & MAP_LOCKED) || vm_layout(current->as)->lock_future;
+    if (lock && !mlock_may_add(len / PAGE_SIZE))
+        return -EAGAIN;
     uint32_t va;
     if (fixed) {
         unmap_range(addr, len); /* whatever was there goes first, as on Linux */
@@ -191,6 +197,7 @@ static int32_t do_mmap(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flag
             return err;
         }
     }
+    mlock_new_pages(va, len / PAGE_SIZE, flags & MAP_LOCKED);
     if (f && f->node->ops->mmap_device) /* a BAR: mmiotrace traces it while current */
         announce_device_mapping(f, va, len, pgoff);
     return (int32_t)va;
@@ -239,6 +246,7 @@ SYSCALL_HANDLER(brk)
         uint32_t grow = new_top - old_top;
         if (new_top + PAGE_SIZE > user_stack_floor() ||
             !page_alloc_leaves_reserve(grow / PAGE_SIZE) ||
+            (layout->lock_future && !mlock_may_add(grow / PAGE_SIZE)) ||
             !user_range_free(current->as, old_top, grow + PAGE_SIZE))
             return (int32_t)layout->brk;
         for (uint32_t va = old_top; va < new_top; va += PAGE_SIZE) {
@@ -247,6 +255,7 @@ SYSCALL_HANDLER(brk)
                 return (int32_t)layout->brk;
             }
         }
+        mlock_new_pages(old_top, grow / PAGE_SIZE, false);
     }
     layout->brk = want;
     return (int32_t)want;
@@ -291,8 +300,10 @@ static bool advice_known(uint32_t advice)
 }
 
 /* madvise: MADV_DONTNEED (and MADV_FREE) make private anonymous pages read back as zero,
- * as after Linux drops them; a file's shared page refuses it (EINVAL). Unmapped pages in
- * the range: ENOMEM, after the advice is applied to the mapped ones. */
+ * as after Linux drops them; a file's shared page refuses it (EINVAL), and so does a
+ * locked page (mlock) to those two and to MADV_COLD and MADV_PAGEOUT (Linux's
+ * can_madv_lru_vma). Unmapped pages in the range: ENOMEM, after the advice is applied to
+ * the mapped ones. */
 SYSCALL_HANDLER(madvise)
 {
     uint32_t start = a[0], len_in = a[1], advice = a[2];
@@ -304,12 +315,15 @@ SYSCALL_HANDLER(madvise)
     if (len == 0)
         return 0;
     bool drop = advice == MADV_DONTNEED || advice == MADV_FREE;
+    bool not_locked = drop || advice == MADV_COLD || advice == MADV_PAGEOUT;
     int result = 0;
     for (uint32_t va = start; va < start + len; va += PAGE_SIZE) {
         if (va >= USER_TOP || !vm_page_used(current->as, va)) {
             result = -ENOMEM;
             continue;
         }
+        if (not_locked && vm_page_locked(current->as, va))
+            return -EINVAL;
         if (drop && (vm_rights(current->as, va) & VM_SHARED))
             return -EINVAL;
         if (drop)
@@ -341,7 +355,10 @@ static int map_fresh(uint32_t va, uint32_t len, unsigned rights)
  * mremap: shrinks in place, grows in place when the pages above are free, else moves the
  * whole mapping (MREMAP_MAYMOVE; to new_addr with MREMAP_FIXED) and grows it there. The
  * old range must be all mapped (EFAULT), a file's pages cannot grow (EFAULT, as Linux's
- * VM_PFNMAP). MREMAP_DONTUNMAP is refused (EINVAL): it needs demand paging.
+ * VM_PFNMAP). MREMAP_DONTUNMAP is refused (EINVAL): it needs demand paging. A locked
+ * mapping (mlock) stays locked where it goes, and what it grows by is locked too; growing
+ * it beyond RLIMIT_MEMLOCK is EAGAIN for a non-root process (Linux's vma_to_resize); an
+ * old range with locked and unlocked pages is EFAULT (two VMAs on Linux).
  */
 SYSCALL_HANDLER(mremap)
 {
@@ -376,12 +393,20 @@ SYSCALL_HANDLER(mremap)
     if (new_len > old_len && shared)
         return -EFAULT;
     unsigned rights = rights_at(addr + old_len - PAGE_SIZE);
+    bool locked = vm_page_locked(as, addr + old_len - PAGE_SIZE);
+    uint32_t locked_pages = vm_pages_locked_in(as, addr, old_len / PAGE_SIZE);
+    if (locked_pages && locked_pages != old_len / PAGE_SIZE)
+        return -EFAULT; /* locked and unlocked pages: on Linux two VMAs, which mremap refuses */
     uint32_t grow = new_len > old_len ? new_len - old_len : 0;
+    if (grow && locked && !mlock_may_add(grow / PAGE_SIZE))
+        return -EAGAIN;
     if (grow && !page_alloc_leaves_reserve(grow / PAGE_SIZE))
         return -ENOMEM;
     if (!(flags & MREMAP_FIXED) && addr + old_len <= USER_TOP - grow &&
         addr + new_len <= user_stack_floor() && user_range_free(as, addr + old_len, grow)) {
         int err = map_fresh(addr + old_len, grow, rights);
+        if (!err && locked)
+            vm_lock_range(as, addr + old_len, grow / PAGE_SIZE, true);
         return err ? err : (int32_t)addr;
     }
     if (!(flags & MREMAP_MAYMOVE))
@@ -404,6 +429,8 @@ SYSCALL_HANDLER(mremap)
             vm_move_pages(as, to, addr, moved / PAGE_SIZE);
             return err;
         }
+        if (locked) /* the moved pages took their locks with them (vm_move_pages) */
+            vm_lock_range(as, to + old_len, grow / PAGE_SIZE, true);
     }
     return (int32_t)to;
 }

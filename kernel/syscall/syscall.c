@@ -213,6 +213,17 @@ static const struct syscall_info table[SYSCALL_SLOTS] = {
               "unsigned long")),
     CALL(SYS_madvise, madvise, 3, ARGS("start", "len_in", "behavior"),
          ARGS("unsigned long", "size_t", "int")),
+    /* Locked memory and port I/O for user-space drivers (issue 23): sys_mlock.c,
+     * arch/x86/ioport.c */
+    CALL(SYS_mlock, mlock, 2, ARGS("start", "len"), ARGS("unsigned long", "size_t")),
+    CALL(SYS_munlock, munlock, 2, ARGS("start", "len"), ARGS("unsigned long", "size_t")),
+    CALL(SYS_mlockall, mlockall, 1, ARGS("flags"), ARGS("int")),
+    CALL(SYS_munlockall, munlockall, 0, ARGS(0), ARGS(0)),
+    CALL(SYS_mlock2, mlock2, 3, ARGS("start", "len", "flags"),
+         ARGS("unsigned long", "size_t", "int")),
+    CALL(SYS_ioperm, ioperm, 3, ARGS("from", "num", "turn_on"),
+         ARGS("unsigned long", "unsigned long", "int")),
+    CALL(SYS_iopl, iopl, 1, ARGS("level"), ARGS("unsigned int")),
     /* Time, system information, limits and random numbers (issue 16): sys_time.c,
      * sys_info.c. Handler names are Linux's i386 ones (syscall_32.tbl). */
     CALL(SYS_time, time32, 1, ARGS("tloc"), ARGS("old_time32_t *")),

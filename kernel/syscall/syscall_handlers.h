@@ -71,6 +71,13 @@ SYSCALL_HANDLER(old_mmap);
 SYSCALL_HANDLER(mprotect);
 SYSCALL_HANDLER(mremap);
 SYSCALL_HANDLER(madvise);
+SYSCALL_HANDLER(mlock);
+SYSCALL_HANDLER(munlock);
+SYSCALL_HANDLER(mlockall);
+SYSCALL_HANDLER(munlockall);
+SYSCALL_HANDLER(mlock2);
+SYSCALL_HANDLER(ioperm);
+SYSCALL_HANDLER(iopl);
 /* Static glibc programs (issue 16, tests/linux/glibc_abi.c): sys_file.c */
 SYSCALL_HANDLER(ia32_pread64);
 SYSCALL_HANDLER(ia32_pwrite64);

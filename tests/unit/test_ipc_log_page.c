@@ -4,6 +4,8 @@
  * refusing oversize events), reading back live and from dumped pages, and the line format.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,6 +362,156 @@ TEST(numbers_event_oversize_refused_whole)
     CHECK_EQ_INT(t->log.oversize, 1);
     CHECK_EQ_INT(t->log.written, 1);
     CHECK_EQ_INT(t->pages[0]->hdr.write_offset, 255);
+    free_log(t);
+}
+
+/* The text of the newest event of log (its BYTE_ARRAY), NUL-terminated in text. */
+static void newest_text(const struct ipc_log *log, char *text)
+{
+    struct ipc_log_cursor c = ipc_log_oldest(log);
+    uint8_t ev[IPC_LOG_EVENT_MAX];
+    int len, last = 0;
+    uint8_t newest[IPC_LOG_EVENT_MAX];
+    while ((len = ipc_log_read_event(log, &c, ev)) > 0) {
+        memcpy(newest, ev, (size_t)len);
+        last = len;
+    }
+    text[0] = '\0';
+    if (last >= 24) {
+        memcpy(text, newest + 24, newest[23]);
+        text[newest[23]] = '\0';
+    }
+}
+
+/* Each number where the decimal writer changes its way (one digit, two, the table's last,
+ * the first above it, negative ones, both ends of int32) gives printf's " %d", alone, after
+ * and before small ones, and as the last number of an event (where the small ones' four-byte
+ * store writes past the text). Compared with the text and with the encoder's whole log. */
+TEST(numbers_event_edge_numbers_same_as_printf)
+{
+    static const int32_t edges[] = { 0, 1, 9, 10, 11, 42, 98, 99, 100, 101, 999, 1000,
+                                     -1, -9, -10, -99, -100, -101, 2147483647, 2147483646,
+                                     INT32_MIN, INT32_MIN + 1, 123456789, -123456789 };
+    const int count = (int)(sizeof edges / sizeof edges[0]);
+    struct test_log *fast = new_log(2, "fast"), *slow = new_log(2, "slow");
+    bool same = true, text_ok = true;
+    for (int i = 0; i < count && same && text_ok; i++) {
+        for (int shape = 0; shape < 4 && same && text_ok; shape++) {
+            /* alone; then 7 after a small one; before one; between two */
+            int32_t numbers[3] = { edges[i], 5, 77 };
+            if (shape == 1) {
+                numbers[0] = 7;
+                numbers[1] = edges[i];
+            } else if (shape == 3) {
+                numbers[0] = 3;
+                numbers[1] = edges[i];
+                numbers[2] = 10;
+            }
+            unsigned n = shape == 0 ? 1 : shape == 1 ? 2 : 3;
+            struct ipc_log_numbers ev = { (uint64_t)i, (uint64_t)i * 5, "ev =", 4, numbers, n };
+            int r_fast = ipc_log_append_numbers(&fast->log, &ev);
+            int r_slow = log_numbers_encoded(&slow->log, &ev);
+            same = r_fast == r_slow && r_fast >= 0 && same_pages(fast, slow);
+            char want[64], got[IPC_LOG_EVENT_MAX + 1];
+            int w = snprintf(want, sizeof want, "ev =");
+            for (unsigned k = 0; k < n; k++)
+                w += snprintf(want + w, sizeof want - (size_t)w, " %d", numbers[k]);
+            newest_text(&fast->log, got);
+            text_ok = strcmp(got, want) == 0;
+            if (!text_ok)
+                printf("# got \"%s\", want \"%s\"\n", got, want);
+        }
+    }
+    CHECK(same);
+    CHECK(text_ok);
+    free_log(fast);
+    free_log(slow);
+}
+
+/* Around the room a string event has for text (231 bytes): many numbers (more than the
+ * writer takes without checking the room as it goes), long ones and short ones, with texts
+ * that leave them exactly the room, one byte less and one more. Same result, same pages and
+ * same oversize count as the encoder. */
+TEST(numbers_event_room_edges_same_as_encoder)
+{
+    char what[256];
+    memset(what, 'w', sizeof what);
+    static int32_t numbers[120];
+    struct test_log *fast = new_log(2, "fast"), *slow = new_log(2, "slow");
+    bool same = true;
+    int refused = 0;
+    static const int32_t fills[] = { 0, 99, 100, -5, INT32_MIN, 2147483647 };
+    for (unsigned count = 0; count <= 116 && same; count++) {
+        for (unsigned f = 0; f < sizeof fills / sizeof fills[0] && same; f++) {
+            for (unsigned i = 0; i < count; i++)
+                numbers[i] = i % 3 == 2 ? (int32_t)i : fills[f];
+            char text[2048];
+            int numbers_len = 0;
+            for (unsigned i = 0; i < count; i++)
+                numbers_len += snprintf(text, sizeof text, " %d", numbers[i]);
+            for (int slack = -1; slack <= 1 && same; slack++) {
+                /* what_len such that the text is the room + slack bytes long */
+                long what_len = 231 - numbers_len + slack;
+                if (what_len < 0 || what_len > 240)
+                    continue;
+                struct ipc_log_numbers ev = { count, f, what, (size_t)what_len, numbers, count };
+                int r_fast = ipc_log_append_numbers(&fast->log, &ev);
+                int r_slow = log_numbers_encoded(&slow->log, &ev);
+                refused += r_fast == -EMSGSIZE;
+                same = r_fast == r_slow && (r_fast == -EMSGSIZE) == (slack > 0) &&
+                       fast->log.oversize == slow->log.oversize && same_pages(fast, slow);
+            }
+        }
+    }
+    CHECK(same);
+    CHECK(refused > 100);
+    free_log(fast);
+    free_log(slow);
+}
+
+/* Dropping the oldest, against a model of the stream: after every append of events of
+ * varied sizes (some straddling, some ending at a page's end), the events read from the
+ * oldest are exactly the newest that fit, the count of dropped ones agrees, and the `log`
+ * reader, left at the oldest, moved along with it. */
+TEST(drops_agree_with_a_model_of_the_stream)
+{
+    struct test_log *t = new_log(3, "model");
+    enum { MAX_EVENTS = 4096 };
+    static uint32_t sizes[MAX_EVENTS];
+    uint32_t first = 0, next = 0, bytes = 0;
+    const uint32_t capacity = 3 * IPC_LOG_DATA_SIZE;
+    uint64_t dropped = 0;
+    bool ok = true;
+    uint32_t seed = 12345;
+    for (uint32_t i = 0; i < 3000 && ok; i++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t len = 26 + (seed >> 16) % 230; /* a string event of 26 to 255 bytes */
+        if (i % 97 == 0)
+            len = 255;
+        char text[256];
+        memset(text, 'a' + (char)(i % 26), sizeof text);
+        text[len - 24] = '\0';
+        int r = log_text(&t->log, i, text);
+        uint32_t drops = 0;
+        while (capacity - bytes <= len) { /* one byte always stays free */
+            bytes -= sizes[first++ % MAX_EVENTS];
+            drops++;
+        }
+        sizes[next++ % MAX_EVENTS] = len;
+        bytes += len;
+        dropped += drops;
+        ok = r == (int)drops && t->log.dropped == dropped;
+        struct ipc_log_cursor c = ipc_log_oldest(&t->log);
+        ok = ok && t->log.reader.page == c.page && t->log.reader.offset == c.offset;
+        uint8_t ev[IPC_LOG_EVENT_MAX];
+        int n;
+        uint32_t k = first;
+        while (ok && (n = ipc_log_read_event(&t->log, &c, ev)) > 0)
+            ok = k < next && (uint32_t)n == sizes[k++ % MAX_EVENTS];
+        ok = ok && k == next;
+    }
+    CHECK(ok);
+    CHECK(dropped > 1000);
     free_log(t);
 }
 

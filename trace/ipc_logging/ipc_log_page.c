@@ -1,9 +1,11 @@
 /*
  * ipc_log_page.c - IPC logging's memory format: encoding events, writing them into a
  * context's circular list of pages, reading them back in order (live, or from the pages of
- * a memory dump), and printing one as a line. The layout is in ipc_log_page.h.
+ * a memory dump), and printing one as a line. The layout is in ipc_log_page.h; the hot part
+ * of writing (a message event, dropping the oldest) is inline, in ipc_log_write.h.
  */
 #include "trace/ipc_logging/ipc_log_page.h"
+#include "trace/ipc_logging/ipc_log_write.h"
 
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -17,33 +19,6 @@ _Static_assert(offsetof(struct ipc_log_page_header, ctx_offset) == 0x28, "ctx_of
 _Static_assert(offsetof(struct ipc_log_context_header, header_size) == 0x0e, "header_size");
 _Static_assert(offsetof(struct ipc_log_context_header, name) == 0x18, "name");
 _Static_assert(IPC_LOG_MAX_MSG_SIZE < IPC_LOG_DATA_SIZE, "an event spans two pages at most");
-
-/* Stores the n (4 or 8) low bytes of v at p, least significant first: on a little-endian
- * CPU, its own store (__builtin_memcpy stays inline even with the kernel's -fno-builtin). */
-static void put_le(uint8_t *p, uint64_t v, unsigned n)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (n == 8) {
-        __builtin_memcpy(p, &v, 8);
-        return;
-    }
-    uint32_t low = (uint32_t)v;
-    __builtin_memcpy(p, &low, 4);
-#else
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
-
-/* memcpy for the hot path: eight bytes per step. The kernel's memcpy copies a byte at a
- * time, and events are copied once into the encoder and once into a page. */
-static void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
-{
-    for (; n >= 8; n -= 8, dst += 8, src += 8)
-        __builtin_memcpy(dst, src, 8);
-    while (n--)
-        *dst++ = *src++;
-}
 
 /* The n-byte little-endian number at p. */
 static uint64_t get_le(const uint8_t *p, unsigned n)
@@ -219,8 +194,10 @@ static void step(const struct ipc_log *log, struct ipc_log_cursor *c, uint8_t *o
 
 /* Drops the oldest event: the read position moves past it, and the page it leaves gets
  * read_offset 0 (the rule of Qualcomm's ipc_logging.c, which dump tools rely on: only the
- * read page has a read_offset). The `log` reader moves along if it was there. */
-static void drop_oldest(struct ipc_log *log)
+ * read page has a read_offset). The `log` reader moves along if it was there. Out of line:
+ * make_room (ipc_log_write.h) calls it only for an event that runs onto the next page, and
+ * inlined it would take the registers make_room's common case needs. */
+__attribute__((noinline)) void ipc_log_drop_oldest(struct ipc_log *log)
 {
     struct ipc_log_cursor r = ipc_log_oldest(log);
     bool push_reader = log->reader.page == r.page && log->reader.offset == r.offset;
@@ -239,27 +216,6 @@ static void drop_oldest(struct ipc_log *log)
     log->write_avail += TSV_HEADER_SIZE + hdr[1];
     if (push_reader)
         log->reader = r;
-}
-
-/* Drops the oldest events until len bytes fit (one free byte always stays, so that full
- * and empty differ); returns how many it dropped. */
-static int make_room(struct ipc_log *log, uint32_t len)
-{
-    int dropped = 0;
-    while (log->write_avail <= len) {
-        drop_oldest(log);
-        dropped++;
-    }
-    return dropped;
-}
-
-/* Counts an appended event of len bytes, and the events dropped for it. */
-static int count_append(struct ipc_log *log, uint32_t len, int dropped)
-{
-    log->write_avail -= len;
-    log->written++;
-    log->dropped += (uint64_t)dropped;
-    return dropped;
 }
 
 int ipc_log_append(struct ipc_log *log, const uint8_t *ev, uint32_t len)
@@ -300,14 +256,6 @@ int ipc_log_append_encoded(struct ipc_log *log, struct ipc_log_encoder *e)
         return len;
     }
     return ipc_log_append(log, e->buf, (uint32_t)len);
-}
-
-/* Writes one item header and returns where its value goes. */
-static uint8_t *put_header(uint8_t *p, uint8_t type, uint8_t size)
-{
-    p[0] = type;
-    p[1] = size;
-    return p + TSV_HEADER_SIZE;
 }
 
 /* The characters v takes in decimal, its '-' included: a few compares for the small
@@ -358,61 +306,63 @@ static void put_decimal(char *p, int32_t v, unsigned len)
     }
 }
 
-/* The string event's bytes at p (len of them, the event header included): the header,
- * TIMESTAMP, QTIMER and a BYTE_ARRAY of the text what followed by " N" for each number,
- * digits[i] being number i's decimal_length (numbers_len characters in all). */
-static void put_numbers_event(uint8_t *p, uint32_t len, const struct ipc_log_numbers *ev,
-                              const uint8_t *digits, size_t numbers_len)
+/* --- message events: the rare cases (ipc_log_write.h has the common one) ------------------ */
+
+/* ipc_log_blank_decimal's entry for n: a blank, n's one or two digits, their count + 1. */
+#define BLANK_DECIMAL(n)                                                                 \
+    { ' ', (char)((n) < 10 ? '0' + (n) : '0' + (n) / 10),                                \
+      (char)((n) < 10 ? 0 : '0' + (n) % 10), (char)((n) < 10 ? 2 : 3) }
+#define BLANK_DECIMAL_TENS(t)                                                            \
+    BLANK_DECIMAL(10 * (t)), BLANK_DECIMAL(10 * (t) + 1), BLANK_DECIMAL(10 * (t) + 2),   \
+        BLANK_DECIMAL(10 * (t) + 3), BLANK_DECIMAL(10 * (t) + 4),                        \
+        BLANK_DECIMAL(10 * (t) + 5), BLANK_DECIMAL(10 * (t) + 6),                        \
+        BLANK_DECIMAL(10 * (t) + 7), BLANK_DECIMAL(10 * (t) + 8), BLANK_DECIMAL(10 * (t) + 9)
+const char ipc_log_blank_decimal[BLANK_DECIMAL_BELOW][4] = {
+    BLANK_DECIMAL_TENS(0), BLANK_DECIMAL_TENS(1), BLANK_DECIMAL_TENS(2), BLANK_DECIMAL_TENS(3),
+    BLANK_DECIMAL_TENS(4), BLANK_DECIMAL_TENS(5), BLANK_DECIMAL_TENS(6), BLANK_DECIMAL_TENS(7),
+    BLANK_DECIMAL_TENS(8), BLANK_DECIMAL_TENS(9),
+};
+
+/* Out of line: inlined, it would take the registers put_numbers_text's loop keeps for the
+ * small numbers. */
+__attribute__((noinline)) char *ipc_log_put_blank_decimal(char *out, int32_t v)
 {
-    p = put_header(p, TSV_TYPE_STRING, (uint8_t)(len - TSV_HEADER_SIZE));
-    p = put_header(p, TSV_TYPE_TIMESTAMP, 8);
-    put_le(p, ev->ns, 8);
-    p = put_header(p + 8, TSV_TYPE_QTIMER, 8);
-    put_le(p, ev->ticks, 8);
-    p = put_header(p + 8, TSV_TYPE_BYTE_ARRAY, (uint8_t)(ev->what_len + numbers_len));
-    copy_bytes(p, (const uint8_t *)ev->what, ev->what_len);
-    char *out = (char *)p + ev->what_len;
-    const int32_t *numbers = ev->numbers;
-    for (unsigned i = 0, count = ev->count; i < count; i++) {
-        *out = ' ';
-        put_decimal(out + 1, numbers[i], digits[i]);
-        out += 1 + digits[i];
-    }
+    unsigned len = decimal_length(v);
+    *out = ' ';
+    put_decimal(out + 1, v, len);
+    return out + 1 + len;
 }
 
-/* A string event's bytes before its text: its header, TIMESTAMP, QTIMER, the text's header. */
-#define STRING_EVENT_OVERHEAD (4 * TSV_HEADER_SIZE + 8 + 8)
-#define STRING_EVENT_ROOM (IPC_LOG_MAX_MSG_SIZE - STRING_EVENT_OVERHEAD)
+/* Only a long text or many numbers come here. */
+__attribute__((noinline)) char *ipc_log_put_numbers_text_bounded(char *out, const int32_t *n,
+                                                                 const int32_t *end,
+                                                                 size_t room)
+{
+    const char *limit = out + room;
+    for (; n != end && out <= limit; n++)
+        out = put_numbers_text(out, n, n + 1);
+    return out <= limit ? out : NULL;
+}
+
+/* One event in about forty (a page holds some forty of IPC's). */
+__attribute__((noinline)) int ipc_log_append_numbers_straddling(struct ipc_log *log,
+    uint32_t len, uint64_t ns, uint64_t ticks, const char *what, size_t what_len,
+    const char *numbers_text, size_t numbers_len)
+{
+    uint8_t event[IPC_LOG_MAX_MSG_SIZE];
+    put_numbers_event(event, len, ns, ticks, what, what_len, numbers_text, numbers_len);
+    ipc_log_append(log, event, len); /* it fits: len was checked */
+    return 0;
+}
 
 int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev)
 {
-    /* The numbers' lengths first (" 12 -3 ..."), to learn the event's; the text and the
-     * numbers may fill STRING_EVENT_ROOM bytes, and each number takes at least two. */
-    uint8_t digits[STRING_EVENT_ROOM / 2 + 1];
-    size_t used = ev->what_len;
-    for (unsigned i = 0; i < ev->count && used <= STRING_EVENT_ROOM; i++) {
-        digits[i] = (uint8_t)decimal_length(ev->numbers[i]);
-        used += 1 + digits[i];
-    }
-    if (used > STRING_EVENT_ROOM) {
-        log->oversize++;
-        return -EMSGSIZE;
-    }
-    uint32_t len = (uint32_t)(STRING_EVENT_OVERHEAD + used);
-    size_t numbers_len = used - ev->what_len;
-    struct ipc_log_page *page = log->pages[log->write_page];
-    if (IPC_LOG_DATA_SIZE - page->hdr.write_offset < len) {
-        /* It would straddle two pages: built whole first, then appended like any other. */
-        uint8_t event[IPC_LOG_MAX_MSG_SIZE];
-        put_numbers_event(event, len, ev, digits, numbers_len);
-        return ipc_log_append(log, event, len);
-    }
-    int dropped = make_room(log, len);
-    /* Written in place, after the last event: the write offset that makes it part of the
-     * log moves only once all of it is there, so a dump never sees half an event. */
-    put_numbers_event(page->data + page->hdr.write_offset, len, ev, digits, numbers_len);
-    page->hdr.write_offset += (uint16_t)len;
-    return count_append(log, len, dropped);
+    char text[STRING_EVENT_ROOM + NUMBER_TEXT_MAX];
+    int text_len = ipc_log_numbers_text(text, ev->what_len, ev->numbers, ev->count);
+    uint64_t dropped = log->dropped;
+    int r = ipc_log_write_numbers(log, ev->ns, ev->ticks, ev->what, ev->what_len, text,
+                                  text_len);
+    return r < 0 ? r : (int)(log->dropped - dropped);
 }
 
 struct ipc_log_cursor ipc_log_oldest(const struct ipc_log *log)

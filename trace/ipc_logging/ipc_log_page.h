@@ -204,9 +204,10 @@ struct ipc_log_numbers {
 };
 
 /* Appends a message event: the bytes the encoder and ipc_log_string would make of
- * "%s %d %d ...", formatted by a decimal writer of its own (no printf) and written straight
- * into the page when the event fits there whole. Returns as ipc_log_append; -EMSGSIZE
- * (counted in oversize) when the text does not fit in one event. */
+ * "%s %d %d ...", the numbers formatted on the stack by a decimal writer of its own (no
+ * printf), then the event written straight into the page when it fits there whole
+ * (ipc_log_write.h has the code, which the kernel's ipc_log_numbers inlines). Returns as
+ * ipc_log_append; -EMSGSIZE (counted in oversize) when the text does not fit in one event. */
 int ipc_log_append_numbers(struct ipc_log *log, const struct ipc_log_numbers *ev);
 
 /* The position of the oldest event. */

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <sys/io.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
@@ -99,6 +100,26 @@ void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
 }
 
 int munmap(void *addr, size_t length) { return SYS(SYS_munmap, addr, length, 0, 0, 0); }
+
+int mlock(const void *addr, size_t len) { return SYS(SYS_mlock, addr, len, 0, 0, 0); }
+int mlock2(const void *addr, size_t len, unsigned int flags)
+{
+    return SYS(SYS_mlock2, addr, len, flags, 0, 0);
+}
+int munlock(const void *addr, size_t len) { return SYS(SYS_munlock, addr, len, 0, 0, 0); }
+int mlockall(int flags) { return SYS(SYS_mlockall, flags, 0, 0, 0, 0); }
+int munlockall(void) { return SYS(SYS_munlockall, 0, 0, 0, 0, 0); }
+int mprotect(void *addr, size_t len, int prot) { return SYS(SYS_mprotect, addr, len, prot, 0, 0); }
+int madvise(void *addr, size_t length, int advice)
+{
+    return SYS(SYS_madvise, addr, length, advice, 0, 0);
+}
+
+int ioperm(unsigned long from, unsigned long num, int turn_on)
+{
+    return SYS(SYS_ioperm, from, num, turn_on, 0, 0);
+}
+int iopl(int level) { return SYS(SYS_iopl, level, 0, 0, 0, 0); }
 
 int nanosleep(const struct timespec *req, struct timespec *rem)
 {
