@@ -164,8 +164,9 @@ static void io_bar(const char *td)
     close(fd);
 }
 
-/* A child maps the BAR and writes the liveness register in a loop until it is killed;
- * then this process maps it again and edu answers. */
+/* A child maps the BAR and writes the liveness register in a loop until it is killed
+ * (under mmiotrace most likely inside a step: the add is stepped); then this process maps
+ * it again and edu answers. */
 static void killed(const char *edu)
 {
     int ready[2];
@@ -175,8 +176,10 @@ static void killed(const char *edu)
         volatile uint32_t *regs = map_edu(edu, 0);
         char c = regs ? 'y' : 'n';
         write(ready[1], &c, 1);
-        for (uint32_t i = 0; regs; i++)
+        for (uint32_t i = 0; regs; i++) { /* a mov (emulated when traced), an add (stepped) */
             regs[1] = i;
+            __asm__ volatile("addl $1, %0" : "+m"(regs[1]) : : "cc");
+        }
         _exit(1);
     }
     char c = 0;
