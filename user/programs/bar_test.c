@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <tracekern/check.h>
 #include <unistd.h>
@@ -253,6 +254,40 @@ static uint32_t pushf_into_the_bar(volatile uint32_t *regs)
     return v;
 }
 
+/* Signals while stepping: SIGALRM every millisecond while the program runs stepped
+ * read-modify-writes on the BAR; the handler reads the BAR too. A signal is delivered only
+ * between instructions, never inside a step, so each addl stays one R and one W and the
+ * device ends where the arithmetic says: each addl writes ~s + 1 = -s over the last value
+ * s written, so after an even number of them the register holds X again and reads ~X. */
+static volatile uint32_t *alarm_regs;
+static volatile uint32_t alarms, alarm_bad;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarms++;
+    if (alarm_regs[0] != EDU_ID)
+        alarm_bad++;
+}
+
+static void signals_while_stepping(volatile uint32_t *regs)
+{
+    alarm_regs = regs;
+    struct sigaction sa = { 0 };
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, 0);
+    struct itimerval every = { { 0, 1000 }, { 0, 1000 } };
+    setitimer(ITIMER_REAL, &every, 0);
+    regs[1] = 0x01020304;
+    for (int i = 0; i < 4000 || (alarms < 3 && i < 400000); i += 2) {
+        __asm__ volatile("addl $1, %0" : "+m"(regs[1]) : : "cc");
+        __asm__ volatile("addl $1, %0" : "+m"(regs[1]) : : "cc");
+    }
+    struct itimerval off = { { 0, 0 }, { 0, 0 } };
+    setitimer(ITIMER_REAL, &off, 0);
+    _exit(regs[1] == ~0x01020304u && alarms >= 3 && !alarm_bad ? 0 : 1);
+}
+
 /* What a hostile program does to a traced mapping, each in a child of its own; the
  * kernel and the device must come out of each as they went in. */
 static void hostile(const char *edu)
@@ -263,6 +298,9 @@ static void hostile(const char *edu)
     check_true("a read across the mapping's end: SIGSEGV", WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
     status = in_child(edu, jump_into_the_bar);
     check_true("a jump into the BAR: killed by a signal, not the kernel", WIFSIGNALED(status));
+    status = in_child(edu, signals_while_stepping);
+    check_true("SIGALRMs while stepped read-modify-writes: each whole, the handler reads the BAR",
+               WIFEXITED(status) && WEXITSTATUS(status) == 0);
     volatile uint32_t *regs = map_edu(edu, 0);
     check_true("mmap of edu's BAR", regs != 0);
     if (!regs)
