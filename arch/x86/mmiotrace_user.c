@@ -173,15 +173,15 @@ void mmiotrace_user_map(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc)
         return;
     unsigned long flags = spin_lock_irqsave(&maps_lock);
     struct user_map *m = 0;
+    uint32_t id = 0;
     for (int i = 0; i < USER_MAPS_MAX && !m; i++)
         if (!maps[i].as)
             m = &maps[i];
     if (m) {
-        *m = (struct user_map){ as, va, PAGE_ALIGN_UP(len), phys, ioremap_take_id() };
+        *m = (struct user_map){ as, va, PAGE_ALIGN_UP(len), phys, id = ioremap_take_id() };
         if (m - maps >= maps_end)
             maps_end = (int)(m - maps) + 1;
         mmiotrace_user_mappings++;
-        vm_arm_device_pages(as, va, m->len / PAGE_SIZE, true);
     }
     spin_unlock_irqrestore(&maps_lock, flags);
     if (!m) {
@@ -189,7 +189,10 @@ void mmiotrace_user_map(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc)
                USER_MAPS_MAX, va);
         return;
     }
-    mmiotrace_record_map(MMIO_OP_MAP, m->id, phys, va, len, pc, true);
+    mmiotrace_record_map(MMIO_OP_MAP, id, phys, va, len, pc, true);
+    /* Armed outside the lock: arming flushes the range where the space is loaded (only
+     * here: the process is in this system call, and nothing else runs its space). */
+    vm_arm_device_pages(as, va, PAGE_ALIGN_UP(len) / PAGE_SIZE, true);
 }
 
 /* Forgets m after recording its UNMAP, disarming what is left of it. maps_lock held. */
