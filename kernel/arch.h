@@ -136,6 +136,11 @@ struct caught_fault {
 };
 bool arch_call_catching_faults(void (*fn)(void *), void *arg, struct caught_fault *fault);
 
+/* issue 23: mmiotrace's recording of port I/O came on or went off (kernel/trace_hooks.h
+ * trace_hook_port_io): each CPU stops or goes back to letting programs reach their ports
+ * directly, so that while it is on every program's port access traps and is recorded. */
+void arch_port_tracing_changed(void);
+
 /* The process layout (issue 16): what a new program is told about the machine (its
  * auxiliary vector, kernel/proc/exec.c). arch_hwcap is AT_HWCAP: on x86 the feature bits
  * of CPUID leaf 1, EDX. arch_random_bytes fills buf with bytes no program can predict

@@ -34,6 +34,9 @@ USER_PROGRAMS += pid_filter hostile_pids # issue 18, set_event_pid and the other
 USER_PROGRAMS += uprobe_target hostile_uprobes # issue 18, uprobes
 USER_PROGRAMS += hostile_instances # issue 18, instances/
 USER_PROGRAMS += dma_ports_test # issue 23, mlock, pagemap, ioperm and iopl
+USER_PROGRAMS += port_driver # issue 23, a program's port I/O under mmiotrace
+USER_PROGRAMS += uio_test # issue 23, uio_pci_generic
+USER_PROGRAMS += edu_driver # issue 23, the worked example: edu through sysfs, uio, resource0, pagemap
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \

@@ -11,6 +11,7 @@
 #define EFLAGS_CF (1u << 0)
 #define EFLAGS_TF (1u << 8)
 #define EFLAGS_IF (1u << 9)
+#define EFLAGS_DF (1u << 10)
 #define EFLAGS_NT (1u << 14)
 
 #define CR0_PE (1u << 0)

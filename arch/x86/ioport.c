@@ -34,6 +34,7 @@
  */
 #include "arch/x86/ioport.h"
 
+#include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/trap.h"
 #include "kernel/arch.h"
@@ -46,7 +47,9 @@
 #include "kernel/notrace.h"
 #include "kernel/proc/task.h"
 #include "kernel/proc/task_internal.h"
+#include "kernel/smp.h"
 #include "kernel/syscall/syscall_handlers.h"
+#include "kernel/trace_hooks.h"
 
 struct io_bitmap {
     uint32_t users;    /* tasks that have it (fork shares it) */
@@ -65,13 +68,17 @@ static struct {
     uint32_t max;
 } tss_copy[MAX_CPUS];
 
-/* Points this CPU's TSS at what task t may use (t running or about to run here). */
+/* Points this CPU's TSS at what task t may use (t running or about to run here). While
+ * mmiotrace's extension records port I/O, at nothing: every port access of a program traps,
+ * to be done and recorded by ioport_traced_access. */
 static notrace void load_ports_of(const struct task *t)
 {
     unsigned cpu = arch_cpu_id();
     struct cpu_tss *c = &cpu_main_tss[cpu];
     const struct io_bitmap *bm = t->arch.io_bitmap;
-    if (t->arch.iopl_emul == 3) {
+    if (trace_hook_port_io) {
+        c->tss.iomap_base = TSS_IO_NONE;
+    } else if (t->arch.iopl_emul == 3) {
         c->tss.iomap_base = TSS_IO_ALL;
     } else if (!bm) {
         c->tss.iomap_base = TSS_IO_NONE;
@@ -220,5 +227,151 @@ bool ioport_cli_sti_fixup(struct trap_frame *tf)
         current->arch.iopl_warned = true;
     }
     tf->eip += 1;
+    return true;
+}
+
+/* --- port I/O under mmiotrace ---------------------------------------------------------- */
+
+/* Elements of a rep ins/outs done per trap: the kernel is never held long by one
+ * instruction (ECX may be 4 billion), and the rest traps again. */
+#define PORT_STRING_BATCH 64u
+
+/* Reloads this CPU's TSS for the task running here, if it has ports (a call IPI's work, or
+ * this CPU's own: interrupts are off). */
+static void reload_ports_here(void *arg)
+{
+    (void)arg;
+    if (current && current->arch.io_ports)
+        load_ports_of(current);
+}
+
+/* kernel/arch.h: every CPU's TSS set again for the task it runs. */
+void arch_port_tracing_changed(void)
+{
+    unsigned long flags = arch_irq_save();
+    reload_ports_here(0);
+    arch_irq_restore(flags);
+    smp_call_others(reload_ports_here, 0);
+}
+
+/* Whether task t may use ports [port, port + width) by its level or its own bitmap. */
+static bool may_use_ports(const struct task *t, uint32_t port, unsigned width)
+{
+    if (t->arch.iopl_emul == 3)
+        return true;
+    const struct io_bitmap *bm = t->arch.io_bitmap;
+    if (!bm || port + width > 0x10000)
+        return false;
+    for (uint32_t p = port; p < port + width; p++)
+        if (bm->bits[p / 8] & (1u << (p % 8)))
+            return false;
+    return true;
+}
+
+static uint32_t port_in(uint16_t port, unsigned width)
+{
+    return width == 1 ? inb(port) : width == 2 ? inw(port) : inl(port);
+}
+
+static void port_out(uint16_t port, unsigned width, uint32_t v)
+{
+    if (width == 1)
+        outb(port, (uint8_t)v);
+    else if (width == 2)
+        outw(port, (uint16_t)v);
+    else
+        outl(port, v);
+}
+
+/* One port access for the program at pc, recorded (IN or OUT with its pid) while mmiotrace's
+ * extension is on. */
+static uint32_t traced_in(uint16_t port, unsigned width, uint32_t pc)
+{
+    uint32_t v = port_in(port, width);
+    trace_port_io(1, (uint8_t)width, port, v, pc);
+    return v;
+}
+
+static void traced_out(uint16_t port, unsigned width, uint32_t v, uint32_t pc)
+{
+    port_out(port, width, v);
+    trace_port_io(2, (uint8_t)width, port, v, pc);
+}
+
+/* ins or outs, rep or not: up to PORT_STRING_BATCH elements; false if a user buffer
+ * faulted (the #GP then stands, as for an access the program may not make). */
+static bool string_io(struct trap_frame *tf, bool in, uint16_t port, unsigned width, bool rep,
+                      uint32_t len)
+{
+    uint32_t count = rep ? tf->ecx : 1;
+    uint32_t n = count < PORT_STRING_BATCH ? count : PORT_STRING_BATCH;
+    int32_t step = (tf->eflags & EFLAGS_DF) ? -(int32_t)width : (int32_t)width;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = 0;
+        if (in) {
+            v = traced_in(port, width, tf->eip);
+            if (copy_to_user(tf->edi, &v, width) != 0)
+                return false;
+            tf->edi += (uint32_t)step;
+        } else {
+            if (copy_from_user(&v, tf->esi, width) != 0)
+                return false;
+            traced_out(port, width, v, tf->eip);
+            tf->esi += (uint32_t)step;
+        }
+        if (rep)
+            tf->ecx--;
+    }
+    if (!rep || tf->ecx == 0)
+        tf->eip += len;
+    return true;
+}
+
+bool ioport_traced_access(struct trap_frame *tf)
+{
+    struct task *t = current;
+    if (!t->arch.io_ports)
+        return false; /* no port at all: the #GP is the program's */
+    uint8_t code[8];
+    uint32_t have = 0;
+    while (have < sizeof code && copy_from_user(&code[have], tf->eip + have, 1) == 0)
+        have++;
+    bool wide16 = false, rep = false;
+    uint32_t i = 0;
+    for (; i < have; i++) { /* the prefixes such an instruction may have */
+        if (code[i] == 0x66)
+            wide16 = true;
+        else if (code[i] == 0xf3)
+            rep = true;
+        else if (code[i] != 0x26 && code[i] != 0x2e && code[i] != 0x36 && code[i] != 0x3e)
+            break; /* ES, CS, SS, DS overrides change nothing: flat user segments */
+    }
+    if (i >= have)
+        return false;
+    uint8_t op = code[i];
+    unsigned width = (op & 1) ? (wide16 ? 2 : 4) : 1;
+    bool imm = op >= 0xe4 && op <= 0xe7;
+    if (!imm && !(op >= 0xec && op <= 0xef) && !(op >= 0x6c && op <= 0x6f))
+        return false; /* not port I/O: another #GP */
+    if (imm && i + 1 >= have)
+        return false;
+    uint16_t port = imm ? code[i + 1] : (uint16_t)tf->edx;
+    uint32_t len = i + 1 + (imm ? 1 : 0);
+    if (!may_use_ports(t, port, width))
+        return false; /* as without tracing: SIGSEGV */
+    if (!trace_hook_port_io)
+        load_ports_of(t); /* tracing ended: the program's own ports work directly again */
+    bool in = op == 0xe4 || op == 0xe5 || op == 0xec || op == 0xed || op == 0x6c || op == 0x6d;
+    if (op >= 0x6c && op <= 0x6f)
+        return string_io(tf, in, port, width, rep, len);
+    if (in) {
+        uint32_t v = traced_in(port, width, tf->eip);
+        uint32_t keep = width == 4 ? 0 : width == 2 ? 0xffff0000u : 0xffffff00u;
+        tf->eax = (tf->eax & keep) | v;
+    } else {
+        traced_out(port, width, width == 4 ? tf->eax : tf->eax & ((1u << (8 * width)) - 1),
+                   tf->eip);
+    }
+    tf->eip += len;
     return true;
 }

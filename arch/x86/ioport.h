@@ -21,5 +21,10 @@ void ioport_fork(struct task *child);
 /* A #GP from ring 3 at a cli or sti of a task with iopl(3): Linux 5.18 on (and 6.1) skips
  * the instruction as a no-op, saying so once in the kernel log. True when it did. */
 bool ioport_cli_sti_fixup(struct trap_frame *tf);
+/* A #GP from ring 3 at an in, out, ins or outs of a task that has ports, whose CPU's TSS
+ * denied it because mmiotrace records port I/O (or did until a moment ago): the access is
+ * done for the program if its own ports allow it, recorded as IN or OUT with its pid, and
+ * stepped over. True when it was; false leaves the #GP to become SIGSEGV. */
+bool ioport_traced_access(struct trap_frame *tf);
 
 #endif

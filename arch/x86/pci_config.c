@@ -75,3 +75,16 @@ void pci_config_write32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, ui
     outl(PCI_CONFIG_DATA, value);
     spin_unlock_irqrestore(&pci_config_lock, flags);
 }
+
+uint32_t pci_config_update16(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset,
+                             bool (*update)(uint32_t dword, uint16_t *word))
+{
+    unsigned long flags = spin_lock_irqsave(&pci_config_lock);
+    outl(PCI_CONFIG_ADDRESS, config_address(bus, dev, fn, offset));
+    uint32_t dword = inl(PCI_CONFIG_DATA);
+    uint16_t word;
+    if (update(dword, &word))
+        outw(PCI_CONFIG_DATA + (offset & 2), word); /* the address is still selected */
+    spin_unlock_irqrestore(&pci_config_lock, flags);
+    return dword;
+}

@@ -8,6 +8,7 @@
 #ifndef ARCH_X86_PCI_CONFIG_H
 #define ARCH_X86_PCI_CONFIG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Reads or writes the register at offset (< 256) of bus:dev.fn (dev < 32, fn < 8). 16-bit
@@ -19,5 +20,12 @@ uint32_t pci_config_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset)
 void pci_config_write8(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint8_t value);
 void pci_config_write16(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint16_t value);
 void pci_config_write32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint32_t value);
+
+/* A read-modify-write no other access can come between (Linux's pci_lock around
+ * pci_check_and_mask_intx): reads the dword at offset (a multiple of 4) and, when update
+ * returns true, writes *word to the 16-bit register at offset. Returns the dword read.
+ * update runs under the configuration lock with interrupts off: it only computes. */
+uint32_t pci_config_update16(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset,
+                             bool (*update)(uint32_t dword, uint16_t *word));
 
 #endif

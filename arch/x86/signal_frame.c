@@ -35,7 +35,6 @@
 #define EFLAGS_AF 0x10u
 #define EFLAGS_ZF 0x40u
 #define EFLAGS_SF 0x80u
-#define EFLAGS_DF 0x400u
 #define EFLAGS_OF 0x800u
 #define EFLAGS_RF 0x10000u
 #define EFLAGS_AC 0x40000u

@@ -77,6 +77,8 @@ void irq_set_handler(int irq, irq_handler_fn fn)
         irq_chip->mask(irq);
 }
 
+irq_handler_fn irq_handler_of(int irq) { return irq_handlers[irq]; }
+
 uint64_t irq_count_on(unsigned cpu, int irq) { return irq_counts[cpu][irq]; }
 
 uint64_t irq_count(int irq)
@@ -363,7 +365,8 @@ static inline __attribute__((always_inline)) void dispatch(struct trap_frame *tf
             kernel_lock();
             locked = true;
         }
-        if (!(v == VEC_GENERAL_PROTECTION && (umip_emulate(tf) || ioport_cli_sti_fixup(tf))) &&
+        if (!(v == VEC_GENERAL_PROTECTION &&
+              (umip_emulate(tf) || ioport_cli_sti_fixup(tf) || ioport_traced_access(tf))) &&
             !signal_fault_from_user(tf))
             user_fault(tf, v < 32 ? exception_names[v] : "unexpected interrupt");
     } else {

@@ -50,6 +50,9 @@ void irq_set_handler(int irq, irq_handler_fn fn);
  * without it and takes it itself where it needs it (kernel_trylock). The others run under
  * it (kernel/kernel_lock.h). */
 void irq_set_handler_unlocked(int irq, irq_handler_fn fn);
+/* The line's handler, NULL when it has none: a driver that would share a line asks first
+ * (irq_set_handler replaces what was there). */
+irq_handler_fn irq_handler_of(int irq);
 uint64_t irq_count(int irq); /* summed over the CPUs */
 uint64_t irq_count_on(unsigned cpu, int irq);
 /* Interrupts that are no ISA line, counted per CPU for /proc/interrupts' lower rows

@@ -14,6 +14,7 @@
 
 #include "arch/x86/pci_config.h"
 #include "drivers/pci/pci_format.h"
+#include "drivers/pci/pci_intx.h"
 #include "drivers/pci/pci_resource.h"
 #include "drivers/pci/pci_sysfs.h"
 #include "kernel/mm/heap.h"
@@ -68,11 +69,20 @@ void pci_write32(const struct pci_device *d, uint8_t offset, uint32_t value)
     pci_config_write32(d->bus, d->dev, d->fn, offset, value);
 }
 
+/* What an enable does to the command register besides decoding, as Linux's
+ * do_pci_enable_device: a device with an INTx pin may interrupt again (a driver before,
+ * uio_pci_generic's handler, may have left Interrupt Disable set). */
+static uint16_t intx_enabled(const struct pci_device *d, uint16_t cmd)
+{
+    return d->irq_pin ? cmd & (uint16_t)~PCI_COMMAND_INTX_DISABLE : cmd;
+}
+
 void pci_enable_device(struct pci_device *d)
 {
     d->enable_count++;
     uint16_t cmd = pci_read16(d, PCI_COMMAND);
-    uint16_t want = cmd | PCI_COMMAND_IO | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER;
+    uint16_t want = intx_enabled(d, cmd) | PCI_COMMAND_IO | PCI_COMMAND_MEMORY |
+                    PCI_COMMAND_MASTER;
     if (want != cmd)
         pci_write16(d, PCI_COMMAND, want);
 }
@@ -81,7 +91,7 @@ void pci_enable_decoding(struct pci_device *d)
 {
     if (d->enable_count++)
         return; /* enabled already: Linux does nothing more either */
-    uint16_t cmd = pci_read16(d, PCI_COMMAND), want = cmd;
+    uint16_t cmd = pci_read16(d, PCI_COMMAND), want = intx_enabled(d, cmd);
     for (int i = 0; i < PCI_NUM_RESOURCES; i++) {
         const struct pci_resource *r = &d->resource[i];
         if (i == PCI_ROM_RESOURCE && !(r->flags & IORESOURCE_ROM_ENABLE))

@@ -104,11 +104,13 @@ void pci_write32(const struct pci_device *d, uint8_t offset, uint32_t value);
 
 /* Turns on memory and I/O decoding and bus mastering (DMA) in the command register, and
  * counts one more user of the device (sysfs's enable shows the count, as Linux's
- * enable_cnt). The register is written only when a bit was off. */
+ * enable_cnt). A device with an INTx pin gets Interrupt Disable cleared, as Linux's enable
+ * does. The register is written only when a bit changes. */
 void pci_enable_device(struct pci_device *d);
 
 /* sysfs's `echo 1 > enable` (Linux's pci_enable_device): one more user, and the decoding
- * of the spaces d's resources use (I/O, memory) turned on; no bus mastering. */
+ * of the spaces d's resources use (I/O, memory) turned on, INTx allowed (as above); no bus
+ * mastering. */
 void pci_enable_decoding(struct pci_device *d);
 
 /* Undoes one enable; the last one turns bus mastering off (Linux's pci_disable_device:

@@ -28,6 +28,7 @@
 #include "kernel/mm/user_mem.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/task_internal.h"
+#include "kernel/trace_hooks.h"
 
 #define PAGEMAP_ENTRY_BYTES 8u
 #define PAGEMAP_CHUNK 64u /* entries copied to the program at once, from the kernel stack */
@@ -97,7 +98,12 @@ static int32_t pagemap_read_at(struct file *f, uint32_t ubuf, uint32_t count, ui
         uint32_t n = 0;
         while (n < PAGEMAP_CHUNK && (count - copied) / PAGEMAP_ENTRY_BYTES > n &&
                page + n < USER_TOP / PAGE_SIZE) {
-            chunk[n] = vm_pagemap_entry(as, (uint32_t)(page + n) * PAGE_SIZE, o->show_pfn);
+            uint32_t va = (uint32_t)(page + n) * PAGE_SIZE;
+            chunk[n] = vm_pagemap_entry(as, va, o->show_pfn);
+            /* A frame shown to a program is what a user-space driver gives its device for
+             * DMA: mmiotrace's extension records it (a DMA line). */
+            if (o->show_pfn && (chunk[n] & PAGEMAP_PRESENT))
+                trace_dma_frame((chunk[n] & PAGEMAP_PFN_MASK) * PAGE_SIZE, va, PAGE_SIZE);
             n++;
         }
         if (copy_to_user(ubuf + copied, chunk, n * PAGEMAP_ENTRY_BYTES) != 0)

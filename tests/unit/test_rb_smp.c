@@ -202,13 +202,17 @@ static void *reader(void *arg)
     return NULL;
 }
 
-/* Resizes (3..6 pages), or resets, the buffer every millisecond while writers run. */
+/* Resizes (3..6 pages), or resets, the buffer every millisecond while every writer runs:
+ * it stops when the first is done, so that what the others write last stays for the final
+ * drain to read (a resize after all of them had finished could empty every ring, and a run
+ * that read nothing would prove nothing; a loaded host once made it so). */
 static void *side_worker(void *arg)
 {
     bool resets = arg != NULL;
     host_smp_become_cpu(0);
     struct timespec ms = { 0, 1000000 };
-    for (uint32_t k = 0; !atomic_load(&run.stop_side_work); k++) {
+    for (uint32_t k = 0; !atomic_load(&run.stop_side_work) &&
+                         atomic_load(&run.writers_left) == RB_SMP_CPUS; k++) {
         pthread_mutex_lock(&run.reader_lock);
         if (resets) {
             rb_reset(run.rb);
@@ -269,10 +273,10 @@ static void run_stress(bool overwrite, int side)
  * buffer's own counts saying the same. */
 static void check_accounting(void)
 {
-    uint64_t lost_total = 0;
+    uint64_t lost_total = 0, read_total = 0;
     for (unsigned cpu = 0; cpu < RB_SMP_CPUS; cpu++) {
         CHECK_EQ_INT(run.read[cpu] + run.lost[cpu], run.attempts[cpu]);
-        CHECK(run.read[cpu] > 0);
+        read_total += run.read[cpu];
         struct rb_stats st;
         rb_get_stats(run.rb, cpu, &st);
         CHECK_EQ_INT(st.entries, 0);
@@ -280,6 +284,9 @@ static void check_accounting(void)
         CHECK_EQ_INT(st.overrun + st.dropped, run.lost[cpu]);
         lost_total += run.lost[cpu];
     }
+    /* Something was read: a CPU whose writer the host starved may have had all its events
+     * overwritten (each counted), but not every CPU. */
+    CHECK(read_total > 0);
     printf("#   read %llu %llu %llu %llu, lost %llu in all, %llu iterated, %llu resizes\n",
            (unsigned long long)run.read[0], (unsigned long long)run.read[1],
            (unsigned long long)run.read[2], (unsigned long long)run.read[3],

@@ -55,10 +55,13 @@ static void record_user_iomap(uint32_t va, uint32_t len, uint64_t phys, uint32_t
 static void update_extended_on(void)
 {
     bool on = tracer_current && mmiotrace_extensions;
+    bool was = trace_hook_port_io != 0;
     trace_hook_port_io = on ? record_pio : 0;
     trace_hook_device_irq = on ? record_irq : 0;
     trace_hook_dma_frame = on ? record_dma : 0;
     trace_hook_user_iomap = tracer_current ? record_user_iomap : 0;
+    if (on != was)
+        arch_port_tracing_changed(); /* programs' port accesses trap while recorded */
 }
 
 /* The type call's record is written with now: the tracer's tracer_type while mmiotrace is
