@@ -330,7 +330,7 @@ static bool prepare_operand(struct mmio_cpu *c, const struct io_mapping *m, uint
     if (read) {
         uint32_t value = read_sized(device, width);
         shadow_write(c, addr, width, value); /* where the instruction will read it */
-        sink(MMIO_OP_READ, width, m->id, phys, value, c->step.pc, 0, false);
+        sink(MMIO_OP_READ, width, m->id, phys, value, c->step.pc, 0);
     }
     if (write)
         c->step.writes[c->step.nwrites++] = (struct pending_write){ addr, device, width, m->id, phys };
@@ -403,7 +403,7 @@ static bool step_native(struct mmio_cpu *c, const struct io_mapping *m, uintptr_
     uintptr_t page = PAGE_ALIGN_DOWN(va);
     if (!view_map(&c->view, page, (uintptr_t)PAGE_ALIGN_DOWN(phys_of(m, page)), PTE_IO_FLAGS))
         return false;
-    sink(MMIO_OP_UNKNOWN, 0, m->id, phys_of(m, va), 0, c->step.pc, opcode, false);
+    sink(MMIO_OP_UNKNOWN, 0, m->id, phys_of(m, va), 0, c->step.pc, opcode);
     return true;
 }
 
@@ -503,7 +503,7 @@ static bool mmiotrace_debug_trap(struct trap_frame *tf)
         const struct pending_write *w = &c->step.writes[i];
         uint32_t value = shadow_read(c, w->va, w->width);
         write_sized(w->alias, w->width, value);
-        sink(MMIO_OP_WRITE, w->width, w->map_id, w->phys, value, c->step.pc, 0, false);
+        sink(MMIO_OP_WRITE, w->width, w->map_id, w->phys, value, c->step.pc, 0);
     }
     view_reset(&c->view);
     c->step.nshadow = c->step.nwrites = 0;

@@ -189,7 +189,7 @@ void mmiotrace_user_map(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc)
                USER_MAPS_MAX, va);
         return;
     }
-    mmiotrace_record_map(MMIO_OP_MAP, id, phys, va, len, pc, true);
+    mmiotrace_record_user_map(MMIO_OP_MAP, id, phys, va, len, pc);
     /* Armed outside the lock: arming flushes the range where the space is loaded (only
      * here: the process is in this system call, and nothing else runs its space). */
     vm_arm_device_pages(as, va, PAGE_ALIGN_UP(len) / PAGE_SIZE, true);
@@ -198,7 +198,7 @@ void mmiotrace_user_map(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc)
 /* Forgets m after recording its UNMAP, disarming what is left of it. maps_lock held. */
 static void drop_map(struct user_map *m)
 {
-    mmiotrace_record_map(MMIO_OP_UNMAP, m->id, m->phys, m->va, m->len, 0, true);
+    mmiotrace_record_user_map(MMIO_OP_UNMAP, m->id, m->phys, m->va, m->len, 0);
     vm_arm_device_pages(m->as, m->va, m->len / PAGE_SIZE, false);
     m->as = 0;
     maps_generation++;
@@ -368,7 +368,7 @@ static bool prepare_operand(struct user_cpu *c, const struct user_map *m, uint32
         for (int i = 0; first != last && i < op->width; i++) /* straddling: byte by byte */
             value |= (uint32_t)mmio_read8((void *)(device + i)) << (8 * i);
         shadow_put(s, addr, op->width, value);
-        mmiotrace_record_rw(MMIO_OP_READ, op->width, m->id, phys, value, s->pc, 0, true);
+        mmiotrace_record_user_rw(MMIO_OP_READ, op->width, m->id, phys, value, s->pc, 0);
     }
     if (op->write)
         s->writes[s->nwrites++] = (typeof(s->writes[0])){ addr, device, op->width, m->id, phys };
@@ -451,10 +451,10 @@ static bool emulate_mov(struct user_cpu *c, const struct user_map *m, struct tra
                          : high_byte              ? (*reg >> 8) & 0xff
                                                   : *reg & mask;
         write_sized(device, width, value);
-        mmiotrace_record_rw(MMIO_OP_WRITE, width, m->id, phys, value, tf->eip, 0, true);
+        mmiotrace_record_user_rw(MMIO_OP_WRITE, width, m->id, phys, value, tf->eip, 0);
     } else {
         uint32_t value = read_sized(device, width);
-        mmiotrace_record_rw(MMIO_OP_READ, width, m->id, phys, value, tf->eip, 0, true);
+        mmiotrace_record_user_rw(MMIO_OP_READ, width, m->id, phys, value, tf->eip, 0);
         if (f->kind == MOV_LOAD_ZX)
             *reg = value;
         else if (f->kind == MOV_LOAD_SX)
@@ -581,7 +581,7 @@ static bool step_native(struct user_step *s, uint32_t va, const uint8_t opcode[3
     struct user_map m;
     if (!traced_operand(s, va, 1, &m) || !step_show(s, PAGE_ALIGN_DOWN(va), 0))
         return false;
-    mmiotrace_record_rw(MMIO_OP_UNKNOWN, 0, m.id, m.phys + (va - m.va), 0, s->pc, opcode, true);
+    mmiotrace_record_user_rw(MMIO_OP_UNKNOWN, 0, m.id, m.phys + (va - m.va), 0, s->pc, opcode);
     return true;
 }
 
@@ -623,8 +623,8 @@ static bool step_begin_on_fault(struct trap_frame *tf)
                              .generation = generation };
     if (screened == 2) {
         /* Not steppable: recorded, and its page is the program's directly from now on. */
-        mmiotrace_record_rw(MMIO_OP_UNKNOWN, 0, m.id, m.phys + (cr2 - m.va), 0, s->pc,
-                            opcode, true);
+        mmiotrace_record_user_rw(MMIO_OP_UNKNOWN, 0, m.id, m.phys + (cr2 - m.va), 0, s->pc,
+                            opcode);
         vm_arm_device_pages(as, PAGE_ALIGN_DOWN(cr2), 1, false);
         return true;
     }
@@ -653,8 +653,8 @@ static void step_done(struct user_step *s, struct trap_frame *tf)
         else
             for (int b = 0; b < s->writes[i].width; b++)
                 mmio_write8((void *)(s->writes[i].alias + b), (uint8_t)(v >> (8 * b)));
-        mmiotrace_record_rw(MMIO_OP_WRITE, s->writes[i].width, s->writes[i].map_id,
-                            s->writes[i].phys, v, s->pc, 0, true);
+        mmiotrace_record_user_rw(MMIO_OP_WRITE, s->writes[i].width, s->writes[i].map_id,
+                            s->writes[i].phys, v, s->pc, 0);
     }
     step_end(s, tf);
 }

@@ -42,8 +42,8 @@ void ioremap_detach_observer(void (*undo)(struct io_mapping *m));
  * of each mapping it names so that their accesses fault. The sink runs from the page-fault
  * or debug-trap handler, once per access: op is MMIO_OP_READ, MMIO_OP_WRITE or
  * MMIO_OP_UNKNOWN (an instruction the decoder does not know; opcode then holds its first
- * bytes, else 0), pc the instruction's address, user true for a program's access through
- * its mapping of a BAR (the record then carries the pid of the process, current).
+ * bytes, else 0), pc the instruction's address. (A program's accesses through its mapping
+ * of a BAR are recorded by arch/x86/mmiotrace_user.c itself, with its pid.)
  */
 enum mmio_trace_op {
     MMIO_OP_READ = 1,
@@ -53,8 +53,7 @@ enum mmio_trace_op {
     MMIO_OP_UNMAP,
 };
 typedef void (*mmio_access_sink)(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
-                                 uint32_t value, uint32_t pc, const uint8_t opcode[3],
-                                 bool user);
+                                 uint32_t value, uint32_t pc, const uint8_t opcode[3]);
 /* Installs the fault handlers that report to sink (0 or -errno: -EBUSY while an int3
  * kprobe is armed, arch/x86/kprobe_arch.h), or removes them (sink 0). */
 int mmiotrace_arch_enable(mmio_access_sink sink);

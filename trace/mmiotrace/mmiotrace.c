@@ -102,7 +102,6 @@ static inline void fill_rw(struct mmiotrace_rw_entry *e, uint8_t op, uint8_t wid
 {
     e->op = op;
     e->user = user;
-    e->pad[0] = e->pad[1] = 0;
     e->width = width;
     for (int i = 0; i < 3; i++)
         e->opcode[i] = opcode ? opcode[i] : 0;
@@ -117,7 +116,6 @@ static inline void fill_map(struct mmiotrace_map_entry *e, uint8_t op, uint32_t 
 {
     e->op = op;
     e->user = user;
-    e->pad[0] = e->pad[1] = 0;
     e->map_id = map_id;
     e->virt = virt;
     e->len = len;
@@ -131,8 +129,9 @@ static inline void fill_map(struct mmiotrace_map_entry *e, uint8_t op, uint32_t 
  * whatever decides for an event applies), filled in place, given its type and committed
  * through the event (trace_event_commit). Without a filter no draft is made.
  */
-void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
-                         uint32_t value, uint32_t pc, const uint8_t opcode[3], bool user)
+static inline __attribute__((always_inline)) void
+record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys, uint32_t value,
+          uint32_t pc, const uint8_t opcode[3], bool user)
 {
     uint16_t type = record_type(&event_mmio_rw, TRACE_MMIO_RW);
     if (!type)
@@ -152,8 +151,8 @@ void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t ph
     trace_event_commit(&event_mmio_rw, &e->ent, sizeof *e);
 }
 
-void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
-                          uint32_t len, uint32_t pc, bool user)
+static void record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                       uint32_t len, uint32_t pc, bool user)
 {
     uint16_t type = record_type(&event_mmio_map, TRACE_MMIO_MAP);
     if (!type)
@@ -171,6 +170,31 @@ void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t v
     fill_map(e, op, map_id, phys, virt, len, pc, user);
     e->ent.type = type;
     trace_event_commit(&event_mmio_map, &e->ent, sizeof *e);
+}
+
+/* The kernel's accesses (the fault path's sink) and mappings, and a program's. */
+void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                         uint32_t value, uint32_t pc, const uint8_t opcode[3])
+{
+    record_rw(op, width, map_id, phys, value, pc, opcode, false);
+}
+
+void mmiotrace_record_user_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                              uint32_t value, uint32_t pc, const uint8_t opcode[3])
+{
+    record_rw(op, width, map_id, phys, value, pc, opcode, true);
+}
+
+void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                          uint32_t len, uint32_t pc)
+{
+    record_map(op, map_id, phys, virt, len, pc, false);
+}
+
+void mmiotrace_record_user_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                               uint32_t len, uint32_t pc)
+{
+    record_map(op, map_id, phys, virt, len, pc, true);
 }
 
 /* --- the extension's records (mmiotrace.h) ---------------------------------------------- */
@@ -236,7 +260,7 @@ static void on_mapped(struct io_mapping *m, uintptr_t caller)
     if (mmiotrace_filter_offset && m->phys != mmiotrace_filter_offset)
         return;
     mmiotrace_record_map(MMIO_OP_MAP, m->id, m->phys, (uint32_t)m->virt, (uint32_t)m->size,
-                         (uint32_t)caller, false);
+                         (uint32_t)caller);
     mmiotrace_arm(m, true);
 }
 
@@ -246,7 +270,7 @@ static void on_unmapping(struct io_mapping *m, uintptr_t caller)
     if (!m->traced)
         return;
     mmiotrace_record_map(MMIO_OP_UNMAP, m->id, m->phys, (uint32_t)m->virt, (uint32_t)m->size,
-                         (uint32_t)caller, false);
+                         (uint32_t)caller);
 }
 
 static const struct ioremap_observer mmiotrace_observer = { on_mapped, on_unmapping };
