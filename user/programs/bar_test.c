@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -288,6 +289,22 @@ static void signals_while_stepping(volatile uint32_t *regs)
     _exit(regs[1] == ~0x01020304u && alarms >= 3 && !alarm_bad ? 0 : 1);
 }
 
+/* The traced mapping moved elsewhere (mremap with MREMAP_FIXED): its pages arrive armed
+ * but no longer traced (the move ended the mapping's trace: UNMAP), and the first access
+ * there finds them so and gives them to the program directly. */
+static void moved_by_mremap(volatile uint32_t *regs)
+{
+    if (regs[0] != EDU_ID)
+        _exit(1);
+    void *spot = mmap(0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (spot == MAP_FAILED)
+        _exit(2);
+    long moved = syscall(SYS_mremap, (long)regs, 4096L, 4096L, 3L /* MAYMOVE | FIXED */, (long)spot);
+    if (moved != (long)spot)
+        _exit(3);
+    _exit(((volatile uint32_t *)spot)[0] == EDU_ID ? 0 : 4);
+}
+
 /* What a hostile program does to a traced mapping, each in a child of its own; the
  * kernel and the device must come out of each as they went in. */
 static void hostile(const char *edu)
@@ -298,6 +315,9 @@ static void hostile(const char *edu)
     check_true("a read across the mapping's end: SIGSEGV", WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
     status = in_child(edu, jump_into_the_bar);
     check_true("a jump into the BAR: killed by a signal, not the kernel", WIFSIGNALED(status));
+    status = in_child(edu, moved_by_mremap);
+    check_true("a traced mapping moved by mremap: UNMAP, and it reads edu's id where it went",
+               WIFEXITED(status) && WEXITSTATUS(status) == 0);
     status = in_child(edu, signals_while_stepping);
     check_true("SIGALRMs while stepped read-modify-writes: each whole, the handler reads the BAR",
                WIFEXITED(status) && WEXITSTATUS(status) == 0);
