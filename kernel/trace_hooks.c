@@ -33,3 +33,4 @@ void (*trace_hook_tlb_flush)(int, unsigned long);
 void (*trace_hook_port_io)(uint8_t, uint8_t, uint16_t, uint32_t, uint32_t);
 void (*trace_hook_device_irq)(uint8_t, uint32_t, uint32_t);
 void (*trace_hook_dma_frame)(uint64_t, uint32_t, uint32_t);
+void (*trace_hook_user_iomap)(uint32_t, uint32_t, uint64_t, uint32_t);

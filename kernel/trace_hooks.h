@@ -63,6 +63,8 @@ extern void (*trace_hook_port_io)(uint8_t op, uint8_t width, uint16_t port, uint
                                   uint32_t pc);
 extern void (*trace_hook_device_irq)(uint8_t op, uint32_t irq, uint32_t count);
 extern void (*trace_hook_dma_frame)(uint64_t phys, uint32_t virt, uint32_t len);
+/* A program mapped device memory (sysfs's resourceN): mmiotrace traces it (issue 23). */
+extern void (*trace_hook_user_iomap)(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc);
 
 enum trace_device_irq_op {
     TRACE_DEVICE_IRQ_FIRED = 1, /* the line interrupted a CPU */
@@ -282,6 +284,13 @@ static inline void trace_device_irq(enum trace_device_irq_op op, uint32_t irq, u
 }
 
 /* The current process learnt that its page at virt is the frame phys (len bytes). */
+/* The current process has mapped [phys, phys+len) of a device at va (pc: its call, or 0). */
+static inline void trace_user_iomap(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc)
+{
+    if (trace_hook_user_iomap)
+        trace_hook_user_iomap(va, len, phys, pc);
+}
+
 static inline void trace_dma_frame(uint64_t phys, uint32_t virt, uint32_t len)
 {
     if (trace_hook_dma_frame)

@@ -59,6 +59,7 @@
 #define SYS_setgid32 214
 /* Static glibc programs (issue 16, tests/linux/glibc_abi.c) */
 #define SYS_pread64 180
+#define SYS_pwrite64 181
 /* Files and the terminal (issue 16). */
 #define SYS_chdir 12
 #define SYS_lseek 19

@@ -12,6 +12,9 @@ USER_PROGRAMS := hello ue_example ue_enable ue_errors ue_bench ue_inherit fault 
 	hostile_files irq_rate hostile_flood hostile_cpu ipc_hog format_check hostile_console \
 	proc_bench hostile_mem
 # Files and the terminal (issue 16)
+# A user-space driver on sysfs's resourceN, traced by mmiotrace (issue 23)
+USER_PROGRAMS += bar_test bar_bench
+
 USER_PROGRAMS += fs_test hostile_fd tty_test
 # Processes (issue 16)
 USER_PROGRAMS += proc_test hostile_process

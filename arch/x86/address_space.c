@@ -23,6 +23,7 @@
 #include "arch/x86/address_space.h" /* struct addr_space */
 
 #include "arch/x86/cpu.h"
+#include "arch/x86/mmiotrace_user.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/tlb_shootdown.h"
 #include "kernel/arch.h"
@@ -54,6 +55,15 @@
  * nothing is mapped over it meanwhile. */
 #define PTE_UNMAPPING 0x100u
 
+/* The dirty bit's place, in an entry whose present bit is clear: a device page armed by
+ * mmiotrace (arch/x86/mmiotrace_user.c), so that every access the program makes to it
+ * faults. The entry keeps its frame, PTE_SHARED_FRAME, PCD and PWT, and the page's rights
+ * in PTE_USER (it may be read) and PTE_WRITE; PTE_PROT_NONE is set too, so that it counts
+ * as used wherever a PROT_NONE page does (and vm_rights sees no access: a system call
+ * given a pointer into it gets EFAULT). */
+#define PTE_ARMED 0x040u
+#define PTE_DEVICE (PTE_CACHE_DISABLE | PTE_WRITE_THROUGH)
+static bool pte_armed(uint32_t pte) { return (pte & (PTE_PRESENT | PTE_ARMED)) == PTE_ARMED; }
 /* mlock (issue 23): the page is locked (Linux's VM_LOCKED, kept per page here since there
  * are no VMAs). In a present entry it is bit 10, the available bit that means PROT_NONE
  * only when the present bit is clear; in a PROT_NONE entry (not present, so the CPU reads
@@ -184,6 +194,8 @@ struct addr_space *vm_create(void)
 void vm_destroy(struct addr_space *as)
 {
     tlb_unload_everywhere(&as->users); /* no CPU walks the tables from here on */
+    if (mmiotrace_user_mappings)
+        mmiotrace_user_unmapping(as, USER_BASE, (USER_TOP - USER_BASE) / PAGE_SIZE);
     for (uint32_t i = PDE_INDEX(USER_BASE); i < PDE_INDEX(USER_TOP); i++) {
         uint32_t pde = as->directory[i];
         if (!(pde & PTE_PRESENT))
@@ -280,7 +292,7 @@ int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
 int vm_map_shared(struct addr_space *as, uint32_t va, uintptr_t phys, unsigned vm_flags)
 {
     return map_frame(as, va, phys,
-                     PTE_SHARED_FRAME |
+                     PTE_SHARED_FRAME | ((vm_flags & VM_DEVICE) ? PTE_DEVICE : 0) |
                          ((vm_flags & VM_WRITE) ? PTE_WRITE : PTE_SHARED_READ_ONLY));
 }
 
@@ -293,6 +305,8 @@ void vm_unmap(struct addr_space *as, uint32_t va) { vm_unmap_range(as, va, 1); }
 void vm_unmap_range(struct addr_space *as, uint32_t va, uint32_t pages)
 {
     uint32_t first = 0, last = 0, taken = 0;
+    if (mmiotrace_user_mappings)
+        mmiotrace_user_unmapping(as, va, pages); /* UNMAP for a traced BAR among them */
     for (uint32_t i = 0; i < pages; i++) {
         uint32_t page = va + i * PAGE_SIZE, *pte = pte_find(as, page);
         if (!pte || !pte_used(*pte))
@@ -337,8 +351,8 @@ bool vm_page_private(const struct addr_space *as, uint32_t va)
 void *vm_kernel_ptr(const struct addr_space *as, uint32_t va)
 {
     uint32_t *pte = pte_find(as, va);
-    if (!pte || !(*pte & PTE_PRESENT))
-        return 0;
+    if (!pte || !(*pte & PTE_PRESENT) || (*pte & PTE_DEVICE))
+        return 0; /* (device memory is not in the direct map) */
     return (uint8_t *)phys_to_virt(*pte & PTE_ADDR_MASK) + (va & (PAGE_SIZE - 1));
 }
 
@@ -374,12 +388,15 @@ static int protect_page(struct addr_space *as, uint32_t va, unsigned vm_flags, b
         return -ENOMEM;
     if ((vm_flags & VM_WRITE) && pte_lent_read_only(*pte))
         return -EACCES;
-    uint32_t old = *pte, keep = old & (PTE_ADDR_MASK | PTE_SHARED_FRAME | PTE_FRAME_NOTE);
+    uint32_t old = *pte,
+             keep = old & (PTE_ADDR_MASK | PTE_SHARED_FRAME | PTE_FRAME_NOTE | PTE_DEVICE);
     if (!(vm_flags & (VM_READ | VM_WRITE)))
         *pte = keep | PTE_PROT_NONE;
     else
         *pte = keep | PTE_PRESENT | PTE_USER | ((vm_flags & VM_WRITE) ? PTE_WRITE : 0);
     *pte = pte_with_lock(*pte, pte_locked(old)); /* a locked page stays locked */
+    if (pte_armed(old)) /* an armed page stays armed, with its new rights */
+        *pte = (*pte & ~PTE_PRESENT) | PTE_PROT_NONE | PTE_ARMED;
     *changed = *pte != old;
     return 0;
 }
@@ -445,6 +462,8 @@ static int move_page(struct addr_space *as, uint32_t from, uint32_t to)
  * failure the pages went there and back, so both ranges are flushed. */
 int vm_move_pages(struct addr_space *as, uint32_t from, uint32_t to, uint32_t pages)
 {
+    if (mmiotrace_user_mappings) /* a traced BAR that moves is no longer traced */
+        mmiotrace_user_unmapping(as, from, pages);
     uint32_t moved = 0;
     int err = 0;
     while (moved < pages && !(err = move_page(as, from + moved * PAGE_SIZE, to + moved * PAGE_SIZE)))
@@ -492,6 +511,9 @@ static int clone_page(struct addr_space *child, uint32_t va, uint32_t pte)
 {
     pte = pte_with_lock(pte, false); /* fork's copy is not locked (Linux's dup_mmap) */
     uint32_t frame = pte & PTE_ADDR_MASK, bits = pte & ~PTE_ADDR_MASK;
+    if (pte_armed(pte)) /* the child's device pages are not traced: present, same rights */
+        bits = (bits & ~(PTE_ARMED | PTE_PROT_NONE)) |
+               ((bits & PTE_USER) ? PTE_PRESENT : PTE_PROT_NONE);
     bool own = !(pte & PTE_SHARED_FRAME), shared = pte_share_on_fork(pte);
     uintptr_t copy = 0;
     if (shared && (!frame_users_ready() || !frame_get(frame)))
@@ -538,6 +560,43 @@ struct addr_space *vm_clone(const struct addr_space *parent)
         }
     }
     return child;
+}
+
+/* --- mmiotrace of a program's device mappings (issue 23, arch/x86/mmiotrace_user.c) ---- */
+
+void vm_arm_device_pages(struct addr_space *as, uint32_t va, uint32_t pages, bool arm)
+{
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < pages; i++) {
+        uint32_t *pte = pte_find(as, va + i * PAGE_SIZE);
+        if (!pte || !pte_used(*pte) || (*pte & (PTE_SHARED_FRAME | PTE_DEVICE)) !=
+                                           (PTE_SHARED_FRAME | PTE_DEVICE))
+            continue;
+        if (arm && !pte_armed(*pte)) {
+            uint32_t rights = (*pte & PTE_PRESENT) ? (*pte & (PTE_USER | PTE_WRITE)) : 0;
+            *pte = (*pte & ~(PTE_PRESENT | PTE_USER | PTE_WRITE | 0x020u /* accessed */ | PTE_ARMED /* dirty */)) |
+                   rights | PTE_PROT_NONE | PTE_ARMED;
+            changed++;
+        } else if (!arm && pte_armed(*pte)) {
+            *pte &= ~PTE_ARMED;
+            if (*pte & PTE_USER)
+                *pte = (*pte & ~PTE_PROT_NONE) | PTE_PRESENT;
+        }
+    }
+    if (changed) /* present to armed: every CPU that may hold the entries forgets them */
+        tlb_flush_range(&as->users, va, pages);
+}
+
+uint32_t *vm_armed_pte(const struct addr_space *as, uint32_t va)
+{
+    uint32_t *pte = pte_find(as, va);
+    return pte && pte_armed(*pte) ? pte : 0;
+}
+
+uint32_t vm_step_pte(uint32_t armed, uintptr_t frame, bool device)
+{
+    return (uint32_t)frame | PTE_PRESENT | PTE_USER | (armed & PTE_WRITE) | PTE_SHARED_FRAME |
+           (device ? PTE_DEVICE : 0);
 }
 
 /* --- mlock and /proc/PID/pagemap (issue 23) ------------------------------------------ */

@@ -21,6 +21,14 @@ static uint32_t next_id = 1;
 static struct spinlock ioremap_lock = SPINLOCK_INIT("ioremap");
 static const struct ioremap_observer *observer;
 
+uint32_t ioremap_take_id(void)
+{
+    unsigned long flags = spin_lock_irqsave(&ioremap_lock);
+    uint32_t id = next_id++;
+    spin_unlock_irqrestore(&ioremap_lock, flags);
+    return id;
+}
+
 void ioremap_set_observer(const struct ioremap_observer *o)
 {
     unsigned long flags = spin_lock_irqsave(&ioremap_lock);

@@ -10,6 +10,7 @@
 #include "arch/x86/kprobe_arch.h"
 #include "arch/x86/lapic.h"
 #include "arch/x86/uprobe_arch.h"
+#include "arch/x86/mmiotrace_user.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/irq_chip.h"
 #include "arch/x86/signal_frame.h"
@@ -291,7 +292,8 @@ void trap_exit_to_user(struct trap_frame *tf)
      * (written out here, they keep this function as gcc lays it out for every return). */
     const struct task *t = current;
     if ((t->killed || sched_need_resched() || t->sig.pending || t->sig.restore_mask) &&
-        !uprobe_arch_stepping()) { /* a uprobe's one step runs before anything else */
+        !uprobe_arch_stepping() && !mmiotrace_user_stepping()) {
+        /* (a uprobe's or mmiotrace's one step runs before anything else) */
         sched_return_to_user();
         if (current->sig.pending || current->sig.restore_mask)
             signal_deliver(tf);
@@ -333,7 +335,9 @@ static inline __attribute__((always_inline)) void dispatch(struct trap_frame *tf
         return;
     /* uprobes (issue 18): a probe's int3 in a program, or the #DB ending its step; nothing
      * else runs before the step's #DB (interrupts are off for it), signals wait for it. */
-    bool uprobe = v < 32 && trap_from_user(tf) && uprobe_arch_trap(tf);
+    /* mmiotrace of a program's BAR mapping (issue 23): the same kind of step, for an
+     * access to an armed device page (mmiotrace_user.h). */
+    bool uprobe = v < 32 && trap_from_user(tf) && (mmiotrace_user_trap(tf) || uprobe_arch_trap(tf));
     if (v == VEC_PAGE_FAULT) {
         void (*hook)(uint32_t, uint32_t, uint32_t) = trace_page_fault_hook(trap_from_user(tf));
         if (hook) /* the exceptions/page_fault_* event is on */

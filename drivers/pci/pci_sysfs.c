@@ -11,6 +11,8 @@
  *                    written by root at the file offset, in the widest aligned pieces
  *       enable       how many enables the device holds; root writes 1 or 0
  *       driver       -> ../../../bus/pci/drivers/NAME while bound
+ *       resourceN    (0600) a BAR: mmap of memory, pread/pwrite of ports
+ *                    (pci_sysfs_resource.c); resourceN_wc for a prefetchable one
  *   /sys/bus/pci/devices/0000:BB:DD.F -> ../../../devices/pci0000:00/0000:BB:DD.F
  *   /sys/bus/pci/drivers/NAME/           each built-in driver
  *       bind unbind    (0200) a device name: bind it to / unbind it from this driver
@@ -403,6 +405,7 @@ static void add_device(struct pci_device *d)
     struct fs_node *config = fs_resolve(d->sysfs_dir, "config", NULL, FS_NOFOLLOW, &err);
     if (config)
         config->size = PCI_CONFIG_SIZE; /* st_size, as Linux's binary attribute has */
+    pci_sysfs_add_resource_files(d);
     device_name(d, name);
     if (bus_devices_dir)
         fs_symlink(bus_devices_dir, name, &bus_device_link_ops, d);

@@ -16,4 +16,7 @@ void pci_sysfs_init(void);
 void pci_sysfs_bound(struct pci_device *d);
 void pci_sysfs_unbound(struct pci_device *d);
 
+/* d's resourceN (and resourceN_wc) files in its directory (pci_sysfs_resource.c). */
+void pci_sysfs_add_resource_files(struct pci_device *d);
+
 #endif

@@ -65,7 +65,7 @@ int file_open(struct fs_node *node, uint32_t flags, struct file **out)
      * can be neither read nor written (EBADF), only given ioctls; it opens as O_RDWR does. */
     bool readable = node->ops->read || node->ops->read_data || node->ops->mmap ||
                     node->ops->bytes || node->ops->read_at;
-    bool writable = node->ops->write || node->ops->write_data;
+    bool writable = node->ops->write || node->ops->write_data || node->ops->write_at;
     if ((mode == O_RDONLY && !readable) || (mode == O_WRONLY && !writable) ||
         (!readable && !writable))
         return -EACCES;

@@ -90,6 +90,14 @@ struct fs_file_ops {
     /* mmap() of the page at offset: *phys gets the physical page to map, *writable whether
      * the process may write it. 0 or -errno. */
     int (*mmap)(struct file *f, uint32_t offset, uintptr_t *phys, bool *writable);
+    /* True when mmap hands out device memory (a PCI BAR, sysfs's resourceN): mapped
+     * uncached, as Linux's pgprot_noncached, shared with a fork's child, never freed, and
+     * announced to mmiotrace (kernel/trace_hooks.h trace_user_iomap). */
+    bool mmap_device;
+    /* A binary file written at a byte offset (sysfs's bin attributes, such as resourceN;
+     * read_at below reads them): write() and pwrite64() hand it the gathered bytes and the
+     * offset (write() then moves f->pos by the result). Bytes taken or -errno. */
+    long (*write_at)(struct file *f, const void *buf, size_t len, uint64_t pos);
 
     /* Files and the terminal (issue 16). */
     /* read() of a stream (a pipe, the terminal) into a kernel buffer: bytes read, 0 at
@@ -105,7 +113,7 @@ struct fs_file_ops {
      * nothing else. */
     int (*readlink)(struct fs_node *link, char *buf, size_t size);
     /* read() and pread64() of a binary file whose bytes are computed where they are asked
-     * for (/proc/PID/pagemap, issue 23): up to count bytes at offset pos, copied to the
+     * for (/proc/PID/pagemap, sysfs's resourceN; issue 23): up to count bytes at offset pos, copied to the
      * program's buffer at ubuf by the file itself; bytes copied, 0 at the end, or -errno.
      * When set, read() goes here at the file's offset and moves it by the result. */
     int32_t (*read_at)(struct file *f, uint32_t ubuf, uint32_t count, uint64_t pos);

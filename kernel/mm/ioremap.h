@@ -42,7 +42,8 @@ void ioremap_detach_observer(void (*undo)(struct io_mapping *m));
  * of each mapping it names so that their accesses fault. The sink runs from the page-fault
  * or debug-trap handler, once per access: op is MMIO_OP_READ, MMIO_OP_WRITE or
  * MMIO_OP_UNKNOWN (an instruction the decoder does not know; opcode then holds its first
- * bytes, else 0), pc the instruction's address.
+ * bytes, else 0), pc the instruction's address. (A program's accesses through its mapping
+ * of a BAR are recorded by arch/x86/mmiotrace_user.c itself, with its pid.)
  */
 enum mmio_trace_op {
     MMIO_OP_READ = 1,
@@ -60,6 +61,22 @@ int mmiotrace_arch_enable(mmio_access_sink sink);
 bool mmiotrace_arch_active(void);
 /* Arms every page of a mapping (its accesses fault and reach the sink) or disarms it. */
 void mmiotrace_arm(struct io_mapping *m, bool arm);
+
+/* A map id of the same sequence as the mappings' own (mmiotrace's MAP of a program's
+ * mapping of a BAR: every map id in a log is unique). */
+uint32_t ioremap_take_id(void);
+
+/*
+ * A program's mapping of device memory (sysfs's resourceN, issue 23): the current process
+ * has just mapped [phys, phys+len) at user address va, from its call at user address pc
+ * (0: unknown). While mmiotrace is current (it sets the hook kernel/trace_hooks.h
+ * trace_user_iomap to this), the pages are armed for that process only, MAP is recorded,
+ * every access it makes is recorded as R/W with its pid, and UNMAP when it unmaps them or
+ * exits (arch/x86/mmiotrace_user.c).
+ */
+void mmiotrace_user_map(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc);
+/* Forgets every program's traced mapping, disarming its pages (the tracer stops). */
+void mmiotrace_user_disarm_all(void);
 
 /* Takes pages of virtual addresses out of the ioremap window for the caller's own use
  * (mmiotrace's second view of a traced page). Returns the first address, or 0. */

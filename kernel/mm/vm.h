@@ -26,6 +26,7 @@ struct addr_space;
 #define VM_SHARE_ON_FORK 0x8 /* vm_map_new: a MAP_SHARED anonymous page, which fork's
                               * copy shares; its frame is freed when the last space that
                               * maps it unmaps it */
+#define VM_DEVICE 0x10 /* vm_map_shared: device memory (a PCI BAR), mapped uncached */
 
 /* Once at boot, when memory is known (arch_tasks_ready): the table of shared frames. */
 void vm_init(void);

@@ -282,6 +282,12 @@ SYSCALL_HANDLER(ia32_pread64)
 static int32_t write_gathered(struct file *f, const char *data, uint32_t len)
 {
     const struct fs_file_ops *ops = f->node->ops;
+    if (ops->write_at) {
+        long n = ops->write_at(f, data, len, f->pos);
+        if (n > 0)
+            f->pos += (uint32_t)n;
+        return (int32_t)n;
+    }
     if (ops->write_data)
         return (int32_t)ops->write_data(f, data, len);
     if (!ops->write)
@@ -314,6 +320,49 @@ SYSCALL_HANDLER(write)
         return -ENOMEM;
     copy_from_user(buf, a[1], len);
     int32_t ret = write_gathered(f, buf, len);
+    if (buf != small)
+        kfree(buf);
+    return ret;
+}
+
+/* pwrite64 (Linux i386's sys_ia32_pwrite64: the 64-bit offset in two registers): a write
+ * at a given offset that leaves the file's own offset where it was, in Linux's order of
+ * checks: a negative offset is EINVAL before the descriptor is looked at, ESPIPE where
+ * lseek gives it, then write()'s own checks. A binary file (resourceN) gets the offset;
+ * a file that writes at its position (config) writes there, its position put back
+ * after. */
+SYSCALL_HANDLER(ia32_pwrite64)
+{
+    int64_t pos = (int64_t)(((uint64_t)a[4] << 32) | a[3]);
+    if (pos < 0)
+        return -EINVAL;
+    struct file *f = fd_file(a[0]);
+    if (!f)
+        return -EBADF;
+    const struct fs_file_ops *ops = f->node->ops;
+    if (!ops || f->node->fifo || ops->seekless || ops->consumes)
+        return -ESPIPE;
+    if (!file_writable(f) || fs_is_dir(f->node))
+        return -EBADF;
+    uint32_t len = a[2] < WRITE_MAX ? a[2] : WRITE_MAX;
+    if (!user_range_ok(a[1], len, false))
+        return -EFAULT;
+    if (pos > UINT32_MAX)
+        return ops->write_at ? -EFBIG : -EINVAL; /* past every file's end here */
+    char small[WRITE_ON_STACK];
+    char *buf = len <= sizeof small ? small : kmalloc(len);
+    if (!buf)
+        return -ENOMEM;
+    copy_from_user(buf, a[1], len);
+    int32_t ret;
+    if (ops->write_at) {
+        ret = (int32_t)ops->write_at(f, buf, len, (uint64_t)pos);
+    } else {
+        uint32_t saved = f->pos;
+        f->pos = (uint32_t)pos;
+        ret = write_gathered(f, buf, len);
+        f->pos = saved;
+    }
     if (buf != small)
         kfree(buf);
     return ret;

@@ -9,7 +9,8 @@
  * mlockall(MCL_FUTURE), lock the new pages as mlock does (sys_mlock.c): beyond
  * RLIMIT_MEMLOCK for a non-root process that is EAGAIN, as Linux's mlock_future_check.
  * A file mapping asks the file for the physical page at each offset (user_events_status hands out its one status page): the process shares
- * that page and unmapping never frees it; a program's image in /bin maps MAP_PRIVATE only,
+ * that page and unmapping never frees it (a device's, sysfs's resourceN, is mapped uncached
+ * and announced to mmiotrace); a program's image in /bin maps MAP_PRIVATE only,
  * as copies of its bytes in pages of the process's own (map_file_copy). Mappings without MAP_FIXED are placed top-down
  * below USER_MMAP_BASE, as Linux's mmap_base layout (kernel/mm/user_mem.h). Nothing is ever
  * mapped below USER_BASE (Debian's vm.mmap_min_addr): asking for it is EPERM, for root as
@@ -24,6 +25,7 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/syscall/mlock.h"
 #include "kernel/syscall/syscall_handlers.h"
+#include "kernel/trace_hooks.h"
 
 /* The flags mmap knows; MAP_SHARED_VALIDATE refuses any other (Linux's LEGACY_MAP_MASK
  * less what is not implemented: MAP_HUGETLB, MAP_SYNC). */
@@ -83,11 +85,22 @@ static int map_one(uint32_t va, struct file *f, uint32_t offset, unsigned rights
             return err;
         if ((rights & VM_WRITE) && !writable)
             return -EACCES;
-        err = vm_map_shared(current->as, va, phys, rights);
+        err = vm_map_shared(current->as, va, phys,
+                            rights | (f->node->ops->mmap_device ? VM_DEVICE : 0));
     }
     if (!err && prot_none)
         err = vm_protect(current->as, va, 0);
     return err;
+}
+
+/* Tells mmiotrace (kernel/trace_hooks.h) that the process mapped device memory: the
+ * first page's physical address, asked of the file again (its pages are contiguous). */
+static void announce_device_mapping(struct file *f, uint32_t va, uint32_t len, uint32_t pgoff)
+{
+    uintptr_t phys;
+    bool writable;
+    if (trace_hook_user_iomap && f->node->ops->mmap(f, pgoff * PAGE_SIZE, &phys, &writable) == 0)
+        trace_user_iomap(va, len, phys, 0);
 }
 
 /* True when a mapping may go at [va, va+len) without MAP_FIXED: inside user space, below
@@ -185,6 +198,8 @@ static int32_t do_mmap(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flag
         }
     }
     mlock_new_pages(va, len / PAGE_SIZE, flags & MAP_LOCKED);
+    if (f && f->node->ops->mmap_device) /* a BAR: mmiotrace traces it while current */
+        announce_device_mapping(f, va, len, pgoff);
     return (int32_t)va;
 }
 

@@ -91,6 +91,9 @@ static const struct syscall_info table[SYSCALL_SLOTS] = {
     /* Static glibc programs (issue 16, tests/linux/glibc_abi.c): pread */
     CALL(SYS_pread64, ia32_pread64, 5, ARGS("fd", "ubuf", "count", "poslo", "poshi"),
          ARGS("unsigned int", "char *", "u32", "u32", "u32")),
+    /* sysfs's resourceN and config at an offset (issue 23): pwrite */
+    CALL(SYS_pwrite64, ia32_pwrite64, 5, ARGS("fd", "ubuf", "count", "poslo", "poshi"),
+         ARGS("unsigned int", "const char *", "u32", "u32", "u32")),
     /* Files and the terminal (issue 16). */
     CALL(SYS_chdir, chdir, 1, ARGS("filename"),
          ARGS("const char *")),

@@ -80,6 +80,7 @@ SYSCALL_HANDLER(ioperm);
 SYSCALL_HANDLER(iopl);
 /* Static glibc programs (issue 16, tests/linux/glibc_abi.c): sys_file.c */
 SYSCALL_HANDLER(ia32_pread64);
+SYSCALL_HANDLER(ia32_pwrite64);
 /* Files and the terminal (issue 16): sys_file.c, sys_fd.c, sys_stat.c, sys_poll.c. */
 SYSCALL_HANDLER(chdir);
 SYSCALL_HANDLER(lseek);

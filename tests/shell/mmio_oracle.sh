@@ -5,7 +5,8 @@
 # QEMU run with `-trace memory_region_ops_read -trace memory_region_ops_write -D FILE` logs
 # every access a memory region's model handles: its absolute address, value, size and the
 # region's name. Every R/W record of the mmiotrace log in [BASE, BASE+SIZE) (hex) must match
-# the accesses of region REGION made by the CPU (cpu 0; "cpu -1" is DMA), one for one and in
+# the accesses of region REGION made by the CPUs (cpu 0, 1, ...: a program may run on any;
+# "cpu -1" is DMA), one for one and in
 # order: same direction, physical address, width and value. Nothing missing, nothing extra.
 #
 # -b: compare byte by byte. Some models declare a smaller access size than the CPU used
@@ -52,7 +53,7 @@ awk -v invisible="$invisible" -v lo="$base" -v hi="$((base + size))" -v ports="$
     { op = "" }' "$trace" > "$ours"
 # QEMU: "memory_region_ops_read cpu 0 mr 0x... addr 0x... value 0x... size N name 'edu-mmio'"
 awk -v name="'$region'" "$hex"'
-    /memory_region_ops_(read|write) cpu 0 / && $NF == name {
+    /memory_region_ops_(read|write) cpu [0-9]+ / && $NF == name {
         op = ($1 ~ /read$/) ? "R" : "W"
         for (i = 1; i < NF; i++) {
             if ($i == "addr") addr = hex($(i + 1))

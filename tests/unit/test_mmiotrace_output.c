@@ -14,7 +14,7 @@ static const char *print(const void *entry, uint32_t length, uint64_t ts)
 
 TEST(read_and_write)
 {
-    struct mmiotrace_rw_entry rw = { { TRACE_MMIO_RW, 0, 0, 0 }, MMIO_OP_READ, 4, { 0 }, { 0 },
+    struct mmiotrace_rw_entry rw = { { TRACE_MMIO_RW, 0, 0, 9 }, MMIO_OP_READ, 4, { 0 }, 0, { 0 },
                                      1, 0x10000ed, 0x101234, 0xfea00000ull };
     CHECK_EQ_STR(print(&rw, sizeof rw, 12345678901ull),
                  "R 4 12.345679 1 0xfea00000 0x10000ed 0x101234 0\n"); /* to the nearest us, as Linux */
@@ -23,24 +23,37 @@ TEST(read_and_write)
     rw.value = 0;
     rw.pc = 0;
     CHECK_EQ_STR(print(&rw, sizeof rw, 999), "W 1 0.000001 1 0xfea00000 0x0 0x0 0\n");
+    /* A program's access through its mapping of a BAR: its pid in the last field. */
+    rw.user = 1;
+    rw.pc = 0x80485d5;
+    CHECK_EQ_STR(print(&rw, sizeof rw, 999), "W 1 0.000001 1 0xfea00000 0x0 0x80485d5 9\n");
 }
 
 TEST(unknown)
 {
     struct mmiotrace_rw_entry rw = { { TRACE_MMIO_RW, 0, 0, 0 }, MMIO_OP_UNKNOWN, 4,
-                                     { 0x0f, 0xae, 0x38 }, { 0 }, 2, 0, 0x10abcd, 0x1fea00010ull };
+                                     { 0x0f, 0xae, 0x38 }, 0, { 0 }, 2, 0, 0x10abcd, 0x1fea00010ull };
     CHECK_EQ_STR(print(&rw, sizeof rw, 1000000000ull),
                  "UNKNOWN 1.000000 2 0x1fea00010 0f,ae,38 0x10abcd 0\n");
 }
 
 TEST(map_and_unmap)
 {
-    struct mmiotrace_map_entry m = { { TRACE_MMIO_MAP, 0, 0, 0 }, MMIO_OP_MAP, { 0 }, 3,
+    struct mmiotrace_map_entry m = { { TRACE_MMIO_MAP, 0, 0, 5 }, MMIO_OP_MAP, 0, { 0 }, 3,
                                      0xd0000000u, 0x100000, 0x1050a0, 0xfea00000ull };
     CHECK_EQ_STR(print(&m, sizeof m, 2000001000ull),
                  "MAP 2.000001 3 0xfea00000 0xd0000000 0x100000 0x1050a0 0\n");
     m.op = MMIO_OP_UNMAP;
     CHECK_EQ_STR(print(&m, sizeof m, 3000000000ull), "UNMAP 3.000000 3 0x1050a0 0\n");
+    /* A program's mapping of a BAR (pc 0: its call site is not known): its pid. */
+    m.user = 1;
+    m.pc = 0;
+    CHECK_EQ_STR(print(&m, sizeof m, 3000000000ull), "UNMAP 3.000000 3 0x0 5\n");
+    m.op = MMIO_OP_MAP;
+    m.virt = 0xb7fff000u;
+    m.len = 0x1000;
+    CHECK_EQ_STR(print(&m, sizeof m, 3000000000ull),
+                 "MAP 3.000000 3 0xfea00000 0xb7fff000 0x1000 0x0 5\n");
 }
 
 TEST(extension_lines)
@@ -81,7 +94,7 @@ TEST(other_events_not_claimed)
     struct trace_entry e = { TRACE_PRINT, 0, 0, 0 };
     struct trace_event_view ev = { &e, sizeof e, 0, 0 };
     CHECK(!mmiotrace_print_event(&collect_writer, &ev));
-    struct mmiotrace_rw_entry rw = { { TRACE_MMIO_RW, 0, 0, 0 }, MMIO_OP_READ, 4, { 0 }, { 0 }, 1, 0, 0, 0 };
+    struct mmiotrace_rw_entry rw = { { TRACE_MMIO_RW, 0, 0, 0 }, MMIO_OP_READ, 4, { 0 }, 0, { 0 }, 1, 0, 0, 0 };
     ev.entry = &rw.ent;
     ev.length = 8; /* cut short: not printed from beyond its end */
     CHECK(!mmiotrace_print_event(&collect_writer, &ev));

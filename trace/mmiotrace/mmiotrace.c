@@ -48,6 +48,7 @@ static uint32_t pci_irq_lines;
 static void record_pio(uint8_t op, uint8_t width, uint16_t port, uint32_t value, uint32_t pc);
 static void record_irq(uint8_t op, uint32_t irq, uint32_t count);
 static void record_dma(uint64_t phys, uint32_t virt, uint32_t len);
+static void record_user_iomap(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc);
 
 /* The extension's hooks on or off, from what they depend on: the tracer switch and the
  * extensions file, both under arming_mutex (below). */
@@ -58,6 +59,7 @@ static void update_extended_on(void)
     trace_hook_port_io = on ? record_pio : 0;
     trace_hook_device_irq = on ? record_irq : 0;
     trace_hook_dma_frame = on ? record_dma : 0;
+    trace_hook_user_iomap = tracer_current ? record_user_iomap : 0;
     if (on != was)
         arch_port_tracing_changed(); /* programs' port accesses trap while recorded */
 }
@@ -96,9 +98,10 @@ static bool filter_passes(const struct trace_event_call *call, uint16_t type,
 /* An access's fields, into a record in the buffer or a draft for the filter. */
 static inline void fill_rw(struct mmiotrace_rw_entry *e, uint8_t op, uint8_t width,
                            uint32_t map_id, uint64_t phys, uint32_t value, uint32_t pc,
-                           const uint8_t opcode[3])
+                           const uint8_t opcode[3], bool user)
 {
     e->op = op;
+    e->user = user;
     e->width = width;
     for (int i = 0; i < 3; i++)
         e->opcode[i] = opcode ? opcode[i] : 0;
@@ -109,9 +112,10 @@ static inline void fill_rw(struct mmiotrace_rw_entry *e, uint8_t op, uint8_t wid
 }
 
 static inline void fill_map(struct mmiotrace_map_entry *e, uint8_t op, uint32_t map_id,
-                            uint64_t phys, uint32_t virt, uint32_t len, uint32_t pc)
+                            uint64_t phys, uint32_t virt, uint32_t len, uint32_t pc, bool user)
 {
     e->op = op;
+    e->user = user;
     e->map_id = map_id;
     e->virt = virt;
     e->len = len;
@@ -125,15 +129,16 @@ static inline void fill_map(struct mmiotrace_map_entry *e, uint8_t op, uint32_t 
  * whatever decides for an event applies), filled in place, given its type and committed
  * through the event (trace_event_commit). Without a filter no draft is made.
  */
-void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
-                         uint32_t value, uint32_t pc, const uint8_t opcode[3])
+static inline __attribute__((always_inline)) void
+record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys, uint32_t value,
+          uint32_t pc, const uint8_t opcode[3], bool user)
 {
     uint16_t type = record_type(&event_mmio_rw, TRACE_MMIO_RW);
     if (!type)
         return;
     if (event_mmio_rw.filter) {
         struct mmiotrace_rw_entry d;
-        fill_rw(&d, op, width, map_id, phys, value, pc, opcode);
+        fill_rw(&d, op, width, map_id, phys, value, pc, opcode, user);
         if (!filter_passes(&event_mmio_rw, type, &d.ent, sizeof d))
             return;
     }
@@ -141,20 +146,20 @@ void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t ph
         (struct mmiotrace_rw_entry *)trace_event_reserve(&event_mmio_rw, sizeof *e);
     if (!e)
         return; /* counted as lost by the core */
-    fill_rw(e, op, width, map_id, phys, value, pc, opcode);
+    fill_rw(e, op, width, map_id, phys, value, pc, opcode, user);
     e->ent.type = type;
     trace_event_commit(&event_mmio_rw, &e->ent, sizeof *e);
 }
 
-void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
-                          uint32_t len, uint32_t pc)
+static void record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                       uint32_t len, uint32_t pc, bool user)
 {
     uint16_t type = record_type(&event_mmio_map, TRACE_MMIO_MAP);
     if (!type)
         return;
     if (event_mmio_map.filter) {
         struct mmiotrace_map_entry d;
-        fill_map(&d, op, map_id, phys, virt, len, pc);
+        fill_map(&d, op, map_id, phys, virt, len, pc, user);
         if (!filter_passes(&event_mmio_map, type, &d.ent, sizeof d))
             return;
     }
@@ -162,9 +167,34 @@ void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t v
         (struct mmiotrace_map_entry *)trace_event_reserve(&event_mmio_map, sizeof *e);
     if (!e)
         return;
-    fill_map(e, op, map_id, phys, virt, len, pc);
+    fill_map(e, op, map_id, phys, virt, len, pc, user);
     e->ent.type = type;
     trace_event_commit(&event_mmio_map, &e->ent, sizeof *e);
+}
+
+/* The kernel's accesses (the fault path's sink) and mappings, and a program's. */
+void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                         uint32_t value, uint32_t pc, const uint8_t opcode[3])
+{
+    record_rw(op, width, map_id, phys, value, pc, opcode, false);
+}
+
+void mmiotrace_record_user_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                              uint32_t value, uint32_t pc, const uint8_t opcode[3])
+{
+    record_rw(op, width, map_id, phys, value, pc, opcode, true);
+}
+
+void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                          uint32_t len, uint32_t pc)
+{
+    record_map(op, map_id, phys, virt, len, pc, false);
+}
+
+void mmiotrace_record_user_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                               uint32_t len, uint32_t pc)
+{
+    record_map(op, map_id, phys, virt, len, pc, true);
 }
 
 /* --- the extension's records (mmiotrace.h) ---------------------------------------------- */
@@ -212,6 +242,15 @@ static void record_dma(uint64_t phys, uint32_t virt, uint32_t len)
     e->len = len;
     e->phys = phys;
     trace_commit();
+}
+
+/* A program mapped a BAR (sysfs's resourceN): traced from now on, unless filter_offset
+ * names another mapping (arch/x86/mmiotrace_user.c). */
+static void record_user_iomap(uint32_t va, uint32_t len, uint64_t phys, uint32_t pc)
+{
+    if (mmiotrace_filter_offset && phys != mmiotrace_filter_offset)
+        return;
+    mmiotrace_user_map(va, len, phys, pc);
 }
 
 /* --- following ioremap ------------------------------------------------------------------ */
@@ -314,6 +353,7 @@ static void mmiotrace_reset(void)
     mutex_lock(&arming_mutex);
     tracer_current = false;
     update_extended_on();
+    mmiotrace_user_disarm_all(); /* programs' mappings: only the tracer traces them */
     arming_release(HELD_BY_TRACER);
     mutex_unlock(&arming_mutex);
 }

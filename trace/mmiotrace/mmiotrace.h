@@ -23,7 +23,9 @@ struct mmiotrace_rw_entry {
     uint8_t op;       /* READ, WRITE or UNKNOWN */
     uint8_t width;    /* bytes */
     uint8_t opcode[3]; /* UNKNOWN: the first opcode bytes */
-    uint8_t pad[3];
+    uint8_t user;     /* 1: a program's access through its mapping (the line's last field
+                       * is then the pid; 0 for the kernel's, as Linux prints) */
+    uint8_t pad[2];
     uint32_t map_id;
     uint32_t value;
     uint32_t pc;      /* the instruction's address, or 0 when trace_pc is off */
@@ -33,7 +35,8 @@ struct mmiotrace_rw_entry {
 struct mmiotrace_map_entry {
     struct trace_entry ent;
     uint8_t op;       /* MAP or UNMAP */
-    uint8_t pad[3];
+    uint8_t user;     /* 1: a program's mapping of a BAR (the pid is printed) */
+    uint8_t pad[2];
     uint32_t map_id;
     uint32_t virt;
     uint32_t len;
@@ -84,6 +87,13 @@ void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t ph
                          uint32_t value, uint32_t pc, const uint8_t opcode[3]);
 void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
                           uint32_t len, uint32_t pc);
+/* The same for a program's mapping of a BAR and its accesses (arch/x86/mmiotrace_user.c):
+ * the record's user byte is set, so its line ends with the pid of the process (current),
+ * where the kernel's say 0 as Linux's. */
+void mmiotrace_record_user_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                              uint32_t value, uint32_t pc, const uint8_t opcode[3]);
+void mmiotrace_record_user_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                               uint32_t len, uint32_t pc);
 
 /* Holds (on) or lets go of the fault path's arming for the mmio/ event call (its enable,
  * trace/events/mmio_events.c): 0, or -ENOMEM when the fault path cannot be set up. */

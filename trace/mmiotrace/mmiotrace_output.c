@@ -2,6 +2,9 @@
  * mmiotrace_output.c - mmiotrace's log lines, character for character as Linux prints them
  * (kernel/trace/trace_mmiotrace.c, format VERSION 20070824):
  *
+ * (pid: 0 for the kernel's accesses and mappings, as Linux prints; a program's through its
+ * mapping of a BAR, and that mapping's MAP and UNMAP, carry its pid: issue 23)
+ *
  *   R width secs.usecs map_id 0xphys 0xvalue 0xpc pid
  *   W width secs.usecs map_id 0xphys 0xvalue 0xpc pid
  *   UNKNOWN secs.usecs map_id 0xphys op,op,op 0xpc pid
@@ -39,13 +42,13 @@ static void print_rw(struct fs_writer *out, const struct trace_event_view *ev,
         print_time(out, ev->ts);
         fs_printf(out, " %u 0x%llx %02x,%02x,%02x 0x%lx %d\n", rw->map_id,
                   (unsigned long long)rw->phys, rw->opcode[0], rw->opcode[1], rw->opcode[2],
-                  (unsigned long)rw->pc, 0);
+                  (unsigned long)rw->pc, rw->user ? (int)rw->ent.pid : 0);
         return;
     }
     fs_printf(out, "%c %u ", rw->op == MMIO_OP_READ ? 'R' : 'W', rw->width);
     print_time(out, ev->ts);
     fs_printf(out, " %u 0x%llx 0x%lx 0x%lx %d\n", rw->map_id, (unsigned long long)rw->phys,
-              (unsigned long)rw->value, (unsigned long)rw->pc, 0);
+              (unsigned long)rw->value, (unsigned long)rw->pc, rw->user ? (int)rw->ent.pid : 0);
 }
 
 static void print_map(struct fs_writer *out, const struct trace_event_view *ev,
@@ -56,11 +59,12 @@ static void print_map(struct fs_writer *out, const struct trace_event_view *ev,
         print_time(out, ev->ts);
         fs_printf(out, " %u 0x%llx 0x%lx 0x%lx 0x%lx %d\n", m->map_id,
                   (unsigned long long)m->phys, (unsigned long)m->virt, (unsigned long)m->len,
-                  (unsigned long)m->pc, 0);
+                  (unsigned long)m->pc, m->user ? (int)m->ent.pid : 0);
     } else {
         fs_puts(out, "UNMAP ");
         print_time(out, ev->ts);
-        fs_printf(out, " %u 0x%lx %d\n", m->map_id, (unsigned long)m->pc, 0);
+        fs_printf(out, " %u 0x%lx %d\n", m->map_id, (unsigned long)m->pc,
+                  m->user ? (int)m->ent.pid : 0);
     }
 }
 

@@ -82,6 +82,9 @@ int dup3(int oldfd, int newfd, int flags);
 int pipe(int fds[2]);
 int pipe2(int fds[2], int flags);
 off_t lseek(int fd, off_t offset, int whence);
+/* Linux's pread64/pwrite64 at a 32-bit offset (the high half 0, or -1 for a negative one). */
+ssize_t pread(int fd, void *buf, size_t count, off_t offset);
+ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset);
 ssize_t readlink(const char *path, char *buf, size_t size);
 ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t size);
 int access(const char *path, int mode);

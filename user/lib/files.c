@@ -25,6 +25,14 @@ int dup3(int oldfd, int newfd, int flags) { return SYS(SYS_dup3, oldfd, newfd, f
 int pipe(int fds[2]) { return SYS(SYS_pipe, fds, 0, 0, 0, 0); }
 int pipe2(int fds[2], int flags) { return SYS(SYS_pipe2, fds, flags, 0, 0, 0); }
 off_t lseek(int fd, off_t offset, int whence) { return SYS(SYS_lseek, fd, offset, whence, 0, 0); }
+ssize_t pread(int fd, void *buf, size_t count, off_t offset)
+{
+    return SYS(SYS_pread64, fd, buf, count, offset, offset < 0 ? -1 : 0);
+}
+ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
+{
+    return SYS(SYS_pwrite64, fd, buf, count, offset, offset < 0 ? -1 : 0);
+}
 int access(const char *path, int mode) { return SYS(SYS_access, path, mode, 0, 0, 0); }
 int chdir(const char *path) { return SYS(SYS_chdir, path, 0, 0, 0, 0); }
 int fchdir(int fd) { return SYS(SYS_fchdir, fd, 0, 0, 0, 0); }
