@@ -63,7 +63,6 @@
 #include "kernel/proc/task_internal.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
-#include "trace/mmiotrace/mmiotrace.h"
 
 #define USER_MAPS_MAX 32  /* traced program mappings at once */
 #define STEP_PAGES 4      /* pages one step may show: two operands, each on two pages */

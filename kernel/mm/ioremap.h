@@ -57,6 +57,14 @@ typedef void (*mmio_access_sink)(uint8_t op, uint8_t width, uint32_t map_id, uin
 /* Installs the fault handlers that report to sink (0 or -errno: -EBUSY while an int3
  * kprobe is armed, arch/x86/kprobe_arch.h), or removes them (sink 0). */
 int mmiotrace_arch_enable(mmio_access_sink sink);
+/* mmiotrace's recorders (trace/mmiotrace/mmiotrace.c) of a program's mapping of a BAR and
+ * its accesses (arch/x86/mmiotrace_user.c): as the tracer's records, with the user byte
+ * set, so that a line ends with the pid of the process (current) where the kernel's say 0,
+ * as Linux's. */
+void mmiotrace_record_user_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
+                              uint32_t value, uint32_t pc, const uint8_t opcode[3]);
+void mmiotrace_record_user_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
+                               uint32_t len, uint32_t pc);
 /* Whether the fault handlers are installed (mmiotrace or an mmio/ event is on). */
 bool mmiotrace_arch_active(void);
 /* Arms every page of a mapping (its accesses fault and reach the sink) or disarms it. */

@@ -87,13 +87,8 @@ void mmiotrace_record_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t ph
                          uint32_t value, uint32_t pc, const uint8_t opcode[3]);
 void mmiotrace_record_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
                           uint32_t len, uint32_t pc);
-/* The same for a program's mapping of a BAR and its accesses (arch/x86/mmiotrace_user.c):
- * the record's user byte is set, so its line ends with the pid of the process (current),
- * where the kernel's say 0 as Linux's. */
-void mmiotrace_record_user_rw(uint8_t op, uint8_t width, uint32_t map_id, uint64_t phys,
-                              uint32_t value, uint32_t pc, const uint8_t opcode[3]);
-void mmiotrace_record_user_map(uint8_t op, uint32_t map_id, uint64_t phys, uint32_t virt,
-                               uint32_t len, uint32_t pc);
+/* The recorders of a program's mapping of a BAR and its accesses, mmiotrace_record_user_rw
+ * and _map, are declared in kernel/mm/ioremap.h, which the arch's fault path includes. */
 
 /* Holds (on) or lets go of the fault path's arming for the mmio/ event call (its enable,
  * trace/events/mmio_events.c): 0, or -ENOMEM when the fault path cannot be set up. */
