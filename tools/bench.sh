@@ -124,23 +124,26 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,ipc_smp,* ]]; then
         smp_json="$smp_json[{\"row\": \"$name\", \"value\": $value, \"unit\": \"$unit\"}]"
     done
 fi
-# A program's access to edu's BAR mapped through sysfs's resourceN, untraced and under
-# mmiotrace (tests/bench/mmiotrace_user_bench.c, user/programs/bar_bench.c): a boot with edu.
+# A program's access to edu's BAR mapped through sysfs's resourceN, and to a port of
+# pci-testdev's I/O BAR through ioperm, untraced and under mmiotrace
+# (tests/bench/mmiotrace_user_bench.c, user/programs/bar_bench.c): a boot with both devices.
 if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,mmiotrace_user,* ]]; then
     bar_log=build/bench-mmiotrace-user-console.log
     if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=mmiotrace_user \
-        --initrd "$programs" --devices edu --icount --quiet --timeout 300 --console "$bar_log" > /dev/null; then
+        --initrd "$programs" --devices "edu pci-testdev" --icount --quiet --timeout 300 --console "$bar_log" > /dev/null; then
         echo "bench: the mmiotrace_user run failed; see $bar_log" >&2
         exit 1
     fi
     for row in read:"mmiotrace: traced ring-3 BAR read" write:"mmiotrace: traced ring-3 BAR write" \
-        untraced:"untraced ring-3 BAR access"; do
+        untraced:"untraced ring-3 BAR access" port_read:"mmiotrace: traced ring-3 port read" \
+        port_untraced:"untraced ring-3 port read"; do
         value=$(tr -d '\r' < "$bar_log" | sed -n "s/^BENCH mmiotrace_user_${row%%:*} \([0-9.]*\)$/\1/p")
         if [ -z "$value" ]; then
             echo "bench: the mmiotrace_user run gave no ${row%%:*} row; see $bar_log" >&2
             exit 1
         fi
         name=${row#*:} unit="guest instructions per 4-byte access (program, edu's BAR 0)"
+        [[ $row == port* ]] && unit="guest instructions per inb (program, ioperm, pci-testdev's I/O BAR)"
         printf "bench: %-44s %12s %s\n" "$name" "$value" "$unit"
         smp_json="$smp_json[{\"row\": \"$name\", \"value\": $value, \"unit\": \"$unit\"}]"
     done

@@ -333,9 +333,12 @@ bool ioport_traced_access(struct trap_frame *tf)
     if (!t->arch.io_ports)
         return false; /* no port at all: the #GP is the program's */
     uint8_t code[8];
-    uint32_t have = 0;
-    while (have < sizeof code && copy_from_user(&code[have], tf->eip + have, 1) == 0)
-        have++;
+    uint32_t have = sizeof code;
+    if (copy_from_user(code, tf->eip, sizeof code) != 0) { /* near the end of its text */
+        have = 0;
+        while (have < sizeof code && copy_from_user(&code[have], tf->eip + have, 1) == 0)
+            have++;
+    }
     bool wide16 = false, rep = false;
     uint32_t i = 0;
     for (; i < have; i++) { /* the prefixes such an instruction may have */

@@ -366,7 +366,7 @@ static inline __attribute__((always_inline)) void dispatch(struct trap_frame *tf
             locked = true;
         }
         if (!(v == VEC_GENERAL_PROTECTION &&
-              (umip_emulate(tf) || ioport_cli_sti_fixup(tf) || ioport_traced_access(tf))) &&
+              (ioport_traced_access(tf) || umip_emulate(tf) || ioport_cli_sti_fixup(tf))) &&
             !signal_fault_from_user(tf))
             user_fault(tf, v < 32 ? exception_names[v] : "unexpected interrupt");
     } else {

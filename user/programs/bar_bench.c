@@ -9,9 +9,15 @@
  *   BENCH mmiotrace_user_untraced N.NN   one 4-byte load, untraced
  *   BENCH mmiotrace_user_read N.NN       one 4-byte load, traced (an R record)
  *   BENCH mmiotrace_user_write N.NN      one 4-byte store, traced (a W record)
+ *   BENCH mmiotrace_user_port_untraced N.NN   one inb from a port ioperm gave it, untraced
+ *   BENCH mmiotrace_user_port_read N.NN  the same inb traced: the #GP, the access done for
+ *                                        the program, the IN record (arch/x86/ioport.c)
  * or "BENCH-ERROR NAME: WHAT: ERRNO" for a row it could not measure. Run as root, with
- * edu at 00:04.0 and the nop tracer current; it leaves nop current.
+ * edu at 00:04.0, pci-testdev at 00:05.0 (its I/O BAR the second line of its resource
+ * file) and the nop tracer current; it leaves nop current.
  */
+#include <stdlib.h>
+#include <sys/io.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -66,6 +72,39 @@ static uint64_t __attribute__((noinline)) loop_write(uint32_t n)
     return rdtsc() - start;
 }
 
+static uint16_t port; /* pci-testdev's WIDTH register (its I/O BAR + 1): reads change nothing */
+
+static uint64_t __attribute__((noinline)) loop_port(uint32_t n)
+{
+    uint16_t p = port;
+    uint64_t start = rdtsc();
+    for (uint32_t i = 0; i < n; i++) {
+        (void)inb(p);
+        asm volatile("" : : : "memory");
+    }
+    return rdtsc() - start;
+}
+
+/* pci-testdev's I/O BAR from its resource file, and ioperm for it; false with a
+ * BENCH-ERROR line for row. */
+static bool take_port(const char *row)
+{
+    char text[1024];
+    int fd = open("/sys/bus/pci/devices/0000:00:05.0/resource", O_RDONLY);
+    ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
+    if (fd >= 0)
+        close(fd);
+    char *line = n > 0 ? (text[n] = '\0', strchr(text, '\n')) : 0;
+    unsigned long base = line ? strtoul(line + 1, 0, 16) : 0;
+    if (!base || base >= 0x10000 || ioperm(base, 2, 1) != 0) {
+        printf("BENCH-ERROR %s: pci-testdev's I/O BAR at 00:05.0: %s\n", row,
+               base ? strerror(errno) : "not found");
+        return false;
+    }
+    port = (uint16_t)(base + 1);
+    return true;
+}
+
 /* The smallest of REPEATS runs of loop(n). */
 static uint64_t min_cycles(uint64_t (*loop)(uint32_t), uint32_t n)
 {
@@ -106,6 +145,10 @@ int main(void)
     report("mmiotrace_user_untraced", min_cycles(loop_read, UNTRACED_LOOPS),
            min_cycles(loop_empty, UNTRACED_LOOPS), UNTRACED_LOOPS);
     munmap((void *)regs, 4096);
+    bool ports = take_port("mmiotrace_user_port_untraced");
+    if (ports)
+        report("mmiotrace_user_port_untraced", min_cycles(loop_port, UNTRACED_LOOPS),
+               min_cycles(loop_empty, UNTRACED_LOOPS), UNTRACED_LOOPS);
     if (write_file(TRACER, "mmiotrace") < 0) {
         printf("BENCH-ERROR mmiotrace_user_read: " TRACER ": %s\n", strerror(errno));
         return 1;
@@ -116,6 +159,9 @@ int main(void)
            min_cycles(loop_empty, TRACED_LOOPS), TRACED_LOOPS);
     report("mmiotrace_user_write", min_cycles(loop_write, TRACED_LOOPS),
            min_cycles(loop_empty, TRACED_LOOPS), TRACED_LOOPS);
+    if (ports)
+        report("mmiotrace_user_port_read", min_cycles(loop_port, TRACED_LOOPS),
+               min_cycles(loop_empty, TRACED_LOOPS), TRACED_LOOPS);
     munmap((void *)regs, 4096);
     write_file(TRACER, "nop");
     return 0;
