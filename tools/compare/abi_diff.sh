@@ -60,13 +60,5 @@ common=(--smp 1 --memory 256 --devices "edu pci-testdev" --quiet --timeout 300)
 lines() { tr -d '\r' < "$1" | grep -E "^(ok |not ok |# |$name: )" || true; }
 lines "$out/linux.log" > "$out/linux.lines"
 lines "$out/tracekern.log" > "$out/tracekern.lines"
-if [ ! -s "$out/linux.lines" ] || [ ! -s "$out/tracekern.lines" ]; then
-    echo "abi_diff: a run printed no check line; see $out/linux.log and $out/tracekern.log" >&2
-    exit 1
-fi
-if diff "$out/linux.lines" "$out/tracekern.lines"; then
-    echo "abi_diff: $name prints the same $(wc -l < "$out/tracekern.lines") lines on Linux 6.1 and tracekern"
-else
-    echo "abi_diff: $name differs (< Linux 6.1, > tracekern); logs in $out" >&2
-    exit 1
-fi
+source tools/compare/same_lines.sh
+same_lines abi_diff "$name's lines" "$out/linux.lines" "$out/tracekern.lines" "$out"

@@ -47,13 +47,5 @@ common=(--smp 1 --memory 128 --devices "edu pci-testdev" --quiet --timeout 300)
     --console "$out/tracekern.log" --com2 "$out/tracekern.com2" > /dev/null 2>&1 || true
 tr -d '\r' < "$out/linux.log" | grep '^PCIDEV ' > "$out/linux.lines" || true
 tr -d '\r' < "$out/tracekern.com2" | grep '^PCIDEV ' > "$out/tracekern.lines" || true
-if [ ! -s "$out/linux.lines" ] || [ ! -s "$out/tracekern.lines" ]; then
-    echo "pcidev_diff: a kernel printed no PCIDEV line; see $out/linux.log and $out/tracekern.com2" >&2
-    exit 1
-fi
-if diff "$out/linux.lines" "$out/tracekern.lines"; then
-    echo "pcidev_diff: the same $(wc -l < "$out/tracekern.lines") PCIDEV lines on Linux 6.1 and tracekern"
-else
-    echo "pcidev_diff: the PCIDEV lines differ (< Linux 6.1, > tracekern); logs in $out" >&2
-    exit 1
-fi
+source tools/compare/same_lines.sh
+same_lines pcidev_diff "the PCIDEV lines" "$out/linux.lines" "$out/tracekern.lines" "$out"
