@@ -45,13 +45,6 @@ user_rows=$(awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf ", {\"
 json=$(sed -n 's/^BENCH-JSON //p' "$log" | tr -d '\r')
 [ "$json" = "[]" ] && user_rows=${user_rows#, }
 echo "${json%]}$user_rows]" > build/bench.json
-# The scale curves: each as one line, with "within 1.3x: yes/NO" for a per-operation curve.
-if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]]; then
-    if ! python3 tools/scale_curves.py build/scale.json "$log"; then
-        echo "bench: the scale benchmarks printed no SCALE line; see $log" >&2
-        exit 1
-    fi
-fi
 # Benchmarks run again with 2 and 4 CPUs (each row names the CPUs the kernel ran):
 # smp_bench NAME ROWS, where ROWS matches the console lines of the rows it prints.
 smp_json=
@@ -240,6 +233,14 @@ fi
 echo "bench: rows written to build/bench.json (and build/bench-real-time.json, build/bench-iso-boot.json, build/bench-smp.json, build/bench-ftrace-off.json, build/scale.json)"
 python3 tools/bench_goals.py tools/bench-goals.txt build/bench.json build/bench-smp.json \
     build/bench-ftrace-off.json
+# The scale curves (from the main boot's console), beside the goals: each as one line, with
+# "within 1.3x: yes/NO" for a per-operation curve (docs/scaling.md).
+if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]]; then
+    if ! python3 tools/scale_curves.py build/scale.json "$log"; then
+        echo "bench: the scale benchmarks printed no SCALE line; see $log" >&2
+        exit 1
+    fi
+fi
 if [ -n "$errors" ]; then
     echo "bench: $(wc -l <<< "$errors") row(s) could not be measured (ERROR above)" >&2
     exit 1
