@@ -459,6 +459,7 @@ UNIT_DEPS_mounts := kernel/fs/mounts.c $(HOST_fs_tree)
 UNIT_DEPS_elf := kernel/proc/elf.c
 UNIT_DEPS_signal := kernel/proc/signal.c arch/x86/umip_decode.c arch/x86/fpu_exception.c
 UNIT_DEPS_ipc_log_page := $(HOST_ipc_log_page)
+UNIT_DEPS_ipc_log_names := trace/ipc_logging/ipc_log_names.c
 UNIT_DEPS_ipc_log_dump := tools/ipc_log_dump.c $(HOST_ipc_log_page)
 UNIT_DEPS_user_events_parse := $(HOST_user_events_parse)
 UNIT_DEPS_trace_events := trace/events/trace_events.c trace/events/trace_syscalls.c trace/events/event_fields.c \

@@ -169,6 +169,9 @@ count_tap "compare" "$LOGS/compare.txt" $?
 echo "# tools/doctest.py, which runs the documentation's console sessions"
 python3 tests/tools/test_doctest.py > "$LOGS/test_doctest.txt" 2>&1
 count_tap "test_doctest" "$LOGS/test_doctest.txt" $?
+echo "# tools/scale_curves.py and tools/scale_svg.py, make bench's scale curves (issue 24)"
+python3 tests/tools/test_scale_curves.py > "$LOGS/test_scale_curves.txt" 2>&1
+count_tap "test_scale_curves" "$LOGS/test_scale_curves.txt" $?
 # The docs must stand alone: a clone has no DESIGN.md and no ../shared/ to point to.
 if outside=$(grep -nE 'DESIGN\.md|\.\./shared' README.md docs/*.md); then
     fail "README.md and docs/ name no file outside the repository (DESIGN.md, ../shared)"

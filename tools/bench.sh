@@ -12,7 +12,16 @@ rm -f build/bench-smp.json build/bench-ftrace-off.json build/bench-real-time.jso
 log=build/bench-console.log
 # Debian's busybox too (make bench builds it first): proc_bench runs it (execve's row).
 programs=$(make -s --no-print-directory print-user-modules),build/busybox/busybox
-if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append "bench${BENCH:+=$BENCH}" \
+# The part `scale` (issue 24) is every benchmark named scale_* (tests/bench/scale_*.c): how a
+# cost grows with the size of the work. In BENCH it stands for all of them; they run in the
+# main boot, and their `SCALE CURVE SIZE VALUE` lines become build/scale.json (below).
+rm -f build/scale.json
+scale_benchmarks=$(sed -n 's/^BENCHMARK(\(scale_[a-z_0-9]*\))$/\1/p' tests/bench/*.c | paste -sd, -)
+which=${BENCH:-}
+if [[ ",$which," == *,scale,* ]]; then
+    which=$(echo ",$which," | sed "s/,scale,/,$scale_benchmarks,/; s/^,//; s/,$//")
+fi
+if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append "bench${which:+=$which}" \
     --initrd "$programs" --icount --quiet --timeout 600 --console "$log" --com2 build/bench-com2.txt; then
     echo "bench: the benchmark run failed; see $log" >&2
     exit 1
@@ -221,9 +230,17 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,iso_boot,* ]]; then
     printf '[{"row": "iso_boot_to_prompt_median_of_3", "value": %s, "unit": "ms"}]\n' "$median" \
         > build/bench-iso-boot.json
 fi
-echo "bench: rows written to build/bench.json (and build/bench-real-time.json, build/bench-iso-boot.json, build/bench-smp.json, build/bench-ftrace-off.json)"
+echo "bench: rows written to build/bench.json (and build/bench-real-time.json, build/bench-iso-boot.json, build/bench-smp.json, build/bench-ftrace-off.json, build/scale.json)"
 python3 tools/bench_goals.py tools/bench-goals.txt build/bench.json build/bench-smp.json \
     build/bench-ftrace-off.json
+# The scale curves (from the main boot's console), beside the goals: each as one line, with
+# "within 1.3x: yes/NO" for a per-operation curve (docs/scaling.md).
+if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]]; then
+    if ! python3 tools/scale_curves.py build/scale.json "$log"; then
+        echo "bench: the scale benchmarks printed no SCALE line; see $log" >&2
+        exit 1
+    fi
+fi
 if [ -n "$errors" ]; then
     echo "bench: $(wc -l <<< "$errors") row(s) could not be measured (ERROR above)" >&2
     exit 1

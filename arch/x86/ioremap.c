@@ -17,6 +17,11 @@
 static uint32_t window_bits[WINDOW_PAGES / 32];
 static struct bitmap_alloc window;
 static struct io_mapping *mappings;
+/* The mapping that owns each page of the window (NULL: free, or reserved for a caller's own
+ * use by ioremap_reserve_window): the fault path's lookup is one load whatever the number of
+ * mappings, as Linux's kmmio finds a faulting page in a hash. 64 KiB for the 64 MiB window.
+ * Written and read under ioremap_lock. */
+static struct io_mapping *page_owner[WINDOW_PAGES];
 static uint32_t next_id = 1;
 static struct spinlock ioremap_lock = SPINLOCK_INIT("ioremap");
 static const struct ioremap_observer *observer;
@@ -65,6 +70,22 @@ uintptr_t ioremap_reserve_window(uint32_t pages)
     return slot == BITMAP_NONE ? 0 : IOREMAP_BASE + (uintptr_t)slot * PAGE_SIZE;
 }
 
+/* Records m as the owner of its pages (or clears them: m NULL). Lock held. */
+static void set_owner(uintptr_t first_page, uint32_t pages, struct io_mapping *m)
+{
+    uint32_t slot = (uint32_t)((first_page - IOREMAP_BASE) / PAGE_SIZE);
+    for (uint32_t i = 0; i < pages; i++)
+        page_owner[slot + i] = m;
+}
+
+/* The owner of va's page, or NULL (outside the window, or a page no mapping has). Lock held. */
+static struct io_mapping *owner_of(uintptr_t va)
+{
+    if (va < IOREMAP_BASE || va - IOREMAP_BASE >= IOREMAP_SIZE)
+        return 0;
+    return page_owner[(va - IOREMAP_BASE) / PAGE_SIZE];
+}
+
 /* Page-aligned bounds of a mapping, what the window and the page tables deal in. */
 uintptr_t ioremap_first_page(const struct io_mapping *m) { return PAGE_ALIGN_DOWN(m->virt); }
 uint32_t ioremap_page_count(const struct io_mapping *m)
@@ -102,7 +123,11 @@ void *ioremap(uint64_t phys, size_t size)
     m->id = next_id++;
     m->traced = false;
     m->next = mappings;
+    m->prev = 0;
+    if (mappings)
+        mappings->prev = m;
     mappings = m;
+    set_owner(va, pages, m);
     if (observer)
         observer->mapped(m, caller);
     spin_unlock_irqrestore(&ioremap_lock, flags);
@@ -127,16 +152,18 @@ void iounmap(void *addr)
 {
     uintptr_t caller = (uintptr_t)__builtin_return_address(0);
     unsigned long flags = spin_lock_irqsave(&ioremap_lock);
-    struct io_mapping **link = &mappings;
-    while (*link && (*link)->virt != (uintptr_t)addr)
-        link = &(*link)->next;
-    struct io_mapping *m = *link;
-    if (!m) {
+    struct io_mapping *m = owner_of((uintptr_t)addr);
+    if (!m || m->virt != (uintptr_t)addr) {
         spin_unlock_irqrestore(&ioremap_lock, flags);
         printk("iounmap: %p was not returned by ioremap\n", addr);
         return;
     }
-    *link = m->next;
+    /* Off the list (kept for ioremap_detach_observer's walk over every mapping), in O(1):
+     * prev is the mapping made just after m, or none when m is the newest. */
+    *(m->prev ? &m->prev->next : &mappings) = m->next;
+    if (m->next)
+        m->next->prev = m->prev;
+    set_owner(ioremap_first_page(m), ioremap_page_count(m), 0);
     if (observer)
         observer->unmapping(m, caller);
     struct window_range gone = { ioremap_first_page(m), ioremap_page_count(m) };
@@ -152,16 +179,14 @@ void iounmap(void *addr)
     kfree(m);
 }
 
-/* Walks the list under the lock: mmiotrace's fault path calls this on any CPU while another
- * may be mapping or unmapping (the walk must not follow a mapping being freed). The mapping
- * found stays valid after: a driver does not unmap what it is still accessing. */
+/* One load from the page's owner, under the lock: mmiotrace's fault path calls this on any
+ * CPU while another may be mapping or unmapping (it must not return a mapping being freed:
+ * iounmap clears the pages' owner under the lock before it frees). The mapping found stays
+ * valid after: a driver does not unmap what it is still accessing. */
 const struct io_mapping *ioremap_find(uintptr_t va)
 {
     unsigned long flags = spin_lock_irqsave(&ioremap_lock);
-    const struct io_mapping *m = mappings;
-    while (m && !(va >= ioremap_first_page(m) &&
-                  va < ioremap_first_page(m) + ioremap_page_count(m) * PAGE_SIZE))
-        m = m->next;
+    const struct io_mapping *m = owner_of(va);
     spin_unlock_irqrestore(&ioremap_lock, flags);
     return m;
 }

@@ -17,7 +17,8 @@ struct io_mapping {
     size_t size;
     uint32_t id;             /* 1, 2, ... in mapping order: mmiotrace's map id */
     bool traced;             /* its pages are armed by mmiotrace */
-    struct io_mapping *next;
+    struct io_mapping *next; /* the list of live mappings, newest first */
+    struct io_mapping *prev; /* the next newer one (NULL: the newest), for an O(1) unmap */
 };
 
 /*
@@ -103,7 +104,8 @@ void iounmap(void *addr);
 uintptr_t ioremap_first_page(const struct io_mapping *m);
 uint32_t ioremap_page_count(const struct io_mapping *m);
 
-/* The mapping containing virtual address va, or NULL. */
+/* The mapping containing virtual address va, or NULL: one load from a table of the window's
+ * pages, whatever the number of mappings. */
 const struct io_mapping *ioremap_find(uintptr_t va);
 /* All live mappings, newest first. */
 const struct io_mapping *ioremap_list(void);

@@ -114,6 +114,29 @@ SELFTEST(ioremap)
     ST_CHECK(ioremap_find((uintptr_t)second)->id != m->id);
     iounmap(second);
 
+    /* The page table of owners (issue 24): every page of a three-page mapping finds it, the
+     * byte after it does not, and unmapping the oldest of three (the middle of the list)
+     * leaves the other two found and the list whole. */
+    uintptr_t three = page_alloc(3);
+    ST_CHECK(three != 0);
+    char *big = ioremap(virt_to_phys((void *)three) + 0x800, 2 * PAGE_SIZE);
+    void *newer = ioremap(virt_to_phys((void *)page), PAGE_SIZE);
+    ST_CHECK(big && newer);
+    const struct io_mapping *bm = ioremap_find((uintptr_t)big);
+    ST_CHECK(bm && ioremap_page_count(bm) == 3);
+    ST_CHECK(ioremap_find(ioremap_first_page(bm) + 2 * PAGE_SIZE + 0xfff) == bm);
+    ST_CHECK(ioremap_find(ioremap_first_page(bm) + 3 * PAGE_SIZE) != bm);
+    ST_CHECK(ioremap_find(IOREMAP_BASE - 1) == 0 && ioremap_find(IOREMAP_BASE + IOREMAP_SIZE) == 0);
+    iounmap(big);
+    ST_CHECK(ioremap_find((uintptr_t)big) == 0);
+    ST_CHECK(ioremap_find((uintptr_t)newer) && ioremap_find((uintptr_t)regs) == m);
+    int live = 0;
+    for (const struct io_mapping *l = ioremap_list(); l; l = l->next)
+        live += l == m || l == ioremap_find((uintptr_t)newer);
+    ST_CHECK(live == 2);
+    iounmap(newer);
+    page_free(three, 3);
+
     iounmap((void *)regs);
     ST_CHECK(ioremap_find((uintptr_t)regs) == 0);
     struct caught_fault f;

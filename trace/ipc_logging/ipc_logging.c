@@ -8,6 +8,7 @@
  *                        test (tests/ipc_dump/dump_test.sh) extracts again from memory.
  */
 #include "trace/ipc_logging/ipc_logging.h"
+#include "trace/ipc_logging/ipc_log_names.h"
 #include "trace/ipc_logging/ipc_log_write.h"
 
 #include <stdarg.h>
@@ -43,29 +44,46 @@ struct ipc_log_context {
     struct ipc_log log;
     struct spinlock lock;
     struct fs_node *dir;
-    struct ipc_log_context *next;
+    struct ipc_log_name by_name; /* its entry in the table of names */
     int readers;
     bool closed;
     struct ipc_log_page *pages[];
 };
 
-static struct ipc_log_context *contexts;
-static struct spinlock contexts_lock = SPINLOCK_INIT("ipc_log_contexts");
-/* Creating a context (look up the name, allocate, make the files, link it in) is one step
- * for every task: two creating the same name get the same context. A mutex: the step
- * allocates and makes files, which may take long (and so only tasks create contexts;
- * kernel/mutex.h says why that is safe on several CPUs). */
+/* Creating a context (look up the name, allocate, make the files, add it to the names) is
+ * one step for every task: two creating the same name get the same context. A mutex: the
+ * step allocates and makes files, which may take long (and so only tasks create contexts;
+ * kernel/mutex.h says why that is safe on several CPUs). It also guards the table of names:
+ * only create and destroy use it, both holding the mutex. */
 static struct mutex create_mutex = MUTEX_INIT("ipc_log_create");
+#define FIRST_BUCKETS 16
+static struct ipc_log_name *first_buckets[FIRST_BUCKETS];
+static struct ipc_log_names names = { first_buckets, FIRST_BUCKETS, 0 };
 
-/* The context named name, or NULL. */
+/* The context named name, or NULL: one hash and a bucket's few names, however many
+ * contexts exist (ipc_log_names.h). create_mutex held. */
 static struct ipc_log_context *find_context(const char *name)
 {
-    unsigned long flags = spin_lock_irqsave(&contexts_lock);
-    struct ipc_log_context *c = contexts;
-    while (c && strcmp(c->log.hdr.name, name) != 0)
-        c = c->next;
-    spin_unlock_irqrestore(&contexts_lock, flags);
-    return c;
+    struct ipc_log_name *e = ipc_log_names_find(&names, name);
+    return e ? (struct ipc_log_context *)((char *)e - offsetof(struct ipc_log_context, by_name)) : 0;
+}
+
+/* Adds ctx to the table of names, doubling the buckets once there are more names than
+ * buckets (on no memory the table stays as it is, only with longer chains). create_mutex
+ * held. */
+static void add_name(struct ipc_log_context *ctx)
+{
+    ctx->by_name.name = ctx->log.hdr.name;
+    ipc_log_names_add(&names, &ctx->by_name);
+    if (!ipc_log_names_want_grow(&names))
+        return;
+    uint32_t count = names.bucket_count * 2;
+    struct ipc_log_name **bigger = kmalloc(count * sizeof *bigger);
+    if (!bigger)
+        return;
+    struct ipc_log_name **old = ipc_log_names_rehash(&names, bigger, count);
+    if (old != first_buckets)
+        kfree(old);
 }
 
 /* --- writing ------------------------------------------------------------------------------- */
@@ -265,10 +283,7 @@ static struct ipc_log_context *create_context(int max_num_pages, const char *nam
         return NULL;
     }
 
-    unsigned long flags = spin_lock_irqsave(&contexts_lock);
-    ctx->next = contexts;
-    contexts = ctx;
-    spin_unlock_irqrestore(&contexts_lock, flags);
+    add_name(ctx);
     return ctx;
 }
 
@@ -302,12 +317,7 @@ int ipc_log_context_destroy(struct ipc_log_context *ctx)
         return -EBUSY;
     }
 
-    flags = spin_lock_irqsave(&contexts_lock);
-    struct ipc_log_context **link = &contexts;
-    while (*link != ctx)
-        link = &(*link)->next;
-    *link = ctx->next;
-    spin_unlock_irqrestore(&contexts_lock, flags);
+    ipc_log_names_remove(&names, &ctx->by_name);
 
     remove_files(ctx);
     ipc_log_forget(&ctx->log);
