@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/lib/name_hash.h"
+
 #define FS_NAME_MAX 64
 #define FS_PATH_MAX 256
 
@@ -134,6 +136,15 @@ struct fs_node {
     struct fs_node *parent;
     struct fs_node *children; /* directories only, sorted by name */
     struct fs_node *next;     /* next sibling */
+    /* A directory's index of its children, so that a name is found and a child is
+     * inserted in name order without walking the siblings (fs_tree.c): the children by
+     * name in a hash, and the same children in a treap ordered by name, which gives a new
+     * child its place in the list. prev makes unlinking O(1). */
+    struct name_hash child_names;
+    struct name_hash_link name_link; /* in the parent's child_names */
+    struct fs_node *prev;            /* previous sibling */
+    struct fs_node *order_root;      /* a directory's treap of children */
+    struct fs_node *order_left, *order_right; /* in the parent's treap */
     const struct fs_file_ops *ops; /* NULL for a directory */
     void *data;               /* the owner's */
     uint32_t open_files;      /* struct files open on it (kernel/fs/file.h); no removal till 0,
@@ -192,6 +203,9 @@ int fs_detach(struct fs_node *node);
 /* Whether a program has the node, or anything below it, open: an owner that removes a
  * directory of files asks this first, so it removes all of them or none. */
 bool fs_in_use(const struct fs_node *node);
+
+/* The child of dir called name, or NULL (also when dir is not a directory). O(1). */
+struct fs_node *fs_child(struct fs_node *dir, const char *name);
 
 /* Finds a path (absolute or relative to the root; ".", ".." and repeated slashes
  * accepted; symbolic links followed). Returns the node, or NULL with *err =
