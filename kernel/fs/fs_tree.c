@@ -74,7 +74,9 @@ static size_t next_component(const char **path)
  * of the directory's index, however many siblings it has. */
 static struct fs_node *find_child(struct fs_node *dir, const char *name, size_t len)
 {
-    struct name_hash_link *l = name_hash_find(&dir->child_names, name, len);
+    if (!dir->index)
+        return NULL;
+    struct name_hash_link *l = name_hash_find(&dir->index->names, name, len);
     return l ? (struct fs_node *)((char *)l - offsetof(struct fs_node, name_link)) : NULL;
 }
 
@@ -162,9 +164,19 @@ static void unlink_child(struct fs_node *node)
         parent->children = node->next;
     if (node->next)
         node->next->prev = node->prev;
-    name_hash_del(&parent->child_names, &node->name_link);
-    parent->order_root = order_remove(parent->order_root, node);
+    name_hash_del(&parent->index->names, &node->name_link);
+    parent->index->order_root = order_remove(parent->index->order_root, node);
     node->next = node->prev = node->order_left = node->order_right = NULL;
+}
+
+/* Frees an empty directory's index (it is made again with a new child). */
+static void free_index(struct fs_node *dir)
+{
+    if (dir->index) {
+        name_hash_destroy(&dir->index->names);
+        kfree(dir->index);
+        dir->index = NULL;
+    }
 }
 
 /* Allocates a node and links it into parent's children in name order (ls shows them so). */
@@ -173,6 +185,8 @@ static struct fs_node *add_node(struct fs_node *parent, const char *name,
 {
     if (!parent || !fs_is_dir(parent) || !valid_name(name) ||
         find_child(parent, name, strlen(name)))
+        return NULL;
+    if (!parent->index && !(parent->index = kzalloc(sizeof *parent->index)))
         return NULL;
     struct fs_node *n = kzalloc(sizeof *n);
     if (!n)
@@ -184,7 +198,7 @@ static struct fs_node *add_node(struct fs_node *parent, const char *name,
     n->ino = fs_next_ino();
     n->created_ns = fs_now_ns();
     struct fs_node *before = NULL;
-    parent->order_root = order_insert(parent->order_root, n, &before);
+    parent->index->order_root = order_insert(parent->index->order_root, n, &before);
     n->prev = before;
     n->next = before ? before->next : parent->children;
     if (before)
@@ -193,7 +207,7 @@ static struct fs_node *add_node(struct fs_node *parent, const char *name,
         parent->children = n;
     if (n->next)
         n->next->prev = n;
-    name_hash_add(&parent->child_names, &n->name_link, n->name);
+    name_hash_add(&parent->index->names, &n->name_link, n->name);
     return n;
 }
 
@@ -273,7 +287,7 @@ int fs_remove(struct fs_node *node)
     if (node->open_files)
         return -EBUSY;
     unlink_child(node);
-    name_hash_destroy(&node->child_names);
+    free_index(node);
     /* Poisoned: code that kept a pointer to a removed node (it should have held it open)
      * faults on its ops at once instead of acting on whatever reuses the memory. */
     memset(node, 0x6b, sizeof *node);
@@ -291,7 +305,7 @@ int fs_detach(struct fs_node *node)
         return fs_remove(node);
     node->mode = fs_mode(node); /* its directory's default, while it still has one */
     unlink_child(node);
-    name_hash_destroy(&node->child_names);
+    free_index(node);
     node->parent = NULL;
     node->detached = true;
     return 0;

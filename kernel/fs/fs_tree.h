@@ -131,20 +131,25 @@ struct fs_file_ops {
     const void *(*bytes)(struct fs_node *file, uint32_t *size);
 };
 
+/* The children of a directory by name in a hash (lookups), and the same children in a
+ * treap ordered by name (which gives a new child its place in the sorted list). */
+struct fs_dir_index {
+    struct name_hash names;
+    struct fs_node *order_root;
+};
+
 struct fs_node {
     char name[FS_NAME_MAX];
     struct fs_node *parent;
     struct fs_node *children; /* directories only, sorted by name */
     struct fs_node *next;     /* next sibling */
-    /* A directory's index of its children, so that a name is found and a child is
-     * inserted in name order without walking the siblings (fs_tree.c): the children by
-     * name in a hash, and the same children in a treap ordered by name, which gives a new
-     * child its place in the list. prev makes unlinking O(1). */
-    struct name_hash child_names;
-    struct name_hash_link name_link; /* in the parent's child_names */
+    /* A directory's index of its children (fs_tree.c), made with its first child, so
+     * that a name is found, and a child inserted in name order, without walking the
+     * siblings; prev makes unlinking O(1). Files pay only for their links into it. */
+    struct fs_dir_index *index;
+    struct name_hash_link name_link; /* in the parent's index: its hash */
     struct fs_node *prev;            /* previous sibling */
-    struct fs_node *order_root;      /* a directory's treap of children */
-    struct fs_node *order_left, *order_right; /* in the parent's treap */
+    struct fs_node *order_left, *order_right; /* in the parent's index: its treap */
     const struct fs_file_ops *ops; /* NULL for a directory */
     void *data;               /* the owner's */
     uint32_t open_files;      /* struct files open on it (kernel/fs/file.h); no removal till 0,
