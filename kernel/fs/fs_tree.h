@@ -18,7 +18,7 @@
  * written (free_buffer; trace_marker sets Linux's 0220); debugfs is 0700; /proc and /dev
  * set their own. Only
  * programs are checked (fs_lookup_as, fs_may_open): the console shell is root.
- * Portable: tests/unit/test_fs_tree.c.
+ * Portable: tests/unit/test_fs_tree.c; the directory index: tests/fuzz/fuzz_fs_dir_index.c.
  */
 #ifndef KERNEL_FS_FS_TREE_H
 #define KERNEL_FS_FS_TREE_H

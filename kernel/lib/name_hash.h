@@ -10,7 +10,8 @@
  * longer chains. Adding never fails; duplicates are the owner's to refuse (find first).
  *
  * Not locked: the owner's lock covers the table (the tree's, ue_lock).
- * Portable: tests/unit/test_name_hash.c, tests/fuzz/fuzz_name_hash.c.
+ * Portable: tests/unit/test_name_hash.c, tests/fuzz/fuzz_name_hash.c (and, through the
+ * tree, tests/fuzz/fuzz_fs_dir_index.c).
  */
 #ifndef KERNEL_LIB_NAME_HASH_H
 #define KERNEL_LIB_NAME_HASH_H
