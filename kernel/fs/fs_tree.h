@@ -132,7 +132,9 @@ struct fs_file_ops {
 };
 
 /* The children of a directory by name in a hash (lookups), and the same children in a
- * treap ordered by name (which gives a new child its place in the sorted list). */
+ * treap ordered by name (which gives a new child its place in the sorted list). Read and
+ * changed under the big kernel lock, as the whole tree (kernel/kernel_lock.h): the hash
+ * frees its old buckets when it grows, so nothing may read it without that lock. */
 struct fs_dir_index {
     struct name_hash names;
     struct fs_node *order_root;
