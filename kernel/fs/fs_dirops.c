@@ -72,14 +72,6 @@ static int split_path(const char *path, struct fs_node **dir, char name[FS_NAME_
     return fs_is_dir(*dir) ? 0 : -ENOTDIR;
 }
 
-/* The entry called name in dir, or NULL. */
-static struct fs_node *child(struct fs_node *dir, const char *name)
-{
-    for (struct fs_node *n = dir->children; n; n = n->next)
-        if (strcmp(n->name, name) == 0)
-            return n;
-    return 0;
-}
 
 int fs_mkdir_path_as_task(const char *path)
 {
@@ -88,7 +80,7 @@ int fs_mkdir_path_as_task(const char *path)
     int err = split_path(path, &dir, name);
     if (err)
         return err;
-    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || child(dir, name))
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || fs_child(dir, name))
         return -EEXIST;
     const struct fs_dir_ops *ops = ops_of(dir);
     return ops && ops->mkdir ? ops->mkdir(dir, name) : -EPERM;
@@ -105,7 +97,7 @@ int fs_rmdir_path_as_task(const char *path)
         return -EINVAL;
     if (strcmp(name, "..") == 0)
         return -ENOTEMPTY;
-    struct fs_node *victim = child(dir, name);
+    struct fs_node *victim = fs_child(dir, name);
     if (!victim)
         return -ENOENT;
     if (!fs_is_dir(victim))

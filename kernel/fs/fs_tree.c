@@ -58,7 +58,6 @@ static bool valid_name(const char *name)
     return strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
-/* The child of dir called name (len bytes, not NUL-terminated), or NULL. */
 /* Skips the slashes at *path and returns the length of the name that follows (0 at the
  * end of the path); *path is left at that name's first character. */
 static size_t next_component(const char **path)
@@ -71,12 +70,113 @@ static size_t next_component(const char **path)
     return len;
 }
 
+/* The child of dir called name (len bytes, not NUL-terminated), or NULL: one hash probe
+ * of the directory's index, however many siblings it has. */
 static struct fs_node *find_child(struct fs_node *dir, const char *name, size_t len)
 {
-    for (struct fs_node *c = dir->children; c; c = c->next)
-        if (strncmp(c->name, name, len) == 0 && c->name[len] == '\0')
-            return c;
-    return NULL;
+    if (!dir->index)
+        return NULL;
+    struct name_hash_link *l = name_hash_find(&dir->index->names, name, len);
+    return l ? (struct fs_node *)((char *)l - offsetof(struct fs_node, name_link)) : NULL;
+}
+
+struct fs_node *fs_child(struct fs_node *dir, const char *name)
+{
+    if (!dir || !fs_is_dir(dir))
+        return NULL;
+    return find_child(dir, name, strlen(name));
+}
+
+/*
+ * The directory's treap: its children as a binary search tree by name, each node's
+ * priority above its subtrees' (a heap), so its depth is O(log n) expected whatever order
+ * the names come in. It exists only to give a new child its place in the sorted sibling
+ * list in O(log n); lookups use the hash. The priority is a bijective mix of the unique
+ * inode number, so no two nodes tie and the shape is the same on every run.
+ */
+static uint32_t order_priority(const struct fs_node *n)
+{
+    uint32_t x = n->ino * 2654435761u;
+    return x ^ (x >> 16);
+}
+
+/* Inserts n below t; *before gets the greatest node of t's tree named below n (NULL:
+ * none). Returns the subtree's new root. */
+static struct fs_node *order_insert(struct fs_node *t, struct fs_node *n, struct fs_node **before)
+{
+    if (!t)
+        return n;
+    if (strcmp(n->name, t->name) < 0) {
+        t->order_left = order_insert(t->order_left, n, before);
+        struct fs_node *l = t->order_left;
+        if (order_priority(l) > order_priority(t)) { /* rotate right */
+            t->order_left = l->order_right;
+            l->order_right = t;
+            return l;
+        }
+    } else {
+        *before = t;
+        t->order_right = order_insert(t->order_right, n, before);
+        struct fs_node *r = t->order_right;
+        if (order_priority(r) > order_priority(t)) { /* rotate left */
+            t->order_right = r->order_left;
+            r->order_left = t;
+            return r;
+        }
+    }
+    return t;
+}
+
+/* Joins two treaps, every name in a below every name in b. */
+static struct fs_node *order_join(struct fs_node *a, struct fs_node *b)
+{
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    if (order_priority(a) > order_priority(b)) {
+        a->order_right = order_join(a->order_right, b);
+        return a;
+    }
+    b->order_left = order_join(a, b->order_left);
+    return b;
+}
+
+/* Takes n, which is in t's tree, out of it. Returns the subtree's new root. */
+static struct fs_node *order_remove(struct fs_node *t, struct fs_node *n)
+{
+    if (t == n)
+        return order_join(n->order_left, n->order_right);
+    if (strcmp(n->name, t->name) < 0)
+        t->order_left = order_remove(t->order_left, n);
+    else
+        t->order_right = order_remove(t->order_right, n);
+    return t;
+}
+
+/* Takes node out of its parent's list, hash and treap; it keeps its own fields. */
+static void unlink_child(struct fs_node *node)
+{
+    struct fs_node *parent = node->parent;
+    if (node->prev)
+        node->prev->next = node->next;
+    else
+        parent->children = node->next;
+    if (node->next)
+        node->next->prev = node->prev;
+    name_hash_del(&parent->index->names, &node->name_link);
+    parent->index->order_root = order_remove(parent->index->order_root, node);
+    node->next = node->prev = node->order_left = node->order_right = NULL;
+}
+
+/* Frees an empty directory's index (it is made again with a new child). */
+static void free_index(struct fs_node *dir)
+{
+    if (dir->index) {
+        name_hash_destroy(&dir->index->names);
+        kfree(dir->index);
+        dir->index = NULL;
+    }
 }
 
 /* Allocates a node and links it into parent's children in name order (ls shows them so). */
@@ -85,6 +185,8 @@ static struct fs_node *add_node(struct fs_node *parent, const char *name,
 {
     if (!parent || !fs_is_dir(parent) || !valid_name(name) ||
         find_child(parent, name, strlen(name)))
+        return NULL;
+    if (!parent->index && !(parent->index = kzalloc(sizeof *parent->index)))
         return NULL;
     struct fs_node *n = kzalloc(sizeof *n);
     if (!n)
@@ -95,11 +197,17 @@ static struct fs_node *add_node(struct fs_node *parent, const char *name,
     n->data = data;
     n->ino = fs_next_ino();
     n->created_ns = fs_now_ns();
-    struct fs_node **link = &parent->children;
-    while (*link && strcmp((*link)->name, name) < 0)
-        link = &(*link)->next;
-    n->next = *link;
-    *link = n;
+    struct fs_node *before = NULL;
+    parent->index->order_root = order_insert(parent->index->order_root, n, &before);
+    n->prev = before;
+    n->next = before ? before->next : parent->children;
+    if (before)
+        before->next = n;
+    else
+        parent->children = n;
+    if (n->next)
+        n->next->prev = n;
+    name_hash_add(&parent->index->names, &n->name_link, n->name);
     return n;
 }
 
@@ -178,10 +286,8 @@ int fs_remove(struct fs_node *node)
         return -ENOTEMPTY;
     if (node->open_files)
         return -EBUSY;
-    struct fs_node **link = &node->parent->children;
-    while (*link != node)
-        link = &(*link)->next;
-    *link = node->next;
+    unlink_child(node);
+    free_index(node);
     /* Poisoned: code that kept a pointer to a removed node (it should have held it open)
      * faults on its ops at once instead of acting on whatever reuses the memory. */
     memset(node, 0x6b, sizeof *node);
@@ -198,11 +304,8 @@ int fs_detach(struct fs_node *node)
     if (!node->open_files)
         return fs_remove(node);
     node->mode = fs_mode(node); /* its directory's default, while it still has one */
-    struct fs_node **link = &node->parent->children;
-    while (*link != node)
-        link = &(*link)->next;
-    *link = node->next;
-    node->next = NULL;
+    unlink_child(node);
+    free_index(node);
     node->parent = NULL;
     node->detached = true;
     return 0;

@@ -18,7 +18,7 @@
  * written (free_buffer; trace_marker sets Linux's 0220); debugfs is 0700; /proc and /dev
  * set their own. Only
  * programs are checked (fs_lookup_as, fs_may_open): the console shell is root.
- * Portable: tests/unit/test_fs_tree.c.
+ * Portable: tests/unit/test_fs_tree.c; the directory index: tests/fuzz/fuzz_fs_dir_index.c.
  */
 #ifndef KERNEL_FS_FS_TREE_H
 #define KERNEL_FS_FS_TREE_H
@@ -26,6 +26,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "kernel/lib/name_hash.h"
 
 #define FS_NAME_MAX 64
 #define FS_PATH_MAX 256
@@ -129,11 +131,27 @@ struct fs_file_ops {
     const void *(*bytes)(struct fs_node *file, uint32_t *size);
 };
 
+/* The children of a directory by name in a hash (lookups), and the same children in a
+ * treap ordered by name (which gives a new child its place in the sorted list). Read and
+ * changed under the big kernel lock, as the whole tree (kernel/kernel_lock.h): the hash
+ * frees its old buckets when it grows, so nothing may read it without that lock. */
+struct fs_dir_index {
+    struct name_hash names;
+    struct fs_node *order_root;
+};
+
 struct fs_node {
     char name[FS_NAME_MAX];
     struct fs_node *parent;
     struct fs_node *children; /* directories only, sorted by name */
     struct fs_node *next;     /* next sibling */
+    /* A directory's index of its children (fs_tree.c), made with its first child, so
+     * that a name is found, and a child inserted in name order, without walking the
+     * siblings; prev makes unlinking O(1). Files pay only for their links into it. */
+    struct fs_dir_index *index;
+    struct name_hash_link name_link; /* in the parent's index: its hash */
+    struct fs_node *prev;            /* previous sibling */
+    struct fs_node *order_left, *order_right; /* in the parent's index: its treap */
     const struct fs_file_ops *ops; /* NULL for a directory */
     void *data;               /* the owner's */
     uint32_t open_files;      /* struct files open on it (kernel/fs/file.h); no removal till 0,
@@ -192,6 +210,9 @@ int fs_detach(struct fs_node *node);
 /* Whether a program has the node, or anything below it, open: an owner that removes a
  * directory of files asks this first, so it removes all of them or none. */
 bool fs_in_use(const struct fs_node *node);
+
+/* The child of dir called name, or NULL (also when dir is not a directory). O(1). */
+struct fs_node *fs_child(struct fs_node *dir, const char *name);
 
 /* Finds a path (absolute or relative to the root; ".", ".." and repeated slashes
  * accepted; symbolic links followed). Returns the node, or NULL with *err =

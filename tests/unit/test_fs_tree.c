@@ -350,3 +350,53 @@ TEST(inode_numbers_and_device_numbers)
     CHECK_EQ_INT((int)b->rdev, 0x103);
     CHECK_EQ_INT((int)fs_type(b), 0020000);
 }
+
+/* The directory's list in order, prev mirroring next, every child found by name. */
+static bool dir_consistent(struct fs_node *dir, unsigned want)
+{
+    unsigned seen = 0;
+    struct fs_node *prev = NULL;
+    for (struct fs_node *n = dir->children; n; prev = n, n = n->next, seen++)
+        if (n->prev != prev || (prev && strcmp(prev->name, n->name) >= 0) ||
+            fs_child(dir, n->name) != n)
+            return false;
+    return seen == want;
+}
+
+TEST(children_stay_sorted_in_any_insertion_order_and_through_removals)
+{
+    /* Names inserted in a scrambled order land in name order (ls's), through the index's
+     * growth; removing every third, and then files open elsewhere detached, keeps it so. */
+    enum { N = 600 };
+    struct fs_node *dir = fs_mkdir(fs_root(), "sorted_test");
+    CHECK(dir != NULL);
+    static struct fs_node *made[N];
+    char name[16];
+    for (unsigned i = 0; i < N; i++) {
+        unsigned k = (i * 389) % N; /* 389 is prime to 600: every k once */
+        snprintf(name, sizeof name, "%c%u", 'a' + k % 5, k);
+        made[k] = fs_create(dir, name, &hello_ops, NULL);
+        CHECK(made[k] != NULL);
+        CHECK(fs_create(dir, name, &hello_ops, NULL) == NULL); /* a duplicate */
+    }
+    CHECK(dir_consistent(dir, N));
+    unsigned left = N;
+    for (unsigned k = 0; k < N; k += 3, left--)
+        CHECK_EQ_INT(fs_remove(made[k]), 0);
+    CHECK(dir_consistent(dir, left));
+    snprintf(name, sizeof name, "%c%u", 'a' + 3 % 5, 3u);
+    CHECK(fs_child(dir, name) == NULL);
+    made[1]->open_files = 1;
+    CHECK_EQ_INT(fs_detach(made[1]), 0); /* stays allocated for its open file */
+    CHECK(dir_consistent(dir, --left));
+    CHECK(fs_child(dir, made[1]->name) == NULL);
+    CHECK(fs_create(dir, made[1]->name, &hello_ops, NULL) != NULL); /* its name is free again */
+    left++;
+    CHECK(dir_consistent(dir, left));
+    kfree(made[1]);
+    while (dir->children)
+        CHECK_EQ_INT(fs_remove(dir->children), 0);
+    CHECK(dir->index == NULL || dir->index->names.count == 0);
+    CHECK_EQ_INT(fs_remove(dir), 0);
+    CHECK(fs_child(fs_root(), "sorted_test") == NULL);
+}

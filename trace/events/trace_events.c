@@ -62,6 +62,7 @@ static struct event_slot *slots; /* slots[id - TRACE_EVENT_ID_FIRST], under even
 static uint32_t slots_capacity;
 static uint32_t next_id = TRACE_EVENT_ID_FIRST;
 static struct trace_event_call *events;       /* registration order */
+static struct trace_event_call *events_last; /* the list's tail: registration appends in O(1) */
 static struct fs_node *events_dir;            /* created with the first event */
 
 /* True when s is exactly the len bytes at p. */
@@ -749,9 +750,10 @@ int trace_event_register(struct trace_event_call *call)
     if (!call->system || !valid_name(call->system) || !valid_name(call->name) || !call->ops ||
         !call->ops->print || !call->ops->print_format)
         return -EINVAL;
-    for (struct trace_event_call *c = events; c; c = c->next)
-        if (c == call || (strcmp(c->system, call->system) == 0 && strcmp(c->name, call->name) == 0))
-            return -EEXIST;
+    /* Registered already (its directory is set), or another event of its system has its
+     * name: events/SYSTEM/NAME exists. Two hash probes (fs_child), not a walk of the list. */
+    if (call->dir || (events_dir && fs_child(fs_child(events_dir, call->system), call->name)))
+        return -EEXIST;
     uint32_t id = free_id();
     if (!id)
         return -ENOSPC;
@@ -775,10 +777,11 @@ int trace_event_register(struct trace_event_call *call)
     call->top_off = false;
     call->id = (uint16_t)id;
     call->next = 0;
-    struct trace_event_call **link = &events;
-    while (*link)
-        link = &(*link)->next;
-    *link = call;
+    if (events_last)
+        events_last->next = call;
+    else
+        events = call;
+    events_last = call;
     unsigned long flags = spin_lock_irqsave(&events_lock);
     slots[id - TRACE_EVENT_ID_FIRST].call = call;
     if (id == next_id)
@@ -794,10 +797,14 @@ int trace_event_unregister(struct trace_event_call *call)
     if (call->enabled)
         return -EBUSY;
     retire_id(call->id);
-    struct trace_event_call **link = &events;
-    while (*link != call)
+    struct trace_event_call **link = &events, *before = 0;
+    while (*link != call) {
+        before = *link;
         link = &(*link)->next;
+    }
     *link = call->next;
+    if (events_last == call)
+        events_last = before;
     call->next = 0;
     struct fs_node *sysdir = call->dir->parent;
     detach_event_dir(call->dir);

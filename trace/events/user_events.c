@@ -42,6 +42,7 @@
 #include "kernel/fs/fs_layout.h"
 #include "kernel/lib/bitmap_alloc.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/name_hash.h"
 #include "kernel/fs/file.h"
 #include "kernel/mm/heap.h"
 #include "kernel/init.h"
@@ -94,6 +95,8 @@ struct user_event {
     enum ue_lifetime lifetime; /* fixed by its creator (user_events_parse.h) */
     uint32_t charged;         /* heap bytes charged to the budget for it */
     struct user_event *next;  /* the registry, in creation order */
+    struct user_event *prev;  /* ... and back, so a delete unlinks in O(1) */
+    struct name_hash_link name_link; /* in event_names, under call.name */
     struct trace_event_field *fields; /* issue 18, event filters: call.fields' room, after
                                        * the struct in the same allocation */
 };
@@ -114,6 +117,8 @@ struct ref_table {
 
 static struct spinlock ue_lock = SPINLOCK_INIT("user_events");
 static struct user_event *events;
+static struct user_event *events_tail; /* the last created: a new event is linked after it */
+static struct name_hash event_names;   /* the events by name: find_event in O(1) */
 static uint32_t event_count;
 static uint32_t max_events = DEFAULT_MAX_EVENTS;
 static size_t event_bytes; /* charged against UE_EVENT_BUDGET */
@@ -126,13 +131,12 @@ static void delete_if_unused(struct user_event *ev);
 
 /* --- the registry ------------------------------------------------------------------------ */
 
-/* The event of this name, or NULL. Called with ue_lock held. */
+/* The event of this name, or NULL: one probe of the name hash, however many events there
+ * are (Linux's register_table). Called with ue_lock held. */
 static struct user_event *find_event(const char *name)
 {
-    for (struct user_event *ev = events; ev; ev = ev->next)
-        if (strcmp(ev->call.name, name) == 0)
-            return ev;
-    return NULL;
+    struct name_hash_link *l = name_hash_find(&event_names, name, strlen(name));
+    return l ? (struct user_event *)((char *)l - offsetof(struct user_event, name_link)) : NULL;
 }
 
 /* Sets or clears a bit of the status page, atomically: programs read it at any time. */
@@ -201,10 +205,12 @@ static const struct trace_event_ops event_ops = {
 static bool event_budget_left(void) { return event_bytes < UE_EVENT_BUDGET; }
 static bool ref_budget_left(void) { return ref_bytes < UE_REF_BUDGET; }
 
-/* The heap an event occupies: itself, its description and its events/ directory's nodes. */
+/* The heap an event occupies: itself, its description and its events/ directory's nodes
+ * (with the directory's index of them). */
 static uint32_t event_cost(const struct user_event *ev)
 {
-    size_t bytes = kmalloc_cost(ev) + kmalloc_cost(ev->desc) + kmalloc_cost(ev->call.dir);
+    size_t bytes = kmalloc_cost(ev) + kmalloc_cost(ev->desc) + kmalloc_cost(ev->call.dir) +
+                   kmalloc_cost(ev->call.dir->index);
     for (const struct fs_node *n = ev->call.dir->children; n; n = n->next)
         bytes += kmalloc_cost(n);
     return (uint32_t)bytes;
@@ -256,10 +262,13 @@ static int create_event(struct ue_desc *desc, enum ue_lifetime lifetime, struct 
     ev->lifetime = lifetime;
     ev->charged = event_cost(ev);
     event_bytes += ev->charged;
-    struct user_event **link = &events;
-    while (*link)
-        link = &(*link)->next;
-    *link = ev;
+    ev->prev = events_tail;
+    if (events_tail)
+        events_tail->next = ev;
+    else
+        events = ev;
+    events_tail = ev;
+    name_hash_add(&event_names, &ev->name_link, ev->call.name);
     event_count++;
     *out = ev;
     return 0;
@@ -297,10 +306,15 @@ static int delete_event(struct user_event *ev)
     int err = trace_event_unregister(&ev->call);
     if (err)
         return err;
-    struct user_event **link = &events;
-    while (*link != ev)
-        link = &(*link)->next;
-    *link = ev->next;
+    if (ev->prev)
+        ev->prev->next = ev->next;
+    else
+        events = ev->next;
+    if (ev->next)
+        ev->next->prev = ev->prev;
+    else
+        events_tail = ev->prev;
+    name_hash_del(&event_names, &ev->name_link);
     event_count--;
     event_bytes -= ev->charged;
     set_status_bit(ev->status_bit, false);
