@@ -1,5 +1,5 @@
 /*
- * names_scale_bench.c - how finding and adding names grows with their number, in guest
+ * scale_names_bench.c - how finding and adding names grows with their number, in guest
  * instructions (`make bench`; issue 24). Each row is a console line
  * `SCALE CURVE SIZE VALUE` that the scale harness collects.
  *
@@ -42,12 +42,12 @@ static void lookup_one(void *arg)
         a->wrong = true;
 }
 
-BENCHMARK(tracefs_lookup_scale)
+BENCHMARK(scale_tracefs_lookup)
 {
     static const uint32_t sizes[] = { 1, 10, 100, 1000, 5000 };
     struct fs_node *dir = fs_mkdir(tracefs_root(), "scale_lookup");
     if (!dir) {
-        printk("bench: no memory for tracefs_lookup_scale\n");
+        printk("bench: no memory for scale_tracefs_lookup\n");
         return;
     }
     uint32_t made = 0;
@@ -59,7 +59,7 @@ BENCHMARK(tracefs_lookup_scale)
             ksnprintf(name, sizeof name, "f%05u", made);
             last = fs_create(dir, name, &plain_ops, NULL);
             if (!last) {
-                printk("bench: tracefs_lookup_scale: no memory at %u files\n", made);
+                printk("bench: scale_tracefs_lookup: no memory at %u files\n", made);
                 goto out;
             }
             made++;
@@ -68,7 +68,7 @@ BENCHMARK(tracefs_lookup_scale)
         struct lookup_arg a = { path, last, false };
         uint64_t cost = bench_cost(lookup_one, &a, 200);
         if (a.wrong) {
-            printk("bench: tracefs_lookup_scale: %s not found\n", path);
+            printk("bench: scale_tracefs_lookup: %s not found\n", path);
             goto out;
         }
         printk("SCALE tracefs_lookup_last %u %llu\n", made, (unsigned long long)cost);
@@ -99,21 +99,21 @@ static int dyn(struct dyn_arg *a, const char *fmt, uint32_t n)
     return a->err;
 }
 
-BENCHMARK(user_event_register_scale)
+BENCHMARK(scale_user_event_register)
 {
     static const uint32_t sizes[] = { 10, 100, 300, 900 };
     enum { TRIES = 4 };
     int err;
     struct dyn_arg a = { .file = tracefs_lookup("dynamic_events", &err) };
     if (!a.file || !a.file->ops->write) {
-        printk("bench: user_event_register_scale: no dynamic_events\n");
+        printk("bench: scale_user_event_register: no dynamic_events\n");
         return;
     }
     uint32_t made = 0;
     for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         while (made < sizes[s]) {
             if (dyn(&a, "u:scale_%u u32 a\n", made)) {
-                printk("bench: user_event_register_scale: event %u: error %d\n", made, a.err);
+                printk("bench: scale_user_event_register: event %u: error %d\n", made, a.err);
                 goto out;
             }
             made++;
@@ -124,7 +124,7 @@ BENCHMARK(user_event_register_scale)
             ksnprintf(a.line, sizeof a.line, "u:scale_extra_%u u32 a\n", t);
             total += bench_cost(write_line, &a, 1);
             if (a.err || dyn(&a, "-:scale_extra_%u\n", t)) {
-                printk("bench: user_event_register_scale: extra event: error %d\n", a.err);
+                printk("bench: scale_user_event_register: extra event: error %d\n", a.err);
                 goto out;
             }
         }
