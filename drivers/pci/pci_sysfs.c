@@ -38,6 +38,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/printk.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/proc/cred.h"
 #include "kernel/proc/task_internal.h"
 
@@ -206,22 +207,49 @@ static int write_enable(struct fs_node *f, const char *data, size_t len, bool ap
     return 0;
 }
 
-/* The config file's text: the live configuration bytes, read a dword at a time under the
- * configuration lock (arch/x86/pci_config.c). The reader's credentials decide the length
- * (256; else 64, or 128 for a CardBus bridge, as Linux): Linux asks about the opener, the
- * same task here unless it changed its ids since. */
+/* How much of the configuration space the config file shows the current task: 256 bytes
+ * to root; else 64, or 128 for a CardBus bridge, as Linux (Linux asks about the opener,
+ * the same task here unless it changed its ids since). */
+static unsigned config_visible(const struct pci_device *d)
+{
+    return cred_privileged(&current->cred) ? PCI_CONFIG_SIZE : d->header_type == 2 ? 128 : 64;
+}
+
+/* The live configuration bytes [from, to), read a dword at a time (the whole dwords that
+ * hold them: to is at most 256) under the configuration lock (arch/x86/pci_config.c), into
+ * the same places of bytes. */
+static void config_bytes(const struct pci_device *d, uint8_t *bytes, unsigned from, unsigned to)
+{
+    for (unsigned offset = from & ~3u; offset < to; offset += 4) {
+        uint32_t v = pci_read32(d, (uint8_t)offset);
+        memcpy(bytes + offset, &v, 4);
+    }
+}
+
+/* The config file's text, for the console's cat: every visible byte. */
 static int read_config(struct fs_node *f, struct fs_writer *out)
 {
-    const struct pci_device *d = f->data;
-    unsigned size = cred_privileged(&current->cred) ? PCI_CONFIG_SIZE
-                    : d->header_type == 2                ? 128
-                                                         : 64;
-    for (unsigned offset = 0; offset < size; offset += 4) {
-        uint32_t v = pci_read32(d, (uint8_t)offset);
-        char bytes[4] = { (char)v, (char)(v >> 8), (char)(v >> 16), (char)(v >> 24) };
-        out->emit(out, bytes, 4);
-    }
+    uint8_t bytes[PCI_CONFIG_SIZE];
+    unsigned size = config_visible(f->data);
+    config_bytes(f->data, bytes, 0, size);
+    out->emit(out, (const char *)bytes, size);
     return 0;
+}
+
+/* A program's read() or pread64() of config: the bytes from pos on, read from the device at
+ * every call, as Linux's pci_read_config does, so that a program polling a register through
+ * one open file sees it change. */
+static int32_t read_config_at(struct file *file, uint32_t ubuf, uint32_t count, uint64_t pos)
+{
+    uint8_t bytes[PCI_CONFIG_SIZE];
+    unsigned size = config_visible(file->node->data);
+    if (pos >= size)
+        return 0;
+    uint32_t n = count < size - (uint32_t)pos ? count : size - (uint32_t)pos;
+    config_bytes(file->node->data, bytes, (unsigned)pos, (unsigned)pos + n);
+    if (copy_to_user(ubuf, bytes + pos, n) != 0)
+        return -EFAULT;
+    return (int32_t)n;
 }
 
 /*
@@ -229,9 +257,8 @@ static int read_config(struct fs_node *f, struct fs_writer *out)
  * offset on, as Linux's pci_write_config cuts them: a byte to reach an even offset, a word
  * to reach a dword boundary, dwords, then a word and a byte for what is left. A write that
  * starts at or past the end is EFBIG, as sysfs's binary files give (sysfs_kf_bin_write);
- * one that runs past it is cut there. The offset moves past what was written, and the next
- * read renders the bytes again so that it sees the write. Only root opens the file for
- * writing (0644).
+ * one that runs past it is cut there. The offset moves past what was written. Only root
+ * opens the file for writing (0644).
  */
 static long write_config(struct file *file, const void *data, size_t len)
 {
@@ -259,7 +286,6 @@ static long write_config(struct file *file, const void *data, size_t len)
     if (left)
         pci_write8(d, (uint8_t)off, bytes[0]);
     file->pos += (uint32_t)count;
-    file->rendered = false;
     return (long)count;
 }
 
@@ -272,7 +298,8 @@ static const struct fs_file_ops revision_ops = { .read = read_revision };
 static const struct fs_file_ops irq_ops = { .read = read_irq };
 static const struct fs_file_ops resource_ops = { .read = read_resource };
 static const struct fs_file_ops enable_ops = { .read = read_enable, .write = write_enable };
-static const struct fs_file_ops config_ops = { .read = read_config, .write_data = write_config };
+static const struct fs_file_ops config_ops = { .read = read_config, .read_at = read_config_at,
+                                               .write_data = write_config };
 
 /* The files of one device directory, with their ops and Linux's modes. */
 static const struct {

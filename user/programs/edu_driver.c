@@ -189,21 +189,32 @@ static int open_uio(void)
     return fd;
 }
 
+static int config_fd = -1; /* the device's config file, open for the whole run */
+
+/* The command register, read from the device through the config file (each read reads the
+ * device again, as on Linux). */
+static uint16_t command(void)
+{
+    uint16_t cmd;
+    if (config_fd < 0) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/config", dev_dir);
+        config_fd = open(path, O_RDWR);
+    }
+    if (config_fd < 0 || lseek(config_fd, PCI_COMMAND, SEEK_SET) != PCI_COMMAND ||
+        read(config_fd, &cmd, 2) != 2)
+        fail("read the command register");
+    return cmd;
+}
+
 /* The command register through the config file: new = (old & ~clear) | set, both bytes
  * written at offset 4 (QEMU 7.2 looks at its INTx line again only for a write that covers
  * byte 4: the UIO documentation's one-byte write at offset 5 can leave the line stuck). */
 static void change_command(uint16_t set, uint16_t clear)
 {
-    char path[400];
-    snprintf(path, sizeof path, "%s/config", dev_dir);
-    int fd = open(path, O_RDWR);
-    uint16_t cmd;
-    if (fd < 0 || lseek(fd, PCI_COMMAND, SEEK_SET) != PCI_COMMAND || read(fd, &cmd, 2) != 2)
-        fail("read the command register");
-    cmd = (uint16_t)((cmd & ~clear) | set);
-    if (lseek(fd, PCI_COMMAND, SEEK_SET) != PCI_COMMAND || write(fd, &cmd, 2) != 2)
+    uint16_t cmd = (uint16_t)((command() & ~clear) | set);
+    if (lseek(config_fd, PCI_COMMAND, SEEK_SET) != PCI_COMMAND || write(config_fd, &cmd, 2) != 2)
         fail("write the command register");
-    close(fd);
 }
 
 /* The physical address of the page at va, from /proc/self/pagemap (root sees frames). */
@@ -267,7 +278,8 @@ int main(void)
     uint32_t count;
     if (read(uio, &count, 4) != 4)
         fail("read /dev/uio");
-    printf("edu_driver: interrupt seen (status 0x%x)\n", regs[REG_IRQ_STATUS / 4]);
+    printf("edu_driver: interrupt seen (status 0x%x), INTx masked by the handler: %s\n",
+           regs[REG_IRQ_STATUS / 4], (command() & COMMAND_INTX_DISABLE) ? "yes" : "no");
     regs[REG_IRQ_ACK / 4] = 1;
     change_command(0, COMMAND_INTX_DISABLE); /* the handler masked it: unmask for the next */
 
@@ -285,5 +297,6 @@ int main(void)
     munmap((void *)regs, BAR0_SIZE);
     close(bar);
     close(uio);
+    close(config_fd);
     return 0;
 }
