@@ -72,6 +72,8 @@ TEST(extension_lines)
     q.op = TRACE_DEVICE_IRQ_SEEN;
     q.count = 2;
     CHECK_EQ_STR(print(&q, sizeof q, 60972000ull), "IRQ_SEEN 0.060972 11 2 3\n");
+    q.ent.flags = TRACE_FLAG_HARDIRQ; /* the kernel's handler: pid 0, whoever it interrupted */
+    CHECK_EQ_STR(print(&q, sizeof q, 60972000ull), "IRQ_SEEN 0.060972 11 2 0\n");
     struct mmiotrace_dma_entry d = { { TRACE_MMIO_DMA, 0, 0, 42 }, 0xb7f00000u, 0x1000,
                                      0x1234000ull };
     CHECK_EQ_STR(print(&d, sizeof d, 400000000ull), "DMA 0.400000 0x1234000 0x1000 0xb7f00000 42\n");

@@ -82,11 +82,13 @@ static void print_irq(struct fs_writer *out, const struct trace_event_view *ev,
 {
     fs_puts(out, q->op == TRACE_DEVICE_IRQ_FIRED ? "IRQ " : "IRQ_SEEN ");
     print_time(out, ev->ts);
+    /* Seen by the kernel's handler (in the interrupt): pid 0, as every line the kernel makes;
+     * seen by a program (its read of /dev/uioN): the program's pid. */
+    int pid = (q->ent.flags & TRACE_FLAG_HARDIRQ) ? 0 : (int)q->ent.pid;
     if (q->op == TRACE_DEVICE_IRQ_FIRED)
         fs_printf(out, " %lu\n", (unsigned long)q->irq);
     else
-        fs_printf(out, " %lu %lu %d\n", (unsigned long)q->irq, (unsigned long)q->count,
-                  (int)q->ent.pid);
+        fs_printf(out, " %lu %lu %d\n", (unsigned long)q->irq, (unsigned long)q->count, pid);
 }
 
 static void print_dma(struct fs_writer *out, const struct trace_event_view *ev,
