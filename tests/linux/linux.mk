@@ -1,13 +1,13 @@
 # linux.mk - Linux's own user_events clients, built unmodified from Debian's linux-source-6.1
 # (fetched at test time by tools/fetch-linux-source.sh into a cache outside the repository;
-# $(BUILD)/linux/src links to it). Included by the top-level Makefile after user/user.mk.
+# $(BUILD)/user/linux/src links to it). Included by the top-level Makefile after user/user.mk.
 #
-#   $(BUILD)/linux/linux_example        samples/user_events/example.c against tracekern's own
+#   $(BUILD)/user/linux/linux_example        samples/user_events/example.c against tracekern's own
 #                                       C library, with 6.1's user_events header
 #                                       (user/include/abi-6.1, see its comment)
-#   $(BUILD)/linux/linux_example_glibc  the same file, `gcc -m32 -static` against glibc
-#   $(BUILD)/linux/ftrace_test          tools/testing/selftests/user_events/ftrace_test.c and
-#   $(BUILD)/linux/dyn_test             dyn_test.c, as their Makefile builds them (-Wall,
+#   $(BUILD)/user/linux/linux_example_glibc  the same file, `gcc -m32 -static` against glibc
+#   $(BUILD)/user/linux/ftrace_test          tools/testing/selftests/user_events/ftrace_test.c and
+#   $(BUILD)/user/linux/dyn_test             dyn_test.c, as their Makefile builds them (-Wall,
 #                                       KHDR_INCLUDES, -lrt -lpthread -lm), static glibc
 #   make linux-clients                  all four
 #
@@ -19,8 +19,8 @@
 # host binary). Nothing here is part of `all`: only the test that runs them fetches the
 # sources.
 
-LINUX_SRC := $(BUILD)/linux/src
-LINUX_CLIENTS := $(addprefix $(BUILD)/linux/,linux_example linux_example_glibc ftrace_test dyn_test)
+LINUX_SRC := $(BUILD)/user/linux/src
+LINUX_CLIENTS := $(addprefix $(BUILD)/user/linux/,linux_example linux_example_glibc ftrace_test dyn_test)
 # Linux's selftests take the kernel's exported headers from KHDR_INCLUDES; 6.1's
 # user_events.h is the one header they need that Debian's linux-libc-dev lacks.
 KHDR_INCLUDES := -isystem $(LINUX_SRC)/include
@@ -38,25 +38,25 @@ $(LINUX_SRC):
 	@mkdir -p $(@D)
 	@src=$$(tools/fetch-linux-source.sh) && ln -sfn "$$src" $@
 
-$(BUILD)/linux/linux_example: $(LINUX_SRC) $(USER_CRT0) $(USER_LIBC) user/user.ld tests/linux/linux.mk
+$(BUILD)/user/linux/linux_example: $(LINUX_SRC) $(USER_CRT0) $(USER_LIBC) user/user.ld tests/linux/linux.mk
 	$(CC) $(LINUX_SAMPLE_CFLAGS) -c $(LINUX_SRC)/samples/user_events/example.c -o $@.o
 	$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $@.o $(USER_LIBC) $(USER_LIBGCC)
 
-$(BUILD)/linux/linux_example_glibc: $(LINUX_SRC) tests/linux/linux.mk
+$(BUILD)/user/linux/linux_example_glibc: $(LINUX_SRC) tests/linux/linux.mk
 	$(CC) $(LINUX_GLIBC_CFLAGS) $(KHDR_INCLUDES) -o $@ $(LINUX_SRC)/samples/user_events/example.c
 
-$(BUILD)/linux/ftrace_test $(BUILD)/linux/dyn_test: $(BUILD)/linux/%: $(LINUX_SRC) tests/linux/linux.mk
+$(BUILD)/user/linux/ftrace_test $(BUILD)/user/linux/dyn_test: $(BUILD)/user/linux/%: $(LINUX_SRC) tests/linux/linux.mk
 	$(CC) $(LINUX_GLIBC_CFLAGS) $(KHDR_INCLUDES) -o $@ \
 		$(LINUX_SRC)/tools/testing/selftests/user_events/$*.c -lrt -lpthread -lm
 
 # Our own static glibc program (tests/linux/glibc_abi.c): what glibc asks of the kernel,
 # built as every i386 toolchain links (0x08048000) and as static-pie. Needs no Linux source.
-GLIBC_ABI := $(BUILD)/linux/glibc_abi $(BUILD)/linux/glibc_abi_pie
+GLIBC_ABI := $(BUILD)/user/linux/glibc_abi $(BUILD)/user/linux/glibc_abi_pie
 
-$(BUILD)/linux/glibc_abi: tests/linux/glibc_abi.c tests/linux/linux.mk
+$(BUILD)/user/linux/glibc_abi: tests/linux/glibc_abi.c tests/linux/linux.mk
 	@mkdir -p $(@D)
 	$(CC) -m32 -static -O2 -Wall -Wextra -Werror -o $@ $<
 
-$(BUILD)/linux/glibc_abi_pie: tests/linux/glibc_abi.c tests/linux/linux.mk
+$(BUILD)/user/linux/glibc_abi_pie: tests/linux/glibc_abi.c tests/linux/linux.mk
 	@mkdir -p $(@D)
 	$(CC) -m32 -static-pie -fPIE -O2 -Wall -Wextra -Werror -DGLIBC_ABI_PIE -o $@ $<

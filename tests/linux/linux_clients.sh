@@ -24,8 +24,8 @@ ok() { echo "ok - $1"; }
 not_ok() { echo "not ok - $1"; }
 
 # Named as files, so that make builds them holding the build lock (see the Makefile).
-if ! make -s --no-print-directory $BUILD/linux/linux_example $BUILD/linux/linux_example_glibc \
-    $BUILD/linux/ftrace_test $BUILD/linux/dyn_test > "$logs/linux_clients_build.txt" 2>&1; then
+if ! make -s --no-print-directory $BUILD/user/linux/linux_example $BUILD/user/linux/linux_example_glibc \
+    $BUILD/user/linux/ftrace_test $BUILD/user/linux/dyn_test > "$logs/linux_clients_build.txt" 2>&1; then
     not_ok "Linux 6.1's user_events clients fetched and built (see $logs/linux_clients_build.txt)"
     sed 's/^/#   /' "$logs/linux_clients_build.txt" | tail -n 5
     exit 0
@@ -35,7 +35,7 @@ ok "Linux 6.1's example.c, ftrace_test.c and dyn_test.c built unmodified (gcc -m
 # One boot per sample: type the commands, press Enter when it asks, ^C after it wrote.
 run_example() { # name program
     local name=$1 prog=$2 log=$logs/linux_$1.log
-    "$qemu_run" --kernel "$kernel" --initrd "$programs,$BUILD/linux/$prog" --quiet --timeout 60 \
+    "$qemu_run" --kernel "$kernel" --initrd "$programs,$BUILD/user/linux/$prog" --quiet --timeout 60 \
         --console "$log" \
         --send-on-prompt 'echo 0 > options/stream_com2' \
         --send-on-prompt "echo 'u:test u32 count' > dynamic_events" \
@@ -78,7 +78,7 @@ skip_documented() { # program test
 # COM2's stream (a consumer, like `cat trace_pipe > file &`) is off for them, or a tick
 # between the write and the read could take the event.
 log=$logs/linux_selftests.log
-"$qemu_run" --kernel "$kernel" --initrd "$programs,$BUILD/linux/ftrace_test,$BUILD/linux/dyn_test" \
+"$qemu_run" --kernel "$kernel" --initrd "$programs,$BUILD/user/linux/ftrace_test,$BUILD/user/linux/dyn_test" \
     --append trace_options=nostream_com2 --quiet --timeout 120 --console "$log" \
     --send-on-prompt 'run ftrace_test' --send-on-prompt 'run dyn_test' \
     --send-on-prompt 'poweroff' > /dev/null 2>&1
