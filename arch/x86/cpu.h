@@ -50,6 +50,24 @@ static inline uint32_t inl(uint16_t port)
     return v;
 }
 
+/* One port access of width bytes (1, 2 or 4; the low width bytes of v for out), for code
+ * whose width is known only at run time: drivers' accessors and the traced port I/O of
+ * programs. */
+static inline uint32_t port_in_sized(uint16_t port, unsigned width)
+{
+    return width == 1 ? inb(port) : width == 2 ? inw(port) : inl(port);
+}
+
+static inline void port_out_sized(uint16_t port, unsigned width, uint32_t v)
+{
+    if (width == 1)
+        outb(port, (uint8_t)v);
+    else if (width == 2)
+        outw(port, (uint16_t)v);
+    else
+        outl(port, v);
+}
+
 static inline uint32_t read_eflags(void)
 {
     uint32_t f;

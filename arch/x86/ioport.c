@@ -268,33 +268,18 @@ static bool may_use_ports(const struct task *t, uint32_t port, unsigned width)
     return true;
 }
 
-static uint32_t port_in(uint16_t port, unsigned width)
-{
-    return width == 1 ? inb(port) : width == 2 ? inw(port) : inl(port);
-}
-
-static void port_out(uint16_t port, unsigned width, uint32_t v)
-{
-    if (width == 1)
-        outb(port, (uint8_t)v);
-    else if (width == 2)
-        outw(port, (uint16_t)v);
-    else
-        outl(port, v);
-}
-
 /* One port access for the program at pc, recorded (IN or OUT with its pid) while mmiotrace's
  * extension is on. */
 static uint32_t traced_in(uint16_t port, unsigned width, uint32_t pc)
 {
-    uint32_t v = port_in(port, width);
+    uint32_t v = port_in_sized(port, width);
     trace_port_io(1, (uint8_t)width, port, v, pc);
     return v;
 }
 
 static void traced_out(uint16_t port, unsigned width, uint32_t v, uint32_t pc)
 {
-    port_out(port, width, v);
+    port_out_sized(port, width, v);
     trace_port_io(2, (uint8_t)width, port, v, pc);
 }
 

@@ -46,4 +46,22 @@ static inline void mmio_write32(volatile void *addr, uint32_t v)
     __asm__ volatile("movl %1, %0" : "=m"(*(volatile uint32_t *)addr) : "r"(v) : "memory");
 }
 
+/* One access of width bytes (1, 2 or 4; the low width bytes of value for a write), for
+ * code whose width is known only at run time: mmiotrace's fault paths, which make on the
+ * device exactly the access the traced instruction made. */
+static inline uint32_t mmio_read_sized(const volatile void *addr, unsigned width)
+{
+    return width == 1 ? mmio_read8(addr) : width == 2 ? mmio_read16(addr) : mmio_read32(addr);
+}
+
+static inline void mmio_write_sized(volatile void *addr, unsigned width, uint32_t v)
+{
+    if (width == 1)
+        mmio_write8(addr, (uint8_t)v);
+    else if (width == 2)
+        mmio_write16(addr, (uint16_t)v);
+    else
+        mmio_write32(addr, v);
+}
+
 #endif

@@ -219,29 +219,6 @@ static void alias_map(uintptr_t va, uintptr_t pa)
 
 /* --- the tracer's own accesses, to the device and to the shadow ------------------------- */
 
-/* Reads width bytes (1, 2 or 4) at va with one mov of that width: a device register through
- * its alias sees exactly the access the traced instruction made, and the shadow (RAM, where
- * any alignment will do on x86) is read the same way. */
-static uint32_t read_sized(uintptr_t va, uint8_t width)
-{
-    if (width == 1)
-        return mmio_read8((void *)va);
-    if (width == 2)
-        return mmio_read16((void *)va);
-    return mmio_read32((void *)va);
-}
-
-/* Writes the low width bytes of value at va with one mov of that width (see read_sized). */
-static void write_sized(uintptr_t va, uint8_t width, uint32_t value)
-{
-    if (width == 1)
-        mmio_write8((void *)va, (uint8_t)value);
-    else if (width == 2)
-        mmio_write16((void *)va, (uint16_t)value);
-    else
-        mmio_write32((void *)va, value);
-}
-
 /* Where byte va of a traced page is in its shadow, through the direct map: the handlers
  * run on the real directory, where the traced page itself is not present. NULL if va is on
  * no page of this step. */
@@ -257,7 +234,7 @@ static volatile uint8_t *shadow_byte(const struct mmio_cpu *c, uintptr_t va)
 static uint32_t shadow_read(const struct mmio_cpu *c, uintptr_t va, uint8_t width)
 {
     if (PAGE_ALIGN_DOWN(va) == PAGE_ALIGN_DOWN(va + width - 1))
-        return read_sized((uintptr_t)shadow_byte(c, va), width);
+        return mmio_read_sized(shadow_byte(c, va), width);
     uint32_t value = 0; /* straddling two pages, two shadows: byte by byte */
     for (int i = 0; i < width; i++)
         value |= (uint32_t)*shadow_byte(c, va + i) << (8 * i);
@@ -268,7 +245,7 @@ static uint32_t shadow_read(const struct mmio_cpu *c, uintptr_t va, uint8_t widt
 static void shadow_write(const struct mmio_cpu *c, uintptr_t va, uint8_t width, uint32_t value)
 {
     if (PAGE_ALIGN_DOWN(va) == PAGE_ALIGN_DOWN(va + width - 1)) {
-        write_sized((uintptr_t)shadow_byte(c, va), width, value);
+        mmio_write_sized(shadow_byte(c, va), width, value);
         return;
     }
     for (int i = 0; i < width; i++)
@@ -328,7 +305,7 @@ static bool prepare_operand(struct mmio_cpu *c, const struct io_mapping *m, uint
             return false;
     uintptr_t device = alias + (addr - first);
     if (read) {
-        uint32_t value = read_sized(device, width);
+        uint32_t value = mmio_read_sized((void *)device, width);
         shadow_write(c, addr, width, value); /* where the instruction will read it */
         sink(MMIO_OP_READ, width, m->id, phys, value, c->step.pc, 0);
     }
@@ -502,7 +479,7 @@ static bool mmiotrace_debug_trap(struct trap_frame *tf)
     for (int i = 0; i < c->step.nwrites; i++) {
         const struct pending_write *w = &c->step.writes[i];
         uint32_t value = shadow_read(c, w->va, w->width);
-        write_sized(w->alias, w->width, value);
+        mmio_write_sized((void *)w->alias, w->width, value);
         sink(MMIO_OP_WRITE, w->width, w->map_id, w->phys, value, c->step.pc, 0);
     }
     view_reset(&c->view);

@@ -229,22 +229,6 @@ void mmiotrace_user_disarm_all(void)
 
 /* --- the step ------------------------------------------------------------------------- */
 
-static uint32_t read_sized(uintptr_t va, uint8_t width)
-{
-    return width == 1 ? mmio_read8((void *)va) : width == 2 ? mmio_read16((void *)va)
-                                                            : mmio_read32((void *)va);
-}
-
-static void write_sized(uintptr_t va, uint8_t width, uint32_t value)
-{
-    if (width == 1)
-        mmio_write8((void *)va, (uint8_t)value);
-    else if (width == 2)
-        mmio_write16((void *)va, (uint16_t)value);
-    else
-        mmio_write32((void *)va, value);
-}
-
 /* Where user byte va is in this step's shadow, through the direct map (NULL if va is on
  * no shadow page of the step). */
 static volatile uint8_t *shadow_byte(const struct user_step *s, uint32_t va)
@@ -363,7 +347,7 @@ static bool prepare_operand(struct user_cpu *c, const struct user_map *m, uint32
     }
     uintptr_t device = alias + (addr - first);
     if (op->read) {
-        uint32_t value = first == last ? read_sized(device, op->width) : 0;
+        uint32_t value = first == last ? mmio_read_sized((void *)device, op->width) : 0;
         for (int i = 0; first != last && i < op->width; i++) /* straddling: byte by byte */
             value |= (uint32_t)mmio_read8((void *)(device + i)) << (8 * i);
         shadow_put(s, addr, op->width, value);
@@ -449,10 +433,10 @@ static bool emulate_mov(struct user_cpu *c, const struct user_map *m, struct tra
         uint32_t value = f->kind == MOV_STORE_IMM ? f->imm & mask
                          : high_byte              ? (*reg >> 8) & 0xff
                                                   : *reg & mask;
-        write_sized(device, width, value);
+        mmio_write_sized((void *)device, width, value);
         mmiotrace_record_user_rw(MMIO_OP_WRITE, width, m->id, phys, value, tf->eip, 0);
     } else {
-        uint32_t value = read_sized(device, width);
+        uint32_t value = mmio_read_sized((void *)device, width);
         mmiotrace_record_user_rw(MMIO_OP_READ, width, m->id, phys, value, tf->eip, 0);
         if (f->kind == MOV_LOAD_ZX)
             *reg = value;
@@ -648,7 +632,7 @@ static void step_done(struct user_step *s, struct trap_frame *tf)
         uint32_t v = shadow_get(s, s->writes[i].va, s->writes[i].width);
         if (PAGE_ALIGN_DOWN(s->writes[i].va) ==
             PAGE_ALIGN_DOWN(s->writes[i].va + s->writes[i].width - 1))
-            write_sized(s->writes[i].alias, s->writes[i].width, v);
+            mmio_write_sized((void *)s->writes[i].alias, s->writes[i].width, v);
         else
             for (int b = 0; b < s->writes[i].width; b++)
                 mmio_write8((void *)(s->writes[i].alias + b), (uint8_t)(v >> (8 * b)));

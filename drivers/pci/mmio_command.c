@@ -73,16 +73,10 @@ static void do_access(void *arg)
     struct mmio_access *a = arg;
     switch (a->op) {
     case MMIO_READ:
-        a->value = a->width == 1 ? mmio_read8(a->dst)
-                 : a->width == 2 ? mmio_read16(a->dst) : mmio_read32(a->dst);
+        a->value = mmio_read_sized(a->dst, a->width);
         break;
     case MMIO_WRITE:
-        if (a->width == 1)
-            mmio_write8(a->dst, (uint8_t)a->value);
-        else if (a->width == 2)
-            mmio_write16(a->dst, (uint16_t)a->value);
-        else
-            mmio_write32(a->dst, a->value);
+        mmio_write_sized(a->dst, a->width, a->value);
         break;
     case MMIO_FILL:
         fill_registers(a->dst, a->value, a->count, a->width);

@@ -14,18 +14,13 @@
 
 uint32_t pci_port_read(uint16_t port, unsigned width)
 {
-    uint32_t v = width == 1 ? inb(port) : width == 2 ? inw(port) : inl(port);
+    uint32_t v = port_in_sized(port, width);
     trace_port_io(1, (uint8_t)width, port, v, CALLER_PC);
     return v;
 }
 
 void pci_port_write(uint16_t port, unsigned width, uint32_t value)
 {
-    if (width == 1)
-        outb(port, (uint8_t)value);
-    else if (width == 2)
-        outw(port, (uint16_t)value);
-    else
-        outl(port, value);
+    port_out_sized(port, width, value);
     trace_port_io(2, (uint8_t)width, port, value, CALLER_PC);
 }

@@ -91,16 +91,10 @@ static uint32_t bar_read_le32(const struct testdev_bar *b, uint32_t offset)
 /* Writes value at offset with a single access of width bytes (1, 2 or 4). */
 static void bar_write(const struct testdev_bar *b, uint32_t offset, uint8_t width, uint32_t value)
 {
-    if (b->mem) {
-        if (width == 1)
-            mmio_write8(b->mem + offset, (uint8_t)value);
-        else if (width == 2)
-            mmio_write16(b->mem + offset, (uint16_t)value);
-        else
-            mmio_write32(b->mem + offset, value);
-    } else {
+    if (b->mem)
+        mmio_write_sized(b->mem + offset, width, value);
+    else
         pci_port_write((uint16_t)(b->port + offset), width, value);
-    }
 }
 
 /* Selects test number n of a BAR and reads its header. False when the BAR has no test n. */
