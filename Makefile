@@ -69,7 +69,7 @@ FTRACE_CFLAGS := -fpatchable-function-entry=5
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
 	fpu task_arch paging snapshot gdt kprobe_arch insn_decode uprobe_arch smp_boot lapic lapic_timer
-NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols lib/crc32 fs/fs_tree fs/fs_layout \
+NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols lib/frame_sum fs/fs_tree fs/fs_layout \
 	shell/console lock_debug
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)
@@ -438,9 +438,9 @@ UNIT_CFLAGS_lock_debug := -DLOCK_DEBUG_HOST
 # issue 19: several CPUs logging into one IPC logging context, then the dump extractor.
 UNIT_DEPS_ipc_log_smp := tools/ipc_log_dump.c $(HOST_ipc_log_page) tests/unit/host_smp_arch.c
 UNIT_DEPS_raw_page := trace/core/raw_page.c
-UNIT_DEPS_crc32 := kernel/lib/crc32.c
+UNIT_DEPS_frame_sum := kernel/lib/frame_sum.c
 UNIT_DEPS_event_fields := trace/events/event_fields.c $(HOST_fs_tree)
-UNIT_DEPS_capture_frame := trace/core/capture_frame.c kernel/lib/crc32.c $(HOST_fs_tree)
+UNIT_DEPS_capture_frame := trace/core/capture_frame.c kernel/lib/frame_sum.c $(HOST_fs_tree)
 UNIT_DEPS_parse := $(HOST_parse)
 UNIT_DEPS_mmio_decode := arch/x86/mmio_decode.c
 UNIT_DEPS_pci_format := drivers/pci/pci_format.c drivers/pci/pci_resource.c $(HOST_fs_tree)

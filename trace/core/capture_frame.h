@@ -1,10 +1,10 @@
 /*
  * capture_frame.h - writes the frames of the binary capture (uapi/trace_capture.h): the
- * 16-byte header with the payload's CRC-32, then the payload, to a sink (COM2 in the
+ * 20-byte header with the payload's frame check, then the payload, to a sink (COM2 in the
  * kernel, memory in the unit test). What goes into a capture and when is
  * trace/core/trace_capture.c's; this only encodes, so that every frame sent is well formed.
  *
- * A file's frame needs its length and CRC before its bytes, and tracefs files are produced
+ * A file's frame needs its length and check before its bytes, and tracefs files are produced
  * by rendering them through a writer, not stored. capture_send_file renders the file twice
  * (measure, then send) instead of holding a copy: /proc/kallsyms alone is tens of KiB, and
  * the stream must not take heap from programs. Portable: tests/unit/test_capture_frame.c.
@@ -30,6 +30,11 @@ struct capture_sink {
 /* Sends a frame of type with len payload bytes (at most CAPTURE_MAX_PAYLOAD). */
 void capture_send_frame(struct capture_sink *s, uint16_t type, uint16_t cpu, const void *payload,
                         uint32_t len);
+/* The same for a payload in two pieces, head then body (a struct and what follows it), so
+ * that neither need be copied next to the other. head_len is a multiple of 4 for the fast
+ * check of the body (any length works). */
+void capture_send_parts(struct capture_sink *s, uint16_t type, uint16_t cpu, const void *head,
+                        uint32_t head_len, const void *body, uint32_t body_len);
 
 /* Sends CAPTURE_START for nr_cpus CPUs (version, RAW_PAGE_SIZE-byte pages, the guest's long). */
 void capture_send_start(struct capture_sink *s, uint32_t nr_cpus);
@@ -39,9 +44,9 @@ typedef int (*capture_render_fn)(void *arg, struct fs_writer *out);
 
 /*
  * Sends a CAPTURE_FILE frame: path, NUL, what render produces. The first rendering measures
- * length and CRC; the second sends exactly that many bytes (cut or padded with zeros, so
+ * length and check; the second sends exactly that many bytes (cut or padded with zeros, so
  * the stream stays in step) and checks they are the same. When they are not (the file
- * changed in between), the frame just sent either fails its CRC, so a reader drops it, or
+ * changed in between), the frame just sent either fails its check, so a reader drops it, or
  * holds the file as first rendered; either way the file is sent again, and the later frame
  * replaces it, up to CAPTURE_FILE_TRIES frames in all. Returns 0; render's error (nothing
  * sent if the first rendering fails); -EFBIG for a file over CAPTURE_MAX_PAYLOAD (nothing
