@@ -896,3 +896,29 @@ TEST(event_numbers_survive_the_writers_count_wrapping)
     CHECK(st.entries == 0 && st.overrun == 0 && st.dropped == 0 && st.read == 1000);
     rb_destroy(rb);
 }
+
+/* A discarded event after a long gap leaves its time extend at the end of the data. The
+ * consumer must wait there, not take the writer's page for finished: the next event goes
+ * on the same page, and it must be read, with its own time and number. */
+TEST(a_time_extend_left_by_a_discard_does_not_end_the_writers_page)
+{
+    struct ring_buffer *rb = make(4);
+    CHECK(write_marked(rb, 0, 8));
+    host_cycles += (uint64_t)3 << 27; /* past the 27-bit delta: a time extend */
+    uint32_t *p = rb_reserve(rb, 8);
+    CHECK(p != NULL);
+    rb_discard(rb, p, 8);
+    uint32_t buf[2];
+    struct rb_event ev;
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.number, 0);
+    CHECK(!rb_consume(rb, 0, buf, sizeof buf, &ev)); /* only the time extend is there */
+    host_cycles += 5;
+    CHECK(write_marked(rb, 1, 8));
+    CHECK(rb_consume(rb, 0, buf, sizeof buf, &ev));
+    CHECK_EQ_INT(ev.number, 1);
+    CHECK_EQ_INT(ev.ts, host_cycles);
+    CHECK_EQ_INT(ev.lost_before, 0);
+    CHECK(payload_is(buf, 1, 8));
+    rb_destroy(rb);
+}

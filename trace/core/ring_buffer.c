@@ -603,7 +603,13 @@ static enum read_result read_step(struct reader *r, struct rb_event *ev)
             r->after = (struct read_pos){ at->seq, e.ts, at->entry + 1, e.payload + e.length };
             return READ_EVENT;
         }
-        /* This page is exhausted: go on at the start of the next one. */
+        /* Nothing whole is left before end. On the last page readable, where the writer
+         * is, that is the end for now: its data may end in a time extend with no event
+         * after it yet (a discarded event leaves the one written for it), and the next
+         * event will follow it on this page. Any other page is exhausted: go on at the
+         * start of the next one. */
+        if (at->seq >= r->end_seq)
+            return READ_END;
         at->seq++;
         at->offset = 0;
         if (at->seq <= r->end_seq)
@@ -734,6 +740,119 @@ bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size, 
         return false;
     ev->cpu = cpu;
     ev->lost_before = take_lost(c, ev->number);
+    return true;
+}
+
+/* The number of the event before which the oldest drop mark not yet taken places its
+ * losses, if it lies after entry (UINT64_MAX if none does): a span must end before it. The
+ * marks before or at entry are what take_lost(c, entry) reports. */
+static uint64_t next_mark_after(const struct rb_cpu *c, uint64_t entry)
+{
+    uint32_t head = c->drop_head, tail = __atomic_load_n(&c->drop_tail, __ATOMIC_ACQUIRE);
+    for (; head != tail; head++) {
+        uint64_t before = c->drop_marks[head % RB_DROP_MARKS].before_entry;
+        if (before > entry)
+            return before;
+    }
+    return UINT64_MAX;
+}
+
+/*
+ * Walks records copied from a page (data[0..len), whole and committed), the first of number
+ * *entry at time *ts after the deltas before it, and stops at the end or before the record
+ * numbered stop_entry. Time extends count toward the record after them. Returns the bytes
+ * walked; *entry and *ts are then the next record's number and the time before it.
+ */
+static uint32_t walk_records(const uint8_t *data, uint32_t len, uint64_t stop_entry,
+                             uint64_t *entry, uint64_t *ts)
+{
+    uint32_t off = 0;
+    while (off + 4 <= len && *entry < stop_entry) {
+        uint32_t w[2] = { 0, 0 };
+        memcpy(w, data + off, off + 8 <= len ? 8 : 4);
+        uint32_t type = w[0] & TYPE_LEN_MASK, header = 4, length = type * 4;
+        if (type == TYPE_TIME_EXTEND) {
+            *ts += ((uint64_t)w[1] << 27) + (w[0] >> DELTA_SHIFT);
+            off += 8;
+            continue;
+        }
+        if (!(type >= 1 && type <= TYPE_DATA_MAX)) {
+            header = 8;
+            length = w[1];
+        }
+        if (length > len - off - header)
+            break; /* cannot happen in committed data; never walk past it */
+        *ts += w[0] >> DELTA_SHIFT;
+        *entry += 1;
+        off += header + length;
+    }
+    return off;
+}
+
+/*
+ * The binary capture's read: the records after the consumer, as they lie on its page, in
+ * one copy and with no look at each event. What the span may hold: up to where the page's
+ * committed data ends, and never past an event a loss comes before (a drop mark: the loss
+ * then starts the next span, in its place). Only when it ends inside a page, at the commit
+ * position or at such a mark, are its records walked, to know the number and the time the
+ * consumer goes on from; a span that ends its page takes them from the next page's header.
+ * As everywhere the reader copies first and trusts the copy only if the page was not
+ * recycled meanwhile; pages recycled before the consumer got to them are lost_before.
+ */
+bool rb_consume_span(struct ring_buffer *rb, unsigned cpu, void *buf, bool whole_pages,
+                     struct rb_span *span)
+{
+    struct rb_cpu *c = &rb->cpu[cpu];
+    struct read_pos at = consumer_pos(c), after;
+    uint64_t skipped = 0;
+    bool got = false;
+    for (int tries = 0; tries < MAX_RETRIES; tries++) {
+        struct published pub;
+        read_published(c, &pub);
+        if (at.seq < pub.oldest_seq) {
+            skipped += skip_to_oldest(c, &at, pub.oldest_seq);
+            continue;
+        }
+        bool writing = at.seq >= pub.commit_seq; /* the writer's page: data ends at commit */
+        const struct rb_page *p = slot(c, at.seq);
+        uint64_t page_seq = p->seq, next_first = 0;
+        uint32_t end = writing ? pub.commit_offset : p->size;
+        if (end > PAGE_DATA)
+            end = PAGE_DATA;
+        uint64_t ts = at.offset ? at.ts : p->time_stamp;
+        uint32_t len = end > at.offset ? end - at.offset : 0;
+        if (len && !(writing && whole_pages))
+            memcpy(buf, p->data + at.offset, len);
+        if (page_seq != at.seq || read_oldest(c) > at.seq)
+            continue; /* recycled under the copy: the next turn skips to the oldest page */
+        if (!writing && !page_first_entry(c, at.seq + 1, &next_first))
+            continue;
+        if (!len) {
+            if (writing)
+                break; /* nothing committed after the consumer */
+            at = (struct read_pos){ at.seq + 1, 0, next_first, 0 }; /* an empty page's end */
+            continue;
+        }
+        if (writing && whole_pages)
+            break; /* the writer is still on it: it goes later, whole */
+        uint64_t mark = next_mark_after(c, at.entry);
+        after = (struct read_pos){ at.seq + 1, 0, next_first, 0 };
+        if (writing || mark < next_first) {
+            after = (struct read_pos){ at.seq, ts, at.entry, at.offset };
+            len = walk_records(buf, len, mark, &after.entry, &after.ts);
+            after.offset += len;
+        }
+        *span = (struct rb_span){ ts, at.entry, 0, len };
+        got = len != 0;
+        break;
+    }
+    c->overrun += skipped;
+    if (!got) {
+        set_consumer_pos(c, &at); /* nothing read: keep the page moves */
+        return false;
+    }
+    span->lost_before = take_lost(c, span->first_entry);
+    set_consumer_pos(c, &after);
     return true;
 }
 

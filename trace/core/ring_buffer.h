@@ -204,6 +204,22 @@ void rb_set_cpu_recording(struct ring_buffer *rb, unsigned cpu, bool on);
  * bytes) and fills *ev. Returns false when cpu has nothing to read. */
 bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size,
                 struct rb_event *ev);
+/* A stretch of one CPU's records, copied as the ring holds them (rb_consume_span). */
+struct rb_span {
+    uint64_t ts;          /* the time (cycles) the first record's delta counts from */
+    uint64_t first_entry; /* the number of its first record */
+    uint64_t lost_before; /* events lost since the previous event or span consumed */
+    uint32_t length;      /* bytes of records */
+};
+/* Consuming read for the binary capture (uapi/trace_capture.h): copies cpu's unread
+ * records, headers, time extends and discarded ones included, into buf (RB_PAGE_DATA
+ * bytes), from the consumer to the end of its page's committed data or to the first event
+ * a loss comes before, whichever is first, and fills *span. With whole_pages, records on
+ * the page the writer is still on stay (to go later in one piece). False when there is
+ * nothing to take. Costs one copy of the bytes, and a look at each record only for a span
+ * that ends inside a page. */
+bool rb_consume_span(struct ring_buffer *rb, unsigned cpu, void *buf, bool whole_pages,
+                     struct rb_span *span);
 /* Losses on cpu not yet reported through lost_before (drops after the last event read,
  * typically); reports them now. Call after draining, before a stream ends. */
 uint64_t rb_take_lost(struct ring_buffer *rb, unsigned cpu);
