@@ -8,21 +8,21 @@
  * per_cpu/cpuN/trace_pipe_raw gives in the guest, and from them rebuilds what
  * `trace-cmd record` would have saved.
  *
- * Format version 2. The capture is a sequence of frames. Each is a 20-byte header,
+ * Format version 2. The capture is a sequence of frames. Each is a 16-byte header,
  * little-endian, then `length` bytes of payload:
  *
  *   offset 0   u32 magic    CAPTURE_MAGIC, the bytes "TKC2"
  *   offset 4   u16 type     enum capture_frame_type
- *   offset 6   u16 cpu      the CPU of a CAPTURE_EVENTS frame; 0 otherwise
+ *   offset 6   u16 cpu      the CPU of a CAPTURE_EVENTS or CAPTURE_RETRACT frame; 0 otherwise
  *   offset 8   u32 length   payload bytes (at most CAPTURE_MAX_PAYLOAD)
- *   offset 12  u32 sum_a    the payload's frame check: Fletcher's two sums over its
- *   offset 16  u32 sum_b    little-endian 32-bit words, modulo 2^32, the last word padded
- *                           with zero bytes (kernel/lib/frame_sum.h says why not a CRC)
+ *   offset 12  u32 sum      the payload's check: the sum of its little-endian 32-bit words
+ *                           modulo 2^32, the last word padded with zero bytes
+ *                           (kernel/lib/frame_sum.h says why not a CRC)
  *
  * A reader that meets a bad header or a bad check skips ahead to the next "TKC2" and says
  * how many bytes it skipped; a frame cut off by the end of the capture is reported and
  * dropped. Everything whole is used. (Format 1, magic "TKCF", sent Linux pages checked by
- * CRC-32; it is not read any more.)
+ * CRC-32, made in the guest at ten times the cost; it is not read any more.)
  *
  * Frames:
  *   CAPTURE_START  payload: struct capture_start. Begins a capture (the stream was switched
@@ -44,6 +44,11 @@
  *                  events are missing. A frame with no records carries only a loss: events
  *                  lost after the CPU's last event (a full buffer with options/overwrite 0
  *                  drops every later one), sent at the end.
+ *   CAPTURE_RETRACT payload: none. Withdraws the CAPTURE_EVENTS frame of `cpu` right before
+ *                  it: the guest sends a page from the ring itself, not from a copy, and a
+ *                  writer recycled the page while it went out, so the bytes may be torn.
+ *                  A reader drops that frame whole; its events (and its lost_before) are
+ *                  counted in the next frame's lost_before of that CPU, as overwritten.
  *   CAPTURE_END    payload: none. Everything before it is consistent: the events up to this
  *                  point and the files that describe them. More frames may follow (a later
  *                  session on the same stream).
@@ -67,7 +72,7 @@
 
 #define CAPTURE_MAGIC 0x32434b54u    /* "TKC2" in memory order */
 #define CAPTURE_MAGIC_V1 0x46434b54u /* "TKCF": format 1, recognised only to say so */
-#define CAPTURE_HEADER_SIZE 20u
+#define CAPTURE_HEADER_SIZE 16u
 #define CAPTURE_MAX_PAYLOAD (1u << 24) /* 16 MiB: bigger than any file or page sent */
 #define CAPTURE_VERSION 2u
 
@@ -77,16 +82,16 @@ enum capture_frame_type {
     CAPTURE_EVENTS = 3,
     CAPTURE_END = 4,
     CAPTURE_CLOCK = 5,
+    CAPTURE_RETRACT = 6,
 };
-#define CAPTURE_TYPES 6 /* one more than the highest type */
+#define CAPTURE_TYPES 7 /* one more than the highest type */
 
 struct capture_frame_header {
     uint32_t magic;
     uint16_t type;
     uint16_t cpu;
     uint32_t length;
-    uint32_t sum_a;
-    uint32_t sum_b;
+    uint32_t sum;
 };
 
 /* The payload of CAPTURE_START. */

@@ -28,7 +28,7 @@ uint64_t com2_bytes_sent(void) { return bytes_sent; }
 /* Once smp_stop_others has run (a panic, halt), the one CPU still running writes without
  * the lock: a CPU stopped by the NMI may hold it (CPU 0 streaming trace_pipe when another
  * CPU crashed) and will never give it back; the crash dump must not wait for it. */
-void com2_write(const char *data, size_t len)
+void com2_write_two(const void *data, size_t len, const void *more, size_t more_len)
 {
     if (!present)
         return;
@@ -36,11 +36,13 @@ void com2_write(const char *data, size_t len)
     unsigned long flags = 0;
     if (locking)
         flags = spin_lock_irqsave(&com2_lock);
-    uart_write(COM2, data, len);
-    bytes_sent += len;
+    uart_write_two(COM2, data, len, more, more_len);
+    bytes_sent += len + more_len;
     if (locking)
         spin_unlock_irqrestore(&com2_lock, flags);
 }
+
+void com2_write(const char *data, size_t len) { com2_write_two(data, len, 0, 0); }
 
 static int write_ttys1(struct fs_node *f, const char *data, size_t len, bool append)
 {

@@ -11,6 +11,8 @@
 /* Sends bytes unchanged; does nothing when the machine has no COM2. Safe from any context
  * that may take a spinlock with interrupts off. */
 void com2_write(const char *data, size_t len);
+/* data, then more (more_len may be 0), as one write: nothing else's bytes come between. */
+void com2_write_two(const void *data, size_t len, const void *more, size_t more_len);
 /* Held while bytes go out; a crash dump skips it (com2_stream.c). Exposed for the crash
  * test that holds it while another CPU panics (tests/guest/st_smp.c). */
 extern struct spinlock com2_lock;

@@ -122,7 +122,7 @@ BENCHMARK(trace_pipe_export)
 
 /* The binary capture (trace/core/trace_capture.c): the same 10,000 markers as the text row,
  * measured the same way (from a full buffer to all of it on COM2, through the flush), sent
- * as Linux pages; the capture is opened before they are written, and its START and files,
+ * as the ring's own records, a page per frame; the capture is opened before they are written, and its START and files,
  * paid once per capture, are a row of their own. The stream is switched off around the
  * writes by its variable, as above, so that the switch does not end the capture. */
 BENCHMARK(capture_export)

@@ -2,8 +2,8 @@
  * st_capture.c - self-tests of the pages built for export (trace/core/trace_raw.h, shared by
  * trace_pipe_raw and the COM2 capture): the function_graph records' calltime and rettime,
  * TSC cycles in the ring, are nanoseconds of the trace clock on the page, as the event
- * timestamps are (their export hook, trace_register_export); and those hooks cannot be
- * taken over.
+ * timestamps are (their declared cycle fields, trace_declare_cycle_field); and those
+ * declarations are their owner's.
  */
 #include "kernel/arch.h"
 #include "kernel/lib/errno.h"
@@ -16,6 +16,7 @@
 #include "trace/core/trace_raw.h"
 #include "trace/events/trace_events.h"
 #include "trace/ftrace/ftrace.h"
+#include "uapi/trace_capture.h"
 
 #define NS_PER_MS 1000000u
 
@@ -118,19 +119,19 @@ SELFTEST(capture_graph_times_are_ns)
     trace_stream_enabled = true;
 }
 
-static void no_export(void *record, uint32_t length)
+/* The graph record types' cycle fields are declared by their owner (ftrace_graph.c) and
+ * cannot be declared twice; a type that is not built in, a field inside struct
+ * trace_entry or past the largest record cannot be declared at all. */
+SELFTEST(capture_cycle_fields_are_owned)
 {
-    (void)record;
-    (void)length;
-}
-
-/* The graph record types have their owner's export hook (ftrace_graph.c), which nothing
- * may replace; a type that is not built in has none. */
-SELFTEST(capture_export_hooks_are_owned)
-{
-    ST_CHECK(trace_register_export(TRACE_GRAPH_ENT, no_export) == -EEXIST);
-    ST_CHECK(trace_register_export(TRACE_GRAPH_LEAF, no_export) == -EEXIST);
-    ST_CHECK(trace_register_export(0, no_export) == -EINVAL);
-    ST_CHECK(trace_register_export(TRACE_EVENT_ID_FIRST, no_export) == -EINVAL);
-    ST_CHECK(trace_register_export(TRACE_PRINT, 0) == -EINVAL);
+    ST_CHECK(trace_declare_cycle_field(TRACE_GRAPH_ENT,
+                                       offsetof(struct ftrace_graph_entry, calltime)) == -EEXIST);
+    ST_CHECK(trace_declare_cycle_field(TRACE_GRAPH_LEAF,
+                                       offsetof(struct ftrace_graph_return, rettime)) == -EEXIST);
+    ST_CHECK(trace_declare_cycle_field(0, 8) == -EINVAL);
+    ST_CHECK(trace_declare_cycle_field(TRACE_EVENT_ID_FIRST, 8) == -EINVAL);
+    ST_CHECK(trace_declare_cycle_field(TRACE_PRINT, 4) == -EINVAL);
+    ST_CHECK(trace_declare_cycle_field(TRACE_PRINT, RB_MAX_EVENT) == -EINVAL);
+    const struct capture_cycle_field *fields;
+    ST_CHECK(trace_cycle_fields(&fields) == 5); /* entry's calltime; ret's and leaf's two */
 }

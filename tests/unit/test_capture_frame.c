@@ -1,20 +1,21 @@
 /* test_capture_frame.c - the binary capture's frames as uapi/trace_capture.h defines them:
- * header fields and CRC, START's payload, a file's path and bytes, and a file that changes
+ * header fields and frame check, START's payload, a payload sent in two parts, a file's path and bytes, and a file that changes
  * between its two renderings (sent again; the stream stays in step) or always (-EAGAIN). */
 #include "unit.h"
 
 #include <stdlib.h>
 
-#include "kernel/lib/crc32.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/frame_sum.h"
 #include "trace/core/capture_frame.h"
 
 static uint8_t *sent;
 static size_t sent_len, sent_cap;
 
-static void to_memory(struct capture_sink *s, const void *data, size_t len)
+static void append(const void *data, size_t len)
 {
-    (void)s;
+    if (!len)
+        return;
     if (sent_len + len > sent_cap) {
         sent_cap = (sent_len + len) * 2;
         sent = realloc(sent, sent_cap);
@@ -23,14 +24,22 @@ static void to_memory(struct capture_sink *s, const void *data, size_t len)
     sent_len += len;
 }
 
+static void to_memory(struct capture_sink *s, const void *data, size_t len, const void *more,
+                      size_t more_len)
+{
+    (void)s;
+    append(data, len);
+    append(more, more_len);
+}
+
 static struct capture_sink sink = { .send = to_memory };
 
 static void reset(void) { sent_len = 0; }
 
-/* The frame at *at: its header, and whether its CRC matches; *at moves past it. False when
+/* The frame at *at: its header, and whether its check matches; *at moves past it. False when
  * no whole frame starts there. */
 static bool next_frame(size_t *at, struct capture_frame_header *h, const uint8_t **payload,
-                       bool *crc_ok)
+                       bool *check_ok)
 {
     if (*at + CAPTURE_HEADER_SIZE > sent_len)
         return false;
@@ -38,18 +47,24 @@ static bool next_frame(size_t *at, struct capture_frame_header *h, const uint8_t
     if (h->magic != CAPTURE_MAGIC || *at + CAPTURE_HEADER_SIZE + h->length > sent_len)
         return false;
     *payload = sent + *at + CAPTURE_HEADER_SIZE;
-    *crc_ok = crc32_update(0, *payload, h->length) == h->crc;
+    *check_ok = frame_sum(*payload, h->length) == h->sum;
     *at += CAPTURE_HEADER_SIZE + h->length;
     return true;
 }
 
-TEST(header_is_16_little_endian_bytes_starting_TKCF)
+TEST(header_is_16_little_endian_bytes_starting_TKC2)
 {
     CHECK_EQ_INT(sizeof(struct capture_frame_header), CAPTURE_HEADER_SIZE);
     reset();
     capture_send_frame(&sink, CAPTURE_END, 0, 0, 0);
     CHECK_EQ_INT(sent_len, 16);
-    CHECK(memcmp(sent, "TKCF\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 16) == 0);
+    CHECK(memcmp(sent, "TKC2\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 16) == 0);
+    reset();
+    capture_send_frame(&sink, CAPTURE_RETRACT, 3, 0, 0);
+    CHECK(memcmp(sent, "TKC2\x06\x00\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00", 16) == 0);
+    reset();
+    capture_send_frame(&sink, CAPTURE_FILE, 0, "abcdefgh", 8); /* 0x64636261 + 0x68676665 */
+    CHECK(memcmp(sent, "TKC2\x02\x00\x00\x00\x08\x00\x00\x00\xc6\xc8\xca\xcc" "abcdefgh", 24) == 0);
 }
 
 TEST(start_says_cpus_page_size_and_long_size)
@@ -73,23 +88,26 @@ TEST(start_says_cpus_page_size_and_long_size)
     CHECK_EQ_INT(at, sent_len);
 }
 
-TEST(page_frame_carries_its_cpu_and_crc)
+TEST(events_frame_carries_its_cpu_head_records_and_the_check_of_both)
 {
-    static uint8_t page[4096];
-    for (size_t i = 0; i < sizeof page; i++)
-        page[i] = (uint8_t)(i * 7);
+    static uint8_t records[4056];
+    for (size_t i = 0; i < sizeof records; i++)
+        records[i] = (uint8_t)(i * 7);
+    struct capture_events head = { 123456789, 42, 3 };
     reset();
-    capture_send_frame(&sink, CAPTURE_PAGE, 2, page, sizeof page);
+    capture_send_events(&sink, 2, &head, records, sizeof records);
     size_t at = 0;
     struct capture_frame_header h;
     const uint8_t *p;
     bool ok;
     CHECK(next_frame(&at, &h, &p, &ok));
     CHECK(ok);
-    CHECK_EQ_INT(h.type, CAPTURE_PAGE);
+    CHECK_EQ_INT(h.type, CAPTURE_EVENTS);
     CHECK_EQ_INT(h.cpu, 2);
-    CHECK_EQ_INT(h.crc, crc32_update(0, page, sizeof page));
-    CHECK(memcmp(p, page, sizeof page) == 0);
+    CHECK_EQ_INT(h.length, sizeof head + sizeof records);
+    CHECK(memcmp(p, &head, sizeof head) == 0);
+    CHECK(memcmp(p + sizeof head, records, sizeof records) == 0);
+    CHECK_EQ_INT(at, sent_len);
 }
 
 /* A file whose text is given by the number of times it has been rendered. */
@@ -129,7 +147,7 @@ TEST(file_frame_is_path_nul_bytes_rendered_twice)
 }
 
 /* Whatever the change (longer, shorter, other bytes), the stream stays in step and its
- * last frame of the path holds the file as it now is, with a good CRC. */
+ * last frame of the path holds the file as it now is, with a good check. */
 static void check_change(const char *first, const char *then)
 {
     struct changing_file f = { 0, { first, then, then, then } };
@@ -161,7 +179,7 @@ TEST(file_that_changes_between_renderings_is_sent_again)
 {
     check_change("1 init\n", "1 init\n2 sh\n");  /* grew */
     check_change("1 init\n2 sh\n", "1 init\n"); /* shrank */
-    check_change("1 init\n", "1 tnit\n");       /* other bytes: the first frame fails its CRC */
+    check_change("1 init\n", "1 tnit\n");       /* other bytes: the first frame fails its check */
 }
 
 TEST(file_that_always_changes_gives_EAGAIN_and_whole_frames)

@@ -66,13 +66,13 @@ static bool decode_span(const uint8_t *data, const struct rb_span *span)
  * the rest. */
 static bool drain_by_span(struct ring_buffer *rb)
 {
-    static uint8_t buf[RB_PAGE_DATA];
     struct rb_span span;
     bool ok = true;
     for (int pass = 0; pass < 2; pass++)
-        while (rb_consume_span(rb, 0, buf, pass == 0, &span)) {
-            ok &= span.length > 0 && span.length <= RB_PAGE_DATA;
-            ok &= decode_span(buf, &span);
+        while (rb_consume_span(rb, 0, pass == 0, &span)) {
+            ok &= span.length > 0 && span.length <= RB_PAGE_DATA && span.entries > 0;
+            ok &= decode_span(span.data, &span);
+            ok &= rb_span_done(rb, 0, &span);
         }
     return ok;
 }
@@ -162,18 +162,48 @@ TEST(a_span_stops_before_a_drop_and_the_next_reports_it)
     CHECK(rb_write(rb, "bbbb", 4));
     CHECK(!rb_reserve(rb, RB_MAX_EVENT + 4)); /* dropped: placed before event 2 */
     CHECK(rb_write(rb, "cccc", 4));
-    static uint8_t buf[RB_PAGE_DATA];
     struct rb_span span;
-    CHECK(!rb_consume_span(rb, 0, buf, true, &span)); /* the writer's page stays */
-    CHECK(rb_consume_span(rb, 0, buf, false, &span));
+    CHECK(!rb_consume_span(rb, 0, true, &span)); /* the writer's page stays */
+    CHECK(rb_consume_span(rb, 0, false, &span));
     CHECK_EQ_INT(span.first_entry, 0);
+    CHECK_EQ_INT(span.entries, 2);
     CHECK_EQ_INT(span.lost_before, 0);
     CHECK_EQ_INT(span.length, 16); /* two events of a header and 4 bytes */
-    CHECK(rb_consume_span(rb, 0, buf, false, &span));
+    CHECK(rb_span_done(rb, 0, &span));
+    CHECK(rb_consume_span(rb, 0, false, &span));
     CHECK_EQ_INT(span.first_entry, 2);
     CHECK_EQ_INT(span.lost_before, 1);
     CHECK_EQ_INT(span.length, 8);
-    CHECK(memcmp(buf + 4, "cccc", 4) == 0);
-    CHECK(!rb_consume_span(rb, 0, buf, false, &span));
+    CHECK(memcmp(span.data + 4, "cccc", 4) == 0);
+    CHECK(rb_span_done(rb, 0, &span));
+    CHECK(!rb_consume_span(rb, 0, false, &span));
+    rb_destroy(rb);
+}
+
+/* A page recycled while its span was being sent: rb_span_done says so, and the span's
+ * events and the losses it carried come back as lost before the next event. */
+TEST(a_span_whose_page_is_recycled_meanwhile_is_counted_lost)
+{
+    host_cycles = 1000;
+    struct ring_buffer *rb = rb_create(&host_env, 1, 2);
+    const uint32_t per_page = RB_PAGE_DATA / 8; /* events of a 4-byte payload */
+    uint32_t written = 0;
+    for (; written < per_page + 10; written++) /* page 0 full, the writer on page 1 */
+        CHECK(rb_write(rb, &written, 4));
+    struct rb_span span;
+    CHECK(rb_consume_span(rb, 0, true, &span)); /* the oldest page, whole */
+    CHECK_EQ_INT(span.lost_before, 0);
+    CHECK(span.entries > per_page - 4 && span.entries <= per_page);
+    uint32_t in_span = span.entries;
+    /* The writer fills page 1 and goes on into the span's slot (overwrite mode). */
+    for (uint32_t i = 0; i < per_page; i++, written++)
+        CHECK(rb_write(rb, &written, 4));
+    CHECK(!rb_span_done(rb, 0, &span));
+    struct rb_event ev;
+    uint32_t v;
+    CHECK(rb_consume(rb, 0, &v, sizeof v, &ev));
+    CHECK_EQ_INT(v, ev.number); /* events are numbered as their payloads */
+    CHECK_EQ_INT(ev.number, in_span); /* the first of page 1, which survived */
+    CHECK_EQ_INT(ev.lost_before, in_span); /* the span's events, sent torn */
     rb_destroy(rb);
 }

@@ -8,38 +8,44 @@
 #include "kernel/lib/string.h"
 #include "trace/core/raw_page.h"
 
-/* The frame check's two sums (uapi/trace_capture.h). */
-struct check {
-    uint32_t a, b;
-};
-
+/* Sends a frame's header, then the first first_len bytes of its payload (the rest, if any,
+ * is the caller's to send). */
 static void put_header(struct capture_sink *s, uint16_t type, uint16_t cpu, uint32_t len,
-                       struct check sums)
+                       uint32_t sum, const void *first, uint32_t first_len)
 {
-    struct capture_frame_header h = { CAPTURE_MAGIC, type, cpu, len, sums.a, sums.b };
-    s->send(s, &h, sizeof h);
-}
-
-void capture_send_parts(struct capture_sink *s, uint16_t type, uint16_t cpu, const void *head,
-                        uint32_t head_len, const void *body, uint32_t body_len)
-{
-    struct frame_sum sum;
-    struct check sums;
-    frame_sum_init(&sum);
-    frame_sum_update(&sum, head, head_len);
-    frame_sum_update(&sum, body, body_len);
-    frame_sum_final(&sum, &sums.a, &sums.b);
-    put_header(s, type, cpu, head_len + body_len, sums);
-    if (head_len)
-        s->send(s, head, head_len);
-    if (body_len)
-        s->send(s, body, body_len);
+    struct capture_frame_header h = { CAPTURE_MAGIC, type, cpu, len, sum };
+    s->send(s, &h, sizeof h, first, first_len);
 }
 
 void capture_send_frame(struct capture_sink *s, uint16_t type, uint16_t cpu, const void *payload,
                         uint32_t len)
 {
-    capture_send_parts(s, type, cpu, payload, len, 0, 0);
+    put_header(s, type, cpu, len, len ? frame_sum(payload, len) : 0, payload, len);
+}
+
+/* frame_sum of the events' head, its six words added directly: it is paid once per page. */
+static uint32_t sum_of_head(const struct capture_events *head)
+{
+    uint32_t w[sizeof *head / 4], sum = 0;
+    memcpy(w, head, sizeof w);
+    for (unsigned i = 0; i < sizeof w / 4; i++)
+        sum += w[i];
+    return sum;
+}
+
+void capture_send_events(struct capture_sink *s, uint16_t cpu, const struct capture_events *head,
+                         const void *records, uint32_t len)
+{
+    struct {
+        struct capture_frame_header h;
+        struct capture_events head;
+    } start = { { CAPTURE_MAGIC, CAPTURE_EVENTS, cpu, (uint32_t)sizeof *head + len,
+                  sum_of_head(head) + (len ? frame_sum(records, len) : 0) },
+                *head };
+    _Static_assert(sizeof start == CAPTURE_HEADER_SIZE + sizeof(struct capture_events) &&
+                       sizeof(struct capture_events) % 4 == 0,
+                   "the header and the head go as one piece; the head's sum adds to the records'");
+    s->send(s, &start, sizeof start, records, len);
 }
 
 void capture_send_start(struct capture_sink *s, uint32_t nr_cpus)
@@ -62,19 +68,9 @@ static void measure_emit(struct fs_writer *w, const char *text, size_t len)
     frame_sum_update(&m->sum, text, len);
 }
 
-/* The measure's sums, the measure left as it was. */
-static struct check measured_sums(const struct measure *m)
-{
-    struct frame_sum copy = m->sum;
-    struct check sums;
-    frame_sum_final(&copy, &sums.a, &sums.b);
-    return sums;
-}
-
 static bool same_rendering(const struct measure *x, const struct measure *y)
 {
-    struct check sx = measured_sums(x), sy = measured_sums(y);
-    return x->len == y->len && sx.a == sy.a && sx.b == sy.b;
+    return x->len == y->len && frame_sum_value(&x->sum) == frame_sum_value(&y->sum);
 }
 
 /* The second rendering: sends what fits in the measured length, and measures everything. */
@@ -91,7 +87,7 @@ static void sending_emit(struct fs_writer *w, const char *text, size_t len)
     frame_sum_update(&snd->seen.sum, text, len);
     size_t n = len < snd->room ? len : (size_t)snd->room;
     if (n) {
-        snd->sink->send(snd->sink, text, n);
+        snd->sink->send(snd->sink, text, n, 0, 0);
         snd->room -= n;
     }
 }
@@ -108,7 +104,7 @@ static void send_zeros(struct capture_sink *s, uint64_t n)
     static const char zeros[64];
     while (n) {
         size_t k = n < sizeof zeros ? (size_t)n : sizeof zeros;
-        s->send(s, zeros, k);
+        s->send(s, zeros, k, 0, 0);
         n -= k;
     }
 }
@@ -117,7 +113,7 @@ int capture_send_file(struct capture_sink *s, const char *path, capture_render_f
                       void *arg)
 {
     uint32_t path_len = (uint32_t)strlen(path) + 1; /* with its NUL */
-    struct measure path_only = { 0, { 0, 0, 0, 0 } };
+    struct measure path_only = { 0, { 0, 0, 0 } };
     frame_sum_update(&path_only.sum, path, path_len);
     for (int attempt = 0; attempt < CAPTURE_FILE_TRIES; attempt++) {
         struct measure m = path_only;
@@ -127,8 +123,8 @@ int capture_send_file(struct capture_sink *s, const char *path, capture_render_f
             return err;
         if (m.len + path_len > CAPTURE_MAX_PAYLOAD)
             return -EFBIG;
-        put_header(s, CAPTURE_FILE, 0, path_len + (uint32_t)m.len, measured_sums(&m));
-        s->send(s, path, path_len);
+        put_header(s, CAPTURE_FILE, 0, path_len + (uint32_t)m.len, frame_sum_value(&m.sum), path,
+                   path_len);
         struct sending snd = { s, m.len, path_only };
         w.emit = sending_emit;
         w.ctx = &snd;

@@ -1,6 +1,6 @@
 /*
  * capture_frame.h - writes the frames of the binary capture (uapi/trace_capture.h): the
- * 20-byte header with the payload's frame check, then the payload, to a sink (COM2 in the
+ * 16-byte header with the payload's frame check, then the payload, to a sink (COM2 in the
  * kernel, memory in the unit test). What goes into a capture and when is
  * trace/core/trace_capture.c's; this only encodes, so that every frame sent is well formed.
  *
@@ -21,20 +21,22 @@
 /* How often a file that changes while it is sent is sent again. */
 #define CAPTURE_FILE_TRIES 3
 
-/* Where frames go, byte for byte. */
+/* Where frames go, byte for byte: data, then more_len bytes of more (none when 0). Two
+ * pieces, so that a frame's header and its payload, which lie apart, go out in one call
+ * (COM2 takes its lock once per frame). */
 struct capture_sink {
-    void (*send)(struct capture_sink *s, const void *data, size_t len);
+    void (*send)(struct capture_sink *s, const void *data, size_t len, const void *more,
+                 size_t more_len);
     void *ctx;
 };
 
 /* Sends a frame of type with len payload bytes (at most CAPTURE_MAX_PAYLOAD). */
 void capture_send_frame(struct capture_sink *s, uint16_t type, uint16_t cpu, const void *payload,
                         uint32_t len);
-/* The same for a payload in two pieces, head then body (a struct and what follows it), so
- * that neither need be copied next to the other. head_len is a multiple of 4 for the fast
- * check of the body (any length works). */
-void capture_send_parts(struct capture_sink *s, uint16_t type, uint16_t cpu, const void *head,
-                        uint32_t head_len, const void *body, uint32_t body_len);
+/* Sends a CAPTURE_EVENTS frame of cpu: head, then len bytes of records, which stay where
+ * they are (a ring page: nothing is copied). The header and head go out in one piece. */
+void capture_send_events(struct capture_sink *s, uint16_t cpu, const struct capture_events *head,
+                         const void *records, uint32_t len);
 
 /* Sends CAPTURE_START for nr_cpus CPUs (version, RAW_PAGE_SIZE-byte pages, the guest's long). */
 void capture_send_start(struct capture_sink *s, uint32_t nr_cpus);

@@ -54,9 +54,25 @@
 
 _Static_assert(RB_MAX_EVENT + 16 <= PAGE_DATA, "the largest event must fit a page");
 
+/* x modulo n, for a 64-bit x: on the i386 without libgcc's 64-bit division (a call of some
+ * 40 instructions, and slot() is on every reader's path): divl divides a 64-bit number by
+ * a 32-bit one when the quotient fits in 32 bits, which reducing the high half first
+ * makes sure of. */
+static inline uint32_t mod_u64(uint64_t x, uint32_t n)
+{
+#if defined(__i386__)
+    uint32_t quotient, rest, high = (uint32_t)(x >> 32) % n;
+    __asm__("divl %4" : "=a"(quotient), "=d"(rest) : "a"((uint32_t)x), "d"(high), "rm"(n));
+    (void)quotient;
+    return rest;
+#else
+    return (uint32_t)(x % n);
+#endif
+}
+
 static struct rb_page *slot(const struct rb_cpu *c, uint64_t seq)
 {
-    return c->pages[seq % c->npages];
+    return c->pages[mod_u64(seq, c->npages)];
 }
 
 /* Positions (rb_cpu.write_pos): page seq's data starts at page_pos(seq). */
@@ -683,16 +699,23 @@ static struct read_pos consumer_pos(const struct rb_cpu *c)
     return pos;
 }
 
+/* Moves the consumer but leaves read_seq_low where it is: the page it leaves is still in
+ * use (rb_consume_span, until rb_span_done). */
+static void set_consumer_pos_keeping_page(struct rb_cpu *c, const struct read_pos *pos)
+{
+    c->read_seq = pos->seq;
+    c->read_ts = pos->ts;
+    c->read_entry = pos->entry;
+    c->read_offset = pos->offset;
+}
+
 /* Moves the consumer. read_seq_low is stored with release order, after the copy from the
  * page it leaves: a writer in producer/consumer mode reuses that page only once it sees the
  * new value. */
 static void set_consumer_pos(struct rb_cpu *c, const struct read_pos *pos)
 {
     __atomic_store_n(&c->read_seq_low, (uint32_t)pos->seq, __ATOMIC_RELEASE);
-    c->read_seq = pos->seq;
-    c->read_ts = pos->ts;
-    c->read_entry = pos->entry;
-    c->read_offset = pos->offset;
+    set_consumer_pos_keeping_page(c, pos);
 }
 
 /* Losses to report before event number entry (UINT64_MAX: all of them): events overwritten
@@ -790,20 +813,21 @@ static uint32_t walk_records(const uint8_t *data, uint32_t len, uint64_t stop_en
 }
 
 /*
- * The binary capture's read: the records after the consumer, as they lie on its page, in
- * one copy and with no look at each event. What the span may hold: up to where the page's
+ * The binary capture's read: the records after the consumer, where they lie on its page,
+ * with no look at each event and no copy. What the span may hold: up to where the page's
  * committed data ends, and never past an event a loss comes before (a drop mark: the loss
  * then starts the next span, in its place). Only when it ends inside a page, at the commit
  * position or at such a mark, are its records walked, to know the number and the time the
  * consumer goes on from; a span that ends its page takes them from the next page's header.
- * As everywhere the reader copies first and trusts the copy only if the page was not
- * recycled meanwhile; pages recycled before the consumer got to them are lost_before.
+ * What was read from the page is trusted only if the page was not recycled meanwhile, as
+ * everywhere; pages recycled before the consumer got to them are lost_before. The consumer
+ * moves on, but read_seq_low, what a producer/consumer writer heeds, stays on the span's
+ * page until rb_span_done.
  */
-bool rb_consume_span(struct ring_buffer *rb, unsigned cpu, void *buf, bool whole_pages,
-                     struct rb_span *span)
+bool rb_consume_span(struct ring_buffer *rb, unsigned cpu, bool whole_pages, struct rb_span *span)
 {
     struct rb_cpu *c = &rb->cpu[cpu];
-    struct read_pos at = consumer_pos(c), after;
+    struct read_pos at = consumer_pos(c), after = at;
     uint64_t skipped = 0;
     bool got = false;
     for (int tries = 0; tries < MAX_RETRIES; tries++) {
@@ -821,30 +845,33 @@ bool rb_consume_span(struct ring_buffer *rb, unsigned cpu, void *buf, bool whole
             end = PAGE_DATA;
         uint64_t ts = at.offset ? at.ts : p->time_stamp;
         uint32_t len = end > at.offset ? end - at.offset : 0;
-        if (len && !(writing && whole_pages))
-            memcpy(buf, p->data + at.offset, len);
-        if (page_seq != at.seq || read_oldest(c) > at.seq)
-            continue; /* recycled under the copy: the next turn skips to the oldest page */
-        if (!writing && !page_first_entry(c, at.seq + 1, &next_first))
-            continue;
-        if (!len) {
-            if (writing)
-                break; /* nothing committed after the consumer */
-            at = (struct read_pos){ at.seq + 1, 0, next_first, 0 }; /* an empty page's end */
-            continue;
-        }
-        if (writing && whole_pages)
-            break; /* the writer is still on it: it goes later, whole */
+        bool take = len && !(writing && whole_pages);
+        after = (struct read_pos){ at.seq, ts, at.entry, at.offset };
         uint64_t mark = next_mark_after(c, at.entry);
-        after = (struct read_pos){ at.seq + 1, 0, next_first, 0 };
-        if (writing || mark < next_first) {
-            after = (struct read_pos){ at.seq, ts, at.entry, at.offset };
-            len = walk_records(buf, len, mark, &after.entry, &after.ts);
-            after.offset += len;
+        if (!writing) { /* the next page's header is whole: the writer has been on it */
+            const struct rb_page *next = slot(c, at.seq + 1);
+            next_first = next->first_entry;
+            if (next->seq != at.seq + 1)
+                continue; /* recycled: then so is this page, which the next turn sees */
         }
-        *span = (struct rb_span){ ts, at.entry, 0, len };
-        got = len != 0;
-        break;
+        if (take && (writing || mark < next_first)) {
+            len = walk_records(p->data + at.offset, len, mark, &after.entry, &after.ts);
+            after.offset += len;
+        } else {
+            after = (struct read_pos){ at.seq + 1, 0, next_first, 0 };
+        }
+        if (page_seq != at.seq || read_oldest(c) > at.seq)
+            continue; /* recycled under the reader: the next turn skips to the oldest page */
+        if (!len && !writing) {
+            at = after; /* an empty page's end */
+            continue;
+        }
+        if (take && len) {
+            *span = (struct rb_span){ p->data + at.offset, at.seq, ts, at.entry, 0, len,
+                                      (uint32_t)(after.entry - at.entry) };
+            got = true;
+        }
+        break; /* nothing committed after the consumer, or the writer's page is kept whole */
     }
     c->overrun += skipped;
     if (!got) {
@@ -852,8 +879,19 @@ bool rb_consume_span(struct ring_buffer *rb, unsigned cpu, void *buf, bool whole
         return false;
     }
     span->lost_before = take_lost(c, span->first_entry);
-    set_consumer_pos(c, &after);
+    set_consumer_pos_keeping_page(c, &after); /* the span's page: at or after read_seq_low */
     return true;
+}
+
+bool rb_span_done(struct ring_buffer *rb, unsigned cpu, const struct rb_span *span)
+{
+    struct rb_cpu *c = &rb->cpu[cpu];
+    const struct rb_page *p = slot(c, span->seq);
+    bool whole = p->seq == span->seq && read_oldest(c) <= span->seq;
+    if (!whole)
+        c->overrun += span->entries + span->lost_before;
+    __atomic_store_n(&c->read_seq_low, (uint32_t)c->read_seq, __ATOMIC_RELEASE);
+    return whole;
 }
 
 bool rb_peek_event(struct ring_buffer *rb, unsigned cpu, struct rb_event *ev)

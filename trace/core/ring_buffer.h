@@ -204,22 +204,31 @@ void rb_set_cpu_recording(struct ring_buffer *rb, unsigned cpu, bool on);
  * bytes) and fills *ev. Returns false when cpu has nothing to read. */
 bool rb_consume(struct ring_buffer *rb, unsigned cpu, void *buf, uint32_t size,
                 struct rb_event *ev);
-/* A stretch of one CPU's records, copied as the ring holds them (rb_consume_span). */
+/* A stretch of one CPU's records, as they lie on a ring page (rb_consume_span). */
 struct rb_span {
+    const uint8_t *data;  /* the records, on the page: whole until rb_span_done says */
+    uint64_t seq;         /* the page's number */
     uint64_t ts;          /* the time (cycles) the first record's delta counts from */
     uint64_t first_entry; /* the number of its first record */
     uint64_t lost_before; /* events lost since the previous event or span consumed */
     uint32_t length;      /* bytes of records */
+    uint32_t entries;     /* records in it, discarded ones included */
 };
-/* Consuming read for the binary capture (uapi/trace_capture.h): copies cpu's unread
- * records, headers, time extends and discarded ones included, into buf (RB_PAGE_DATA
- * bytes), from the consumer to the end of its page's committed data or to the first event
- * a loss comes before, whichever is first, and fills *span. With whole_pages, records on
- * the page the writer is still on stay (to go later in one piece). False when there is
- * nothing to take. Costs one copy of the bytes, and a look at each record only for a span
- * that ends inside a page. */
-bool rb_consume_span(struct ring_buffer *rb, unsigned cpu, void *buf, bool whole_pages,
-                     struct rb_span *span);
+/* Consuming read for the binary capture (uapi/trace_capture.h), which sends pages without
+ * copying them: finds cpu's unread records, headers, time extends and discarded ones
+ * included, from the consumer to the end of its page's committed data or to the first
+ * event a loss comes before, whichever is first, moves the consumer past them and fills
+ * *span. With whole_pages, records on the page the writer is still on stay (to go later in
+ * one piece). False when there is nothing to take. It looks at each record only for a span
+ * that ends inside a page. The page stays the consumer's (a writer in producer/consumer
+ * mode keeps off it) until rb_span_done, which the caller must call next, under the same
+ * reader lock as this (not necessarily held in between). */
+bool rb_consume_span(struct ring_buffer *rb, unsigned cpu, bool whole_pages, struct rb_span *span);
+/* Ends the use of a span. True if its page was not recycled meanwhile: whatever was read
+ * from span->data is whole. False if a writer (overwrite mode) recycled it: what was read
+ * may be torn, and the span's entries and lost_before are counted as overwritten, reported
+ * with the next event read. */
+bool rb_span_done(struct ring_buffer *rb, unsigned cpu, const struct rb_span *span);
 /* Losses on cpu not yet reported through lost_before (drops after the last event read,
  * typically); reports them now. Call after draining, before a stream ends. */
 uint64_t rb_take_lost(struct ring_buffer *rb, unsigned cpu);

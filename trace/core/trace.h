@@ -98,16 +98,23 @@ struct tracer {
 /* Makes a tracer selectable in current_tracer. */
 void register_tracer(struct tracer *t);
 
-/* Turns a record, in place, from its form in the ring into the form exported pages carry
- * (per_cpu/cpuN/trace_pipe_raw, the COM2 capture: trace/core/trace_raw.h), for a record
- * type whose ring form differs from Linux's (function_graph keeps TSC cycles where Linux's
- * records have nanoseconds). length is the record's, trace_entry included; the hook checks
- * it is long enough. Like Linux's trace_event_functions, it belongs to the record's owner:
- * the core knows no record's layout. */
-typedef void (*trace_export_fn)(void *record, uint32_t length);
-/* Registers fn for records of a built-in type (enum trace_type), at boot, before any
- * reader runs. 0, or -EINVAL for another type, -EEXIST if the type has a hook. */
-int trace_register_export(uint16_t type, trace_export_fn fn);
+/* Declares that records of a built-in type (enum trace_type) hold, at offset (struct
+ * trace_entry included), a u64 count of cycles where Linux's record has nanoseconds
+ * (function_graph's calltime and rettime: the ring keeps what the clock read). Exported
+ * pages (per_cpu/cpuN/trace_pipe_raw) carry the field converted, and the binary capture
+ * lists it for the host to convert (CAPTURE_CLOCK, uapi/trace_capture.h). Like Linux's
+ * trace_event_functions, this belongs to the record's owner: the core knows no record's
+ * layout. At boot, before any reader runs. 0, or -EINVAL for another type or an offset
+ * that leaves no room for 8 bytes in a record, -EEXIST if declared already, -ENOSPC when
+ * TRACE_CYCLE_FIELDS are declared. */
+#define TRACE_CYCLE_FIELDS 8
+int trace_declare_cycle_field(uint16_t type, uint16_t offset);
+/* Converts the declared cycle fields of a record (length bytes, trace_entry first) to
+ * nanoseconds of the trace clock, in place; a field the record is too short for stays. */
+void trace_record_cycles_to_ns(void *record, uint32_t length);
+struct capture_cycle_field; /* uapi/trace_capture.h */
+/* The declared fields, for the capture: how many, and the table in *fields. */
+unsigned trace_cycle_fields(const struct capture_cycle_field **fields);
 
 /* Writer side, usable in any context: interrupt handlers and exception handlers included.
  * trace_reserve returns the event with its trace_entry filled in, or NULL when the event is

@@ -1,39 +1,45 @@
 /*
  * trace_capture.c - the binary capture on COM2 (uapi/trace_capture.h): what the stream
- * sends instead of trace_pipe's text when options/stream_raw is 1. Nothing is formatted:
- * the host gets the ring buffer's pages in Linux's layout and copies of the files a reader
- * needs to decode them, and rebuilds what `trace-cmd record` would have saved.
+ * sends instead of trace_pipe's text when options/stream_raw is 1. Nothing is formatted,
+ * copied or handled one event at a time: the ring buffer's records go out from its pages
+ * as the writers left them, a page's worth per frame (rb_consume_span), with the clock
+ * that converts their cycles and copies of the files a reader needs, and the host rebuilds
+ * Linux's pages and what `trace-cmd record` would have saved (tools/tkconvert). The cost
+ * per event is the serial port's, the frame check's add per word, and little else
+ * (docs/exports.md, section 2, counts it).
  *
  * What it guarantees, for each capture (CAPTURE_START .. CAPTURE_END):
- *  - START first, then a CAPTURE_FILE of every file a reader needs: events/header_page,
- *    events/header_event, events/SYSTEM/EVENT/format of every event of every system,
- *    printk_formats, saved_cmdlines, saved_tgids, trace_clock and /proc/kallsyms (with
- *    its addresses: the reader is the host);
- *  - then CAPTURE_PAGE frames, each CPU's in order: appended, they are what
- *    per_cpu/cpuN/trace_pipe_raw would have given (the same filler, trace_raw.h). A page
- *    goes out when it is full (the next event does not fit, or losses come before it);
- *    a page not yet full stays open across timer ticks and takes more events;
- *  - events lost in the ring show as the missed-events flags and count of the page after
- *    them; losses with no event after them (a full buffer with options/overwrite 0 drops
- *    every later event) go out at the end as a page with no events whose missed count
- *    they are (raw_fill_trailing_losses), so every loss is in the capture;
+ *  - START first, then CAPTURE_CLOCK (kernel/time.h's constants and the declared cycle
+ *    fields, trace_declare_cycle_field), then a CAPTURE_FILE of every file a reader needs:
+ *    events/header_page, events/header_event, events/SYSTEM/EVENT/format of every event of
+ *    every system, printk_formats, saved_cmdlines, saved_tgids, trace_clock and
+ *    /proc/kallsyms (with its addresses: the reader is the host);
+ *  - then CAPTURE_EVENTS frames, each CPU's in order, each the rest of one ring page: while
+ *    the capture streams, a page goes out once the writer has left it (the page it is on
+ *    stays, to go whole later); a flush sends the writer's pages too, up to their last
+ *    committed event;
+ *  - every loss in its place: events lost before a frame's first record are its
+ *    lost_before (a span ends before an event a loss comes before, rb_consume_span); a
+ *    page a writer recycled while it went out is withdrawn by a CAPTURE_RETRACT right
+ *    after it, its events counted lost in the next frame; and losses with no event after
+ *    them (a full buffer with options/overwrite 0 drops every later one) go out at the
+ *    end in a frame with no records;
  *  - at the end (trace_capture_close): every event still buffered (unless a reader in the
  *    guest holds the buffer, an interactive trace_pipe or an open trace_pipe_raw: then it
- *    keeps them and their losses), the open pages and an event carried past them, then
- *    saved_cmdlines and saved_tgids again (programs that ran meanwhile) and the format of
- *    every user_events event (the only events created at run time; the others cannot
- *    change), and CAPTURE_END. A later capture starts with its own START.
+ *    keeps them and their losses), then saved_cmdlines and saved_tgids again (programs that
+ *    ran meanwhile) and the format of every user_events event (the only events created at
+ *    run time; the others cannot change), and CAPTURE_END. A later capture starts with its
+ *    own START.
  * A tracer's text pipe header (mmiotrace's VERSION and PCIDEV lines) is not part of it.
  * At a crash or halt the flight recorder ends an open capture with trace_capture_end_at_crash
- * instead: its last pages and END, no files.
+ * instead: its last events and END, no files.
  *
  * Opening and closing walk the tracefs tree and render its files, which is only safe in
  * thread context (trace/events/trace_events.c): the stream opens a capture from the idle
- * loop, a flush, or a switch of the options, never from the timer interrupt. Pages go out
+ * loop, a flush, or a switch of the options, never from the timer interrupt. Events go out
  * from anywhere. The caller (trace_stream.c) runs one of these at a time (its batch flag
- * holds off the timer tick's batch), and each frame is written without anything else of
- * the kernel's writing to COM2 in between: the tick runs to its end before a thread runs,
- * and threads are not preempted (one CPU; with more, COM2 writers need one lock per frame).
+ * holds off the timer tick's batch, on any CPU), and each frame is written without
+ * anything else of the stream's writing to COM2 in between (a RETRACT follows its frame).
  */
 #include "drivers/serial/com2_stream.h"
 #include "kernel/arch.h"
@@ -43,43 +49,39 @@
 #include "kernel/lib/string.h"
 #include "kernel/log/printk.h"
 #include "kernel/mm/heap.h"
+#include "kernel/time.h"
 #include "trace/core/capture_frame.h"
 #include "trace/core/trace_internal.h"
-#include "trace/core/trace_raw.h"
 
-static struct raw_filler *fillers; /* one per CPU: its open page */
 static bool capture_open;
+/* The frame being sent, until it is whole on COM2: a crash that cuts it off sends it again
+ * if its page is still whole (the span was consumed from the ring already). */
+static struct {
+    bool sending;
+    unsigned cpu;
+    struct rb_span span;
+} in_flight;
 
-static void com2_send(struct capture_sink *s, const void *data, size_t len)
+static void com2_send(struct capture_sink *s, const void *data, size_t len, const void *more,
+                      size_t more_len)
 {
     (void)s;
-    com2_write(data, len);
+    com2_write_two(data, len, more, more_len);
 }
 
 static struct capture_sink com2_sink = { .send = com2_send };
-
-void trace_capture_init(void)
-{
-    fillers = kmalloc(arch_cpu_count() * sizeof *fillers);
-    if (!fillers) {
-        printk("tracing: no memory for the binary capture's pages; options/stream_raw "
-               "streams nothing\n");
-        return;
-    }
-    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
-        raw_fill_init(&fillers[cpu], cpu);
-}
 
 bool trace_capture_is_open(void) { return capture_open; }
 
 bool trace_capture_pending(void)
 {
-    if (!fillers)
-        return false;
-    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
-        if (fillers[cpu].page.events || raw_fill_pending(&fillers[cpu]))
-            return true;
-    return false;
+    uint64_t ts;
+    bool waiting = false;
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    for (unsigned cpu = 0; cpu < arch_cpu_count() && !waiting; cpu++)
+        waiting = rb_peek_ts(trace_buffer(), cpu, &ts);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    return waiting;
 }
 
 static int render_node(void *arg, struct fs_writer *out)
@@ -136,11 +138,26 @@ static void send_formats(const char *only_system)
     }
 }
 
+/* CAPTURE_CLOCK: how the records' cycles become the trace clock's nanoseconds. */
+static void send_clock(void)
+{
+    const struct capture_cycle_field *fields;
+    unsigned n = trace_cycle_fields(&fields);
+    struct {
+        struct capture_clock clock;
+        struct capture_cycle_field fields[TRACE_CYCLE_FIELDS];
+    } payload = { { time_base.boot_cycles, time_base.ns_mult, TIME_SHIFT, n, 0 }, { { 0, 0 } } };
+    memcpy(payload.fields, fields, n * sizeof *fields);
+    capture_send_frame(&com2_sink, CAPTURE_CLOCK, 0, &payload,
+                       (uint32_t)(sizeof payload.clock + n * sizeof *fields));
+}
+
 void trace_capture_open(void)
 {
-    if (capture_open || !fillers || arch_in_hardirq())
+    if (capture_open || arch_in_hardirq())
         return;
     capture_send_start(&com2_sink, arch_cpu_count());
+    send_clock();
     send_tracefs_file("events/header_page");
     send_tracefs_file("events/header_event");
     send_formats(0);
@@ -154,67 +171,78 @@ void trace_capture_open(void)
     capture_open = true;
 }
 
-/* Sends the filler's finished page and starts the next. */
-static void send_finished(struct raw_filler *f)
+/* Sends the span in_flight holds as a CAPTURE_EVENTS frame, from the ring page itself. */
+static void send_in_flight(void)
 {
-    capture_send_frame(&com2_sink, CAPTURE_PAGE, (uint16_t)f->cpu, f->bytes, RAW_PAGE_SIZE);
-    raw_fill_next(f);
+    const struct rb_span *span = &in_flight.span;
+    struct capture_events head = { span->ts, span->first_entry, span->lost_before };
+    capture_send_events(&com2_sink, (uint16_t)in_flight.cpu, &head, span->data, span->length);
 }
 
-/* Sends cpu's open page if it holds events, and starts the next. */
-static void send_page(struct raw_filler *f)
+/* Sends the next span of cpu's records (with whole_pages, only from a page the writer has
+ * left); false if there was none. A writer that recycled the page while it went out (the
+ * ring does not wait for its readers) may have torn it: then a CAPTURE_RETRACT withdraws
+ * the frame, and the ring counts its events as overwritten, reported in the next frame. */
+static bool send_span(unsigned cpu, bool whole_pages)
 {
-    if (raw_fill_finish(f))
-        send_finished(f);
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    bool got = rb_consume_span(trace_buffer(), cpu, whole_pages, &in_flight.span);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    if (!got)
+        return false;
+    in_flight.cpu = cpu;
+    in_flight.sending = true;
+    send_in_flight();
+    flags = spin_lock_irqsave(&trace_reader_lock);
+    bool whole = rb_span_done(trace_buffer(), cpu, &in_flight.span);
+    in_flight.sending = false;
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    if (!whole)
+        capture_send_frame(&com2_sink, CAPTURE_RETRACT, (uint16_t)cpu, 0, 0);
+    return true;
 }
 
-/* Moves events into pages, sending each page that fills, until the deadline passes (looked
- * at after each page sent: a page is the unit of work); with drain, every event left and
- * the open pages too. True if it stopped at the deadline. (CPU 0 first: with more CPUs,
- * the start should rotate so that a busy CPU cannot hold the others back.) */
-static bool send_pages(uint64_t deadline, bool drain)
+/* Losses on cpu with no event after them, as a frame with no records; nothing if none. */
+static void send_trailing_losses(unsigned cpu)
+{
+    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
+    uint64_t lost = rb_take_lost(trace_buffer(), cpu);
+    spin_unlock_irqrestore(&trace_reader_lock, flags);
+    if (!lost)
+        return;
+    struct capture_events head = { arch_cycles(), 0, lost };
+    capture_send_events(&com2_sink, (uint16_t)cpu, &head, 0, 0);
+}
+
+/* Sends the pages writers have left, until the deadline passes (looked at after each
+ * frame: a page is the unit of work); with drain, every event left and the losses after
+ * the last, with no deadline. True if it stopped at the deadline. (CPU 0 first: with more
+ * CPUs, the start should rotate so that a busy CPU cannot hold the others back.) */
+static bool send_events(uint64_t deadline, bool drain)
 {
     for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
-        struct raw_filler *f = &fillers[cpu];
-        while (raw_fill(f) == RAW_FILL_FULL) {
-            send_page(f);
-            if (arch_cycles() >= deadline)
+        while (send_span(cpu, !drain))
+            if (!drain && arch_cycles() >= deadline)
                 return true;
-        }
         if (drain)
-            send_page(f);
+            send_trailing_losses(cpu);
     }
     return false;
 }
 
 bool trace_capture_pages(uint64_t deadline)
 {
-    return capture_open && send_pages(deadline, false);
-}
-
-/* The last pages of a capture: with drain, every event in the ring; in any case the
- * events already taken from it, the open pages and a carried event on one more page (only
- * a reader's race leaves one; it must not reach the next capture); with drain, the losses
- * after each CPU's last event as a page of no events. */
-static void send_last_pages(bool drain)
-{
-    if (drain)
-        send_pages(UINT64_MAX, true);
-    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++) {
-        struct raw_filler *f = &fillers[cpu];
-        send_page(f);
-        if (raw_fill_carry(f))
-            send_page(f);
-        if (drain && raw_fill_trailing_losses(f))
-            send_finished(f);
-    }
+    return capture_open && send_events(deadline, false);
 }
 
 bool trace_capture_end_at_crash(void)
 {
     if (!capture_open)
         return false;
-    send_last_pages(true);
+    if (in_flight.sending && rb_span_done(trace_buffer(), in_flight.cpu, &in_flight.span))
+        send_in_flight(); /* its page is whole: the frame the crash cut goes again */
+    in_flight.sending = false;
+    send_events(UINT64_MAX, true);
     capture_send_frame(&com2_sink, CAPTURE_END, 0, 0, 0);
     capture_open = false;
     return true;
@@ -224,7 +252,8 @@ void trace_capture_close(bool drain)
 {
     if (!capture_open || arch_in_hardirq())
         return;
-    send_last_pages(drain);
+    if (drain)
+        send_events(UINT64_MAX, true);
     send_tracefs_file("saved_cmdlines");
     send_tracefs_file("saved_tgids");
     send_formats("user_events");

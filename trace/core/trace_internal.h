@@ -107,23 +107,23 @@ extern bool trace_record_cmd;
 
 /* The binary capture (trace_capture.c), driven by the stream, which runs one of these at a
  * time. Open and close only in thread context (they do nothing in an interrupt). */
-void trace_capture_init(void);
 bool trace_capture_is_open(void);
-/* Events wait in the ring or in an open page. */
+/* Events wait in the ring. */
 bool trace_capture_pending(void);
-/* CAPTURE_START and every file a reader needs. */
+/* CAPTURE_START, CAPTURE_CLOCK and every file a reader needs. */
 void trace_capture_open(void);
-/* Sends the pages that fill until the deadline; true if it stopped there (more to do). */
+/* Sends the pages writers have left until the deadline; true if it stopped there (more to
+ * do). */
 bool trace_capture_pages(uint64_t deadline);
-/* The last pages (with drain, every event in the ring too), the files that may have
- * changed, CAPTURE_END. */
+/* With drain, every event in the ring and the losses after the last; then the files that
+ * may have changed, CAPTURE_END. */
 void trace_capture_close(bool drain);
 /* For the flight recorder, at a crash or halt (interrupts off, no other CPU running, the
- * reader lock taken over): if a capture is open, sends every event left as its last pages
- * (the open pages first, the losses at the end too) and CAPTURE_END, without the files
- * (rendering them walks the tracefs tree, which the crash may have left half changed), and
- * returns true; a page whose frame the crash cut off is sent again whole (its filler still
- * holds it), and a reader skips the cut frame as damage. False if no capture is open. */
+ * reader lock taken over): if a capture is open, sends every event left (the losses at the
+ * end too) and CAPTURE_END, without the files (rendering them walks the tracefs tree,
+ * which the crash may have left half changed), and returns true; a frame the crash cut off
+ * is sent again whole if its ring page still is, and a reader skips the cut one as damage.
+ * False if no capture is open. */
 bool trace_capture_end_at_crash(void);
 
 /* --- issue 18, instances (trace_instance.c): what the readers and files share ---------- */

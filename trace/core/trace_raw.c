@@ -29,6 +29,7 @@
 #include "trace/core/trace_raw.h"
 #include "trace/events/trace_events.h" /* TRACE_EVENT_ID_FIRST: built-in types below it */
 #include "uapi/fs.h"
+#include "uapi/trace_capture.h"
 
 #define RAW_POLL_NS 10000000u /* a blocked reader looks for events this often */
 
@@ -40,30 +41,46 @@ struct raw_reader {
     struct raw_filler fill;
 };
 
-/* Export hooks of the built-in record types, by type (trace_register_export); written at
- * boot only, so readers take no lock to look. */
-static trace_export_fn export_hooks[TRACE_EVENT_ID_FIRST];
+/* The declared cycle fields (trace_declare_cycle_field); written at boot only, so readers
+ * take no lock to look. */
+static struct capture_cycle_field cycle_fields[TRACE_CYCLE_FIELDS];
+static unsigned nr_cycle_fields;
 
-int trace_register_export(uint16_t type, trace_export_fn fn)
+int trace_declare_cycle_field(uint16_t type, uint16_t offset)
 {
-    if (type == 0 || type >= TRACE_EVENT_ID_FIRST || !fn)
+    if (type == 0 || type >= TRACE_EVENT_ID_FIRST || offset < sizeof(struct trace_entry) ||
+        offset > RB_MAX_EVENT - 8)
         return -EINVAL;
-    if (export_hooks[type])
-        return -EEXIST;
-    export_hooks[type] = fn;
+    for (unsigned i = 0; i < nr_cycle_fields; i++)
+        if (cycle_fields[i].type == type && cycle_fields[i].offset == offset)
+            return -EEXIST;
+    if (nr_cycle_fields == TRACE_CYCLE_FIELDS)
+        return -ENOSPC;
+    cycle_fields[nr_cycle_fields++] = (struct capture_cycle_field){ type, offset };
     return 0;
 }
 
-/* A record taken from the ring, made what an exported page carries: its type's hook, if it
- * has one, rewrites it (function_graph's times become nanoseconds). */
-static void export_record(uint8_t *payload, uint32_t length)
+void trace_record_cycles_to_ns(void *record, uint32_t length)
 {
     struct trace_entry ent;
     if (length < sizeof ent)
         return;
-    memcpy(&ent, payload, sizeof ent);
-    if (ent.type < TRACE_EVENT_ID_FIRST && export_hooks[ent.type])
-        export_hooks[ent.type](payload, length);
+    memcpy(&ent, record, sizeof ent);
+    for (unsigned i = 0; i < nr_cycle_fields; i++) {
+        const struct capture_cycle_field *f = &cycle_fields[i];
+        if (f->type != ent.type || f->offset + 8u > length)
+            continue;
+        uint64_t v;
+        memcpy(&v, (uint8_t *)record + f->offset, 8);
+        v = time_cycles_to_ns(v);
+        memcpy((uint8_t *)record + f->offset, &v, 8);
+    }
+}
+
+unsigned trace_cycle_fields(const struct capture_cycle_field **fields)
+{
+    *fields = cycle_fields;
+    return nr_cycle_fields;
 }
 
 void raw_fill_init(struct raw_filler *f, unsigned cpu)
@@ -79,38 +96,14 @@ void raw_fill_next(struct raw_filler *f)
     f->missed = 0;
 }
 
-bool raw_fill_pending(struct raw_filler *f)
-{
-    struct rb_event ev;
-    if (f->have_carry)
-        return true;
-    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    bool more = rb_peek_event(trace_array_buffer(f->tr), f->cpu, &ev);
-    spin_unlock_irqrestore(&trace_reader_lock, flags);
-    return more;
-}
-
-bool raw_fill_carry(struct raw_filler *f)
+/* Puts the event in f's carry on the open page if the page is empty; true if it did. */
+static bool raw_fill_carry(struct raw_filler *f)
 {
     if (!f->have_carry || f->page.events)
         return false;
     raw_page_add(&f->page, time_cycles_to_ns(f->carry_ev.ts), f->carry, f->carry_ev.length);
     f->missed = f->carry_ev.lost_before;
     f->have_carry = false;
-    return true;
-}
-
-bool raw_fill_trailing_losses(struct raw_filler *f)
-{
-    if (f->page.events || f->have_carry)
-        return false;
-    unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    uint64_t lost = rb_take_lost(trace_array_buffer(f->tr), f->cpu);
-    spin_unlock_irqrestore(&trace_reader_lock, flags);
-    if (!lost)
-        return false;
-    raw_page_set_stamp(&f->page, time_cycles_to_ns(arch_cycles()));
-    raw_page_finish(&f->page, lost);
     return true;
 }
 
@@ -141,7 +134,7 @@ enum raw_fill_stop raw_fill(struct raw_filler *f)
             return RAW_FILL_FULL;
         if (!more)
             return RAW_FILL_DRAINED;
-        export_record(f->carry, ev.length);
+        trace_record_cycles_to_ns(f->carry, ev.length);
         uint64_t ts = time_cycles_to_ns(ev.ts);
         if (page->events == 0)
             f->missed = ev.lost_before;

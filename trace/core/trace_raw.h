@@ -1,18 +1,19 @@
 /*
- * trace_raw.h - one CPU's events made into Linux pages (raw_page.h), for everything that
- * exports pages whole: per_cpu/cpuN/trace_pipe_raw (trace_raw.c) and the binary capture on
- * COM2 (trace_capture.c). Both use this one filler, so they give the same pages:
+ * trace_raw.h - one CPU's events made into Linux pages (raw_page.h), for
+ * per_cpu/cpuN/trace_pipe_raw (trace_raw.c) and its self-test. The binary capture on COM2
+ * sends the ring's own records instead, and the host builds these same pages from them
+ * with the same rules (tools/tkconvert):
  *
  *  - events in the CPU's writing order, consumed from the ring;
  *  - events lost before a page's first event are that page's missed count (Linux's
  *    RB_MISSED_EVENTS flag), and a loss after an event ends the page there, so that the
  *    next page reports it in its place: a loss is never silent;
  *  - timestamps in nanoseconds of the trace clock (`local`), as Linux's pages have them
- *    (the ring keeps TSC cycles), and each record as its type's export hook makes it
- *    (trace_register_export, trace.h: function_graph's times become nanoseconds too).
+ *    (the ring keeps TSC cycles), and the fields declared to hold cycles converted too
+ *    (trace_declare_cycle_field, trace.h: function_graph's times).
  *
- * A page may stay open across calls (the capture keeps adding to it between timer ticks)
- * and is finished only when its owner wants to hand it out.
+ * A page may stay open across calls and is finished only when its owner wants to hand it
+ * out.
  */
 #ifndef TRACE_CORE_TRACE_RAW_H
 #define TRACE_CORE_TRACE_RAW_H
@@ -56,17 +57,4 @@ enum raw_fill_stop raw_fill(struct raw_filler *f);
 bool raw_fill_finish(struct raw_filler *f);
 /* After a finished page was handed out: starts the next, empty one. */
 void raw_fill_next(struct raw_filler *f);
-/* Puts the event in f's carry on the open page if the page is empty; true if it did.
- * Takes nothing from the ring (for a capture ending while a guest reader keeps the ring:
- * the carry was consumed, and would otherwise outlive the capture). */
-bool raw_fill_carry(struct raw_filler *f);
-/* Losses with no event after them (the ring's, rb_take_lost, e.g. every event dropped into
- * a full buffer with options/overwrite 0): when the open page is empty and there are any,
- * finishes it as a page with no events, stamped now, whose missed count (RAW_MISSED_EVENTS
- * and RAW_MISSED_STORED) they are, and returns true; f->bytes is then that page until
- * raw_fill_next. Linux's readers find such a count only on a page. */
-bool raw_fill_trailing_losses(struct raw_filler *f);
-/* True when the CPU has an event waiting in the ring or in f's carry. */
-bool raw_fill_pending(struct raw_filler *f);
-
 #endif

@@ -196,7 +196,6 @@ static bool stream_work(uint64_t deadline) { return stream_batch(deadline, false
 
 void trace_stream_init(void)
 {
-    trace_capture_init();
     background_register(stream_work);
     background_on_session_end(end_session);
 }

@@ -33,7 +33,7 @@ struct ftrace_graph_entry {
     uint32_t func;
     int32_t depth;      /* 0 for the outermost traced call */
     uint64_t calltime;  /* at entry: cycles in the buffer, ns when handed to the printer
-                         * and in exported pages (ftrace_graph.c's graph_times_to_ns) */
+                         * and in exported pages (trace_declare_cycle_field) */
 };
 
 struct ftrace_graph_return {
@@ -41,7 +41,7 @@ struct ftrace_graph_return {
     uint32_t func;
     int32_t depth;
     uint64_t calltime;  /* at entry and return: cycles in the buffer, ns when handed to */
-    uint64_t rettime;   /* the printer and in exported pages (graph_times_to_ns) */
+    uint64_t rettime;   /* the printer and in exported pages (declared cycle fields) */
     uint32_t overrun;   /* entries lost because the return stack was full, so far */
 };
 

@@ -283,33 +283,7 @@ static void graph_reset(void)
     ftrace_set_user(FTRACE_USER_GRAPH, false);
 }
 
-/* The one place that turns a graph record's calltime and rettime, stored as TSC cycles
- * (cheapest to take), into nanoseconds of the trace clock, as Linux's records hold them:
- * for the text printer (graph_print) and, as the export hook of the graph record types,
- * for exported pages (trace_pipe_raw, the COM2 capture), so that both show the same
- * durations. A record too short for its type is left as it is. */
-static void graph_times_to_ns(void *record, uint32_t length)
-{
-    struct trace_entry ent;
-    if (length < sizeof ent)
-        return;
-    memcpy(&ent, record, sizeof ent);
-    if (ent.type == TRACE_GRAPH_ENT && length >= sizeof(struct ftrace_graph_entry)) {
-        struct ftrace_graph_entry r;
-        memcpy(&r, record, sizeof r);
-        r.calltime = time_cycles_to_ns(r.calltime);
-        memcpy(record, &r, sizeof r);
-    } else if ((ent.type == TRACE_GRAPH_RET || ent.type == TRACE_GRAPH_LEAF) &&
-               length >= sizeof(struct ftrace_graph_return)) {
-        struct ftrace_graph_return r;
-        memcpy(&r, record, sizeof r);
-        r.calltime = time_cycles_to_ns(r.calltime);
-        r.rettime = time_cycles_to_ns(r.rettime);
-        memcpy(record, &r, sizeof r);
-    }
-}
-
-/* Prints a graph record, its times in nanoseconds (graph_times_to_ns on a copy). */
+/* Prints a graph record, its times in nanoseconds (converted on a copy). */
 static bool graph_print(struct fs_writer *out, const struct trace_event_view *ev)
 {
     uint16_t type = ev->entry->type;
@@ -323,7 +297,7 @@ static bool graph_print(struct fs_writer *out, const struct trace_event_view *ev
         struct ftrace_graph_return ret;
     } r;
     memcpy(&r, ev->entry, size);
-    graph_times_to_ns(&r, size);
+    trace_record_cycles_to_ns(&r, size);
     struct trace_event_view v = { &r.call.ent, size, ev->ts, ev->cpu };
     ftrace_print_graph(out, &v);
     return true;
@@ -508,10 +482,12 @@ void ftrace_graph_setup(void)
     task_on_create(&graph_stack_hook);
     ftrace_graph_unwinder = &graph_unwinder;
     register_tracer(&graph_tracer);
-    if (trace_register_export(TRACE_GRAPH_ENT, graph_times_to_ns) != 0 ||
-        trace_register_export(TRACE_GRAPH_RET, graph_times_to_ns) != 0 ||
-        trace_register_export(TRACE_GRAPH_LEAF, graph_times_to_ns) != 0)
-        panic("ftrace: the graph records' export hooks are taken");
+    if (trace_declare_cycle_field(TRACE_GRAPH_ENT, offsetof(struct ftrace_graph_entry, calltime)) ||
+        trace_declare_cycle_field(TRACE_GRAPH_RET, offsetof(struct ftrace_graph_return, calltime)) ||
+        trace_declare_cycle_field(TRACE_GRAPH_RET, offsetof(struct ftrace_graph_return, rettime)) ||
+        trace_declare_cycle_field(TRACE_GRAPH_LEAF, offsetof(struct ftrace_graph_return, calltime)) ||
+        trace_declare_cycle_field(TRACE_GRAPH_LEAF, offsetof(struct ftrace_graph_return, rettime)))
+        panic("ftrace: the graph records' cycle fields are declared already");
     trace_create_flag_file(tracefs_root(), "function_profile_enabled", &profile_flag);
     profile_dir = fs_mkdir_at(tracefs_root(), "trace_stat");
     fs_create(profile_dir, "functions", &profile_ops, 0);
