@@ -162,11 +162,11 @@ $(TKCONVERT): $(TKCONVERT_SRCS) $(wildcard tools/tkconvert/*.h) uapi/trace_captu
 		kernel/lib/frame_sum.h kernel/time.h trace/core/raw_page.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I. -o $@ $(TKCONVERT_SRCS)
-UNIT_DEPS_tk_cycle_clock := tools/tkconvert/cycle_clock.c
-UNIT_DEPS_tk_ring_records := tools/tkconvert/ring_records.c
+UNIT_DEPS_tk_cycle_clock := tools/tkconvert/cycle_clock.c kernel/lib/frame_sum.c
+UNIT_DEPS_tk_ring_records := tools/tkconvert/ring_records.c kernel/lib/frame_sum.c
 HOST_tk_page_builder := tools/tkconvert/page_builder.c tools/tkconvert/ring_records.c \
 	tools/tkconvert/cycle_clock.c trace/core/raw_page.c
-UNIT_DEPS_tk_page_builder := $(HOST_tk_page_builder)
+UNIT_DEPS_tk_page_builder := $(HOST_tk_page_builder) kernel/lib/frame_sum.c tools/tkconvert/rb_page.c
 HOST_tk_capture := tools/tkconvert/capture.c kernel/lib/frame_sum.c $(HOST_tk_page_builder)
 UNIT_DEPS_tk_capture := $(HOST_tk_capture)
 UNIT_DEPS_tk_rb_page := tools/tkconvert/rb_page.c trace/core/raw_page.c

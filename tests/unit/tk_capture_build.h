@@ -46,7 +46,8 @@ static inline size_t cb_clock(struct capture_buf *b, uint64_t boot, uint32_t mul
     uint8_t payload[sizeof(struct capture_clock) + 64 * sizeof(struct capture_cycle_field)];
     struct capture_clock k = {boot, mult, shift, n, 0};
     memcpy(payload, &k, sizeof k);
-    memcpy(payload + sizeof k, fields, n * sizeof *fields);
+    if (n)
+        memcpy(payload + sizeof k, fields, n * sizeof *fields);
     return cb_frame(b, CAPTURE_CLOCK, 0, payload, (uint32_t)(sizeof k + n * sizeof *fields));
 }
 
