@@ -364,7 +364,6 @@ static bool use_frame(struct capture *c, unsigned type, const uint8_t *payload, 
         c->ended = true;
         break;
     }
-    c->frames[type]++;
     return true;
 }
 
