@@ -58,6 +58,7 @@ TEST(whole_capture_gives_files_and_the_guests_pages)
     CHECK(!c.truncated);
     CHECK(c.started && c.ended);
     CHECK_EQ_INT(c.nr_cpus, 2);
+    CHECK_EQ_INT(c.frames[CAPTURE_START], 1);
     CHECK_EQ_INT(c.frames[CAPTURE_CLOCK], 1);
     CHECK_EQ_INT(c.frames[CAPTURE_FILE], 2);
     CHECK_EQ_INT(c.frames[CAPTURE_EVENTS], 1);

@@ -425,13 +425,14 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
                 continue;
             } else if ((why = check_frame(c, type, cpu, payload, length, reason,
                                           sizeof reason)) == NULL) {
-                c->frames[type]++;
                 if (type != CAPTURE_EVENTS) {
                     if (!use_frame(c, type, payload, length))
                         goto no_memory;
+                    c->frames[type]++; /* after START's reset */
                     pos = end;
                     continue;
                 }
+                c->frames[type]++;
                 uint32_t bad;
                 enum events_use use = add_events(c, cpu, payload, length, &bad, reason,
                                                  sizeof reason);
