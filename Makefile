@@ -164,6 +164,8 @@ $(TKCONVERT): $(TKCONVERT_SRCS) $(wildcard tools/tkconvert/*.h) uapi/trace_captu
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I. -o $@ $(TKCONVERT_SRCS)
 UNIT_DEPS_tk_cycle_clock := tools/tkconvert/cycle_clock.c kernel/lib/frame_sum.c
 UNIT_DEPS_tk_ring_records := tools/tkconvert/ring_records.c kernel/lib/frame_sum.c
+# The decoder against the ring buffer itself, built for the host (= : HOST_ring_buffer comes below).
+UNIT_DEPS_tk_ring_agreement = tools/tkconvert/ring_records.c $(HOST_ring_buffer)
 HOST_tk_page_builder := tools/tkconvert/page_builder.c tools/tkconvert/ring_records.c \
 	tools/tkconvert/cycle_clock.c trace/core/raw_page.c
 UNIT_DEPS_tk_page_builder := $(HOST_tk_page_builder) kernel/lib/frame_sum.c tools/tkconvert/rb_page.c
