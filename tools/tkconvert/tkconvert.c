@@ -230,15 +230,17 @@ int main(int argc, char **argv)
     }
     struct capture c;
     char err[256];
-    if (capture_read(&c, bytes, size, o.session, err, sizeof err) != 0) {
-        if (c.format1) { /* nothing in it is usable by this tree */
-            fprintf(stderr, "tkconvert: %s: %s\n", o.capture, err);
-            return 1;
-        }
-        fprintf(stderr, "tkconvert: %s\n", err);
-        return 2;
-    }
+    int read_rc = capture_read(&c, bytes, size, o.session, err, sizeof err);
     free(bytes);
+    if (read_rc != 0) {
+        bool format1 = c.format1; /* nothing in it is usable by this tree */
+        capture_free(&c);
+        if (format1)
+            fprintf(stderr, "tkconvert: %s: %s\n", o.capture, err);
+        else
+            fprintf(stderr, "tkconvert: %s\n", err);
+        return format1 ? 1 : 2;
+    }
     if (o.session > c.sessions) {
         fprintf(stderr, "tkconvert: %s: --session %u, but the capture holds %u session%s\n",
                 o.capture, o.session, c.sessions, c.sessions == 1 ? "" : "s");
