@@ -152,17 +152,25 @@ PROGRAMS_TO_BUILD := $(filter $(BUSYBOX),$(PROGRAMS))
 BUILD_OUTPUTS := $(IMAGES:%=$(BUILD)/%.elf) $(BUILD)/tracekern.iso $(MMIO_LOG_TOOLS) $(IPC_LOG_TOOLS) $(USER_ELFS)
 
 # --- tkconvert (issue 17, convert): the host converter of the binary capture, several .c
-# files in tools/tkconvert/ linking the kernel's crc32; its portable parts have unit tests
-# (tests/unit/test_tk_*.c) and a fuzz target (tests/fuzz/fuzz_tkconvert.c).
+# files in tools/tkconvert/ linking the kernel's frame_sum (the frame check) and raw_page
+# (the pages it builds from the guest's ring records, issue 20); its portable parts have
+# unit tests (tests/unit/test_tk_*.c) and a fuzz target (tests/fuzz/fuzz_tkconvert.c).
 TKCONVERT := $(BUILD)/tools/tkconvert
-TKCONVERT_SRCS := $(wildcard tools/tkconvert/*.c) kernel/lib/crc32.c
+TKCONVERT_SRCS := $(wildcard tools/tkconvert/*.c) kernel/lib/frame_sum.c trace/core/raw_page.c
 BUILD_OUTPUTS += $(TKCONVERT)
 $(TKCONVERT): $(TKCONVERT_SRCS) $(wildcard tools/tkconvert/*.h) uapi/trace_capture.h \
-		kernel/lib/crc32.h trace/core/raw_page.h
+		kernel/lib/frame_sum.h kernel/time.h trace/core/raw_page.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I. -o $@ $(TKCONVERT_SRCS)
-HOST_tk_capture := tools/tkconvert/capture.c kernel/lib/crc32.c
-UNIT_DEPS_tk_capture := $(HOST_tk_capture) trace/core/raw_page.c
+UNIT_DEPS_tk_cycle_clock := tools/tkconvert/cycle_clock.c kernel/lib/frame_sum.c
+UNIT_DEPS_tk_ring_records := tools/tkconvert/ring_records.c kernel/lib/frame_sum.c
+# The decoder against the ring buffer itself, built for the host (= : HOST_ring_buffer comes below).
+UNIT_DEPS_tk_ring_agreement = tools/tkconvert/ring_records.c $(HOST_ring_buffer)
+HOST_tk_page_builder := tools/tkconvert/page_builder.c tools/tkconvert/ring_records.c \
+	tools/tkconvert/cycle_clock.c trace/core/raw_page.c
+UNIT_DEPS_tk_page_builder := $(HOST_tk_page_builder) kernel/lib/frame_sum.c tools/tkconvert/rb_page.c
+HOST_tk_capture := tools/tkconvert/capture.c kernel/lib/frame_sum.c $(HOST_tk_page_builder)
+UNIT_DEPS_tk_capture := $(HOST_tk_capture)
 UNIT_DEPS_tk_rb_page := tools/tkconvert/rb_page.c trace/core/raw_page.c
 UNIT_DEPS_tk_unpack := tools/tkconvert/unpack.c $(HOST_tk_capture)
 HOST_tk_model := tools/tkconvert/trace_model.c tools/tkconvert/event_format.c \

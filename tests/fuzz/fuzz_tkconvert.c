@@ -1,18 +1,23 @@
 /*
  * fuzz_tkconvert.c - the host converter's input (tools/tkconvert/) on arbitrary bytes:
- *   1. as a capture: frames, CRCs and resync (capture.c), then decoded (trace_model.c,
- *      with every page, format file, kallsyms and saved_cmdlines it holds) and written as
- *      JSON and CTF;
- *   2. as one ring-buffer page (zero-padded to 4096 bytes) of a capture whose format files
- *      are the guest's own (print, funcgraph_entry/exit, funcgraph_leaf, raw_syscalls),
- *      decoded and written the same way;
- *   3. as a format file (each field read and its elements counted), kallsyms and
+ *   1. as a capture (format 2): frames, frame checks and resync, the CLOCK, EVENTS frames'
+ *      ring records built into pages (capture.c, page_builder.c), then decoded
+ *      (trace_model.c, with every page, format file, kallsyms and saved_cmdlines it holds)
+ *      and written as JSON and CTF;
+ *   2. as the ring records of EVENTS frames (cut into frames of up to a page) of a capture
+ *      whose format files are the guest's own (print, funcgraph_entry/exit, funcgraph_leaf,
+ *      raw_syscalls) and whose CLOCK lists function_graph's cycle fields, made into a
+ *      capture with correct frame checks, read, and converted the same way;
+ *   3. as one Linux page (zero-padded to 4096 bytes) of such a capture, decoded and written
+ *      the same way;
+ *   4. as a format file (each field read and its elements counted), kallsyms and
  *      saved_cmdlines text.
  *
  * Invariants: no crash and no read outside the input (ASan: an exactly-sized copy); the
  * damage log covers only bytes of the input, in order, without overlap; every kept file has
- * a path unpack_path maps under ROOT or refuses; every decoded event lies inside its page's
- * commit; the JSON written holds balanced brackets outside its strings.
+ * a path unpack_path maps under ROOT or refuses; every page built holds only events inside
+ * its commit, in a whole page; every decoded event lies inside its page's commit; the JSON
+ * written holds balanced brackets outside its strings.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/unit/tk_capture_build.h"
 #include "tools/tkconvert/capture.h"
 #include "tools/tkconvert/ctf_out.h"
 #include "tools/tkconvert/event_format.h"
@@ -121,12 +127,26 @@ static void convert(const struct capture *c, bool with_ctf)
     tk_trace_free(&t);
 }
 
+static void decode_page(const uint8_t *page, uint32_t size);
+
+/* Every page a capture holds decodes inside its commit. */
+static void check_pages(const struct capture *c)
+{
+    for (unsigned cpu = 0; cpu < c->nr_cpus; cpu++)
+        for (size_t p = 0; p < c->nr_pages[cpu]; p++)
+            decode_page(c->pages[cpu] + p * CAPTURE_PAGE_BYTES, CAPTURE_PAGE_BYTES);
+}
+
 static void as_capture(const uint8_t *data, size_t size)
 {
     struct capture c;
     char err[160];
-    if (capture_read(&c, data, size, 0, err, sizeof err) != 0)
-        abort();
+    if (capture_read(&c, data, size, 0, err, sizeof err) != 0) {
+        if (!c.format1) /* out of memory: not on these inputs */
+            abort();
+        capture_free(&c);
+        return;
+    }
     uint64_t covered = 0;
     for (size_t i = 0; i < c.nr_damage; i++) {
         if (c.damage[i].offset < covered || c.damage[i].skipped == 0 ||
@@ -141,6 +161,7 @@ static void as_capture(const uint8_t *data, size_t size)
              strstr(rel, "//") || strstr(rel, "/./")))
             abort();
     }
+    check_pages(&c);
     convert(&c, false);
     capture_free(&c);
 }
@@ -183,6 +204,38 @@ static void as_page(const uint8_t *data, size_t size)
     decode_page(data, (uint32_t)(size < sizeof page ? size : sizeof page));
     static unsigned calls;
     convert(&c, calls++ % 16 == 0); /* CTF writes files: one input in 16 */
+}
+
+/* The input as ring records: cpu0's EVENTS frames of up to a page of them each, the first
+ * with a loss before it, then trailing losses of cpu1. */
+static void as_records(const uint8_t *data, size_t size)
+{
+    static const struct capture_cycle_field fields[] = {{5, 16}, {6, 16}, {6, 24}, {7, 16}, {7, 24}};
+    struct capture_buf b = {0};
+    cb_start(&b, 2);
+    cb_clock(&b, 1000, 3u << 20, 22, fields, 5);
+    for (size_t i = 0; i < sizeof guest_formats / sizeof guest_formats[0]; i++)
+        cb_file(&b, guest_formats[i][0], guest_formats[i][1]);
+    size_t at = 0;
+    do {
+        uint32_t n = size - at < CAPTURE_PAGE_BYTES ? (uint32_t)(size - at) : CAPTURE_PAGE_BYTES;
+        cb_events(&b, 0, 900 + at, at, at ? 0 : size % 5, n ? data + at : NULL, n);
+        at += n;
+    } while (at < size);
+    cb_events(&b, 1, 1u << 30, 0, 7, NULL, 0);
+    cb_frame(&b, CAPTURE_END, 0, NULL, 0);
+    struct capture c;
+    char err[160];
+    if (capture_read(&c, b.bytes, b.len, 0, err, sizeof err) != 0 || c.nr_pages[1] != 1)
+        abort();
+    for (size_t i = 0; i < c.nr_damage; i++) /* only a bad record, inside cpu0's frames */
+        if (strncmp(c.damage[i].reason, "EVENTS frame of cpu0: record at byte ", 37) != 0)
+            abort();
+    check_pages(&c);
+    static unsigned calls;
+    convert(&c, calls++ % 16 == 0);
+    capture_free(&c);
+    free(b.bytes);
 }
 
 static void as_text(const uint8_t *data, size_t size)
@@ -228,8 +281,10 @@ static void remove_ctf_dir(void)
     char path[96];
     snprintf(path, sizeof path, "%s/metadata", ctf_dir);
     unlink(path);
-    snprintf(path, sizeof path, "%s/stream_cpu0", ctf_dir);
-    unlink(path);
+    for (int cpu = 0; cpu < 2; cpu++) {
+        snprintf(path, sizeof path, "%s/stream_cpu%d", ctf_dir, cpu);
+        unlink(path);
+    }
     rmdir(ctf_dir);
 }
 
@@ -241,6 +296,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         atexit(remove_ctf_dir);
     }
     as_capture(data, size);
+    as_records(data, size);
     as_page(data, size);
     as_text(data, size);
     return 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_tkconvert.sh - the capture converter (build/tools/tkconvert) end to end, on captures
-# tkconvert_capture.py writes (the guest's format files, two CPUs' pages of a known session,
-# 17 lost events; and the same damaged): --check's summary, --unpack's tree, --json checked
+# tkconvert_capture.py writes (the guest's format files, two CPUs' EVENTS frames of ring
+# records of a known session, 17 lost events; and the same damaged): --check's summary, --unpack's tree, --json checked
 # by check_trace_json.py (valid, slices nest, the calls and markers where they were), and
 # --ctf read by Debian's babeltrace2 (every event with its fields, the lost events reported),
 # and --tracedat read by trace-cmd report.
@@ -48,7 +48,7 @@ fi
 "$tool" --check "$tmp/good.cap" > "$tmp/check.txt" 2>&1
 rc=$?
 [ $rc -eq 0 ] && pass "--check of a whole capture exits 0" || fail "--check of a whole capture exits 0 (got $rc)"
-has_line "--check counts frames by type" "$tmp/check.txt" "frames: START 1, FILE 22, PAGE 3, END 1"
+has_line "--check counts frames by type" "$tmp/check.txt" "frames: START 1, CLOCK 1, FILE 22, EVENTS 3, END 1"
 has_line "--check counts cpu0's pages, events, lost events" "$tmp/check.txt" "cpu0: 2 pages, 14 events, 17 lost"
 has_line "--check counts cpu1's" "$tmp/check.txt" "cpu1: 1 pages, 3 events, 0 lost"
 has_line "--check finds no damage in a whole capture" "$tmp/check.txt" "damage found: 0"
@@ -56,12 +56,12 @@ has_line "--check finds no damage in a whole capture" "$tmp/check.txt" "damage f
 "$tool" --check "$tmp/damaged.cap" > "$tmp/dcheck.txt" 2>&1
 rc=$?
 [ $rc -eq 0 ] && pass "--check of a damaged capture still exits 0" || fail "--check of a damaged capture exits 0 (got $rc)"
-has_line "a bad CRC is reported with its offset and size" "$tmp/dcheck.txt" \
-    "damage: at byte 11349: frame CRC mismatch (4112 bytes skipped)"
+has_line "a bad frame check is reported with its offset and size" "$tmp/dcheck.txt" \
+    "damage: at byte 11501: frame check mismatch (492 bytes skipped)"
 has_line "a truncated last frame is reported" "$tmp/dcheck.txt" \
-    "damage: at byte 23728: frame header cut off by the end of the capture (13 bytes skipped)"
-# The CRC-damaged page names cpu0 in its whole header: a gap before cpu0's kept page; the
-# frame cut off by the end could be either CPU's: a gap after each CPU's last page.
+    "damage: at byte 12216: frame header cut off by the end of the capture (17 bytes skipped)"
+# The damaged EVENTS frame names cpu0 in its whole header: a gap before cpu0's kept page;
+# the frame cut off by the end could be either CPU's: a gap after each CPU's last page.
 has_line "what is whole is kept; the damaged frames are lost events of unknown count" "$tmp/dcheck.txt" \
     "cpu0: 1 pages, 1 events, 17 lost, lost events of unknown count at 2 damaged frames"
 has_line "a frame cut off by the end marks the other CPU too" "$tmp/dcheck.txt" \
@@ -83,6 +83,17 @@ if command -v babeltrace2 >/dev/null; then
         fail "babeltrace2 reports events discarded at each damaged frame of each CPU"
         sed 's/^/#   | /' "$tmp/dbt.err" | head -n 10
     fi
+fi
+
+# A format 1 capture (an older kernel's, magic TKCF): refused in one line, exit 1
+printf 'TKCF\001\000\000\000\020\000\000\000' > "$tmp/v1.cap"
+"$tool" --check "$tmp/v1.cap" > "$tmp/v1.txt" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && [ "$(cat "$tmp/v1.txt")" = "tkconvert: $tmp/v1.cap: a format 1 capture (magic TKCF): record it again with this tree's kernel" ]; then
+    pass "a format 1 capture is refused with one line (exit 1)"
+else
+    fail "a format 1 capture is refused with one line (exit 1; got $rc)"
+    sed 's/^/#   | /' "$tmp/v1.txt"
 fi
 
 head -c 1000 /dev/urandom > "$tmp/noise.cap"

@@ -20,43 +20,49 @@ static const char user_test[] = "name: test\nID: 330\nformat:\n" COMMON
                                 "\tfield:u32 count;\toffset:8;\tsize:4;\tsigned:0;\n";
 static const char other_330[] = "name: other\nID: 330\nformat:\n" COMMON;
 
-static uint8_t page[RAW_PAGE_SIZE];
+static struct ring_records rr;
+static uint64_t last_ts;
 
-/* A record of type id by pid with count. */
-static void add(struct raw_page *p, uint64_t ts, uint16_t id, int32_t pid, uint32_t count)
+/* Starts the records of an EVENTS frame whose first record is at time. */
+static void frame_start(uint64_t time)
+{
+    rr.len = 0;
+    last_ts = time;
+}
+
+/* A record of type id by pid with count at ts (cycles, and ns with cb_clock_ns's clock). */
+static void add(uint64_t ts, uint16_t id, int32_t pid, uint32_t count)
 {
     uint8_t rec[12] = {0};
     memcpy(rec, &id, 2);
     memcpy(rec + 4, &pid, 4);
     memcpy(rec + 8, &count, 4);
-    CHECK(raw_page_add(p, ts, rec, sizeof rec));
+    rr_event(&rr, ts - last_ts, rec, sizeof rec);
+    last_ts = ts;
 }
 
 static struct capture_buf two_cpus(void)
 {
     struct capture_buf b = {0};
-    struct raw_page p;
     cb_start(&b, 2);
+    cb_clock_ns(&b);
     cb_file(&b, "events/user_events/test/format", user_test);
     cb_file(&b, "events/user_events/other/format", other_330);
     cb_file(&b, "events/bad/broken/format", "name: broken\nID: 4\n\tfield:int;\n");
     cb_file(&b, "saved_cmdlines", "7 sh\n");
-    raw_page_start(&p, page);
-    add(&p, 100, 330, 7, 1);
-    add(&p, 300, 330, 7, 3);
-    add(&p, 300, 330, 7, 4); /* same time: stays after its predecessor */
-    add(&p, 310, 999, 7, 0); /* no format: left out */
-    raw_page_finish(&p, 0);
-    cb_frame(&b, CAPTURE_PAGE, 0, page, RAW_PAGE_SIZE);
-    raw_page_start(&p, page);
-    add(&p, 300, 330, 9, 5); /* a tie with cpu0's: after them */
-    add(&p, 400, 330, 9, 6);
-    raw_page_finish(&p, 0);
-    cb_frame(&b, CAPTURE_PAGE, 1, page, RAW_PAGE_SIZE);
-    raw_page_start(&p, page);
-    add(&p, 50, 330, 9, 2); /* cpu1's clock behind: merged by time */
-    raw_page_finish(&p, 12);
-    cb_frame(&b, CAPTURE_PAGE, 1, page, RAW_PAGE_SIZE);
+    frame_start(100);
+    add(100, 330, 7, 1);
+    add(300, 330, 7, 3);
+    add(300, 330, 7, 4); /* same time: stays after its predecessor */
+    add(310, 999, 7, 0); /* no format: left out */
+    cb_events(&b, 0, 100, 0, 0, rr.bytes, rr.len);
+    frame_start(300);
+    add(300, 330, 9, 5); /* a tie with cpu0's: after them */
+    add(400, 330, 9, 6);
+    cb_events(&b, 1, 300, 0, 0, rr.bytes, rr.len);
+    frame_start(50);
+    add(50, 330, 9, 2); /* cpu1's clock behind: merged by time; the loss starts a page */
+    cb_events(&b, 1, 50, 0, 12, rr.bytes, rr.len);
     return b;
 }
 

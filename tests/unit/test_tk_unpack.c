@@ -70,13 +70,17 @@ TEST(unpack_writes_files_and_pages_and_refuses_escapes)
 
     struct capture_buf b = {0};
     cb_start(&b, 2);
+    cb_clock_ns(&b);
     cb_file(&b, "events/header_page", "hp\n");
     cb_file(&b, "../escape", "no\n");
     cb_file(&b, "/proc/kallsyms", "through the link\n");
-    static uint8_t pg[4096];
-    for (int i = 0; i < 3; i++) {
-        memset(pg, 'a' + i, sizeof pg);
-        cb_frame(&b, CAPTURE_PAGE, 1, pg, sizeof pg);
+    static struct ring_records rr;
+    uint8_t payload[16];
+    for (int i = 0; i < 3; i++) { /* a loss before each later frame: a page each */
+        memset(payload, 'a' + i, sizeof payload);
+        rr.len = 0;
+        rr_event(&rr, 0, payload, sizeof payload);
+        cb_events(&b, 1, 1000 * (i + 1), 0, i ? 1 : 0, rr.bytes, rr.len);
     }
     struct capture c;
     char err[256];
@@ -91,7 +95,9 @@ TEST(unpack_writes_files_and_pages_and_refuses_escapes)
     CHECK(text && size == 3 && memcmp(text, "hp\n", 3) == 0);
     snprintf(path, sizeof path, "%s/sys/kernel/tracing/per_cpu/cpu1/trace_pipe_raw", root);
     text = read_back(path, &size);
-    CHECK(text && size == 3 * 4096 && text[0] == 'a' && text[4096] == 'b' && text[8191 + 4096] == 'c');
+    /* each page: its 12-byte header, the event's 4-byte header, then its payload */
+    CHECK(text && size == 3 * 4096 && text[16] == 'a' && text[4096 + 16] == 'b' &&
+          text[8192 + 31] == 'c');
     snprintf(path, sizeof path, "%s/sys/kernel/tracing/per_cpu/cpu0/trace_pipe_raw", root);
     CHECK(read_back(path, &size) && size == 0);
     snprintf(target, sizeof target, "%s/kallsyms", outside);

@@ -1,18 +1,21 @@
 /*
  * capture.c - the binary capture's frame reader (see capture.h and uapi/trace_capture.h).
  */
+#define _GNU_SOURCE /* memmem */
 #include "tools/tkconvert/capture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/lib/crc32.h"
+#include "kernel/lib/frame_sum.h"
 
 static uint32_t get32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
-/* Drops the session's files and pages (a START frame, or the end). */
+static const uint8_t magic_bytes[4] = {'T', 'K', 'C', '2'};
+
+/* Drops the session's files, pages and page builders (a START frame, or the end). */
 static void reset_session(struct capture *c)
 {
     for (size_t i = 0; i < c->nr_files; i++) {
@@ -32,7 +35,10 @@ static void reset_session(struct capture *c)
         free(c->gaps[cpu]);
         c->gaps[cpu] = NULL;
         c->nr_gaps[cpu] = c->gaps_cap[cpu] = 0;
+        free(c->builders[cpu]);
+        c->builders[cpu] = NULL;
     }
+    c->have_clock = false;
     c->nr_cpus = 0;
     c->started = false;
     c->ended = false;
@@ -74,8 +80,16 @@ static bool log_damage(struct capture *c, uint64_t offset, uint64_t skipped, con
     return true;
 }
 
-/* Notes that a damaged stretch may have held pages of cpu (-1: of every CPU), after the
- * pages kept so far (capture.h, gaps). False only when memory ran out. */
+/* Finishes cpu's open page, if it has a builder (capture.h, builders). False only when
+ * memory ran out. */
+static bool finish_cpu(struct capture *c, unsigned cpu)
+{
+    return !c->builders[cpu] || page_builder_finish(c->builders[cpu], &c->clock);
+}
+
+/* Notes that a damaged stretch may have held events of cpu (-1: of every CPU), after the
+ * pages kept so far, the CPU's open page finished first (capture.h, gaps). False only when
+ * memory ran out. */
 static bool mark_gap(struct capture *c, int cpu, unsigned wanted)
 {
     if (c->ended || (wanted && c->sessions > wanted))
@@ -83,6 +97,8 @@ static bool mark_gap(struct capture *c, int cpu, unsigned wanted)
     for (unsigned k = 0; k < c->nr_cpus; k++) {
         if (cpu >= 0 && k != (unsigned)cpu)
             continue;
+        if (!finish_cpu(c, k))
+            return false;
         size_t n = c->nr_gaps[k];
         if (n && c->gaps[k][n - 1] == c->nr_pages[k])
             continue; /* this place is marked already */
@@ -161,21 +177,30 @@ const struct capture_file *capture_find(const struct capture *c, const char *pat
 /* The offset of the next magic at or after from, or len. */
 static size_t next_magic(const uint8_t *buf, size_t len, size_t from)
 {
-    static const uint8_t magic[4] = {'T', 'K', 'C', 'F'};
     while (from + 4 <= len) {
         const uint8_t *hit = memchr(buf + from, 'T', len - from - 3);
         if (!hit)
             break;
-        if (memcmp(hit, magic, 4) == 0)
+        if (memcmp(hit, magic_bytes, 4) == 0)
             return (size_t)(hit - buf);
         from = (size_t)(hit - buf) + 1;
     }
     return len;
 }
 
-/* Why a whole frame (crc checked) cannot be used, or NULL when it can. */
+/* Whether an EVENTS frame's length is one the guest sends: its struct, then at most a page
+ * of records. */
+static bool events_length_ok(uint32_t length)
+{
+    return length >= sizeof(struct capture_events) &&
+           length - sizeof(struct capture_events) <= CAPTURE_PAGE_BYTES;
+}
+
+/* Why a whole frame (its check passed) cannot be used, or NULL when it can; the CLOCK
+ * frame's reasons are written into reason. */
 static const char *check_frame(const struct capture *c, unsigned type, unsigned cpu,
-                               const uint8_t *payload, uint32_t length)
+                               const uint8_t *payload, uint32_t length, char *reason,
+                               size_t reason_len)
 {
     switch (type) {
     case CAPTURE_START:
@@ -194,11 +219,15 @@ static const char *check_frame(const struct capture *c, unsigned type, unsigned 
             return "FILE frame without a path";
         return NULL;
     }
-    case CAPTURE_PAGE:
-        if (length != CAPTURE_PAGE_BYTES)
-            return "PAGE frame not of 4096 bytes";
+    case CAPTURE_CLOCK: {
+        struct tk_clock k;
+        return tk_clock_parse(&k, payload, length, reason, reason_len) == 0 ? NULL : reason;
+    }
+    case CAPTURE_EVENTS:
+        if (!events_length_ok(length))
+            return "EVENTS frame shorter than its header or longer than a page";
         if (cpu >= (c->started ? c->nr_cpus : CAPTURE_MAX_CPUS))
-            return "PAGE frame of a CPU out of range";
+            return "EVENTS frame of a CPU out of range";
         return NULL;
     case CAPTURE_END:
         return NULL;
@@ -237,16 +266,60 @@ static bool add_file(struct capture *c, const uint8_t *payload, uint32_t length)
     return true;
 }
 
-static bool add_page(struct capture *c, unsigned cpu, const uint8_t *payload)
+/* A page builder's emit: appends a finished page to cpu's pages. */
+static bool add_page(void *ctx, unsigned cpu, const uint8_t *page)
 {
+    struct capture *c = ctx;
     size_t n = c->nr_pages[cpu];
     if (!grow(&c->pages[cpu], &c->pages_cap[cpu], n, CAPTURE_PAGE_BYTES))
         return false;
-    memcpy(c->pages[cpu] + n * CAPTURE_PAGE_BYTES, payload, CAPTURE_PAGE_BYTES);
+    memcpy(c->pages[cpu] + n * CAPTURE_PAGE_BYTES, page, CAPTURE_PAGE_BYTES);
     c->nr_pages[cpu] = n + 1;
+    return true;
+}
+
+/* Finishes every CPU's open page (END, the end of the input). False when memory ran out. */
+static bool finish_all(struct capture *c)
+{
+    for (unsigned cpu = 0; cpu < CAPTURE_MAX_CPUS; cpu++)
+        if (!finish_cpu(c, cpu))
+            return false;
+    return true;
+}
+
+/* How an EVENTS frame was used. */
+enum events_use { EVENTS_USED, EVENTS_DAMAGED, EVENTS_NO_MEMORY };
+
+/* Turns a checked EVENTS frame of cpu into pages. EVENTS_DAMAGED when it could not be
+ * used whole: *bad_offset (in the payload) and reason say where and why. */
+static enum events_use add_events(struct capture *c, unsigned cpu, const uint8_t *payload,
+                                  uint32_t length, uint32_t *bad_offset, char *reason,
+                                  size_t reason_len)
+{
     if (!c->started && cpu + 1 > c->nr_cpus)
         c->nr_cpus = cpu + 1;
-    return true;
+    if (!c->have_clock) {
+        *bad_offset = 0;
+        snprintf(reason, reason_len, "EVENTS frame before any CLOCK frame: its times cannot "
+                                     "be converted");
+        return EVENTS_DAMAGED;
+    }
+    if (!c->builders[cpu]) {
+        c->builders[cpu] = malloc(sizeof *c->builders[cpu]);
+        if (!c->builders[cpu])
+            return EVENTS_NO_MEMORY;
+        page_builder_init(c->builders[cpu], cpu, add_page, c);
+    }
+    char err[96];
+    int rc = page_builder_frame(c->builders[cpu], &c->clock, payload, length, bad_offset, err,
+                                sizeof err);
+    if (rc == PAGE_BUILDER_NO_MEMORY)
+        return EVENTS_NO_MEMORY;
+    if (rc == PAGE_BUILDER_BAD) {
+        snprintf(reason, reason_len, "EVENTS frame of cpu%u: %.80s", cpu, err);
+        return EVENTS_DAMAGED;
+    }
+    return EVENTS_USED;
 }
 
 /* True for a whole frame that comes after the session wanted has been read (0 wants the
@@ -260,9 +333,9 @@ static bool after_wanted(struct capture *c, unsigned type, unsigned wanted)
     return c->sessions != wanted;
 }
 
-/* Uses a whole, checked frame. False only when memory ran out. */
-static bool use_frame(struct capture *c, unsigned type, unsigned cpu, const uint8_t *payload,
-                      uint32_t length)
+/* Uses a whole, checked frame (an EVENTS frame is add_events', not this). False only when
+ * memory ran out. */
+static bool use_frame(struct capture *c, unsigned type, const uint8_t *payload, uint32_t length)
 {
     switch (type) {
     case CAPTURE_START:
@@ -275,20 +348,30 @@ static bool use_frame(struct capture *c, unsigned type, unsigned cpu, const uint
         c->start.long_size = get32(payload + 12);
         c->nr_cpus = c->start.nr_cpus;
         break;
+    case CAPTURE_CLOCK: {
+        char unused[8];
+        tk_clock_parse(&c->clock, payload, length, unused, sizeof unused); /* checked */
+        c->have_clock = true;
+        break;
+    }
     case CAPTURE_FILE:
         if (!add_file(c, payload, length))
             return false;
         break;
-    case CAPTURE_PAGE:
-        if (!add_page(c, cpu, payload))
-            return false;
-        break;
     case CAPTURE_END:
+        if (!finish_all(c))
+            return false;
         c->ended = true;
         break;
     }
-    c->frames[type]++;
     return true;
+}
+
+/* Whether buf is a format 1 capture: it holds "TKCF" and nowhere "TKC2" (COM2's text
+ * before a capture does not hide it). */
+static bool is_format1(const uint8_t *buf, size_t len)
+{
+    return memmem(buf, len, "TKCF", 4) && !memmem(buf, len, magic_bytes, 4);
 }
 
 int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned session, char *err,
@@ -296,12 +379,18 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
 {
     size_t pos = 0;
     memset(c, 0, sizeof *c);
+    if (is_format1(buf, len)) {
+        c->format1 = true;
+        snprintf(err, errlen, "a format 1 capture (magic TKCF): record it again with this "
+                              "tree's kernel");
+        return -1;
+    }
     while (pos < len) {
         char reason[112];
         const char *why = NULL;
-        int gap_cpu = -1; /* the CPU whose pages the damage may have held; -1: any */
+        int gap_cpu = -1; /* the CPU whose events the damage may have held; -1: any */
         size_t left = len - pos;
-        if (left < 4 && memcmp(buf + pos, "TKCF", left) == 0) {
+        if (left < 4 && memcmp(buf + pos, magic_bytes, left) == 0) {
             c->truncated = true;
             why = "frame header cut off by the end of the capture";
         } else if (left < 4 || get32(buf + pos) != CAPTURE_MAGIC) {
@@ -311,9 +400,10 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
             why = "frame header cut off by the end of the capture";
         } else {
             unsigned type = get16(buf + pos + 4), cpu = get16(buf + pos + 6);
-            uint32_t length = get32(buf + pos + 8), crc = get32(buf + pos + 12);
+            uint32_t length = get32(buf + pos + 8), a, b;
             const uint8_t *payload = buf + pos + CAPTURE_HEADER_SIZE;
-            if (type < CAPTURE_START || type > CAPTURE_END) {
+            size_t end = pos + CAPTURE_HEADER_SIZE + length;
+            if (type < CAPTURE_START || type >= CAPTURE_TYPES) {
                 snprintf(reason, sizeof reason, "unknown frame type %u", type);
                 why = reason;
             } else if (length > CAPTURE_MAX_PAYLOAD) {
@@ -325,17 +415,35 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
                     c->truncated = true;
                 snprintf(reason, sizeof reason, "frame of %u bytes cut off by the end of the capture", length);
                 why = reason;
-            } else if (crc32_update(0, payload, length) != crc) {
-                why = "frame CRC mismatch";
-                if (type == CAPTURE_PAGE && length == CAPTURE_PAGE_BYTES && cpu < c->nr_cpus)
+            } else if (frame_sum(payload, length, &a, &b),
+                       a != get32(buf + pos + 12) || b != get32(buf + pos + 16)) {
+                why = "frame check mismatch";
+                if (type == CAPTURE_EVENTS && events_length_ok(length) && cpu < c->nr_cpus)
                     gap_cpu = (int)cpu; /* the header is whole: its CPU is believed */
             } else if (after_wanted(c, type, session)) {
-                pos += CAPTURE_HEADER_SIZE + length;
+                pos = end;
                 continue;
-            } else if ((why = check_frame(c, type, cpu, payload, length)) == NULL) {
-                if (!use_frame(c, type, cpu, payload, length))
+            } else if ((why = check_frame(c, type, cpu, payload, length, reason,
+                                          sizeof reason)) == NULL) {
+                if (type != CAPTURE_EVENTS) {
+                    if (!use_frame(c, type, payload, length))
+                        goto no_memory;
+                    c->frames[type]++; /* after START's reset */
+                    pos = end;
+                    continue;
+                }
+                c->frames[type]++;
+                uint32_t bad;
+                enum events_use use = add_events(c, cpu, payload, length, &bad, reason,
+                                                 sizeof reason);
+                if (use == EVENTS_NO_MEMORY)
                     goto no_memory;
-                pos += CAPTURE_HEADER_SIZE + length;
+                if (use == EVENTS_DAMAGED) { /* the frame from the bad record on is lost */
+                    size_t at = bad ? pos + CAPTURE_HEADER_SIZE + bad : pos;
+                    if (!log_damage(c, at, end - at, reason) || !mark_gap(c, (int)cpu, session))
+                        goto no_memory;
+                }
+                pos = end;
                 continue;
             }
         }
@@ -344,6 +452,8 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
             goto no_memory;
         pos = next;
     }
+    if (!finish_all(c))
+        goto no_memory;
     return 0;
 no_memory:
     snprintf(err, errlen, "out of memory reading the capture");

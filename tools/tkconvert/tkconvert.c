@@ -29,8 +29,9 @@ static const char usage_text[] =
     "\n"
     "  --session N   use the Nth session of CAPTURE (1 for the first START frame's), not the\n"
     "                last\n"
-    "  --check       print a summary: frames by type, files, and per CPU the pages, events and\n"
-    "                lost events; then every damage found, with its byte offset in CAPTURE\n"
+    "  --check       print a summary: frames by type, files, and per CPU the pages (Linux's,\n"
+    "                built from the CPU's EVENTS frames), events and lost events; then every\n"
+    "                damage found, with its byte offset in CAPTURE\n"
     "  --unpack DIR  write the capture as the guest's file system under DIR (made if missing;\n"
     "                refused, exit 2, when it exists and is not empty): tracefs files at\n"
     "                DIR/sys/kernel/tracing/PATH, absolute ones at DIR/PATH (/proc/kallsyms),\n"
@@ -54,17 +55,19 @@ static const char usage_text[] =
     "                counts the lost events, so that readers report them\n"
     "  --help        print this text\n"
     "\n"
-    "A damaged capture is converted as far as it is whole: a frame with a bad header or CRC is\n"
-    "skipped up to the next frame (the byte offset and the bytes skipped are reported), a\n"
-    "frame cut off by the end is reported and dropped. Where a dropped frame may have held\n"
-    "pages, --json writes a \"lost events\" instant of unknown count and --ctf raises\n"
-    "events_discarded, in the stream of the CPU its header names when only its CRC failed,\n"
-    "else of every CPU (a damaged header does not tell the CPU); trace.dat has no way to\n"
-    "show it. When the capture holds several sessions\n"
-    "(a START frame each: the guest starts one at each tracer switch), the last one is\n"
-    "converted, or the one --session names; --check says how many there are. Paths in\n"
-    "the capture that contain \"..\", \".\", empty components or control characters are\n"
-    "refused.\n"
+    "A damaged capture is converted as far as it is whole: a frame with a bad header or frame\n"
+    "check is skipped up to the next frame (the byte offset and the bytes skipped are\n"
+    "reported), a frame cut off by the end is reported and dropped, an EVENTS frame is used up\n"
+    "to a record that cannot be decoded. Where a dropped frame may have held events, --json\n"
+    "writes a \"lost events\" instant of unknown count and --ctf raises events_discarded, in\n"
+    "the stream of the CPU its header names when only its check failed (or its records, or\n"
+    "it came before the CLOCK frame that times them), else of every CPU (a damaged header\n"
+    "does not tell the CPU); trace.dat has no way to show it. A format 1 capture (magic\n"
+    "\"TKCF\", from an older kernel) is refused (exit 1). When the capture holds several\n"
+    "sessions (a START frame each: the guest starts one at each tracer switch), the last\n"
+    "one is converted, or the one --session names; --check says how many there are. Paths\n"
+    "in the capture that contain \"..\", \".\", empty components or control characters\n"
+    "are refused.\n"
     "\n"
     "Exit status: 0 when something usable was found (damage is reported on stderr, or by\n"
     "--check on stdout), 1 when nothing was, 2 for a usage error or an output that could not\n"
@@ -123,8 +126,8 @@ static int parse_options(int argc, char **argv, struct options *o)
     return 0;
 }
 
-/* --check's summary: the frames of c, and per CPU what decoding it as t found (the pages'
- * own damage was reported on the way). */
+/* --check's summary: the frames of c, and per CPU what decoding it as t found in the pages
+ * built from its EVENTS frames (the pages' own damage was reported on the way). */
 static void print_check(const struct capture *c, const struct tk_trace *t, const char *name,
                         size_t size)
 {
@@ -133,8 +136,9 @@ static void print_check(const struct capture *c, const struct tk_trace *t, const
         printf("sessions: %u (session %u is converted)\n", c->sessions, c->session);
     else
         printf("sessions: %u%s\n", c->sessions, c->sessions ? "" : " (no START frame)");
-    printf("frames: START %lu, FILE %lu, PAGE %lu, END %lu%s\n", c->frames[CAPTURE_START],
-           c->frames[CAPTURE_FILE], c->frames[CAPTURE_PAGE], c->frames[CAPTURE_END],
+    printf("frames: START %lu, CLOCK %lu, FILE %lu, EVENTS %lu, END %lu%s\n",
+           c->frames[CAPTURE_START], c->frames[CAPTURE_CLOCK], c->frames[CAPTURE_FILE],
+           c->frames[CAPTURE_EVENTS], c->frames[CAPTURE_END],
            c->ended ? "" : " (no END: the capture stops mid-session)");
     printf("files: %zu\n", c->nr_files);
     printf("cpus: %u\n", c->nr_cpus);
@@ -226,11 +230,17 @@ int main(int argc, char **argv)
     }
     struct capture c;
     char err[256];
-    if (capture_read(&c, bytes, size, o.session, err, sizeof err) != 0) {
-        fprintf(stderr, "tkconvert: %s\n", err);
-        return 2;
-    }
+    int read_rc = capture_read(&c, bytes, size, o.session, err, sizeof err);
     free(bytes);
+    if (read_rc != 0) {
+        bool format1 = c.format1; /* nothing in it is usable by this tree */
+        capture_free(&c);
+        if (format1)
+            fprintf(stderr, "tkconvert: %s: %s\n", o.capture, err);
+        else
+            fprintf(stderr, "tkconvert: %s\n", err);
+        return format1 ? 1 : 2;
+    }
     if (o.session > c.sessions) {
         fprintf(stderr, "tkconvert: %s: --session %u, but the capture holds %u session%s\n",
                 o.capture, o.session, c.sessions, c.sessions == 1 ? "" : "s");
