@@ -23,12 +23,6 @@ static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %
 static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port)); }
 static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port)); }
 
-/* Writes n bytes from data to one port, one `rep outsb`: the CPU loops, not the code. */
-static inline void outsb(uint16_t port, const void *data, uint32_t n)
-{
-    __asm__ volatile("rep outsb" : "+S"(data), "+c"(n) : "d"(port) : "memory");
-}
-
 static inline uint8_t inb(uint16_t port)
 {
     uint8_t v;

@@ -48,7 +48,7 @@ fi
 "$tool" --check "$tmp/good.cap" > "$tmp/check.txt" 2>&1
 rc=$?
 [ $rc -eq 0 ] && pass "--check of a whole capture exits 0" || fail "--check of a whole capture exits 0 (got $rc)"
-has_line "--check counts frames by type" "$tmp/check.txt" "frames: START 1, CLOCK 1, FILE 22, EVENTS 3, END 1"
+has_line "--check counts frames by type" "$tmp/check.txt" "frames: START 1, CLOCK 1, FILE 22, EVENTS 4, RETRACT 1, END 1"
 has_line "--check counts cpu0's pages, events, lost events" "$tmp/check.txt" "cpu0: 2 pages, 14 events, 17 lost"
 has_line "--check counts cpu1's" "$tmp/check.txt" "cpu1: 1 pages, 3 events, 0 lost"
 has_line "--check finds no damage in a whole capture" "$tmp/check.txt" "damage found: 0"
@@ -57,9 +57,9 @@ has_line "--check finds no damage in a whole capture" "$tmp/check.txt" "damage f
 rc=$?
 [ $rc -eq 0 ] && pass "--check of a damaged capture still exits 0" || fail "--check of a damaged capture exits 0 (got $rc)"
 has_line "a bad frame check is reported with its offset and size" "$tmp/dcheck.txt" \
-    "damage: at byte 11501: frame check mismatch (492 bytes skipped)"
+    "damage: at byte 11409: frame check mismatch (488 bytes skipped)"
 has_line "a truncated last frame is reported" "$tmp/dcheck.txt" \
-    "damage: at byte 12216: frame header cut off by the end of the capture (17 bytes skipped)"
+    "damage: at byte 12188: frame header cut off by the end of the capture (13 bytes skipped)"
 # The damaged EVENTS frame names cpu0 in its whole header: a gap before cpu0's kept page;
 # the frame cut off by the end could be either CPU's: a gap after each CPU's last page.
 has_line "what is whole is kept; the damaged frames are lost events of unknown count" "$tmp/dcheck.txt" \
@@ -135,6 +135,11 @@ else
 fi
 # metadata: sh, init, and the idle task: its process and its track on each of the 2 CPUs
 has_line "--json counts" "$tmp/slices.txt" "events 19 slices 5 instants 7 begins 0 metadata 7"
+if grep -q '"torn' "$tmp/trace.json"; then
+    fail "--json: the frame a RETRACT withdrew is not shown"
+else
+    pass "--json: the frame a RETRACT withdrew is not shown"
+fi
 has_line "--json: a function_graph call is a slice" "$tmp/slices.txt" "slice do_work 1.190 0.300"
 has_line "--json: a leaf call is a slice inside it" "$tmp/slices.txt" "slice helper 1.240 0.050"
 has_line "--json: a call seen by raw_syscalls and syscalls is one slice, closed by the first exit" \

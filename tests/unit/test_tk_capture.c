@@ -378,3 +378,33 @@ TEST(frames_continue_each_other_on_one_page)
     capture_free(&c);
     free(b.bytes);
 }
+
+/* A RETRACT withdraws the EVENTS frame of its CPU right before it (the guest sent a ring
+ * page a writer recycled meanwhile): that frame's events are not on any page and are no
+ * damage. A RETRACT after anything else withdraws nothing. */
+TEST(retract_withdraws_the_events_frame_before_it_only)
+{
+    struct capture_buf b = {0};
+    cb_start(&b, 2);
+    cb_clock_ns(&b);
+    events_frame(&b, 1, 3, 0);
+    events_frame(&b, 1, 5, 0);                    /* torn: withdrawn */
+    cb_frame(&b, CAPTURE_RETRACT, 1, NULL, 0);
+    events_frame(&b, 0, 2, 0);
+    cb_frame(&b, CAPTURE_RETRACT, 1, NULL, 0);    /* after cpu 0's frame: withdraws nothing */
+    cb_frame(&b, CAPTURE_END, 0, NULL, 0);
+    struct capture c;
+    read_ok(&c, &b);
+    CHECK_EQ_INT(c.nr_damage, 0);
+    CHECK_EQ_INT(c.frames[CAPTURE_EVENTS], 3);
+    CHECK_EQ_INT(c.frames[CAPTURE_RETRACT], 2);
+    CHECK_EQ_INT(c.nr_pages[1], 1);
+    CHECK_EQ_INT(c.nr_pages[0], 1);
+    uint32_t commit;
+    memcpy(&commit, c.pages[1] + 8, 4);
+    CHECK_EQ_INT(commit, 3 * (4 + 16)); /* the three events of the first frame only */
+    memcpy(&commit, c.pages[0] + 8, 4);
+    CHECK_EQ_INT(commit, 2 * (4 + 16));
+    capture_free(&c);
+    free(b.bytes);
+}

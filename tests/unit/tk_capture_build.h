@@ -23,8 +23,8 @@ static inline size_t cb_frame(struct capture_buf *b, unsigned type, unsigned cpu
                               const void *payload, uint32_t length)
 {
     size_t at = b->len;
-    struct capture_frame_header h = {CAPTURE_MAGIC, (uint16_t)type, (uint16_t)cpu, length, 0, 0};
-    frame_sum(payload, length, &h.sum_a, &h.sum_b);
+    struct capture_frame_header h = {CAPTURE_MAGIC, (uint16_t)type, (uint16_t)cpu, length,
+                                     length ? frame_sum(payload, length) : 0};
     b->bytes = realloc(b->bytes, b->len + CAPTURE_HEADER_SIZE + length);
     memcpy(b->bytes + at, &h, sizeof h);
     if (length)

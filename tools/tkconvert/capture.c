@@ -190,6 +190,16 @@ static size_t next_magic(const uint8_t *buf, size_t len, size_t from)
 
 /* Whether an EVENTS frame's length is one the guest sends: its struct, then at most a page
  * of records. */
+/* Whether a whole CAPTURE_RETRACT of cpu starts at pos: it withdraws the EVENTS frame just
+ * before it (uapi/trace_capture.h). One that follows no whole EVENTS frame withdraws
+ * nothing (that frame was damage already) and is only counted (use_frame). */
+static bool retracted(const uint8_t *buf, size_t len, size_t pos, unsigned cpu)
+{
+    return len - pos >= CAPTURE_HEADER_SIZE && get32(buf + pos) == CAPTURE_MAGIC &&
+           get16(buf + pos + 4) == CAPTURE_RETRACT && get16(buf + pos + 6) == cpu &&
+           get32(buf + pos + 8) == 0 && get32(buf + pos + 12) == 0;
+}
+
 static bool events_length_ok(uint32_t length)
 {
     return length >= sizeof(struct capture_events) &&
@@ -229,6 +239,8 @@ static const char *check_frame(const struct capture *c, unsigned type, unsigned 
         if (cpu >= (c->started ? c->nr_cpus : CAPTURE_MAX_CPUS))
             return "EVENTS frame of a CPU out of range";
         return NULL;
+    case CAPTURE_RETRACT:
+        return length == 0 ? NULL : "RETRACT frame with a payload";
     case CAPTURE_END:
         return NULL;
     }
@@ -400,7 +412,7 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
             why = "frame header cut off by the end of the capture";
         } else {
             unsigned type = get16(buf + pos + 4), cpu = get16(buf + pos + 6);
-            uint32_t length = get32(buf + pos + 8), a, b;
+            uint32_t length = get32(buf + pos + 8);
             const uint8_t *payload = buf + pos + CAPTURE_HEADER_SIZE;
             size_t end = pos + CAPTURE_HEADER_SIZE + length;
             if (type < CAPTURE_START || type >= CAPTURE_TYPES) {
@@ -415,8 +427,7 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
                     c->truncated = true;
                 snprintf(reason, sizeof reason, "frame of %u bytes cut off by the end of the capture", length);
                 why = reason;
-            } else if (frame_sum(payload, length, &a, &b),
-                       a != get32(buf + pos + 12) || b != get32(buf + pos + 16)) {
+            } else if (frame_sum(payload, length) != get32(buf + pos + 12)) {
                 why = "frame check mismatch";
                 if (type == CAPTURE_EVENTS && events_length_ok(length) && cpu < c->nr_cpus)
                     gap_cpu = (int)cpu; /* the header is whole: its CPU is believed */
@@ -433,6 +444,11 @@ int capture_read(struct capture *c, const uint8_t *buf, size_t len, unsigned ses
                     continue;
                 }
                 c->frames[type]++;
+                if (retracted(buf, len, end, cpu)) { /* torn in the guest: its events are */
+                    c->frames[CAPTURE_RETRACT]++;    /* the next frame's lost_before */
+                    pos = end + CAPTURE_HEADER_SIZE;
+                    continue;
+                }
                 uint32_t bad;
                 enum events_use use = add_events(c, cpu, payload, length, &bad, reason,
                                                  sizeof reason);

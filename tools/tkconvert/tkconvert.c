@@ -136,9 +136,9 @@ static void print_check(const struct capture *c, const struct tk_trace *t, const
         printf("sessions: %u (session %u is converted)\n", c->sessions, c->session);
     else
         printf("sessions: %u%s\n", c->sessions, c->sessions ? "" : " (no START frame)");
-    printf("frames: START %lu, CLOCK %lu, FILE %lu, EVENTS %lu, END %lu%s\n",
+    printf("frames: START %lu, CLOCK %lu, FILE %lu, EVENTS %lu, RETRACT %lu, END %lu%s\n",
            c->frames[CAPTURE_START], c->frames[CAPTURE_CLOCK], c->frames[CAPTURE_FILE],
-           c->frames[CAPTURE_EVENTS], c->frames[CAPTURE_END],
+           c->frames[CAPTURE_EVENTS], c->frames[CAPTURE_RETRACT], c->frames[CAPTURE_END],
            c->ended ? "" : " (no END: the capture stops mid-session)");
     printf("files: %zu\n", c->nr_files);
     printf("cpus: %u\n", c->nr_cpus);

@@ -191,7 +191,10 @@ static int read_pages(int fd, struct parsed *ps, int pid)
  * `raw_test follow N`: an open trace_pipe_raw takes precedence over the COM2 stream, as an
  * interactive trace_pipe does: N markers "raw-follow I", written in rounds with sleeps in
  * between (the timer tick and the idle loop run the stream meanwhile), all come back to
- * this reader, none taken by the stream. The boot script checks the stream resumes after.
+ * this reader, none taken by the stream. Events written before it opened the file that the
+ * stream had not sent yet (the binary capture sends a page once it is full) come to it too,
+ * as foreign ones; the boot script checks each reached one reader, and that the stream
+ * resumes after.
  */
 static int follow(int count)
 {
@@ -211,7 +214,7 @@ static int follow(int count)
     pages += n > 0 ? n : 0;
     printf("raw_test follow: %d pages, %d markers, %d foreign, %d bad\n", pages, ps.markers,
            ps.foreign, ps.bad);
-    check(ps.markers == count && ps.foreign == 0 && ps.bad == 0 && ps.pages_missed == 0,
+    check(ps.markers == count && ps.bad == 0 && ps.pages_missed == 0,
           "every marker reaches the trace_pipe_raw reader, none the COM2 stream");
     close(fd);
     printf("raw_test: %d passed, %d failed\n", passed, failed);
