@@ -16,6 +16,7 @@
 #include "kernel/arch.h"
 #include "kernel/bench.h"
 #include "kernel/boot_info.h"
+#include "kernel/boot_cost.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/shell/console.h"
 #include "kernel/mm/heap.h"
@@ -37,6 +38,8 @@ extern char kernel_start[], kernel_end[];
 extern const struct initcall initcalls_start[], initcalls_end[];
 
 static struct cmdline kernel_cmdline;
+
+struct boot_cost boot_cost;
 
 const char *kernel_param(const char *key) { return cmdline_get(&kernel_cmdline, key); }
 const char *kernel_cmdline_text(void) { return boot_info.cmdline; }
@@ -157,6 +160,7 @@ static void warn_unknown_params(void)
 
 void kmain(uint32_t magic, uint32_t multiboot_info)
 {
+    boot_cost.entry = arch_cycles();
     bool multiboot_ok = arch_early_init(magic, multiboot_info);
     console_init();
     printk("tracekern: booting (%s)\n", boot_info.loader[0] ? boot_info.loader : "unknown loader");
@@ -179,7 +183,9 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     smp_init(); /* every CPU online before the initcalls size their per-CPU state */
 
     run_initcalls(); /* the last, trace_init (late), starts tracing */
+    boot_cost.pci_start = arch_cycles();
     pci_init();   /* after tracing is up, so `ftrace=` can trace enumeration */
+    boot_cost.pci_end = arch_cycles();
     tasks_init(); /* the boot context becomes the shell task; the idle task starts */
     arch_tasks_ready(); /* FPU switching, the system call gate */
     nameserver_start();
