@@ -4,7 +4,7 @@
  * The page tables live in frames from the page allocator, reached through the direct map:
  * boot/multiboot.asm's early directory maps all of low memory at KERNEL_BASE with 4 MiB
  * pages, so they can be written before paging_init switches to them, and the real
- * directory maps the same addresses with 4 KiB pages.
+ * directory maps the same addresses with 4 KiB pages (map_direct says why).
  */
 #include "arch/x86/paging.h"
 
@@ -59,6 +59,23 @@ bool paging_is_mapped(uintptr_t va)
     return paging_get_pte(va) & PTE_PRESENT;
 }
 
+/* Maps physical [0, top) at KERNEL_BASE with 4 KiB pages, one page table at a time: the
+ * inner loop only stores consecutive entries (about 4 instructions a page), so the boot's
+ * share of it is 1,024 stores and one zeroed table per 4 MiB of RAM. 4 KiB pages rather than
+ * 4 MiB ones, because any page of the direct map may become a kernel stack's guard page
+ * (arch_kstack_guard), and every address space copies the kernel's directory entries
+ * (vm_create): a 4 MiB entry split later would have to be changed in all of them. */
+static void map_direct(uintptr_t top)
+{
+    for (uintptr_t pa = 0; pa < top; pa += 1024 * PAGE_SIZE) {
+        uint32_t *table = page_table_for((uintptr_t)phys_to_virt(pa), true);
+        uint32_t entries = top - pa >= 1024 * PAGE_SIZE ? 1024 : (uint32_t)((top - pa) / PAGE_SIZE);
+        uint32_t pte = (uint32_t)pa | PTE_PRESENT | PTE_WRITE;
+        for (uint32_t i = 0; i < entries; i++, pte += PAGE_SIZE)
+            table[i] = pte;
+    }
+}
+
 void paging_init(uintptr_t lowmem_top)
 {
     page_directory = (uint32_t *)page_alloc(1);
@@ -67,10 +84,7 @@ void paging_init(uintptr_t lowmem_top)
 
     if (lowmem_top > LOWMEM_LIMIT)
         lowmem_top = LOWMEM_LIMIT;
-    for (uintptr_t pa = PAGE_SIZE; pa < lowmem_top; pa += PAGE_SIZE) {
-        uintptr_t va = (uintptr_t)phys_to_virt(pa);
-        page_table_for(va, true)[PTE_INDEX(va)] = (uint32_t)pa | PTE_PRESENT | PTE_WRITE;
-    }
+    map_direct(lowmem_top);
     page_table_for(KERNEL_BASE, true)[0] = 0;
     page_table_for((uintptr_t)boot_stack_guard, true)[PTE_INDEX((uintptr_t)boot_stack_guard)] = 0;
 

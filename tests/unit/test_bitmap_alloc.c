@@ -68,3 +68,58 @@ TEST(skips_full_words)
     bitmap_set_used(&b, 0, 96);
     CHECK_EQ_INT(bitmap_alloc_run(&b, 32, 1), 96);
 }
+
+/* The word-at-a-time ranges against one bit at a time: random ranges set free and used over
+ * a bitmap whose size is not a multiple of 32, checking every bit and the free count. */
+TEST(ranges_match_bit_by_bit)
+{
+    enum { UNITS = 100 };
+    static uint32_t words[(UNITS + 31) / 32];
+    bool model[UNITS];
+    struct bitmap_alloc r;
+    bitmap_init_all_used(&r, words, UNITS);
+    for (int i = 0; i < UNITS; i++)
+        model[i] = true;
+    uint32_t seed = 12345;
+    for (int round = 0; round < 20000; round++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t first = (seed >> 8) % (UNITS + 8); /* sometimes past the end */
+        seed = seed * 1103515245u + 12345u;
+        uint32_t count = (seed >> 8) % 70;
+        bool used = (seed >> 4) & 1;
+        if (used)
+            bitmap_set_used(&r, first, count);
+        else
+            bitmap_set_free(&r, first, count);
+        for (uint32_t u = first; u < first + count && u < UNITS; u++)
+            model[u] = used;
+        uint32_t free_units = 0;
+        for (uint32_t u = 0; u < UNITS; u++) {
+            CHECK_EQ_INT(bitmap_is_used(&r, u), model[u]);
+            free_units += !model[u];
+        }
+        CHECK_EQ_INT(r.free_units, free_units);
+    }
+}
+
+/* A range that starts and ends inside one word, and one spanning whole words. */
+TEST(ranges_inside_and_across_words)
+{
+    bitmap_init_all_used(&b, bits, 128);
+    bitmap_set_free(&b, 3, 5); /* units 3..7 */
+    CHECK_EQ_INT(b.free_units, 5);
+    CHECK_EQ_INT(bitmap_is_used(&b, 2), 1);
+    CHECK_EQ_INT(bitmap_is_used(&b, 3), 0);
+    CHECK_EQ_INT(bitmap_is_used(&b, 7), 0);
+    CHECK_EQ_INT(bitmap_is_used(&b, 8), 1);
+    bitmap_set_free(&b, 30, 70); /* 30..99: across three words */
+    CHECK_EQ_INT(b.free_units, 75);
+    CHECK_EQ_INT(bitmap_is_used(&b, 29), 1);
+    CHECK_EQ_INT(bitmap_is_used(&b, 99), 0);
+    CHECK_EQ_INT(bitmap_is_used(&b, 100), 1);
+    bitmap_set_free(&b, 0, 128); /* idempotent on what is free already */
+    CHECK_EQ_INT(b.free_units, 128);
+    bitmap_set_used(&b, 32, 32); /* exactly one word */
+    CHECK_EQ_INT(b.free_units, 96);
+    CHECK_EQ_INT(bits[1], 0xffffffffu);
+}
