@@ -433,6 +433,7 @@ UNIT_DEPS_shell_parse := $(HOST_shell_parse)
 UNIT_DEPS_line_edit := kernel/shell/line_edit.c $(HOST_shell_parse)
 UNIT_DEPS_complete := kernel/shell/complete.c $(HOST_fs_tree)
 UNIT_DEPS_bitmap_alloc := kernel/lib/bitmap_alloc.c
+UNIT_DEPS_tsc_cpuid := arch/x86/tsc_cpuid.c
 UNIT_DEPS_heap := kernel/mm/heap.c
 UNIT_DEPS_klog := kernel/log/klog.c $(HOST_format)
 UNIT_DEPS_symbols := $(HOST_symbols)

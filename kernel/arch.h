@@ -92,6 +92,8 @@ bool arch_rtc_read(struct civil_time *t);
 bool arch_random_word(uint32_t *out);
 /* The cycle counter's rate, measured at boot. */
 uint32_t arch_cycles_khz(void);
+/* Where that rate came from, in words (x86: a CPUID leaf, or measured against the PIT). */
+const char *arch_cycles_source(void);
 
 /* How many CPUs the machine was started with (QEMU's fw_cfg; 1 where it cannot tell): a
  * cross-check of what the MADT listed and arch_start_cpus started. */

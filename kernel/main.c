@@ -178,8 +178,8 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     arch_timer_init();
     time_init(arch_cycles_khz());
     arch_irq_enable();
-    printk("clock: TSC %u.%03u MHz, tick %d Hz\n", arch_cycles_khz() / 1000,
-           arch_cycles_khz() % 1000, TICK_HZ);
+    printk("clock: TSC %u.%03u MHz (%s), tick %d Hz\n", arch_cycles_khz() / 1000,
+           arch_cycles_khz() % 1000, arch_cycles_source(), TICK_HZ);
     smp_init(); /* every CPU online before the initcalls size their per-CPU state */
 
     run_initcalls(); /* the last, trace_init (late), starts tracing */

@@ -9,8 +9,9 @@
  * one chip whose line reaches one CPU, cannot give.
  *
  * The bus clock's rate is not architectural (QEMU's is 1 GHz; real machines have 100-200
- * MHz, or the crystal clock), so CPU 0 measures it once against the TSC, which timer.c
- * already measured against the PIT: the count rate is known as well as the TSC's. The
+ * MHz, or the crystal clock), so CPU 0 measures it once against the TSC, whose rate
+ * timer.c knows: the count rate is known as well as the TSC's. The count runs from before
+ * timer_init to after it, so the TSC's own measurement is most of the window. The
  * divider is 16 (Linux's choice too): at QEMU's 1 GHz a tick of 10 ms is 625000 counts,
  * fine-grained enough that rounding the count costs under 2 ppm, and the 32-bit count
  * would last 68 s, so even a bus clock 60 times faster fits a tick. Every AP loads the same
@@ -25,8 +26,6 @@
 #include "kernel/log/printk.h"
 #include "kernel/proc/sched.h"
 
-#define CALIBRATION_MS 10
-#define CALIBRATION_RUNS 3
 #define DIVIDER 16
 /* Fewer counts per tick than this and rounding alone would miss TICK_HZ by over 1%: a
  * rate so low (under 10 kHz) means the measurement went wrong. */
@@ -49,45 +48,65 @@ static bool local_timer_interrupt(struct trap_frame *tf)
     return true;
 }
 
-/* Runs the timer one-shot, masked, from the largest count for CALIBRATION_MS of TSC time,
- * and returns its rate in counts per second. Each register read costs about the same, so
- * reading the count before the TSC at the start and at the end times the same interval. */
-static uint64_t measure_rate_hz(void)
+/* The bus clock's rate is measured without a wait of its own where it can be: the count
+ * starts in lapic_timer_calibration_start, before timer_init measures the TSC, and is read
+ * again in lapic_timer_init once the TSC's rate is known; only a window shorter than
+ * MIN_WINDOW_US is waited out. Each end is read between two TSC readings, the tightest
+ * pair of three, and placed at their midpoint: an interrupt or a host hiccup between one
+ * pair's readings is outvoted by the other two. */
+#define MIN_WINDOW_US 200
+#define END_READINGS 3
+
+static uint32_t window_count;
+static uint64_t window_tsc;
+
+/* The current count, and in *tsc the middle of the tightest of END_READINGS brackets. */
+static uint32_t read_count(uint64_t *tsc)
 {
-    uint64_t span = (uint64_t)arch_cycles_khz() * CALIBRATION_MS;
+    uint64_t best = UINT64_MAX;
+    uint32_t count = 0;
+    for (int i = 0; i < END_READINGS; i++) {
+        uint64_t t0 = rdtsc();
+        uint32_t c = lapic_read(LAPIC_TIMER_CURRENT);
+        uint64_t t1 = rdtsc();
+        if (t1 - t0 < best) {
+            best = t1 - t0;
+            count = c;
+            *tsc = t0 + (t1 - t0) / 2;
+        }
+    }
+    return count;
+}
+
+void lapic_timer_calibration_start(void)
+{
+    if (!lapic_present())
+        return;
     lapic_write(LAPIC_TIMER_DIVIDE, LAPIC_TIMER_DIVIDE_16);
     lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | VEC_LAPIC_TIMER);
     lapic_write(LAPIC_TIMER_INITIAL, 0xffffffffu); /* writing it starts the countdown */
-    uint32_t count0 = lapic_read(LAPIC_TIMER_CURRENT);
-    uint64_t tsc0 = rdtsc();
-    while (rdtsc() - tsc0 < span)
-        __asm__ volatile("pause");
-    uint32_t count1 = lapic_read(LAPIC_TIMER_CURRENT);
-    uint64_t tsc1 = rdtsc();
-    lapic_write(LAPIC_TIMER_INITIAL, 0); /* 0 stops it */
-    return (uint64_t)(count0 - count1) * arch_cycles_khz() * 1000 / (tsc1 - tsc0);
+    window_count = read_count(&window_tsc);
 }
 
-/* The median of CALIBRATION_RUNS measurements: one run stretched by a host hiccup between
- * two register reads is outvoted. */
-static uint64_t calibrate(void)
+/* Closes the window and returns the timer's rate in counts per second. */
+static uint64_t measure_rate_hz(void)
 {
-    uint64_t runs[CALIBRATION_RUNS];
-    for (int i = 0; i < CALIBRATION_RUNS; i++) {
-        uint64_t r = measure_rate_hz();
-        int j = i;
-        for (; j > 0 && runs[j - 1] > r; j--)
-            runs[j] = runs[j - 1];
-        runs[j] = r;
-    }
-    return runs[CALIBRATION_RUNS / 2];
+    uint64_t min_cycles = (uint64_t)arch_cycles_khz() * MIN_WINDOW_US / 1000;
+    while (rdtsc() - window_tsc < min_cycles)
+        __asm__ volatile("pause");
+    uint64_t tsc;
+    uint32_t count = read_count(&tsc);
+    lapic_write(LAPIC_TIMER_INITIAL, 0); /* 0 stops it */
+    if (tsc == window_tsc)
+        return 0;
+    return (uint64_t)(window_count - count) * arch_cycles_khz() * 1000 / (tsc - window_tsc);
 }
 
 void lapic_timer_init(void)
 {
     if (!lapic_present())
         return; /* lapic_init said why; the PIT ticks alone */
-    uint64_t rate = calibrate();
+    uint64_t rate = measure_rate_hz();
     if (rate / TICK_HZ < MIN_COUNT_PER_TICK || rate / TICK_HZ > 0xffffffffu) {
         printk("lapic timer: measured %llu counts/s: unusable, the PIT ticks alone\n",
                (unsigned long long)rate);

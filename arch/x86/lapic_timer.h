@@ -13,6 +13,9 @@
  * the timer's count rate against the TSC and starts CPU 0's timer. Without a local APIC,
  * or when the rate cannot be measured, it starts nothing and the PIT ticks alone. */
 void lapic_timer_init(void);
+/* Starts CPU 0's count for lapic_timer_init's measurement: called before timer_init, so
+ * that the TSC's measurement runs inside the window (lapic_timer.c). */
+void lapic_timer_calibration_start(void);
 /* Starts this CPU's timer with the count CPU 0 measured (an AP's first code calls it);
  * nothing when lapic_timer_init started none. */
 void lapic_timer_start(void);

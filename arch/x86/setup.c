@@ -29,6 +29,7 @@
 bool arch_early_init(uint32_t magic, uint32_t boot_info_addr)
 {
     ftrace_arch_prepare_sites();
+    timer_calibration_start(); /* the TSC's rate is measured over the boot's first steps */
     bool multiboot_ok = multiboot_read(magic, boot_info_addr);
     gdt_init();
     idt_init();
@@ -52,6 +53,7 @@ void arch_timer_init(void)
 {
     acpi_madt_init();
     lapic_init();
+    lapic_timer_calibration_start();
     timer_init();
     lapic_timer_init();
     ioapic_take_over();

@@ -3,13 +3,14 @@
  *
  * The 8254 PIT runs from a 1.193182 MHz crystal. Channel 0 raises IRQ 0 at TICK_HZ; the
  * tick count gives a coarse clock for timeouts and sleeping. For fine timestamps the kernel
- * reads the TSC, whose rate we measure once at boot against PIT channel 2: that channel's
- * gate and output are wired to port 0x61, so we can count down a known interval without an
- * interrupt.
+ * reads the TSC, whose rate CPUID states on some CPUs and hypervisors (tsc_cpuid.c); else it
+ * is measured against PIT channel 2 over the boot's first steps (timer_calibration_start):
+ * that channel's gate and output are wired to port 0x61, so it counts without an interrupt.
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/timer.h"
 #include "arch/x86/trap.h"
+#include "arch/x86/tsc_cpuid.h"
 #include "kernel/arch.h"
 #include "kernel/background.h"
 #include "kernel/kernel_lock.h"
@@ -24,7 +25,6 @@
 #define PORT_B_GATE2 0x01
 #define PORT_B_SPEAKER 0x02
 #define PORT_B_OUT2 0x20
-#define CALIBRATION_MS 10
 
 static volatile uint64_t ticks;
 static uint32_t cycles_khz;
@@ -47,34 +47,126 @@ static void timer_tick(void)
 
 uint64_t timer_ticks(void) { return ticks; }
 
-/* Runs PIT channel 2 once for CALIBRATION_MS in mode 0 and counts TSC cycles meanwhile. */
-static uint32_t measure_tsc_khz(void)
+/*
+ * The TSC's rate without a busy-wait of its own. timer_calibration_start, the boot's first
+ * step, sets PIT channel 2 counting down from 0xffff (mode 0: it counts on, 54.9 ms, then
+ * raises OUT2) and notes the TSC at the first change of its count. The boot does its other
+ * work meanwhile; timer_init then notes the TSC at a later change of the count: the ticks
+ * between the two changes, at PIT_HZ, took the cycles between them. Each end is taken at a
+ * change of the count, so neither carries the PIT's 838 ns granularity; what is left is
+ * one polling iteration at each end (3 port accesses and a rdtsc). Only when the boot took
+ * less than MIN_WINDOW_TICKS does timer_init wait for the rest; if it took over 54.9 ms
+ * (OUT2 high: the count wrapped) it starts a window of MIN_WINDOW_TICKS afresh.
+ */
+#define MIN_WINDOW_TICKS 597 /* 500 us: an error of ~20 ns at each end is 4e-5 */
+#define PIT_LATCH_CH2 0x80
+
+static uint64_t window_tsc;      /* the TSC at the change that opened the window */
+static uint16_t window_count;     /* channel 2's count from that change on */
+
+static uint16_t pit2_count(void)
 {
-    uint32_t count = PIT_HZ * CALIBRATION_MS / 1000;
+    outb(PIT_MODE, PIT_LATCH_CH2);
+    uint8_t lo = inb(PIT_CH2);
+    return (uint16_t)(lo | inb(PIT_CH2) << 8);
+}
+
+/* Polls channel 2 until its count changes; returns the new count and in *tsc the TSC read
+ * just before the latch that saw it. A polling iteration much longer than the shortest
+ * one seen (an interrupt, a host hiccup in QEMU) leaves the moment unknown: that change is
+ * skipped and the next one taken. */
+static uint16_t wait_for_change(uint64_t *tsc)
+{
+    uint64_t before = rdtsc(), shortest = UINT64_MAX;
+    uint16_t last = pit2_count();
+    for (;;) {
+        uint64_t now = rdtsc();
+        uint16_t count = pit2_count();
+        uint64_t took = now - before;
+        before = now;
+        if (took < shortest)
+            shortest = took;
+        if (count != last && took <= 2 * shortest + 16) {
+            *tsc = now;
+            return count;
+        }
+        last = count;
+    }
+}
+
+/* Single CPU: the boot CPU, before any other runs. */
+void timer_calibration_start(void)
+{
     uint8_t b = inb(PORT_B);
     outb(PORT_B, (uint8_t)((b & ~PORT_B_SPEAKER) | PORT_B_GATE2));
     outb(PIT_MODE, 0xb0); /* channel 2, lobyte/hibyte, mode 0 (interrupt on terminal count) */
-    outb(PIT_CH2, count & 0xff);
-    outb(PIT_CH2, count >> 8);
-    /* Writing the count restarts the countdown; the output goes high when it reaches 0. */
-    uint64_t start = rdtsc();
-    while (!(inb(PORT_B) & PORT_B_OUT2))
-        ;
-    uint64_t cycles = rdtsc() - start;
-    outb(PORT_B, b);
-    return (uint32_t)(cycles / CALIBRATION_MS);
+    outb(PIT_CH2, 0xff);
+    outb(PIT_CH2, 0xff); /* writing the count restarts the countdown */
+    window_count = wait_for_change(&window_tsc);
 }
+
+/* Closes the window timer_calibration_start opened (see above) and gives the TSC's kHz. */
+static uint32_t measure_tsc_khz(void)
+{
+    for (;;) {
+        uint64_t tsc;
+        uint16_t count = wait_for_change(&tsc);
+        if (inb(PORT_B) & PORT_B_OUT2) { /* past 0xffff ticks: the count wrapped */
+            timer_calibration_start();
+            continue;
+        }
+        uint16_t ticks = (uint16_t)(window_count - count);
+        if (ticks < MIN_WINDOW_TICKS)
+            continue;
+        outb(PORT_B, inb(PORT_B) & ~(PORT_B_GATE2 | PORT_B_SPEAKER));
+        return (uint32_t)((tsc - window_tsc) * PIT_HZ / ticks / 1000);
+    }
+}
+
+static void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
+{
+    __asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(0));
+}
+
+/* The CPUID leaves that may state the TSC's rate (tsc_cpuid.h). */
+static void read_tsc_cpuid(struct tsc_cpuid *c)
+{
+    uint32_t a, b, cx, d;
+    cpuid(0, &c->max_leaf, &b, &cx, &d);
+    if (c->max_leaf >= 0x15)
+        cpuid(0x15, &c->leaf15_eax, &c->leaf15_ebx, &c->leaf15_ecx, &d);
+    if (c->max_leaf >= 0x16)
+        cpuid(0x16, &c->leaf16_eax, &b, &cx, &d);
+    cpuid(1, &a, &b, &cx, &d);
+    c->hypervisor = cx >> 31;
+    if (c->hypervisor) {
+        cpuid(0x40000000, &c->hv_max_leaf, &b, &cx, &d);
+        if (c->hv_max_leaf >= 0x40000010 && c->hv_max_leaf < 0x40000100)
+            cpuid(0x40000010, &c->hv_tsc_khz, &b, &cx, &d);
+    }
+}
+
+static const char *const source_names[] = {
+    [TSC_KHZ_NONE] = "measured against the PIT over the boot",
+    [TSC_KHZ_HYPERVISOR] = "CPUID 0x40000010 (hypervisor)",
+    [TSC_KHZ_CRYSTAL] = "CPUID 0x15 (crystal and ratio)",
+    [TSC_KHZ_BASE_MHZ] = "CPUID 0x16 (base frequency)",
+};
+static enum tsc_khz_source cycles_source;
+
+const char *arch_cycles_source(void) { return source_names[cycles_source]; }
 
 void timer_init(void)
 {
-    /* The fastest of three runs: an interrupt or host hiccup can only lengthen one. */
-    uint32_t best = 0;
-    for (int i = 0; i < 3; i++) {
-        uint32_t khz = measure_tsc_khz();
-        if (best == 0 || khz < best)
-            best = khz;
-    }
-    cycles_khz = best ? best : 1;
+    struct tsc_cpuid leaves = { 0 };
+    read_tsc_cpuid(&leaves);
+    cycles_khz = tsc_khz_from_cpuid(&leaves, &cycles_source);
+    if (cycles_khz)
+        outb(PORT_B, inb(PORT_B) & ~(PORT_B_GATE2 | PORT_B_SPEAKER));
+    else
+        cycles_khz = measure_tsc_khz();
+    if (!cycles_khz)
+        cycles_khz = 1;
 
     uint32_t divisor = PIT_HZ / TICK_HZ;
     outb(PIT_MODE, 0x34); /* channel 0, lobyte/hibyte, mode 2 (rate generator) */

@@ -8,7 +8,11 @@
 
 #include "kernel/arch.h" /* TICK_HZ, timer_ticks */
 
-/* Measures the TSC rate, then starts the tick. Interrupts must still be off. */
+/* Opens the window the TSC's rate is measured over (timer.c): the boot's first step. */
+void timer_calibration_start(void);
+
+/* Takes the TSC rate from CPUID, or closes the window and computes it, then starts the
+ * tick. Interrupts must still be off. */
 void timer_init(void);
 
 #endif
