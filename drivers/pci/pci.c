@@ -24,8 +24,9 @@
 
 static struct pci_device *device_list;
 
-/* The PCI subsystem's IPC log (ipc_logging/pci/): functions found, their resources, config
- * writes (drivers enabling devices), drivers bound and unbound. */
+/* The PCI subsystem's IPC log (ipc_logging/pci/): functions found (one line each, with what
+ * sizing found and the config writes it took), config writes after enumeration (drivers
+ * enabling devices, sysfs), drivers bound and unbound. */
 struct ipc_log_context *pci_log;
 
 struct pci_device *pci_devices(void) { return device_list; }
@@ -135,14 +136,35 @@ struct pci_device *pci_lookup(const char *name)
 
 /* --- enumeration ------------------------------------------------------------------------ */
 
+/* Enumeration's own config writes: traced as every write is (the pci_config_write event),
+ * but not logged one line each in the pci IPC log: add_function logs the device once, with
+ * the number of writes sizing it took (a formatted line per write was most of the boot's
+ * PCI cost, issue 24). */
+static void enum_write32(const struct pci_device *d, uint8_t offset, uint32_t value,
+                         unsigned *writes)
+{
+    trace_pci_config_write(d, offset, 4, value);
+    pci_config_write32(d->bus, d->dev, d->fn, offset, value);
+    (*writes)++;
+}
+
+static void enum_write16(const struct pci_device *d, uint8_t offset, uint16_t value,
+                         unsigned *writes)
+{
+    trace_pci_config_write(d, offset, 2, value);
+    pci_config_write16(d->bus, d->dev, d->fn, offset, value);
+    (*writes)++;
+}
+
 /* Writes value to a register, reads back what stuck, and puts the original value back:
  * the probe that tells which address bits of a BAR or ROM register are implemented. */
-static uint32_t probe_register(const struct pci_device *d, uint8_t reg, uint32_t value)
+static uint32_t probe_register(const struct pci_device *d, uint8_t reg, uint32_t value,
+                               unsigned *writes)
 {
     uint32_t saved = pci_read32(d, reg);
-    pci_write32(d, reg, value);
+    enum_write32(d, reg, value, writes);
     uint32_t readback = pci_read32(d, reg);
-    pci_write32(d, reg, saved);
+    enum_write32(d, reg, saved, writes);
     return readback;
 }
 
@@ -150,22 +172,25 @@ static uint32_t probe_register(const struct pci_device *d, uint8_t reg, uint32_t
  * Sizes every BAR and the ROM. Memory and I/O decoding are off meanwhile, so that the
  * all-ones address a BAR briefly holds never claims anyone's cycles; host bridges keep
  * decoding, as on Linux, because some stop answering for RAM when told not to decode. A
- * BAR with no implemented address bits is not there: its slot is cleared.
+ * BAR with no implemented address bits is not there: its slot is cleared. Returns the
+ * config writes it made.
  */
-static void size_resources(struct pci_device *d)
+static unsigned size_resources(struct pci_device *d)
 {
+    unsigned writes = 0;
     int slots = pci_bar_slots(d->header_type);
     uint8_t rom = pci_rom_register(d->header_type);
     bool host_bridge = d->class_code == 0x06 && d->subclass == 0x00;
     uint16_t cmd = pci_read16(d, PCI_COMMAND);
     if (!host_bridge)
-        pci_write16(d, PCI_COMMAND, cmd & ~(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
+        enum_write16(d, PCI_COMMAND, cmd & ~(PCI_COMMAND_IO | PCI_COMMAND_MEMORY), &writes);
     for (int i = 0; i < slots; i++) {
         struct pci_bar *b = &d->bar[i];
         uint8_t reg = (uint8_t)(PCI_BAR0 + 4 * i);
-        uint64_t readback = probe_register(d, reg, 0xffffffffu);
+        uint64_t readback = probe_register(d, reg, 0xffffffffu, &writes);
         if (b->is64)
-            readback |= (uint64_t)probe_register(d, (uint8_t)(reg + 4), 0xffffffffu) << 32;
+            readback |= (uint64_t)probe_register(d, (uint8_t)(reg + 4), 0xffffffffu, &writes)
+                        << 32;
         b->size = pci_bar_size(readback, b->io);
         if (!b->size)
             memset(b, 0, sizeof *b);
@@ -173,12 +198,13 @@ static void size_resources(struct pci_device *d)
             i++;
     }
     if (rom) {
-        d->rom_size = pci_rom_size(probe_register(d, rom, PCI_ROM_ADDRESS_MASK));
+        d->rom_size = pci_rom_size(probe_register(d, rom, PCI_ROM_ADDRESS_MASK, &writes));
         if (!d->rom_size)
             d->rom_base = 0;
     }
     if (!host_bridge)
-        pci_write16(d, PCI_COMMAND, cmd);
+        enum_write16(d, PCI_COMMAND, cmd, &writes);
+    return writes;
 }
 
 /* Prints the boot lines Linux prints for a function: its ids, header type and class, then
@@ -287,12 +313,17 @@ static struct pci_device *add_function(uint8_t bus, uint8_t dev, uint8_t fn)
     d->dev = dev;
     d->fn = fn;
     pci_decode_config(d, config);
-    size_resources(d);
+    unsigned writes = size_resources(d);
     insert_sorted(d);
     print_found(d);
     setup_resources(d, config);
-    IPC_LOG(pci_log, "%02x:%02x.%u [%04x:%04x] class %02x%02x%02x header %u", bus, dev, fn,
-            d->vendor, d->device, d->class_code, d->subclass, d->prog_if, d->header_type);
+    unsigned bars = 0;
+    for (int i = 0; i < PCI_MAX_BARS; i++)
+        bars += d->bar[i].size != 0;
+    IPC_LOG(pci_log, "%02x:%02x.%u [%04x:%04x] class %02x%02x%02x header %u: %u BARs%s, "
+            "sized by %u config writes", bus, dev, fn, d->vendor, d->device, d->class_code,
+            d->subclass, d->prog_if, d->header_type, bars, d->rom_size ? " and a ROM" : "",
+            writes);
     return d;
 }
 
