@@ -320,10 +320,10 @@ static struct pci_device *add_function(uint8_t bus, uint8_t dev, uint8_t fn)
     unsigned bars = 0;
     for (int i = 0; i < PCI_MAX_BARS; i++)
         bars += d->bar[i].size != 0;
-    IPC_LOG(pci_log, "%02x:%02x.%u [%04x:%04x] class %02x%02x%02x header %u: %u BARs%s, "
+    IPC_LOG(pci_log, "%02x:%02x.%u [%04x:%04x] class %02x%02x%02x header %u: %u BAR%s%s, "
             "sized by %u config writes", bus, dev, fn, d->vendor, d->device, d->class_code,
-            d->subclass, d->prog_if, d->header_type, bars, d->rom_size ? " and a ROM" : "",
-            writes);
+            d->subclass, d->prog_if, d->header_type, bars, bars == 1 ? "" : "s",
+            d->rom_size ? " and a ROM" : "", writes);
     return d;
 }
 
