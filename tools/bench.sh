@@ -236,7 +236,29 @@ python3 tools/bench_goals.py tools/bench-goals.txt build/bench.json build/bench-
 # The scale curves (from the main boot's console), beside the goals: each as one line, with
 # "within 1.3x: yes/NO" for a per-operation curve (docs/scaling.md).
 if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]]; then
-    if ! python3 tools/scale_curves.py build/scale.json "$log"; then
+    # The boot's own curves (tests/bench/boot_cost_bench.c, docs/scaling.md §7): short boots
+    # with no modules that print their points and power off, at several memory sizes and
+    # with 1, 2, 4, 8 and 16 edu devices added to QEMU's 6 functions (about 1 s each).
+    boot_logs=()
+    boot_point() { # NAME QEMU_RUN_ARGS...
+        local boot_log=build/bench-boot-$1-console.log
+        shift
+        if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=boot_cost \
+            --icount --quiet --timeout 120 --console "$boot_log" "$@" > /dev/null; then
+            echo "bench: the boot_cost boot ($*) failed; see $boot_log" >&2
+            exit 1
+        fi
+        boot_logs+=("$boot_log")
+    }
+    # (The device boots first: each boot also prints a point of the other curve, and the
+    # memory boots' 128 MiB point, with QEMU's devices only, is the one to keep.)
+    for n in 1 2 4 8 16; do
+        boot_point "${n}edu" --devices "$(printf 'edu %.0s' $(seq "$n"))"
+    done
+    for mib in 64 128 256 512 768 1024; do
+        boot_point "${mib}m" --memory "$mib"
+    done
+    if ! python3 tools/scale_curves.py build/scale.json "$log" "${boot_logs[@]}"; then
         echo "bench: the scale benchmarks printed no SCALE line; see $log" >&2
         exit 1
     fi
