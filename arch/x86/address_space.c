@@ -185,9 +185,7 @@ struct addr_space *vm_create(void)
         kfree(as);
         return 0;
     }
-    const uint32_t *kernel = paging_kernel_directory();
-    for (uint32_t i = PDE_INDEX(USER_TOP); i < 1024; i++)
-        as->directory[i] = kernel[i];
+    paging_share_kernel_entries(&as->kernel_copy, as->directory);
     return as;
 }
 
@@ -206,6 +204,7 @@ void vm_destroy(struct addr_space *as)
                 release_frame(table[j]);
         page_free((uintptr_t)table, 1);
     }
+    paging_unshare_kernel_entries(&as->kernel_copy);
     page_free((uintptr_t)as->directory, 1);
     kfree(as);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/x86/paging.h"
 #include "arch/x86/tlb_shootdown.h"
 #include "kernel/mm/vm.h"
 
@@ -19,6 +20,7 @@ struct addr_space {
     uint32_t locked_pages; /* pages whose entry is locked (pte_locked): VmLck, mlock's limit */
     struct vm_layout layout; /* brk and stack bookkeeping (kernel/mm/vm.h) */
     struct tlb_users users;  /* the CPUs that have directory loaded */
+    struct kernel_entries_copy kernel_copy; /* its kernel entries, kept the kernel's (paging.h) */
 };
 
 /* mmiotrace of a program's mapping of a BAR (arch/x86/mmiotrace_user.c). */

@@ -102,6 +102,7 @@ struct view {
     uint32_t borrowed_pde[MAX_VIEW_EXTRA]; /* directory slots copied from the real one */
     int nborrowed;
     uint32_t real_cr3;                     /* the interrupted context's directory */
+    struct kernel_entries_copy kernel_copy; /* dir's kernel half, kept the kernel's (paging.h) */
 };
 
 /* Everything one CPU's traced accesses use, so CPUs never share a step, a shadow, an alias
@@ -501,8 +502,8 @@ static int prepare_cpu(unsigned cpu)
     if (!c->view.dir) {
         if (!(page = page_alloc(1)))
             return -ENOMEM;
-        c->view.dir = (uint32_t *)page;
-        memcpy(c->view.dir, paging_kernel_directory(), PAGE_SIZE);
+        c->view.dir = (uint32_t *)page; /* zeroed: the user half is empty, as the kernel's */
+        paging_share_kernel_entries(&c->view.kernel_copy, c->view.dir);
         view_cr3[cpu] = (uint32_t)virt_to_phys(c->view.dir);
     }
     for (int i = 0; i < MAX_STEP_PAGES; i++) {

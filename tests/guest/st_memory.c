@@ -6,6 +6,9 @@
 #include "kernel/mm/heap.h"
 #include "kernel/mm/ioremap.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/vm.h"
+#include "arch/x86/address_space.h"
+#include "kernel/proc/task_internal.h"
 #include "kernel/selftest.h"
 #include "kernel/lib/string.h"
 
@@ -86,6 +89,70 @@ SELFTEST(paging_layout)
     ST_CHECK(paging_is_mapped((uintptr_t)boot_stack_guard + PAGE_SIZE));
     ST_CHECK(paging_is_mapped((uintptr_t)&paging_init));
     ST_CHECK((paging_get_pte((uintptr_t)&paging_init) & PTE_USER) == 0);
+}
+
+/* The direct map's 4 MiB pages (paging.c): the entry a page table would hold is read
+ * through one; unmapping a page splits it into a page table in the kernel's directory and
+ * in an address space made before (a registered copy), the other 1,023 pages keep their
+ * frames, and mapping the page again maps it. Interrupts stay off while the page is
+ * unmapped: it is a free page near the top of RAM, but a handler must not meet the hole. */
+SELFTEST(direct_map_large_pages)
+{
+    const uint32_t *kernel = paging_kernel_directory();
+    uint32_t slot = 0;
+    for (uint32_t i = (KERNEL_BASE >> 22) + 1; i < ((KERNEL_BASE + LOWMEM_LIMIT) >> 22); i++)
+        if (kernel[i] & PDE_LARGE)
+            slot = i; /* the highest: the least likely to hold anything */
+    if (!(arch_hwcap() & (1u << 3))) {
+        ST_CHECK(slot == 0); /* no PSE: page tables only */
+        return;
+    }
+    ST_CHECK(slot != 0);
+    if (!slot)
+        return;
+    uintptr_t va = ((uintptr_t)slot << 22) + 1023 * PAGE_SIZE; /* its last page */
+    uintptr_t below = va - PAGE_SIZE;
+    ST_CHECK(paging_get_pte(below) == ((uint32_t)virt_to_phys((void *)below) | PTE_PRESENT |
+                                       PTE_WRITE | (paging_get_pte(below) & 0x60u)));
+    struct addr_space *as = vm_create();
+    ST_CHECK(as && as->directory[slot] == kernel[slot]);
+    if (!as)
+        return;
+    unsigned long flags = arch_irq_save();
+    paging_set_pte(va, 0, 0);
+    bool split = !(kernel[slot] & PDE_LARGE) && (kernel[slot] & PTE_PRESENT);
+    bool copied = as->directory[slot] == kernel[slot];
+    bool hole = !paging_is_mapped(va);
+    uint32_t neighbour = paging_get_pte(below) & PTE_ADDR_MASK;
+    uint32_t first = paging_get_pte((uintptr_t)slot << 22) & PTE_ADDR_MASK;
+    paging_set_pte(va, virt_to_phys((void *)va), PTE_PRESENT | PTE_WRITE);
+    arch_irq_restore(flags);
+    ST_CHECK(split && copied && hole);
+    ST_CHECK(neighbour == virt_to_phys((void *)below));
+    ST_CHECK(first == virt_to_phys((void *)((uintptr_t)slot << 22)));
+    ST_CHECK(paging_is_mapped(va));
+    vm_destroy(as);
+}
+
+/* A task's kernel stack has its lowest page unmapped, in the kernel's directory and in
+ * every address space: a split 4 MiB page leaves no mapping of the guard behind. */
+SELFTEST(kernel_stack_guard)
+{
+    struct task *t = task_alloc("st_guard");
+    ST_CHECK(t != 0);
+    if (!t)
+        return;
+    struct addr_space *as = vm_create();
+    ST_CHECK(!paging_is_mapped(t->kstack));
+    ST_CHECK(paging_is_mapped(t->kstack + PAGE_SIZE));
+    uint32_t slot = t->kstack >> 22;
+    ST_CHECK(as && as->directory[slot] == paging_kernel_directory()[slot]);
+    ST_CHECK(!(paging_kernel_directory()[slot] & PDE_LARGE));
+    if (as)
+        vm_destroy(as);
+    uintptr_t kstack = t->kstack;
+    task_free(t);
+    ST_CHECK(paging_is_mapped(kstack)); /* a freed stack's guard page is mapped again */
 }
 
 static void read_byte(void *addr) { (void)*(volatile uint8_t *)addr; }
