@@ -26,9 +26,24 @@ static uint32_t word_mask(uint32_t w, uint32_t first, uint32_t end)
     return below_hi & ~((1u << lo) - 1);
 }
 
+/* Sets the units of word w that mask covers used or free, counting the bits that change. */
+static void set_word(struct bitmap_alloc *b, uint32_t w, uint32_t mask, bool used)
+{
+    uint32_t changing = used ? mask & ~b->bits[w] : mask & b->bits[w];
+    uint32_t n = changing == 0xffffffffu ? 32 : (uint32_t)__builtin_popcount(changing);
+    if (used) {
+        b->bits[w] |= mask;
+        b->free_units -= n;
+    } else {
+        b->bits[w] &= ~mask;
+        b->free_units += n;
+    }
+}
+
 /* Sets the part of [first, first+count) that lies inside the bitmap used or free a word at
- * a time, counting the bits that change: a range of n units costs about n / 32 steps, so
- * freeing all of memory at boot does not flip one bit per page. */
+ * a time: the partial words at the ends through a mask, the whole words between in a loop
+ * of a few instructions each, so freeing all of memory at boot does not flip one bit per
+ * page. */
 static void set_range(struct bitmap_alloc *b, uint32_t first, uint32_t count, bool used)
 {
     if (first >= b->units)
@@ -36,18 +51,22 @@ static void set_range(struct bitmap_alloc *b, uint32_t first, uint32_t count, bo
     if (count > b->units - first)
         count = b->units - first;
     uint32_t end = first + count;
-    for (uint32_t w = first / 32; w * 32 < end; w++) {
-        uint32_t mask = word_mask(w, first, end);
-        uint32_t changing = used ? mask & ~b->bits[w] : mask & b->bits[w];
-        uint32_t n = changing == 0xffffffffu ? 32 : (uint32_t)__builtin_popcount(changing);
-        if (used) {
-            b->bits[w] |= mask;
-            b->free_units -= n;
-        } else {
-            b->bits[w] &= ~mask;
-            b->free_units += n;
-        }
+    uint32_t w = first / 32, last = (end - 1) / 32;
+    if (count == 0)
+        return;
+    if (w == last) {
+        set_word(b, w, word_mask(w, first, end), used);
+        return;
     }
+    if (first % 32) {
+        set_word(b, w, word_mask(w, first, end), used);
+        w++;
+    }
+    uint32_t whole_end = end % 32 ? last : last + 1;
+    for (; w < whole_end; w++)
+        set_word(b, w, 0xffffffffu, used);
+    if (end % 32)
+        set_word(b, last, word_mask(last, first, end), used);
 }
 
 void bitmap_set_free(struct bitmap_alloc *b, uint32_t first, uint32_t count)
