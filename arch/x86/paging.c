@@ -67,7 +67,7 @@ void paging_unshare_kernel_entries(struct kernel_entries_copy *copy)
  * load: the frames it maps are the same, and an unmapped guard page there was not mapped
  * on that CPU before either (paging_set_pte flushes only this CPU's entry, as it always
  * did). Returns the page table. */
-static uint32_t *split_large_page(uintptr_t va)
+static __attribute__((noinline, cold)) uint32_t *split_large_page(uintptr_t va)
 {
     uint32_t *table = (uint32_t *)page_alloc(1);
     if (!table)
@@ -110,10 +110,17 @@ static uint32_t *page_table_for(uintptr_t va, bool create)
     return table;
 }
 
+/* mmiotrace's fault path calls these two several times per traced access: they read the
+ * directory entry themselves, and only a 4 MiB page's split leaves the fast path. */
 void paging_set_pte(uintptr_t va, uintptr_t pa, uint32_t flags)
 {
-    uint32_t *table = page_table_for(va, page_directory[PDE_INDEX(va)] & PDE_LARGE);
-    if (!table)
+    uint32_t pde = page_directory[PDE_INDEX(va)];
+    uint32_t *table;
+    if (__builtin_expect(pde & PDE_LARGE, 0))
+        table = split_large_page(va);
+    else if (pde & PTE_PRESENT)
+        table = phys_to_virt(pde & PTE_ADDR_MASK);
+    else
         panic("paging_set_pte: no page table for %#x", (unsigned)va);
     table[PTE_INDEX(va)] = flags ? ((uint32_t)pa & PTE_ADDR_MASK) | flags : 0;
     invlpg(va);
@@ -122,10 +129,11 @@ void paging_set_pte(uintptr_t va, uintptr_t pa, uint32_t flags)
 uint32_t paging_get_pte(uintptr_t va)
 {
     uint32_t pde = page_directory[PDE_INDEX(va)];
+    if (!(pde & PTE_PRESENT))
+        return 0;
     if (pde & PDE_LARGE)
         return (pde & ~(PDE_LARGE | 0x3ff000u)) + (uint32_t)(va & 0x3ff000u);
-    uint32_t *table = page_table_for(va, false);
-    return table ? table[PTE_INDEX(va)] : 0;
+    return ((const uint32_t *)phys_to_virt(pde & PTE_ADDR_MASK))[PTE_INDEX(va)];
 }
 
 const uint32_t *paging_kernel_directory(void) { return page_directory; }

@@ -14,6 +14,7 @@ struct bitmap_alloc {
     uint32_t *bits;     /* caller-provided, (units + 31) / 32 words */
     uint32_t units;
     uint32_t free_units;
+    uint32_t full_below; /* every word below this index is full: where a search starts */
 };
 
 #define BITMAP_NONE UINT32_MAX

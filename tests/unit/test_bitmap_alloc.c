@@ -123,3 +123,52 @@ TEST(ranges_inside_and_across_words)
     CHECK_EQ_INT(b.free_units, 96);
     CHECK_EQ_INT(bits[1], 0xffffffffu);
 }
+
+/* A hole late in a word, and aligned runs, found past used units of the same word; the
+ * first-fit answer against a unit-by-unit search over random bitmaps. */
+TEST(first_free_found_inside_a_word)
+{
+    bitmap_init_all_used(&b, bits, 128);
+    bitmap_set_free(&b, 63, 1);
+    CHECK_EQ_INT(bitmap_alloc_run(&b, 1, 1), 63);
+    bitmap_set_free(&b, 37, 20); /* 37..56 */
+    CHECK_EQ_INT(bitmap_alloc_run(&b, 4, 8), 40);
+    CHECK_EQ_INT(bitmap_alloc_run(&b, 1, 1), 37);
+    CHECK_EQ_INT(bitmap_alloc_run(&b, 16, 1), BITMAP_NONE); /* 38, 39, 44..56: 13 at most */
+    CHECK_EQ_INT(bitmap_alloc_run(&b, 13, 1), 44);
+}
+
+TEST(first_fit_matches_unit_search)
+{
+    enum { UNITS = 200 };
+    static uint32_t words[(UNITS + 31) / 32];
+    struct bitmap_alloc r;
+    uint32_t seed = 777;
+    for (int round = 0; round < 3000; round++) {
+        bitmap_init_all_used(&r, words, UNITS);
+        for (uint32_t u = 0; u < UNITS; u++) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 4 == 0)
+                bitmap_set_free(&r, u, 1);
+        }
+        /* Allocations and frees before the checked one move full_below up and down. */
+        for (int k = 0; k < 5; k++) {
+            seed = seed * 1103515245u + 12345u;
+            uint32_t got = bitmap_alloc_run(&r, 1 + (seed >> 16) % 3, 1);
+            if (got != BITMAP_NONE && (seed >> 8) % 2)
+                bitmap_set_free(&r, got, 1);
+        }
+        seed = seed * 1103515245u + 12345u;
+        uint32_t count = 1 + (seed >> 16) % 4, align = 1u << ((seed >> 8) % 3);
+        uint32_t want = BITMAP_NONE;
+        for (uint32_t s = 0; s + count <= UNITS && want == BITMAP_NONE && count <= r.free_units;
+             s += align) {
+            uint32_t k = 0;
+            while (k < count && !bitmap_is_used(&r, s + k))
+                k++;
+            if (k == count)
+                want = s;
+        }
+        CHECK_EQ_INT(bitmap_alloc_run(&r, count, align), want);
+    }
+}
