@@ -59,8 +59,20 @@ static void set_range(struct bitmap_alloc *b, uint32_t first, uint32_t count, bo
         set_word(b, w, 0xffffffffu << lo, 32 - lo, used);
         w++;
     }
-    for (; w < last; w++)
-        set_word(b, w, 0xffffffffu, 32, used);
+    /* The whole words, inline: about 6 instructions each when every bit changes. */
+    uint32_t fill = used ? 0xffffffffu : 0, changed = 0, lowest = w;
+    for (; w < last; w++) {
+        uint32_t changing = b->bits[w] ^ fill;
+        b->bits[w] = fill;
+        changed += changing == 0xffffffffu ? 32 : (uint32_t)__builtin_popcount(changing);
+    }
+    if (used)
+        b->free_units -= changed;
+    else {
+        b->free_units += changed;
+        if (lowest < w && lowest < b->full_below)
+            b->full_below = lowest;
+    }
     uint32_t hi = end - last * 32; /* 1..32 bits of the last word */
     set_word(b, last, hi == 32 ? 0xffffffffu : (1u << hi) - 1, hi, used);
 }
