@@ -50,19 +50,28 @@ uint64_t timer_ticks(void) { return ticks; }
 /*
  * The TSC's rate without a busy-wait of its own. timer_calibration_start, the boot's first
  * step, sets PIT channel 2 counting down from 0xffff (mode 0: it counts on, 54.9 ms, then
- * raises OUT2) and notes the TSC at the first change of its count. The boot does its other
- * work meanwhile; timer_init then notes the TSC at a later change of the count: the ticks
+ * raises OUT2) and notes the TSC at a change of its count. The boot does its other work
+ * meanwhile; timer_init then notes the TSC at a later change of the count: the ticks
  * between the two changes, at PIT_HZ, took the cycles between them. Each end is taken at a
- * change of the count, so neither carries the PIT's 838 ns granularity; what is left is
- * one polling iteration at each end (3 port accesses and a rdtsc). Only when the boot took
- * less than MIN_WINDOW_TICKS does timer_init wait for the rest; if it took over 54.9 ms
- * (OUT2 high: the count wrapped) it starts a window of MIN_WINDOW_TICKS afresh.
+ * change of the count, so neither carries the PIT's 838 ns granularity: a change is known
+ * to have happened between two latches of the count, and of EDGES changes in a row the one
+ * whose latches were closest is taken (an interrupt or a host hiccup only widens a pair).
+ * Only when the boot took less than MIN_WINDOW_TICKS does timer_init wait for the rest; if
+ * it took over 54.9 ms (OUT2 high: the count wrapped) it starts a window afresh.
  */
-#define MIN_WINDOW_TICKS 597 /* 500 us: an error of ~20 ns at each end is 4e-5 */
+#define MIN_WINDOW_TICKS 597 /* 500 us */
+#define EDGES 8              /* changes looked at per end: 6.7 us */
 #define PIT_LATCH_CH2 0x80
 
-static uint64_t window_tsc;      /* the TSC at the change that opened the window */
-static uint16_t window_count;     /* channel 2's count from that change on */
+/* A change of channel 2's count: the count from then on, when it happened (the middle of
+ * the TSC readings before the two latches around it), and how far apart those were. */
+struct pit_change {
+    uint64_t tsc;
+    uint32_t width;
+    uint16_t count;
+};
+
+static struct pit_change window_start;
 
 static uint16_t pit2_count(void)
 {
@@ -71,26 +80,34 @@ static uint16_t pit2_count(void)
     return (uint16_t)(lo | inb(PIT_CH2) << 8);
 }
 
-/* Polls channel 2 until its count changes; returns the new count and in *tsc the TSC read
- * just before the latch that saw it. A polling iteration much longer than the shortest
- * one seen (an interrupt, a host hiccup in QEMU) leaves the moment unknown: that change is
- * skipped and the next one taken. */
-static uint16_t wait_for_change(uint64_t *tsc)
+/* Polls channel 2 until its count changes. */
+static void wait_for_change(struct pit_change *c)
 {
-    uint64_t before = rdtsc(), shortest = UINT64_MAX;
+    uint64_t before = rdtsc();
     uint16_t last = pit2_count();
     for (;;) {
         uint64_t now = rdtsc();
         uint16_t count = pit2_count();
-        uint64_t took = now - before;
-        before = now;
-        if (took < shortest)
-            shortest = took;
-        if (count != last && took <= 2 * shortest + 16) {
-            *tsc = now;
-            return count;
+        if (count != last) {
+            uint64_t width = now - before;
+            c->tsc = before + width / 2;
+            c->width = width > UINT32_MAX ? UINT32_MAX : (uint32_t)width;
+            c->count = count;
+            return;
         }
-        last = count;
+        before = now;
+    }
+}
+
+/* Of EDGES changes in a row, the one whose moment is bracketed most tightly. */
+static void tightest_change(struct pit_change *best)
+{
+    best->width = UINT32_MAX;
+    for (int i = 0; i < EDGES; i++) {
+        struct pit_change c;
+        wait_for_change(&c);
+        if (c.width < best->width)
+            *best = c;
     }
 }
 
@@ -102,24 +119,24 @@ void timer_calibration_start(void)
     outb(PIT_MODE, 0xb0); /* channel 2, lobyte/hibyte, mode 0 (interrupt on terminal count) */
     outb(PIT_CH2, 0xff);
     outb(PIT_CH2, 0xff); /* writing the count restarts the countdown */
-    window_count = wait_for_change(&window_tsc);
+    tightest_change(&window_start);
 }
 
 /* Closes the window timer_calibration_start opened (see above) and gives the TSC's kHz. */
 static uint32_t measure_tsc_khz(void)
 {
     for (;;) {
-        uint64_t tsc;
-        uint16_t count = wait_for_change(&tsc);
+        struct pit_change end;
+        tightest_change(&end);
         if (inb(PORT_B) & PORT_B_OUT2) { /* past 0xffff ticks: the count wrapped */
             timer_calibration_start();
             continue;
         }
-        uint16_t ticks = (uint16_t)(window_count - count);
+        uint16_t ticks = (uint16_t)(window_start.count - end.count);
         if (ticks < MIN_WINDOW_TICKS)
             continue;
         outb(PORT_B, inb(PORT_B) & ~(PORT_B_GATE2 | PORT_B_SPEAKER));
-        return (uint32_t)((tsc - window_tsc) * PIT_HZ / ticks / 1000);
+        return (uint32_t)((end.tsc - window_start.tsc) * PIT_HZ / ticks / 1000);
     }
 }
 
