@@ -64,9 +64,9 @@ void paging_unshare_kernel_entries(struct kernel_entries_copy *copy)
 /* Replaces the 4 MiB page at va's directory entry by a page table mapping the same 1,024
  * frames with the same rights, in the kernel's directory and every registered copy, and
  * flushes this CPU's TLB. Another CPU may keep the 4 MiB translation until its next CR3
- * load: the frames it maps are the same, and an unmapped guard page there was not mapped
- * on that CPU before either (paging_set_pte flushes only this CPU's entry, as it always
- * did). Returns the page table. */
+ * load; it maps the same frames. (paging_set_pte has always flushed only this CPU's entry:
+ * a guard page another CPU reached before stays reachable there until then, 4 KiB or not.)
+ * Returns the page table. */
 static __attribute__((noinline, cold)) uint32_t *split_large_page(uintptr_t va)
 {
     uint32_t *table = (uint32_t *)page_alloc(1);
