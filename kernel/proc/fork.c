@@ -108,6 +108,14 @@ int process_fork(uint32_t flags, uint32_t user_esp, uint32_t parent_tid, uint32_
     err = task_check_limits(&current->cred);
     if (err)
         return err;
+    /* Killed while it waited for the kernel lock to enter this call (a kill of its whole
+     * group, run on another CPU meanwhile): the child would be made after the kill went
+     * round the group, and live on in it unkilled. As Linux's copy_process (its
+     * fatal_signal_pending check), no child then; the caller dies on its way out. The
+     * kernel lock is held from here to the child's task_list_add, so no kill falls
+     * between this test and the child joining the list. */
+    if (current->killed)
+        return -EINTR;
     struct task *child = task_alloc(current->name);
     if (!child)
         return -ENOMEM;
