@@ -61,7 +61,14 @@ void paging_unshare_kernel_entries(struct kernel_entries_copy *copy)
     spin_unlock_irqrestore(&copies_lock, flags);
 }
 
-/* Replaces the 4 MiB page at va's directory entry by a page table mapping the same 1,024
+/* The page tables the 4 MiB pages of the direct map become when split, set aside by
+ * paging_init, one frame per 4 MiB page (what the 4 KiB map took for all of them): slot
+ * s's is split_tables + (s - PDE_INDEX(KERNEL_BASE)) * 1024. A split allocates nothing, so
+ * it cannot fail, and it leaves the free memory as it was: a kernel stack's guard page
+ * costs no frame, and a program that checks MemFree before and after sees no change. */
+static uint32_t *split_tables;
+
+/* Replaces the 4 MiB page at va's directory entry by its page table mapping the same 1,024
  * frames with the same rights, in the kernel's directory and every registered copy, and
  * flushes this CPU's TLB. Another CPU may keep the 4 MiB translation until its next CR3
  * load; it maps the same frames. (paging_set_pte has always flushed only this CPU's entry:
@@ -69,16 +76,13 @@ void paging_unshare_kernel_entries(struct kernel_entries_copy *copy)
  * Returns the page table. */
 static __attribute__((noinline, cold)) uint32_t *split_large_page(uintptr_t va)
 {
-    uint32_t *table = (uint32_t *)page_alloc(1);
-    if (!table)
-        panic("paging: out of memory splitting the 4 MiB page at %#x", (unsigned)va);
     unsigned long flags = spin_lock_irqsave(&copies_lock);
     uint32_t pde = page_directory[PDE_INDEX(va)];
     if (!(pde & PDE_LARGE)) { /* another CPU split it meanwhile */
         spin_unlock_irqrestore(&copies_lock, flags);
-        page_free((uintptr_t)table, 1);
         return phys_to_virt(pde & PTE_ADDR_MASK);
     }
+    uint32_t *table = split_tables + (PDE_INDEX(va) - PDE_INDEX(KERNEL_BASE)) * 1024;
     uint32_t pte = (pde & ~(PDE_LARGE | 0x3ff000u));
     for (uint32_t i = 0; i < 1024; i++, pte += PAGE_SIZE)
         table[i] = pte;
@@ -148,10 +152,14 @@ bool paging_is_mapped(uintptr_t va)
 /* Maps physical [0, top) at KERNEL_BASE: with a 4 MiB page per directory entry where the
  * CPU has PSE and the 4 MiB lies wholly below top, else with a page table, whose entries
  * one loop stores (about 4 instructions a page). With PSE the boot's cost is one store per
- * 4 MiB of RAM, and a page table only for a part of 4 MiB at the top. */
+ * 4 MiB of RAM (the split tables are set aside unzeroed: split_large_page writes all of a
+ * table before the table is used), and a page table only for a part of 4 MiB at the top. */
 static void map_direct(uintptr_t top)
 {
     bool pse = arch_hwcap() & CPUID1_EDX_PSE;
+    uint32_t large_pages = (uint32_t)(top / LARGE_PAGE_SIZE);
+    if (pse && large_pages && !(split_tables = (uint32_t *)page_alloc_unzeroed(large_pages)))
+        panic("paging: no memory for the direct map's %u page tables", (unsigned)large_pages);
     for (uintptr_t pa = 0; pa < top; pa += LARGE_PAGE_SIZE) {
         uintptr_t va = (uintptr_t)phys_to_virt(pa);
         if (pse && top - pa >= LARGE_PAGE_SIZE) {

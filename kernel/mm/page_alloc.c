@@ -52,15 +52,21 @@ void page_alloc_reserve(uint64_t base, uint64_t length)
     total_pages -= before - frames.free_units;
 }
 
-uintptr_t page_alloc(uint32_t count)
+uintptr_t page_alloc_unzeroed(uint32_t count)
 {
     ensure_initialized();
     uint32_t first = bitmap_alloc_run(&frames, count, 1);
     if (first == BITMAP_NONE)
         return 0;
-    void *va = phys_to_virt((uintptr_t)first * PAGE_SIZE);
-    memset(va, 0, (size_t)count * PAGE_SIZE);
-    return (uintptr_t)va;
+    return (uintptr_t)phys_to_virt((uintptr_t)first * PAGE_SIZE);
+}
+
+uintptr_t page_alloc(uint32_t count)
+{
+    uintptr_t va = page_alloc_unzeroed(count);
+    if (va)
+        memset((void *)va, 0, (size_t)count * PAGE_SIZE);
+    return va;
 }
 
 bool page_alloc_leaves_reserve(uint64_t count)

@@ -41,6 +41,9 @@ void page_alloc_reserve(uint64_t base, uint64_t length);
 /* count contiguous zeroed frames, as the kernel address of the first (its direct-map
  * address; virt_to_phys gives the frame), or 0 when memory is exhausted. */
 uintptr_t page_alloc(uint32_t count);
+/* page_alloc without the zeroing, for a caller that writes every byte before anything reads
+ * it: the direct map's split tables (arch/x86/paging.c), up to 192 frames at boot. */
+uintptr_t page_alloc_unzeroed(uint32_t count);
 
 /* Frames the kernel keeps for itself: allocations made on a user process's behalf (its
  * memory and the page tables that map it, the text of the files it reads, the trace
