@@ -74,6 +74,16 @@ void sched_kick(struct task *t);
 /* Makes every task sleeping on chan runnable. Safe from interrupt handlers. */
 void wake_up(const void *chan);
 
+/* t's ITIMER_REAL timer fires at at_ns (time_ns's clock), or never for 0: the tick sends
+ * the signal (signal_alarm_expired) once it is due. task_alarm_at reads it. */
+void sched_alarm_set(struct task *t, uint64_t at_ns);
+
+/* task_alloc's reservation of a new task's place among the sleepers and timers, so that
+ * its sleeps never find them full: 0, or -ENOMEM. sched_task_release gives it back when
+ * the task structure is freed. */
+int sched_task_reserve(void);
+void sched_task_release(void);
+
 /* From the global timer interrupt (the PIT, CPU 0), with the kernel lock held: wakes tasks
  * whose timeout passed, samples the load average and balances the run queues. */
 void sched_tick(void);
