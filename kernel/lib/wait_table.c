@@ -1,5 +1,6 @@
 /*
- * wait_table.c - sleepers hashed by the address they wait on (wait_table.h).
+ * wait_table.c - sleepers hashed by the address they wait on (wait_table.h): setting a
+ * table up and moving it to more buckets (adding, removing and finding are inline there).
  */
 #include "kernel/lib/wait_table.h"
 
@@ -12,20 +13,7 @@ void wait_table_init(struct wait_table *wt, struct wait_bucket *buckets, uint32_
     wt->count = 0;
 }
 
-/* Fibonacci hashing of the address: the multiplication mixes every bit of it into the
- * high bits, which pick the bucket (low address bits alone repeat with structure sizes). */
-static uint32_t bucket_index(uint32_t nbuckets, const void *chan)
-{
-    uint32_t h = (uint32_t)(uintptr_t)chan * 2654435769u;
-    return nbuckets > 1 ? h >> (32 - __builtin_ctz(nbuckets)) : 0;
-}
-
-struct wait_bucket *wait_table_bucket(const struct wait_table *wt, const void *chan)
-{
-    return &wt->buckets[bucket_index(wt->nbuckets, chan)];
-}
-
-/* Links l at the end of bucket b. */
+/* Links l at the end of bucket b (a move: the table's count stays). */
 static void append(struct wait_bucket *b, struct wait_link *l)
 {
     l->next = 0;
@@ -35,28 +23,6 @@ static void append(struct wait_bucket *b, struct wait_link *l)
     else
         b->first = l;
     b->last = l;
-}
-
-void wait_table_add(struct wait_table *wt, struct wait_link *l, const void *chan)
-{
-    l->chan = chan;
-    append(wait_table_bucket(wt, chan), l);
-    wt->count++;
-}
-
-void wait_table_remove(struct wait_table *wt, struct wait_link *l)
-{
-    struct wait_bucket *b = wait_table_bucket(wt, l->chan);
-    if (l->prev)
-        l->prev->next = l->next;
-    else
-        b->first = l->next;
-    if (l->next)
-        l->next->prev = l->prev;
-    else
-        b->last = l->prev;
-    l->prev = l->next = 0;
-    wt->count--;
 }
 
 void wait_table_move(struct wait_table *wt, struct wait_bucket *buckets, uint32_t nbuckets)

@@ -36,14 +36,46 @@ struct wait_table {
 /* An empty table over buckets, an array of nbuckets (a power of two) it zeroes. */
 void wait_table_init(struct wait_table *wt, struct wait_bucket *buckets, uint32_t nbuckets);
 
-/* The bucket of chan's sleepers: wake-ups walk it from first, skipping other channels. */
-struct wait_bucket *wait_table_bucket(const struct wait_table *wt, const void *chan);
+/* The bucket of chan: Fibonacci hashing of the address, whose multiplication mixes every
+ * bit of it into the high bits that pick the bucket (the low bits alone repeat with the
+ * sizes of the structures waited on). Inline, as add and remove: the scheduler calls them
+ * on every sleep and wake-up. */
+static inline struct wait_bucket *wait_table_bucket(const struct wait_table *wt, const void *chan)
+{
+    uint32_t h = (uint32_t)(uintptr_t)chan * 2654435769u;
+    return &wt->buckets[wt->nbuckets > 1 ? h >> (32 - __builtin_ctz(wt->nbuckets)) : 0];
+}
 
 /* Adds l, which is in no table, as the last sleeper on chan. */
-void wait_table_add(struct wait_table *wt, struct wait_link *l, const void *chan);
+static inline void wait_table_add(struct wait_table *wt, struct wait_link *l, const void *chan)
+{
+    struct wait_bucket *b = wait_table_bucket(wt, chan);
+    l->chan = chan;
+    l->next = 0;
+    l->prev = b->last;
+    if (b->last)
+        b->last->next = l;
+    else
+        b->first = l;
+    b->last = l;
+    wt->count++;
+}
 
 /* Takes l, which wt holds, out of it (l->chan is kept). */
-void wait_table_remove(struct wait_table *wt, struct wait_link *l);
+static inline void wait_table_remove(struct wait_table *wt, struct wait_link *l)
+{
+    struct wait_bucket *b = wait_table_bucket(wt, l->chan);
+    if (l->prev)
+        l->prev->next = l->next;
+    else
+        b->first = l->next;
+    if (l->next)
+        l->next->prev = l->prev;
+    else
+        b->last = l->prev;
+    l->prev = l->next = 0;
+    wt->count--;
+}
 
 /* Moves every link into buckets, an array of nbuckets (a power of two) it zeroes first,
  * keeping each channel's sleepers in their order; the old array is then the caller's. */

@@ -326,7 +326,8 @@ static void end_sleep(struct task *t)
 {
     if (t->wait.chan)
         wait_table_remove(&waiters, &t->wait);
-    deadline_heap_remove(&sleep_timeouts, &t->sleep_timer);
+    if (deadline_timer_queued(&t->sleep_timer))
+        deadline_heap_remove(&sleep_timeouts, &t->sleep_timer);
 }
 
 void sched_sleep_and_switch_to(const void *chan, struct task *next)
