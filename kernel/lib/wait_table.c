@@ -10,6 +10,8 @@ void wait_table_init(struct wait_table *wt, struct wait_bucket *buckets, uint32_
         buckets[i].first = buckets[i].last = 0;
     wt->buckets = buckets;
     wt->nbuckets = nbuckets;
+    /* The top log2(nbuckets) bits of the hash; one bucket: any shift (the mask is 0). */
+    wt->shift = nbuckets > 1 ? 32 - (uint32_t)__builtin_ctz(nbuckets) : 0;
     wt->count = 0;
 }
 

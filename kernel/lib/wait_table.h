@@ -30,6 +30,7 @@ struct wait_bucket {
 struct wait_table {
     struct wait_bucket *buckets;
     uint32_t nbuckets; /* a power of two */
+    uint32_t shift;    /* a hash's bucket is (hash >> shift) & (nbuckets - 1) */
     uint32_t count;    /* links in the table */
 };
 
@@ -43,7 +44,7 @@ void wait_table_init(struct wait_table *wt, struct wait_bucket *buckets, uint32_
 static inline struct wait_bucket *wait_table_bucket(const struct wait_table *wt, const void *chan)
 {
     uint32_t h = (uint32_t)(uintptr_t)chan * 2654435769u;
-    return &wt->buckets[wt->nbuckets > 1 ? h >> (32 - __builtin_ctz(wt->nbuckets)) : 0];
+    return &wt->buckets[(h >> wt->shift) & (wt->nbuckets - 1)];
 }
 
 /* Adds l, which is in no table, as the last sleeper on chan. */

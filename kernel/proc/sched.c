@@ -65,10 +65,10 @@ struct sched_resched_flag sched_resched_flags[MAX_CPUS];
  * its place (sched_task_reserve) before the task exists, so adding never runs out of room
  * while the task sleeps. They start in static arrays of FIRST_ROOM and double from there.
  */
-#define FIRST_ROOM 64 /* a power of two: the wait table's bucket count */
+#define FIRST_ROOM 64 /* 2^6: the wait table's bucket count (and its shift below) */
 static struct wait_bucket first_buckets[FIRST_ROOM];
 static struct deadline_timer *first_timeout_slots[FIRST_ROOM], *first_alarm_slots[FIRST_ROOM];
-static struct wait_table waiters = { first_buckets, FIRST_ROOM, 0 };
+static struct wait_table waiters = { first_buckets, FIRST_ROOM, 32 - 6, 0 }; /* 2^6 buckets */
 static struct deadline_heap sleep_timeouts = { first_timeout_slots, 0, FIRST_ROOM };
 static struct deadline_heap alarms = { first_alarm_slots, 0, FIRST_ROOM };
 static uint32_t room = FIRST_ROOM;
@@ -307,8 +307,10 @@ void schedule(void)
 }
 
 /* Puts t, the current task, to sleep on chan (0: on nothing wake_up names) until deadline
- * at_ns (0: none): its state, its place among chan's waiters, its timer. */
-static void start_sleep(struct task *t, const void *chan, uint64_t at_ns)
+ * at_ns (0: none): its state, its place among chan's waiters, its timer. Inline in its two
+ * callers (sleep_until_woken, the IPC fast path's switch), as end_sleep in its two. */
+static inline __attribute__((always_inline)) void start_sleep(struct task *t, const void *chan,
+                                                             uint64_t at_ns)
 {
     t->state = TASK_SLEEPING;
     t->wake_reason = 0;
@@ -322,7 +324,7 @@ static void start_sleep(struct task *t, const void *chan, uint64_t at_ns)
 
 /* Ends sleeping t's sleep, whoever ends it: off its channel's waiters and its timer off the
  * heap (wait.chan stays until t runs: the IPC fast path reads it). */
-static void end_sleep(struct task *t)
+static inline __attribute__((always_inline)) void end_sleep(struct task *t)
 {
     if (t->wait.chan)
         wait_table_remove(&waiters, &t->wait);
