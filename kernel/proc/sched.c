@@ -13,6 +13,12 @@
  * when they differ by two or more. A CPU given a task it should run at once gets a
  * reschedule IPI.
  *
+ * Sleeping: a sleeping task is on no run queue. It is in the wait table under its channel
+ * (waiters, below), and a sleep with a timeout has its deadline in a heap (sleep_timeouts);
+ * a wake-up visits its channel's bucket, the tick the earliest deadlines, and whoever ends a
+ * sleep takes the task out of both (end_sleep). Alarms (ITIMER_REAL) are in a heap of their
+ * own. None of them is walked whole on any path that repeats.
+ *
  * Locking: the big kernel lock (kernel/kernel_lock.h) covers every queue and every task's
  * scheduling fields, and interrupts are off while they change (the lock's owner can be
  * interrupted by its own timer). The lock also makes the switch itself safe: the CPU

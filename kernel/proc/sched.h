@@ -7,7 +7,8 @@
  * in a long loop, which keeps kernel code free of preemption races without a preempt count.
  * Waiting is sleep_on(): the task
  * sleeps on a channel (any address) until wake_up() names it, a timeout passes, or the task
- * is killed.
+ * is killed. Sleepers are hashed by channel and timeouts kept in order of deadline, so a
+ * wake-up and the tick touch only the sleepers they end (docs/scaling.md, section 5).
  */
 #ifndef KERNEL_PROC_SCHED_H
 #define KERNEL_PROC_SCHED_H
@@ -71,7 +72,9 @@ int sleep_ns(uint64_t ns);
  * Linux's kick_process. */
 void sched_kick(struct task *t);
 
-/* Makes every task sleeping on chan runnable. Safe from interrupt handlers. */
+/* Makes every task sleeping on chan runnable, in the order they went to sleep; looks only
+ * at the sleepers that share chan's bucket of the wait table (0 names no sleeper: a sleep
+ * on channel 0 ends by its timeout or a signal). Safe from interrupt handlers. */
 void wake_up(const void *chan);
 
 /* t's ITIMER_REAL timer fires at at_ns (time_ns's clock), or never for 0: the tick sends
@@ -85,7 +88,8 @@ int sched_task_reserve(void);
 void sched_task_release(void);
 
 /* From the global timer interrupt (the PIT, CPU 0), with the kernel lock held: wakes tasks
- * whose timeout passed, samples the load average and balances the run queues. */
+ * whose timeout passed and sends the alarms that are due (looking at the earliest of each
+ * only), samples the load average from the run queues' counts and balances the queues. */
 void sched_tick(void);
 
 /* This CPU's part of the tick: when others wait for this CPU, asks its running task to give
