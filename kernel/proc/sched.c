@@ -69,7 +69,8 @@ struct sched_resched_flag sched_resched_flags[MAX_CPUS];
  *  - alarms: the tasks' ITIMER_REAL timers, earliest first.
  * Each has room for `room` tasks: a task is on each at most once, and task_alloc reserves
  * its place (sched_task_reserve) before the task exists, so adding never runs out of room
- * while the task sleeps. They start in static arrays of FIRST_ROOM and double from there.
+ * while the task sleeps. They start in static arrays of FIRST_ROOM, double from there, and
+ * go back to the static arrays when the tasks are few again (shrink_room).
  */
 #define FIRST_ROOM 64 /* 2^6: the wait table's bucket count (and its shift below) */
 static struct wait_bucket first_buckets[FIRST_ROOM];
@@ -123,7 +124,32 @@ int sched_task_reserve(void)
     return 0;
 }
 
-void sched_task_release(void) { tasks_reserved--; }
+/* Moves the three structures back into their static arrays and frees the allocated ones,
+ * once few enough tasks are left (half the static room: a task more or less at the border
+ * does not allocate and free each time), so that a flood of tasks leaves no memory behind.
+ * Needs no allocation: callable where task_free is, in the middle of a switch. */
+static void shrink_room(void)
+{
+    if (room == FIRST_ROOM || tasks_reserved > FIRST_ROOM / 2)
+        return;
+    unsigned long flags = arch_irq_save();
+    struct wait_bucket *buckets = waiters.buckets;
+    struct deadline_timer **timeouts = sleep_timeouts.slots, **alarm_slots = alarms.slots;
+    wait_table_move(&waiters, first_buckets, FIRST_ROOM);
+    deadline_heap_move(&sleep_timeouts, first_timeout_slots, FIRST_ROOM);
+    deadline_heap_move(&alarms, first_alarm_slots, FIRST_ROOM);
+    room = FIRST_ROOM;
+    arch_irq_restore(flags);
+    kfree(buckets);
+    kfree(timeouts);
+    kfree(alarm_slots);
+}
+
+void sched_task_release(void)
+{
+    tasks_reserved--;
+    shrink_room();
+}
 
 /* rq's CPU's reschedule request (sched.h: sched_need_resched reads this CPU's). */
 static volatile bool *need_resched(struct run_queue *rq) { return &sched_resched_flags[rq - run_queues].set; }
@@ -313,15 +339,18 @@ void schedule(void)
 }
 
 /* Puts t, the current task, to sleep on chan (0: on nothing wake_up names) until deadline
- * at_ns (0: none): its state, its place among chan's waiters, its timer. Inline in its two
- * callers (sleep_until_woken, the IPC fast path's switch), as end_sleep in its two. */
+ * at_ns (0: none): its state, its place among chan's waiters (hashed: in the wait table,
+ * for wake_up; not: a direct sleep, which only sched_wake_sleeper ends), its timer. Inline
+ * in its two callers (sleep_until_woken, the IPC fast path's switch), as end_sleep in its
+ * two. */
 static inline __attribute__((always_inline)) void start_sleep(struct task *t, const void *chan,
-                                                             uint64_t at_ns)
+                                                             uint64_t at_ns, bool hashed)
 {
     t->state = TASK_SLEEPING;
     t->wake_reason = 0;
     t->wait.chan = chan;
-    if (chan)
+    t->wait_hashed = hashed && chan;
+    if (t->wait_hashed)
         wait_table_add(&waiters, &t->wait, chan);
     if (at_ns && !deadline_heap_add(&sleep_timeouts, &t->sleep_timer, at_ns))
         panic("sched: no room for %s-%d's sleep timer (a task task_alloc did not reserve)",
@@ -332,7 +361,7 @@ static inline __attribute__((always_inline)) void start_sleep(struct task *t, co
  * heap (wait.chan stays until t runs: the IPC fast path reads it). */
 static inline __attribute__((always_inline)) void end_sleep(struct task *t)
 {
-    if (t->wait.chan)
+    if (t->wait_hashed)
         wait_table_remove(&waiters, &t->wait);
     if (deadline_timer_queued(&t->sleep_timer))
         deadline_heap_remove(&sleep_timeouts, &t->sleep_timer);
@@ -342,7 +371,7 @@ void sched_sleep_and_switch_to(const void *chan, struct task *next)
 {
     unsigned me = arch_cpu_id();
     struct task *prev = cpu_current[me];
-    start_sleep(prev, chan, 0); /* as sleep_on(chan, 0): wake_up(chan) ends it */
+    start_sleep(prev, chan, 0, false); /* as sleep_on_direct(chan, 0) */
     end_sleep(next); /* as sched_wake_task(next, 0), but not queued: it runs now */
     next->wake_reason = 0;
     next->state = TASK_RUNNABLE;
@@ -391,12 +420,13 @@ static bool interrupted(void)
     return current->killed || sigstate_deliverable(&current->sig);
 }
 
-/* The sleep behind both forms: interruptible ends at once (or when woken) on interrupted(). */
-static int sleep_until_woken(const void *chan, uint64_t timeout_ns, bool interruptible)
+/* The sleep behind every form: interruptible ends at once (or when woken) on interrupted();
+ * hashed puts the task in the wait table (sleep_on) or not (sleep_on_direct). */
+static int sleep_until_woken(const void *chan, uint64_t timeout_ns, bool interruptible, bool hashed)
 {
     if (interruptible && interrupted())
         return -EINTR;
-    start_sleep(current, chan, timeout_ns ? time_ns() + timeout_ns : 0);
+    start_sleep(current, chan, timeout_ns ? time_ns() + timeout_ns : 0, hashed);
     if (timeout_ns)
         trace_hrtimer_start(&current->sleep_timer, (uintptr_t)sched_wake_task,
                             current->sleep_timer.at);
@@ -411,12 +441,17 @@ static int sleep_until_woken(const void *chan, uint64_t timeout_ns, bool interru
 
 int sleep_on(const void *chan, uint64_t timeout_ns)
 {
-    return sleep_until_woken(chan, timeout_ns, true);
+    return sleep_until_woken(chan, timeout_ns, true, true);
+}
+
+int sleep_on_direct(const void *chan, uint64_t timeout_ns)
+{
+    return sleep_until_woken(chan, timeout_ns, true, false);
 }
 
 int sleep_on_uninterruptible(const void *chan)
 {
-    return sleep_until_woken(chan, 0, false);
+    return sleep_until_woken(chan, 0, false, true);
 }
 
 int sleep_ns(uint64_t ns)
@@ -458,6 +493,14 @@ void wake_up(const void *chan)
             sched_wake_task(task_of(l, wait), 0);
         l = next;
     }
+    arch_irq_restore(flags);
+}
+
+void sched_wake_sleeper(struct task *t, const void *chan)
+{
+    unsigned long flags = arch_irq_save();
+    if (t->state == TASK_SLEEPING && t->wait.chan == chan)
+        sched_wake_task(t, 0);
     arch_irq_restore(flags);
 }
 

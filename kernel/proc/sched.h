@@ -30,7 +30,7 @@ void schedule(void);
 
 /*
  * A direct switch, for IPC's fast path (kernel/ipc/ipc_fast.c), as seL4's: the current task
- * goes to sleep on chan (as sleep_on(chan, 0), which the caller has checked it may: not
+ * goes to sleep on chan (as sleep_on_direct(chan, 0), which the caller has checked it may: not
  * killed, no signal to take) and this CPU runs next at once, a task sched_can_switch_to
  * allowed, woken without a trip through the run queue (traced as sched_wakeup and
  * sched_switch all the same). Returns when the current task is woken and runs again; it
@@ -54,6 +54,15 @@ void cond_resched(void);
  * pending (at once, if so before).
  */
 int sleep_on(const void *chan, uint64_t timeout_ns);
+
+/* sleep_on for a wait whose waker knows the sleeping task (an IPC wait names its task): the
+ * task is not put in the wait table, so wake_up(chan) does not find it and the sleep costs
+ * no table bookkeeping; sched_wake_sleeper(t, chan) ends it. Returns as sleep_on. */
+int sleep_on_direct(const void *chan, uint64_t timeout_ns);
+
+/* Ends t's sleep if t sleeps on chan (either kind of sleep), its sleep returning 0; else
+ * does nothing. Safe from interrupt handlers. */
+void sched_wake_sleeper(struct task *t, const void *chan);
 
 /* sleep_on without a timeout that neither a signal nor a kill ends: only wake_up(chan)
  * (or a spurious wake: the caller tests its condition in a loop). For waits that must

@@ -48,7 +48,9 @@ struct task {
     struct arch_task arch;    /* the machine's own per-task state (kernel/arch.h) */
 
     struct wait_link wait;    /* wait.chan: what it sleeps on (0: nothing anyone wakes);
-                               * in the scheduler's wait table while it sleeps on it */
+                               * in the scheduler's wait table while it sleeps on it,
+                               * unless the sleep is direct (wait_hashed false) */
+    bool wait_hashed;         /* wait is in the wait table (a sleep_on, not a direct one) */
     struct deadline_timer sleep_timer; /* its sleep's timeout, queued while one runs */
     int wake_reason;          /* sleep_on()'s result */
     bool killed;              /* exits at its next return to user mode or sleep */
