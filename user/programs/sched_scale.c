@@ -8,14 +8,19 @@
  *   ipc_roundtrip_sleepers  one IPC round trip (a 16-byte ipc_call to a forked server, its
  *                           ipc_recv and ipc_reply) while P other processes sleep: the call
  *                           wakes the server and the reply wakes the caller, each wake-up
- *                           and each switch a scheduler path
+ *                           and each switch a scheduler path (an IPC wait names its task:
+ *                           the wake-up is direct)
+ *   pipe_roundtrip_sleepers one byte to a forked child through a pipe and back through
+ *                           another while P other processes sleep: each read sleeps on its
+ *                           pipe and each write wakes it through the scheduler's wait table
  *
  *   sched_scale sleep K     a sleeper: sleeps until killed, in pause() (a wait on its own
  *                           signals) for even K, in a nanosleep of a day for odd K (a timed
  *                           sleep: a timer the tick must not look at until it is due)
- *   sched_scale measure P   prints `SCALE getpid_by_processes P+1 V` and `SCALE
- *                           ipc_roundtrip_sleepers P V`: V the smallest of REPEATS runs of
- *                           ROUNDS operations, per operation
+ *   sched_scale measure P   prints `SCALE getpid_by_processes P+1 V`, `SCALE
+ *                           ipc_roundtrip_sleepers P V` and `SCALE pipe_roundtrip_sleepers P
+ *                           V`: V the smallest of REPEATS runs of ROUNDS operations, per
+ *                           operation
  * A call that fails prints `BENCH-ERROR NAME: WHAT: ERRNO (text)` and ends the program
  * with status 1.
  */
@@ -33,6 +38,7 @@
 #define REPEATS 3
 #define GETPID_ROUNDS 200
 #define IPC_ROUNDS 200
+#define PIPE_ROUNDS 200
 #define SERVER_QUIT 0xdead
 #define LOOKUP_TRIES 200
 
@@ -144,6 +150,61 @@ static uint64_t roundtrip_cost(int ep)
     return best;
 }
 
+/* The child's side of the pipe round trip: every byte read from in goes back on out, until
+ * end of file. */
+static void __attribute__((noreturn)) echo_bytes(int in, int out)
+{
+    char c;
+    while (read(in, &c, 1) == 1)
+        if (write(out, &c, 1) != 1)
+            _exit(1);
+    _exit(0);
+}
+
+/* The smallest of REPEATS loops of PIPE_ROUNDS one-byte round trips through a forked child,
+ * per round trip; each byte checked. */
+static uint64_t pipe_cost(void)
+{
+    static const char *const row = "pipe_roundtrip_sleepers";
+    int to_child[2], to_parent[2];
+    if (pipe(to_child) != 0 || pipe(to_parent) != 0)
+        fail(row, "pipe");
+    server = fork();
+    if (server < 0)
+        fail(row, "fork of the echo child");
+    if (server == 0) {
+        close(to_child[1]);
+        close(to_parent[0]);
+        echo_bytes(to_child[0], to_parent[1]);
+    }
+    close(to_child[0]);
+    close(to_parent[1]);
+    uint64_t best = UINT64_MAX;
+    for (unsigned r = 0; r < REPEATS; r++) {
+        uint64_t start = rdtsc();
+        for (unsigned i = 0; i < PIPE_ROUNDS; i++) {
+            char c = (char)i, back = 0;
+            if (write(to_child[1], &c, 1) != 1 || read(to_parent[0], &back, 1) != 1)
+                fail(row, "write or read");
+            if (back != c) {
+                errno = EINVAL;
+                fail(row, "the byte came back changed");
+            }
+        }
+        uint64_t per = (rdtsc() - start) / PIPE_ROUNDS;
+        best = per < best ? per : best;
+    }
+    close(to_child[1]); /* end of file: the child exits */
+    close(to_parent[0]);
+    int status = 0;
+    if (waitpid(server, &status, 0) != server || status != 0) {
+        errno = status ? EINVAL : errno;
+        fail(row, "the echo child's exit");
+    }
+    server = 0;
+    return best;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "sleep") == 0)
@@ -170,5 +231,7 @@ int main(int argc, char **argv)
         errno = status ? EINVAL : errno;
         fail("ipc_roundtrip_sleepers", "the server's exit");
     }
+    server = 0;
+    printf("SCALE pipe_roundtrip_sleepers %u %llu\n", sleepers, (unsigned long long)pipe_cost());
     return 0;
 }
