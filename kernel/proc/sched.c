@@ -84,7 +84,8 @@ static uint32_t tasks_reserved = 1; /* the boot task (the shell), which task_all
 #define task_of(ptr, field) ((struct task *)((char *)(ptr) - __builtin_offsetof(struct task, field)))
 
 /* Gives the three structures arrays of twice the room, moving what they hold: 0, or
- * -ENOMEM with nothing changed. Kernel lock held; allocates with interrupts on. */
+ * -ENOMEM with nothing changed. Kernel lock held (task_alloc's callers hold it); the
+ * allocation comes first, the move with interrupts off. */
 static int grow_room(void)
 {
     uint32_t n = room * 2;
