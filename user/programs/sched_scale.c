@@ -214,7 +214,7 @@ int main(int argc, char **argv)
         return 2;
     }
     unsigned sleepers = (unsigned)atoi(argv[2]);
-    snprintf(server_name, sizeof server_name, "sched_scale_%d", (int)getpid());
+    snprintf(server_name, sizeof server_name, "sched_%d", (int)getpid()); /* IPC_NAME_MAX: 16 */
     printf("SCALE getpid_by_processes %u %llu\n", sleepers + 1, (unsigned long long)getpid_cost());
     server = fork();
     if (server < 0)
