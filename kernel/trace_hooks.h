@@ -34,7 +34,7 @@ extern void (*trace_hook_signal_generate)(int sig, int code, const struct task *
 extern void (*trace_hook_signal_deliver)(int sig, int code, uint32_t sa_handler,
                                          uint32_t sa_flags);
 /* issue 18, timer/ events (trace/events/timer_events.c): a timer is named by the address of
- * its state (the tick's counter, a task's wake_at_ns) and its function is the code that
+ * its state (the tick's counter, a task's sleep_timer) and its function is the code that
  * runs when it expires. */
 extern void (*trace_hook_hrtimer_start)(const void *timer, uintptr_t function,
                                         uint64_t expires_ns);

@@ -26,13 +26,28 @@ if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append "bench${whi
     echo "bench: the benchmark run failed; see $log" >&2
     exit 1
 fi
+# scale_sched (tests/bench/scale_sched_bench.c) forks a thousand sleeping processes, more
+# than task_limit() admits in the main boot's 128 MiB: it runs again in a boot of its own
+# with 1 GiB (in the main boot it only says so), and its console joins the main one's below.
+sched_log=build/bench-scale-sched-console.log
+rm -f "$sched_log"
+if [ -z "$which" ] || [[ ",$which," == *,scale_sched,* ]]; then
+    if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append "bench=scale_sched" \
+        --initrd "$programs" --icount --quiet --timeout 600 --memory 1024 --console "$sched_log"; then
+        echo "bench: the scale_sched run failed; see $sched_log" >&2
+        exit 1
+    fi
+    grep '^bench: ' "$sched_log" || true
+fi
+consoles=("$log")
+[ -f "$sched_log" ] && consoles+=("$sched_log")
 grep '^bench: ' "$log"
 # Rows a user program measured itself (user/programs/ue_bench.c): "BENCH NAME VALUE".
 awk '/^BENCH [a-z_0-9]+ [0-9.]+\r?$/ { sub(/\r$/, ""); printf "bench: %-44s %12s guest instructions (user program)\n", $2, $3 }' "$log"
 # A row a user program could not measure: "BENCH-ERROR NAME: WHAT: ERRNO (text)" (a call the
 # kernel lacks is ENOSYS); shown as that row's error instead of a number, and make bench
 # fails at its end.
-errors=$(tr -d '\r' < "$log" | sed -n 's/^BENCH-ERROR \([a-z_0-9]*\): \(.*\)/\1 \2/p')
+errors=$(cat "${consoles[@]}" | tr -d '\r' | sed -n 's/^BENCH-ERROR \([a-z_0-9]*\): \(.*\)/\1 \2/p')
 if [ -n "$errors" ]; then
     while read -r row why; do
         printf "bench: %-44s %12s %s\n" "$row" "ERROR" "$why"
@@ -235,30 +250,33 @@ python3 tools/bench_goals.py tools/bench-goals.txt build/bench.json build/bench-
     build/bench-ftrace-off.json
 # The scale curves (from the main boot's console), beside the goals: each as one line, with
 # "within 1.3x: yes/NO" for a per-operation curve (docs/scaling.md).
-if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]]; then
-    # The boot's own curves (tests/bench/boot_cost_bench.c, docs/scaling.md §7): short boots
-    # with no modules that print their points and power off, at several memory sizes and
-    # with 1, 2, 4, 8 and 16 edu devices added to QEMU's 6 functions (about 1 s each).
-    boot_logs=()
-    boot_point() { # NAME QEMU_RUN_ARGS...
-        local boot_log=build/bench-boot-$1-console.log
-        shift
-        if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=boot_cost \
-            --icount --quiet --timeout 120 --console "$boot_log" "$@" > /dev/null; then
-            echo "bench: the boot_cost boot ($*) failed; see $boot_log" >&2
-            exit 1
-        fi
-        boot_logs+=("$boot_log")
-    }
-    # (The device boots first: each boot also prints a point of the other curve, and the
-    # memory boots' 128 MiB point, with QEMU's devices only, is the one to keep.)
-    for n in 1 2 4 8 16; do
-        boot_point "${n}edu" --devices "$(printf 'edu %.0s' $(seq "$n"))"
-    done
-    for mib in 64 128 256 512 768 1024; do
-        boot_point "${mib}m" --memory "$mib"
-    done
-    if ! python3 tools/scale_curves.py build/scale.json "$log" "${boot_logs[@]}"; then
+if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]] || [[ ",$BENCH," == *,scale_sched,* ]]; then
+    if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]]; then
+        # The boot's own curves (tests/bench/boot_cost_bench.c, docs/scaling.md §7): short
+        # boots with no modules that print their points and power off, at several memory
+        # sizes and with 1, 2, 4, 8 and 16 edu devices added to QEMU's 6 functions (about
+        # 0.4 s each). Their logs come last: a later point of a curve and size replaces an
+        # earlier one (the main boot's boot_cost point, made with modules, among them).
+        boot_point() { # NAME QEMU_RUN_ARGS...
+            local boot_log=build/bench-boot-$1-console.log
+            shift
+            if ! build/tools/qemu_run --kernel build/tracekern-test.elf --append bench=boot_cost \
+                --icount --quiet --timeout 120 --console "$boot_log" "$@" > /dev/null; then
+                echo "bench: the boot_cost boot ($*) failed; see $boot_log" >&2
+                exit 1
+            fi
+            consoles+=("$boot_log")
+        }
+        # (The device boots first: each boot also prints a point of the other curve, and the
+        # memory boots' 128 MiB point, with QEMU's devices only, is the one to keep.)
+        for n in 1 2 4 8 16; do
+            boot_point "${n}edu" --devices "$(printf 'edu %.0s' $(seq "$n"))"
+        done
+        for mib in 64 128 256 512 768 1024; do
+            boot_point "${mib}m" --memory "$mib"
+        done
+    fi
+    if ! python3 tools/scale_curves.py build/scale.json "${consoles[@]}"; then
         echo "bench: the scale benchmarks printed no SCALE line; see $log" >&2
         exit 1
     fi

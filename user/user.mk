@@ -38,6 +38,7 @@ USER_PROGRAMS += port_driver # issue 23, a program's port I/O under mmiotrace
 USER_PROGRAMS += uio_test # issue 23, uio_pci_generic
 USER_PROGRAMS += edu_driver # issue 23, the worked example: edu through sysfs, uio, resource0, pagemap
 USER_PROGRAMS += device_holder # issue 23, a driver killed holding a mapping, a uio file and ports
+USER_PROGRAMS += sched_scale # issue 24, the scheduler's scale curves (tests/bench/scale_sched_bench.c)
 USER_ELFS := $(addprefix $(BUILD)/user/,$(USER_PROGRAMS))
 
 USER_CFLAGS := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc -mgeneral-regs-only \

@@ -137,11 +137,12 @@ void ipc_unlink_wait(struct ipc_wait **head, struct ipc_wait *w)
         }
 }
 
-/* Ends a wait: its result, and its task woken. */
+/* Ends a wait: its result, and its task woken. The wait names its task, so the wake-up is
+ * direct (the task sleeps with sleep_on_direct: nothing to look up). */
 static void complete(struct ipc_wait *w, int result)
 {
     w->result = result;
-    wake_up(w);
+    sched_wake_sleeper(w->task, w);
 }
 
 /*
@@ -157,10 +158,10 @@ int ipc_wait_for(struct ipc_wait *w, uint32_t timeout_ms)
         if (timeout_ms == 0) {
             err = -EAGAIN;
         } else if (!deadline) {
-            err = sleep_on(w, 0);
+            err = sleep_on_direct(w, 0);
         } else {
             uint64_t now = time_ns();
-            err = now >= deadline ? -ETIMEDOUT : sleep_on(w, deadline - now);
+            err = now >= deadline ? -ETIMEDOUT : sleep_on_direct(w, deadline - now);
         }
         if (err && w->result == PENDING) {
             ipc_unlink_wait(w->where, w);

@@ -56,7 +56,7 @@ bool ipc_fast_call(int ep, struct ipc_regs *io, int *result)
     /* The receiver asleep in its own wait, as ipc_fast_reply_recv asks of a caller: a
      * receiver registered but asleep on anything else is the slow path's to wake. */
     if (!rx || !nobody_watches() || !sched_can_switch_to(rx->task) ||
-        rx->task->wait_chan != rx || !may_sleep(self))
+        rx->task->wait.chan != rx || !may_sleep(self))
         return false;
     struct ipc_msg reply;
     struct ipc_wait tx; /* only what a call awaiting its reply uses: not the 128-byte msg */
@@ -98,7 +98,7 @@ bool ipc_fast_reply_recv(int ep, uint32_t token, struct ipc_regs *io, int *resul
     if (w && w->token != token)
         w = ipc_awaiting(token);
     if (!w || w->server != self->pid || !sched_can_switch_to(w->task) ||
-        w->task->wait_chan != w || !may_sleep(self))
+        w->task->wait.chan != w || !may_sleep(self))
         return false;
     /* The reply (ipc.c's ipc_reply). */
     if (ipc_awaiting_reply == w)

@@ -17,6 +17,7 @@
 #define MAGIC_FREE 0x66726565u /* "free" */
 #define MIN_CHUNK (64u * 1024)
 #define MAX_CHUNKS 64
+#define MAX_STEP (4u << 20) /* the most a chunk takes ahead of need (add_chunk) */
 
 struct block {
     uint32_t magic;
@@ -89,13 +90,33 @@ static void insert_free(struct block *b)
     }
 }
 
-/* Gets a new chunk of at least need bytes from grow() and puts it on the free list. */
+/* need rounded up to whole MIN_CHUNKs. */
+static size_t chunk_round(size_t need)
+{
+    return need < MIN_CHUNK ? MIN_CHUNK : (need + MIN_CHUNK - 1) / MIN_CHUNK * MIN_CHUNK;
+}
+
+/*
+ * Gets a new chunk of at least need bytes from grow() and puts it on the free list. Chunks
+ * grow with the heap: each asks for a quarter of what the heap holds already (64 KiB at
+ * least, MAX_STEP at most), so the MAX_CHUNKS slots cover about 200 MiB instead of capping
+ * the heap at 64 chunks of 64 KiB, which capped the number of processes at about 1,800
+ * (issue 24), while memory taken ahead of need stays under a quarter of the heap. When
+ * memory is too fragmented for that many contiguous frames, it asks for half as much, down
+ * to what the request needs.
+ */
 static bool add_chunk(size_t need)
 {
     if (!grow_fn || chunk_count == MAX_CHUNKS)
         return false;
-    size_t size = need < MIN_CHUNK ? MIN_CHUNK : (need + MIN_CHUNK - 1) / MIN_CHUNK * MIN_CHUNK;
-    char *mem = grow_fn(size);
+    size_t least = chunk_round(need), size = chunk_round(stats.chunk_bytes / 4);
+    if (size > MAX_STEP)
+        size = MAX_STEP;
+    if (size < least)
+        size = least;
+    char *mem;
+    while (!(mem = grow_fn(size)) && size / 2 >= least)
+        size = chunk_round(size / 2);
     if (!mem)
         return false;
     stats.chunk_bytes += size;

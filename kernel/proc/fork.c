@@ -105,6 +105,11 @@ int process_fork(uint32_t flags, uint32_t user_esp, uint32_t parent_tid, uint32_
     int err = check_clone_flags(flags);
     if (err)
         return err;
+    /* Killed already (a kill from another CPU while this task ran in ring 3 comes before
+     * its next entry): no child, which the kill would have missed, as Linux's copy_process
+     * refuses with a fatal signal pending. The task dies on its way back to ring 3. */
+    if (current->killed)
+        return -EINTR;
     err = task_check_limits(&current->cred);
     if (err)
         return err;

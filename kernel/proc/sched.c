@@ -13,6 +13,12 @@
  * when they differ by two or more. A CPU given a task it should run at once gets a
  * reschedule IPI.
  *
+ * Sleeping: a sleeping task is on no run queue. It is in the wait table under its channel
+ * (waiters, below), and a sleep with a timeout has its deadline in a heap (sleep_timeouts);
+ * a wake-up visits its channel's bucket, the tick the earliest deadlines, and whoever ends a
+ * sleep takes the task out of both (end_sleep). Alarms (ITIMER_REAL) are in a heap of their
+ * own. None of them is walked whole on any path that repeats.
+ *
  * Locking: the big kernel lock (kernel/kernel_lock.h) covers every queue and every task's
  * scheduling fields, and interrupts are off while they change (the lock's owner can be
  * interrupted by its own timer). The lock also makes the switch itself safe: the CPU
@@ -23,7 +29,11 @@
 
 #include "kernel/arch.h"
 #include "kernel/kernel_lock.h"
+#include "kernel/lib/deadline_heap.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/wait_table.h"
+#include "kernel/mm/heap.h"
+#include "kernel/panic.h"
 #include "kernel/proc/task_internal.h"
 #include "kernel/proc/task.h" /* current_pid */
 #include "kernel/loadavg.h"
@@ -49,6 +59,98 @@ static struct run_queue run_queues[MAX_CPUS];
 static struct run_queue *this_rq(void) { return &run_queues[arch_cpu_id()]; }
 
 struct sched_resched_flag sched_resched_flags[MAX_CPUS];
+
+/*
+ * Sleepers and their timers, under the kernel lock with interrupts off, as the run queues:
+ *  - waiters: every task sleeping on a channel, hashed by the channel (wake_up visits its
+ *    channel's bucket only);
+ *  - sleep_timeouts: the deadlines of sleeps with a timeout, earliest first (the tick looks
+ *    at the first only);
+ *  - alarms: the tasks' ITIMER_REAL timers, earliest first.
+ * Each has room for `room` tasks: a task is on each at most once, and task_alloc reserves
+ * its place (sched_task_reserve) before the task exists, so adding never runs out of room
+ * while the task sleeps. They start in static arrays of FIRST_ROOM, double from there, and
+ * go back to the static arrays when the tasks are few again (shrink_room).
+ */
+#define FIRST_ROOM 64 /* 2^6: the wait table's bucket count (and its shift below) */
+static struct wait_bucket first_buckets[FIRST_ROOM];
+static struct deadline_timer *first_timeout_slots[FIRST_ROOM], *first_alarm_slots[FIRST_ROOM];
+static struct wait_table waiters = { first_buckets, FIRST_ROOM, 32 - 6, 0 }; /* 2^6 buckets */
+static struct deadline_heap sleep_timeouts = { first_timeout_slots, 0, FIRST_ROOM };
+static struct deadline_heap alarms = { first_alarm_slots, 0, FIRST_ROOM };
+static uint32_t room = FIRST_ROOM;
+static uint32_t tasks_reserved = 1; /* the boot task (the shell), which task_alloc did not make */
+
+#define task_of(ptr, field) ((struct task *)((char *)(ptr) - __builtin_offsetof(struct task, field)))
+
+/* Gives the three structures arrays of twice the room, moving what they hold: 0, or
+ * -ENOMEM with nothing changed. Kernel lock held (task_alloc's callers hold it); the
+ * allocation comes first, the move with interrupts off. */
+static int grow_room(void)
+{
+    uint32_t n = room * 2;
+    struct wait_bucket *buckets = kmalloc(n * sizeof *buckets);
+    struct deadline_timer **timeouts = kmalloc(n * sizeof *timeouts);
+    struct deadline_timer **alarm_slots = kmalloc(n * sizeof *alarm_slots);
+    if (!buckets || !timeouts || !alarm_slots) {
+        kfree(buckets);
+        kfree(timeouts);
+        kfree(alarm_slots);
+        return -ENOMEM;
+    }
+    unsigned long flags = arch_irq_save();
+    struct wait_bucket *old_buckets = waiters.buckets;
+    struct deadline_timer **old_timeouts = sleep_timeouts.slots, **old_alarms = alarms.slots;
+    wait_table_move(&waiters, buckets, n);
+    deadline_heap_move(&sleep_timeouts, timeouts, n);
+    deadline_heap_move(&alarms, alarm_slots, n);
+    room = n;
+    arch_irq_restore(flags);
+    if (old_buckets != first_buckets) {
+        kfree(old_buckets);
+        kfree(old_timeouts);
+        kfree(old_alarms);
+    }
+    return 0;
+}
+
+int sched_task_reserve(void)
+{
+    if (tasks_reserved >= room) {
+        int err = grow_room();
+        if (err)
+            return err;
+    }
+    tasks_reserved++;
+    return 0;
+}
+
+/* Moves the three structures back into their static arrays and frees the allocated ones,
+ * once few enough tasks are left (half the static room: a task more or less at the border
+ * does not allocate and free each time), so that a flood of tasks leaves no memory behind.
+ * Needs no allocation: callable where task_free is, in the middle of a switch. */
+static void shrink_room(void)
+{
+    if (room == FIRST_ROOM || tasks_reserved > FIRST_ROOM / 2)
+        return;
+    unsigned long flags = arch_irq_save();
+    struct wait_bucket *buckets = waiters.buckets;
+    struct deadline_timer **timeouts = sleep_timeouts.slots, **alarm_slots = alarms.slots;
+    wait_table_move(&waiters, first_buckets, FIRST_ROOM);
+    deadline_heap_move(&sleep_timeouts, first_timeout_slots, FIRST_ROOM);
+    deadline_heap_move(&alarms, first_alarm_slots, FIRST_ROOM);
+    room = FIRST_ROOM;
+    arch_irq_restore(flags);
+    kfree(buckets);
+    kfree(timeouts);
+    kfree(alarm_slots);
+}
+
+void sched_task_release(void)
+{
+    tasks_reserved--;
+    shrink_room();
+}
 
 /* rq's CPU's reschedule request (sched.h: sched_need_resched reads this CPU's). */
 static volatile bool *need_resched(struct run_queue *rq) { return &sched_resched_flags[rq - run_queues].set; }
@@ -78,6 +180,17 @@ static unsigned load_of(unsigned cpu)
 {
     struct run_queue *rq = &run_queues[cpu];
     return rq->queued + (cpu_current[cpu] != rq->idle);
+}
+
+/* The tasks that run or wait to run, the idle tasks aside: the load average's sample, from
+ * the run queues' counts (as Linux sums its runqueues' nr_running), without a look at any
+ * sleeper. Every runnable task is either some CPU's current or on some CPU's queue. */
+static unsigned runnable_tasks(void)
+{
+    unsigned n = 0;
+    for (unsigned cpu = 0; cpu < arch_cpu_count(); cpu++)
+        n += load_of(cpu);
+    return n;
 }
 
 static void enqueue(struct task *t)
@@ -226,19 +339,46 @@ void schedule(void)
     switch_to(me, prev, next); /* next->cpu is this CPU: it came off this CPU's queue */
 }
 
+/* Puts t, the current task, to sleep on chan (0: on nothing wake_up names) until deadline
+ * at_ns (0: none): its state, its place among chan's waiters (hashed: in the wait table,
+ * for wake_up; not: a direct sleep, which only sched_wake_sleeper ends), its timer. Inline
+ * in its two callers (sleep_until_woken, the IPC fast path's switch), as end_sleep in its
+ * two. */
+static inline __attribute__((always_inline)) void start_sleep(struct task *t, const void *chan,
+                                                             uint64_t at_ns, bool hashed)
+{
+    t->state = TASK_SLEEPING;
+    t->wake_reason = 0;
+    t->wait.chan = chan;
+    t->wait_hashed = hashed && chan;
+    if (t->wait_hashed)
+        wait_table_add(&waiters, &t->wait, chan);
+    if (at_ns && !deadline_heap_add(&sleep_timeouts, &t->sleep_timer, at_ns))
+        panic("sched: no room for %s-%d's sleep timer (a task task_alloc did not reserve)",
+              t->name, t->pid);
+}
+
+/* Ends sleeping t's sleep, whoever ends it: off its channel's waiters and its timer off the
+ * heap (wait.chan stays until t runs: the IPC fast path reads it). */
+static inline __attribute__((always_inline)) void end_sleep(struct task *t)
+{
+    if (t->wait_hashed)
+        wait_table_remove(&waiters, &t->wait);
+    if (deadline_timer_queued(&t->sleep_timer))
+        deadline_heap_remove(&sleep_timeouts, &t->sleep_timer);
+}
+
 void sched_sleep_and_switch_to(const void *chan, struct task *next)
 {
     unsigned me = arch_cpu_id();
     struct task *prev = cpu_current[me];
-    prev->state = TASK_SLEEPING; /* as sleep_on(chan, 0): wake_up(chan) ends it */
-    prev->wait_chan = chan;
-    prev->wake_at_ns = 0;
-    prev->wake_reason = 0;
-    next->wake_reason = 0; /* as sched_wake_task(next, 0), but not queued: it runs now */
+    start_sleep(prev, chan, 0, false); /* as sleep_on_direct(chan, 0) */
+    end_sleep(next); /* as sched_wake_task(next, 0), but not queued: it runs now */
+    next->wake_reason = 0;
     next->state = TASK_RUNNABLE;
     trace_sched_wakeup(next);
     switch_to(me, prev, next);
-    prev->wait_chan = 0; /* prev is current again, perhaps on another CPU */
+    prev->wait.chan = 0; /* prev is current again, perhaps on another CPU */
 }
 
 /* A new task's first code after the switch to it (arch layer calls it): it holds the
@@ -281,21 +421,20 @@ static bool interrupted(void)
     return current->killed || sigstate_deliverable(&current->sig);
 }
 
-/* The sleep behind both forms: interruptible ends at once (or when woken) on interrupted(). */
-static int sleep_until_woken(const void *chan, uint64_t timeout_ns, bool interruptible)
+/* The sleep behind every form: interruptible ends at once (or when woken) on interrupted();
+ * hashed puts the task in the wait table (sleep_on) or not (sleep_on_direct). */
+static int sleep_until_woken(const void *chan, uint64_t timeout_ns, bool interruptible, bool hashed)
 {
     if (interruptible && interrupted())
         return -EINTR;
-    current->state = TASK_SLEEPING;
-    current->wait_chan = chan;
-    current->wake_at_ns = timeout_ns ? time_ns() + timeout_ns : 0;
-    current->wake_reason = 0;
+    start_sleep(current, chan, timeout_ns ? time_ns() + timeout_ns : 0, hashed);
     if (timeout_ns)
-        trace_hrtimer_start(&current->wake_at_ns, (uintptr_t)sched_wake_task, current->wake_at_ns);
+        trace_hrtimer_start(&current->sleep_timer, (uintptr_t)sched_wake_task,
+                            current->sleep_timer.at);
     schedule();
     if (timeout_ns && current->wake_reason != -ETIMEDOUT)
-        trace_hrtimer_cancel(&current->wake_at_ns); /* woken before its deadline */
-    current->wait_chan = 0;
+        trace_hrtimer_cancel(&current->sleep_timer); /* woken before its deadline */
+    current->wait.chan = 0;
     if (interruptible && interrupted())
         return -EINTR;
     return current->wake_reason == -EINTR ? 0 : current->wake_reason;
@@ -303,12 +442,17 @@ static int sleep_until_woken(const void *chan, uint64_t timeout_ns, bool interru
 
 int sleep_on(const void *chan, uint64_t timeout_ns)
 {
-    return sleep_until_woken(chan, timeout_ns, true);
+    return sleep_until_woken(chan, timeout_ns, true, true);
+}
+
+int sleep_on_direct(const void *chan, uint64_t timeout_ns)
+{
+    return sleep_until_woken(chan, timeout_ns, true, false);
 }
 
 int sleep_on_uninterruptible(const void *chan)
 {
-    return sleep_until_woken(chan, 0, false);
+    return sleep_until_woken(chan, 0, false, true);
 }
 
 int sleep_ns(uint64_t ns)
@@ -324,6 +468,8 @@ void sched_wake_task(struct task *t, int reason)
 {
     t->wake_reason = reason;
     if (t->state != TASK_RUNNABLE) {
+        if (t->state == TASK_SLEEPING)
+            end_sleep(t);
         t->state = TASK_RUNNABLE;
         /* The kernel lock: no other CPU sees a task between its sleep and its switch. */
         if (!running(t))
@@ -341,9 +487,31 @@ void sched_kick(struct task *t)
 void wake_up(const void *chan)
 {
     unsigned long flags = arch_irq_save();
-    for (struct task *t = task_list(); t; t = t->next)
-        if (t->state == TASK_SLEEPING && t->wait_chan == chan)
-            sched_wake_task(t, 0);
+    struct wait_link *l = wait_table_bucket(&waiters, chan)->first;
+    while (l) {
+        struct wait_link *next = l->next; /* waking l takes it off the bucket */
+        if (l->chan == chan)
+            sched_wake_task(task_of(l, wait), 0);
+        l = next;
+    }
+    arch_irq_restore(flags);
+}
+
+void sched_wake_sleeper(struct task *t, const void *chan)
+{
+    unsigned long flags = arch_irq_save();
+    if (t->state == TASK_SLEEPING && t->wait.chan == chan)
+        sched_wake_task(t, 0);
+    arch_irq_restore(flags);
+}
+
+void sched_alarm_set(struct task *t, uint64_t at_ns)
+{
+    unsigned long flags = arch_irq_save();
+    deadline_heap_remove(&alarms, &t->alarm);
+    if (at_ns && !deadline_heap_add(&alarms, &t->alarm, at_ns))
+        panic("sched: no room for %s-%d's alarm (a task task_alloc did not reserve)", t->name,
+              t->pid);
     arch_irq_restore(flags);
 }
 
@@ -373,21 +541,21 @@ void sched_tick(void)
     if (!current)
         return; /* before tasks_init */
     uint64_t now = time_ns();
-    unsigned active = 0; /* for the load average (issue 16) */
-    for (struct task *t = task_list(); t; t = t->next) {
-        if (t->state == TASK_SLEEPING && t->wake_at_ns && now >= t->wake_at_ns) {
-            trace_hrtimer_expire_entry(&t->wake_at_ns, (uintptr_t)sched_wake_task);
-            sched_wake_task(t, -ETIMEDOUT);
-            trace_hrtimer_expire_exit(&t->wake_at_ns);
-        }
-        if (t->alarm_at_ns && now >= t->alarm_at_ns) {
-            trace_hrtimer_expire_entry(&t->alarm_at_ns, (uintptr_t)signal_alarm_expired);
-            signal_alarm_expired(t, now);
-            trace_hrtimer_expire_exit(&t->alarm_at_ns);
-        }
-        active += !sched_is_idle_task(t) && t->state == TASK_RUNNABLE;
+    /* Only the timers that are due: the heaps' first, as long as it is due. */
+    struct deadline_timer *d;
+    while ((d = deadline_heap_first(&sleep_timeouts)) && d->at <= now) {
+        deadline_heap_remove(&sleep_timeouts, d);
+        trace_hrtimer_expire_entry(d, (uintptr_t)sched_wake_task);
+        sched_wake_task(task_of(d, sleep_timer), -ETIMEDOUT);
+        trace_hrtimer_expire_exit(d);
     }
-    loadavg_sample(active, now);
+    while ((d = deadline_heap_first(&alarms)) && d->at <= now) {
+        deadline_heap_remove(&alarms, d); /* an interval timer is armed again in there */
+        trace_hrtimer_expire_entry(d, (uintptr_t)signal_alarm_expired);
+        signal_alarm_expired(task_of(d, alarm), now);
+        trace_hrtimer_expire_exit(d);
+    }
+    loadavg_sample(runnable_tasks(), now); /* issue 16's load average */
     balance();
     /* Each CPU's local timer ends its time slices (sched_cpu_tick); without one, this tick
      * ends every CPU's. */

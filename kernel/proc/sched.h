@@ -7,7 +7,8 @@
  * in a long loop, which keeps kernel code free of preemption races without a preempt count.
  * Waiting is sleep_on(): the task
  * sleeps on a channel (any address) until wake_up() names it, a timeout passes, or the task
- * is killed.
+ * is killed. Sleepers are hashed by channel and timeouts kept in order of deadline, so a
+ * wake-up and the tick touch only the sleepers they end (docs/scaling.md, section 5).
  */
 #ifndef KERNEL_PROC_SCHED_H
 #define KERNEL_PROC_SCHED_H
@@ -29,7 +30,7 @@ void schedule(void);
 
 /*
  * A direct switch, for IPC's fast path (kernel/ipc/ipc_fast.c), as seL4's: the current task
- * goes to sleep on chan (as sleep_on(chan, 0), which the caller has checked it may: not
+ * goes to sleep on chan (as sleep_on_direct(chan, 0), which the caller has checked it may: not
  * killed, no signal to take) and this CPU runs next at once, a task sched_can_switch_to
  * allowed, woken without a trip through the run queue (traced as sched_wakeup and
  * sched_switch all the same). Returns when the current task is woken and runs again; it
@@ -54,6 +55,15 @@ void cond_resched(void);
  */
 int sleep_on(const void *chan, uint64_t timeout_ns);
 
+/* sleep_on for a wait whose waker knows the sleeping task (an IPC wait names its task): the
+ * task is not put in the wait table, so wake_up(chan) does not find it and the sleep costs
+ * no table bookkeeping; sched_wake_sleeper(t, chan) ends it. Returns as sleep_on. */
+int sleep_on_direct(const void *chan, uint64_t timeout_ns);
+
+/* Ends t's sleep if t sleeps on chan (either kind of sleep), its sleep returning 0; else
+ * does nothing. Safe from interrupt handlers. */
+void sched_wake_sleeper(struct task *t, const void *chan);
+
 /* sleep_on without a timeout that neither a signal nor a kill ends: only wake_up(chan)
  * (or a spurious wake: the caller tests its condition in a loop). For waits that must
  * finish before the task may act on a signal (a vfork parent). Returns 0. */
@@ -71,11 +81,24 @@ int sleep_ns(uint64_t ns);
  * Linux's kick_process. */
 void sched_kick(struct task *t);
 
-/* Makes every task sleeping on chan runnable. Safe from interrupt handlers. */
+/* Makes every task sleeping on chan runnable, in the order they went to sleep; looks only
+ * at the sleepers that share chan's bucket of the wait table (0 names no sleeper: a sleep
+ * on channel 0 ends by its timeout or a signal). Safe from interrupt handlers. */
 void wake_up(const void *chan);
 
+/* t's ITIMER_REAL timer fires at at_ns (time_ns's clock), or never for 0: the tick sends
+ * the signal (signal_alarm_expired) once it is due. task_alarm_at reads it. */
+void sched_alarm_set(struct task *t, uint64_t at_ns);
+
+/* task_alloc's reservation of a new task's place among the sleepers and timers, so that
+ * its sleeps never find them full: 0, or -ENOMEM. sched_task_release gives it back when
+ * the task structure is freed. */
+int sched_task_reserve(void);
+void sched_task_release(void);
+
 /* From the global timer interrupt (the PIT, CPU 0), with the kernel lock held: wakes tasks
- * whose timeout passed, samples the load average and balances the run queues. */
+ * whose timeout passed and sends the alarms that are due (looking at the earliest of each
+ * only), samples the load average from the run queues' counts and balances the queues. */
 void sched_tick(void);
 
 /* This CPU's part of the tick: when others wait for this CPU, asks its running task to give

@@ -159,12 +159,17 @@ static void task_list_remove(struct task *t)
  * overflow faults (and ends in the double-fault task's report) instead of corrupting memory. */
 struct task *task_alloc(const char *name)
 {
-    struct task *t = kzalloc(sizeof *t);
-    if (!t)
+    if (sched_task_reserve() != 0)
         return 0;
+    struct task *t = kzalloc(sizeof *t);
+    if (!t) {
+        sched_task_release();
+        return 0;
+    }
     t->kstack = page_alloc(KERNEL_STACK_PAGES);
     if (!t->kstack) {
         kfree(t);
+        sched_task_release();
         return 0;
     }
     arch_kstack_guard(t->kstack, true);
@@ -181,6 +186,7 @@ struct task *task_alloc(const char *name)
         arch_kstack_guard(t->kstack, false);
         page_free(t->kstack, KERNEL_STACK_PAGES);
         kfree(t);
+        sched_task_release();
         return 0;
     }
     return t;
@@ -194,6 +200,7 @@ void task_free(struct task *t)
     arch_kstack_guard(t->kstack, false);
     page_free(t->kstack, KERNEL_STACK_PAGES);
     kfree(t);
+    sched_task_release();
 }
 
 struct task *task_create_kernel(const char *name, void (*fn)(void *), void *arg)
@@ -358,9 +365,9 @@ static void __attribute__((noreturn)) exit_task(int status, int sig, bool core)
     if (t->as)
         release_process_resources(t);
     arch_irq_save();
-    if (t->alarm_at_ns)
-        trace_hrtimer_cancel(&t->alarm_at_ns);
-    t->alarm_at_ns = 0; /* a dead task's timer never fires */
+    if (task_alarm_at(t))
+        trace_hrtimer_cancel(&t->alarm);
+    sched_alarm_set(t, 0); /* a dead task's timer never fires */
     task_vfork_release(t);
     t->exit_status = status;
     t->term_signal = sig;

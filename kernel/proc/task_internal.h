@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 #include "kernel/arch.h"
+#include "kernel/lib/deadline_heap.h"
+#include "kernel/lib/wait_table.h"
 #include "kernel/proc/cred.h"
 #include "kernel/proc/signal.h"
 #include "kernel/proc/task.h"
@@ -45,8 +47,11 @@ struct task {
     void *graph_stack;        /* function_graph's return stack for this task */
     struct arch_task arch;    /* the machine's own per-task state (kernel/arch.h) */
 
-    const void *wait_chan;    /* what it sleeps on */
-    uint64_t wake_at_ns;      /* 0: no timeout */
+    struct wait_link wait;    /* wait.chan: what it sleeps on (0: nothing anyone wakes);
+                               * in the scheduler's wait table while it sleeps on it,
+                               * unless the sleep is direct (wait_hashed false) */
+    bool wait_hashed;         /* wait is in the wait table (a sleep_on, not a direct one) */
+    struct deadline_timer sleep_timer; /* its sleep's timeout, queued while one runs */
     int wake_reason;          /* sleep_on()'s result */
     bool killed;              /* exits at its next return to user mode or sleep */
     bool detached;            /* nobody will wait for it: freed as soon as it is dead */
@@ -76,7 +81,8 @@ struct task {
                                * (with CLONE_VM, as is the parent's: borrowed, not freed) */
     uint32_t clear_child_tid; /* set_tid_address: zeroed (as a futex word) at exit */
     uint32_t robust_list, robust_list_len; /* set_robust_list, kept for get_robust_list */
-    uint64_t alarm_at_ns;     /* ITIMER_REAL's next expiry (0: disarmed) */
+    struct deadline_timer alarm; /* ITIMER_REAL: alarm.at is the next expiry while queued
+                               * (sched_alarm_set; task_alarm_at reads it) */
     uint64_t alarm_interval_ns; /* its reload value (0: one shot) */
     int exit_signal;          /* what the parent gets at its death (clone's CSIGNAL) */
     bool vfork_done;          /* a vfork parent: its child has exec'd or exited */
@@ -211,6 +217,12 @@ void arch_task_exec_reset(struct task *t, uint32_t entry, uint32_t user_esp);
 void arch_switch_to(struct task *prev, struct task *next);
 /* A kernel thread's first code: runs t->thread_fn and exits. */
 void task_thread_main(void) __attribute__((noreturn));
+
+/* The time (time_ns) t's ITIMER_REAL timer fires next, 0 when it is disarmed. */
+static inline uint64_t task_alarm_at(const struct task *t)
+{
+    return deadline_timer_queued(&t->alarm) ? t->alarm.at : 0;
+}
 
 /* sched.h's sched_can_switch_to, inline here where the task's fields are: the IPC fast
  * path asks it on every call. */

@@ -145,7 +145,7 @@ int signal_tgkill(int tgid, int tid, int sig)
 
 void signal_alarm_expired(struct task *t, uint64_t now)
 {
-    t->alarm_at_ns = t->alarm_interval_ns ? now + t->alarm_interval_ns : 0;
+    sched_alarm_set(t, t->alarm_interval_ns ? now + t->alarm_interval_ns : 0);
     struct sig_origin o = { SI_KERNEL, 0, 0, 0 };
     signal_send(t, SIGALRM, &o);
 }

@@ -184,7 +184,7 @@ struct itimerval32 {
 static struct itimerval32 itimer_read(void)
 {
     unsigned long flags = arch_irq_save();
-    uint64_t at = current->alarm_at_ns, interval = current->alarm_interval_ns, now = time_ns();
+    uint64_t at = task_alarm_at(current), interval = current->alarm_interval_ns, now = time_ns();
     arch_irq_restore(flags);
     uint64_t left = at > now ? at - now : at ? 1000 : 0; /* due: 1 us, as Linux shows it */
     struct itimerval32 v = {
@@ -200,13 +200,12 @@ static struct itimerval32 itimer_read(void)
 static void itimer_set(uint64_t value_ns, uint64_t interval_ns)
 {
     unsigned long flags = arch_irq_save();
-    if (current->alarm_at_ns)
-        trace_hrtimer_cancel(&current->alarm_at_ns);
-    current->alarm_at_ns = value_ns ? time_ns() + value_ns : 0;
+    if (task_alarm_at(current))
+        trace_hrtimer_cancel(&current->alarm);
+    sched_alarm_set(current, value_ns ? time_ns() + value_ns : 0);
     current->alarm_interval_ns = value_ns ? interval_ns : 0;
     if (value_ns)
-        trace_hrtimer_start(&current->alarm_at_ns, (uintptr_t)signal_alarm_expired,
-                            current->alarm_at_ns);
+        trace_hrtimer_start(&current->alarm, (uintptr_t)signal_alarm_expired, current->alarm.at);
     arch_irq_restore(flags);
 }
 

@@ -8,7 +8,7 @@
 
 static int grows;
 static const char *last_corruption;
-static void *chunks[64];
+static void *chunks[64]; /* MAX_CHUNKS */
 
 static void *grow(size_t size)
 {
@@ -133,4 +133,44 @@ TEST(cost_is_what_the_heap_gives)
     CHECK_EQ_INT(kmalloc_cost(NULL), 0);
     kfree(p);
     kfree(q);
+}
+
+/* The heap is not capped at its 64 chunk slots of 64 KiB (4 MiB, which capped the number of
+ * processes): each chunk asks for a quarter of what the heap holds, so 64 chunks cover far
+ * more, and what it holds ahead of need stays under a quarter. */
+TEST(heap_grows_past_64_chunks_of_64_kib)
+{
+    setup();
+    int n = 0;
+    while (n < 40000 && kmalloc(512)) /* 20 MiB of small blocks */
+        n++;
+    CHECK_EQ_INT(n, 40000);
+    CHECK(grows < 40);
+    struct heap_stats st;
+    heap_get_stats(&st);
+    CHECK(st.chunk_bytes >= st.used_bytes && st.chunk_bytes - st.used_bytes < st.used_bytes / 4 + (64u << 10));
+}
+
+static int refusals;
+/* A grow() that refuses anything over 256 KiB, as fragmented memory would. */
+static void *grow_small(size_t size)
+{
+    if (size > 256 * 1024) {
+        refusals++;
+        return NULL;
+    }
+    return grow(size);
+}
+
+TEST(a_refused_big_chunk_falls_back_to_smaller_ones)
+{
+    setup();
+    heap_init(grow_small, corrupted);
+    refusals = 0;
+    int n = 0;
+    while (n < 4000 && kmalloc(512)) /* 2 MiB: more than one 256 KiB chunk */
+        n++;
+    CHECK_EQ_INT(n, 4000);
+    CHECK(refusals > 0);
+    CHECK(kmalloc(300 * 1024) == NULL); /* one block bigger than any chunk grow() gives */
 }

@@ -9,8 +9,9 @@
  *     lost_before > 0 ends the page before it, so that the next page reports the loss in
  *     its place;
  *   - a frame with no records and a lost_before > 0 carries trailing losses: the open page
- *     is finished, then a page with no events whose missed count they are, stamped with
- *     the frame's time (raw_fill_trailing_losses);
+ *     is finished, then a page with no events whose missed count they are (commit 0,
+ *     RB_MISSED_EVENTS|RB_MISSED_STORED, the count after the empty data), stamped with the
+ *     frame's time: Linux's readers find a count only on a page;
  *   - discarded records are skipped; frames continue each other, so a page may hold events
  *     of several frames.
  *

@@ -59,6 +59,7 @@ static bool capture_open;
 static struct {
     bool sending;
     unsigned cpu;
+    struct ring_buffer *rb; /* the span's buffer: a snapshot swap meanwhile changes the live one */
     struct rb_span span;
 } in_flight;
 
@@ -186,7 +187,8 @@ static void send_in_flight(void)
 static bool send_span(unsigned cpu, bool whole_pages)
 {
     unsigned long flags = spin_lock_irqsave(&trace_reader_lock);
-    bool got = rb_consume_span(trace_buffer(), cpu, whole_pages, &in_flight.span);
+    in_flight.rb = trace_buffer();
+    bool got = rb_consume_span(in_flight.rb, cpu, whole_pages, &in_flight.span);
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     if (!got)
         return false;
@@ -194,7 +196,7 @@ static bool send_span(unsigned cpu, bool whole_pages)
     in_flight.sending = true;
     send_in_flight();
     flags = spin_lock_irqsave(&trace_reader_lock);
-    bool whole = rb_span_done(trace_buffer(), cpu, &in_flight.span);
+    bool whole = rb_span_done(in_flight.rb, cpu, &in_flight.span);
     in_flight.sending = false;
     spin_unlock_irqrestore(&trace_reader_lock, flags);
     if (!whole)
@@ -239,7 +241,7 @@ bool trace_capture_end_at_crash(void)
 {
     if (!capture_open)
         return false;
-    if (in_flight.sending && rb_span_done(trace_buffer(), in_flight.cpu, &in_flight.span))
+    if (in_flight.sending && rb_span_done(in_flight.rb, in_flight.cpu, &in_flight.span))
         send_in_flight(); /* its page is whole: the frame the crash cut goes again */
     in_flight.sending = false;
     send_events(UINT64_MAX, true);

@@ -7,7 +7,8 @@
  *   events/header_event          the event header, as ring_buffer_print_entry_header gives it
  *   trace_clock                  the clocks, the one pages count in between brackets
  *
- * The page filler (trace_raw.h) is shared with the binary capture on COM2 (trace_capture.c).
+ * The binary capture on COM2 (trace_capture.c) does not build these pages: it sends the
+ * ring's own records, and the host builds the same pages from them (tools/tkconvert).
  *
  * Only one clock exists: `local`, nanoseconds from the CPU's cycle counter (what the `trace`
  * file prints; like Linux's local clock, per CPU and not synchronised between CPUs).

@@ -9,12 +9,12 @@
  *  - a task's sleep timeout (nanosleep, poll, waits with a timeout: kernel/proc/sched.c):
  *    start when the sleep begins (mode REL, expires = the deadline in ns of time_ns()),
  *    expire_entry/exit when the tick finds it due and wakes the task (function =
- *    sched_wake_task), cancel when the task wakes before it. hrtimer = &task->wake_at_ns;
+ *    sched_wake_task), cancel when the task wakes before it. hrtimer = &task->sleep_timer;
  *  - a task's SIGALRM timer (alarm, setitimer ITIMER_REAL: kernel/syscall/sys_process.c):
  *    start when set (mode REL), cancel when set again or to 0 while armed, or when the task
  *    exits with it armed, expire_entry/exit of signal_alarm_expired when due; an interval
  *    timer re-arms itself there without a new start, as Linux's it_real_fn does.
- *    hrtimer = &task->alarm_at_ns.
+ *    hrtimer = &task->alarm.
  * Hooks in kernel/trace_hooks.h: each costs one load and a branch while off.
  */
 #ifndef TRACE_EVENTS_TIMER_EVENTS_H
