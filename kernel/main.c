@@ -20,6 +20,7 @@
 #include "kernel/lib/cmdline.h"
 #include "kernel/shell/console.h"
 #include "kernel/mm/heap.h"
+#include "kernel/mm/highmem.h"
 #include "kernel/init.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/mm/page_alloc.h"
@@ -71,8 +72,11 @@ void run_initcalls(void)
 static void memory_init(void)
 {
     for (int i = 0; i < boot_info.region_count; i++)
-        if (boot_info.regions[i].type == MEM_REGION_USABLE)
+        if (boot_info.regions[i].type == MEM_REGION_USABLE) {
             page_alloc_add_free(boot_info.regions[i].base, boot_info.regions[i].length);
+            if (boot_info.regions[i].base + boot_info.regions[i].length > LOWMEM_LIMIT)
+                highmem_add_free(boot_info.regions[i].base, boot_info.regions[i].length);
+        }
     page_alloc_reserve(0, 0x100000); /* real-mode structures, BIOS, VGA */
     page_alloc_reserve(virt_to_phys(kernel_start), (uintptr_t)(kernel_end - kernel_start));
     for (int i = 0; i < boot_info.module_count; i++)
@@ -174,6 +178,9 @@ void kmain(uint32_t magic, uint32_t multiboot_info)
     heap_init(heap_grow, heap_corrupted);
     printk("memory: %u KiB usable, %u KiB free, paging on\n",
            page_alloc_total_pages() * 4, page_alloc_free_pages() * 4);
+    if (highmem_total_pages())
+        printk("memory: %u KiB more above %u MiB, for programs' pages (high memory)\n",
+               highmem_total_pages() * 4, LOWMEM_LIMIT >> 20);
 
     arch_timer_init();
     time_init(arch_cycles_khz());

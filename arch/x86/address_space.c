@@ -23,6 +23,7 @@
 #include "arch/x86/address_space.h" /* struct addr_space */
 
 #include "arch/x86/cpu.h"
+#include "arch/x86/kmap.h"
 #include "arch/x86/mmiotrace_user.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/tlb_shootdown.h"
@@ -30,6 +31,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/notrace.h"
 #include "kernel/mm/heap.h"
+#include "kernel/mm/highmem.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/lib/string.h"
 #include "kernel/spinlock.h"
@@ -157,6 +159,34 @@ static bool frame_put(uint32_t frame)
     return last;
 }
 
+/*
+ * A frame for a program's private page, zeroed: from high memory first, where there is any
+ * (kernel/mm/highmem.h: the kernel needs none of it), as Linux's GFP_HIGHUSER; else from
+ * page_alloc, never its reserve. 0 when memory is exhausted. A page shared on fork stays
+ * low: frame_users counts the sharers of low frames only.
+ */
+static uint32_t alloc_user_frame(void)
+{
+    uint32_t frame = highmem_alloc_user();
+    if (frame) {
+        void *p = kmap_frame(frame);
+        memset(p, 0, PAGE_SIZE);
+        kunmap_frame(p);
+        return frame;
+    }
+    uintptr_t page = page_alloc_user(1);
+    return page ? (uint32_t)virt_to_phys((void *)page) : 0;
+}
+
+/* Gives back a frame alloc_user_frame (or page_alloc) gave. */
+static void free_user_frame(uint32_t frame)
+{
+    if (highmem_frame(frame))
+        highmem_free(frame);
+    else
+        page_free((uintptr_t)phys_to_virt(frame), 1);
+}
+
 /* Gives up the frame a used PTE (present or PROT_NONE) holds, as its owner: freed unless it belongs to someone
  * else (PTE_SHARED_FRAME) or another space still shares it. True when it counted among
  * the owner's pages. */
@@ -166,7 +196,7 @@ static bool release_frame(uint32_t pte)
         return false;
     uint32_t frame = pte & PTE_ADDR_MASK;
     if (!pte_share_on_fork(pte) || frame_put(frame))
-        page_free((uintptr_t)phys_to_virt(frame), 1);
+        free_user_frame(frame);
     return true;
 }
 
@@ -274,14 +304,20 @@ static int map_frame(struct addr_space *as, uint32_t va, uintptr_t frame, uint32
 
 int vm_map_new(struct addr_space *as, uint32_t va, unsigned vm_flags)
 {
-    uintptr_t page = page_alloc_user(1); /* never the kernel's reserve */
-    if (!page)
+    uint32_t frame;
+    if (vm_flags & VM_SHARE_ON_FORK) {
+        uintptr_t page = page_alloc_user(1); /* never the kernel's reserve */
+        frame = page ? (uint32_t)virt_to_phys((void *)page) : 0;
+    } else {
+        frame = alloc_user_frame();
+    }
+    if (!frame)
         return -ENOMEM;
-    int err = map_frame(as, va, virt_to_phys((void *)page),
+    int err = map_frame(as, va, frame,
                         ((vm_flags & VM_WRITE) ? PTE_WRITE : 0) |
                             ((vm_flags & VM_SHARE_ON_FORK) ? PTE_SHARE_ON_FORK : 0));
     if (err) {
-        page_free(page, 1);
+        free_user_frame(frame);
         return err;
     }
     as->owned_pages++;
@@ -347,12 +383,18 @@ bool vm_page_private(const struct addr_space *as, uint32_t va)
            !(*pte & (PTE_SHARED_FRAME | PTE_FRAME_NOTE));
 }
 
-void *vm_kernel_ptr(const struct addr_space *as, uint32_t va)
+void *vm_kmap(const struct addr_space *as, uint32_t va)
 {
     uint32_t *pte = pte_find(as, va);
     if (!pte || !(*pte & PTE_PRESENT) || (*pte & PTE_DEVICE))
         return 0; /* (device memory is not in the direct map) */
-    return (uint8_t *)phys_to_virt(*pte & PTE_ADDR_MASK) + (va & (PAGE_SIZE - 1));
+    return (uint8_t *)kmap_frame(*pte & PTE_ADDR_MASK) + (va & (PAGE_SIZE - 1));
+}
+
+void vm_kunmap(void *p)
+{
+    if (p)
+        kunmap_frame(p);
 }
 
 uint32_t vm_find_free(const struct addr_space *as, uint32_t npages, uint32_t from, uint32_t to)
@@ -435,8 +477,11 @@ int vm_zero_page(struct addr_space *as, uint32_t va)
         return -ENOMEM;
     /* A lent frame, or a MAP_SHARED one, keeps its contents: other users see them (Linux's
      * MADV_DONTNEED on a shared mapping drops only this mapping of the same memory). */
-    if (!(*pte & PTE_SHARED_FRAME) && !pte_share_on_fork(*pte))
-        memset(phys_to_virt(*pte & PTE_ADDR_MASK), 0, PAGE_SIZE);
+    if (!(*pte & PTE_SHARED_FRAME) && !pte_share_on_fork(*pte)) {
+        void *p = kmap_frame(*pte & PTE_ADDR_MASK);
+        memset(p, 0, PAGE_SIZE);
+        kunmap_frame(p);
+    }
     return 0;
 }
 
@@ -514,20 +559,23 @@ static int clone_page(struct addr_space *child, uint32_t va, uint32_t pte)
         bits = (bits & ~(PTE_ARMED | PTE_PROT_NONE)) |
                ((bits & PTE_USER) ? PTE_PRESENT : PTE_PROT_NONE);
     bool own = !(pte & PTE_SHARED_FRAME), shared = pte_share_on_fork(pte);
-    uintptr_t copy = 0;
+    uint32_t copy = 0;
     if (shared && (!frame_users_ready() || !frame_get(frame)))
         return -ENOMEM;
     if (own && !shared) {
-        copy = page_alloc_user(1);
+        copy = alloc_user_frame();
         if (!copy)
             return -ENOMEM;
-        memcpy((void *)copy, phys_to_virt(frame), PAGE_SIZE);
-        frame = virt_to_phys((void *)copy);
+        void *to = kmap_frame(copy), *from = kmap_frame(frame);
+        memcpy(to, from, PAGE_SIZE);
+        kunmap_frame(from);
+        kunmap_frame(to);
+        frame = copy;
     }
     uint32_t *slot = pte_make(child, va);
     if (!slot) {
         if (copy)
-            page_free(copy, 1);
+            free_user_frame(copy);
         if (shared)
             frame_put(frame);
         return -ENOMEM;

@@ -452,22 +452,23 @@ static bool emulate_mov(struct user_cpu *c, const struct user_map *m, struct tra
 }
 
 /* The instruction's bytes at eip as far as they can be read (up to MMIO_INSN_MAX), from
- * the program's pages through the direct map (vm_kernel_ptr: a page it may not read, or a
- * device page, gives none). */
+ * the program's pages (vm_kmap: a page it may not read, or a device page, gives none). */
 static size_t fetch(const struct addr_space *as, uint32_t eip, uint8_t code[MMIO_INSN_MAX])
 {
     size_t first = PAGE_SIZE - (eip & (PAGE_SIZE - 1)), avail = 0;
     if (first > MMIO_INSN_MAX)
         first = MMIO_INSN_MAX;
-    const uint8_t *p = vm_rights(as, eip) ? vm_kernel_ptr(as, eip) : 0;
+    uint8_t *p = vm_rights(as, eip) ? vm_kmap(as, eip) : 0;
     if (!p)
         return 0;
     memcpy(code, p, first);
+    vm_kunmap(p);
     avail = first;
     if (first < MMIO_INSN_MAX) {
-        p = vm_rights(as, eip + (uint32_t)first) ? vm_kernel_ptr(as, eip + (uint32_t)first) : 0;
+        p = vm_rights(as, eip + (uint32_t)first) ? vm_kmap(as, eip + (uint32_t)first) : 0;
         if (p) {
             memcpy(code + first, p, MMIO_INSN_MAX - first);
+            vm_kunmap(p);
             avail = MMIO_INSN_MAX;
         }
     }
@@ -489,8 +490,10 @@ static void decode_user(struct user_cpu *c, const struct addr_space *as, uint32_
 {
     uint32_t len = c->decoded.len;
     if (c->decoded.eip == eip && len && (eip & (PAGE_SIZE - 1)) + len <= PAGE_SIZE) {
-        const uint8_t *p = vm_kernel_ptr(as, eip);
-        if (p && memcmp(p, c->decoded.code, len) == 0)
+        uint8_t *p = vm_kmap(as, eip);
+        bool same = p && memcmp(p, c->decoded.code, len) == 0;
+        vm_kunmap(p);
+        if (same)
             return;
     }
     uint8_t code[MMIO_INSN_MAX];

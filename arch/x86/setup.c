@@ -6,6 +6,7 @@
 #include "kernel/arch.h"
 #include "kernel/mm/vm.h"
 
+#include "arch/x86/kmap.h"
 #include "arch/x86/acpi_madt.h"
 #include "arch/x86/cpu.h"
 #include "kernel/smp.h"
@@ -42,6 +43,7 @@ bool arch_early_init(uint32_t magic, uint32_t boot_info_addr)
 void arch_memory_init(uintptr_t lowmem_top)
 {
     paging_init(lowmem_top);
+    kmap_init();
     double_fault_init();
 }
 

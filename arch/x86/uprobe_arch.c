@@ -46,20 +46,22 @@ bool uprobe_arch_poke(struct addr_space *as, uint32_t addr, uint8_t expect, uint
 {
     if (!as || !vm_page_private(as, addr))
         return false;
-    volatile uint8_t *p = vm_kernel_ptr(as, addr);
-    if (!p || *p != expect)
-        return false;
-    *p = byte;
-    return true;
+    volatile uint8_t *p = vm_kmap(as, addr);
+    bool poked = p && *p == expect;
+    if (poked)
+        *p = byte;
+    vm_kunmap((void *)p);
+    return poked;
 }
 
 void uprobe_arch_rewrite(struct addr_space *as, uint32_t addr)
 {
-    volatile uint8_t *p = as && vm_page_private(as, addr) ? vm_kernel_ptr(as, addr) : 0;
+    volatile uint8_t *p = as && vm_page_private(as, addr) ? vm_kmap(as, addr) : 0;
     if (!p)
         return;
     invlpg((uint32_t)(uintptr_t)p); /* QEMU refills the entry: the store takes its slow path */
     *p = *p;
+    vm_kunmap((void *)p);
 }
 
 static uint32_t int3_holds;
@@ -79,8 +81,10 @@ static bool breakpoint(struct trap_frame *tf)
 {
     struct task *t = current;
     uint32_t addr = tf->eip - 1;
-    const volatile uint8_t *p = t->as ? vm_kernel_ptr(t->as, addr) : 0;
-    if (!p || *p != INT3 || !uprobe_hook)
+    const volatile uint8_t *p = t->as ? vm_kmap(t->as, addr) : 0;
+    bool int3 = p && *p == INT3;
+    vm_kunmap((void *)p);
+    if (!int3 || !uprobe_hook)
         return false;
     uint32_t regs[KPROBE_ARCH_NREGS] = {
         tf->eax, tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp,

@@ -18,6 +18,7 @@
 #include "kernel/fs/file.h"
 #include "kernel/fs/procfs.h"
 #include "kernel/mm/heap.h"
+#include "kernel/mm/highmem.h"
 #include "kernel/init.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/log/klog.h"
@@ -43,8 +44,18 @@ static int read_meminfo(struct fs_node *f, struct fs_writer *out)
     (void)f;
     struct heap_stats hs;
     heap_get_stats(&hs);
-    fs_printf(out, "MemTotal:     %8u kB\n", page_alloc_total_pages() * (PAGE_SIZE / 1024));
-    fs_printf(out, "MemFree:      %8u kB\n", page_alloc_free_pages() * (PAGE_SIZE / 1024));
+    const unsigned kb = PAGE_SIZE / 1024;
+    /* Linux's lines, and with CONFIG_HIGHMEM its four more (fs/proc/meminfo.c). The free
+     * counts are read after the first line is out: a program's read takes the page for
+     * the text then, and MemFree says what is free while the program has its answer. */
+    fs_printf(out, "MemTotal:     %8u kB\n",
+              (page_alloc_total_pages() + highmem_total_pages()) * kb);
+    uint32_t low_free = page_alloc_free_pages(), high_free = highmem_free_pages();
+    fs_printf(out, "MemFree:      %8u kB\n", (low_free + high_free) * kb);
+    fs_printf(out, "HighTotal:    %8u kB\n", highmem_total_pages() * kb);
+    fs_printf(out, "HighFree:     %8u kB\n", high_free * kb);
+    fs_printf(out, "LowTotal:     %8u kB\n", page_alloc_total_pages() * kb);
+    fs_printf(out, "LowFree:      %8u kB\n", low_free * kb);
     fs_printf(out, "HeapTotal:    %8u kB\n", (unsigned)(hs.chunk_bytes / 1024));
     fs_printf(out, "HeapUsed:     %8u kB\n", (unsigned)(hs.used_bytes / 1024));
     fs_printf(out, "HeapAllocs:   %8u\n", (unsigned)hs.allocations);

@@ -119,11 +119,17 @@ static int read_cmdline(struct fs_node *f, struct fs_writer *out)
     for (uint32_t va = mm->arg_start; va < mm->arg_end;) {
         uint32_t page_end = (va | (PAGE_SIZE - 1)) + 1;
         uint32_t n = (page_end < mm->arg_end ? page_end : mm->arg_end) - va;
-        const char *p = vm_kernel_ptr(t->as, va);
-        if (!p || !(vm_rights(t->as, va) & VM_READ))
+        if (!(vm_rights(t->as, va) & VM_READ))
             break;
-        out->emit(out, p, n);
-        va += n;
+        char text[PAGE_SIZE / 4]; /* copied out: emit may sleep (a pipe), a mapping may not */
+        uint32_t got = n < sizeof text ? n : (uint32_t)sizeof text;
+        char *p = vm_kmap(t->as, va);
+        if (!p)
+            break;
+        memcpy(text, p, got);
+        vm_kunmap(p);
+        out->emit(out, text, got);
+        va += got;
     }
     return 0;
 }

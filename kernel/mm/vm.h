@@ -67,8 +67,13 @@ unsigned vm_rights(const struct addr_space *as, uint32_t va);
  * kernel may change for this process without touching anyone else's memory. */
 bool vm_page_private(const struct addr_space *as, uint32_t va);
 /* A kernel pointer to the byte at user address va (of any process), or NULL when the page is
- * not mapped: the frame's address in the kernel's direct map, plus the offset. */
-void *vm_kernel_ptr(const struct addr_space *as, uint32_t va);
+ * not mapped: the frame's address in the direct map, or in a temporary mapping for a frame
+ * in high memory (arch/x86/kmap.h: its rules hold until vm_kunmap). Valid within that one
+ * page; give it back with vm_kunmap (of any pointer into the page) before mapping another
+ * that is not nested in it, sleeping, or returning to user space. */
+void *vm_kmap(const struct addr_space *as, uint32_t va);
+/* Ends what vm_kmap gave (NULL: nothing). */
+void vm_kunmap(void *p);
 
 /* Finds npages consecutive free pages (not used, see vm_page_used) in [from, to); returns
  * the first's address or 0. */

@@ -39,7 +39,9 @@ static void copy_to_space(struct addr_space *as, uint32_t va, const void *src, u
         uint32_t chunk = PAGE_SIZE - (va & (PAGE_SIZE - 1));
         if (chunk > len)
             chunk = len;
-        memcpy(vm_kernel_ptr(as, va), from, chunk);
+        void *to = vm_kmap(as, va);
+        memcpy(to, from, chunk);
+        vm_kunmap(to);
         va += chunk, from += chunk, len -= chunk;
     }
 }

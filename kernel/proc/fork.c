@@ -78,7 +78,9 @@ static void write_tid(struct addr_space *as, uint32_t addr, int pid)
 {
     if ((addr & 3) || !(vm_rights(as, addr) & VM_WRITE))
         return;
-    *(int32_t *)vm_kernel_ptr(as, addr) = pid;
+    int32_t *word = vm_kmap(as, addr);
+    *word = pid;
+    vm_kunmap(word);
 }
 
 /* Copies the per-task state of the current process into child (see the file comment).

@@ -443,11 +443,12 @@ int task_update_user_bit(struct task *t, uint32_t addr, unsigned bit, bool set)
     unsigned long flags = arch_irq_save();
     int err = -EFAULT;
     if (vm_rights(t->as, addr) & VM_WRITE) {
-        uint32_t *word = vm_kernel_ptr(t->as, addr);
+        uint32_t *word = vm_kmap(t->as, addr);
         if (set)
             __atomic_or_fetch(word, 1u << bit, __ATOMIC_RELAXED);
         else
             __atomic_and_fetch(word, ~(1u << bit), __ATOMIC_RELAXED);
+        vm_kunmap(word);
         err = 0;
     }
     arch_irq_restore(flags);

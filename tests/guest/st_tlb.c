@@ -106,10 +106,11 @@ static struct addr_space *make_space(const struct tlb_case *c)
     for (uint32_t i = 0; as && i < c->pages; i++) {
         uint32_t va = VA + i * PAGE_SIZE;
         ST_CHECK(vm_map_new(as, va, VM_READ | VM_WRITE) == 0);
-        uint32_t *p = vm_kernel_ptr(as, va);
+        uint32_t *p = vm_kmap(as, va);
         ST_CHECK(p != 0);
         if (p)
             *p = OLD_VALUE;
+        vm_kunmap(p);
     }
     return as;
 }
@@ -232,9 +233,10 @@ static void move_and_replace(struct addr_space **as)
 {
     ST_CHECK(vm_move_pages(*as, VA, VA + 0x400000u, 1) == 0);
     ST_CHECK(vm_map_new(*as, VA, VM_READ | VM_WRITE) == 0);
-    uint32_t *p = vm_kernel_ptr(*as, VA);
+    uint32_t *p = vm_kmap(*as, VA);
     if (p)
         *p = NEW_VALUE;
+    vm_kunmap(p);
 }
 
 /* Another frame at the address: every CPU reads the new frame, not the old one. */

@@ -2,7 +2,7 @@
 # layout_1g.check share. Sourced; the script printed /proc/meminfo twice, before and after.
 #   memory_back TEXT WHAT   adds to problems unless every page came back: MemFree after
 #                           equals MemFree before, but for the pages the kernel heap took
-#                           meanwhile (HeapTotal grows 64 KiB at a time when a peak of
+#                           meanwhile (HeapTotal grows by a chunk when a peak of
 #                           kmalloc needs it, and keeps them), and HeapUsed, what is
 #                           allocated in that heap, is back where it was (a kernel object
 #                           leaked shows there).
