@@ -253,10 +253,10 @@ python3 tools/bench_goals.py tools/bench-goals.txt build/bench.json build/bench-
 if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]] || [[ ",$BENCH," == *,scale_sched,* ]]; then
     if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]]; then
         # The boot's own curves (tests/bench/boot_cost_bench.c, docs/scaling.md §7): short
-        # boots with no modules that print their points and power off, at several memory
-        # sizes and with 1, 2, 4, 8 and 16 edu devices added to QEMU's 6 functions (about
-        # 0.4 s each). Their logs come last: a later point of a curve and size replaces an
-        # earlier one (the main boot's boot_cost point, made with modules, among them).
+        # boots with no modules that print their points and power off, at memory sizes from
+        # 16 MiB to 2 GiB and with 1, 2, 4, 8 and 16 edu devices added to QEMU's 6 functions
+        # (about 0.4 s each). Their logs come last: a later point of a curve and size replaces
+        # an earlier one (the main boot's boot_cost point, made with modules, among them).
         boot_point() { # NAME QEMU_RUN_ARGS...
             local boot_log=build/bench-boot-$1-console.log
             shift
@@ -272,7 +272,7 @@ if [ -z "${BENCH:-}" ] || [[ ",$BENCH," == *,scale,* ]] || [[ ",$BENCH," == *,sc
         for n in 1 2 4 8 16; do
             boot_point "${n}edu" --devices "$(printf 'edu %.0s' $(seq "$n"))"
         done
-        for mib in 64 128 256 512 768 1024; do
+        for mib in 16 64 128 256 512 768 1024 2048; do
             boot_point "${mib}m" --memory "$mib"
         done
     fi

@@ -38,13 +38,18 @@ void highmem_add_free(uint64_t base, uint64_t length)
         end = low + HIGH_FRAMES;
     unsigned long flags = spin_lock_irqsave(&highmem_lock);
     init_once();
-    for (uint64_t f = first; f < end; f++) {
-        uint32_t i = (uint32_t)(f - low);
-        if (used[i / 32] & (1u << (i % 32))) {
-            used[i / 32] &= ~(1u << (i % 32));
-            total++;
-            free_count++;
-        }
+    /* A word of 32 frames at a time (issue 24, the boot's cost: one bit per frame was
+     * 27 instructions a frame, 1.8M for 256 MiB), counting the bits that change. */
+    uint32_t i = first < end ? (uint32_t)(first - low) : 0, stop = first < end ? (uint32_t)(end - low) : 0;
+    while (i < stop) {
+        uint32_t bit = i % 32, n = stop - i < 32 - bit ? stop - i : 32 - bit;
+        uint32_t mask = n == 32 ? 0xffffffffu : ((1u << n) - 1) << bit;
+        uint32_t freed = used[i / 32] & mask;
+        uint32_t count = freed == 0xffffffffu ? 32 : (uint32_t)__builtin_popcount(freed);
+        used[i / 32] &= ~mask;
+        total += count;
+        free_count += count;
+        i += n;
     }
     spin_unlock_irqrestore(&highmem_lock, flags);
 }
