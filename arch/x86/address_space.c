@@ -167,7 +167,7 @@ static bool frame_put(uint32_t frame)
  */
 static uint32_t alloc_user_frame(void)
 {
-    uint32_t frame = highmem_alloc_user();
+    uint32_t frame = highmem_alloc();
     if (frame) {
         void *p = kmap_frame(frame);
         memset(p, 0, PAGE_SIZE);

@@ -196,3 +196,9 @@ void paging_init(uintptr_t lowmem_top)
     write_cr3((uint32_t)virt_to_phys(page_directory));
     write_cr0(read_cr0() | CR0_PG | CR0_WP);
 }
+
+void paging_make_tables(uintptr_t va, uint32_t size)
+{
+    for (uintptr_t at = va; at - va < size; at += 4u << 20)
+        page_table_for(at, true);
+}

@@ -47,6 +47,10 @@ void paging_init(uintptr_t lowmem_top);
  * its entries (paging_share_kernel_entries). */
 void paging_set_pte(uintptr_t va, uintptr_t pa, uint32_t flags);
 
+/* Creates the page tables of the kernel range [va, va + size) that have none (a window
+ * whose mappings every address space must see: call before any process exists). */
+void paging_make_tables(uintptr_t va, uint32_t size);
+
 /* The PTE of va, or 0 if no page table covers it. Inside a 4 MiB page: the entry a page
  * table would hold for va (its frame, the large page's flags without PDE_LARGE). */
 uint32_t paging_get_pte(uintptr_t va);

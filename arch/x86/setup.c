@@ -6,6 +6,7 @@
 #include "kernel/arch.h"
 #include "kernel/mm/vm.h"
 
+#include "arch/x86/highmap.h"
 #include "arch/x86/kmap.h"
 #include "arch/x86/acpi_madt.h"
 #include "arch/x86/cpu.h"
@@ -44,6 +45,7 @@ void arch_memory_init(uintptr_t lowmem_top)
 {
     paging_init(lowmem_top);
     kmap_init();
+    highmap_init();
     double_fault_init();
 }
 

@@ -54,7 +54,7 @@ void highmem_add_free(uint64_t base, uint64_t length)
     spin_unlock_irqrestore(&highmem_lock, flags);
 }
 
-uint32_t highmem_alloc_user(void)
+uint32_t highmem_alloc(void)
 {
     if (!free_count)
         return 0;

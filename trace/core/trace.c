@@ -7,6 +7,7 @@
 #include "kernel/arch.h"
 #include "kernel/init.h"
 #include "kernel/lib/errno.h"
+#include "kernel/mm/highmem.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/params.h"
@@ -259,6 +260,12 @@ int trace_resize(uint32_t pages_per_cpu)
 
 /* issue 18, instances: rb NULL is the live top buffer, taken under resize_lock (a snapshot
  * swap only try-locks it); an instance's buffer is resized the same way. */
+bool trace_pages_fit(uint64_t count)
+{
+    uint64_t high = highmap_available();
+    return count <= high || page_alloc_leaves_reserve(count - high);
+}
+
 static int resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu)
 {
     unsigned long flags = spin_lock_irqsave(&resize_lock);
@@ -273,7 +280,7 @@ static int resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu)
     uint64_t buffers = spare ? 2 : 1;
     uint64_t want = (uint64_t)pages_per_cpu * arch_cpu_count() * buffers;
     uint64_t have = (uint64_t)rb_pages_per_cpu(rb) * arch_cpu_count() * buffers;
-    bool fits = want > have ? page_alloc_leaves_reserve(want) : want < page_alloc_free_pages();
+    bool fits = want > have ? trace_pages_fit(want) : want < page_alloc_free_pages();
     struct rb_resize_pages pages, spare_pages;
     int err = fits ? rb_resize_alloc(rb, pages_per_cpu, &pages) : -ENOMEM;
     if (!err && spare && (err = rb_resize_alloc(spare, pages_per_cpu, &spare_pages)) != 0)
@@ -313,9 +320,21 @@ int trace_resize_buffer(struct ring_buffer *rb, uint32_t pages_per_cpu)
 /* --- setting up ------------------------------------------------------------------------ */
 
 /* How many pages the buffer may take is decided before it allocates (trace_resize,
- * boot_buffer_pages). */
-static void *alloc_trace_page(void) { return (void *)page_alloc(1); }
-static void free_trace_page(void *p) { page_free((uintptr_t)p, 1); }
+ * boot_buffer_pages, trace_pages_fit). High memory first, where there is any: the kernel
+ * needs the low pages for itself, and the trace buffer is where a user wants the memory. */
+static void *alloc_trace_page(void)
+{
+    void *p = highmap_page();
+    return p ? p : (void *)page_alloc(1);
+}
+
+static void free_trace_page(void *p)
+{
+    if (highmap_owns(p))
+        highmap_free(p);
+    else
+        page_free((uintptr_t)p, 1);
+}
 
 const struct rb_env trace_rb_env = { alloc_trace_page, free_trace_page, kmalloc, kfree };
 
@@ -334,7 +353,7 @@ static uint32_t boot_buffer_pages(void)
     uint64_t pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
     if (pages < 2)
         pages = 2;
-    if (arg && !page_alloc_leaves_reserve(pages * arch_cpu_count())) {
+    if (arg && !trace_pages_fit(pages * arch_cpu_count())) {
         printk("tracing: trace_buf_size=%s would leave less than the kernel's %u KiB reserve; "
                "using %u bytes\n", arg, PAGE_KERNEL_RESERVE * (PAGE_SIZE / 1024),
                DEFAULT_BUFFER_BYTES);

@@ -259,7 +259,7 @@ static int instance_mkdir(struct fs_node *dir, const char *name)
     if (slot > TRACE_INSTANCES_MAX)
         return -ENOSPC;
     uint32_t pages = trace_default_pages;
-    if (!page_alloc_leaves_reserve((uint64_t)pages * arch_cpu_count()))
+    if (!trace_pages_fit((uint64_t)pages * arch_cpu_count()))
         return -ENOMEM;
     struct trace_array *tr = kzalloc(sizeof *tr);
     if (!tr)

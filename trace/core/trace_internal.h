@@ -17,6 +17,10 @@ extern struct spinlock trace_reader_lock;
 
 /* Page and memory functions for ring buffers in the kernel. */
 extern const struct rb_env trace_rb_env;
+/* Whether count more pages can be trace buffers' (trace_rb_env's): high memory's window
+ * first (kernel/mm/highmem.h, highmap_page), then low pages that leave the kernel's reserve
+ * (PAGE_KERNEL_RESERVE). */
+bool trace_pages_fit(uint64_t count);
 
 struct tracer *trace_current(void);
 struct tracer *trace_tracers(void);

@@ -41,7 +41,7 @@ static int allocate(void)
     if (snapshot_buf)
         return 0;
     uint32_t pages = rb_pages_per_cpu(trace_buffer());
-    if (!page_alloc_leaves_reserve((uint64_t)pages * arch_cpu_count()))
+    if (!trace_pages_fit((uint64_t)pages * arch_cpu_count()))
         return -ENOMEM;
     struct ring_buffer *rb = rb_create(&trace_rb_env, arch_cpu_count(), pages);
     if (!rb)
