@@ -63,13 +63,13 @@ NASMFLAGS := -f elf32 -g -F dwarf
 # call it no longer makes (docs/ftrace.md, section 10). These files are never traced: the tracers themselves (all of trace/), the benchmarks
 # that measure them (tests/bench/), trap entry, the code that patches or walks stacks for
 # them, the clock they read, the last words of a crash, and everything that carries the trace
-# out (formatting, symbols, the file tree, the serial ports, the console, the background
+# out (formatting, symbols, the file tree and its name hash, the serial ports, the console, the background
 # stream): tracing those would make every printed event produce new ones, without end.
 FTRACE_CFLAGS := -fpatchable-function-entry=5
 NOTRACE_DIRS := trace/% tests/bench/% drivers/serial/%
 NOTRACE_ARCH := trap machine backtrace double_fault mmiotrace_fault mmio_decode ftrace_arch \
 	fpu task_arch paging snapshot gdt kprobe_arch insn_decode uprobe_arch smp_boot lapic lapic_timer
-NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols lib/frame_sum fs/fs_tree fs/fs_layout \
+NOTRACE_KERNEL := time panic smp background lib/format lib/string lib/symbols lib/frame_sum lib/name_hash fs/fs_tree fs/fs_layout \
 	shell/console lock_debug
 NOTRACE_C = $(filter $(NOTRACE_DIRS),$(KERNEL_C) $(TEST_C)) $(NOTRACE_ARCH:%=arch/x86/%.c) \
 	$(NOTRACE_KERNEL:%=kernel/%.c)

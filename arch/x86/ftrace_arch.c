@@ -51,19 +51,35 @@ const struct ftrace_graph_unwinder *ftrace_graph_unwinder;
 static const uint8_t nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
 /* The call sites, as gcc lists them (linker.ld). */
-extern const uint32_t mcount_loc_start[], mcount_loc_end[];
+extern uint32_t mcount_loc_start[], mcount_loc_end[];
+
+/* The 5-byte NOP as a little-endian word and its last byte: a site is compared and
+ * written with two loads or stores, not five (the boot does it for every site). */
+#define NOP5_WORD 0x00441f0fu
+#define NOP5_LAST 0x00u
+#define PAD_WORD 0x90909090u
+#define PAD_LAST 0x90u
 
 /* gcc pads each traced function with five one-byte NOPs (-fpatchable-function-entry=5);
  * each pad becomes the one 5-byte NOP the rest of this file patches: one instruction per
- * call while tracing is off, not five. A pad that holds anything else is left as it is
- * (ftrace.c then reports it and never touches it). Runs first thing at boot, on the only
- * CPU, with interrupts off: no code can be part-way through a pad while it changes. */
+ * call while tracing is off, not five. A site that holds anything else is struck from the
+ * list (its entry in __patchable_function_entries becomes 0), so that ftrace.c reports it
+ * and never touches it, without looking at every site again. Runs first thing at boot, on
+ * the only CPU, with interrupts off: no code can be part-way through a pad while it
+ * changes. */
 void ftrace_arch_prepare_sites(void)
 {
-    for (const uint32_t *s = mcount_loc_start; s < mcount_loc_end; s++) {
+    for (uint32_t *s = mcount_loc_start; s < mcount_loc_end; s++) {
         uint8_t *p = (uint8_t *)(uintptr_t)*s;
-        if (p[0] == 0x90 && p[1] == 0x90 && p[2] == 0x90 && p[3] == 0x90 && p[4] == 0x90)
-            memcpy(p, nop5, sizeof nop5);
+        uint32_t word;
+        __builtin_memcpy(&word, p, 4);
+        if (word == PAD_WORD && p[4] == PAD_LAST) {
+            word = NOP5_WORD;
+            __builtin_memcpy(p, &word, 4);
+            p[4] = NOP5_LAST;
+        } else if (!ftrace_site_is_nop(*s)) {
+            *s = 0;
+        }
     }
 }
 
@@ -83,10 +99,9 @@ static volatile uint32_t int3_skips[MAX_CPUS * 16] __attribute__((aligned(64)));
 bool ftrace_site_is_nop(uint32_t site)
 {
     const uint8_t *p = (const uint8_t *)site;
-    for (int i = 0; i < 5; i++)
-        if (p[i] != nop5[i])
-            return false;
-    return true;
+    uint32_t word;
+    __builtin_memcpy(&word, p, 4);
+    return word == NOP5_WORD && p[4] == NOP5_LAST;
 }
 
 bool ftrace_site_calls(uint32_t site, uint32_t target)

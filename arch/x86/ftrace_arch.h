@@ -40,7 +40,8 @@ static inline uint32_t *ftrace_frame_parent_slot(struct ftrace_frame *f) { retur
 typedef void (*ftrace_func_t)(struct ftrace_frame *f) __attribute__((regparm(1)));
 extern volatile ftrace_func_t ftrace_trace_function;
 
-/* Turns gcc's pads into 5-byte NOPs (first thing at boot, one CPU, interrupts off). */
+/* Turns gcc's pads into 5-byte NOPs and strikes (zeroes) the entries of sites that hold
+ * neither (first thing at boot, one CPU, interrupts off). */
 void ftrace_arch_prepare_sites(void);
 
 /* True when site holds the 5-byte NOP / a call to target. */

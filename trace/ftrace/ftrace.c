@@ -93,7 +93,7 @@ int ftrace_site_index(uint32_t ip)
     return lo < ftrace_sites.count && ftrace_sites.addr[lo] == ip ? (int)lo : -1;
 }
 
-/* Keeps the sites that hold gcc's NOP; reports and drops the others. The site list and its
+/* Keeps the sites ftrace_arch_prepare_sites left listed; reports the struck ones. The site list and its
  * bitmaps (patched, scratch, the four filter sets, the probed sites) are all allocated before any is
  * used: without memory for them at boot function tracing cannot exist, and the kernel stops
  * saying so rather than run with some of them missing. */
@@ -107,8 +107,8 @@ static void collect_sites(void)
         panic("ftrace: no memory for %u call sites", listed);
     ftrace_patch_init(listed);
     uint32_t good = 0, bad = 0;
-    for (uint32_t i = 0; i < listed; i++) {
-        if (ftrace_site_is_nop(mcount_loc_start[i]))
+    for (uint32_t i = 0; i < listed; i++) { /* a struck site is 0 (ftrace_arch_prepare_sites) */
+        if (mcount_loc_start[i])
             addr[good++] = mcount_loc_start[i];
         else
             bad++;
