@@ -15,18 +15,6 @@ void wait_table_init(struct wait_table *wt, struct wait_bucket *buckets, uint32_
     wt->count = 0;
 }
 
-/* Links l at the end of bucket b (a move: the table's count stays). */
-static void append(struct wait_bucket *b, struct wait_link *l)
-{
-    l->next = 0;
-    l->prev = b->last;
-    if (b->last)
-        b->last->next = l;
-    else
-        b->first = l;
-    b->last = l;
-}
-
 void wait_table_move(struct wait_table *wt, struct wait_bucket *buckets, uint32_t nbuckets)
 {
     struct wait_bucket *old = wt->buckets;
@@ -36,6 +24,6 @@ void wait_table_move(struct wait_table *wt, struct wait_bucket *buckets, uint32_
     for (uint32_t i = 0; i < old_n; i++)
         for (struct wait_link *l = old[i].first, *next; l; l = next) {
             next = l->next;
-            append(wait_table_bucket(wt, l->chan), l);
+            wait_bucket_append(wait_table_bucket(wt, l->chan), l);
         }
 }

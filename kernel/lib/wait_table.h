@@ -47,11 +47,9 @@ static inline struct wait_bucket *wait_table_bucket(const struct wait_table *wt,
     return &wt->buckets[(h >> wt->shift) & (wt->nbuckets - 1)];
 }
 
-/* Adds l, which is in no table, as the last sleeper on chan. */
-static inline void wait_table_add(struct wait_table *wt, struct wait_link *l, const void *chan)
+/* Links l at the end of bucket b (the table's count is the caller's). */
+static inline void wait_bucket_append(struct wait_bucket *b, struct wait_link *l)
 {
-    struct wait_bucket *b = wait_table_bucket(wt, chan);
-    l->chan = chan;
     l->next = 0;
     l->prev = b->last;
     if (b->last)
@@ -59,6 +57,13 @@ static inline void wait_table_add(struct wait_table *wt, struct wait_link *l, co
     else
         b->first = l;
     b->last = l;
+}
+
+/* Adds l, which is in no table, as the last sleeper on chan. */
+static inline void wait_table_add(struct wait_table *wt, struct wait_link *l, const void *chan)
+{
+    l->chan = chan;
+    wait_bucket_append(wait_table_bucket(wt, chan), l);
     wt->count++;
 }
 
