@@ -26,10 +26,11 @@
  *    end in a frame with no records;
  *  - at the end (trace_capture_close): every event still buffered (unless a reader in the
  *    guest holds the buffer, an interactive trace_pipe or an open trace_pipe_raw: then it
- *    keeps them and their losses), then saved_cmdlines and saved_tgids again (programs that
- *    ran meanwhile) and the format of every user_events event (the only events created at
- *    run time; the others cannot change), and CAPTURE_END. A later capture starts with its
- *    own START.
+ *    keeps them and their losses), then saved_cmdlines and saved_tgids again if a name was
+ *    saved since the open (programs that ran meanwhile), the format of every user_events
+ *    event again if any event was registered since (the only events created at run time;
+ *    the others cannot change), and CAPTURE_END. A later capture starts with its own
+ *    START.
  * A tracer's text pipe header (mmiotrace's VERSION and PCIDEV lines) is not part of it.
  * At a crash or halt the flight recorder ends an open capture with trace_capture_end_at_crash
  * instead: its last events and END, no files.
@@ -51,9 +52,13 @@
 #include "kernel/mm/heap.h"
 #include "kernel/time.h"
 #include "trace/core/capture_frame.h"
+#include "trace/core/trace_comm.h"
 #include "trace/core/trace_internal.h"
+#include "trace/events/trace_events.h"
 
 static bool capture_open;
+static uint32_t formats_sent_at; /* trace_events_registered() when the formats were sent */
+static uint32_t comms_sent_at;   /* trace_comm_changes() when saved_cmdlines/tgids were */
 /* The frame being sent, until it is whole on COM2: a crash that cuts it off sends it again
  * if its page is still whole (the span was consumed from the ring already). */
 static struct {
@@ -161,8 +166,10 @@ void trace_capture_open(void)
     send_clock();
     send_tracefs_file("events/header_page");
     send_tracefs_file("events/header_event");
+    formats_sent_at = trace_events_registered();
     send_formats(0);
     send_tracefs_file("printk_formats");
+    comms_sent_at = trace_comm_changes();
     send_tracefs_file("saved_cmdlines");
     send_tracefs_file("saved_tgids");
     send_tracefs_file("trace_clock");
@@ -256,9 +263,12 @@ void trace_capture_close(bool drain)
         return;
     if (drain)
         send_events(UINT64_MAX, true);
-    send_tracefs_file("saved_cmdlines");
-    send_tracefs_file("saved_tgids");
-    send_formats("user_events");
+    if (trace_comm_changes() != comms_sent_at) { /* programs ran meanwhile */
+        send_tracefs_file("saved_cmdlines");
+        send_tracefs_file("saved_tgids");
+    }
+    if (trace_events_registered() != formats_sent_at)
+        send_formats("user_events"); /* events made since the open: only user events can be */
     capture_send_frame(&com2_sink, CAPTURE_END, 0, 0, 0);
     capture_open = false;
 }

@@ -17,8 +17,13 @@ struct comm_slot {
 /* Slot pid % TRACE_COMM_SLOTS: a newer pid with the same slot replaces an older one. */
 static struct comm_slot slots[TRACE_COMM_SLOTS];
 
+static uint32_t changes; /* trace_comm_changes */
+
+uint32_t trace_comm_changes(void) { return __atomic_load_n(&changes, __ATOMIC_ACQUIRE); }
+
 void trace_comm_save(int pid, const char *name)
 {
+    __atomic_add_fetch(&changes, 1, __ATOMIC_RELEASE);
     struct comm_slot *s = &slots[pid % TRACE_COMM_SLOTS];
     s->pid = pid;
     size_t n = strlen(name);

@@ -745,6 +745,11 @@ int trace_event_describe_builtin(struct trace_event_call *call, uint16_t type)
     return -ENOMEM;
 }
 
+static uint32_t registered; /* trace_events_registered; written under the tracefs
+                             * writers' serialization, as the event list is */
+
+uint32_t trace_events_registered(void) { return __atomic_load_n(&registered, __ATOMIC_ACQUIRE); }
+
 int trace_event_register(struct trace_event_call *call)
 {
     if (!call->system || !valid_name(call->system) || !valid_name(call->name) || !call->ops ||
@@ -787,6 +792,7 @@ int trace_event_register(struct trace_event_call *call)
     if (id == next_id)
         next_id++;
     spin_unlock_irqrestore(&events_lock, flags);
+    __atomic_add_fetch(&registered, 1, __ATOMIC_RELEASE);
     return 0;
 }
 

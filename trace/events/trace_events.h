@@ -86,6 +86,11 @@ struct trace_event_call {
  * Returns 0, -EEXIST (same system and name), -ENOSPC (no ids left) or -ENOMEM. */
 int trace_event_register(struct trace_event_call *call);
 
+/* How many events have been registered since boot: a count that only grows, so a reader
+ * that kept it knows whether any event (and format) appeared since (the binary capture
+ * sends the formats again at its end only then). */
+uint32_t trace_events_registered(void);
+
 /* Describes a built-in record type (enum trace_type, below TRACE_EVENT_ID_FIRST) in
  * events/SYSTEM/NAME/format and id, without an enable file: call->ops needs only
  * print_format. For the kernel's lifetime. Returns 0, -EINVAL, -EEXIST or -ENOMEM. */
