@@ -439,7 +439,7 @@ UNIT_DEPS_klog := kernel/log/klog.c $(HOST_format)
 UNIT_DEPS_symbols := $(HOST_symbols)
 UNIT_DEPS_time := kernel/time.c tests/unit/host_arch.c
 UNIT_DEPS_ring_buffer := $(HOST_ring_buffer)
-UNIT_DEPS_rb_span := $(HOST_ring_buffer)
+UNIT_DEPS_rb_span = tools/tkconvert/ring_records.c $(HOST_ring_buffer)
 # issue 19: threads as CPUs (tests/unit/host_smp_arch.c instead of host_arch.c).
 UNIT_DEPS_rb_smp := trace/core/ring_buffer.c tests/unit/host_smp_arch.c
 # issue 19: spinlocks with lock debugging (kernel/lock_debug.c), threads as CPUs.

@@ -8,24 +8,11 @@
 #include "kernel/arch.h"
 #include "kernel/bench.h"
 #include "kernel/log/printk.h"
+#include "tests/bench/rb_call.h"
 #include "trace/core/ring_buffer.h"
 #include "trace/core/trace_internal.h"
 
 #define ITERATIONS 5000
-
-/* The length is read from memory, not a constant the inline rb_reserve could fold: the
- * same call as trace_bench.c's row "ring buffer reserve+commit, 8-byte payload". */
-struct rb_call {
-    struct ring_buffer *rb;
-    uint32_t length;
-};
-
-static void reserve_commit(void *arg)
-{
-    struct rb_call *c = arg;
-    if (rb_reserve(c->rb, c->length))
-        rb_commit(c->rb);
-}
 
 BENCHMARK(scale_ring_buffer)
 {

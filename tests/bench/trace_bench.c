@@ -20,24 +20,13 @@
 #include "kernel/bench.h"
 #include "kernel/background.h"
 #include "kernel/log/printk.h"
+#include "tests/bench/rb_call.h"
 #include "kernel/time.h"
 #include "trace/core/trace_internal.h"
 
 #define ITERATIONS 20000
 /* An mmiotrace record line is about this long; the export rows use markers of this size. */
 static const char mmio_sized_text[] = "W 4 12.345678 1 0xfebf0004 0x12345678 0x101234 0";
-
-struct rb_call {
-    struct ring_buffer *rb;
-    uint32_t length;
-};
-
-static void reserve_commit(void *arg)
-{
-    struct rb_call *c = arg;
-    if (rb_reserve(c->rb, c->length))
-        rb_commit(c->rb);
-}
 
 static void trace_reserve_commit(void *arg)
 {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "rb_host_env.h"
+#include "tools/tkconvert/ring_records.h"
 
 /* An event as a reader saw it: enough to tell two readings apart. */
 struct seen {
@@ -27,39 +28,24 @@ static void drain_by_event(struct ring_buffer *rb)
         by_event[nr_by_event++] = (struct seen){ ev.ts, ev.lost_before, ev.length, buf[0] };
 }
 
-/* Decodes a span's records as uapi/trace_capture.h describes them. False on a record
- * that does not fit the span. */
+/* Decodes a span's records as the host does (tools/tkconvert/ring_records.c, the one
+ * decoder of the ring's format). False on a record that does not decode. */
 static bool decode_span(const uint8_t *data, const struct rb_span *span)
 {
-    uint64_t ts = span->ts, lost = span->lost_before;
-    uint32_t off = 0;
-    while (off < span->length) {
-        uint32_t w0, w1 = 0;
-        memcpy(&w0, data + off, 4);
-        if (off + 8 <= span->length)
-            memcpy(&w1, data + off + 4, 4);
-        uint32_t type = w0 & 31, header = 4, length = type * 4;
-        if (type == 30) {
-            ts += ((uint64_t)w1 << 27) + (w0 >> 5);
-            off += 8;
-            continue;
-        }
-        if (type == 0 || type == 29) {
-            header = 8;
-            length = w1;
-        }
-        if (header + length > span->length - off)
-            return false;
-        ts += w0 >> 5;
-        if (type != 29 && nr_by_span < MAX_SEEN) {
-            uint32_t first = 0;
-            memcpy(&first, data + off + header, length < 4 ? length : 4);
-            by_span[nr_by_span++] = (struct seen){ ts, lost, length, first };
-            lost = 0;
-        }
-        off += header + length;
+    struct ring_reader r;
+    struct ring_event ev;
+    char err[96];
+    uint64_t lost = span->lost_before;
+    int got;
+    ring_reader_open(&r, data, span->length, span->ts);
+    while ((got = ring_reader_next(&r, &ev, err, sizeof err)) == 1) {
+        uint32_t first = 0;
+        memcpy(&first, ev.payload, ev.length < 4 ? ev.length : 4);
+        if (nr_by_span < MAX_SEEN)
+            by_span[nr_by_span++] = (struct seen){ ev.time, lost, ev.length, first };
+        lost = 0;
     }
-    return lost == 0 || span->length == 0;
+    return got == 0;
 }
 
 /* Everything rb_consume_span gives now: whole pages first, as the capture streams, then

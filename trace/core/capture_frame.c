@@ -23,16 +23,6 @@ void capture_send_frame(struct capture_sink *s, uint16_t type, uint16_t cpu, con
     put_header(s, type, cpu, len, len ? frame_sum(payload, len) : 0, payload, len);
 }
 
-/* frame_sum of the events' head, its six words added directly: it is paid once per page. */
-static uint32_t sum_of_head(const struct capture_events *head)
-{
-    uint32_t w[sizeof *head / 4], sum = 0;
-    memcpy(w, head, sizeof w);
-    for (unsigned i = 0; i < sizeof w / 4; i++)
-        sum += w[i];
-    return sum;
-}
-
 void capture_send_events(struct capture_sink *s, uint16_t cpu, const struct capture_events *head,
                          const void *records, uint32_t len)
 {
@@ -40,7 +30,7 @@ void capture_send_events(struct capture_sink *s, uint16_t cpu, const struct capt
         struct capture_frame_header h;
         struct capture_events head;
     } start = { { CAPTURE_MAGIC, CAPTURE_EVENTS, cpu, (uint32_t)sizeof *head + len,
-                  sum_of_head(head) + (len ? frame_sum(records, len) : 0) },
+                  frame_sum(head, sizeof *head) + (len ? frame_sum(records, len) : 0) },
                 *head };
     _Static_assert(sizeof start == CAPTURE_HEADER_SIZE + sizeof(struct capture_events) &&
                        sizeof(struct capture_events) % 4 == 0,
