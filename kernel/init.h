@@ -53,7 +53,8 @@ struct initcall {
             { fn, number, #level }
 
 /* Runs every registered initcall, level by level; with the boot option initcall_debug,
- * prints each one's level and name first ("initcall: core ipc_init"). */
+ * prints each one's level, name and cycles once it returns ("initcall: core ipc_init done
+ * after 31669 cycles"). */
 void run_initcalls(void);
 
 #endif

@@ -56,15 +56,18 @@ void run_initcalls(void)
             panic("initcall table out of level order at %s (linker.ld: SORT .initcall.*)",
                   c->level_name);
         level = c->level;
-        if (debug) {
+        uint64_t start = arch_cycles();
+        c->fn();
+        if (debug) { /* as Linux's "initcall ... returned after N usecs", in cycles */
+            uint64_t cycles = arch_cycles() - start;
             uint32_t offset, size;
             const char *name = symbol_lookup(kernel_symbols(), (uint32_t)c->fn, &offset, &size);
             if (name)
-                printk("initcall: %s %s\n", c->level_name, name);
+                printk("initcall: %s %s done after %llu cycles\n", c->level_name, name, cycles);
             else
-                printk("initcall: %s %p\n", c->level_name, (void *)c->fn);
+                printk("initcall: %s %p done after %llu cycles\n", c->level_name, (void *)c->fn,
+                       cycles);
         }
-        c->fn();
     }
 }
 
