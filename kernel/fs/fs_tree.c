@@ -70,10 +70,28 @@ static size_t next_component(const char **path)
     return len;
 }
 
+/* Makes a lazy directory's children (fs_mkdir_lazy); nothing for any other node. */
+static void fill_if_lazy(struct fs_node *dir)
+{
+    bool (*fill)(struct fs_node *) = dir->fill;
+    if (!fill)
+        return;
+    dir->fill = NULL; /* its own lookups inside fill find what it made so far */
+    if (!fill(dir))
+        dir->fill = fill; /* short of memory: the next look tries the rest again */
+}
+
+struct fs_node *fs_children(struct fs_node *dir)
+{
+    fill_if_lazy(dir);
+    return dir->children;
+}
+
 /* The child of dir called name (len bytes, not NUL-terminated), or NULL: one hash probe
  * of the directory's index, however many siblings it has. */
 static struct fs_node *find_child(struct fs_node *dir, const char *name, size_t len)
 {
+    fill_if_lazy(dir);
     if (!dir->index)
         return NULL;
     struct name_hash_link *l = name_hash_find(&dir->index->names, name, len);
@@ -216,6 +234,15 @@ struct fs_node *fs_mkdir(struct fs_node *parent, const char *name)
     return add_node(parent, name, NULL, NULL);
 }
 
+struct fs_node *fs_mkdir_lazy(struct fs_node *parent, const char *name,
+                              bool (*fill)(struct fs_node *dir), void *data)
+{
+    struct fs_node *dir = add_node(parent, name, NULL, data);
+    if (dir)
+        dir->fill = fill;
+    return dir;
+}
+
 struct fs_node *fs_create(struct fs_node *parent, const char *name,
                           const struct fs_file_ops *ops, void *data)
 {
@@ -304,6 +331,7 @@ int fs_detach(struct fs_node *node)
     if (!node->open_files)
         return fs_remove(node);
     node->mode = fs_mode(node); /* its directory's default, while it still has one */
+    node->fill = NULL;          /* out of the tree: nothing is made in it any more */
     unlink_child(node);
     free_index(node);
     node->parent = NULL;

@@ -154,6 +154,9 @@ struct fs_node {
     struct fs_node *order_left, *order_right; /* in the parent's index: its treap */
     const struct fs_file_ops *ops; /* NULL for a directory */
     void *data;               /* the owner's */
+    /* A directory whose children are still to be made (fs_mkdir_lazy): what makes them,
+     * run the first time anything looks into it; NULL once run, and for every other node. */
+    bool (*fill)(struct fs_node *dir);
     uint32_t open_files;      /* struct files open on it (kernel/fs/file.h); no removal till 0,
                                * unless detached (fs_detach) */
     bool detached;            /* out of the tree, kept for its open files: the last close frees it */
@@ -188,6 +191,26 @@ struct fs_node *fs_root(void);
 struct fs_node *fs_mkdir(struct fs_node *parent, const char *name);
 struct fs_node *fs_create(struct fs_node *parent, const char *name,
                           const struct fs_file_ops *ops, void *data);
+
+/*
+ * Creates a directory in parent whose children fill(dir) makes the first time anything
+ * looks into it: a lookup of a name in it, a listing (fs_children), a new child, a stat.
+ * Linux's eventfs does the same for events/: thousands of event directories and files
+ * that few readers ever open cost nothing until one does. dir->data is data, for fill.
+ * fill runs once, with the hook already cleared (so it may look into dir itself); it
+ * makes only the children still missing and returns false when memory ran out, and then
+ * runs again at the next look. Returns NULL as fs_mkdir.
+ */
+struct fs_node *fs_mkdir_lazy(struct fs_node *parent, const char *name,
+                              bool (*fill)(struct fs_node *dir), void *data);
+
+/* Whether dir is lazy and not filled yet: an owner adding a child to a directory whose
+ * fill will make that child anyway leaves it to the fill. */
+static inline bool fs_fill_pending(const struct fs_node *dir) { return dir->fill != NULL; }
+
+/* The first of dir's children (each next one is ->next, in name order), dir filled first
+ * if it is lazy: every walk of a directory's children starts here. */
+struct fs_node *fs_children(struct fs_node *dir);
 
 /* Creates every missing directory of a path like "proc/bus/pci" below the root (or, with
  * fs_mkdir_at, below dir: "events/user_events" in tracefs_root()); returns the last, or

@@ -201,6 +201,11 @@ void kfree(void *ptr)
     insert_free(b);
 }
 
+size_t kmalloc_cost_of_size(size_t size)
+{
+    return (size + HEADER_SIZE + HEAP_ALIGN - 1) & ~(size_t)(HEAP_ALIGN - 1);
+}
+
 size_t kmalloc_cost(const void *ptr)
 {
     if (!ptr)

@@ -25,6 +25,9 @@ void kfree(void *ptr);
 /* The heap bytes a live allocation occupies, its header and rounding included: what it
  * costs the heap, for subsystems that charge their memory against a budget. 0 for NULL. */
 size_t kmalloc_cost(const void *ptr);
+/* The heap bytes kmalloc(size) will take at least (its header and rounding): the same
+ * charge before an allocation is made. */
+size_t kmalloc_cost_of_size(size_t size);
 
 struct heap_stats {
     size_t chunk_bytes;   /* obtained from grow() */

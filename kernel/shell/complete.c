@@ -81,7 +81,7 @@ static void find_next(void *arg, const char *name, bool is_dir)
 /* The children of a directory, as candidates. */
 static void visit_children(struct fs_node *dir, complete_visit visit, void *arg)
 {
-    for (struct fs_node *n = dir->children; n; n = n->next)
+    for (struct fs_node *n = fs_children(dir); n; n = n->next)
         visit(arg, n->name, fs_is_dir(n));
 }
 

@@ -84,7 +84,7 @@ static char type_letter(const struct fs_node *n)
  * one per subdirectory), owner, group, size (0: these files have no size until read, as
  * in tracefs and /proc), name, and a link's target after " -> ". No date: the kernel has
  * no wall clock. */
-static void list_long(const struct fs_node *n, struct fs_writer *out)
+static void list_long(struct fs_node *n, struct fs_writer *out)
 {
     static const char rwx[] = "rwxrwxrwx";
     char perms[11];
@@ -96,7 +96,7 @@ static void list_long(const struct fs_node *n, struct fs_writer *out)
     unsigned links = 1;
     if (fs_is_dir(n)) {
         links = 2;
-        for (const struct fs_node *c = n->children; c; c = c->next)
+        for (const struct fs_node *c = fs_children(n); c; c = c->next)
             links += fs_is_dir(c);
     }
     char ubuf[12], gbuf[12];
@@ -111,7 +111,7 @@ static void list_long(const struct fs_node *n, struct fs_writer *out)
  * long line each. */
 static void list_directory(struct fs_node *dir, bool long_form, struct fs_writer *out)
 {
-    for (struct fs_node *n = dir->children; n; n = n->next) {
+    for (struct fs_node *n = fs_children(dir); n; n = n->next) {
         if (long_form)
             list_long(n, out);
         else
@@ -132,7 +132,7 @@ static int list_recursive(struct fs_node *dir, char *path, size_t len, bool long
     if (long_form)
         fs_puts(out, "total 0\n");
     list_directory(dir, long_form, out);
-    for (struct fs_node *n = dir->children; n; n = n->next) {
+    for (struct fs_node *n = fs_children(dir); n; n = n->next) {
         if (!fs_is_dir(n))
             continue;
         int added = ksnprintf(path + len, FS_PATH_MAX - len, "%s%s",

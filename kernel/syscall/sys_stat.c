@@ -38,10 +38,10 @@ struct kstat {
 
 /* The number of subdirectories of dir: its link count is 2 more ("." and its entry in
  * its parent, and each subdirectory's ".."). */
-static uint32_t subdirectories(const struct fs_node *dir)
+static uint32_t subdirectories(struct fs_node *dir)
 {
     uint32_t n = 0;
-    for (const struct fs_node *c = dir->children; c; c = c->next)
+    for (const struct fs_node *c = fs_children(dir); c; c = c->next)
         n += fs_is_dir(c);
     return n;
 }
@@ -236,7 +236,7 @@ static struct fs_node *dir_entry(struct fs_node *dir, uint32_t i, const char **n
         *name = "..";
         return dir->parent ? dir->parent : dir;
     }
-    struct fs_node *c = dir->children;
+    struct fs_node *c = fs_children(dir);
     for (uint32_t k = 2; c && k < i; k++)
         c = c->next;
     if (c)

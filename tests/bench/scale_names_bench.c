@@ -9,8 +9,9 @@
  *   user_event_register_one  one more user event, "u:NAME u32 a" written to
  *                            dynamic_events, with N already registered (N = 10 ... 900:
  *                            UE_EVENT_BUDGET admits about 930 such events):
- *                            parse, find_event, create_event, trace_event_register and
- *                            the event's tracefs directory and files
+ *                            parse, find_event, create_event and trace_event_register
+ *                            (the event's tracefs directory is made once events/
+ *                            user_events has been looked into, its files when it is)
  */
 #include "kernel/arch.h"
 #include "kernel/bench.h"

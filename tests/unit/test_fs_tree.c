@@ -400,3 +400,119 @@ TEST(children_stay_sorted_in_any_insertion_order_and_through_removals)
     CHECK_EQ_INT(fs_remove(dir), 0);
     CHECK(fs_child(fs_root(), "sorted_test") == NULL);
 }
+
+/* A lazy directory (fs_mkdir_lazy): what its fill makes, and how often it runs. */
+static unsigned fills;        /* fill_abc's runs */
+static unsigned fill_budget;  /* files fill_abc may still make before it "runs out" */
+
+/* Makes a, b and c in dir, those still missing, within fill_budget; looks into dir itself
+ * (fs_child), as trace_events.c's fills do, which must not run it again. */
+static bool fill_abc(struct fs_node *dir)
+{
+    fills++;
+    static const char *const names[] = { "c", "a", "b" };
+    for (unsigned i = 0; i < 3; i++) {
+        if (fs_child(dir, names[i]))
+            continue;
+        if (fill_budget == 0)
+            return false;
+        fill_budget--;
+        if (!fs_create(dir, names[i], &hello_ops, dir->data))
+            return false;
+    }
+    return true;
+}
+
+TEST(lazy_directory_is_filled_at_its_first_look_only)
+{
+    fills = 0;
+    fill_budget = 100;
+    struct fs_node *parent = fs_mkdir_path("lazy1");
+    struct fs_node *d = fs_mkdir_lazy(parent, "d", fill_abc, (void *)"owner");
+    CHECK(d != NULL && fs_is_dir(d));
+    CHECK(fs_fill_pending(d));
+    CHECK(fs_mkdir_lazy(parent, "d", fill_abc, NULL) == NULL); /* a duplicate, as fs_mkdir */
+    /* Made, and found, without filling it. */
+    int err;
+    CHECK(fs_lookup("lazy1/d", &err) == d);
+    CHECK_EQ_INT(fills, 0);
+    CHECK(!fs_in_use(d));
+    CHECK_EQ_INT(fills, 0);
+    /* A lookup of a name in it fills it; the files are there, in order, with its data. */
+    struct fs_node *b = fs_lookup("lazy1/d/b", &err);
+    CHECK(b != NULL);
+    CHECK_EQ_STR((const char *)b->data, "owner");
+    CHECK_EQ_INT(fills, 1);
+    CHECK(!fs_fill_pending(d));
+    struct fs_node *c = fs_children(d);
+    CHECK(c != NULL && strcmp(c->name, "a") == 0 && c->next == b);
+    CHECK(b->next != NULL && strcmp(b->next->name, "c") == 0 && b->next->next == NULL);
+    /* Never again: not for a lookup of a missing name, a listing, or a new child. */
+    CHECK(fs_lookup("lazy1/d/zz", &err) == NULL);
+    CHECK_EQ_INT(err, -ENOENT);
+    CHECK(fs_create(d, "e", &hello_ops, NULL) != NULL);
+    CHECK(fs_create(d, "a", &hello_ops, NULL) == NULL);
+    CHECK_EQ_INT(fills, 1);
+    while (d->children)
+        CHECK_EQ_INT(fs_remove(d->children), 0);
+    CHECK(fs_children(d) == NULL); /* emptied by its owner: not filled again */
+    CHECK_EQ_INT(fills, 1);
+    CHECK_EQ_INT(fs_remove(d), 0);
+    CHECK_EQ_INT(fs_remove(parent), 0);
+}
+
+TEST(lazy_directory_fills_before_a_listing_or_a_new_child)
+{
+    fills = 0;
+    fill_budget = 100;
+    struct fs_node *parent = fs_mkdir_path("lazy2");
+    struct fs_node *listed = fs_mkdir_lazy(parent, "listed", fill_abc, NULL);
+    struct fs_node *added = fs_mkdir_lazy(parent, "added", fill_abc, NULL);
+    struct fs_node *first = fs_children(listed);
+    CHECK(first != NULL && strcmp(first->name, "a") == 0);
+    CHECK_EQ_INT(fills, 1);
+    /* A child added first: the fill runs before, so the new one and the fill's are all
+     * there, each once, and one the fill makes is refused as a duplicate. */
+    CHECK(fs_create(added, "b", &hello_ops, NULL) == NULL);
+    CHECK(fs_create(added, "bb", &hello_ops, NULL) != NULL);
+    CHECK_EQ_INT(fills, 2);
+    unsigned n = 0;
+    for (struct fs_node *k = fs_children(added); k; k = k->next)
+        n++;
+    CHECK_EQ_INT(n, 4);
+    /* The owner may test for a pending fill, and a directory never looked into goes
+     * without being filled. */
+    struct fs_node *never = fs_mkdir_lazy(parent, "never", fill_abc, NULL);
+    CHECK(fs_fill_pending(never));
+    CHECK_EQ_INT(fs_remove(never), 0);
+    CHECK_EQ_INT(fills, 2);
+}
+
+/* A fill that runs out of memory runs again at the next look and makes the rest; a
+ * detached lazy directory is never filled. */
+TEST(lazy_directory_short_of_memory_is_filled_at_the_next_look)
+{
+    fills = 0;
+    fill_budget = 1;
+    struct fs_node *parent = fs_mkdir_path("lazy3");
+    struct fs_node *d = fs_mkdir_lazy(parent, "d", fill_abc, NULL);
+    int err;
+    CHECK(fs_lookup("lazy3/d/a", &err) == NULL); /* only c was made */
+    CHECK_EQ_INT(fills, 1);
+    CHECK(fs_fill_pending(d));
+    CHECK(fs_child(d, "c") != NULL); /* this look runs it again: still short */
+    CHECK_EQ_INT(fills, 2);
+    fill_budget = 100;
+    CHECK(fs_lookup("lazy3/d/a", &err) != NULL);
+    CHECK_EQ_INT(fills, 3);
+    CHECK(!fs_fill_pending(d));
+    CHECK(fs_child(d, "b") != NULL && fs_child(d, "c") != NULL);
+    struct fs_node *gone = fs_mkdir_lazy(parent, "gone", fill_abc, NULL);
+    gone->open_files = 1; /* a program has it open */
+    CHECK_EQ_INT(fs_detach(gone), 0);
+    CHECK(!fs_fill_pending(gone));
+    CHECK(fs_children(gone) == NULL);
+    CHECK_EQ_INT(fills, 3);
+    gone->open_files = 0;
+    kfree(gone);
+}

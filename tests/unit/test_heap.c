@@ -131,6 +131,7 @@ TEST(cost_is_what_the_heap_gives)
     CHECK(kmalloc_cost(q) >= 100 && kmalloc_cost(q) < 100 + 3 * HEAP_ALIGN);
     CHECK_EQ_INT(after.used_bytes - before.used_bytes, kmalloc_cost(p) + kmalloc_cost(q));
     CHECK_EQ_INT(kmalloc_cost(NULL), 0);
+    CHECK_EQ_INT(kmalloc_cost_of_size(1), kmalloc_cost(p)); /* the charge before, the same */
     kfree(p);
     kfree(q);
 }

@@ -326,6 +326,51 @@ TEST(many_registrations_grow_the_table)
         CHECK_EQ_INT(trace_event_unregister(&calls[i]), 0);
 }
 
+/* events/ is made as it is looked at (Linux's eventfs): a registration makes no event
+ * directory and no file; the first look into events/SYSTEM makes its files and event
+ * directories, and the first look into an event's directory its files. */
+TEST(the_events_tree_is_made_when_looked_at)
+{
+    static struct trace_event_call calls[100];
+    char name[16], path[64];
+    for (int i = 0; i < 100; i++) {
+        snprintf(name, sizeof name, "lz%d", i);
+        calls[i] = make_event("lazy", name);
+        CHECK_EQ_INT(trace_event_register(&calls[i]), 0);
+        CHECK(calls[i].dir == NULL);
+    }
+    int err;
+    struct fs_node *sys = tracefs_lookup("events/lazy", &err);
+    CHECK(sys != NULL && fs_fill_pending(sys) && sys->children == NULL);
+    /* Names are checked, and events go, without the tree. */
+    struct trace_event_call twin = make_event("lazy", "lz5");
+    CHECK_EQ_INT(trace_event_register(&twin), -EEXIST);
+    CHECK_EQ_INT(trace_event_unregister(&calls[3]), 0);
+    CHECK(fs_fill_pending(sys));
+    CHECK(strstr(read_file("available_events"), "lazy:lz3\n") == NULL);
+    CHECK(strstr(read_file("available_events"), "lazy:lz4\n") != NULL);
+    /* One read makes the system's directories (not their files) and that event's files. */
+    snprintf(path, sizeof path, "%u\n", calls[7].id);
+    CHECK_EQ_STR(read_file("events/lazy/lz7/id"), path);
+    CHECK(!fs_fill_pending(sys));
+    unsigned dirs = 0, files = 0;
+    for (struct fs_node *n = fs_children(sys); n; n = n->next)
+        fs_is_dir(n) ? dirs++ : files++;
+    CHECK_EQ_INT(dirs, 99);
+    CHECK_EQ_INT(files, 2); /* enable, filter */
+    CHECK(tracefs_lookup("events/lazy/lz3", &err) == NULL);
+    CHECK(!fs_fill_pending(calls[7].dir) && fs_fill_pending(calls[8].dir));
+    CHECK(calls[8].dir->children == NULL);
+    CHECK_EQ_STR(read_file("events/lazy/lz8/enable"), "0\n");
+    /* An event registered once the system was looked into shows at once. */
+    CHECK_EQ_INT(trace_event_register(&calls[3]), 0);
+    CHECK(calls[3].dir != NULL && calls[3].dir->parent == sys);
+    CHECK_EQ_STR(read_file("events/lazy/enable"), "0\n");
+    for (int i = 0; i < 100; i++)
+        CHECK_EQ_INT(trace_event_unregister(&calls[i]), 0);
+    CHECK(tracefs_lookup("events/lazy", &err) == NULL);
+}
+
 /* --- syscall tracepoints ---------------------------------------------------------------------- */
 
 /* Registers the syscall events once and gives the writers a buffer. */

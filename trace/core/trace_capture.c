@@ -128,13 +128,13 @@ static void send_formats(const char *only_system)
     struct fs_node *events = tracefs_lookup("events", &err);
     if (!events)
         return;
-    for (struct fs_node *sys = events->children; sys; sys = sys->next) {
+    for (struct fs_node *sys = fs_children(events); sys; sys = sys->next) {
         if (!fs_is_dir(sys) || (only_system && strcmp(sys->name, only_system) != 0))
             continue;
-        for (struct fs_node *ev = sys->children; ev; ev = ev->next) {
+        for (struct fs_node *ev = fs_children(sys); ev; ev = ev->next) {
             if (!fs_is_dir(ev))
                 continue;
-            for (struct fs_node *f = ev->children; f; f = f->next)
+            for (struct fs_node *f = fs_children(ev); f; f = f->next)
                 if (strcmp(f->name, "format") == 0) {
                     char path[FS_PATH_MAX];
                     ksnprintf(path, sizeof path, "events/%s/%s/format", sys->name, ev->name);

@@ -224,8 +224,8 @@ void trace_event_print_common_fields(struct fs_writer *out)
 
 int trace_event_set_enabled(struct trace_event_call *call, bool on)
 {
-    if (!call->dir)
-        return -ENOENT; /* not registered: it has no id to record with */
+    if (!call->registered)
+        return -ENOENT; /* it has no id to record with */
     if (call->soft_refs) { /* issue 18, triggers: armed, it stays attached */
         if (on)
             __atomic_and_fetch(&call->trigger_flags, (uint8_t)~TRACE_EVENT_FL_SOFT_DISABLED,
@@ -310,7 +310,7 @@ int trace_event_set_enabled_in(struct trace_event_call *call, unsigned slot, boo
 {
     if (slot == 0)
         return trace_event_set_enabled(call, on);
-    if (!call->dir)
+    if (!call->registered)
         return -ENOENT;
     if (slot >= 8)
         return -EINVAL;
@@ -633,45 +633,134 @@ static bool make_top_files(void)
     return false;
 }
 
-/* events/SYSTEM, with its enable file, found or made. Its enable file's data is the
- * system's name, a copy owned here. Returns NULL without memory. */
+/*
+ * The events/ tree is made as it is looked at, as Linux's eventfs (fs/tracefs/
+ * event_inode.c) makes it: a boot registers hundreds of events (two per system call), and
+ * a directory of six files for each would be most of the boot's work, for files few
+ * readers open. events/SYSTEM is made, empty, with its system's first event; its enable
+ * and filter files and its event directories are made when it is first looked into
+ * (fill_system), and each event's files when that event's directory is (fill_event). Until
+ * then an event is found by name in its system's index (struct event_system), which is
+ * all registration needs. Once made, a directory stays until its event goes. The tree is
+ * changed under the big kernel lock (kernel/fs/fs_tree.h), and so are the fills, which
+ * run inside its lookups.
+ */
+
+/* One events/SYSTEM: its events by name (built-in ones too), and how many there are. */
+struct event_system {
+    struct name_hash events; /* trace_event_call.name_link */
+    unsigned count;
+    char name[];             /* what its enable and filter files report */
+};
+
+/* The files of an event's directory (fill_event): user_events charges their heap up front. */
+#define EVENT_DIR_FILES 6
+
+/* events/SYSTEM/NAME's files: enable, format, id, filter, trigger and hist. All or none:
+ * on a short heap it removes what it made and fails, to be run again at the next look. */
+static bool fill_event(struct fs_node *dir)
+{
+    struct trace_event_call *call = dir->data;
+    if (fs_create(dir, "enable", &event_enable_ops, call) &&
+        fs_create(dir, "format", &event_format_ops, call) &&
+        fs_create(dir, "id", &event_id_ops, call) &&
+        trace_event_filter_create_file(dir, call) && /* issue 18, event filters */
+        trace_event_trigger_create_file(dir, call))  /* issue 18, triggers */
+        return true;
+    while (dir->children && fs_remove(dir->children) == 0)
+        ;
+    return false;
+}
+
+/* events/SYSTEM/NAME, its files to be made when it is looked into; NULL without memory. */
+static struct fs_node *make_event_dir(struct fs_node *sysdir, struct trace_event_call *call)
+{
+    call->dir = fs_mkdir_lazy(sysdir, call->name, fill_event, call);
+    return call->dir;
+}
+
+/* events/SYSTEM's enable and filter files and its event directories, the ones still
+ * missing (each registered event of the system gets one): false when memory ran out, to
+ * be run again at the next look. */
+static bool fill_system(struct fs_node *sysdir)
+{
+    const struct event_system *sys = sysdir->data;
+    if (!fs_child(sysdir, "enable") &&
+        !fs_create(sysdir, "enable", &group_enable_ops, (void *)sys->name))
+        return false;
+    if (!fs_child(sysdir, "filter") &&
+        !trace_event_filter_create_system_file(sysdir, sys->name)) /* issue 18, filters */
+        return false;
+    bool made_all = true;
+    for (struct trace_event_call *c = events; c; c = c->next)
+        if (!c->dir && strcmp(c->system, sys->name) == 0 && !make_event_dir(sysdir, c))
+            made_all = false;
+    return made_all;
+}
+
+/* Its node and files' nodes, and its index (which has no buckets below NAME_HASH_SMALL). */
+size_t trace_event_dir_cost(void)
+{
+    _Static_assert(EVENT_DIR_FILES <= NAME_HASH_SMALL, "an event's index has buckets");
+    return (1 + EVENT_DIR_FILES) * kmalloc_cost_of_size(sizeof(struct fs_node)) +
+           kmalloc_cost_of_size(sizeof(struct fs_dir_index));
+}
+
+/* events/SYSTEM if it exists, else NULL. */
+static struct fs_node *find_system_dir(const char *system)
+{
+    return events_dir ? fs_child(events_dir, system) : NULL;
+}
+
+/* events/SYSTEM, found or made (its files to be made when it is looked into); NULL
+ * without memory. */
 static struct fs_node *system_dir(const char *system)
 {
-    int err;
-    char path[FS_NAME_MAX + 8];
+    struct fs_node *dir = find_system_dir(system);
+    if (dir)
+        return dir;
     size_t len = strlen(system);
-    memcpy(path, "events/", 7);
-    memcpy(path + 7, system, len + 1);
-    struct fs_node *dir = tracefs_lookup(path, &err);
-    if (dir)
-        return dir;
-    char *name = kmalloc(len + 1);
-    if (name)
-        memcpy(name, system, len + 1);
-    dir = name ? fs_mkdir(events_dir, system) : 0;
-    if (dir && fs_create(dir, "enable", &group_enable_ops, name) &&
-        trace_event_filter_create_system_file(dir, name)) /* issue 18, event filters */
-        return dir;
-    if (dir)
-        fs_remove(dir);
-    kfree(name);
-    return 0;
+    struct event_system *sys = kzalloc(sizeof *sys + len + 1);
+    if (!sys)
+        return 0;
+    memcpy(sys->name, system, len + 1);
+    dir = fs_mkdir_lazy(events_dir, system, fill_system, sys);
+    if (!dir)
+        kfree(sys);
+    return dir;
+}
+
+/* The event called name in events/SYSTEM (sysdir, NULL: none), made or not, or NULL. */
+static struct trace_event_call *find_event(struct fs_node *sysdir, const char *name)
+{
+    if (!sysdir)
+        return NULL;
+    struct event_system *sys = sysdir->data;
+    struct name_hash_link *l = name_hash_find(&sys->events, name, strlen(name));
+    return l ? (struct trace_event_call *)((char *)l - offsetof(struct trace_event_call,
+                                                                 name_link))
+             : NULL;
+}
+
+/* Counts call among sysdir's events, under its name. */
+static void add_to_system(struct fs_node *sysdir, struct trace_event_call *call)
+{
+    struct event_system *sys = sysdir->data;
+    name_hash_add(&sys->events, &call->name_link, call->name);
+    sys->count++;
 }
 
 /* Removes events/SYSTEM once its last event is gone, as Linux does; while a program has
  * its enable file open, the directory stays (empty) until the next deletion in it. */
-static void drop_system_dir_if_empty(struct fs_node *dir, const char *system)
+static void drop_system_dir_if_empty(struct fs_node *dir)
 {
-    for (struct trace_event_call *c = events; c; c = c->next)
-        if (strcmp(c->system, system) == 0)
-            return;
-    if (fs_in_use(dir))
+    struct event_system *sys = dir->data;
+    if (sys->count || fs_in_use(dir))
         return; /* a program has its enable file open: it stays, and is found again */
-    trace_event_filter_system_gone(system); /* issue 18, event filters */
-    for (struct fs_node *n = dir->children; n; n = n->next)
-        if (n->ops == &group_enable_ops)
-            kfree(n->data); /* the name copy system_dir made */
+    trace_event_filter_system_gone(sys->name); /* issue 18, event filters */
     remove_dir(dir);
+    name_hash_destroy(&sys->events);
+    kfree(sys);
 }
 
 /* The last close of events/enable or events/SYSTEM/enable: events the write left unused
@@ -679,49 +768,33 @@ static void drop_system_dir_if_empty(struct fs_node *dir, const char *system)
  * with its last event, as it would have without the open. */
 static void release_group_enable(struct file *file)
 {
-    char path[FS_NAME_MAX + 8] = "events/";
-    const char *system = file->node->data; /* freed with the directory: copied first */
-    if (system)
-        memcpy(path + 7, system, strlen(system) + 1);
+    char system[FS_NAME_MAX] = "";
+    if (file->node->data) /* freed with the directory: copied first */
+        memcpy(system, file->node->data, strlen(file->node->data) + 1);
     offer_unused(); /* may remove the directory, and file->node with it */
-    int err;
-    struct fs_node *dir = system ? tracefs_lookup(path, &err) : NULL;
+    struct fs_node *dir = system[0] ? find_system_dir(system) : NULL;
     if (dir)
-        drop_system_dir_if_empty(dir, path + 7);
+        drop_system_dir_if_empty(dir);
 }
 
 /* Removes an event's directory even while programs have its files (or the directory)
  * open, as Linux's tracefs does: each file first forgets the event (its reads and writes
  * answer -ENODEV from then on), then leaves the tree; open ones live on until their last
- * close (fs_detach). */
+ * close (fs_detach). A directory never looked into has no files to make any more. */
 static void detach_event_dir(struct fs_node *dir)
 {
     while (dir->children) {
         dir->children->data = NULL;
         fs_detach(dir->children);
     }
+    dir->data = NULL;
     fs_detach(dir);
-}
-
-/* events/SYSTEM/NAME with enable, format and id; NULL without memory. */
-static struct fs_node *event_dir(struct fs_node *sysdir, struct trace_event_call *call)
-{
-    struct fs_node *dir = fs_mkdir(sysdir, call->name);
-    if (!dir)
-        return 0;
-    if (fs_create(dir, "enable", &event_enable_ops, call) &&
-        fs_create(dir, "format", &event_format_ops, call) &&
-        fs_create(dir, "id", &event_id_ops, call) &&
-        trace_event_filter_create_file(dir, call) && /* issue 18, event filters */
-        trace_event_trigger_create_file(dir, call))  /* issue 18, triggers */
-        return dir;
-    remove_dir(dir);
-    return 0;
 }
 
 /* A built-in record type: events/SYSTEM/NAME with format and id only, as Linux's
  * events/ftrace/ (its tracer records it; there is nothing to enable). The call stays out of
- * the events list, so enable files, set_event and available_events never see it. */
+ * the events list, so enable files, set_event and available_events never see it. Its
+ * directory is made at once: there are few. */
 int trace_event_describe_builtin(struct trace_event_call *call, uint16_t type)
 {
     if (!call->system || !valid_name(call->system) || !valid_name(call->name) || !call->ops ||
@@ -730,18 +803,23 @@ int trace_event_describe_builtin(struct trace_event_call *call, uint16_t type)
     if (!make_top_files())
         return -ENOMEM;
     struct fs_node *sysdir = system_dir(call->system);
-    struct fs_node *dir = sysdir ? fs_mkdir(sysdir, call->name) : 0;
-    if (!dir)
-        return sysdir ? -EEXIST : -ENOMEM;
-    call->id = type;
-    call->enabled = false;
-    call->next = 0;
-    if (fs_create(dir, "format", &event_format_ops, call) &&
+    if (!sysdir)
+        return -ENOMEM;
+    if (find_event(sysdir, call->name))
+        return -EEXIST;
+    struct fs_node *dir = fs_mkdir(sysdir, call->name);
+    if (dir && fs_create(dir, "format", &event_format_ops, call) &&
         fs_create(dir, "id", &event_id_ops, call)) {
+        call->id = type;
+        call->enabled = false;
+        call->next = 0;
         call->dir = dir;
+        add_to_system(sysdir, call);
         return 0;
     }
-    remove_dir(dir);
+    if (dir)
+        remove_dir(dir);
+    drop_system_dir_if_empty(sysdir);
     return -ENOMEM;
 }
 
@@ -755,9 +833,9 @@ int trace_event_register(struct trace_event_call *call)
     if (!call->system || !valid_name(call->system) || !valid_name(call->name) || !call->ops ||
         !call->ops->print || !call->ops->print_format)
         return -EINVAL;
-    /* Registered already (its directory is set), or another event of its system has its
-     * name: events/SYSTEM/NAME exists. Two hash probes (fs_child), not a walk of the list. */
-    if (call->dir || (events_dir && fs_child(fs_child(events_dir, call->system), call->name)))
+    /* Registered already, or another event of its system has its name: one probe of the
+     * system's index, not a walk of the list, and no directory made for it. */
+    if (call->registered || find_event(find_system_dir(call->system), call->name))
         return -EEXIST;
     uint32_t id = free_id();
     if (!id)
@@ -767,12 +845,14 @@ int trace_event_register(struct trace_event_call *call)
     struct fs_node *sysdir = system_dir(call->system);
     if (!sysdir)
         return -ENOMEM;
-    struct fs_node *dir = event_dir(sysdir, call);
-    if (!dir) {
-        drop_system_dir_if_empty(sysdir, call->system);
+    /* A system already looked into shows the new event at once; else its fill makes it. */
+    call->dir = 0;
+    if (!fs_fill_pending(sysdir) && !make_event_dir(sysdir, call)) {
+        drop_system_dir_if_empty(sysdir);
         return -ENOMEM;
     }
-    call->dir = dir;
+    add_to_system(sysdir, call);
+    call->registered = true;
     call->enabled = false;
     call->filter = 0; /* issue 18, event filters */
     call->trigger_flags = 0; /* issue 18, triggers */
@@ -798,7 +878,7 @@ int trace_event_register(struct trace_event_call *call)
 
 int trace_event_unregister(struct trace_event_call *call)
 {
-    if (!call->dir)
+    if (!call->registered)
         return -ENOENT;
     if (call->enabled)
         return -EBUSY;
@@ -812,11 +892,16 @@ int trace_event_unregister(struct trace_event_call *call)
     if (events_last == call)
         events_last = before;
     call->next = 0;
-    struct fs_node *sysdir = call->dir->parent;
-    detach_event_dir(call->dir);
+    struct fs_node *sysdir = find_system_dir(call->system);
+    struct event_system *sys = sysdir->data;
+    name_hash_del(&sys->events, &call->name_link);
+    sys->count--;
+    if (call->dir)
+        detach_event_dir(call->dir);
     call->dir = 0;
+    call->registered = false;
     trace_event_filter_release(call); /* issue 18, event filters */
-    drop_system_dir_if_empty(sysdir, call->system);
+    drop_system_dir_if_empty(sysdir);
     return 0;
 }
 
@@ -824,7 +909,7 @@ int trace_event_unregister(struct trace_event_call *call)
 
 int trace_event_soft_arm(struct trace_event_call *call)
 {
-    if (!call->dir)
+    if (!call->registered)
         return -ENOENT;
     if (call->soft_refs == UINT16_MAX)
         return -EBUSY;

@@ -18,6 +18,7 @@
 #include "trace/core/trace.h"
 #include "trace/events/event_fields.h"
 #include "trace/core/trace_pid_filter.h" /* issue 18, set_event_pid */
+#include "kernel/lib/name_hash.h"
 
 /* Ids below this are the fixed enum trace_type numbers; events get ids from here up. */
 #define TRACE_EVENT_ID_FIRST 32
@@ -62,7 +63,11 @@ struct trace_event_call {
     /* Managed by trace_events.c: */
     uint16_t id;                       /* also the trace_entry type of its records */
     volatile bool enabled;             /* writers test this before recording */
+    bool registered;                   /* between trace_event_register and unregister */
+    /* events/SYSTEM/NAME once made: a directory is made only when its system's directory
+     * is first looked into (Linux's eventfs), its files when it is (fs_mkdir_lazy). */
     struct fs_node *dir;
+    struct name_hash_link name_link;   /* in its system's index of names */
     struct trace_event_call *next;
     /* issue 18, event filters: the compiled `filter` (event_filter.h), NULL when none. Set
      * by event_filter_files.c only, read by writers in trace_event_commit. */
@@ -82,9 +87,15 @@ struct trace_event_call {
     volatile bool top_off;
 };
 
-/* Publishes an event: gives it an id and creates events/SYSTEM/NAME with its files.
+/* Publishes an event: gives it an id, and events/SYSTEM/NAME with its files shows when a
+ * reader looks for it (made then: trace_events.c, "The events/ tree").
  * Returns 0, -EEXIST (same system and name), -ENOSPC (no ids left) or -ENOMEM. */
 int trace_event_register(struct trace_event_call *call);
+
+/* The heap an event's directory takes once made (its node, index and files), whether it
+ * is made yet or not: user_events charges it against its budget when the event is
+ * created, so that reading events/ later cannot take the heap past the budget. */
+size_t trace_event_dir_cost(void);
 
 /* How many events have been registered since boot: a count that only grows, so a reader
  * that kept it knows whether any event (and format) appeared since (the binary capture

@@ -208,14 +208,10 @@ static bool event_budget_left(void) { return event_bytes < UE_EVENT_BUDGET; }
 static bool ref_budget_left(void) { return ref_bytes < UE_REF_BUDGET; }
 
 /* The heap an event occupies: itself, its description and its events/ directory's nodes
- * (with the directory's index of them). */
+ * (with the directory's index of them), counted whether or not a reader made them yet. */
 static uint32_t event_cost(const struct user_event *ev)
 {
-    size_t bytes = kmalloc_cost(ev) + kmalloc_cost(ev->desc) + kmalloc_cost(ev->call.dir) +
-                   kmalloc_cost(ev->call.dir->index);
-    for (const struct fs_node *n = ev->call.dir->children; n; n = n->next)
-        bytes += kmalloc_cost(n);
-    return (uint32_t)bytes;
+    return (uint32_t)(kmalloc_cost(ev) + kmalloc_cost(ev->desc) + trace_event_dir_cost());
 }
 
 /* Publishes a new event for desc (which it takes): -EMFILE past user_events_max, when the
