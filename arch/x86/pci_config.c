@@ -76,6 +76,30 @@ void pci_config_write32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, ui
     spin_unlock_irqrestore(&pci_config_lock, flags);
 }
 
+void pci_config_read_dwords(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint32_t *out,
+                            unsigned count)
+{
+    unsigned long flags = spin_lock_irqsave(&pci_config_lock);
+    for (unsigned i = 0; i < count; i++) {
+        outl(PCI_CONFIG_ADDRESS, config_address(bus, dev, fn, (uint8_t)(offset + 4 * i)));
+        out[i] = inl(PCI_CONFIG_DATA);
+    }
+    spin_unlock_irqrestore(&pci_config_lock, flags);
+}
+
+uint32_t pci_config_probe32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint32_t value,
+                            uint32_t *saved)
+{
+    unsigned long flags = spin_lock_irqsave(&pci_config_lock);
+    outl(PCI_CONFIG_ADDRESS, config_address(bus, dev, fn, offset));
+    *saved = inl(PCI_CONFIG_DATA); /* the address stays selected for the three that follow */
+    outl(PCI_CONFIG_DATA, value);
+    uint32_t readback = inl(PCI_CONFIG_DATA);
+    outl(PCI_CONFIG_DATA, *saved);
+    spin_unlock_irqrestore(&pci_config_lock, flags);
+    return readback;
+}
+
 uint32_t pci_config_update16(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset,
                              bool (*update)(uint32_t dword, uint16_t *word))
 {

@@ -21,6 +21,18 @@ void pci_config_write8(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uin
 void pci_config_write16(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint16_t value);
 void pci_config_write32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint32_t value);
 
+/* Reads count dwords from offset on (a multiple of 4; offset + 4 * count <= 256) into out,
+ * all under one hold of the configuration lock: a header snapshot costs one lock instead
+ * of one per dword (enumeration reads 64 per function, issue 24). */
+void pci_config_read_dwords(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint32_t *out,
+                            unsigned count);
+
+/* The sizing probe of a BAR or ROM register (offset a multiple of 4), with no other access
+ * between its steps: reads the register into *saved, writes value, reads back what stuck,
+ * writes *saved back. Returns the value read back. */
+uint32_t pci_config_probe32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t offset, uint32_t value,
+                            uint32_t *saved);
+
 /* A read-modify-write no other access can come between (Linux's pci_lock around
  * pci_check_and_mask_intx): reads the dword at offset (a multiple of 4) and, when update
  * returns true, writes *word to the 16-bit register at offset. Returns the dword read.

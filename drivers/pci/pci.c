@@ -140,14 +140,6 @@ struct pci_device *pci_lookup(const char *name)
  * but not logged one line each in the pci IPC log: add_function logs the device once, with
  * the number of writes sizing it took (a formatted line per write was most of the boot's
  * PCI cost, issue 24). */
-static void enum_write32(const struct pci_device *d, uint8_t offset, uint32_t value,
-                         unsigned *writes)
-{
-    trace_pci_config_write(d, offset, 4, value);
-    pci_config_write32(d->bus, d->dev, d->fn, offset, value);
-    (*writes)++;
-}
-
 static void enum_write16(const struct pci_device *d, uint8_t offset, uint16_t value,
                          unsigned *writes)
 {
@@ -157,14 +149,17 @@ static void enum_write16(const struct pci_device *d, uint8_t offset, uint16_t va
 }
 
 /* Writes value to a register, reads back what stuck, and puts the original value back:
- * the probe that tells which address bits of a BAR or ROM register are implemented. */
+ * the probe that tells which address bits of a BAR or ROM register are implemented. The
+ * four accesses run under one hold of the configuration lock (pci_config_probe32), not
+ * four; both writes are traced as pci_config_write events, in their order. */
 static uint32_t probe_register(const struct pci_device *d, uint8_t reg, uint32_t value,
                                unsigned *writes)
 {
-    uint32_t saved = pci_read32(d, reg);
-    enum_write32(d, reg, value, writes);
-    uint32_t readback = pci_read32(d, reg);
-    enum_write32(d, reg, saved, writes);
+    uint32_t saved;
+    trace_pci_config_write(d, reg, 4, value);
+    uint32_t readback = pci_config_probe32(d->bus, d->dev, d->fn, reg, value, &saved);
+    trace_pci_config_write(d, reg, 4, saved);
+    *writes += 2;
     return readback;
 }
 
@@ -303,12 +298,11 @@ static struct pci_device *add_function(uint8_t bus, uint8_t dev, uint8_t fn)
         printk("pci: out of memory at %02x:%02x.%u; enumeration incomplete\n", bus, dev, fn);
         return NULL;
     }
-    uint8_t config[PCI_CONFIG_SIZE];
-    for (unsigned offset = 0; offset < PCI_CONFIG_SIZE; offset += 4) {
-        uint32_t v = pci_config_read32(bus, dev, fn, (uint8_t)offset);
-        for (unsigned i = 0; i < 4; i++)
-            config[offset + i] = (uint8_t)(v >> (8 * i));
-    }
+    /* The header's snapshot, under one hold of the configuration lock; x86 is little
+     * endian, so the dwords' bytes are the configuration bytes in order. */
+    uint32_t dwords[PCI_CONFIG_SIZE / 4];
+    pci_config_read_dwords(bus, dev, fn, 0, dwords, PCI_CONFIG_SIZE / 4);
+    const uint8_t *config = (const uint8_t *)dwords;
     d->bus = bus;
     d->dev = dev;
     d->fn = fn;
@@ -343,7 +337,8 @@ void pci_init(void)
     while (head < tail) {
         uint8_t bus = queue[head++];
         for (uint8_t dev = 0; dev < 32; dev++) {
-            if (pci_config_read16(bus, dev, 0, PCI_VENDOR_ID) == 0xffff)
+            /* The vendor and device ids' dword, as Linux's pci_bus_read_dev_vendor_id. */
+            if ((uint16_t)pci_config_read32(bus, dev, 0, PCI_VENDOR_ID) == 0xffff)
                 continue;
             bool multi = pci_config_read8(bus, dev, 0, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION;
             for (uint8_t fn = 0; fn < (multi ? 8 : 1); fn++) {

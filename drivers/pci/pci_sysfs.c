@@ -45,7 +45,7 @@
 /* Linux's "pci0000:00": the root bus's directory under /sys/devices. */
 #define ROOT_BUS_DIR "pci0000:00"
 
-static struct fs_node *bus_devices_dir, *drivers_dir;
+static struct fs_node *bus_devices_dir, *drivers_dir, *root_bus_dir;
 
 /* "0000:00:04.0": the device's name in sysfs. */
 static void device_name(const struct pci_device *d, char buf[FS_NAME_MAX])
@@ -414,26 +414,33 @@ static struct fs_node *sysfs_mkdir(const char *path)
 }
 
 /* d's directory (and its bridges', which come first in the list), its files, its
- * /sys/bus/pci/devices link. Short of memory, what could not be made is missing. */
+ * /sys/bus/pci/devices link. Short of memory, what could not be made is missing. The
+ * directory is made in its parent's directory, known already (pci0000:00's, or the
+ * bridge's one bus up), not by walking its path from /sys again (issue 24). */
 static void add_device(struct pci_device *d)
 {
-    char path[FS_PATH_MAX], name[FS_NAME_MAX];
-    if (!device_path(d, path, sizeof path))
-        return;
-    char full[FS_PATH_MAX + 16];
-    ksnprintf(full, sizeof full, "sys/devices/%s", path);
-    d->sysfs_dir = sysfs_mkdir(full);
+    char name[FS_NAME_MAX];
+    const struct pci_device *bridge = bridge_to(d->bus);
+    struct fs_node *parent = bridge ? bridge->sysfs_dir : root_bus_dir;
+    if (!parent)
+        return; /* the bridge above has no directory: too deep, or memory was short */
+    if (bridge) {
+        char path[FS_PATH_MAX];
+        if (!device_path(d, path, sizeof path))
+            return; /* nested past any real machine's depth */
+    }
+    device_name(d, name);
+    d->sysfs_dir = fs_set_mode(fs_mkdir(parent, name), 0755, 0, 0);
     if (!d->sysfs_dir)
         return;
-    for (size_t i = 0; i < sizeof device_files / sizeof device_files[0]; i++)
-        fs_set_mode(fs_create(d->sysfs_dir, device_files[i].name, device_files[i].ops, d),
-                    device_files[i].mode, 0, 0);
-    int err;
-    struct fs_node *config = fs_resolve(d->sysfs_dir, "config", NULL, FS_NOFOLLOW, &err);
-    if (config)
-        config->size = PCI_CONFIG_SIZE; /* st_size, as Linux's binary attribute has */
+    for (size_t i = 0; i < sizeof device_files / sizeof device_files[0]; i++) {
+        struct fs_node *f = fs_set_mode(fs_create(d->sysfs_dir, device_files[i].name,
+                                                  device_files[i].ops, d),
+                                        device_files[i].mode, 0, 0);
+        if (f && device_files[i].ops == &config_ops)
+            f->size = PCI_CONFIG_SIZE; /* st_size, as Linux's binary attribute has */
+    }
     pci_sysfs_add_resource_files(d);
-    device_name(d, name);
     if (bus_devices_dir)
         fs_symlink(bus_devices_dir, name, &bus_device_link_ops, d);
     if (d->driver)
@@ -444,7 +451,8 @@ void pci_sysfs_init(void)
 {
     bus_devices_dir = sysfs_mkdir("sys/bus/pci/devices");
     drivers_dir = sysfs_mkdir("sys/bus/pci/drivers");
-    if (!bus_devices_dir || !drivers_dir || !sysfs_mkdir("sys/devices/" ROOT_BUS_DIR)) {
+    root_bus_dir = sysfs_mkdir("sys/devices/" ROOT_BUS_DIR);
+    if (!bus_devices_dir || !drivers_dir || !root_bus_dir) {
         printk("pci: no memory for /sys/bus/pci\n");
         return;
     }
