@@ -209,7 +209,8 @@ struct fs_node *fs_mkdir_lazy(struct fs_node *parent, const char *name,
 static inline bool fs_fill_pending(const struct fs_node *dir) { return dir->fill != NULL; }
 
 /* The first of dir's children (each next one is ->next, in name order), dir filled first
- * if it is lazy: every walk of a directory's children starts here. */
+ * if it is lazy: every walk of a directory someone else made starts here (an owner that
+ * empties its own directory walks ->children: what was never made needs no removing). */
 struct fs_node *fs_children(struct fs_node *dir);
 
 /* Creates every missing directory of a path like "proc/bus/pci" below the root (or, with

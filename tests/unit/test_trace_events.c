@@ -326,6 +326,33 @@ TEST(many_registrations_grow_the_table)
         CHECK_EQ_INT(trace_event_unregister(&calls[i]), 0);
 }
 
+/* Removal unlinks through prev, from anywhere in the list: what is left stays in
+ * registration order, and the next registration goes to the end. */
+TEST(unregister_anywhere_keeps_registration_order)
+{
+    static struct trace_event_call calls[5];
+    char name[16];
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "o%d", i);
+        calls[i] = make_event("order", name);
+        CHECK_EQ_INT(trace_event_register(&calls[i]), 0);
+    }
+    CHECK_EQ_INT(trace_event_unregister(&calls[2]), 0); /* the middle */
+    CHECK_EQ_INT(trace_event_unregister(&calls[4]), 0); /* the tail */
+    CHECK_EQ_INT(trace_event_unregister(&calls[0]), 0); /* the head of this system's run */
+    CHECK_EQ_INT(trace_event_register(&calls[2]), 0);
+    const char *all = read_file("available_events");
+    const char *a = strstr(all, "order:o1\n"), *b = strstr(all, "order:o3\n"),
+               *c = strstr(all, "order:o2\n");
+    CHECK(a && b && c && a < b && b < c);
+    CHECK(strstr(all, "order:o0\n") == NULL && strstr(all, "order:o4\n") == NULL);
+    for (int i = 1; i < 4; i++)
+        CHECK_EQ_INT(trace_event_unregister(&calls[i]), 0);
+    CHECK(strstr(read_file("available_events"), "order:") == NULL);
+    CHECK_EQ_INT(trace_event_register(&calls[4]), 0); /* the list empty of them: still works */
+    CHECK_EQ_INT(trace_event_unregister(&calls[4]), 0);
+}
+
 /* events/ is made as it is looked at (Linux's eventfs): a registration makes no event
  * directory and no file; the first look into events/SYSTEM makes its files and event
  * directories, and the first look into an event's directory its files. */

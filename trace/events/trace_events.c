@@ -62,7 +62,8 @@ static struct event_slot *slots; /* slots[id - TRACE_EVENT_ID_FIRST], under even
 static uint32_t slots_capacity;
 static uint32_t next_id = TRACE_EVENT_ID_FIRST;
 static struct trace_event_call *events;       /* registration order */
-static struct trace_event_call *events_last; /* the list's tail: registration appends in O(1) */
+static struct trace_event_call *events_last; /* the list's tail: registration appends in O(1),
+                                              * and with each call's prev, removal unlinks */
 static struct fs_node *events_dir;            /* created with the first event */
 
 /* True when s is exactly the len bytes at p. */
@@ -862,6 +863,7 @@ int trace_event_register(struct trace_event_call *call)
     call->top_off = false;
     call->id = (uint16_t)id;
     call->next = 0;
+    call->prev = events_last;
     if (events_last)
         events_last->next = call;
     else
@@ -883,15 +885,15 @@ int trace_event_unregister(struct trace_event_call *call)
     if (call->enabled)
         return -EBUSY;
     retire_id(call->id);
-    struct trace_event_call **link = &events, *before = 0;
-    while (*link != call) {
-        before = *link;
-        link = &(*link)->next;
-    }
-    *link = call->next;
-    if (events_last == call)
-        events_last = before;
-    call->next = 0;
+    if (call->prev)
+        call->prev->next = call->next;
+    else
+        events = call->next;
+    if (call->next)
+        call->next->prev = call->prev;
+    else
+        events_last = call->prev;
+    call->next = call->prev = 0;
     struct fs_node *sysdir = find_system_dir(call->system);
     struct event_system *sys = sysdir->data;
     name_hash_del(&sys->events, &call->name_link);

@@ -68,7 +68,7 @@ struct trace_event_call {
      * is first looked into (Linux's eventfs), its files when it is (fs_mkdir_lazy). */
     struct fs_node *dir;
     struct name_hash_link name_link;   /* in its system's index of names */
-    struct trace_event_call *next;
+    struct trace_event_call *next, *prev; /* the registered events, in registration order */
     /* issue 18, event filters: the compiled `filter` (event_filter.h), NULL when none. Set
      * by event_filter_files.c only, read by writers in trace_event_commit. */
     struct event_filter *filter;
