@@ -145,7 +145,7 @@ void ftrace_patch_init(uint32_t max_sites)
  * On hardware the byte does not change, so no CPU sees anything new; the cost is a write
  * and a page walk.
  */
-static void text_rewrite_byte(uint32_t addr)
+void text_rewrite_byte(uint32_t addr)
 {
     volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)addr;
     invlpg(addr);

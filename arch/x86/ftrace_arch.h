@@ -61,6 +61,12 @@ void ftrace_sites_patch(const uint32_t *sites, const uint32_t *targets, uint32_t
  * then syncs every CPU. Call it with interrupts on: the sync waits for the other CPUs. */
 void text_poke_byte(uint32_t addr, uint8_t byte);
 
+/* Writes the byte at addr again, through a TLB entry filled now, so that QEMU's
+ * multi-threaded TCG drops every translation of the code there made from older bytes (the
+ * comment above its definition says how one survives); on hardware a write of the same
+ * value. For code this CPU wrote and is about to run: a kprobe's single-step slot. */
+void text_rewrite_byte(uint32_t addr);
+
 /* If *eip is just after the int3 of a site being patched, moves it past the site and says
  * so: that int3 is the patcher's, not a breakpoint or a snapshot. Any CPU, interrupts off. */
 bool ftrace_patching_int3(uint32_t *eip);

@@ -229,6 +229,15 @@ static bool breakpoint(struct trap_frame *tf)
         probe_hook(addr, regs, nested);
     c->in_hook = nested;
     memcpy(c->slot, s->insn, s->len);
+    /* The slot held another probe's instruction last time, and under QEMU's multi-threaded
+     * TCG that translation may outlive the write above: the slots share a page with the
+     * other CPUs', whose translating and running it can leave this CPU's writes to the
+     * page on QEMU's fast path, which drops no translation. Then the old instruction ran
+     * in place of this one (a one-byte push stepped for a call sent the CPU back to the
+     * call's second byte). Written again through a fresh TLB entry, the slot's byte drops
+     * every translation starting there. On hardware the iret that enters the slot orders
+     * the write before it runs; this costs a page walk. */
+    text_rewrite_byte((uint32_t)(uintptr_t)c->slot);
     c->orig = addr;
     c->len = s->len;
     c->fixup = s->fixup;
