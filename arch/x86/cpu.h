@@ -105,6 +105,12 @@ static inline uint32_t read_dr6(void)
 }
 static inline void write_dr6(uint32_t v) { __asm__ volatile("mov %0, %%dr6" ::"r"(v)); }
 
+/* CPUID leaf (subleaf 0) into *a..*d. */
+static inline void cpuid_regs(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
+{
+    __asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(0));
+}
+
 static inline void invlpg(uintptr_t va) { __asm__ volatile("invlpg (%0)" ::"r"(va) : "memory"); }
 
 static inline uint64_t rdtsc(void)

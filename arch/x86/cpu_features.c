@@ -9,15 +9,10 @@
 
 #define CPUID1_ECX_RDRAND (1u << 30)
 
-static void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
-{
-    __asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(0));
-}
-
 uint32_t arch_hwcap(void)
 {
     uint32_t a, b, c, d;
-    cpuid(1, &a, &b, &c, &d);
+    cpuid_regs(1, &a, &b, &c, &d);
     return d;
 }
 
@@ -43,7 +38,7 @@ static uint32_t cycle_mix(uint32_t state)
 void arch_random_bytes(void *buf, size_t len)
 {
     uint32_t a, b, c, d;
-    cpuid(1, &a, &b, &c, &d);
+    cpuid_regs(1, &a, &b, &c, &d);
     bool have_rdrand = c & CPUID1_ECX_RDRAND;
     static uint32_t state; /* carries the mix over calls; a race only mixes more */
     uint8_t *out = buf;

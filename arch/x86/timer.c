@@ -140,26 +140,21 @@ static uint32_t measure_tsc_khz(void)
     }
 }
 
-static void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
-{
-    __asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(0));
-}
-
 /* The CPUID leaves that may state the TSC's rate (tsc_cpuid.h). */
 static void read_tsc_cpuid(struct tsc_cpuid *c)
 {
     uint32_t a, b, cx, d;
-    cpuid(0, &c->max_leaf, &b, &cx, &d);
+    cpuid_regs(0, &c->max_leaf, &b, &cx, &d);
     if (c->max_leaf >= 0x15)
-        cpuid(0x15, &c->leaf15_eax, &c->leaf15_ebx, &c->leaf15_ecx, &d);
+        cpuid_regs(0x15, &c->leaf15_eax, &c->leaf15_ebx, &c->leaf15_ecx, &d);
     if (c->max_leaf >= 0x16)
-        cpuid(0x16, &c->leaf16_eax, &b, &cx, &d);
-    cpuid(1, &a, &b, &cx, &d);
+        cpuid_regs(0x16, &c->leaf16_eax, &b, &cx, &d);
+    cpuid_regs(1, &a, &b, &cx, &d);
     c->hypervisor = cx >> 31;
     if (c->hypervisor) {
-        cpuid(0x40000000, &c->hv_max_leaf, &b, &cx, &d);
+        cpuid_regs(0x40000000, &c->hv_max_leaf, &b, &cx, &d);
         if (c->hv_max_leaf >= 0x40000010 && c->hv_max_leaf < 0x40000100)
-            cpuid(0x40000010, &c->hv_tsc_khz, &b, &cx, &d);
+            cpuid_regs(0x40000010, &c->hv_tsc_khz, &b, &cx, &d);
     }
 }
 

@@ -83,21 +83,11 @@ static uint32_t tasks_reserved = 1; /* the boot task (the shell), which task_all
 
 #define task_of(ptr, field) ((struct task *)((char *)(ptr) - __builtin_offsetof(struct task, field)))
 
-/* Gives the three structures arrays of twice the room, moving what they hold: 0, or
- * -ENOMEM with nothing changed. Kernel lock held (task_alloc's callers hold it); the
- * allocation comes first, the move with interrupts off. */
-static int grow_room(void)
+/* Moves the three structures into arrays of n (interrupts off while they move) and frees
+ * the ones they leave, unless those are the static first ones. */
+static void move_room(struct wait_bucket *buckets, struct deadline_timer **timeouts,
+                      struct deadline_timer **alarm_slots, uint32_t n)
 {
-    uint32_t n = room * 2;
-    struct wait_bucket *buckets = kmalloc(n * sizeof *buckets);
-    struct deadline_timer **timeouts = kmalloc(n * sizeof *timeouts);
-    struct deadline_timer **alarm_slots = kmalloc(n * sizeof *alarm_slots);
-    if (!buckets || !timeouts || !alarm_slots) {
-        kfree(buckets);
-        kfree(timeouts);
-        kfree(alarm_slots);
-        return -ENOMEM;
-    }
     unsigned long flags = arch_irq_save();
     struct wait_bucket *old_buckets = waiters.buckets;
     struct deadline_timer **old_timeouts = sleep_timeouts.slots, **old_alarms = alarms.slots;
@@ -111,6 +101,24 @@ static int grow_room(void)
         kfree(old_timeouts);
         kfree(old_alarms);
     }
+}
+
+/* Gives the three structures arrays of twice the room, moving what they hold: 0, or
+ * -ENOMEM with nothing changed. Kernel lock held (task_alloc's callers hold it); the
+ * allocation comes first. */
+static int grow_room(void)
+{
+    uint32_t n = room * 2;
+    struct wait_bucket *buckets = kmalloc(n * sizeof *buckets);
+    struct deadline_timer **timeouts = kmalloc(n * sizeof *timeouts);
+    struct deadline_timer **alarm_slots = kmalloc(n * sizeof *alarm_slots);
+    if (!buckets || !timeouts || !alarm_slots) {
+        kfree(buckets);
+        kfree(timeouts);
+        kfree(alarm_slots);
+        return -ENOMEM;
+    }
+    move_room(buckets, timeouts, alarm_slots, n);
     return 0;
 }
 
@@ -133,17 +141,7 @@ static void shrink_room(void)
 {
     if (room == FIRST_ROOM || tasks_reserved > FIRST_ROOM / 2)
         return;
-    unsigned long flags = arch_irq_save();
-    struct wait_bucket *buckets = waiters.buckets;
-    struct deadline_timer **timeouts = sleep_timeouts.slots, **alarm_slots = alarms.slots;
-    wait_table_move(&waiters, first_buckets, FIRST_ROOM);
-    deadline_heap_move(&sleep_timeouts, first_timeout_slots, FIRST_ROOM);
-    deadline_heap_move(&alarms, first_alarm_slots, FIRST_ROOM);
-    room = FIRST_ROOM;
-    arch_irq_restore(flags);
-    kfree(buckets);
-    kfree(timeouts);
-    kfree(alarm_slots);
+    move_room(first_buckets, first_timeout_slots, first_alarm_slots, FIRST_ROOM);
 }
 
 void sched_task_release(void)

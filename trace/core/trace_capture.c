@@ -132,14 +132,12 @@ static void send_formats(const char *only_system)
         if (!fs_is_dir(sys) || (only_system && strcmp(sys->name, only_system) != 0))
             continue;
         for (struct fs_node *ev = fs_children(sys); ev; ev = ev->next) {
-            if (!fs_is_dir(ev))
-                continue;
-            for (struct fs_node *f = fs_children(ev); f; f = f->next)
-                if (strcmp(f->name, "format") == 0) {
-                    char path[FS_PATH_MAX];
-                    ksnprintf(path, sizeof path, "events/%s/%s/format", sys->name, ev->name);
-                    send_node(path, f);
-                }
+            struct fs_node *format = fs_child(ev, "format"); /* NULL for a file */
+            if (format) {
+                char path[FS_PATH_MAX];
+                ksnprintf(path, sizeof path, "events/%s/%s/format", sys->name, ev->name);
+                send_node(path, format);
+            }
         }
     }
 }
